@@ -1,0 +1,141 @@
+/**
+ * The service descriptor: the wire facts the runtime needs, and nothing else.
+ *
+ * Generated code embeds one `ServiceDescriptor` as a constant (types + descriptor, the runtime
+ * does the wire work); the conformance runner derives the same structure from a WSDL at run
+ * time with `toDescriptor(model)` (generator/descriptor.ts). Both therefore agree, by
+ * construction, on names, namespaces, soapActions, paths and element order.
+ *
+ * It is plain JSON data. Names are namespace URI + local name; maps are keyed by Clark
+ * notation `{ns}local`.
+ */
+
+export type Protocol = 'soap11' | 'soap12' | 'http-get' | 'http-post';
+
+export interface NameDescriptor {
+  readonly ns: string;
+  readonly local: string;
+}
+
+/**
+ * XSD built-in types the runtime has a codec for, by their local name in the XSD namespace,
+ * plus 'guid' and 'char' / 'duration' (Microsoft serialization types, carried as strings).
+ * The TypeScript mapping is fixed by the runtime's codecs and documented in the README.
+ */
+export type PrimitiveName = string;
+
+/** How one value is encoded: a primitive, a named type from `types`, or raw XML. */
+export type ValueDescriptor =
+  | { readonly kind: 'primitive'; readonly xsd: PrimitiveName; readonly enumeration?: readonly string[] }
+  | { readonly kind: 'type'; readonly type: string /* Clark key into ServiceDescriptor.types */ }
+  /** anyType, `any`, DataSet schema: kept as an XML fragment (runtime `XmlElement`). */
+  | { readonly kind: 'xml' };
+
+export interface FieldDescriptor {
+  /** TypeScript property name (the emitter's choice; usually the element's local name). */
+  readonly prop: string;
+  /** Element name on the wire. */
+  readonly name: NameDescriptor;
+  readonly value: ValueDescriptor;
+  readonly minOccurs: number;
+  /** -1 for unbounded. */
+  readonly maxOccurs: number;
+  readonly nillable: boolean;
+  /** The field came from a choice (so it is optional whatever minOccurs says). */
+  readonly inChoice?: boolean;
+  /** `xs:any` wildcard: every unmatched child element is collected here as XML. */
+  readonly wildcard?: boolean;
+}
+
+export interface AttributeFieldDescriptor {
+  readonly prop: string;
+  readonly name: NameDescriptor;
+  readonly value: ValueDescriptor;
+  readonly required: boolean;
+}
+
+export interface ComplexTypeDescriptor {
+  readonly kind: 'complex';
+  readonly name?: NameDescriptor;
+  /** Fields in wire order, the base type's fields first (extension is already flattened). */
+  readonly fields: readonly FieldDescriptor[];
+  readonly attributes: readonly AttributeFieldDescriptor[];
+  /** ArrayOfX: the value is a plain array of this item field (its `prop` is unused). */
+  readonly arrayItem?: FieldDescriptor;
+  /** simpleContent: the element's text, under the property `value`. */
+  readonly text?: ValueDescriptor;
+  /** Concrete types that extend this one (for xsi:type on decode), as Clark keys. */
+  readonly derived?: readonly string[];
+}
+
+export interface SimpleTypeDescriptor {
+  readonly kind: 'simple';
+  readonly name?: NameDescriptor;
+  /** The primitive it restricts (list/union: 'string'). */
+  readonly xsd: PrimitiveName;
+  readonly enumeration?: readonly string[];
+  readonly list?: boolean;
+}
+
+export type TypeDescriptor = ComplexTypeDescriptor | SimpleTypeDescriptor;
+
+/** A global element used as a message body or header. */
+export interface ElementDescriptor {
+  readonly name: NameDescriptor;
+  readonly value: ValueDescriptor;
+  readonly nillable: boolean;
+}
+
+/** The operation's input or output as the caller sees it (one object, the same on every binding). */
+export type BodyDescriptor =
+  /** document/literal: the Body holds this global element; the value is its content. */
+  | { readonly kind: 'element'; readonly element: string /* Clark key into elements */ }
+  /** HTTP input: named parameters, in order, taken from the wrapper object's fields of the same name. */
+  | { readonly kind: 'params'; readonly params: readonly { readonly name: string; readonly value: ValueDescriptor }[] }
+  /**
+   * HTTP output (mime:mimeXml): the response document is this element; its value is the
+   * wrapper's single result field `field` (e.g. `<string>` -> `{ SMSSendResult }`).
+   */
+  | { readonly kind: 'xml-result'; readonly element: string; readonly field: string }
+  /** An operation with no input or no output message. */
+  | { readonly kind: 'empty' };
+
+export interface HeaderDescriptor {
+  readonly element: string; // Clark key into elements
+  /** Property on the operation's header object. */
+  readonly prop: string;
+}
+
+export interface OperationDescriptor {
+  /** Operation name in the WSDL (portType/binding). */
+  readonly name: string;
+  /** The TypeScript method name on the client and handler interface (unique per service). */
+  readonly method: string;
+  /** SOAP bindings: the soapAction URI ('' when the WSDL gives none). */
+  readonly soapAction?: string;
+  /** HTTP bindings: the path relative to the port address, e.g. '/SMSSend'. */
+  readonly httpPath?: string;
+  readonly input: BodyDescriptor;
+  readonly output: BodyDescriptor;
+  readonly inputHeaders: readonly HeaderDescriptor[];
+  readonly outputHeaders: readonly HeaderDescriptor[];
+  readonly documentation?: string;
+}
+
+export interface BindingDescriptor {
+  /** The wsdl:binding local name, e.g. 'ServiceAPISoap12'. */
+  readonly name: string;
+  readonly protocol: Protocol;
+  /** The port address from the WSDL, when a port uses this binding. */
+  readonly address?: string;
+  readonly operations: readonly OperationDescriptor[];
+}
+
+export interface ServiceDescriptor {
+  readonly name: string;
+  readonly targetNamespace: string;
+  /** At most one binding per protocol: the one the client and server use for that protocol. */
+  readonly bindings: readonly BindingDescriptor[];
+  readonly elements: Readonly<Record<string, ElementDescriptor>>;
+  readonly types: Readonly<Record<string, TypeDescriptor>>;
+}
