@@ -18,12 +18,15 @@ export interface XmlElement {
   readonly prefix: string;
   /** Attributes in document order, namespace declarations (xmlns, xmlns:p) excluded. */
   readonly attributes: readonly XmlAttribute[];
-  /** In-scope namespace bindings declared on this element (prefix -> URI; '' is the default). */
+  /**
+   * In-scope namespace bindings (prefix -> URI; '' is the default namespace), including those
+   * inherited from ancestors through the prototype chain (so creating it costs nothing when an
+   * element declares no namespace). Look up with `namespaces[prefix]`; do not enumerate it.
+   * Used to resolve QName-valued attribute values such as type="s:string".
+   */
   readonly namespaces: Readonly<Record<string, string>>;
   /** Children in document order; adjacent text and CDATA are merged into one text node. */
   readonly children: readonly XmlNode[];
-  /** Parent element, undefined for the root. Not enumerable, so trees stay JSON-serialisable. */
-  readonly parent?: XmlElement;
   /** 1-based line and column of the start tag's `<`. */
   readonly line: number;
   readonly column: number;
