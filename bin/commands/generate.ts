@@ -1,0 +1,68 @@
+/** `smskit generate`: WSDL -> model -> TypeScript files, written atomically or checked for drift. */
+import type { Argv } from 'yargs';
+import { generate, parseWsdl } from '../../generator/index.js';
+import { CliError, EXIT_FAILED, EXIT_OK } from '../cli-error.js';
+import { diffTrees, readTree, replaceTreeAtomically } from '../file-tree.js';
+import { toolVersion } from '../tool-version.js';
+import type { CliCommand } from './command.js';
+
+export interface GenerateCommandOptions {
+  readonly wsdl: string;
+  readonly out: string;
+  readonly check: boolean;
+  readonly runtimeImport: string;
+}
+
+/** The one place generate's flags are validated; the result is frozen and never mutated. */
+export function validateGenerateOptions(args: Record<string, unknown>): GenerateCommandOptions {
+  const text = (name: string): string => {
+    const value = args[name];
+    if (typeof value !== 'string' || value.trim() === '') throw new CliError(`--${name} needs a non-empty value`);
+    return value;
+  };
+  return Object.freeze({
+    wsdl: text('wsdl'),
+    out: text('out'),
+    check: args.check === true,
+    runtimeImport: text('runtime-import'),
+  });
+}
+
+function builder(yargs: Argv): Argv {
+  return yargs
+    .option('wsdl', { type: 'string', default: 'wsdl/serviceapi.wsdl', describe: 'WSDL 1.1 file to read (local imports are followed)' })
+    .option('out', { type: 'string', default: 'generated', describe: 'Folder that receives the generated TypeScript (replaced as a whole)' })
+    .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 with a diff when the folder is stale' })
+    .option('runtime-import', { type: 'string', default: 'smskit/runtime', describe: 'Module specifier generated code imports the runtime from' });
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const options = validateGenerateOptions(args);
+  const started = performance.now();
+  const model = parseWsdl(options.wsdl);
+  const files = generate(model, { runtimeImport: options.runtimeImport, toolVersion: toolVersion() });
+  const elapsed = Math.round(performance.now() - started);
+  if (options.check) {
+    const diff = diffTrees(options.out, readTree(options.out), files);
+    if (diff === '') {
+      process.stdout.write(`${options.out} is up to date with ${options.wsdl} (${files.size} files)\n`);
+      return EXIT_OK;
+    }
+    process.stdout.write(diff);
+    process.stderr.write(`smskit: ${options.out} is stale: run \`smskit generate --wsdl ${options.wsdl} --out ${options.out}\` and commit the result\n`);
+    return EXIT_FAILED;
+  }
+  replaceTreeAtomically(options.out, files);
+  process.stdout.write(`wrote ${files.size} files to ${options.out} from ${options.wsdl} in ${elapsed} ms\n`);
+  for (const warning of model.warnings) {
+    process.stderr.write(`smskit: warning: ${warning.source.file}:${warning.source.line}: ${warning.message}\n`);
+  }
+  return EXIT_OK;
+}
+
+export const generateCommand: CliCommand = {
+  command: 'generate',
+  describe: 'Generate TypeScript types, descriptor, client and server skeleton from a WSDL',
+  builder,
+  run,
+};
