@@ -1,0 +1,95 @@
+/**
+ * Opening the SQLite database: pragmas, schema migrations (PRAGMA user_version), error mapping.
+ *
+ * Durability: WAL with synchronous=FULL (the default here) fsyncs the WAL at every COMMIT, so a
+ * committed transaction survives a process crash (SIGKILL) and an OS crash or power loss, given a
+ * disk that honours fsync. synchronous=NORMAL (option `durability: 'normal'`) still survives a
+ * process crash — the WAL frames are in the OS page cache when COMMIT returns — but an OS crash
+ * may roll back the last commits.
+ */
+import Database from 'better-sqlite3';
+import { StorageError, type StorageCode } from './errors.js';
+
+export type Durability = 'full' | 'normal';
+
+export interface OpenOptions {
+  readonly path: string;
+  readonly durability?: Durability;
+  /** How long a statement waits for another connection's lock before failing (ms). */
+  readonly busyTimeoutMs?: number;
+  readonly readonly?: boolean;
+}
+
+/** Each entry migrates from user_version = index to index + 1. Append only; never edit one. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE accounts (
+     email         TEXT PRIMARY KEY,
+     password_hash TEXT NOT NULL,
+     keywords      TEXT NOT NULL,            -- canonical keywords, space separated
+     disabled      INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+     created_at    INTEGER NOT NULL          -- ms since the epoch
+   ) STRICT;
+   CREATE TABLE outbox (
+     id         TEXT PRIMARY KEY,            -- SMS-<ULID>, sorts by creation time
+     created_at INTEGER NOT NULL,            -- ms since the epoch
+     account    TEXT NOT NULL,               -- account email
+     keyword    TEXT NOT NULL,
+     recipient  TEXT NOT NULL,               -- E.164
+     carrier    TEXT NOT NULL,
+     encoding   TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+     segments   INTEGER NOT NULL CHECK (segments >= 1),
+     port       INTEGER CHECK (port BETWEEN 0 AND 65535),
+     message    TEXT NOT NULL,
+     state      TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued'))
+   ) STRICT, WITHOUT ROWID;`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Opens (creating if needed) and migrates the database; throws `StorageError`. */
+export function openDatabase(options: OpenOptions): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(options.path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 2000))}`);
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+      migrate(db);
+    }
+    return db;
+  } catch (error) {
+    db?.close();
+    throw toStorageError(error, `cannot open database ${options.path}`);
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const version = Number(db.pragma('user_version', { simple: true }));
+  if (version > SCHEMA_VERSION) {
+    throw new StorageError('StorageError', `database schema version ${version} is newer than this smskit (${SCHEMA_VERSION})`);
+  }
+  for (let from = version; from < SCHEMA_VERSION; from++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[from] ?? '');
+      db.pragma(`user_version = ${from + 1}`);
+    }).immediate();
+  }
+}
+
+/** Maps a driver error to a `StorageError` with a stable code (already-mapped errors pass). */
+export function toStorageError(error: unknown, context: string): StorageError {
+  if (error instanceof StorageError) return error;
+  const driverCode = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StorageError(classify(driverCode), `${context}: ${reason}`, driverCode, { cause: error });
+}
+
+function classify(driverCode: string | undefined): StorageCode {
+  if (driverCode === undefined) return 'StorageError';
+  if (driverCode.startsWith('SQLITE_FULL')) return 'StorageFull';
+  if (driverCode.startsWith('SQLITE_READONLY') || driverCode.startsWith('SQLITE_PERM')) return 'StorageReadOnly';
+  if (driverCode.startsWith('SQLITE_BUSY') || driverCode.startsWith('SQLITE_LOCKED')) return 'StorageLocked';
+  if (driverCode.startsWith('SQLITE_CORRUPT') || driverCode.startsWith('SQLITE_NOTADB')) return 'StorageCorrupt';
+  return 'StorageError';
+}

@@ -1,0 +1,71 @@
+/**
+ * The service layer's errors. Two kinds, kept apart on purpose:
+ *
+ * - `SmsRefusal`: the request is wrong (bad credentials, bad field, limits). The client can fix it;
+ *   the wire layer maps it to a SOAP Client/Sender fault or a GET/POST 500 text/plain.
+ * - `SmsUnavailable`: the service could not do its part (storage full, read-only, locked,
+ *   corrupt, closed). Nothing was acknowledged; the wire layer maps it to a Server/Receiver fault.
+ *
+ * Messages are one line, never contain the password, and never echo raw input (so a hostile value
+ * cannot forge log lines or faults).
+ */
+
+/** Stable refusal codes; documented in service/README.md. Never rename one. */
+export type RefusalCode =
+  | 'MissingParameter'
+  | 'AuthenticationFailed'
+  | 'TooManyAttempts'
+  | 'AccountDisabled'
+  | 'InvalidKeyword'
+  | 'KeywordNotAllowed'
+  | 'InvalidRecipient'
+  | 'UnknownCarrier'
+  | 'EmptyMessage'
+  | 'InvalidMessage'
+  | 'MessageTooLong'
+  | 'InvalidPort';
+
+/** The request field a refusal is about (the wire parameter name). */
+export type SmsField = 'keyword' | 'emailAddress' | 'password' | 'smsto' | 'carrierCode' | 'smsmsg' | 'port';
+
+export class SmsRefusal extends Error {
+  override readonly name = 'SmsRefusal';
+  readonly code: RefusalCode;
+  readonly field: SmsField | undefined;
+
+  constructor(code: RefusalCode, message: string, field?: SmsField) {
+    super(message);
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Why storage failed; `StorageError` is anything not classified more precisely. */
+export type StorageCode = 'StorageFull' | 'StorageReadOnly' | 'StorageLocked' | 'StorageCorrupt' | 'StorageClosed' | 'StorageError';
+
+/** A storage failure: nothing in the failed batch was committed. */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  readonly code: StorageCode;
+  /** The driver's own code (e.g. SQLITE_FULL), for the log line. */
+  readonly driverCode: string | undefined;
+
+  constructor(code: StorageCode, message: string, driverCode?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.driverCode = driverCode;
+  }
+}
+
+/** The service could not accept the message; the client may retry later. */
+export class SmsUnavailable extends Error {
+  override readonly name = 'SmsUnavailable';
+  readonly code = 'ServiceUnavailable' as const;
+  /** The storage condition behind it (StorageFull, StorageLocked, ...). */
+  readonly reason: StorageCode;
+
+  constructor(reason: StorageCode, options?: { cause?: unknown }) {
+    super(`the message could not be stored (${reason}); nothing was sent, try again later`, options);
+    this.reason = reason;
+  }
+}

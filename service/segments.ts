@@ -1,0 +1,115 @@
+/**
+ * Encoding choice and SMS segment counting (3GPP TS 23.040 / 23.038).
+ *
+ * One SMS carries 140 octets of user data. A user data header (UDH) takes octets from it:
+ * UDHL (1 octet) + its information elements; 8-bit concatenation IE = 5 octets (00 03 ref total
+ * seq), 16-bit application port IE = 6 octets (05 04 dst dst src src). In 7-bit the header is
+ * padded with fill bits to a septet boundary, so a segment holds floor((140 - UDH) * 8 / 7) septets.
+ *
+ * | layout                 | UDH octets | GSM 7-bit septets | UCS-2 units |
+ * |------------------------|-----------:|------------------:|------------:|
+ * | single, no port        | 0          | 160               | 70          |
+ * | concatenated, no port  | 6          | 153               | 67          |
+ * | single, port           | 7          | 152               | 66          |
+ * | concatenated, port     | 12         | 146               | 64          |
+ *
+ * Splitting never separates an extension character's ESC pair (2 septets) nor a UTF-16 surrogate
+ * pair (a character outside the BMP counts as 2 UCS-2 units, as handsets send it).
+ */
+import { SmsRefusal } from './errors.js';
+import { gsmSeptets, isGsm7 } from './gsm.js';
+
+export type Encoding = 'gsm7' | 'ucs2';
+
+const USER_DATA_OCTETS = 140;
+const UDHL_OCTETS = 1;
+const CONCAT_IE_OCTETS = 5;
+const PORT_IE_OCTETS = 6;
+
+export const DEFAULT_MAX_SEGMENTS = 10;
+
+/** In `u` mode a proper pair is one astral code point, so only unpaired halves match. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Octets of user data header for a segment. */
+export function udhOctets(concatenated: boolean, port: boolean): number {
+  const ies = (concatenated ? CONCAT_IE_OCTETS : 0) + (port ? PORT_IE_OCTETS : 0);
+  return ies === 0 ? 0 : UDHL_OCTETS + ies;
+}
+
+/** Characters units (septets or UTF-16 units) one segment holds. */
+export function segmentCapacity(encoding: Encoding, concatenated: boolean, port: boolean): number {
+  const octets = USER_DATA_OCTETS - udhOctets(concatenated, port);
+  return encoding === 'gsm7' ? Math.floor((octets * 8) / 7) : Math.floor(octets / 2);
+}
+
+export interface SegmentPlan {
+  readonly encoding: Encoding;
+  /** Septets (gsm7) or UTF-16 units (ucs2) of the whole text. */
+  readonly units: number;
+  /** The text cut into segments, as it would go on the air. */
+  readonly segments: readonly string[];
+}
+
+/** Chooses the encoding and cuts `text` into segments (an empty text gives no segments). */
+export function planSegments(text: string, port: boolean): SegmentPlan {
+  const encoding: Encoding = isGsm7(text) ? 'gsm7' : 'ucs2';
+  const pieces = characters(text, encoding);
+  const units = pieces.reduce((sum, [, cost]) => sum + cost, 0);
+  if (units <= segmentCapacity(encoding, false, port)) {
+    return { encoding, units, segments: text === '' ? [] : [text] };
+  }
+  const capacity = segmentCapacity(encoding, true, port);
+  const segments: string[] = [];
+  let current = '';
+  let used = 0;
+  for (const [piece, cost] of pieces) {
+    if (used + cost > capacity) {
+      segments.push(current);
+      current = '';
+      used = 0;
+    }
+    current += piece;
+    used += cost;
+  }
+  segments.push(current);
+  return { encoding, units, segments };
+}
+
+/** The indivisible pieces of `text` with their cost in the chosen encoding. */
+function characters(text: string, encoding: Encoding): Array<[string, number]> {
+  const pieces: Array<[string, number]> = [];
+  if (encoding === 'gsm7') {
+    for (let i = 0; i < text.length; i++) pieces.push([text.charAt(i), gsmSeptets(text.charAt(i))]);
+    return pieces;
+  }
+  for (const ch of text) pieces.push([ch, ch.length]); // a string iterator yields whole surrogate pairs
+  return pieces;
+}
+
+export interface MessageLimits {
+  /** Most segments a message may take (default 10). */
+  readonly maxSegments: number;
+}
+
+export interface CheckedMessage {
+  readonly encoding: Encoding;
+  readonly segments: number;
+}
+
+/** Validates `smsmsg`: not empty, well-formed UTF-16, within the segment cap. */
+export function checkMessage(text: string, port: boolean, limits: MessageLimits): CheckedMessage {
+  if (text === '') throw new SmsRefusal('EmptyMessage', 'smsmsg is empty', 'smsmsg');
+  // Beyond this no encoding fits; refuse before walking a huge string.
+  if (text.length > limits.maxSegments * segmentCapacity('gsm7', true, port)) throw tooLong(limits);
+  if (LONE_SURROGATE.test(text)) {
+    throw new SmsRefusal('InvalidMessage', 'smsmsg contains an unpaired UTF-16 surrogate', 'smsmsg');
+  }
+  const plan = planSegments(text, port);
+  if (plan.segments.length > limits.maxSegments) throw tooLong(limits);
+  return { encoding: plan.encoding, segments: plan.segments.length };
+}
+
+function tooLong(limits: MessageLimits): SmsRefusal {
+  return new SmsRefusal('MessageTooLong', `smsmsg needs more than ${limits.maxSegments} SMS segments`, 'smsmsg');
+}
