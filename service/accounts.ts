@@ -1,0 +1,201 @@
+/**
+ * Accounts: administration (add, list, disable, enable, keywords, password) and authentication.
+ *
+ * `authenticate` costs the same whether or not the account exists: an unknown address is verified
+ * against a dummy hash of the same parameters. Failed attempts are limited per account and per
+ * remote address (sliding windows, see rate-limit.ts); while a key is blocked every attempt is
+ * refused with TooManyAttempts before any hashing, even with the right password.
+ *
+ * A scrypt verification costs tens of milliseconds of CPU, far above the service's throughput
+ * budget, so a successful verification is remembered for `cacheTtlMs`: the cache key is
+ * HMAC-SHA256(random per-process key, length:email password), the value the password hash it was
+ * checked against (a changed password or a disabled account misses). The password itself is never
+ * kept, logged or stored; wrong passwords are never cached (so the cache cannot tell whether an
+ * account exists).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { SmsRefusal } from './errors.js';
+import { canonicalKeyword } from './keyword.js';
+import { DEFAULT_SCRYPT, hashPassword, verifyPassword, type ScryptParams } from './passwords.js';
+import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
+import type { AccountRow, Store } from './store.js';
+
+export interface AuthLimits {
+  readonly perAccount: FailureLimit;
+  readonly perAddress: FailureLimit;
+}
+
+export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  perAccount: { maxFailures: 10, windowMs: 15 * 60_000 },
+  perAddress: { maxFailures: 100, windowMs: 15 * 60_000 },
+};
+
+export interface AccountsOptions {
+  readonly store: Pick<Store, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount'>;
+  readonly scrypt?: ScryptParams;
+  readonly limits?: AuthLimits;
+  readonly clock?: () => number;
+  /** How long a successful verification is remembered (ms; 0 disables the cache). */
+  readonly cacheTtlMs?: number;
+  readonly cacheMaxEntries?: number;
+}
+
+export type AccountErrorCode = 'InvalidEmail' | 'InvalidPassword' | 'InvalidKeyword' | 'AccountExists' | 'NoSuchAccount';
+
+/** An administration request was wrong (smskit account add|disable|...). */
+export class AccountError extends Error {
+  override readonly name = 'AccountError';
+  constructor(readonly code: AccountErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface AccountSummary {
+  readonly email: string;
+  readonly keywords: readonly string[];
+  readonly disabled: boolean;
+  readonly createdAt: string;
+}
+
+export interface Accounts {
+  authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow>;
+  add(input: { email: string; password: string; keywords: readonly string[] }): Promise<AccountSummary>;
+  list(): AccountSummary[];
+  setDisabled(email: string, disabled: boolean): void;
+  setKeywords(email: string, keywords: readonly string[]): void;
+  setPassword(email: string, password: string): Promise<void>;
+}
+
+export const MIN_PASSWORD = 8;
+export const MAX_PASSWORD = 1024;
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** The account key: the address with ASCII letters lower-cased (only ASCII; see carriers.ts). */
+export function accountKey(email: string): string {
+  return email.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+export function createAccounts(options: AccountsOptions): Accounts {
+  const { store } = options;
+  const params = options.scrypt ?? DEFAULT_SCRYPT;
+  const clock = options.clock ?? Date.now;
+  const limits = options.limits ?? DEFAULT_AUTH_LIMITS;
+  const perAccount = createFailureLimiter(limits.perAccount, clock);
+  const perAddress = createFailureLimiter(limits.perAddress, clock);
+  const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
+  const dummyHash = hashPassword(randomBytes(16).toString('base64'), params);
+
+  async function authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow> {
+    const key = accountKey(email);
+    if (perAccount.isBlocked(key) || (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress))) {
+      throw new SmsRefusal('TooManyAttempts', 'too many failed authentication attempts; try again later');
+    }
+    const row = store.getAccount(key);
+    const cacheKey = cache.key(key, password);
+    let verified = row !== undefined && cache.hit(cacheKey, row.passwordHash);
+    if (!verified) {
+      // Same work for unknown accounts and over-long passwords ('' never matches: MIN_PASSWORD).
+      const candidate = password.length <= MAX_PASSWORD ? password : '';
+      const matches = await verifyPassword(candidate, row?.passwordHash ?? (await dummyHash));
+      verified = matches && row !== undefined;
+    }
+    if (!verified || row === undefined) {
+      perAccount.recordFailure(key);
+      if (remoteAddress !== undefined) perAddress.recordFailure(remoteAddress);
+      throw new SmsRefusal('AuthenticationFailed', 'emailAddress or password is wrong');
+    }
+    if (row.disabled) throw new SmsRefusal('AccountDisabled', 'this account is disabled');
+    perAccount.reset(key);
+    cache.remember(cacheKey, row.passwordHash);
+    return row;
+  }
+
+  return {
+    authenticate,
+    async add(input) {
+      const email = checkEmail(input.email);
+      checkPassword(input.password);
+      const keywords = checkKeywords(input.keywords);
+      if (store.getAccount(email) !== undefined) throw new AccountError('AccountExists', `account ${email} already exists`);
+      const row: AccountRow = { email, passwordHash: await hashPassword(input.password, params), keywords, disabled: false, createdAt: clock() };
+      store.insertAccount(row);
+      return summary(row);
+    },
+    list: () => store.listAccounts().map(summary),
+    setDisabled(email, disabled) {
+      if (!store.updateAccount(accountKey(email), { disabled })) throw noSuchAccount(email);
+    },
+    setKeywords(email, keywords) {
+      if (!store.updateAccount(accountKey(email), { keywords: checkKeywords(keywords) })) throw noSuchAccount(email);
+    },
+    async setPassword(email, password) {
+      checkPassword(password);
+      const passwordHash = await hashPassword(password, params);
+      if (!store.updateAccount(accountKey(email), { passwordHash })) throw noSuchAccount(email);
+    },
+  };
+}
+
+function summary(row: AccountRow): AccountSummary {
+  return { email: row.email, keywords: row.keywords, disabled: row.disabled, createdAt: new Date(row.createdAt).toISOString() };
+}
+
+function noSuchAccount(email: string): AccountError {
+  return new AccountError('NoSuchAccount', `no account ${accountKey(email)}`);
+}
+
+function checkEmail(email: string): string {
+  if (email.length > 254 || !EMAIL.test(email)) throw new AccountError('InvalidEmail', 'email address must look like name@example.com (ASCII, at most 254 characters)');
+  return accountKey(email);
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
+    throw new AccountError('InvalidPassword', `password must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
+  }
+}
+
+function checkKeywords(keywords: readonly string[]): string[] {
+  const canonical = new Set<string>();
+  for (const keyword of keywords) {
+    try {
+      canonical.add(canonicalKeyword(keyword));
+    } catch {
+      throw new AccountError('InvalidKeyword', 'keyword must be 1 to 11 ASCII letters or digits');
+    }
+  }
+  if (canonical.size === 0) throw new AccountError('InvalidKeyword', 'an account needs at least one keyword');
+  return [...canonical];
+}
+
+interface VerifiedCache {
+  key(email: string, password: string): string;
+  hit(key: string, passwordHash: string): boolean;
+  remember(key: string, passwordHash: string): void;
+}
+
+function createVerifiedCache(ttlMs: number, maxEntries: number, clock: () => number): VerifiedCache {
+  const secret = randomBytes(32);
+  const entries = new Map<string, { passwordHash: string; expires: number }>();
+  return {
+    key: (email, password) => createHmac('sha256', secret).update(`${email.length}:${email}`).update(password).digest('base64'),
+    hit(key, passwordHash) {
+      const entry = entries.get(key);
+      if (entry === undefined) return false;
+      if (entry.expires <= clock() || entry.passwordHash !== passwordHash) {
+        entries.delete(key);
+        return false;
+      }
+      return true;
+    },
+    remember(key, passwordHash) {
+      if (ttlMs <= 0) return;
+      entries.delete(key);
+      entries.set(key, { passwordHash, expires: clock() + ttlMs });
+      if (entries.size > maxEntries) {
+        const oldest = entries.keys().next();
+        if (oldest.done !== true) entries.delete(oldest.value);
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Failed-attempt limiting: a sliding-window log per key (account or remote address), in memory.
+ * A key is blocked while it has `maxFailures` failures within the last `windowMs`. Memory is
+ * bounded: at most `limit.maxFailures` timestamps per key and `maxKeys` keys (the least recently
+ * touched key is dropped first).
+ */
+export interface FailureLimit {
+  readonly maxFailures: number;
+  readonly windowMs: number;
+}
+
+export interface FailureLimiter {
+  isBlocked(key: string): boolean;
+  recordFailure(key: string): void;
+  reset(key: string): void;
+}
+
+export function createFailureLimiter(limit: FailureLimit, clock: () => number, maxKeys = 100_000): FailureLimiter {
+  const failures = new Map<string, number[]>();
+
+  function recent(key: string): number[] {
+    const times = failures.get(key);
+    if (times === undefined) return [];
+    const since = clock() - limit.windowMs;
+    while (times.length > 0 && (times[0] ?? 0) <= since) times.shift();
+    if (times.length === 0) failures.delete(key);
+    return times;
+  }
+
+  return {
+    isBlocked: (key) => limit.maxFailures > 0 && recent(key).length >= limit.maxFailures,
+    recordFailure(key) {
+      const times = recent(key);
+      times.push(clock());
+      if (times.length > limit.maxFailures) times.shift();
+      failures.delete(key); // re-insert: Map order is then least recently touched first
+      failures.set(key, times);
+      if (failures.size > maxKeys) {
+        const oldest = failures.keys().next();
+        if (oldest.done !== true) failures.delete(oldest.value);
+      }
+    },
+    reset(key) {
+      failures.delete(key);
+    },
+  };
+}
