@@ -1,0 +1,202 @@
+/**
+ * One codec per XSD built-in type: TypeScript value <-> lexical form (unescaped).
+ *
+ * The mapping (mirrors the table in generator/emit/README.md):
+ *   string family, date/time types, durations, anyURI, QName, guid -> string
+ *   boolean -> boolean (in: 'true'/'false'/'1'/'0'; out: 'true'/'false')
+ *   float, double -> number (INF, -INF, NaN)
+ *   int, short, byte, unsignedInt, unsignedShort, unsignedByte, (DataContract) char -> number (range-checked)
+ *   long, unsignedLong, integer and its derived types -> bigint (an integral number is accepted on encode)
+ *   decimal -> string (validated lexically, so no precision is lost)
+ *   base64Binary, hexBinary -> Uint8Array
+ * Unknown primitive names are a descriptor error, found when the codec is looked up.
+ */
+import { CodecError } from '../errors.js';
+
+export interface PrimitiveCodec {
+  /** The TypeScript type name, for error messages. */
+  readonly tsType: string;
+  encode(value: unknown, path: string): string;
+  decode(text: string, path: string): unknown;
+}
+
+function invalid(path: string, detail: string): CodecError {
+  return new CodecError('CODEC_INVALID_VALUE', path, detail);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : `"${value}"`;
+  if (value === null) return 'null';
+  if (value instanceof Uint8Array) return 'a Uint8Array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+const stringCodec: PrimitiveCodec = {
+  tsType: 'string',
+  encode(value, path) {
+    if (typeof value !== 'string') throw invalid(path, `expected a string, got ${describe(value)}`);
+    return value;
+  },
+  decode: (text) => text,
+};
+
+const booleanCodec: PrimitiveCodec = {
+  tsType: 'boolean',
+  encode(value, path) {
+    if (typeof value !== 'boolean') throw invalid(path, `expected a boolean, got ${describe(value)}`);
+    return value ? 'true' : 'false';
+  },
+  decode(text, path) {
+    const t = text.trim();
+    if (t === 'true' || t === '1') return true;
+    if (t === 'false' || t === '0') return false;
+    throw invalid(path, `"${t}" is not an xs:boolean`);
+  },
+};
+
+const FLOAT_LEXICAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+const floatCodec: PrimitiveCodec = {
+  tsType: 'number',
+  encode(value, path) {
+    if (typeof value !== 'number') throw invalid(path, `expected a number, got ${describe(value)}`);
+    if (Number.isNaN(value)) return 'NaN';
+    if (value === Infinity) return 'INF';
+    if (value === -Infinity) return '-INF';
+    return String(value);
+  },
+  decode(text, path) {
+    const t = text.trim();
+    if (t === 'NaN') return NaN;
+    if (t === 'INF' || t === '+INF') return Infinity;
+    if (t === '-INF') return -Infinity;
+    if (!FLOAT_LEXICAL.test(t)) throw invalid(path, `"${t}" is not an xs:double`);
+    return Number(t);
+  },
+};
+
+const INTEGER_LEXICAL = /^[+-]?\d+$/;
+
+function boundedIntCodec(xsd: string, min: number, max: number): PrimitiveCodec {
+  return {
+    tsType: 'number',
+    encode(value, path) {
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(path, `expected an integer number for xs:${xsd}, got ${describe(value)}`);
+      if (value < min || value > max) throw invalid(path, `${value} is outside the range of xs:${xsd} (${min}..${max})`);
+      return String(value);
+    },
+    decode(text, path) {
+      const t = text.trim();
+      if (!INTEGER_LEXICAL.test(t)) throw invalid(path, `"${t}" is not an xs:${xsd}`);
+      const n = Number(t);
+      if (n < min || n > max) throw invalid(path, `${t} is outside the range of xs:${xsd} (${min}..${max})`);
+      return n === 0 ? 0 : n; // never -0
+    },
+  };
+}
+
+function bigIntCodec(xsd: string, min?: bigint, max?: bigint): PrimitiveCodec {
+  const check = (n: bigint, path: string, shown: string): bigint => {
+    if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw invalid(path, `${shown} is outside the range of xs:${xsd}`);
+    return n;
+  };
+  return {
+    tsType: 'bigint',
+    encode(value, path) {
+      if (typeof value === 'bigint') return String(check(value, path, String(value)));
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return String(check(BigInt(value), path, String(value)));
+      throw invalid(path, `expected a bigint (or a safe integer number) for xs:${xsd}, got ${describe(value)}`);
+    },
+    decode(text, path) {
+      const t = text.trim();
+      if (!INTEGER_LEXICAL.test(t)) throw invalid(path, `"${t.length > 40 ? `${t.slice(0, 40)}...` : t}" is not an xs:${xsd}`);
+      return check(BigInt(t), path, t);
+    },
+  };
+}
+
+const DECIMAL_LEXICAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+const decimalCodec: PrimitiveCodec = {
+  tsType: 'string',
+  encode(value, path) {
+    const s = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+    if (typeof s !== 'string' || !DECIMAL_LEXICAL.test(s) || s.includes('e')) throw invalid(path, `expected an xs:decimal string such as "12.50", got ${describe(value)}`);
+    return s;
+  },
+  decode(text, path) {
+    const t = text.trim();
+    if (!DECIMAL_LEXICAL.test(t)) throw invalid(path, `"${t}" is not an xs:decimal`);
+    return t;
+  },
+};
+
+const BASE64_LEXICAL = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const base64Codec: PrimitiveCodec = {
+  tsType: 'Uint8Array',
+  encode(value, path) {
+    if (!(value instanceof Uint8Array)) throw invalid(path, `expected a Uint8Array, got ${describe(value)}`);
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  },
+  decode(text, path) {
+    const t = text.replace(/[ \t\r\n]+/g, '');
+    if (t.length % 4 !== 0 || !BASE64_LEXICAL.test(t)) throw invalid(path, 'not valid xs:base64Binary');
+    return new Uint8Array(Buffer.from(t, 'base64'));
+  },
+};
+
+const hexCodec: PrimitiveCodec = {
+  tsType: 'Uint8Array',
+  encode(value, path) {
+    if (!(value instanceof Uint8Array)) throw invalid(path, `expected a Uint8Array, got ${describe(value)}`);
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex').toUpperCase();
+  },
+  decode(text, path) {
+    const t = text.trim();
+    if (t.length % 2 !== 0 || !/^[0-9A-Fa-f]*$/.test(t)) throw invalid(path, 'not valid xs:hexBinary');
+    return new Uint8Array(Buffer.from(t, 'hex'));
+  },
+};
+
+const STRING_TYPES = [
+  'string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'NMTOKENS', 'ID', 'IDREF', 'IDREFS',
+  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth',
+  'gMonthDay', 'gDay', 'duration', 'dayTimeDuration', 'yearMonthDuration', 'dateTimeStamp', 'guid', 'anySimpleType',
+];
+
+const CODECS: ReadonlyMap<string, PrimitiveCodec> = new Map<string, PrimitiveCodec>([
+  ...STRING_TYPES.map((name): [string, PrimitiveCodec] => [name, stringCodec]),
+  ['boolean', booleanCodec],
+  ['float', floatCodec],
+  ['double', floatCodec],
+  ['int', boundedIntCodec('int', -2147483648, 2147483647)],
+  ['short', boundedIntCodec('short', -32768, 32767)],
+  ['byte', boundedIntCodec('byte', -128, 127)],
+  ['unsignedInt', boundedIntCodec('unsignedInt', 0, 4294967295)],
+  ['unsignedShort', boundedIntCodec('unsignedShort', 0, 65535)],
+  ['unsignedByte', boundedIntCodec('unsignedByte', 0, 255)],
+  ['char', boundedIntCodec('char', 0, 65535)], // DataContract char: a UTF-16 code unit as an int
+  ['long', bigIntCodec('long', -(2n ** 63n), 2n ** 63n - 1n)],
+  ['unsignedLong', bigIntCodec('unsignedLong', 0n, 2n ** 64n - 1n)],
+  ['integer', bigIntCodec('integer')],
+  ['nonNegativeInteger', bigIntCodec('nonNegativeInteger', 0n)],
+  ['positiveInteger', bigIntCodec('positiveInteger', 1n)],
+  ['nonPositiveInteger', bigIntCodec('nonPositiveInteger', undefined, 0n)],
+  ['negativeInteger', bigIntCodec('negativeInteger', undefined, -1n)],
+  ['decimal', decimalCodec],
+  ['base64Binary', base64Codec],
+  ['hexBinary', hexCodec],
+]);
+
+/** The codec for an XSD built-in (local name), or a CODEC_DESCRIPTOR error. */
+export function primitiveCodec(xsd: string, path: string): PrimitiveCodec {
+  const codec = CODECS.get(xsd);
+  if (codec === undefined) throw new CodecError('CODEC_DESCRIPTOR', path, `no codec for the XSD type "${xsd}"`);
+  return codec;
+}
+
+/** Whether the type keeps whitespace as written (string-like) rather than collapsing it. */
+export function isStringLike(xsd: string): boolean {
+  return CODECS.get(xsd) === stringCodec;
+}

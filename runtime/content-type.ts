@@ -1,0 +1,67 @@
+/** Content-Type parsing for routing (media type, charset, SOAP 1.2 action), fast for the usual values. */
+
+export interface ContentType {
+  /** Lowercased media type, '' when the header is absent. */
+  readonly mediaType: string;
+  /** Lowercased charset parameter, if given. */
+  readonly charset: string | undefined;
+  /** The `action` parameter (SOAP 1.2), unquoted. */
+  readonly action: string | undefined;
+}
+
+const COMMON: ReadonlyMap<string, ContentType> = new Map([
+  ['text/xml; charset=utf-8', { mediaType: 'text/xml', charset: 'utf-8', action: undefined }],
+  ['text/xml', { mediaType: 'text/xml', charset: undefined, action: undefined }],
+  ['application/soap+xml; charset=utf-8', { mediaType: 'application/soap+xml', charset: 'utf-8', action: undefined }],
+  ['application/x-www-form-urlencoded', { mediaType: 'application/x-www-form-urlencoded', charset: undefined, action: undefined }],
+]);
+const ABSENT: ContentType = { mediaType: '', charset: undefined, action: undefined };
+
+export function parseContentType(header: string | undefined): ContentType {
+  if (header === undefined) return ABSENT;
+  const common = COMMON.get(header);
+  if (common !== undefined) return common;
+  const parts = splitParameters(header);
+  let charset: string | undefined;
+  let action: string | undefined;
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim().toLowerCase();
+    const value = unquote(part.slice(eq + 1).trim());
+    if (name === 'charset') charset = value.toLowerCase();
+    else if (name === 'action') action = value;
+  }
+  return { mediaType: (parts[0] ?? '').trim().toLowerCase(), charset, action };
+}
+
+/** Splits on ';' outside double quotes (an action URI may contain ';'). */
+function splitParameters(header: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < header.length; i++) {
+    const c = header.charCodeAt(i);
+    if (c === 0x22) quoted = !quoted;
+    else if (c === 0x5c && quoted) i++;
+    else if (c === 0x3b && !quoted) {
+      parts.push(header.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(header.slice(start));
+  return parts;
+}
+
+export function unquote(value: string): string {
+  if (value.length >= 2 && value.charCodeAt(0) === 0x22 && value.charCodeAt(value.length - 1) === 0x22) {
+    return value.slice(1, -1).replace(/\\(.)/g, '$1');
+  }
+  return value;
+}
+
+/** Charsets we decode (the reader takes UTF-8; US-ASCII is a subset). */
+export function isAcceptedCharset(charset: string | undefined): boolean {
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii';
+}

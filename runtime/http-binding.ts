@@ -1,0 +1,129 @@
+/**
+ * What HTTP GET and HTTP POST share: named parameters (query string or form) on the way in,
+ * an XML document whose root is the result element (`<string xmlns="{ns}">`) on the way out,
+ * and one-line text/plain errors (ASMX's behaviour: `Missing parameter: smsto.`).
+ *
+ * The input object is the same as on SOAP: parameters map to the properties of the SOAP input
+ * wrapper that has the same element name (so a renamed property still lines up).
+ */
+import type { OperationDescriptor, ServiceDescriptor } from './descriptor.js';
+import { CodecError, SoapFaultError, TransportError } from './errors.js';
+import { decodeElement, decodeText, encodeElement, primitiveCodec, resolveValue, type PrimitiveCodec } from './codec/index.js';
+import type { Protocol } from './descriptor.js';
+import { elementOf } from './message.js';
+import { readXml } from './xml/reader.js';
+
+interface CompiledParam {
+  readonly name: string;
+  readonly prop: string;
+  readonly xsd: string;
+  readonly enumeration: readonly string[] | undefined;
+  readonly codec: PrimitiveCodec;
+}
+
+export interface HttpOperation {
+  readonly op: OperationDescriptor;
+  readonly params: readonly CompiledParam[];
+  /** The response root element and the output property its value goes to (undefined: empty output). */
+  readonly result: { readonly elementKey: string; readonly field: string } | undefined;
+}
+
+/**
+ * Compiles an HTTP operation. `wrapperProps` maps a wire name to the property of the SOAP
+ * input wrapper (from the SOAP binding's operation with the same method), when there is one.
+ */
+export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescriptor, wrapperProps: ReadonlyMap<string, string>): HttpOperation {
+  const params: CompiledParam[] = [];
+  if (op.input.kind === 'params') {
+    for (const p of op.input.params) {
+      const resolved = resolveValue(d, p.value, p.name);
+      if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${op.name}/${p.name}`, 'an HTTP parameter must be of a simple type');
+      params.push({ name: p.name, prop: wrapperProps.get(p.name) ?? p.name, xsd: resolved.xsd, enumeration: resolved.enumeration, codec: primitiveCodec(resolved.xsd, p.name) });
+    }
+  } else if (op.input.kind !== 'empty') {
+    throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP input of kind ${op.input.kind} is not supported`);
+  }
+  let result: HttpOperation['result'];
+  if (op.output.kind === 'xml-result') result = { elementKey: op.output.element, field: op.output.field };
+  else if (op.output.kind !== 'empty') throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP output of kind ${op.output.kind} is not supported`);
+  return { op, params, result };
+}
+
+/** Client: the parameters as `a=1&b=2` in descriptor order (undefined/null values are left out). */
+export function encodeParams(hop: HttpOperation, input: unknown): string {
+  const record = (input ?? {}) as Record<string, unknown>;
+  const search = new URLSearchParams();
+  for (const p of hop.params) {
+    const value = record[p.prop];
+    if (value === undefined || value === null) continue;
+    search.append(p.name, p.codec.encode(value, `${hop.op.name}/${p.name}`));
+  }
+  return search.toString();
+}
+
+/** Server: the input object, or the one-line error text for the caller. */
+export function decodeParams(hop: HttpOperation, search: URLSearchParams): { input: Record<string, unknown> } | { error: string } {
+  const input: Record<string, unknown> = {};
+  for (const p of hop.params) {
+    const text = search.get(p.name);
+    if (text === null) return { error: `Missing parameter: ${p.name}.` };
+    try {
+      input[p.prop] = decodeText(p.xsd, p.enumeration, text, p.name);
+    } catch (err) {
+      if (err instanceof CodecError) return { error: `Invalid value for parameter: ${p.name}.` };
+      throw err;
+    }
+  }
+  return { input };
+}
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+/** Server: the response document (`<?xml ...?>\n<string xmlns="{ns}">...</string>`). */
+export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, output: unknown): string {
+  if (hop.result === undefined) return '';
+  const element = elementOf(d, hop.result.elementKey, hop.op.name);
+  const value = output === undefined || output === null ? undefined : (output as Record<string, unknown>)[hop.result.field];
+  // An absent result is written as xsi:nil when the element allows it (ASMX does the same).
+  const shown = value === undefined && element.nillable ? null : value;
+  if (shown === undefined) throw new CodecError('CODEC_MISSING', `${hop.op.name}/${hop.result.field}`, 'the result is required');
+  return XML_DECLARATION + encodeElement(d, element.name, element.value, shown, element.nillable, '', element.name.local);
+}
+
+/** Client: the output object from a response, or the error to reject with. */
+export function decodeHttpResponse(
+  d: ServiceDescriptor,
+  hop: HttpOperation,
+  protocol: Protocol,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Uint8Array,
+): unknown {
+  const mediaType = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (status !== 200) throw httpError(protocol, status, mediaType, headers, body);
+  if (hop.result === undefined) return {};
+  if (!mediaType.endsWith('xml')) throw new TransportError('BAD_RESPONSE', `Expected an XML response, got ${mediaType || 'no content type'} (HTTP ${status})`, { httpStatus: status });
+  const root = readXml(body).root;
+  const element = elementOf(d, hop.result.elementKey, hop.op.name);
+  if (root.local !== element.name.local || root.ns !== element.name.ns) {
+    throw new TransportError('BAD_RESPONSE', `Expected the response element {${element.name.ns}}${element.name.local}, got {${root.ns}}${root.local}`, { httpStatus: status });
+  }
+  const value = decodeElement(d, element.value, root, element.nillable, element.name.local);
+  return value === null ? {} : { [hop.result.field]: value };
+}
+
+function httpError(protocol: Protocol, status: number, mediaType: string, headers: Record<string, string | string[] | undefined>, body: Uint8Array): SoapFaultError | TransportError {
+  if (status >= 500 && mediaType === 'text/plain') {
+    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8').trim();
+    const faultCode = headers['x-smskit-fault-code'];
+    const errorCode = headers['x-smskit-error-code'];
+    return new SoapFaultError({
+      code: typeof faultCode === 'string' ? faultCode : 'HTTP',
+      message: text.split(/\r?\n/)[0] ?? '',
+      detail: typeof errorCode === 'string' ? { code: errorCode } : {},
+      httpStatus: status,
+      binding: protocol,
+    });
+  }
+  return new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} (${mediaType || 'no content type'}) from the server`, { httpStatus: status });
+}

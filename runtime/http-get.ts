@@ -1,0 +1,17 @@
+/** HTTP GET binding: `GET {address}{location}?a=1&b=2`; the response is the result element document. */
+import { encodeParams, decodeParams, type HttpOperation } from './http-binding.js';
+import type { WireRequest } from './wire.js';
+
+export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
+
+/** Client: the request for an operation (path is the port address path + location + query). */
+export function buildGetRequest(basePath: string, hop: HttpOperation, input: unknown, extraHeaders: Record<string, string>): WireRequest {
+  const query = encodeParams(hop, input);
+  const path = `${basePath}${hop.op.httpPath ?? `/${hop.op.name}`}`;
+  return { method: 'GET', path: query === '' ? path : `${path}?${query}`, headers: { ...extraHeaders }, body: undefined };
+}
+
+/** Server: the input from the query string (everything after '?'). */
+export function decodeGetRequest(hop: HttpOperation, query: string): { input: Record<string, unknown> } | { error: string } {
+  return decodeParams(hop, new URLSearchParams(query));
+}

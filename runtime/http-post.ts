@@ -1,0 +1,19 @@
+/** HTTP POST binding: `POST {address}{location}` with an `application/x-www-form-urlencoded` body. */
+import { encodeParams, decodeParams, type HttpOperation } from './http-binding.js';
+import type { WireRequest } from './wire.js';
+
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+export function buildPostRequest(basePath: string, hop: HttpOperation, input: unknown, extraHeaders: Record<string, string>): WireRequest {
+  return {
+    method: 'POST',
+    path: `${basePath}${hop.op.httpPath ?? `/${hop.op.name}`}`,
+    headers: { ...extraHeaders, 'content-type': FORM_CONTENT_TYPE },
+    body: encodeParams(hop, input),
+  };
+}
+
+/** Server: the input from the form body (UTF-8). */
+export function decodePostRequest(hop: HttpOperation, body: Uint8Array): { input: Record<string, unknown> } | { error: string } {
+  return decodeParams(hop, new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')));
+}

@@ -1,0 +1,73 @@
+/**
+ * Operation messages: the input or output value of an operation <-> the element that carries
+ * it (the SOAP Body child, a SOAP header block). Shared by the SOAP bindings on both sides.
+ */
+import type { BodyDescriptor, ElementDescriptor, HeaderDescriptor, ServiceDescriptor } from './descriptor.js';
+import { CodecError } from './errors.js';
+import { decodeElement, encodeElement } from './codec/index.js';
+import type { XmlElement } from './xml/types.js';
+
+export function elementOf(d: ServiceDescriptor, key: string, path: string): ElementDescriptor {
+  const element = d.elements[key];
+  if (element === undefined) throw new CodecError('CODEC_DESCRIPTOR', path, `the element ${key} is not in the descriptor`);
+  return element;
+}
+
+/** Encodes a document/literal body value as its element ('' for an empty message). */
+export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: unknown, path: string): string {
+  if (body.kind === 'empty') return '';
+  if (body.kind !== 'element') throw new CodecError('CODEC_DESCRIPTOR', path, `a SOAP body cannot be of kind ${body.kind}`);
+  const element = elementOf(d, body.element, path);
+  return encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local);
+}
+
+/** Decodes a SOAP Body child against the expected message; a different element is an error. */
+export function decodeBody(d: ServiceDescriptor, body: BodyDescriptor, el: XmlElement | undefined): unknown {
+  if (body.kind === 'empty') return undefined;
+  if (body.kind !== 'element') throw new CodecError('CODEC_DESCRIPTOR', '', `a SOAP body cannot be of kind ${body.kind}`);
+  const element = elementOf(d, body.element, '');
+  if (el === undefined) throw new CodecError('CODEC_MISSING', 'Body', `the Body holds no element, expected {${element.name.ns}}${element.name.local}`);
+  if (el.local !== element.name.local || el.ns !== element.name.ns) {
+    throw new CodecError('CODEC_UNEXPECTED', `Body/${el.local}`, `unexpected element {${el.ns}}${el.local}, expected {${element.name.ns}}${element.name.local}`);
+  }
+  return decodeElement(d, element.value, el, element.nillable, element.name.local);
+}
+
+/** Encodes the header blocks given by property name; an unknown property is an error. */
+export function encodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], values: Record<string, unknown> | undefined): string {
+  if (values === undefined) return '';
+  let out = '';
+  const known = new Set<string>();
+  for (const header of headers) {
+    known.add(header.prop);
+    const value = values[header.prop];
+    if (value === undefined) continue;
+    const element = elementOf(d, header.element, header.prop);
+    out += encodeElement(d, element.name, element.value, value, element.nillable, '', `Header/${element.name.local}`);
+  }
+  for (const prop of Object.keys(values)) {
+    if (!known.has(prop)) throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such SOAP header');
+  }
+  return out;
+}
+
+/** Decodes the declared header blocks present in `blocks` into an object keyed by property. */
+export function decodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], blocks: readonly XmlElement[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (headers.length === 0 || blocks.length === 0) return out;
+  for (const header of headers) {
+    const element = elementOf(d, header.element, header.prop);
+    const block = blocks.find((b) => b.local === element.name.local && b.ns === element.name.ns);
+    if (block !== undefined) out[header.prop] = decodeElement(d, element.value, block, element.nillable, `Header/${element.name.local}`);
+  }
+  return out;
+}
+
+/** Whether a header block is one of the operation's declared headers. */
+export function isDeclaredHeader(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], block: XmlElement): boolean {
+  for (const header of headers) {
+    const element = d.elements[header.element];
+    if (element !== undefined && element.name.local === block.local && element.name.ns === block.ns) return true;
+  }
+  return false;
+}

@@ -1,0 +1,130 @@
+/**
+ * The server half of the SOAP bindings (both versions): route a request envelope to its
+ * operation, decode it, and write responses and faults. Routing tables and the response
+ * envelope's fixed parts are computed once per descriptor.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { BindingDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
+import { decodeBody, decodeHeaders, elementOf, encodeBody, isDeclaredHeader } from '../message.js';
+import { readXml } from '../xml/reader.js';
+import type { XmlElement, XmlReadLimits } from '../xml/types.js';
+import type { ContentType } from '../content-type.js';
+import { soap11, SOAP11_ENV_NS } from '../soap11.js';
+import { soap12, SOAP12_ENV_NS } from '../soap12.js';
+import type { FaultSpec, SoapVersion } from './version.js';
+
+export interface SoapEndpoint {
+  readonly version: SoapVersion;
+  readonly binding: BindingDescriptor;
+  /** Operations by soapAction (several when a WSDL gives the same action to several). */
+  readonly byAction: ReadonlyMap<string, readonly OperationDescriptor[]>;
+  /** Operations by the Clark name of their Body element. */
+  readonly byElement: ReadonlyMap<string, OperationDescriptor>;
+}
+
+export function compileSoapEndpoint(d: ServiceDescriptor, binding: BindingDescriptor): SoapEndpoint {
+  const byAction = new Map<string, OperationDescriptor[]>();
+  const byElement = new Map<string, OperationDescriptor>();
+  for (const op of binding.operations) {
+    if (op.soapAction !== undefined && op.soapAction !== '') byAction.set(op.soapAction, [...(byAction.get(op.soapAction) ?? []), op]);
+    if (op.input.kind === 'element') {
+      const name = elementOf(d, op.input.element, op.name).name;
+      byElement.set(`{${name.ns}}${name.local}`, op);
+    }
+  }
+  return { version: binding.protocol === 'soap12' ? soap12 : soap11, binding, byAction, byElement };
+}
+
+export type SoapDecoded =
+  | { readonly ok: true; readonly version: SoapVersion; readonly endpoint: SoapEndpoint; readonly op: OperationDescriptor; readonly input: unknown; readonly soapHeaders: Record<string, unknown> }
+  | { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
+
+const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({ ok: false, version, fault: { kind: 'client', message } });
+
+/**
+ * Reads, routes and decodes a SOAP request. `fallback` is the version the Content-Type
+ * suggests: it is used for faults when the envelope cannot tell (malformed XML, unknown version).
+ */
+export function decodeSoapRequest(
+  d: ServiceDescriptor,
+  endpoints: { readonly soap11?: SoapEndpoint; readonly soap12?: SoapEndpoint },
+  fallback: SoapVersion,
+  headers: IncomingHttpHeaders,
+  contentType: ContentType,
+  body: Uint8Array,
+  limits: XmlReadLimits | undefined,
+): SoapDecoded {
+  const root = readXml(body, limits === undefined ? {} : { limits }).root;
+  const endpoint = root.ns === SOAP11_ENV_NS ? endpoints.soap11 : root.ns === SOAP12_ENV_NS ? endpoints.soap12 : undefined;
+  if (endpoint === undefined || root.local !== 'Envelope') {
+    if (endpoint !== undefined) return clientFault(endpoint.version, `The root element must be Envelope, not ${root.local}.`);
+    return { ok: false, version: fallback, fault: { kind: 'versionMismatch', message: `Unsupported SOAP envelope {${root.ns}}${root.local}.` } };
+  }
+  const version = endpoint.version;
+  const parts = envelopeParts(root, version);
+  if (typeof parts === 'string') return clientFault(version, parts);
+  const op = routeOperation(endpoint, version.requestAction(headers, contentType), parts.bodyChild);
+  if (typeof op === 'string') return clientFault(version, op);
+  const notUnderstood: NameDescriptor[] = [];
+  for (const block of parts.headerBlocks) {
+    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block)) notUnderstood.push({ ns: block.ns, local: block.local });
+  }
+  if (notUnderstood.length > 0) {
+    const names = notUnderstood.map((n) => `{${n.ns}}${n.local}`).join(', ');
+    return { ok: false, version, fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood } };
+  }
+  const input = decodeBody(d, op.input, parts.bodyChild);
+  const soapHeaders = decodeHeaders(d, op.inputHeaders, parts.headerBlocks);
+  return { ok: true, version, endpoint, op, input, soapHeaders };
+}
+
+/** Header blocks and the single Body child, or a message saying what is wrong. */
+function envelopeParts(root: XmlElement, version: SoapVersion): { headerBlocks: XmlElement[]; bodyChild: XmlElement | undefined } | string {
+  let header: XmlElement | undefined;
+  let body: XmlElement | undefined;
+  for (const c of root.children) {
+    if (c.type === 'text') {
+      if (c.text.trim() !== '') return 'Text is not allowed directly inside the Envelope.';
+      continue;
+    }
+    if (c.ns === version.envNs && c.local === 'Header' && header === undefined && body === undefined) header = c;
+    else if (c.ns === version.envNs && c.local === 'Body' && body === undefined) body = c;
+    else if (version.protocol === 'soap11' && body !== undefined && c.ns !== version.envNs) continue; // 1.1 allows trailing elements
+    else return `Unexpected element ${c.local} in the Envelope.`;
+  }
+  if (body === undefined) return 'The Envelope has no Body.';
+  const headerBlocks: XmlElement[] = [];
+  if (header !== undefined) for (const c of header.children) if (c.type === 'element') headerBlocks.push(c);
+  let bodyChild: XmlElement | undefined;
+  for (const c of body.children) {
+    if (c.type === 'text') {
+      if (c.text.trim() !== '') return 'Text is not allowed directly inside the Body.';
+    } else if (bodyChild !== undefined) return 'The Body must hold exactly one element.';
+    else bodyChild = c;
+  }
+  return { headerBlocks, bodyChild };
+}
+
+/** SOAPAction / action parameter first; the Body element when there is none or it is ambiguous. */
+function routeOperation(endpoint: SoapEndpoint, action: string | undefined, bodyChild: XmlElement | undefined): OperationDescriptor | string {
+  const byBody = bodyChild === undefined ? undefined : endpoint.byElement.get(`{${bodyChild.ns}}${bodyChild.local}`);
+  if (action !== undefined) {
+    const candidates = endpoint.byAction.get(action);
+    if (candidates === undefined) {
+      const header = endpoint.version.protocol === 'soap11' ? 'HTTP Header SOAPAction' : 'action parameter';
+      return `Server did not recognize the value of ${header}: ${action.length > 200 ? `${action.slice(0, 200)}...` : action}.`;
+    }
+    if (candidates.length === 1) return candidates[0]!;
+    if (byBody !== undefined && candidates.includes(byBody)) return byBody;
+    return `The action ${action} is shared by several operations and the Body element does not select one.`;
+  }
+  if (byBody !== undefined) return byBody;
+  if (bodyChild === undefined) return 'The Body holds no element and the request names no action.';
+  return `Server did not recognize the request element {${bodyChild.ns}}${bodyChild.local}.`;
+}
+
+/** The complete success response document for an operation's output. */
+export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {
+  return `${version.envelopeOpen}<soap:Body>${encodeBody(d, op.output, output, op.name)}</soap:Body></soap:Envelope>`;
+}
+

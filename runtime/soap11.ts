@@ -1,0 +1,76 @@
+/**
+ * SOAP 1.1 specifics: `text/xml; charset=utf-8`, the quoted SOAPAction header, faults as
+ * faultcode (soap:Client / soap:Server / soap:VersionMismatch / soap:MustUnderstand),
+ * faultstring and detail. The shared request/response logic is in soap/client.ts and soap/server.ts.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { SoapFaultError } from './errors.js';
+import type { XmlElement } from './xml/types.js';
+import { escapeAttr, escapeText } from './xml/writer.js';
+import { unquote, type ContentType } from './content-type.js';
+import { child, detailEntries, envelopeOpen, qnameText, textOf, type FaultKind, type FaultSpec, type SoapVersion } from './soap/version.js';
+
+export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+const ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next';
+
+const FAULT_CODES: Record<FaultKind, string> = {
+  client: 'soap:Client',
+  server: 'soap:Server',
+  versionMismatch: 'soap:VersionMismatch',
+  mustUnderstand: 'soap:MustUnderstand',
+};
+
+export const soap11: SoapVersion = {
+  protocol: 'soap11',
+  envNs: SOAP11_ENV_NS,
+  contentType: 'text/xml; charset=utf-8',
+  envelopeOpen: envelopeOpen(SOAP11_ENV_NS),
+  requestHeaders(soapAction) {
+    return { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${soapAction}"` };
+  },
+  requestAction(headers: IncomingHttpHeaders, _contentType: ContentType) {
+    const raw = headers['soapaction'];
+    if (typeof raw !== 'string') return undefined;
+    const action = unquote(raw.trim());
+    return action === '' ? undefined : action;
+  },
+  writeFault(fault: FaultSpec) {
+    let detail = '';
+    if (fault.detail !== undefined) {
+      const ns = escapeAttr(fault.detail.ns, 'detail');
+      for (const [name, value] of Object.entries(fault.detail.entries)) detail += `<${name} xmlns="${ns}">${escapeText(value, `detail/${name}`)}</${name}>`;
+    }
+    return (
+      `${this.envelopeOpen}<soap:Body><soap:Fault><faultcode>${FAULT_CODES[fault.kind]}</faultcode>` +
+      `<faultstring>${escapeText(fault.message, 'faultstring')}</faultstring>` +
+      (detail === '' ? '' : `<detail>${detail}</detail>`) +
+      '</soap:Fault></soap:Body></soap:Envelope>'
+    );
+  },
+  readFault(fault: XmlElement, httpStatus: number) {
+    // faultcode/faultstring/detail are unqualified in SOAP 1.1; some stacks qualify them anyway.
+    const codeEl = child(fault, '', 'faultcode') ?? child(fault, SOAP11_ENV_NS, 'faultcode');
+    const code = qnameText(codeEl).local;
+    const dot = code.indexOf('.');
+    const detailXml = child(fault, '', 'detail') ?? child(fault, SOAP11_ENV_NS, 'detail');
+    return new SoapFaultError({
+      code: dot < 0 ? code : code.slice(0, dot),
+      subcode: dot < 0 ? undefined : code.slice(dot + 1),
+      message: textOf(child(fault, '', 'faultstring') ?? child(fault, SOAP11_ENV_NS, 'faultstring')),
+      detail: detailEntries(detailXml),
+      detailXml,
+      httpStatus,
+      binding: 'soap11',
+    });
+  },
+  mustUnderstand(block: XmlElement) {
+    let must = false;
+    let targeted = true;
+    for (const a of block.attributes) {
+      if (a.ns !== SOAP11_ENV_NS) continue;
+      if (a.local === 'mustUnderstand') must = a.value.trim() === '1' || a.value.trim() === 'true';
+      else if (a.local === 'actor') targeted = a.value.trim() === ACTOR_NEXT;
+    }
+    return must && targeted;
+  },
+};
