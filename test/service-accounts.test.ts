@@ -1,0 +1,182 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAccounts, type Accounts, type AccountsOptions } from '../service/accounts.js';
+import { SmsRefusal } from '../service/errors.js';
+import { hashPassword, verifyPassword } from '../service/passwords.js';
+import { openStore, type Store } from '../service/store.js';
+
+const FAST = { logN: 10, r: 8, p: 1 };
+const PASSWORD = 'correct horse battery';
+const dir = mkdtempSync(join(tmpdir(), 'smskit-accounts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let store: Store;
+let counter = 0;
+let now = 1_700_000_000_000;
+const clock = (): number => now;
+
+beforeEach(() => {
+  store = openStore({ path: join(dir, `accounts-${counter++}.db`), clock });
+});
+afterEach(async () => store.close());
+
+function accounts(options: Partial<AccountsOptions> = {}): Accounts {
+  return createAccounts({ store, scrypt: FAST, clock, ...options });
+}
+
+async function refusal(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof SmsRefusal) {
+      expect(error.message).not.toContain(PASSWORD);
+      return error.code;
+    }
+    throw error;
+  }
+  return 'accepted';
+}
+
+describe('password hashes', () => {
+  it('verifies the right password only, and carries its parameters', async () => {
+    const hash = await hashPassword(PASSWORD, FAST);
+    expect(hash).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
+    expect(await verifyPassword(PASSWORD, hash)).toBe(true);
+    expect(await verifyPassword(PASSWORD + '!', hash)).toBe(false);
+    expect(await hashPassword(PASSWORD, FAST)).not.toBe(hash); // salted
+  });
+  it.each([['empty', ''], ['wrong scheme', '$argon2id$v=19$x$y'], ['short key', '$scrypt$ln=10,r=8,p=1$AAAA$AAAA'], ['absurd cost', `$scrypt$ln=40,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA==$${'A'.repeat(43)}=`]])(
+    'malformed hash (%s) never verifies',
+    async (_name, hash) => expect(await verifyPassword(PASSWORD, hash)).toBe(false),
+  );
+});
+
+describe('authenticate', () => {
+  const cases: Array<[string, { given: { email: string; password: string; disabled?: boolean }; want: string }]> = [
+    ['right password', { given: { email: 'alice@example.com', password: PASSWORD }, want: 'accepted' }],
+    ['address case-insensitive', { given: { email: 'Alice@Example.COM', password: PASSWORD }, want: 'accepted' }],
+    ['wrong password', { given: { email: 'alice@example.com', password: 'wrong password' }, want: 'AuthenticationFailed' }],
+    ['password case matters', { given: { email: 'alice@example.com', password: PASSWORD.toUpperCase() }, want: 'AuthenticationFailed' }],
+    ['unknown account', { given: { email: 'bob@example.com', password: PASSWORD }, want: 'AuthenticationFailed' }],
+    ['over-long password', { given: { email: 'alice@example.com', password: PASSWORD + 'x'.repeat(5000) }, want: 'AuthenticationFailed' }],
+    ['disabled, right password', { given: { email: 'alice@example.com', password: PASSWORD, disabled: true }, want: 'AccountDisabled' }],
+    ['disabled, wrong password', { given: { email: 'alice@example.com', password: 'nope nope', disabled: true }, want: 'AuthenticationFailed' }],
+  ];
+  it.each(cases)('%s', async (_name, { given, want }) => {
+    const service = accounts();
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    if (given.disabled === true) service.setDisabled('alice@example.com', true);
+    expect(await refusal(() => service.authenticate(given.email, given.password, '192.0.2.1'))).toBe(want);
+  });
+
+  it('returns the account with its canonical keywords', async () => {
+    const service = accounts();
+    await service.add({ email: 'Alice@Example.com', password: PASSWORD, keywords: ['acme', 'Promo1', 'ACME'] });
+    const row = await service.authenticate('alice@example.com', PASSWORD);
+    expect(row).toMatchObject({ email: 'alice@example.com', keywords: ['ACME', 'PROMO1'], disabled: false });
+  });
+
+  it('never stores the password', async () => {
+    const service = accounts();
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    await service.authenticate('alice@example.com', PASSWORD);
+    store.database.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(store.database.name).includes(Buffer.from(PASSWORD))).toBe(false);
+    expect(JSON.stringify(service.list())).not.toContain(PASSWORD);
+  });
+
+  it('a cached success does not survive a password change or a disable', async () => {
+    const service = accounts();
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    await service.authenticate('alice@example.com', PASSWORD);
+    service.setDisabled('alice@example.com', true);
+    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('AccountDisabled');
+    service.setDisabled('alice@example.com', false);
+    await service.setPassword('alice@example.com', 'another password');
+    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('AuthenticationFailed');
+    expect(await refusal(() => service.authenticate('alice@example.com', 'another password'))).toBe('accepted');
+  });
+
+  it('takes about as long for an unknown account as for a wrong password', async () => {
+    const service = accounts({ scrypt: { logN: 14, r: 8, p: 1 }, limits: { perAccount: { maxFailures: 0, windowMs: 1 }, perAddress: { maxFailures: 0, windowMs: 1 } } });
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    const median = async (email: string): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const start = performance.now();
+        await refusal(() => service.authenticate(email, 'wrong password'));
+        times.push(performance.now() - start);
+      }
+      return times.sort((x, y) => x - y)[3] ?? 0;
+    };
+    await median('warm@example.com');
+    const known = await median('alice@example.com');
+    const unknown = await median('nobody@example.com');
+    expect(unknown / known).toBeGreaterThan(0.5);
+    expect(unknown / known).toBeLessThan(2);
+  });
+});
+
+describe('failed-attempt limits', () => {
+  const limits = { perAccount: { maxFailures: 3, windowMs: 60_000 }, perAddress: { maxFailures: 5, windowMs: 60_000 } };
+
+  it('blocks an account after repeated failures, even with the right password, until the window passes', async () => {
+    const service = accounts({ limits });
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    for (let i = 0; i < 3; i++) expect(await refusal(() => service.authenticate('alice@example.com', 'bad password', `198.51.100.${i}`))).toBe('AuthenticationFailed');
+    expect(await refusal(() => service.authenticate('ALICE@example.com', PASSWORD, '198.51.100.9'))).toBe('TooManyAttempts');
+    now += 60_001;
+    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '198.51.100.9'))).toBe('accepted');
+  });
+
+  it('limits unknown accounts the same way (no existence oracle)', async () => {
+    const service = accounts({ limits });
+    for (let i = 0; i < 3; i++) await refusal(() => service.authenticate('ghost@example.com', 'bad password'));
+    expect(await refusal(() => service.authenticate('ghost@example.com', 'bad password'))).toBe('TooManyAttempts');
+  });
+
+  it('blocks a remote address guessing across accounts, not other addresses', async () => {
+    const service = accounts({ limits });
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    for (let i = 0; i < 5; i++) await refusal(() => service.authenticate(`user${i}@example.com`, 'bad password', '203.0.113.7'));
+    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '203.0.113.7'))).toBe('TooManyAttempts');
+    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '203.0.113.8'))).toBe('accepted');
+  });
+
+  it('a success resets the account counter', async () => {
+    const service = accounts({ limits });
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 2; i++) await refusal(() => service.authenticate('alice@example.com', 'bad password'));
+      expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('accepted');
+    }
+  });
+});
+
+describe('administration', () => {
+  const cases: Array<[string, { given: { email: string; password: string; keywords: string[] }; want: string }]> = [
+    ['valid', { given: { email: 'carol@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'ok' }],
+    ['not an address', { given: { email: 'carol', password: PASSWORD, keywords: ['ACME'] }, want: 'InvalidEmail' }],
+    ['non-ASCII address', { given: { email: 'caröl@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'InvalidEmail' }],
+    ['short password', { given: { email: 'carol@example.com', password: 'short', keywords: ['ACME'] }, want: 'InvalidPassword' }],
+    ['bad keyword', { given: { email: 'carol@example.com', password: PASSWORD, keywords: ['TOO-LONG-KEYWORD'] }, want: 'InvalidKeyword' }],
+    ['no keyword', { given: { email: 'carol@example.com', password: PASSWORD, keywords: [] }, want: 'InvalidKeyword' }],
+    ['duplicate', { given: { email: 'Alice@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'AccountExists' }],
+  ];
+  it.each(cases)('add: %s', async (_name, { given, want }) => {
+    const service = accounts();
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    const outcome = await service.add(given).then(() => 'ok', (error: { code: string }) => error.code);
+    expect(outcome).toBe(want);
+  });
+
+  it('lists accounts without secrets; disable/enable/keywords of an unknown account fail', async () => {
+    const service = accounts();
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    service.setKeywords('alice@example.com', ['news']);
+    expect(service.list()).toEqual([{ email: 'alice@example.com', keywords: ['NEWS'], disabled: false, createdAt: new Date(now).toISOString() }]);
+    expect(() => service.setDisabled('nobody@example.com', true)).toThrow(expect.objectContaining({ code: 'NoSuchAccount' }));
+  });
+});
