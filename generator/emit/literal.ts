@@ -1,0 +1,24 @@
+/**
+ * Plain data (the descriptor) as a TypeScript object literal. Keys keep insertion order (the
+ * descriptor is built in a fixed order), so the output is stable; keys are quoted only when
+ * they are not identifiers. formatText then lays it out.
+ */
+import { propertyKey, quoteString } from '../naming.js';
+
+export type LiteralValue = string | number | boolean | null | undefined | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
+
+export function printLiteral(value: LiteralValue, indent = ''): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return quoteString(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === undefined) return 'undefined';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every((v) => typeof v !== 'object' || v === null)) return `[${value.map((v) => printLiteral(v)).join(', ')}]`;
+    return `[\n${value.map((v) => `${inner}${printLiteral(v, inner)},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value as { readonly [key: string]: LiteralValue }).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${printLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * Plans a whole model once: the schema plan (shared by every service of the document) and
+ * one service plan per wsdl:service, in document order.
+ */
+import type { WsdlModel } from '../model.js';
+import { TS_RESERVED_WORDS, serviceIdentifiers, toIdentifier } from '../naming.js';
+import { planSchema, type SchemaPlan } from './schema-plan.js';
+import { planService, uniqueFolders, type ServicePlan } from './service-plan.js';
+
+/** Names the generated modules import or declare besides the schema types. */
+export const RUNTIME_NAMES: readonly string[] = [
+  'XmlElement', 'ServiceDescriptor', 'ServiceClient', 'ClientOptions', 'CallOptions',
+  'RequestContext', 'ServerOptions', 'OperationHandler', 'createRequestListener',
+];
+
+export interface ModelPlan {
+  readonly schema: SchemaPlan;
+  readonly services: readonly ServicePlan[];
+}
+
+export function reservedTypeNames(model: WsdlModel): string[] {
+  const perService = model.services.flatMap((s) => Object.values(serviceIdentifiers(toIdentifier(s.name.local))));
+  return [...TS_RESERVED_WORDS, ...RUNTIME_NAMES, ...perService];
+}
+
+export function planModel(model: WsdlModel): ModelPlan {
+  const schema = planSchema(model, reservedTypeNames(model));
+  const folders = uniqueFolders(model.services);
+  const services = model.services.map((service, i) => planService(model, service, schema, folders[i]!));
+  return { schema, services };
+}

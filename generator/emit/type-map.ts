@@ -1,0 +1,46 @@
+/**
+ * XSD built-in -> TypeScript type: the table in ./README.md, as code. The runtime's codecs
+ * implement the same table; change both together.
+ */
+
+export type TsPrimitive = 'string' | 'boolean' | 'number' | 'bigint' | 'Uint8Array';
+
+const GROUPS: ReadonlyArray<readonly [TsPrimitive, readonly string[]]> = [
+  [
+    'string',
+    [
+      'string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'NMTOKENS',
+      'ID', 'IDREF', 'IDREFS', 'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'anySimpleType',
+      'dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay',
+      'duration', 'dayTimeDuration', 'yearMonthDuration', 'dateTimeStamp', 'decimal',
+    ],
+  ],
+  ['boolean', ['boolean']],
+  ['number', ['float', 'double', 'int', 'short', 'byte', 'unsignedInt', 'unsignedShort', 'unsignedByte']],
+  [
+    'bigint',
+    ['long', 'unsignedLong', 'integer', 'nonNegativeInteger', 'positiveInteger', 'nonPositiveInteger', 'negativeInteger'],
+  ],
+  ['Uint8Array', ['base64Binary', 'hexBinary']],
+];
+
+const BY_XSD_NAME: ReadonlyMap<string, TsPrimitive> = new Map(
+  GROUPS.flatMap(([ts, names]) => names.map((name) => [name, ts] as const)),
+);
+
+/** The TS type for an XSD built-in local name, or undefined when the built-in is unsupported. */
+export function tsTypeOfXsd(xsdLocal: string): TsPrimitive | undefined {
+  return BY_XSD_NAME.get(xsdLocal);
+}
+
+export function isSupportedXsd(xsdLocal: string): boolean {
+  return BY_XSD_NAME.has(xsdLocal);
+}
+
+/** A TS literal type for one enumeration value of a simple type with the given primitive. */
+export function enumerationLiteral(value: string, ts: TsPrimitive): string | undefined {
+  if (ts === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r?\n/g, '\\n')}'`;
+  if (ts === 'number' && /^[+-]?\d+(\.\d+)?$/.test(value.trim())) return String(Number(value));
+  if (ts === 'bigint' && /^[+-]?\d+$/.test(value.trim())) return `${BigInt(value.trim())}n`;
+  return undefined;
+}
