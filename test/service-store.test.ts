@@ -1,0 +1,207 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toStorageError } from '../service/db.js';
+import { StorageError } from '../service/errors.js';
+import { createIdGenerator, MESSAGE_ID_PATTERN } from '../service/ids.js';
+import { openStore, type NewMessage, type StoreOptions } from '../service/store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+const freshPath = (): string => join(dir, `store-${counter++}.db`);
+
+const message = (text = 'hello', recipient = '+14155550123'): NewMessage => ({
+  account: 'alice@example.com', keyword: 'ACME', recipient, carrier: 'att', encoding: 'gsm7', segments: 1, port: null, text,
+});
+
+/** Rows visible to an independent connection, i.e. committed. */
+function committedRows(path: string): { count(): number; close(): void } {
+  const observer = new Database(path, { readonly: true });
+  const query = observer.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox');
+  return { count: () => query.get()?.n ?? 0, close: () => observer.close() };
+}
+
+async function settle<T>(promises: Array<Promise<T>>): Promise<{ ok: T[]; failed: unknown[] }> {
+  const results = await Promise.allSettled(promises);
+  return {
+    ok: results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+    failed: results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : [])),
+  };
+}
+
+describe('open and schema', () => {
+  it('uses WAL, synchronous=FULL, schema version 1, and keeps data across reopen', async () => {
+    const path = freshPath();
+    const store = openStore({ path });
+    expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.database.pragma('synchronous', { simple: true })).toBe(2);
+    expect(store.database.pragma('user_version', { simple: true })).toBe(1);
+    const { id } = await store.enqueue(message('kept'));
+    await store.close();
+    const reopened = openStore({ path });
+    expect(reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
+    await reopened.close();
+  });
+
+  it('refuses a database from a newer smskit', () => {
+    const path = freshPath();
+    const db = new Database(path);
+    db.pragma('user_version = 99');
+    db.close();
+    expect(() => openStore({ path })).toThrow(/newer than this smskit/);
+  });
+
+  it('refuses a corrupt file with StorageCorrupt', () => {
+    const path = freshPath();
+    writeFileSync(path, Buffer.alloc(8192, 0x5a));
+    expect(() => openStore({ path })).toThrow(expect.objectContaining({ code: 'StorageCorrupt' }));
+  });
+});
+
+describe('group commit', () => {
+  it('commits everything enqueued in one turn as one transaction, visible to others before resolving', async () => {
+    const path = freshPath();
+    const store = openStore({ path });
+    const observer = committedRows(path);
+    const seen: number[] = [];
+    const promises = Array.from({ length: 100 }, (_, i) =>
+      store.enqueue(message(`m${i}`)).then(({ id }) => {
+        seen.push(observer.count());
+        return id;
+      }),
+    );
+    expect(observer.count()).toBe(0); // nothing written synchronously
+    const ids = await Promise.all(promises);
+    expect(new Set(ids).size).toBe(100);
+    expect(seen).toEqual(Array(100).fill(100)); // all committed together, before any promise resolved
+    expect(store.countOutbox()).toBe(100);
+    observer.close();
+    await store.close();
+  });
+
+  it('commits early when maxBatch rows wait', async () => {
+    const path = freshPath();
+    const store = openStore({ path, maxBatch: 10 });
+    const observer = committedRows(path);
+    const promises = Array.from({ length: 25 }, () => store.enqueue(message()));
+    expect(observer.count()).toBe(20); // two full batches committed at once, the rest waits for the turn to end
+    await Promise.all(promises);
+    expect(observer.count()).toBe(25);
+    observer.close();
+    await store.close();
+  });
+
+  it('close commits what is queued, then refuses new messages', async () => {
+    const store = openStore({ path: freshPath() });
+    const queued = store.enqueue(message());
+    await store.close();
+    await expect(queued).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
+    await expect(store.enqueue(message())).rejects.toMatchObject({ code: 'StorageClosed' });
+  });
+
+  it('stores every field', async () => {
+    const store = openStore({ path: freshPath(), clock: () => 1_700_000_000_123 });
+    const { id } = await store.enqueue({ ...message('Привет'), encoding: 'ucs2', segments: 2, port: 2948, carrier: 'auto' });
+    expect(store.listOutbox()).toEqual([{
+      id, createdAt: 1_700_000_000_123, account: 'alice@example.com', keyword: 'ACME', recipient: '+14155550123',
+      carrier: 'auto', encoding: 'ucs2', segments: 2, port: 2948, text: 'Привет', state: 'queued',
+    }]);
+    await store.close();
+  });
+});
+
+describe('failed commits: every waiter rejects, nothing is stored, then recovery', () => {
+  type Setup = (store: ReturnType<typeof openStore>, path: string) => { fail(): void; clear(): void };
+  const cases: Array<[string, { given: { setup: Setup; options?: Partial<StoreOptions> }; want: string }]> = [
+    ['a trigger that RAISEs', {
+      given: {
+        setup: (store) => {
+          store.database.exec(`CREATE TABLE fail_switch (on_ INTEGER);
+            CREATE TRIGGER outbox_fail BEFORE INSERT ON outbox WHEN EXISTS (SELECT 1 FROM fail_switch)
+            BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;`);
+          return { fail: () => store.database.exec('INSERT INTO fail_switch VALUES (1)'), clear: () => store.database.exec('DELETE FROM fail_switch') };
+        },
+      },
+      want: 'StorageError',
+    }],
+    ['a full disk (max_page_count)', {
+      given: {
+        setup: (store) => ({
+          fail: () => store.database.pragma(`max_page_count = ${Number(store.database.pragma('page_count', { simple: true }))}`),
+          clear: () => store.database.pragma('max_page_count = 1073741823'),
+        }),
+      },
+      want: 'StorageFull',
+    }],
+    ['a lock held by another process', {
+      given: {
+        options: { busyTimeoutMs: 20 },
+        setup: (_store, path) => {
+          const other = new Database(path);
+          return { fail: () => other.exec('BEGIN EXCLUSIVE'), clear: () => { other.exec('COMMIT'); other.close(); } };
+        },
+      },
+      want: 'StorageLocked',
+    }],
+  ];
+  it.each(cases)('%s', async (_name, { given, want }) => {
+    const path = freshPath();
+    const errors: string[] = [];
+    const store = openStore({ path, ...given.options, onError: (error, size) => errors.push(`${error.code}/${size}`) });
+    await store.enqueue(message('before'));
+    const condition = given.setup(store, path);
+    condition.fail();
+    const big = 'x'.repeat(4000); // needs new pages, so a full disk shows
+    const { ok, failed } = await settle(Array.from({ length: 20 }, () => store.enqueue(message(big))));
+    expect(ok).toEqual([]);
+    expect(failed).toHaveLength(20);
+    for (const error of failed) expect(error).toBeInstanceOf(StorageError);
+    expect(failed[0]).toMatchObject({ code: want });
+    expect(new Set(failed).size).toBe(1); // one batch, one error
+    expect(errors).toEqual([`${want}/20`]);
+    condition.clear();
+    expect(store.listOutbox().map((m) => m.text)).toEqual(['before']);
+    await expect(store.enqueue(message('after'))).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
+    expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
+    await store.close();
+  });
+
+  it('one bad row fails its whole batch atomically', async () => {
+    const store = openStore({ path: freshPath() });
+    store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.message = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poison'); END;`);
+    const { ok, failed } = await settle([store.enqueue(message('good 1')), store.enqueue(message('poison')), store.enqueue(message('good 2'))]);
+    expect({ ok: ok.length, failed: failed.length, stored: store.countOutbox() }).toEqual({ ok: 0, failed: 3, stored: 0 });
+    await store.close();
+  });
+
+  const codes: Array<[string, { given: string; want: string }]> = [
+    ['full', { given: 'SQLITE_FULL', want: 'StorageFull' }],
+    ['read-only', { given: 'SQLITE_READONLY', want: 'StorageReadOnly' }],
+    ['read-only, moved', { given: 'SQLITE_READONLY_DBMOVED', want: 'StorageReadOnly' }],
+    ['busy', { given: 'SQLITE_BUSY', want: 'StorageLocked' }],
+    ['locked', { given: 'SQLITE_LOCKED', want: 'StorageLocked' }],
+    ['corrupt', { given: 'SQLITE_CORRUPT', want: 'StorageCorrupt' }],
+    ['not a database', { given: 'SQLITE_NOTADB', want: 'StorageCorrupt' }],
+    ['I/O error', { given: 'SQLITE_IOERR_WRITE', want: 'StorageError' }],
+  ];
+  it.each(codes)('classifies %s', (_name, { given, want }) => {
+    const error = Object.assign(new Error('driver says no'), { code: given });
+    expect(toStorageError(error, 'context')).toMatchObject({ code: want, driverCode: given });
+  });
+});
+
+describe('message ids', () => {
+  it('are SMS-<ULID>, unique and increasing within one millisecond and when the clock steps back', () => {
+    const next = createIdGenerator();
+    const ids = [next(1000), next(1000), next(1000), next(999), next(1001)];
+    for (const id of ids) expect(id).toMatch(MESSAGE_ID_PATTERN);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(next(0)).toMatch(MESSAGE_ID_PATTERN);
+    expect(createIdGenerator()(Date.UTC(2024, 0, 1)).slice(4, 14)).toBe('01HK153X00');
+  });
+});
