@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccounts } from '../service/accounts.js';
+import { createCarrierTable } from '../service/carriers.js';
+import { SmsRefusal, SmsUnavailable } from '../service/errors.js';
+import { MESSAGE_ID_PATTERN } from '../service/ids.js';
+import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../service/outbox-report.js';
+import { createSmsService, type SendRequest, type SmsService } from '../service/sms.js';
+import { openStore, type Store } from '../service/store.js';
+
+const PASSWORD = 'correct horse battery';
+const dir = mkdtempSync(join(tmpdir(), 'smskit-sms-'));
+let store: Store;
+let sms: SmsService;
+
+beforeAll(async () => {
+  store = openStore({ path: join(dir, 'sms.db') });
+  const limits = { perAccount: { maxFailures: 3, windowMs: 60_000 }, perAddress: { maxFailures: 1000, windowMs: 60_000 } };
+  const accounts = createAccounts({ store, scrypt: { logN: 10, r: 8, p: 1 }, limits });
+  await accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME', 'NEWS'] });
+  await accounts.add({ email: 'dave@example.com', password: PASSWORD, keywords: ['DAVE'] });
+  accounts.setDisabled('dave@example.com', true);
+  sms = createSmsService({ store, accounts, carriers: createCarrierTable() });
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const valid: Required<Omit<SendRequest, 'port'>> = {
+  keyword: 'acme', emailAddress: 'alice@example.com', password: PASSWORD, smsto: '+1 (415) 555-0123', carrierCode: 'ATT', smsmsg: 'Hello',
+};
+
+type Want = { id: true; stored: Record<string, unknown> } | { code: string; field?: string };
+const cases: Array<[string, { given: SendRequest; want: Want }]> = [
+  ['SMSSend', { given: valid, want: { id: true, stored: { account: 'alice@example.com', keyword: 'ACME', recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: null } } }],
+  ['SMSSendToPort', { given: { ...valid, port: '2948' }, want: { id: true, stored: { port: 2948, segments: 1 } } }],
+  ['non-ASCII text', { given: { ...valid, smsmsg: 'Привет, мир! 😀' }, want: { id: true, stored: { encoding: 'ucs2', segments: 1 } } }],
+  ['long text', { given: { ...valid, smsmsg: 'a'.repeat(161) }, want: { id: true, stored: { encoding: 'gsm7', segments: 2 } } }],
+  ['port shrinks segments', { given: { ...valid, smsmsg: 'a'.repeat(153), port: '0' }, want: { id: true, stored: { segments: 2, port: 0 } } }],
+  ['carrier auto', { given: { ...valid, carrierCode: 'auto' }, want: { id: true, stored: { carrier: 'auto' } } }],
+  ['missing keyword', { given: { ...valid, keyword: undefined }, want: { code: 'MissingParameter', field: 'keyword' } }],
+  ['null password', { given: { ...valid, password: null }, want: { code: 'MissingParameter', field: 'password' } }],
+  ['empty smsto', { given: { ...valid, smsto: '' }, want: { code: 'MissingParameter', field: 'smsto' } }],
+  ['missing smsmsg', { given: { ...valid, smsmsg: undefined }, want: { code: 'MissingParameter', field: 'smsmsg' } }],
+  ['SMSSendToPort without port', { given: { ...valid, port: null }, want: { code: 'MissingParameter', field: 'port' } }],
+  ['missing beats bad credentials', { given: { ...valid, password: 'wrong password', carrierCode: undefined }, want: { code: 'MissingParameter', field: 'carrierCode' } }],
+  ['wrong password', { given: { ...valid, password: 'wrong password' }, want: { code: 'AuthenticationFailed' } }],
+  ['unknown account', { given: { ...valid, emailAddress: 'nobody@example.com' }, want: { code: 'AuthenticationFailed' } }],
+  ['disabled account', { given: { ...valid, emailAddress: 'dave@example.com', keyword: 'DAVE' }, want: { code: 'AccountDisabled' } }],
+  ['auth beats field errors', { given: { ...valid, emailAddress: 'nobody@example.com', smsto: 'junk' }, want: { code: 'AuthenticationFailed' } }],
+  ['malformed keyword', { given: { ...valid, keyword: 'AC ME' }, want: { code: 'InvalidKeyword', field: 'keyword' } }],
+  ["another account's keyword", { given: { ...valid, keyword: 'DAVE' }, want: { code: 'KeywordNotAllowed', field: 'keyword' } }],
+  ['bad recipient', { given: { ...valid, smsto: '555-0123' }, want: { code: 'InvalidRecipient', field: 'smsto' } }],
+  ['unknown carrier', { given: { ...valid, carrierCode: 'sprint' }, want: { code: 'UnknownCarrier', field: 'carrierCode' } }],
+  ['empty message', { given: { ...valid, smsmsg: '' }, want: { code: 'EmptyMessage', field: 'smsmsg' } }],
+  ['unpaired surrogate', { given: { ...valid, smsmsg: 'hi \uD83D' }, want: { code: 'InvalidMessage', field: 'smsmsg' } }],
+  ['too long', { given: { ...valid, smsmsg: 'ж'.repeat(671) }, want: { code: 'MessageTooLong', field: 'smsmsg' } }],
+  ['bad port', { given: { ...valid, port: '65536' }, want: { code: 'InvalidPort', field: 'port' } }],
+  ['port checked before message', { given: { ...valid, port: 'x', smsmsg: '' }, want: { code: 'InvalidPort', field: 'port' } }],
+];
+
+describe('sms.send', () => {
+  it.each(cases)('%s', async (_name, { given, want }) => {
+    const before = store.countOutbox();
+    const outcome = await sms.send(given, { remoteAddress: '192.0.2.10' }).then(
+      (id) => ({ id }),
+      (error: unknown) => error,
+    );
+    if ('stored' in want) {
+      const { id } = outcome as { id: string };
+      expect(id).toMatch(MESSAGE_ID_PATTERN);
+      const stored = store.listOutbox().find((m) => m.id === id);
+      expect(stored).toMatchObject({ ...want.stored, text: given.smsmsg, state: 'queued' });
+      return;
+    }
+    expect(outcome).toBeInstanceOf(SmsRefusal);
+    expect(outcome).toMatchObject({ code: want.code, field: want.field });
+    expect((outcome as Error).message).not.toContain(PASSWORD);
+    expect((outcome as Error).message).not.toContain('\n');
+    expect(store.countOutbox()).toBe(before); // nothing stored for a refusal
+  });
+
+  it('repeated failures lock the account: TooManyAttempts', async () => {
+    const target = { ...valid, emailAddress: 'locked@example.com', password: 'guess guess' };
+    for (let i = 0; i < 3; i++) await expect(sms.send(target)).rejects.toMatchObject({ code: 'AuthenticationFailed' });
+    await expect(sms.send(target)).rejects.toMatchObject({ code: 'TooManyAttempts' });
+  });
+
+  it('a storage failure is SmsUnavailable and acknowledges nothing', async () => {
+    store.database.exec(`CREATE TRIGGER sms_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`);
+    try {
+      const before = store.countOutbox();
+      const outcomes = await Promise.allSettled([sms.send(valid), sms.send(valid)]);
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe('rejected');
+        expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(SmsUnavailable);
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'ServiceUnavailable', reason: 'StorageError' });
+      }
+      expect(store.countOutbox()).toBe(before);
+    } finally {
+      store.database.exec('DROP TRIGGER sms_fail');
+    }
+    await expect(sms.send(valid)).resolves.toMatch(MESSAGE_ID_PATTERN);
+  });
+
+  it('outbox report lists messages without text or secrets', async () => {
+    const id = await sms.send({ ...valid, smsmsg: 'secret-ish body', port: '5000' });
+    const entries = outboxEntries(store);
+    const entry = entries.find((e) => e.id === id);
+    expect(entry).toEqual({
+      id, time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), account: 'alice@example.com', keyword: 'ACME',
+      recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: 5000, state: 'queued',
+    });
+    const table = formatOutboxTable(entries);
+    const json = formatOutboxJson(entries);
+    for (const text of [table, json]) {
+      expect(text).toContain(id);
+      expect(text).not.toContain('secret-ish body');
+      expect(text).not.toContain(PASSWORD);
+    }
+    expect(table.split('\n')[0]).toMatch(/^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/);
+    expect(JSON.parse(json)).toHaveLength(entries.length);
+  });
+});
