@@ -16,11 +16,12 @@ export function cleanDocumentation(text: string | undefined): string | undefined
   while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
   const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^\s*/.exec(l)![0].length));
   const cleaned = lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
-  return cleaned === '' ? undefined : cleaned.replace(/\*\//g, '*\\/');
+  return cleaned === '' ? undefined : cleaned;
 }
 
 export function jsDoc(...paragraphs: (string | undefined)[]): OptionalKind<JSDocStructure>[] {
-  const text = paragraphs.filter((p): p is string => p !== undefined && p !== '').join('\n\n');
+  // A comment terminator inside WSDL text would end the JSDoc early.
+  const text = paragraphs.filter((p): p is string => p !== undefined && p !== '').join('\n\n').replace(/\*\//g, '*\\/');
   return text === '' ? [] : [{ description: text }];
 }
 
@@ -38,5 +39,5 @@ export function facetText(type: SimpleType): string | undefined {
     if (value === undefined) continue;
     facts.push(`${facet} ${Array.isArray(value) ? value.map((v) => `\`${String(v)}\``).join(' | ') : `\`${String(value)}\``}`);
   }
-  return facts.length > 0 ? `Facets: ${facts.join('; ')}`.replace(/\*\//g, '*\\/') : undefined;
+  return facts.length > 0 ? `Facets: ${facts.join('; ')}` : undefined;
 }

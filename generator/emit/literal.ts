@@ -7,6 +7,8 @@ import { propertyKey, quoteString } from '../naming.js';
 
 export type LiteralValue = string | number | boolean | null | undefined | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
 
+const MAX_INLINE = 100;
+
 export function printLiteral(value: LiteralValue, indent = ''): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return quoteString(value);
@@ -20,5 +22,8 @@ export function printLiteral(value: LiteralValue, indent = ''): string {
   }
   const entries = Object.entries(value as { readonly [key: string]: LiteralValue }).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
+  const oneLine = `{ ${entries.map(([k, v]) => `${propertyKey(k)}: ${printLiteral(v, inner)}`).join(', ')} }`;
+  // Small leaf objects (values, names, bodies) read better on one line.
+  if (oneLine.length <= MAX_INLINE && !oneLine.includes('\n')) return oneLine;
   return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${printLiteral(v, inner)},`).join('\n')}\n${indent}}`;
 }

@@ -8,9 +8,11 @@ import {
   NewLineKind,
   Project,
   QuoteKind,
+  StructureKind,
   ts,
   type FormatCodeSettings,
   type StatementStructures,
+  type WriterFunction,
 } from 'ts-morph';
 
 export interface Provenance {
@@ -67,9 +69,21 @@ export function provenanceHeader(p: Provenance): string {
 
 /** Builds one file in one batch from structures, formats it and returns its text. */
 export function printFile(project: Project, path: string, header: string, statements: readonly (string | StatementStructures)[]): string {
-  const file = project.createSourceFile(`/${path}`, { statements: [header, ...statements] }, { overwrite: true });
+  const file = project.createSourceFile(`/${path}`, { statements: [header, blankLine, ...separateImports(statements)] }, { overwrite: true });
   file.formatText(FORMAT);
   const text = file.getFullText();
   project.removeSourceFile(file);
   return text.endsWith('\n') ? text : `${text}\n`;
 }
+
+/** A blank line between the import block and the declarations (ts-morph omits it before a `const`). */
+function separateImports(statements: readonly (string | StatementStructures)[]): (string | WriterFunction | StatementStructures)[] {
+  const isImport = (s: string | StatementStructures): boolean => typeof s !== 'string' && s.kind === StructureKind.ImportDeclaration;
+  const last = statements.findLastIndex(isImport);
+  if (last < 0 || last === statements.length - 1) return [...statements];
+  return [...statements.slice(0, last + 1), blankLine, ...statements.slice(last + 1)];
+}
+
+const blankLine: WriterFunction = (writer) => {
+  writer.blankLine();
+};

@@ -1,0 +1,15 @@
+/** JSDoc of a service method: WSDL documentation, then how each binding carries it. */
+import type { OptionalKind, JSDocStructure } from 'ts-morph';
+import { cleanDocumentation, jsDoc } from './docs.js';
+import type { PlannedOperation } from './service-plan.js';
+
+export function operationDocs(op: PlannedOperation, extra?: string): OptionalKind<JSDocStructure>[] {
+  const lines = op.bound.map(({ binding, operation }) => {
+    if (binding.protocol === 'soap11' || binding.protocol === 'soap12') {
+      return `- ${binding.protocol} (${binding.name.local}): SOAPAction \`${operation.soapAction ?? ''}\``;
+    }
+    return `- ${binding.protocol} (${binding.name.local}): ${binding.verb ?? (binding.protocol === 'http-get' ? 'GET' : 'POST')} \`${operation.httpLocation ?? ''}\``;
+  });
+  const name = op.method === op.name ? `Operation \`${op.name}\`.` : `Operation \`${op.name}\` (method \`${op.method}\`).`;
+  return jsDoc(cleanDocumentation(op.documentation), `${name} Bindings:\n${lines.join('\n')}`, extra);
+}

@@ -1,0 +1,45 @@
+/** The TypeScript input/output types of a service's methods, shared by client and server. */
+import type { SchemaPlan } from './schema-plan.js';
+import type { MethodShape, PlannedOperation } from './service-plan.js';
+import { TypeText } from './type-text.js';
+
+export interface MethodTypes {
+  /** undefined: the operation takes no input. */
+  readonly input?: string;
+  /** 'void' when the operation returns nothing. */
+  readonly output: string;
+}
+
+export class OperationTypes {
+  readonly #schema: SchemaPlan;
+  readonly #text: TypeText;
+  readonly #synthetic = new Set<string>();
+
+  constructor(schema: SchemaPlan) {
+    this.#schema = schema;
+    this.#text = new TypeText(schema);
+  }
+
+  of(op: PlannedOperation): MethodTypes {
+    const input = this.#shape(op.input);
+    return { ...(input !== undefined ? { input } : {}), output: this.#shape(op.output) ?? 'void' };
+  }
+
+  /** Names to import from ./types.js, in first-use order. */
+  get imports(): string[] {
+    return [...new Set([...this.#text.referenced, ...this.#synthetic])];
+  }
+
+  get usesXml(): boolean {
+    return this.#text.usesXml;
+  }
+
+  #shape(shape: MethodShape): string | undefined {
+    if (shape.kind === 'empty') return undefined;
+    if (shape.kind === 'synthetic') {
+      this.#synthetic.add(shape.tsName);
+      return shape.tsName;
+    }
+    return this.#text.value(this.#schema.elements.get(shape.element)!.value);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `server.ts`: `<Service>Handlers` (one method per operation) and `create<Service>Listener`,
+ * which serves every binding of the descriptor from that one handler set.
+ */
+import { StructureKind, type MethodSignatureStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { propertyKey } from '../naming.js';
+import { jsDoc } from './docs.js';
+import { operationDocs } from './operation-docs.js';
+import { OperationTypes } from './operation-types.js';
+import type { SchemaPlan } from './schema-plan.js';
+import type { PlannedOperation, ServicePlan } from './service-plan.js';
+
+export function serverStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
+  const types = new OperationTypes(schema);
+  const signatures = service.operations.map((op) => handlerSignature(op, types));
+  const { handlers, listenerFactory, descriptor } = service.names;
+  return [
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: runtimeImport,
+      namedImports: ['createRequestListener', { name: 'OperationHandler', isTypeOnly: true }, { name: 'RequestContext', isTypeOnly: true }, { name: 'ServerOptions', isTypeOnly: true }],
+    },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [descriptor] },
+    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration as const, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
+    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration as const, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
+    {
+      kind: StructureKind.Interface,
+      isExported: true,
+      name: handlers,
+      docs: jsDoc(
+        `Handlers of service \`${service.service.name.local}\`: one method per operation, the same on every binding. ` +
+          'Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault.',
+      ),
+      methods: signatures,
+    },
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: listenerFactory,
+      docs: jsDoc(`A \`node:http\` request listener serving every binding of \`${service.service.name.local}\` from one handler set.`),
+      parameters: [
+        { name: 'handlers', type: handlers },
+        { name: 'options', type: 'ServerOptions', hasQuestionToken: true },
+      ],
+      returnType: 'ReturnType<typeof createRequestListener>',
+      statements: [
+        `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => handlerEntry(op)).join('\n')}\n};`,
+        `return createRequestListener(${descriptor}, table, options);`,
+      ],
+    },
+  ];
+}
+
+function handlerSignature(op: PlannedOperation, types: OperationTypes): OptionalKind<MethodSignatureStructure> {
+  const { input, output } = types.of(op);
+  return {
+    name: op.method,
+    parameters: [...(input !== undefined ? [{ name: 'input', type: input }] : []), { name: 'context', type: 'RequestContext' }],
+    returnType: `${output} | Promise<${output}>`,
+    docs: operationDocs(op),
+  };
+}
+
+/** Binds through `handlers.<method>(...)` so class-based handler sets keep their `this`. */
+function handlerEntry(op: PlannedOperation): string {
+  const call = op.input.kind === 'empty' ? `handlers.${op.method}(context)` : `handlers.${op.method}(input, context)`;
+  const params = op.input.kind === 'empty' ? '_input, context' : 'input, context';
+  return `${propertyKey(op.method)}: (${params}) => ${call},`;
+}

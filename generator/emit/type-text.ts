@@ -1,0 +1,61 @@
+/**
+ * TypeScript type expressions for planned values and fields. Records whether `XmlElement` is
+ * used so emitters import it only when needed.
+ */
+import type { PlannedField } from './members.js';
+import type { SchemaPlan } from './schema-plan.js';
+import { enumerationLiteral } from './type-map.js';
+import type { PlannedValue, PrimitiveValue } from './values.js';
+
+export class TypeText {
+  #usesXml = false;
+  readonly #referenced = new Set<string>();
+
+  constructor(private readonly schema: SchemaPlan) {}
+
+  get usesXml(): boolean {
+    return this.#usesXml;
+  }
+
+  /** Declared type names this printer referred to (for `import type { ... }`), in first-use order. */
+  get referenced(): string[] {
+    return [...this.#referenced];
+  }
+
+  value(value: PlannedValue): string {
+    if (value.kind === 'xml') {
+      if (value.alias !== undefined) return this.#ref(this.schema.byKey.get(value.alias)!.tsName);
+      this.#usesXml = true;
+      return 'XmlElement';
+    }
+    if (value.kind === 'type') return this.#ref(this.schema.byKey.get(value.key)!.tsName);
+    if (value.simpleType !== undefined) {
+      const alias = this.schema.byKey.get(value.simpleType);
+      if (alias !== undefined) return this.#ref(alias.tsName);
+    }
+    return primitiveText(value);
+  }
+
+  /** The property type of a field: arrays for repeated fields, `| null` for nillable ones. */
+  field(field: Pick<PlannedField, 'value' | 'maxOccurs' | 'nillable'>): string {
+    const item = this.value(field.value);
+    const repeated = field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
+    if (!repeated) return field.nillable ? `${item} | null` : item;
+    const element = field.nillable ? `${item} | null` : item;
+    return /[|&]/.test(element) ? `(${element})[]` : `${element}[]`;
+  }
+
+  #ref(name: string): string {
+    this.#referenced.add(name);
+    return name;
+  }
+}
+
+/** A primitive's TS type: a literal union for enumerations, else the mapped primitive. */
+export function primitiveText(value: PrimitiveValue): string {
+  if (value.enumeration !== undefined && value.enumeration.length > 0 && value.list !== true) {
+    const literals = value.enumeration.map((v) => enumerationLiteral(v, value.ts));
+    if (literals.every((l): l is string => l !== undefined)) return [...new Set(literals)].join(' | ');
+  }
+  return value.ts;
+}

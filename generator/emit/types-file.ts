@@ -1,0 +1,176 @@
+/**
+ * `types.ts`: one declaration per schema type (named types, wrapper elements, nested anonymous
+ * types) plus the synthesised types of HTTP-only operations, in plan order.
+ */
+import {
+  StructureKind,
+  type InterfaceDeclarationStructure,
+  type OptionalKind,
+  type PropertySignatureStructure,
+  type StatementStructures,
+  type TypeAliasDeclarationStructure,
+} from 'ts-morph';
+import { propertyKey } from '../naming.js';
+import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './docs.js';
+import type { PlannedAttribute, PlannedField } from './members.js';
+import type { PlannedComplex, PlannedSimple, PlannedType, PlannedXmlAlias, SchemaPlan } from './schema-plan.js';
+import type { ServicePlan, SyntheticField } from './service-plan.js';
+import { primitiveText, TypeText } from './type-text.js';
+import type { PlannedValue } from './values.js';
+
+export function typesStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): (string | StatementStructures)[] {
+  const text = new TypeText(schema);
+  const declarations: StatementStructures[] = schema.types.map((t) => declareType(t, schema, text));
+  for (const op of service.operations) {
+    for (const shape of [op.input, op.output]) {
+      if (shape.kind === 'synthetic') declarations.push(syntheticInterface(shape.tsName, shape.fields, op.name, text));
+    }
+  }
+  const imports: StatementStructures[] = text.usesXml
+    ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }]
+    : [];
+  return [...imports, ...declarations];
+}
+
+function declareType(type: PlannedType, schema: SchemaPlan, text: TypeText): StatementStructures {
+  switch (type.kind) {
+    case 'simple':
+      return simpleAlias(type);
+    case 'xml':
+      return xmlAlias(type, text);
+    case 'complex':
+      return type.arrayItem !== undefined ? arrayAlias(type, type.arrayItem, text) : complexInterface(type, schema, text);
+  }
+}
+
+function typeAlias(name: string, type: string, docs: ReturnType<typeof jsDoc>): TypeAliasDeclarationStructure {
+  return { kind: StructureKind.TypeAlias, isExported: true, name, type, docs };
+}
+
+function simpleAlias(type: PlannedSimple): TypeAliasDeclarationStructure {
+  const v = type.value;
+  const derivation = v.list === true ? `whitespace-separated list (kept as one string), base xs:${v.xsd}` : `restriction of xs:${v.xsd}`;
+  return typeAlias(
+    type.tsName,
+    primitiveText(v),
+    jsDoc(cleanDocumentation(type.type.documentation), `Simple type ${wireName(type.wireName)}: ${derivation}.`, facetText(type.type)),
+  );
+}
+
+function xmlAlias(type: PlannedXmlAlias, text: TypeText): TypeAliasDeclarationStructure {
+  return typeAlias(
+    type.tsName,
+    text.value({ kind: 'xml' }),
+    jsDoc(cleanDocumentation(type.type.documentation), `Complex type ${wireName(type.wireName)}: wildcard / DataSet content, kept as XML.`),
+  );
+}
+
+function arrayAlias(type: PlannedComplex, item: PlannedField, text: TypeText): TypeAliasDeclarationStructure {
+  return typeAlias(
+    type.tsName,
+    text.field({ ...item, maxOccurs: 'unbounded' }),
+    jsDoc(
+      cleanDocumentation(type.type.documentation),
+      `${origin(type)}: array wrapper; each item is the element ${wireName(item.name)} (${occurrence(item.minOccurs, item.maxOccurs, item.nillable)}).`,
+    ),
+  );
+}
+
+function origin(type: PlannedComplex): string {
+  if (type.origin === 'type') return `Complex type ${wireName(type.wireName)}`;
+  if (type.origin === 'element') return `Element ${wireName(type.wireName)} (anonymous type)`;
+  return `Anonymous type of the local element ${wireName(type.wireName)}`;
+}
+
+function complexInterface(type: PlannedComplex, schema: SchemaPlan, text: TypeText): InterfaceDeclarationStructure {
+  const base = type.baseKey !== undefined ? schema.byKey.get(type.baseKey) : undefined;
+  const baseHasText = base?.kind === 'complex' && base.text !== undefined;
+  const properties: OptionalKind<PropertySignatureStructure>[] = [
+    ...type.fields.slice(type.inheritedFields).map((f) => fieldProperty(f, text)),
+    ...(type.text !== undefined && !baseHasText ? [textProperty(type.text, text)] : []),
+    ...type.attributes.slice(type.inheritedAttributes).map((a) => attributeProperty(a, text)),
+  ];
+  const derived = type.derived.map((key) => schema.byKey.get(key)?.tsName ?? key);
+  return {
+    kind: StructureKind.Interface,
+    isExported: true,
+    name: type.tsName,
+    extends: base !== undefined ? [base.tsName] : [],
+    docs: jsDoc(
+      cleanDocumentation(type.type.documentation ?? elementDocumentation(type, schema)),
+      `${origin(type)}${base !== undefined ? `, extends ${base.tsName} (base members first on the wire)` : ''}.`,
+      derived.length > 0 ? `Extended by: ${derived.join(', ')} (sent with xsi:type).` : undefined,
+      type.type.anyAttribute ? 'Other attributes (anyAttribute) are not represented.' : undefined,
+    ),
+    properties,
+  };
+}
+
+function elementDocumentation(type: PlannedComplex, schema: SchemaPlan): string | undefined {
+  if (type.origin !== 'element') return undefined;
+  return schema.elements.get(type.key.slice('element:'.length))?.decl.documentation;
+}
+
+function fieldProperty(field: PlannedField, text: TypeText): OptionalKind<PropertySignatureStructure> {
+  const decl = field.decl;
+  const what = field.wildcard
+    ? `Wildcard (xs:any, namespace ${field.name.ns}): unclaimed child elements, kept as XML.`
+    : `Element ${wireName(field.name)}: ${describeValue(field.value)}.`;
+  return {
+    name: propertyKey(field.prop),
+    type: text.field(field),
+    hasQuestionToken: field.minOccurs === 0 || field.inChoice,
+    docs: jsDoc(
+      decl.kind === 'element' ? cleanDocumentation(decl.documentation) : undefined,
+      `${what} ${capitalise(occurrence(field.minOccurs, field.maxOccurs, field.nillable))}${field.inChoice ? ', choice member' : ''}.` +
+        (decl.kind === 'element' && decl.defaultValue !== undefined ? ` Default \`${decl.defaultValue}\`.` : '') +
+        (decl.kind === 'element' && decl.fixedValue !== undefined ? ` Fixed \`${decl.fixedValue}\`.` : ''),
+    ),
+  };
+}
+
+function textProperty(value: PlannedValue, text: TypeText): OptionalKind<PropertySignatureStructure> {
+  return { name: 'value', type: text.value(value), docs: jsDoc(`The element's text content (simpleContent): ${describeValue(value)}.`) };
+}
+
+function attributeProperty(attribute: PlannedAttribute, text: TypeText): OptionalKind<PropertySignatureStructure> {
+  const decl = attribute.decl;
+  return {
+    name: propertyKey(attribute.prop),
+    type: text.value(attribute.value),
+    hasQuestionToken: !attribute.required,
+    docs: jsDoc(
+      cleanDocumentation(decl.documentation),
+      `Attribute ${wireName(attribute.name)}: ${describeValue(attribute.value)}, use ${decl.use}.` +
+        (decl.defaultValue !== undefined ? ` Default \`${decl.defaultValue}\`.` : '') +
+        (decl.fixedValue !== undefined ? ` Fixed \`${decl.fixedValue}\`.` : ''),
+    ),
+  };
+}
+
+function syntheticInterface(name: string, fields: readonly SyntheticField[], operation: string, text: TypeText): InterfaceDeclarationStructure {
+  return {
+    kind: StructureKind.Interface,
+    isExported: true,
+    name,
+    docs: jsDoc(`Synthesised for operation \`${operation}\`, which has no SOAP binding: HTTP GET/POST parameters / result.`),
+    properties: fields.map((f) => ({
+      name: propertyKey(f.prop),
+      type: text.value(f.value),
+      hasQuestionToken: f.optional,
+      docs: jsDoc(`${f.optional ? 'Result' : 'Parameter'} \`${f.prop}\`: ${describeValue(f.value)}.`),
+    })),
+  };
+}
+
+function describeValue(value: PlannedValue): string {
+  if (value.kind === 'xml') return 'arbitrary XML';
+  if (value.kind === 'type') return `type \`${value.key}\``;
+  const enumeration = value.enumeration !== undefined ? `, enumeration of ${value.enumeration.length}` : '';
+  const via = value.simpleType !== undefined ? `\`${value.simpleType}\` (xs:${value.xsd})` : `xs:${value.xsd}`;
+  return `${via}${enumeration}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,47 @@
+/**
+ * `generate(model, options)`: the whole generated tree as `Map<relativePath, text>`.
+ * Never touches the disk (only the CLI writes, atomically). Layout:
+ * `<service-folder>/{types,descriptor,client,server,index}.ts` per wsdl:service, plus `index.ts`.
+ */
+import { describeService } from './descriptor.js';
+import { clientStatements } from './emit/client-file.js';
+import { descriptorStatements } from './emit/descriptor-file.js';
+import { refuse } from './emit/failure.js';
+import { rootIndexStatements, serviceIndexStatements } from './emit/index-file.js';
+import { planModel } from './emit/model-plan.js';
+import { createEmitProject, printFile, provenanceHeader } from './emit/project.js';
+import { serverStatements } from './emit/server-file.js';
+import { typesStatements } from './emit/types-file.js';
+import type { WsdlModel } from './model.js';
+
+export const DEFAULT_RUNTIME_IMPORT = 'smskit/runtime';
+
+export interface GenerateOptions {
+  /** Module specifier generated code imports the runtime from (default 'smskit/runtime'). */
+  readonly runtimeImport?: string;
+  /** The toolkit version, for the provenance header. */
+  readonly toolVersion: string;
+}
+
+export function generate(model: WsdlModel, options: GenerateOptions): Map<string, string> {
+  const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
+  if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
+  const header = provenanceHeader({ toolVersion: options.toolVersion, wsdlFile: model.file, wsdlHash: model.hash, options: { runtimeImport } });
+  const plan = planModel(model);
+  const project = createEmitProject();
+  const files = new Map<string, string>();
+  for (const service of plan.services) {
+    const descriptor = describeService(model, plan.schema, service);
+    const put = (name: string, statements: Parameters<typeof printFile>[3]): void => {
+      const path = `${service.folder}/${name}`;
+      files.set(path, printFile(project, path, header, statements));
+    };
+    put('types.ts', typesStatements(plan.schema, service, runtimeImport));
+    put('descriptor.ts', descriptorStatements(descriptor, service, runtimeImport));
+    put('client.ts', clientStatements(plan.schema, service, runtimeImport));
+    put('server.ts', serverStatements(plan.schema, service, runtimeImport));
+    put('index.ts', serviceIndexStatements());
+  }
+  files.set('index.ts', printFile(project, 'index.ts', header, rootIndexStatements(plan.services)));
+  return files;
+}
