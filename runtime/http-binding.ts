@@ -127,3 +127,27 @@ function httpError(protocol: Protocol, status: number, mediaType: string, header
   }
   return new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} (${mediaType || 'no content type'}) from the server`, { httpStatus: status });
 }
+
+/** Per method: the SOAP input wrapper's wire name -> property, so HTTP parameters fill the same object. */
+export function soapWrapperProps(d: ServiceDescriptor): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const binding of d.bindings) {
+    if (binding.protocol !== 'soap11' && binding.protocol !== 'soap12') continue;
+    for (const op of binding.operations) {
+      if (out.has(op.method)) continue;
+      const props = wrapperFieldProps(d, op);
+      if (props !== undefined) out.set(op.method, props);
+    }
+  }
+  return out;
+}
+
+function wrapperFieldProps(d: ServiceDescriptor, op: OperationDescriptor): Map<string, string> | undefined {
+  if (op.input.kind !== 'element') return undefined;
+  const element = elementOf(d, op.input.element, op.name);
+  if (element.value.kind !== 'type') return undefined;
+  const type = d.types[element.value.type];
+  if (type === undefined || type.kind !== 'complex') return undefined;
+  return new Map(type.fields.map((f) => [f.name.local, f.prop]));
+}
+

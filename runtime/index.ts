@@ -1,0 +1,23 @@
+/**
+ * The wire runtime's public API: what generated code, the SMS service and the conformance
+ * runner import (see docs/DESIGN-NOTES.md and runtime/README.md).
+ */
+export * from './descriptor.js';
+export { ServiceClient, type ClientOptions, type CallOptions } from './client.js';
+export { createRequestListener, LISTENER_OPTIONS, type RequestContext, type OperationHandler, type ServerOptions, type Logger, type SmskitRequestListener } from './server.js';
+export { listen, type ListenOptions, type Listening } from './listen.js';
+export { ServiceError, SoapFaultError, TransportError, CodecError, type TransportErrorCode, type CodecErrorCode } from './errors.js';
+export type { XmlElement, XmlNode, XmlText, XmlAttribute } from './xml/types.js';
+
+// Lower-level pieces for the conformance runner and tests: one truth about the wire.
+export type { WireRequest } from './wire.js';
+export { addressPath } from './wire.js';
+export { encodeElement, decodeElement, primitiveCodec } from './codec/index.js';
+export { escapeText, escapeAttr } from './xml/writer.js';
+export { buildSoapRequest, parseSoapResponse } from './soap/client.js';
+export { soap11, SOAP11_ENV_NS } from './soap11.js';
+export { soap12, SOAP12_ENV_NS } from './soap12.js';
+export type { SoapVersion, FaultSpec, FaultKind } from './soap/version.js';
+export { compileHttpOperation, encodeParams, decodeHttpResponse, type HttpOperation } from './http-binding.js';
+export { parseContentType, type ContentType } from './content-type.js';
+export { rewriteWsdlAddresses } from './server/wsdl.js';

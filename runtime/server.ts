@@ -1,0 +1,347 @@
+/**
+ * The server: `createRequestListener(descriptor, handlers, options)` -> a node:http request
+ * listener serving every binding of the descriptor at its port address.
+ *
+ * Status codes: 200 success; SOAP faults 500 in both versions (ASMX's convention, also for
+ * SOAP 1.2 Sender faults); GET/POST errors 500 text/plain; 404 unknown path; 405 wrong method
+ * (with Allow); 415 unsupported content type; 413 body over maxBodyBytes; 408 body too slow;
+ * 400 invalid Content-Length. See runtime/README.md.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
+import { CodecError, ServiceError } from './errors.js';
+import { isAcceptedCharset, parseContentType } from './content-type.js';
+import { encodeHttpResponse, type HttpOperation } from './http-binding.js';
+import { decodeGetRequest } from './http-get.js';
+import { decodePostRequest, FORM_CONTENT_TYPE } from './http-post.js';
+import { decodeSoapRequest, encodeSoapResponse } from './soap/server.js';
+import type { FaultSpec, SoapVersion } from './soap/version.js';
+import { soap11 } from './soap11.js';
+import { soap12 } from './soap12.js';
+import { XmlReadError } from './xml/reader.js';
+import type { XmlReadLimits } from './xml/types.js';
+import { readBody, type BodyFailure } from './server/body.js';
+import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
+import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
+
+export interface RequestContext {
+  readonly binding: Protocol;
+  /** The operation's WSDL name. */
+  readonly operation: string;
+  readonly remoteAddress?: string;
+  readonly headers: IncomingHttpHeaders;
+  /** Declared SOAP header blocks of the request, by property name. */
+  readonly soapHeaders: Record<string, unknown>;
+  /** Aborted when the client goes away before the response is sent. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A handler gets the decoded input and returns the output (or a promise of it). The input is
+ * typed `any` here because generated code narrows it per operation (`(input: SMSSend) => ...`),
+ * which a parameter of type `unknown` would not accept under strictFunctionTypes.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OperationHandler = (input: any, context: RequestContext) => unknown;
+
+export interface Logger {
+  /** One line about a failure the client only saw as a generic Server fault. Never request values. */
+  error(message: string): void;
+}
+
+export interface ServerOptions {
+  /** The WSDL text served at `{address}?wsdl` (addresses rewritten to the request's origin). */
+  readonly wsdl?: string;
+  /** Largest accepted request body (default 4 MiB). */
+  readonly maxBodyBytes?: number;
+  /** Applied by `listen` to `server.headersTimeout` (default 10 s). */
+  readonly headersTimeoutMs?: number;
+  /** Applied by `listen` to `server.requestTimeout` (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** Time allowed for the request body once the headers are in (default 10 s). */
+  readonly bodyTimeoutMs?: number;
+  readonly logger?: Logger;
+  /** Serve every binding under this path instead of the port addresses' paths. */
+  readonly basePath?: string;
+  /** Honour X-Forwarded-Proto / X-Forwarded-Host for the ?wsdl addresses (only behind a trusted proxy). */
+  readonly trustForwardedHeaders?: boolean;
+  /** Limits for the XML reader (depth, attributes, elements); the reader's defaults otherwise. */
+  readonly xmlLimits?: XmlReadLimits;
+}
+
+const OPTION_NAMES = new Set(['wsdl', 'maxBodyBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'bodyTimeoutMs', 'logger', 'basePath', 'trustForwardedHeaders', 'xmlLimits']);
+
+interface Plan {
+  readonly d: ServiceDescriptor;
+  readonly routes: RouteTable;
+  readonly handlers: ReadonlyMap<string, OperationHandler>;
+  readonly wsdl: WsdlCache | undefined;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly logger: Logger;
+  readonly trustForwarded: boolean;
+  readonly xmlLimits: XmlReadLimits | undefined;
+}
+
+/** Marks the listener with its options, so `listen` can apply the server-level timeouts. */
+export const LISTENER_OPTIONS = Symbol.for('smskit.listenerOptions');
+
+export type SmskitRequestListener = RequestListener & { [LISTENER_OPTIONS]: ServerOptions; close(): void };
+
+const stderrLogger: Logger = { error: (message) => process.stderr.write(`smskit: ${message}\n`) };
+
+export function createRequestListener(descriptor: ServiceDescriptor, handlers: Record<string, OperationHandler>, options: ServerOptions = {}): SmskitRequestListener {
+  const plan = compilePlan(descriptor, handlers, options);
+  const listener = ((req: IncomingMessage, res: ServerResponse) => handleRequest(plan, req, res)) as SmskitRequestListener;
+  listener[LISTENER_OPTIONS] = options;
+  listener.close = () => {}; // nothing to release today; kept so callers can treat listeners uniformly
+  return listener;
+}
+
+function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHandler>, options: ServerOptions): Plan {
+  for (const key of Object.keys(options)) if (!OPTION_NAMES.has(key)) throw new TypeError(`Unknown server option: ${key}`);
+  const positive = (name: string, value: number | undefined, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isFinite(value) || value <= 0) throw new TypeError(`Server option ${name} must be a positive number`);
+    return value;
+  };
+  const byMethod = new Map<string, OperationHandler>();
+  for (const method of operationMethods(d)) {
+    const handler = handlers[method];
+    if (typeof handler !== 'function') throw new TypeError(`No handler for the operation method "${method}"`);
+    byMethod.set(method, handler);
+  }
+  for (const method of Object.keys(handlers)) if (!byMethod.has(method)) throw new TypeError(`Handler "${method}" matches no operation of ${d.name}`);
+  return {
+    d,
+    routes: compileRoutes(d, options.basePath),
+    handlers: byMethod,
+    wsdl: options.wsdl === undefined ? undefined : new WsdlCache(options.wsdl),
+    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
+    bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
+    logger: options.logger ?? stderrLogger,
+    trustForwarded: options.trustForwardedHeaders === true,
+    xmlLimits: options.xmlLimits,
+  };
+}
+
+function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): void {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const route = lookupRoute(plan.routes, q < 0 ? url : url.slice(0, q));
+  if (route === undefined) return writePlain(res, 404, 'Not found.');
+  const method = req.method;
+  if (method === 'POST') {
+    const contentType = parseContentType(req.headers['content-type']);
+    const soapVersion = contentType.mediaType === 'text/xml' ? soap11 : contentType.mediaType === 'application/soap+xml' ? soap12 : undefined;
+    if (soapVersion !== undefined && (route.soap11 !== undefined || route.soap12 !== undefined)) {
+      if (!isAcceptedCharset(contentType.charset)) return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
+      return receive(req, plan, (body) => serveSoap(plan, route, soapVersion, req, res, contentType, body), (f) => writeBodyFailure(res, f));
+    }
+    if (route.post !== undefined && contentType.mediaType === FORM_CONTENT_TYPE) {
+      const hop = route.post;
+      return receive(req, plan, (body) => serveHttp(plan, hop, 'http-post', req, res, decodePostRequest(hop, body)), (f) => writeBodyFailure(res, f));
+    }
+    if (route.soap11 !== undefined || route.soap12 !== undefined || route.post !== undefined) return writeUnsupportedType(res, route, contentType.mediaType);
+  } else if (method === 'GET') {
+    if (plan.wsdl !== undefined && q >= 0 && (route.soap11 !== undefined || route.soap12 !== undefined) && isWsdlQuery(url.slice(q + 1))) {
+      return writeWsdl(plan, req, res);
+    }
+    if (route.get !== undefined) return serveHttp(plan, route.get, 'http-get', req, res, decodeGetRequest(route.get, q < 0 ? '' : url.slice(q + 1)));
+  }
+  return writeMethodNotAllowed(plan, res, route);
+}
+
+function receive(req: IncomingMessage, plan: Plan, onBody: (body: Buffer) => void, onFailure: (f: BodyFailure) => void): void {
+  readBody(req, { maxBytes: plan.maxBodyBytes, timeoutMs: plan.bodyTimeoutMs }, onBody, onFailure);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SOAP
+
+function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingMessage, res: ServerResponse, contentType: ReturnType<typeof parseContentType>, body: Buffer): void {
+  let decoded;
+  try {
+    decoded = decodeSoapRequest(plan.d, route, hinted, req.headers, contentType, body, plan.xmlLimits);
+  } catch (err) {
+    return writeFault(res, hinted, requestFault(plan, err, 'SOAP request'));
+  }
+  if (!decoded.ok) return writeFault(res, decoded.version, decoded.fault);
+  const { version, op } = decoded;
+  invoke(plan, op, version.protocol, decoded.input, decoded.soapHeaders, req, res, (output) => {
+    let xml: string;
+    try {
+      xml = encodeSoapResponse(plan.d, version, op, output);
+    } catch (err) {
+      return writeFault(res, version, internalFault(plan, err, op, version.protocol, 'encoding the response'));
+    }
+    writeText(res, 200, version.contentType, xml);
+  }, (fault) => writeFault(res, version, fault));
+}
+
+/** The fault for a request that could not be read or decoded (the client's mistake). */
+function requestFault(plan: Plan, err: unknown, what: string): FaultSpec {
+  if (err instanceof XmlReadError) {
+    const why = err.code === 'XML_DOCTYPE' ? 'a DOCTYPE is not allowed' : err.code === 'XML_LIMIT' ? 'the document exceeds a size or nesting limit' : err.code === 'XML_ENCODING' ? 'unsupported encoding' : 'the XML is not well-formed';
+    return { kind: 'client', message: `Server was unable to read the request: ${why} (line ${err.line}, column ${err.column}).` };
+  }
+  if (err instanceof CodecError) return { kind: 'client', message: `Server was unable to read the request: ${err.message}.` };
+  plan.logger.error(`unexpected error reading a ${what}: ${describeError(err)}`);
+  return { kind: 'server', message: 'Server was unable to process request.' };
+}
+
+function internalFault(plan: Plan, err: unknown, op: OperationDescriptor, binding: Protocol, what: string): FaultSpec {
+  plan.logger.error(`${op.name} (${binding}): ${what} failed: ${describeError(err)}`);
+  return { kind: 'server', message: 'Server was unable to process request.' };
+}
+
+/** Class, code and message of an internal error; no stack (it is one line) and no request values. */
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return `non-Error thrown (${typeof err})`;
+  const code = (err as { code?: unknown }).code;
+  return `${err.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${err.message.split('\n')[0]}`;
+}
+
+function writeFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec): void {
+  let xml: string;
+  try {
+    xml = version.writeFault(fault);
+  } catch {
+    // The message itself cannot be written (a forbidden character in a ServiceError text).
+    xml = version.writeFault({ kind: fault.kind === 'client' ? 'client' : 'server', message: 'The fault message could not be encoded.' });
+  }
+  writeText(res, 500, version.contentType, xml);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP GET / POST
+
+function serveHttp(plan: Plan, hop: HttpOperation, binding: Protocol, req: IncomingMessage, res: ServerResponse, decoded: { input: Record<string, unknown> } | { error: string }): void {
+  if ('error' in decoded) return writePlain(res, 500, decoded.error, 'Client');
+  invoke(plan, hop.op, binding, decoded.input, {}, req, res, (output) => {
+    let xml: string;
+    try {
+      xml = encodeHttpResponse(plan.d, hop, output);
+    } catch (err) {
+      internalFault(plan, err, hop.op, binding, 'encoding the response');
+      return writePlain(res, 500, 'Server was unable to process request.', 'Server');
+    }
+    writeText(res, 200, 'text/xml; charset=utf-8', xml);
+  }, (fault) => writePlain(res, 500, fault.message, fault.kind === 'client' ? 'Client' : 'Server', fault.detail?.entries['code']));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calling the handler
+
+function invoke(
+  plan: Plan,
+  op: OperationDescriptor,
+  binding: Protocol,
+  input: unknown,
+  soapHeaders: Record<string, unknown>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onOutput: (output: unknown) => void,
+  onFault: (fault: FaultSpec) => void,
+): void {
+  const handler = plan.handlers.get(op.method)!;
+  const fail = (err: unknown): void => {
+    if (res.destroyed) return;
+    onFault(err instanceof ServiceError ? serviceFault(plan, err) : internalFault(plan, err, op, binding, 'the handler'));
+  };
+  let result: unknown;
+  try {
+    result = handler(input, makeContext(binding, op, req, res, soapHeaders));
+  } catch (err) {
+    return fail(err);
+  }
+  if (result instanceof Promise || (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function')) {
+    Promise.resolve(result).then((output) => {
+      if (!res.destroyed) onOutput(output);
+    }, fail);
+  } else {
+    onOutput(result);
+  }
+}
+
+function serviceFault(plan: Plan, err: ServiceError): FaultSpec {
+  return { kind: 'client', message: err.message, detail: { ns: plan.d.targetNamespace, entries: { code: err.code, ...err.detail } } };
+}
+
+/** The handler's context; the AbortSignal is only built when a handler asks for it. */
+function makeContext(binding: Protocol, op: OperationDescriptor, req: IncomingMessage, res: ServerResponse, soapHeaders: Record<string, unknown>): RequestContext {
+  let controller: AbortController | undefined;
+  return {
+    binding,
+    operation: op.name,
+    remoteAddress: req.socket.remoteAddress,
+    headers: req.headers,
+    soapHeaders,
+    get signal(): AbortSignal {
+      if (controller === undefined) {
+        const c = (controller = new AbortController());
+        if (res.destroyed) c.abort();
+        else res.once('close', () => { if (!res.writableFinished) c.abort(); });
+      }
+      return controller.signal;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain responses
+
+function writeText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))]);
+  res.end(text);
+}
+
+/** A one-line text/plain answer; for GET/POST errors the fault family rides in a header. */
+function writePlain(res: ServerResponse, status: number, message: string, faultCode?: string, errorCode?: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const line = message.replace(/[\r\n]+/g, ' ');
+  const headers = ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line))];
+  if (faultCode !== undefined) headers.push('X-Smskit-Fault-Code', faultCode);
+  if (errorCode !== undefined && /^[\x21-\x7e]{1,100}$/.test(errorCode)) headers.push('X-Smskit-Error-Code', errorCode);
+  res.writeHead(status, headers);
+  res.end(line);
+}
+
+/** 408/413/400 while reading the body: answer, then close the connection (the rest is not read). */
+function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
+  if (res.headersSent || res.destroyed) return;
+  res.shouldKeepAlive = false;
+  const line = failure.message;
+  res.writeHead(failure.status, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line)), 'Connection', 'close']);
+  res.end(line, () => res.socket?.destroy());
+}
+
+function allowedMethods(plan: Plan, route: Route): string {
+  const methods = new Set<string>();
+  if (route.get !== undefined || (plan.wsdl !== undefined && (route.soap11 !== undefined || route.soap12 !== undefined))) methods.add('GET');
+  if (route.post !== undefined || route.soap11 !== undefined || route.soap12 !== undefined) methods.add('POST');
+  return [...methods].join(', ');
+}
+
+function writeMethodNotAllowed(plan: Plan, res: ServerResponse, route: Route): void {
+  const allow = allowedMethods(plan, route);
+  const line = `Method not allowed. Use ${allow}.`;
+  res.writeHead(405, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line)), 'Allow', allow]);
+  res.end(line);
+}
+
+function writeUnsupportedType(res: ServerResponse, route: Route, mediaType: string): void {
+  const accepted: string[] = [];
+  if (route.soap11 !== undefined) accepted.push('text/xml (SOAP 1.1)');
+  if (route.soap12 !== undefined) accepted.push('application/soap+xml (SOAP 1.2)');
+  if (route.post !== undefined) accepted.push(FORM_CONTENT_TYPE);
+  const shown = mediaType === '' ? 'none' : mediaType.slice(0, 100);
+  writePlain(res, 415, `Unsupported content type: ${shown}. Use ${accepted.join(' or ')}.`);
+}
+
+function writeWsdl(plan: Plan, req: IncomingMessage, res: ServerResponse): void {
+  const doc = plan.wsdl!.get(requestOrigin(req, plan.trustForwarded));
+  res.writeHead(200, ['Content-Type', 'text/xml; charset=utf-8', 'Content-Length', String(doc.length)]);
+  res.end(doc);
+}

@@ -1,0 +1,59 @@
+/**
+ * The routing table, computed once per descriptor: request path -> what lives there (the SOAP
+ * endpoints at the port address, HTTP GET/POST operations at address + location).
+ * Lookups try the exact path first, then its lowercase form (ASMX paths are case-insensitive).
+ */
+import type { ServiceDescriptor } from '../descriptor.js';
+import { CodecError } from '../errors.js';
+import { compileHttpOperation, soapWrapperProps, type HttpOperation } from '../http-binding.js';
+import { compileSoapEndpoint, type SoapEndpoint } from '../soap/server.js';
+import { addressPath } from '../wire.js';
+
+export interface Route {
+  soap11?: SoapEndpoint;
+  soap12?: SoapEndpoint;
+  get?: HttpOperation;
+  post?: HttpOperation;
+}
+
+export interface RouteTable {
+  readonly exact: ReadonlyMap<string, Route>;
+  readonly lower: ReadonlyMap<string, Route>;
+}
+
+/** `basePath` overrides the port addresses (for a descriptor without addresses, or mounting). */
+export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined): RouteTable {
+  const exact = new Map<string, Route>();
+  const routeAt = (path: string): Route => {
+    let route = exact.get(path);
+    if (route === undefined) exact.set(path, (route = {}));
+    return route;
+  };
+  const wrapperProps = soapWrapperProps(d);
+  for (const binding of d.bindings) {
+    const base = basePath ?? (binding.address === undefined ? undefined : addressPath(binding.address));
+    if (base === undefined) throw new CodecError('CODEC_DESCRIPTOR', binding.name, 'the binding has no port address: pass options.basePath');
+    if (binding.protocol === 'soap11' || binding.protocol === 'soap12') {
+      routeAt(base === '' ? '/' : base)[binding.protocol] = compileSoapEndpoint(d, binding);
+      continue;
+    }
+    for (const op of binding.operations) {
+      const hop = compileHttpOperation(d, op, wrapperProps.get(op.method) ?? new Map());
+      routeAt(`${base}${op.httpPath ?? `/${op.name}`}`)[binding.protocol === 'http-get' ? 'get' : 'post'] = hop;
+    }
+  }
+  const lower = new Map<string, Route>();
+  for (const [path, route] of exact) if (!lower.has(path.toLowerCase())) lower.set(path.toLowerCase(), route);
+  return { exact, lower };
+}
+
+export function lookupRoute(table: RouteTable, path: string): Route | undefined {
+  return table.exact.get(path) ?? table.lower.get(path.toLowerCase());
+}
+
+/** Every operation method the descriptor serves, for checking that each has a handler. */
+export function operationMethods(d: ServiceDescriptor): Set<string> {
+  const methods = new Set<string>();
+  for (const binding of d.bindings) for (const op of binding.operations) methods.add(op.method);
+  return methods;
+}

@@ -1,0 +1,88 @@
+/**
+ * Sending a request over undici and turning every failure into a `TransportError` that says
+ * which: refused, DNS, timeout, TLS, reset, too large, bad response, aborted.
+ */
+import type { Dispatcher } from 'undici';
+import { TransportError } from './errors.js';
+import type { WireRequest } from './wire.js';
+
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+}
+
+export interface SendOptions {
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+export async function send(dispatcher: Dispatcher, request: WireRequest, options: SendOptions): Promise<WireResponse> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const userSignal = options.signal;
+  const onUserAbort = (): void => controller.abort();
+  if (userSignal !== undefined) {
+    if (userSignal.aborted) controller.abort();
+    else userSignal.addEventListener('abort', onUserAbort, { once: true });
+  }
+  try {
+    const response = await dispatcher.request({ method: request.method, path: request.path, headers: request.headers, body: request.body, signal: controller.signal });
+    const body = await readLimited(response, options.maxResponseBytes);
+    return { status: response.statusCode, headers: response.headers, body };
+  } catch (err) {
+    throw classify(err, timedOut, options.timeoutMs);
+  } finally {
+    clearTimeout(timer);
+    userSignal?.removeEventListener('abort', onUserAbort);
+  }
+}
+
+async function readLimited(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    response.body.destroy();
+    throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      response.body.destroy();
+      throw new TransportError('TOO_LARGE', `The response is over the limit of ${limit} bytes`, { httpStatus: response.statusCode });
+    }
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+const TLS_CODES = new Set(['EPROTO', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+
+/** Maps undici and socket errors (looking through `cause`) to a TransportError. */
+export function classify(err: unknown, timedOut: boolean, timeoutMs: number): TransportError {
+  if (err instanceof TransportError) return err;
+  if (timedOut) return new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`, { cause: err });
+  const codes: string[] = [];
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    if (e.name === 'AbortError') codes.push('ABORT');
+  }
+  const has = (test: (code: string) => boolean): boolean => codes.some(test);
+  const message = err instanceof Error ? err.message : String(err);
+  if (has((c) => c === 'ABORT' || c === 'UND_ERR_ABORTED')) return new TransportError('ABORTED', 'The call was aborted by the caller', { cause: err });
+  if (has((c) => c === 'ECONNREFUSED')) return new TransportError('REFUSED', `Connection refused: ${message}`, { cause: err });
+  if (has((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN' || c === 'EAI_NONAME' || c === 'EAI_FAIL')) return new TransportError('DNS', `Host name not resolved: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT' || c === 'ETIMEDOUT')) return new TransportError('TIMEOUT', `Timed out: ${message}`, { cause: err });
+  if (has((c) => TLS_CODES.has(c) || c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.startsWith('CERT_'))) return new TransportError('TLS', `TLS failure: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')) return new TransportError('TOO_LARGE', `The response is too large: ${message}`, { cause: err });
+  if (has((c) => c.startsWith('HPE_') || c === 'UND_ERR_INFO')) return new TransportError('BAD_RESPONSE', `Not a valid HTTP response: ${message}`, { cause: err });
+  if (has((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c === 'UND_ERR_CLOSED' || c === 'ECONNABORTED')) return new TransportError('RESET', `Connection closed before a complete response: ${message}`, { cause: err });
+  return new TransportError('BAD_RESPONSE', `Request failed: ${message}`, { cause: err });
+}
