@@ -37,9 +37,10 @@ export class TypeText {
   }
 
   /** The property type of a field: arrays for repeated fields, `| null` for nillable ones. */
-  field(field: Pick<PlannedField, 'value' | 'maxOccurs' | 'nillable'>): string {
+  field(field: Pick<PlannedField, 'value' | 'maxOccurs' | 'nillable'> & { readonly wildcard?: boolean }): string {
     const item = this.value(field.value);
-    const repeated = field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
+    // The runtime collects every element a wildcard matches into a list, whatever maxOccurs says.
+    const repeated = field.wildcard === true || field.maxOccurs === 'unbounded' || field.maxOccurs > 1;
     if (!repeated) return field.nillable ? `${item} | null` : item;
     const element = field.nillable ? `${item} | null` : item;
     return /[|&]/.test(element) ? `(${element})[]` : `${element}[]`;

@@ -1,0 +1,54 @@
+/**
+ * The generator's one error type. Every refusal carries a stable `code` (callers classify by
+ * it, never by message), the file and line that caused it, and a message of the form
+ * `<file>:<line>: <what>` naming the QName or construct, so the CLI prints
+ * `smskit: ${err.message}` and the user can jump straight to the line.
+ */
+
+/** Codes raised while reading a WSDL and its imports (generator/parse). */
+export type ParseErrorCode =
+  /** The file is not well-formed XML (or not UTF-8, or has a DOCTYPE). */
+  | 'WSDL_MALFORMED_XML'
+  /** Well-formed XML, but not a WSDL 1.1 `definitions` document (or an import is neither WSDL nor XSD). */
+  | 'WSDL_NOT_WSDL'
+  /** A QName points at no message / portType / binding / element / type / attribute / group. */
+  | 'WSDL_UNRESOLVED_REFERENCE'
+  /** A wsdl:import / xsd:import / xsd:include whose location cannot be read (missing, remote). */
+  | 'WSDL_IMPORT_UNRESOLVED'
+  /** A construct that cannot be modelled faithfully (rpc/encoded, SOAP-ENC arrays, ...). */
+  | 'WSDL_UNSUPPORTED'
+  /** Two definitions of the same kind share one QName. */
+  | 'WSDL_DUPLICATE_DEFINITION'
+  /** Structurally wrong WSDL: e.g. a binding operation with no portType counterpart. */
+  | 'WSDL_INVALID';
+
+/** Codes raised by the emit layer (generator/emit); listed so that one type covers both. */
+export type EmitErrorCode = 'UNSUPPORTED_CONSTRUCT' | 'UNSUPPORTED_TYPE' | 'NAME_COLLISION' | 'MISSING_REFERENCE';
+
+export type GeneratorErrorCode = ParseErrorCode | EmitErrorCode;
+
+export interface ErrorLocation {
+  readonly file: string;
+  readonly line: number;
+}
+
+export class GeneratorError extends Error {
+  override readonly name = 'GeneratorError';
+  readonly code: GeneratorErrorCode;
+  readonly file: string;
+  readonly line: number;
+  /** The message without the `<file>:<line>: ` prefix. */
+  readonly what: string;
+
+  constructor(code: GeneratorErrorCode, what: string, location: ErrorLocation) {
+    super(`${location.file}:${location.line}: ${what}`);
+    this.code = code;
+    this.file = location.file;
+    this.line = location.line;
+    this.what = what;
+  }
+
+  override toString(): string {
+    return this.message;
+  }
+}
