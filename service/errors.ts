@@ -64,8 +64,9 @@ export class SmsUnavailable extends Error {
   /** The storage condition behind it (StorageFull, StorageLocked, ...). */
   readonly reason: StorageCode;
 
-  constructor(reason: StorageCode, options?: { cause?: unknown }) {
-    super(`the message could not be stored (${reason}); nothing was sent, try again later`, options);
-    this.reason = reason;
+  constructor(cause: StorageError) {
+    const driver = cause.driverCode === undefined ? '' : `, ${cause.driverCode}`;
+    super(`the message could not be stored (${cause.code}${driver}); nothing was sent, try again later`, { cause });
+    this.reason = cause.code;
   }
 }

@@ -94,7 +94,7 @@ async function toUnavailable<T>(run: () => T | Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof StorageError) throw new SmsUnavailable(error.code, { cause: error });
+    if (error instanceof StorageError) throw new SmsUnavailable(error);
     throw error;
   }
 }

@@ -1,0 +1,89 @@
+/**
+ * Wiring of the service for `smskit serve` and `smskit account|outbox`: one store, the accounts,
+ * the carrier table, the send operation and its wire handlers, from one validated options object.
+ *
+ * Shutdown order for a server: stop accepting and let in-flight requests finish (the HTTP
+ * server's close), then `app.close()`, which commits whatever is still queued and closes the
+ * database. A request that reaches the store after `close()` gets ServiceUnavailable
+ * (StorageClosed), never a silent loss.
+ */
+import { createAccounts, DEFAULT_AUTH_LIMITS, type Accounts, type AuthLimits } from './accounts.js';
+import { createCarrierTable, loadCarrierTable, type CarrierTable } from './carriers.js';
+import type { Durability } from './db.js';
+import { createSmsHandlers, type SmsHandlers } from './handlers.js';
+import { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
+import { checkCountryCode } from './phone.js';
+import { DEFAULT_MAX_SEGMENTS } from './segments.js';
+import { createSmsService, type SmsService } from './sms.js';
+import { openStore, type Store } from './store.js';
+
+export interface SmsAppOptions {
+  readonly dbPath: string;
+  readonly durability?: Durability;
+  /** JSON carrier table (see README); the default table otherwise. */
+  readonly carriersFile?: string;
+  /** Country calling code for national numbers; national numbers are refused without it. */
+  readonly defaultCountryCode?: string;
+  readonly maxSegments?: number;
+  readonly authLimits?: AuthLimits;
+  readonly scrypt?: ScryptParams;
+  /** How long a successful password verification is remembered (ms, default 10 min; 0 = never). */
+  readonly credentialCacheTtlMs?: number;
+  readonly busyTimeoutMs?: number;
+  readonly clock?: () => number;
+  /** One line per failed outbox commit (never request values). */
+  readonly log?: (line: string) => void;
+}
+
+export interface SmsApp {
+  readonly store: Store;
+  readonly accounts: Accounts;
+  readonly carriers: CarrierTable;
+  readonly sms: SmsService;
+  readonly handlers: SmsHandlers;
+  close(): Promise<void>;
+}
+
+const OPTION_NAMES = new Set(['dbPath', 'durability', 'carriersFile', 'defaultCountryCode', 'maxSegments', 'authLimits', 'scrypt', 'credentialCacheTtlMs', 'busyTimeoutMs', 'clock', 'log']);
+
+/** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
+export function checkSmsAppOptions(options: SmsAppOptions): void {
+  const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.has(name));
+  if (unknown.length > 0) throw new Error(`unknown service option(s): ${unknown.join(', ')}`);
+  if (typeof options.dbPath !== 'string' || options.dbPath === '') throw new Error('dbPath is required');
+  if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') throw new Error('durability must be "full" or "normal"');
+  if (options.defaultCountryCode !== undefined) checkCountryCode(options.defaultCountryCode);
+  if (options.maxSegments !== undefined && (!Number.isInteger(options.maxSegments) || options.maxSegments < 1 || options.maxSegments > 255)) {
+    throw new Error('maxSegments must be an integer 1-255 (the concatenation header counts to 255)');
+  }
+  for (const [name, value] of [['credentialCacheTtlMs', options.credentialCacheTtlMs], ['busyTimeoutMs', options.busyTimeoutMs]] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
+  }
+}
+
+export function openSmsApp(options: SmsAppOptions): SmsApp {
+  checkSmsAppOptions(options);
+  const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
+  const clock = options.clock ?? Date.now;
+  const log = options.log;
+  const store = openStore({
+    path: options.dbPath,
+    clock,
+    ...(options.durability === undefined ? {} : { durability: options.durability }),
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    ...(log === undefined ? {} : { onError: (error, size) => log(`outbox commit of ${size} message(s) failed: ${error.code}${error.driverCode === undefined ? '' : ` [${error.driverCode}]`}: ${error.message}`) }),
+  });
+  const accounts = createAccounts({
+    store,
+    clock,
+    scrypt: options.scrypt ?? DEFAULT_SCRYPT,
+    limits: options.authLimits ?? DEFAULT_AUTH_LIMITS,
+    ...(options.credentialCacheTtlMs === undefined ? {} : { cacheTtlMs: options.credentialCacheTtlMs }),
+  });
+  const limits = {
+    maxSegments: options.maxSegments ?? DEFAULT_MAX_SEGMENTS,
+    ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
+  };
+  const sms = createSmsService({ store, accounts, carriers, limits });
+  return { store, accounts, carriers, sms, handlers: createSmsHandlers(sms), close: () => store.close() };
+}
