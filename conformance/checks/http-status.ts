@@ -1,0 +1,15 @@
+/** `http.status-200`: a successful call is answered with status 200 on every binding. */
+import { defineCheck, judgedAsSuccess, mismatch } from './support.js';
+
+export const statusOkCheck = defineCheck({
+  id: 'http.status-200',
+  level: 'must',
+  source: 'spec §4 rule 1',
+  title: 'Success is answered with HTTP 200',
+  applies: (testCase) => testCase.expect.kind === 'success',
+  run(exchange, testCase) {
+    if (!judgedAsSuccess(exchange, testCase)) return [];
+    const { status } = exchange.response;
+    return status === 200 ? [] : [mismatch('200', String(status), `a successful call must be answered with 200, got ${status}`)];
+  },
+});

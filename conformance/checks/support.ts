@@ -1,0 +1,68 @@
+/**
+ * Helpers the checks share: building mismatches, deciding which answer a response is (success,
+ * refusal, fault) so that each check judges only the answer it is about.
+ */
+import { contentTypeOf, isFaultElement, soapViewOf } from '../response-view.js';
+import type { Case, Check, Exchange, Expectation, Mismatch, SuccessShape } from '../types.js';
+
+export function mismatch(expected: string, actual: string, message: string): Mismatch {
+  return { expected, actual, message };
+}
+
+export function defineCheck(check: Check): Check {
+  return Object.freeze(check);
+}
+
+export type SuccessExpectation = Extract<Expectation, { kind: 'success' }>;
+export type FaultExpectation = Extract<Expectation, { kind: 'fault' }>;
+
+export function successShape(testCase: Case): SuccessShape | undefined {
+  return testCase.expect.kind === 'success' ? testCase.expect.shape : undefined;
+}
+
+/** The media types that mean "an XML document" on the wire. */
+export function isXmlMediaType(type: string): boolean {
+  return type === 'text/xml' || type === 'application/xml' || type === 'application/soap+xml' || type.endsWith('+xml');
+}
+
+/**
+ * Which answer a positive case received. `refusal` only when the case allows one and the
+ * response is one: a SOAP Fault as the Body child, or (GET/POST) an error status with a
+ * non-XML body. Everything else is judged as a success answer, so a wrong one fails there.
+ */
+export function answerKind(exchange: Exchange, testCase: Case): 'success' | 'refusal' | undefined {
+  const expect = testCase.expect;
+  if (expect.kind !== 'success') return undefined;
+  if (!expect.allowRefusal) return 'success';
+  if (expect.shape.kind === 'soap') {
+    const view = soapViewOf(exchange);
+    return view !== undefined && isFaultElement(view.bodyChildren[0]) ? 'refusal' : 'success';
+  }
+  const { status } = exchange.response;
+  return status >= 400 && !isXmlMediaType(contentTypeOf(exchange.response.headers).type) ? 'refusal' : 'success';
+}
+
+/** True for a response that the success checks should judge. */
+export function judgedAsSuccess(exchange: Exchange, testCase: Case): boolean {
+  return answerKind(exchange, testCase) === 'success';
+}
+
+/** The SOAP version a fault is expected in: a negative case's, or a refused positive case's. */
+export function expectedFaultVersion(exchange: Exchange, testCase: Case): '1.1' | '1.2' | undefined {
+  const expect = testCase.expect;
+  if (expect.kind === 'fault') return expect.version;
+  if (answerKind(exchange, testCase) === 'refusal' && expect.kind === 'success' && expect.shape.kind === 'soap') return expect.shape.version;
+  return undefined;
+}
+
+/** Accepted plain-HTTP answers of a negative SOAP case (415, 405, 413) when the response is one. */
+export function acceptedPlainStatus(exchange: Exchange, testCase: Case): number | undefined {
+  const expect = testCase.expect;
+  if (expect.kind !== 'fault') return undefined;
+  const status = exchange.response.status;
+  return expect.acceptStatuses.includes(status) ? status : undefined;
+}
+
+export function truncate(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
+}

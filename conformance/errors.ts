@@ -1,0 +1,18 @@
+/** The conformance layer's one error type: a stable code and a message fit for the user. */
+
+export type ConformanceErrorCode =
+  /** Options or inputs are invalid (unknown flag value, conflicting selection, bad glob). */
+  | 'CONFORMANCE_OPTIONS'
+  /** The catalogue could not be built from the descriptor (a case failed validation). */
+  | 'CONFORMANCE_CATALOGUE'
+  /** The target could not be reached at all: refused, DNS, timeout, TLS, not HTTP. */
+  | 'TARGET_UNREACHABLE';
+
+export class ConformanceError extends Error {
+  override readonly name = 'ConformanceError';
+  readonly code: ConformanceErrorCode;
+  constructor(code: ConformanceErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

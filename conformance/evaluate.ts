@@ -1,0 +1,78 @@
+/**
+ * Outcome of one case: run every applicable check (at or above the selected level) on the
+ * exchange, collect all mismatches, cap their level by the case's level, and note which of the
+ * allowed answers was seen.
+ */
+import { refusalSummary } from './checks/index.js';
+import type { Redactor } from './redact.js';
+import { traceOf } from './trace.js';
+import { atOrAbove, weaker, type Case, type CaseOutcome, type Check, type Exchange, type Failure, type Level } from './types.js';
+
+function runCheck(check: Check, exchange: Exchange, testCase: Case): ReturnType<Check['run']> {
+  try {
+    return check.run(exchange, testCase);
+  } catch (error) {
+    // A check that throws is a bug in the kit; say so instead of hiding the case.
+    const message = error instanceof Error ? error.message : String(error);
+    return [{ expected: 'the check to complete', actual: `internal error: ${message}`, message: `check ${check.id} failed to run: ${message}` }];
+  }
+}
+
+export function applicableChecks(checks: readonly Check[], testCase: Case, level: Level): Check[] {
+  return checks.filter((check) => atOrAbove(check.level, level) && check.applies(testCase));
+}
+
+export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonly Check[], level: Level, redact: Redactor): CaseOutcome {
+  const applicable = applicableChecks(checks, testCase, level);
+  const failures: Failure[] = [];
+  const observations: string[] = [];
+  for (const check of applicable) {
+    for (const m of runCheck(check, exchange, testCase)) {
+      failures.push({
+        check: check.id,
+        level: weaker(check.level, testCase.level),
+        source: check.source,
+        expected: redact(m.expected),
+        actual: redact(m.actual),
+        message: redact(m.message),
+      });
+    }
+    const seen = check.observe?.(exchange, testCase);
+    if (seen !== undefined) observations.push(`${check.id}: ${redact(seen)}`);
+  }
+  const refused = refusalSummary(exchange, testCase);
+  return {
+    id: testCase.id,
+    operation: testCase.operation,
+    binding: testCase.binding,
+    level: testCase.level,
+    status: failures.length === 0 ? 'passed' : 'failed',
+    durationMs: Math.round(exchange.durationMs * 10) / 10,
+    failures,
+    checks: applicable.map((c) => c.id),
+    observations,
+    ...(refused === undefined ? {} : { refused: redact(refused) }),
+    trace: traceOf(exchange.request, exchange, redact),
+  };
+}
+
+/** A case whose request never got an HTTP answer (after retries); the target was reachable before. */
+export function transportFailure(testCase: Case, request: Exchange['request'], reason: string, durationMs: number, redact: Redactor): CaseOutcome {
+  return {
+    id: testCase.id,
+    operation: testCase.operation,
+    binding: testCase.binding,
+    level: testCase.level,
+    status: 'failed',
+    durationMs: Math.round(durationMs * 10) / 10,
+    failures: [{ check: 'transport', level: testCase.level, source: 'RFC 9112 (an HTTP response to every request)', expected: 'an HTTP response', actual: redact(reason), message: `no HTTP response: ${redact(reason)}` }],
+    checks: ['transport'],
+    observations: [],
+    transportError: redact(reason),
+    trace: traceOf(request, undefined, redact),
+  };
+}
+
+export function skippedCase(testCase: Case, reason: string): CaseOutcome {
+  return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'skipped', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
+}

@@ -1,0 +1,114 @@
+/**
+ * The one place conformance options are validated: unknown keys, conflicting sources, bad
+ * values are refused with a CONFORMANCE_OPTIONS error; the result is frozen and never mutated.
+ */
+import type { ServiceDescriptor } from '../runtime/descriptor.js';
+import type { WsdlModel } from '../generator/model.js';
+import { ConformanceError } from './errors.js';
+import type { ConformanceInputs } from './inputs.js';
+import { LEVELS, type CaseBinding, type CaseOutcome, type Level } from './types.js';
+
+export interface ConformanceOptions {
+  /** The service endpoint URL, e.g. `http://127.0.0.1:8080/serviceapi.asmx`. */
+  readonly target: string;
+  /** The contract: a descriptor, or a WSDL model to derive it from (exactly one). */
+  readonly descriptor?: ServiceDescriptor;
+  readonly wsdlModel?: WsdlModel;
+  readonly inputs?: ConformanceInputs;
+  readonly binding?: readonly CaseBinding[];
+  readonly operation?: readonly string[];
+  readonly run?: readonly string[];
+  readonly skip?: readonly string[];
+  /** Which checks (and cases) run: this level and stricter. Default `compat` (all). */
+  readonly level?: Level;
+  /** Failures at or above this level make the run fail. Default `must`. */
+  readonly failOn?: Level;
+  readonly concurrency?: number;
+  readonly timeoutMs?: number;
+  readonly retries?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The server's body limit, exceeded by the over-size cases. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
+}
+
+export interface ValidatedOptions {
+  readonly target: URL;
+  readonly descriptor?: ServiceDescriptor;
+  readonly wsdlModel?: WsdlModel;
+  readonly inputs: ConformanceInputs;
+  readonly binding?: readonly CaseBinding[];
+  readonly operation?: readonly string[];
+  readonly run: readonly string[];
+  readonly skip: readonly string[];
+  readonly level: Level;
+  readonly failOn: Level;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly maxBodyBytes: number;
+  readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
+}
+
+const KNOWN_KEYS = new Set([
+  'target', 'descriptor', 'wsdlModel', 'inputs', 'binding', 'operation', 'run', 'skip', 'level', 'failOn',
+  'concurrency', 'timeoutMs', 'retries', 'headers', 'maxBodyBytes', 'onCase',
+]);
+const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
+
+function refuse(message: string): never {
+  throw new ConformanceError('CONFORMANCE_OPTIONS', message);
+}
+
+function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) refuse(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+function level(name: string, value: Level | undefined, fallback: Level): Level {
+  if (value === undefined) return fallback;
+  if (!LEVELS.includes(value)) refuse(`${name} must be one of ${LEVELS.join(', ')}, got ${String(value)}`);
+  return value;
+}
+
+function targetUrl(target: string): URL {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return refuse(`target ${JSON.stringify(target)} is not a URL (e.g. http://127.0.0.1:8080/serviceapi.asmx)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(`target must be an http or https URL, got ${url.protocol}`);
+  if (url.search !== '' || url.hash !== '') refuse('target must not carry a query or a fragment');
+  return url;
+}
+
+export function validateOptions(options: ConformanceOptions): ValidatedOptions {
+  for (const key of Object.keys(options)) if (!KNOWN_KEYS.has(key)) refuse(`unknown option ${key}`);
+  if ((options.descriptor === undefined) === (options.wsdlModel === undefined)) refuse('give exactly one of descriptor and wsdlModel');
+  for (const b of options.binding ?? []) if (!BINDINGS.includes(b)) refuse(`unknown binding ${b} (bindings: ${BINDINGS.join(', ')})`);
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n]/.test(value)) refuse(`invalid extra header ${JSON.stringify(name)}`);
+  }
+  const validated: ValidatedOptions = {
+    target: targetUrl(options.target),
+    inputs: options.inputs ?? { values: {} },
+    run: options.run ?? [],
+    skip: options.skip ?? [],
+    level: level('level', options.level, 'compat'),
+    failOn: level('failOn', options.failOn, 'must'),
+    concurrency: integer('concurrency', options.concurrency, 16, 1, 256),
+    timeoutMs: integer('timeoutMs', options.timeoutMs, 10_000, 1, 600_000),
+    retries: integer('retries', options.retries, 1, 0, 10),
+    headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    ...(options.descriptor === undefined ? {} : { descriptor: options.descriptor }),
+    ...(options.wsdlModel === undefined ? {} : { wsdlModel: options.wsdlModel }),
+    ...(options.binding === undefined ? {} : { binding: options.binding }),
+    ...(options.operation === undefined ? {} : { operation: options.operation }),
+    ...(options.onCase === undefined ? {} : { onCase: options.onCase }),
+  };
+  return Object.freeze(validated);
+}

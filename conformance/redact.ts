@@ -1,0 +1,55 @@
+/**
+ * Redaction of secrets in everything the kit prints or writes: request paths, bodies, headers,
+ * curl commands, failure messages. Two rules, both always on:
+ *   1. every value supplied as a secret is replaced wherever it appears, in its raw, XML-escaped,
+ *      URL-encoded and form-encoded spellings;
+ *   2. whatever a parameter, element or header *named* like a password or a credential carries
+ *      is replaced, even if its value was never supplied (a server may echo a different one).
+ */
+
+export const REDACTED = '***';
+
+export type Redactor = (text: string) => string;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function xmlEscaped(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** The spellings a secret takes on the wire. */
+function spellings(secret: string): string[] {
+  const form = new URLSearchParams({ x: secret }).toString().slice(2);
+  return [...new Set([secret, xmlEscaped(secret), xmlEscaped(secret).replace(/'/g, '&#39;'), encodeURIComponent(secret), form])].filter((s) => s !== '');
+}
+
+/** Query/form fields, XML elements and header lines named like a credential. */
+const NAMED_RULES: readonly [RegExp, string][] = [
+  // password=...& in query strings and form bodies
+  [/((?:^|[?&\s'"])[^=&?\s'"]*password[^=&\s'"]*=)[^&\s'"]*/gi, `$1${REDACTED}`],
+  // <password>...</password> with any prefix, and <x:Password ...>...</x:Password>
+  [/(<([\w.-]+:)?([\w.-]*password[\w.-]*)\b[^>]*>)[^<]*(<\/\2?\3>)/gi, `$1${REDACTED}$4`],
+  // Authorization / Cookie header values in curl commands and header dumps
+  [/((?:^|['"\s])(?:authorization|proxy-authorization|cookie):\s*)[^'"\r\n]*/gim, `$1${REDACTED}`],
+];
+
+export function makeRedactor(secrets: readonly string[]): Redactor {
+  const all = secrets.flatMap(spellings).sort((a, b) => b.length - a.length);
+  const secretPattern = all.length === 0 ? undefined : new RegExp(all.map(escapeRegExp).join('|'), 'g');
+  return (text: string): string => {
+    let out = secretPattern === undefined ? text : text.replace(secretPattern, REDACTED);
+    for (const [pattern, replacement] of NAMED_RULES) out = out.replace(pattern, replacement);
+    return out;
+  };
+}
+
+/** Redacts every string value of a header map (header names kept). */
+export function redactHeaders(headers: Readonly<Record<string, string>>, redact: Redactor): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = /^(authorization|proxy-authorization|cookie|set-cookie)$/i.test(name) ? REDACTED : redact(value);
+  }
+  return out;
+}

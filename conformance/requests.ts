@@ -1,0 +1,111 @@
+/**
+ * Request bodies and headers for the cases. Positive requests are built by the runtime's own
+ * binding code (the operation element by `encodeBody`, SOAP headers by the version objects,
+ * GET/POST by `buildGetRequest`/`buildPostRequest`): the same bytes the generated client sends,
+ * so there is one truth about a correct message. Negative requests are derived from a positive
+ * one by a single, named alteration.
+ */
+import type { Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
+import { encodeBody } from '../runtime/message.js';
+import { soap11 } from '../runtime/soap11.js';
+import { soap12 } from '../runtime/soap12.js';
+import { compileHttpOperation } from '../runtime/http-binding.js';
+import { buildGetRequest } from '../runtime/http-get.js';
+import { buildPostRequest } from '../runtime/http-post.js';
+import type { OperationPlan } from './contract.js';
+import { envelopeNamespace } from './response-view.js';
+import type { RequestSpec } from './types.js';
+
+/** Parameter values by wire name, in the order they are to be sent. */
+export type ParamValues = ReadonlyArray<readonly [name: string, value: string]>;
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+
+export function soapVersionOf(protocol: Protocol): '1.1' | '1.2' {
+  return protocol === 'soap11' ? '1.1' : '1.2';
+}
+
+/** A SOAP envelope around a Body child, with an optional Header; prefix `soap` (our choice). */
+export function soapEnvelope(envNs: string, bodyChild: string, header = ''): string {
+  const head = header === '' ? '' : `<soap:Header>${header}</soap:Header>`;
+  return `${XML_DECLARATION}<soap:Envelope xmlns:soap="${envNs}">${head}<soap:Body>${bodyChild}</soap:Body></soap:Envelope>`;
+}
+
+/** The runtime's SOAP request headers for the operation (SOAPAction or the action parameter). */
+export function soapHeaders(plan: OperationPlan): Record<string, string> {
+  const version = plan.protocol === 'soap11' ? soap11 : soap12;
+  return version.requestHeaders(plan.operation.soapAction ?? '');
+}
+
+/** The operation element (Body child) for the values, encoded by the runtime's codec. */
+export function soapBodyChild(d: ServiceDescriptor, plan: OperationPlan, values: ParamValues): string {
+  const byName = new Map(values);
+  const input: Record<string, string> = {};
+  for (const p of plan.params) {
+    const value = byName.get(p.name);
+    if (value !== undefined) input[p.prop] = value;
+  }
+  return encodeBody(d, plan.operation.input, input, plan.operation.name);
+}
+
+/** A correct request of the operation on its binding, with the values given. */
+export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, basePath: string, values: ParamValues): RequestSpec {
+  if (plan.protocol === 'soap11' || plan.protocol === 'soap12') {
+    const body = soapEnvelope(envelopeNamespace(soapVersionOf(plan.protocol)), soapBodyChild(d, plan, values));
+    return { method: 'POST', path: basePath, headers: soapHeaders(plan), body };
+  }
+  const hop = compileHttpOperation(d, plan.operation, new Map());
+  const input = Object.fromEntries(values);
+  const built = plan.protocol === 'http-get' ? buildGetRequest(basePath, hop, input, {}) : buildPostRequest(basePath, hop, input, {});
+  return { method: built.method, path: built.path, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) };
+}
+
+/**
+ * A GET/POST request whose parameters are sent exactly as listed (in this order, with these
+ * omissions): the runtime builders always write descriptor order, which these cases must not.
+ */
+export function httpRequestWithParams(plan: OperationPlan, basePath: string, values: ParamValues): RequestSpec {
+  const search = new URLSearchParams();
+  for (const [name, value] of values) search.append(name, value);
+  const path = `${basePath}${plan.operation.httpPath ?? `/${plan.operation.name}`}`;
+  if (plan.protocol === 'http-get') return { method: 'GET', path: `${path}?${search.toString()}`, headers: {} };
+  return { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search.toString() };
+}
+
+/** The body as a string (negative cases alter text). */
+export function bodyString(request: RequestSpec): string {
+  const body = request.body;
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : new TextDecoder().decode(body);
+}
+
+// -- Alterations for the negative SOAP cases -----------------------------------------------
+
+/** Cuts the document before its last end tag: unclosed elements, not well-formed. */
+export function truncateDocument(body: string): string {
+  return body.slice(0, body.lastIndexOf('</'));
+}
+
+/** Adds an internal DTD subset declaring an entity, and uses the entity in the document. */
+export function withDoctype(body: string): string {
+  const rest = body.startsWith(XML_DECLARATION) ? body.slice(XML_DECLARATION.length) : body;
+  const withEntity = rest.replace(/<\/soap:Body>/, '<!-- &conformance; --></soap:Body>');
+  return `${XML_DECLARATION}<!DOCTYPE Envelope [<!ENTITY conformance "entity expanded">]>${withEntity}`;
+}
+
+/** A namespace no SOAP version uses, for the VersionMismatch cases. */
+export const UNKNOWN_ENVELOPE_NS = 'urn:smskit:conformance:unknown-envelope';
+export const UNKNOWN_HEADER_NS = 'urn:smskit:conformance:unknown-header';
+export const UNKNOWN_SOAP_ACTION = 'urn:smskit:conformance:unknown-action';
+
+/** A header block nobody understands, marked mustUnderstand in the version's own spelling. */
+export function mustUnderstandHeader(version: '1.1' | '1.2'): string {
+  const flag = version === '1.1' ? '1' : 'true';
+  return `<c:NotUnderstoodByAnyone xmlns:c="${UNKNOWN_HEADER_NS}" soap:mustUnderstand="${flag}">conformance</c:NotUnderstoodByAnyone>`;
+}
+
+/** Pads a SOAP body with an XML comment inside the Body until it is over `bytes`. */
+export function padToSize(body: string, bytes: number): string {
+  const missing = Math.max(0, bytes - Buffer.byteLength(body)) + 1024;
+  return body.replace('<soap:Body>', `<soap:Body><!--${'x'.repeat(missing)}-->`);
+}

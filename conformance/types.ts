@@ -1,0 +1,184 @@
+/**
+ * The conformance kit's data: cases (what to send, what to expect), exchanges (what was seen),
+ * checks (pure rules over an exchange) and their mismatches.
+ *
+ * Pipeline: descriptor ──catalogue──▶ cases ──expand──▶ selection ──run──▶ exchanges
+ *           ──checks──▶ outcomes ──report──▶ pretty / json / junit.
+ */
+import type { NameDescriptor, Protocol } from '../runtime/descriptor.js';
+import type { Trace } from './trace.js';
+
+/** How much a finding matters: MUST (service spec), SHOULD (SOAP, WS-I BP), COMPAT (ASMX habits). */
+export type Level = 'must' | 'should' | 'compat';
+
+/** Strictest first: `--level should` runs must + should, `--fail-on should` fails on both. */
+export const LEVELS: readonly Level[] = ['must', 'should', 'compat'];
+
+/** True when `level` is at least as strict as `threshold`. */
+export function atOrAbove(level: Level, threshold: Level): boolean {
+  return LEVELS.indexOf(level) <= LEVELS.indexOf(threshold);
+}
+
+/** The weaker of two levels: a finding in a COMPAT case is never worse than COMPAT. */
+export function weaker(a: Level, b: Level): Level {
+  return LEVELS.indexOf(a) >= LEVELS.indexOf(b) ? a : b;
+}
+
+/** The binding a case belongs to; `wsdl` is the service description itself. */
+export type CaseBinding = Protocol | 'wsdl';
+
+/** The HTTP request a case sends, fully built (bytes are final, nothing is added later but -H headers). */
+export interface RequestSpec {
+  readonly method: string;
+  /** Path plus query, relative to the target origin (e.g. `/serviceapi.asmx/SMSSend?a=1`). */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+}
+
+/** One expected field of a response wrapper, from the descriptor, in schema order. */
+export interface ExpectedField {
+  readonly name: NameDescriptor;
+  /** Primitive XSD type name when the value is a primitive (e.g. 'string', 'int'); else undefined. */
+  readonly xsd?: string;
+  readonly enumeration?: readonly string[];
+  readonly required: boolean;
+  readonly nillable: boolean;
+  readonly repeated: boolean;
+}
+
+/** What a successful answer looks like for one operation on one binding. */
+export type SuccessShape =
+  | { readonly kind: 'soap'; readonly version: '1.1' | '1.2'; readonly element: NameDescriptor; readonly fields: readonly ExpectedField[] }
+  | { readonly kind: 'xml-root'; readonly element: NameDescriptor; readonly field: ExpectedField };
+
+/** Which fault code a negative case expects. */
+export type FaultFamily = 'client' | 'server' | 'version-mismatch' | 'must-understand';
+
+export type Expectation =
+  /**
+   * A positive case. `allowRefusal`: the service's own validation may refuse the value (empty,
+   * long, non-ASCII): then a well-formed Client/Sender fault (SOAP) or an error answer (GET/POST)
+   * in the right shape is accepted instead, and counted as "refused" in the summary.
+   */
+  | { readonly kind: 'success'; readonly shape: SuccessShape; readonly allowRefusal: boolean }
+  /**
+   * A SOAP negative case: a fault in `version` (or either version for a version mismatch) of the
+   * given family; `acceptStatuses` lists plain HTTP answers SOAP/HTTP also allow (415, 405, 413).
+   */
+  | {
+      readonly kind: 'fault';
+      readonly version: '1.1' | '1.2';
+      readonly family: FaultFamily;
+      readonly acceptAnyVersion: boolean;
+      readonly acceptStatuses: readonly number[];
+    }
+  /** A GET/POST negative case: a plain HTTP error (ASMX: 500 text/plain with a one-line message). */
+  | { readonly kind: 'http-error'; readonly acceptStatuses: readonly number[]; readonly message?: string }
+  /** The server's `?wsdl` must describe the same contract (`contract` is its structural summary). */
+  | { readonly kind: 'wsdl'; readonly contract: readonly string[] };
+
+/** One case of the catalogue: data only, validated when built. */
+export interface Case {
+  /** Path-like id, e.g. `SMSSend/soap12/ok/non-ascii`. */
+  readonly id: string;
+  readonly operation: string;
+  readonly binding: CaseBinding;
+  /** The level of the behaviour the case probes; it caps the level of the case's findings. */
+  readonly level: Level;
+  readonly description: string;
+  readonly request: RequestSpec;
+  readonly expect: Expectation;
+}
+
+/** What was sent and what came back. Header names are lowercase. */
+export interface Exchange {
+  readonly request: RequestSpec & { readonly url: string };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: Uint8Array;
+  };
+  readonly durationMs: number;
+}
+
+/** One difference between what the case expects and what the exchange shows. */
+export interface Mismatch {
+  readonly expected: string;
+  readonly actual: string;
+  readonly message: string;
+}
+
+/** One conformance rule. `run` is a pure function of the exchange and the case. */
+export interface Check {
+  readonly id: string;
+  readonly level: Level;
+  /** What the rule enforces: `spec §4.1`, `SOAP 1.1 §6.2`, `WS-I BP R1141`, `ASMX`. */
+  readonly source: string;
+  readonly title: string;
+  applies(testCase: Case): boolean;
+  run(exchange: Exchange, testCase: Case): Mismatch[];
+  /**
+   * Where the rule allows several answers (400 or 500, 415 or a fault), which one this exchange
+   * shows, so that a passing report still says what was accepted.
+   */
+  observe?(exchange: Exchange, testCase: Case): string | undefined;
+}
+
+/** A check's findings on one case, with the level it counts at. */
+export interface Failure {
+  readonly check: string;
+  /** The weaker of the check's level and the case's level. */
+  readonly level: Level;
+  readonly source: string;
+  readonly expected: string;
+  readonly actual: string;
+  readonly message: string;
+}
+
+export type CaseStatus = 'passed' | 'failed' | 'skipped';
+
+export interface CaseOutcome {
+  readonly id: string;
+  readonly operation: string;
+  readonly binding: CaseBinding;
+  readonly level: Level;
+  readonly status: CaseStatus;
+  readonly durationMs: number;
+  readonly failures: readonly Failure[];
+  /** Checks that ran on the case (for reporting what was verified). */
+  readonly checks: readonly string[];
+  /** What the checks that allow several answers saw (e.g. `fault.status: 400 (SOAP 1.2 Sender)`). */
+  readonly observations: readonly string[];
+  /** Set when a positive case was refused by the service's validation (accepted, counted). */
+  readonly refused?: string;
+  /** Why the case was skipped (selection or level). */
+  readonly skipReason?: string;
+  /** Request and response for display: redacted, bodies truncated, with a curl command. */
+  readonly trace?: Trace;
+  /** A transport failure on this case (the target was reachable at first). */
+  readonly transportError?: string;
+}
+
+export interface ReportSummary {
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Positive cases the service refused with a well-formed client error (accepted). */
+  readonly refused: number;
+  /** Failures by level (after capping by the case's level). */
+  readonly failuresByLevel: Readonly<Record<Level, number>>;
+  readonly durationMs: number;
+  readonly failOn: Level;
+  /** True when no failure is at or above `failOn`. */
+  readonly ok: boolean;
+}
+
+export interface Report {
+  readonly target: string;
+  readonly summary: ReportSummary;
+  readonly cases: readonly CaseOutcome[];
+  /** Every check that exists, with its level and source, for the reporters' legends. */
+  readonly checks: readonly Pick<Check, 'id' | 'level' | 'source' | 'title'>[];
+}
