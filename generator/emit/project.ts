@@ -79,7 +79,7 @@ export function printFile(project: Project, path: string, header: string, statem
 /** A blank line between the import block and the declarations (ts-morph omits it before a `const`). */
 function separateImports(statements: readonly (string | StatementStructures)[]): (string | WriterFunction | StatementStructures)[] {
   const isImport = (s: string | StatementStructures): boolean => typeof s !== 'string' && s.kind === StructureKind.ImportDeclaration;
-  const last = statements.findLastIndex(isImport);
+  const last = statements.map(isImport).lastIndexOf(true);
   if (last < 0 || last === statements.length - 1) return [...statements];
   return [...statements.slice(0, last + 1), blankLine, ...statements.slice(last + 1)];
 }
