@@ -84,6 +84,19 @@ export function createAccounts(options: AccountsOptions): Accounts {
   const perAddress = createFailureLimiter(limits.perAddress, clock);
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
   const dummyHash = hashPassword(randomBytes(16).toString('base64'), params);
+  // Concurrent requests with the same credentials share one scrypt run (a client's first burst
+  // would otherwise cost one run each); failures are still counted per request.
+  const inFlight = new Map<string, Promise<boolean>>();
+
+  function verifyShared(cacheKey: string, candidate: string, passwordHash: string): Promise<boolean> {
+    const flightKey = `${cacheKey} ${passwordHash}`;
+    let verification = inFlight.get(flightKey);
+    if (verification === undefined) {
+      verification = verifyPassword(candidate, passwordHash).finally(() => inFlight.delete(flightKey));
+      inFlight.set(flightKey, verification);
+    }
+    return verification;
+  }
 
   async function authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow> {
     const key = accountKey(email);
@@ -96,7 +109,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
     if (!verified) {
       // Same work for unknown accounts and over-long passwords ('' never matches: MIN_PASSWORD).
       const candidate = password.length <= MAX_PASSWORD ? password : '';
-      const matches = await verifyPassword(candidate, row?.passwordHash ?? (await dummyHash));
+      const matches = await verifyShared(cacheKey, candidate, row?.passwordHash ?? (await dummyHash));
       verified = matches && row !== undefined;
     }
     if (!verified || row === undefined) {

@@ -15,7 +15,11 @@ export type Durability = 'full' | 'normal';
 export interface OpenOptions {
   readonly path: string;
   readonly durability?: Durability;
-  /** How long a statement waits for another connection's lock before failing (ms). */
+  /**
+   * How long a statement waits for another connection's lock before failing (ms, default 250).
+   * Short on purpose: better-sqlite3 waits synchronously, i.e. with the event loop stopped, and
+   * the only other writers (smskit account add|disable) hold the lock for a few milliseconds.
+   */
   readonly busyTimeoutMs?: number;
   readonly readonly?: boolean;
 }
@@ -51,7 +55,7 @@ export function openDatabase(options: OpenOptions): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(options.path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 2000))}`);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 250))}`);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);

@@ -99,6 +99,20 @@ describe('authenticate', () => {
     expect(await refusal(() => service.authenticate('alice@example.com', 'another password'))).toBe('accepted');
   });
 
+  it('concurrent first requests with the same credentials share one scrypt run', async () => {
+    const service = accounts({ scrypt: { logN: 14, r: 8, p: 1 } });
+    await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    await service.add({ email: 'bob@example.com', password: PASSWORD, keywords: ['acme'] });
+    let start = performance.now();
+    await service.authenticate('bob@example.com', PASSWORD);
+    const one = performance.now() - start;
+    start = performance.now();
+    const rows = await Promise.all(Array.from({ length: 64 }, () => service.authenticate('alice@example.com', PASSWORD)));
+    const burst = performance.now() - start;
+    expect(rows.every((row) => row.email === 'alice@example.com')).toBe(true);
+    expect(burst).toBeLessThan(one * 5); // 64 separate runs on a 4-thread pool would take ~16x
+  });
+
   it('takes about as long for an unknown account as for a wrong password', async () => {
     const service = accounts({ scrypt: { logN: 14, r: 8, p: 1 }, limits: { perAccount: { maxFailures: 0, windowMs: 1 }, perAddress: { maxFailures: 0, windowMs: 1 } } });
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
