@@ -1,0 +1,17 @@
+/**
+ * ASMX array wrappers: a named `ArrayOfX` complexType whose whole content is one sequence
+ * holding one repeated element. The emitter maps it to `T[]`; the runtime wraps the items.
+ */
+import type { ComplexType, ElementDecl } from '../model.js';
+
+export function detectArrayItem(type: ComplexType): ElementDecl | undefined {
+  if (type.name === undefined || !type.name.local.startsWith('ArrayOf')) return undefined;
+  if (type.base !== undefined || type.simpleContent !== undefined || type.attributes.length > 0) return undefined;
+  if (type.anyAttribute || type.mixed || type.abstract) return undefined;
+  const content = type.content;
+  if (content === undefined || content.kind !== 'sequence' || content.minOccurs !== 1 || content.maxOccurs !== 1) return undefined;
+  if (content.particles.length !== 1) return undefined;
+  const item = content.particles[0]!;
+  if (item.kind !== 'element' || item.isSchemaRef === true) return undefined;
+  return item.maxOccurs === 'unbounded' || item.maxOccurs > 1 ? item : undefined;
+}

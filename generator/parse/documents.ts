@@ -1,0 +1,212 @@
+/**
+ * Loads the root WSDL and everything it pulls in: `wsdl:import`, inline `xs:schema`s and
+ * their `xs:import`/`xs:include` with a local schemaLocation. Nothing is ever fetched from the
+ * network. Each file is read once (import cycles and diamonds are harmless) and hashed in read
+ * order.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { XmlReadError, readXml } from '../../runtime/xml/reader.js';
+import type { XmlElement } from '../../runtime/xml/types.js';
+import { GeneratorError } from '../errors.js';
+import type { ModelWarning } from '../model.js';
+import { WSDL20_NS, WSDL_NS, XSD_NS } from './namespaces.js';
+import { at, attr, children, tagName } from './xml-access.js';
+
+export type ReadFile = (absPath: string) => string | Uint8Array;
+
+export interface WsdlDocument {
+  readonly file: string;
+  readonly root: XmlElement;
+  readonly targetNamespace: string;
+}
+
+export interface SchemaDocument {
+  readonly file: string;
+  readonly root: XmlElement;
+  readonly targetNamespace: string;
+  readonly elementsQualified: boolean;
+  readonly attributesQualified: boolean;
+}
+
+export interface DocumentSet {
+  readonly wsdls: readonly WsdlDocument[];
+  readonly schemas: readonly SchemaDocument[];
+  readonly hash: string;
+  readonly warnings: readonly ModelWarning[];
+}
+
+/** One file on disk: its display path (relative stays relative) and absolute path. */
+interface FileRef {
+  readonly display: string;
+  readonly abs: string;
+}
+
+class Loader {
+  readonly wsdls: WsdlDocument[] = [];
+  readonly schemas: SchemaDocument[] = [];
+  readonly warnings: ModelWarning[] = [];
+  /** xs:import without schemaLocation: checked once every document is loaded. */
+  readonly locationlessImports: { namespace: string; file: string; el: XmlElement }[] = [];
+  private readonly seen = new Set<string>();
+  private readonly hash: Hash = createHash('sha256');
+
+  constructor(private readonly readFile: ReadFile) {}
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  /** Reads and parses a file once; undefined if it was already read. */
+  read(ref: FileRef, importedFrom?: { file: string; el: XmlElement; location: string }): XmlElement | undefined {
+    if (this.seen.has(ref.abs)) return undefined;
+    this.seen.add(ref.abs);
+    let bytes: string | Uint8Array;
+    try {
+      bytes = this.readFile(ref.abs);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      if (importedFrom === undefined) {
+        throw new GeneratorError('WSDL_IMPORT_UNRESOLVED', `cannot read the WSDL file (${reason})`, { file: ref.display, line: 1 });
+      }
+      throw new GeneratorError(
+        'WSDL_IMPORT_UNRESOLVED',
+        `<${tagName(importedFrom.el)}> location "${importedFrom.location}" cannot be read from ${ref.display} (${reason})`,
+        at(importedFrom.file, importedFrom.el),
+      );
+    }
+    this.hash.update(bytes);
+    try {
+      return readXml(bytes).root;
+    } catch (error) {
+      if (!(error instanceof XmlReadError)) throw error;
+      throw new GeneratorError('WSDL_MALFORMED_XML', `${error.detail} (column ${error.column})`, { file: ref.display, line: error.line });
+    }
+  }
+
+  addWsdl(ref: FileRef, root: XmlElement): void {
+    const doc: WsdlDocument = { file: ref.display, root, targetNamespace: attr(root, 'targetNamespace') ?? '' };
+    this.wsdls.push(doc);
+    for (const el of children(root, WSDL_NS)) {
+      if (el.local === 'import') this.followWsdlImport(ref, el);
+      else if (el.local === 'types') this.addInlineSchemas(ref, el);
+    }
+  }
+
+  private addInlineSchemas(ref: FileRef, types: XmlElement): void {
+    for (const el of types.children) {
+      if (el.type !== 'element') continue;
+      if (el.ns === XSD_NS && el.local === 'schema') this.addSchema(ref, el, undefined);
+      else this.warn('WSDL_IGNORED_EXTENSION', `<${tagName(el)}> in wsdl:types is not an XML Schema 1.0 schema and was ignored`, ref.display, el);
+    }
+  }
+
+  private followWsdlImport(from: FileRef, el: XmlElement): void {
+    const location = attr(el, 'location');
+    if (location === undefined) {
+      throw new GeneratorError('WSDL_IMPORT_UNRESOLVED', `wsdl:import of namespace "${attr(el, 'namespace') ?? ''}" has no location`, at(from.display, el));
+    }
+    const ref = resolveLocation(from, location, el);
+    const root = this.read(ref, { file: from.display, el, location });
+    if (root === undefined) return;
+    if (root.ns === WSDL_NS && root.local === 'definitions') this.addWsdl(ref, root);
+    else if (root.ns === XSD_NS && root.local === 'schema') this.addSchema(ref, root, undefined);
+    else throw notWsdl(ref.display, root, 'a WSDL 1.1 <definitions> or an XML Schema <schema>');
+  }
+
+  /** `chameleonNamespace`: an included schema without targetNamespace takes its includer's. */
+  addSchema(ref: FileRef, root: XmlElement, chameleonNamespace: string | undefined): void {
+    const doc: SchemaDocument = {
+      file: ref.display,
+      root,
+      targetNamespace: attr(root, 'targetNamespace') ?? chameleonNamespace ?? '',
+      elementsQualified: attr(root, 'elementFormDefault') === 'qualified',
+      attributesQualified: attr(root, 'attributeFormDefault') === 'qualified',
+    };
+    this.schemas.push(doc);
+    for (const el of children(root, XSD_NS)) {
+      if (el.local === 'import') this.followSchemaImport(ref, el);
+      else if (el.local === 'include') this.followInclude(ref, el, doc.targetNamespace);
+      else if (el.local === 'redefine') {
+        throw new GeneratorError('WSDL_UNSUPPORTED', 'xs:redefine is not supported', at(ref.display, el));
+      }
+    }
+  }
+
+  private followSchemaImport(from: FileRef, el: XmlElement): void {
+    const location = attr(el, 'schemaLocation');
+    if (location === undefined) {
+      this.locationlessImports.push({ namespace: attr(el, 'namespace') ?? '', file: from.display, el });
+      return;
+    }
+    const ref = resolveLocation(from, location, el);
+    const root = this.read(ref, { file: from.display, el, location });
+    if (root === undefined) return;
+    if (!(root.ns === XSD_NS && root.local === 'schema')) throw notWsdl(ref.display, root, 'an XML Schema <schema>');
+    this.addSchema(ref, root, undefined);
+  }
+
+  private followInclude(from: FileRef, el: XmlElement, targetNamespace: string): void {
+    const location = attr(el, 'schemaLocation');
+    if (location === undefined) {
+      throw new GeneratorError('WSDL_IMPORT_UNRESOLVED', 'xs:include has no schemaLocation', at(from.display, el));
+    }
+    const ref = resolveLocation(from, location, el);
+    const root = this.read(ref, { file: from.display, el, location });
+    if (root === undefined) return;
+    if (!(root.ns === XSD_NS && root.local === 'schema')) throw notWsdl(ref.display, root, 'an XML Schema <schema>');
+    this.addSchema(ref, root, targetNamespace);
+  }
+
+  warn(code: string, message: string, file: string, el: XmlElement): void {
+    this.warnings.push({ code, message, source: at(file, el) });
+  }
+}
+
+const URL_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+const WINDOWS_DRIVE = /^[a-zA-Z]:[\\/]/;
+
+/** Relative locations resolve against the importing file; URLs are refused (we never fetch). */
+function resolveLocation(from: FileRef, location: string, el: XmlElement): FileRef {
+  const trimmed = location.trim();
+  if (URL_SCHEME.test(trimmed) && !WINDOWS_DRIVE.test(trimmed)) {
+    throw new GeneratorError(
+      'WSDL_IMPORT_UNRESOLVED',
+      `<${tagName(el)}> location "${trimmed}" is remote; smskit never fetches imports: save the document locally and point the import at it`,
+      at(from.display, el),
+    );
+  }
+  const display = path.isAbsolute(trimmed) ? trimmed : path.join(path.dirname(from.display), trimmed);
+  return { display, abs: path.resolve(path.dirname(from.abs), trimmed) };
+}
+
+function notWsdl(file: string, root: XmlElement, expected: string): GeneratorError {
+  const found = `<${tagName(root)}>${root.ns === '' ? '' : ` in namespace ${root.ns}`}`;
+  const hint = root.ns === WSDL20_NS ? ' (WSDL 2.0 is not supported)' : '';
+  return new GeneratorError('WSDL_NOT_WSDL', `expected ${expected}, found ${found}${hint}`, at(file, root));
+}
+
+const IMPLICIT_NAMESPACES = new Set([XSD_NS, 'http://www.w3.org/XML/1998/namespace']);
+
+/** Loads the root WSDL and its imports; `file` is kept exactly as given for display. */
+export function loadDocuments(file: string, readFile: ReadFile = (p) => readFileSync(p)): DocumentSet {
+  const loader = new Loader(readFile);
+  const ref: FileRef = { display: file, abs: path.resolve(file) };
+  const root = loader.read(ref)!;
+  if (!(root.ns === WSDL_NS && root.local === 'definitions')) {
+    throw notWsdl(file, root, `a WSDL 1.1 <definitions> element in namespace ${WSDL_NS}`);
+  }
+  loader.addWsdl(ref, root);
+  const provided = new Set(loader.schemas.map((s) => s.targetNamespace));
+  for (const imp of loader.locationlessImports) {
+    if (provided.has(imp.namespace) || IMPLICIT_NAMESPACES.has(imp.namespace)) continue;
+    loader.warn(
+      'XSD_IMPORT_NO_LOCATION',
+      `xs:import of namespace "${imp.namespace}" has no schemaLocation and no schema in the document set provides it`,
+      imp.file,
+      imp.el,
+    );
+  }
+  return { wsdls: loader.wsdls, schemas: loader.schemas, hash: loader.digest(), warnings: loader.warnings };
+}

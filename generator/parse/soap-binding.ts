@@ -1,0 +1,104 @@
+/**
+ * The SOAP 1.1 / SOAP 1.2 extensions of a binding operation: soap:operation, soap:body and
+ * soap:header (resolved from message + part to the header element). `use="encoded"` is refused:
+ * the model describes literal XML, and SOAP-encoding cannot be reproduced faithfully from it.
+ */
+import type { XmlElement } from '../../runtime/xml/types.js';
+import { GeneratorError } from '../errors.js';
+import { clark, type Message, type QName, type SoapBodyUse, type SoapHeaderUse } from '../model.js';
+import { WSDL_NS } from './namespaces.js';
+import { at, attr, children, firstChild, requiredAttr, requiredQNameAttr, showQName, tagName } from './xml-access.js';
+
+export interface SoapContext {
+  readonly file: string;
+  /** The binding's extension namespace (soap or soap12). */
+  readonly ns: string;
+  readonly binding: string;
+  readonly operation: string;
+  readonly messages: ReadonlyMap<string, Message>;
+}
+
+export interface SoapDirection {
+  readonly body?: SoapBodyUse;
+  readonly headers: SoapHeaderUse[];
+}
+
+export function readSoapOperationStyle(ctx: SoapContext, op: XmlElement, defaultStyle: 'document' | 'rpc') {
+  const soapOp = firstChild(op, ctx.ns, 'operation');
+  const style = soapOp === undefined ? undefined : attr(soapOp, 'style')?.trim();
+  const required = soapOp === undefined ? undefined : attr(soapOp, 'soapActionRequired')?.trim();
+  return {
+    soapAction: soapOp === undefined ? '' : (attr(soapOp, 'soapAction') ?? ''),
+    ...(required === undefined ? {} : { soapActionRequired: required === 'true' || required === '1' }),
+    style: style === undefined ? defaultStyle : checkStyle(ctx.file, soapOp!, style),
+  };
+}
+
+export function checkStyle(file: string, el: XmlElement, style: string): 'document' | 'rpc' {
+  if (style === 'document' || style === 'rpc') return style;
+  throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> style="${style}" is neither document nor rpc`, at(file, el));
+}
+
+/** soap:body and soap:header of one wsdl:input / wsdl:output; also checks wsdl:fault's soap:fault. */
+export function readSoapDirection(ctx: SoapContext, direction: XmlElement | undefined): SoapDirection {
+  if (direction === undefined) return { headers: [] };
+  const bodyEl = firstChild(direction, ctx.ns, 'body');
+  const headers = children(direction, ctx.ns, 'header').map((h) => readHeader(ctx, h));
+  return { ...(bodyEl === undefined ? {} : { body: readBody(ctx, bodyEl) }), headers };
+}
+
+export function checkSoapFaults(ctx: SoapContext, op: XmlElement): void {
+  for (const fault of children(op, WSDL_NS, 'fault')) {
+    const soapFault = firstChild(fault, ctx.ns, 'fault');
+    if (soapFault !== undefined) readUse(ctx, soapFault);
+  }
+}
+
+function readBody(ctx: SoapContext, el: XmlElement): SoapBodyUse {
+  const use = readUse(ctx, el);
+  const parts = attr(el, 'parts');
+  const namespace = attr(el, 'namespace');
+  return {
+    use,
+    ...(parts === undefined ? {} : { parts: parts.split(/\s+/).filter((p) => p !== '') }),
+    ...(namespace === undefined ? {} : { namespace }),
+  };
+}
+
+function readHeader(ctx: SoapContext, el: XmlElement): SoapHeaderUse {
+  const use = readUse(ctx, el);
+  const messageName = requiredQNameAttr(ctx.file, el, 'message');
+  const partName = requiredAttr(ctx.file, el, 'part');
+  const message = ctx.messages.get(clark(messageName));
+  if (message === undefined) {
+    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `<${tagName(el)}> message ${showQName(messageName)} is not defined`, at(ctx.file, el));
+  }
+  const part = message.parts.find((p) => p.name === partName);
+  if (part === undefined) {
+    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `<${tagName(el)}> message ${showQName(messageName)} has no part "${partName}"`, at(ctx.file, el));
+  }
+  if (part.element === undefined) {
+    throw new GeneratorError(
+      'WSDL_UNSUPPORTED',
+      `<${tagName(el)}> part "${partName}" of message ${showQName(messageName)} is declared by type, not element; a literal header block needs an element`,
+      at(ctx.file, el),
+    );
+  }
+  const element: QName = part.element;
+  return { message: messageName, part: partName, element, use };
+}
+
+function readUse(ctx: SoapContext, el: XmlElement): 'literal' {
+  const use = attr(el, 'use')?.trim() ?? 'literal';
+  if (use === 'literal') return use;
+  const construct = `<${tagName(el)} use="${use}">`;
+  if (use === 'encoded') {
+    const style = attr(el, 'encodingStyle');
+    throw new GeneratorError(
+      'WSDL_UNSUPPORTED',
+      `binding ${ctx.binding} operation "${ctx.operation}": ${construct} (SOAP encoding${style === undefined ? '' : ` ${style}`}) is not supported; only literal messages can be modelled faithfully`,
+      at(ctx.file, el),
+    );
+  }
+  throw new GeneratorError('WSDL_INVALID', `binding ${ctx.binding} operation "${ctx.operation}": ${construct} is neither literal nor encoded`, at(ctx.file, el));
+}
