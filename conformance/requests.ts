@@ -6,14 +6,11 @@
  * one by a single, named alteration.
  */
 import type { Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
+import { buildSoapRequest, compileHttpOperation, soap11, soap12 } from '../runtime/index.js';
 import { encodeBody } from '../runtime/message.js';
-import { soap11 } from '../runtime/soap11.js';
-import { soap12 } from '../runtime/soap12.js';
-import { compileHttpOperation } from '../runtime/http-binding.js';
 import { buildGetRequest } from '../runtime/http-get.js';
 import { buildPostRequest } from '../runtime/http-post.js';
 import type { OperationPlan } from './contract.js';
-import { envelopeNamespace } from './response-view.js';
 import type { RequestSpec } from './types.js';
 
 /** Parameter values by wire name, in the order they are to be sent. */
@@ -31,28 +28,28 @@ export function soapEnvelope(envNs: string, bodyChild: string, header = ''): str
   return `${XML_DECLARATION}<soap:Envelope xmlns:soap="${envNs}">${head}<soap:Body>${bodyChild}</soap:Body></soap:Envelope>`;
 }
 
-/** The runtime's SOAP request headers for the operation (SOAPAction or the action parameter). */
-export function soapHeaders(plan: OperationPlan): Record<string, string> {
-  const version = plan.protocol === 'soap11' ? soap11 : soap12;
-  return version.requestHeaders(plan.operation.soapAction ?? '');
-}
-
-/** The operation element (Body child) for the values, encoded by the runtime's codec. */
-export function soapBodyChild(d: ServiceDescriptor, plan: OperationPlan, values: ParamValues): string {
+/** The runtime's input object (by property) for parameter values given by wire name. */
+function inputObject(plan: OperationPlan, values: ParamValues): Record<string, string> {
   const byName = new Map(values);
   const input: Record<string, string> = {};
   for (const p of plan.params) {
     const value = byName.get(p.name);
     if (value !== undefined) input[p.prop] = value;
   }
-  return encodeBody(d, plan.operation.input, input, plan.operation.name);
+  return input;
+}
+
+/** The operation element (Body child) for the values, encoded by the runtime's codec. */
+export function soapBodyChild(d: ServiceDescriptor, plan: OperationPlan, values: ParamValues): string {
+  return encodeBody(d, plan.operation.input, inputObject(plan, values), plan.operation.name);
 }
 
 /** A correct request of the operation on its binding, with the values given. */
 export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, basePath: string, values: ParamValues): RequestSpec {
   if (plan.protocol === 'soap11' || plan.protocol === 'soap12') {
-    const body = soapEnvelope(envelopeNamespace(soapVersionOf(plan.protocol)), soapBodyChild(d, plan, values));
-    return { method: 'POST', path: basePath, headers: soapHeaders(plan), body };
+    const version = plan.protocol === 'soap11' ? soap11 : soap12;
+    const built = buildSoapRequest(d, version, basePath, plan.operation, inputObject(plan, values), undefined, {});
+    return { method: built.method, path: built.path, headers: built.headers, body: built.body ?? '' };
   }
   const hop = compileHttpOperation(d, plan.operation, new Map());
   const input = Object.fromEntries(values);
@@ -86,11 +83,12 @@ export function truncateDocument(body: string): string {
   return body.slice(0, body.lastIndexOf('</'));
 }
 
-/** Adds an internal DTD subset declaring an entity, and uses the entity in the document. */
+const BODY_START = /<(?:[\w.-]+:)?Body(?:\s[^>]*)?>/;
+
+/** Adds an internal DTD subset declaring an entity before the root element. */
 export function withDoctype(body: string): string {
-  const rest = body.startsWith(XML_DECLARATION) ? body.slice(XML_DECLARATION.length) : body;
-  const withEntity = rest.replace(/<\/soap:Body>/, '<!-- &conformance; --></soap:Body>');
-  return `${XML_DECLARATION}<!DOCTYPE Envelope [<!ENTITY conformance "entity expanded">]>${withEntity}`;
+  const declaration = /^<\?xml[^>]*\?>/.exec(body)?.[0] ?? '';
+  return `${declaration}<!DOCTYPE Envelope [<!ENTITY conformance "entity expanded">]>${body.slice(declaration.length)}`;
 }
 
 /** A namespace no SOAP version uses, for the VersionMismatch cases. */
@@ -107,5 +105,5 @@ export function mustUnderstandHeader(version: '1.1' | '1.2'): string {
 /** Pads a SOAP body with an XML comment inside the Body until it is over `bytes`. */
 export function padToSize(body: string, bytes: number): string {
   const missing = Math.max(0, bytes - Buffer.byteLength(body)) + 1024;
-  return body.replace('<soap:Body>', `<soap:Body><!--${'x'.repeat(missing)}-->`);
+  return body.replace(BODY_START, (start) => `${start}<!--${'x'.repeat(missing)}-->`);
 }
