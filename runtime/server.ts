@@ -195,11 +195,15 @@ function internalFault(plan: Plan, err: unknown, op: OperationDescriptor, bindin
   return { kind: 'server', message: 'Server was unable to process request.' };
 }
 
-/** Class, code and message of an internal error; no stack (it is one line) and no request values. */
+/**
+ * Class, code and where it was thrown — not the message: handler errors often quote request
+ * values (a password in an SQL error, say), and the log must not carry them.
+ */
 function describeError(err: unknown): string {
   if (!(err instanceof Error)) return `non-Error thrown (${typeof err})`;
   const code = (err as { code?: unknown }).code;
-  return `${err.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${err.message.split('\n')[0]}`;
+  const frame = err.stack?.split('\n').find((line) => line.trimStart().startsWith('at '))?.trim();
+  return `${err.name}${typeof code === 'string' ? ` [${code}]` : ''}${frame === undefined ? '' : ` ${frame}`}`;
 }
 
 function writeFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec): void {

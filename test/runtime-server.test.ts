@@ -1,0 +1,306 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NS } from './fixtures/runtime/serviceapi-descriptor.js';
+import {
+  SOAP11, SOAP12, STACK_TRACE, envelope, parseFault, raw, sendBody, soap11Post, soap12Post, startServer, type RawResponse, type TestServer,
+} from './fixtures/runtime/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ maxBodyBytes: 64 * 1024, bodyTimeoutMs: 300, headersTimeoutMs: 400 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const FIELDS = { keyword: 'k', emailAddress: 'e@x', password: 'hunter2', smsto: '+1555', carrierCode: 'c', smsmsg: 'hi' };
+
+function expectFault(res: RawResponse, envNs: string, code: string): ReturnType<typeof parseFault> {
+  expect(res.status).toBe(500);
+  expect(res.contentType).toBe(envNs === SOAP11 ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8');
+  expect(res.text.startsWith('<?xml version="1.0" encoding="utf-8"?>')).toBe(true);
+  expect(res.text).not.toMatch(STACK_TRACE);
+  const fault = parseFault(res.text);
+  expect(fault.envNs).toBe(envNs);
+  expect(fault.code).toBe(code);
+  return fault;
+}
+
+function expectPlain(res: RawResponse, status: number, message?: string | RegExp): void {
+  expect(res.status).toBe(status);
+  expect(res.contentType).toBe('text/plain; charset=utf-8');
+  expect(res.text).not.toContain('\n');
+  expect(res.text).not.toMatch(STACK_TRACE);
+  if (message !== undefined) expect(res.text).toMatch(message);
+}
+
+describe('success responses', () => {
+  it('SOAP 1.1: 200, exact content type, declaration, wrapper and result', async () => {
+    const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody(FIELDS)), `"${NS}SMSSend"`);
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('text/xml; charset=utf-8');
+    expect(res.text).toMatch(new RegExp(`^<\\?xml version="1.0" encoding="utf-8"\\?><soap:Envelope xmlns:soap="${SOAP11}"[^>]*><soap:Body><SMSSendResponse xmlns="${NS}"><SMSSendResult>`));
+  });
+
+  it('SOAP 1.2: 200 application/soap+xml answered in a 1.2 envelope', async () => {
+    const res = await soap12Post(server.endpoint, envelope(SOAP12, sendBody(FIELDS)), `${NS}SMSSend`);
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('application/soap+xml; charset=utf-8');
+    expect(res.text).toContain(`<soap:Envelope xmlns:soap="${SOAP12}"`);
+  });
+
+  it('HTTP GET: <string xmlns="{ns}"> document', async () => {
+    const res = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(FIELDS)}`);
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('text/xml; charset=utf-8');
+    expect(res.text).toBe(`<?xml version="1.0" encoding="utf-8"?>\n<string xmlns="${NS}">${JSON.stringify(FIELDS)}</string>`);
+  });
+
+  it('HTTP GET: an absent result is written as xsi:nil', async () => {
+    const res = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams({ ...FIELDS, keyword: 'absent' })}`);
+    expect(res.text).toContain(`<string xmlns="${NS}" xsi:nil="true"`);
+  });
+
+  it('routes SOAP 1.1 by SOAPAction unquoted, and by the Body element without SOAPAction or with an empty one', async () => {
+    for (const action of [`${NS}SMSSendToPort`, undefined, '""']) {
+      const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody({ ...FIELDS, port: '9' }, 'SMSSendToPort')), action);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<SMSSendToPortResult>');
+    }
+  });
+
+  it('routes SOAP 1.2 by the Body element when the action parameter is absent', async () => {
+    const res = await soap12Post(server.endpoint, envelope(SOAP12, sendBody(FIELDS)));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<SMSSendResult>');
+  });
+
+  it('accepts the path in any case, like ASMX', async () => {
+    const res = await soap11Post(server.endpoint.replace('serviceapi.asmx', 'ServiceAPI.ASMX'), envelope(SOAP11, sendBody(FIELDS)), `"${NS}SMSSend"`);
+    expect(res.status).toBe(200);
+  });
+
+  it('ignores mustUnderstand="0" and blocks for another actor', async () => {
+    const header = `<x:Trace xmlns:x="urn:x" soap:mustUnderstand="0">1</x:Trace><x:Other xmlns:x="urn:x" soap:mustUnderstand="1" soap:actor="urn:someone-else">1</x:Other>`;
+    const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody(FIELDS), header), `"${NS}SMSSend"`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('SOAP faults', () => {
+  it.each([
+    ['SOAP 1.1', SOAP11, 'soap:Client'],
+    ['SOAP 1.2', SOAP12, 'soap:Sender'],
+  ])('malformed XML -> %s client fault', async (_name, envNs, code) => {
+    const post = envNs === SOAP11 ? soap11Post : soap12Post;
+    const res = await post(server.endpoint, envelope(envNs, sendBody(FIELDS)).replace('</soap:Body>', '</soap:Bod>'), envNs === SOAP11 ? `"${NS}SMSSend"` : `${NS}SMSSend`);
+    const fault = expectFault(res, envNs, code);
+    expect(fault.message).toMatch(/not well-formed/);
+  });
+
+  it.each([
+    ['SOAP 1.1', SOAP11, 'soap:Client'],
+    ['SOAP 1.2', SOAP12, 'soap:Sender'],
+  ])('a DOCTYPE (XXE attempt) -> %s client fault, nothing expanded', async (_name, envNs, code) => {
+    const post = envNs === SOAP11 ? soap11Post : soap12Post;
+    const body = `<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>${envelope(envNs, sendBody({ ...FIELDS, smsmsg: '&xxe;' })).replace(/^<\?xml[^>]*\?>/, '')}`;
+    const res = await post(server.endpoint, body);
+    const fault = expectFault(res, envNs, code);
+    expect(fault.message).toMatch(/DOCTYPE/);
+    expect(res.text).not.toContain('root:');
+  });
+
+  it('an envelope of an unknown version -> VersionMismatch (1.1 for text/xml)', async () => {
+    const res = await soap11Post(server.endpoint, envelope('http://example.com/not-soap', sendBody(FIELDS)), `"${NS}SMSSend"`);
+    expectFault(res, SOAP11, 'soap:VersionMismatch');
+  });
+
+  it('an envelope of an unknown version -> VersionMismatch with Upgrade (1.2 for application/soap+xml)', async () => {
+    const res = await soap12Post(server.endpoint, envelope('http://example.com/not-soap', sendBody(FIELDS)));
+    const fault = expectFault(res, SOAP12, 'soap:VersionMismatch');
+    expect(fault.headerBlocks).toEqual(['Upgrade']);
+  });
+
+  it('the envelope namespace decides the version: a 1.2 envelope sent as text/xml is answered in 1.2', async () => {
+    const res = await soap11Post(server.endpoint, envelope(SOAP12, sendBody(FIELDS)));
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('application/soap+xml; charset=utf-8');
+  });
+
+  it.each([
+    ['SOAP 1.1', SOAP11, '1', 'soap:MustUnderstand'],
+    ['SOAP 1.2', SOAP12, 'true', 'soap:MustUnderstand'],
+  ])('an unknown mustUnderstand header -> %s MustUnderstand', async (_name, envNs, flag, code) => {
+    const post = envNs === SOAP11 ? soap11Post : soap12Post;
+    const header = `<x:Security xmlns:x="urn:sec" soap:mustUnderstand="${flag}">t</x:Security>`;
+    const res = await post(server.endpoint, envelope(envNs, sendBody(FIELDS), header));
+    const fault = expectFault(res, envNs, code);
+    expect(fault.message).toContain('{urn:sec}Security');
+    if (envNs === SOAP12) expect(fault.headerBlocks).toEqual(['NotUnderstood']);
+  });
+
+  it('an unknown SOAPAction -> Client fault naming it', async () => {
+    const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody(FIELDS)), '"urn:nope"');
+    const fault = expectFault(res, SOAP11, 'soap:Client');
+    expect(fault.message).toBe('Server did not recognize the value of HTTP Header SOAPAction: urn:nope.');
+  });
+
+  it('an unknown SOAP 1.2 action -> Sender fault', async () => {
+    const res = await soap12Post(server.endpoint, envelope(SOAP12, sendBody(FIELDS)), 'urn:nope');
+    expectFault(res, SOAP12, 'soap:Sender');
+  });
+
+  it('an unknown Body element -> Client fault', async () => {
+    const res = await soap11Post(server.endpoint, envelope(SOAP11, `<Other xmlns="${NS}"/>`));
+    expect(expectFault(res, SOAP11, 'soap:Client').message).toContain(`{${NS}}Other`);
+  });
+
+  it('an unexpected child element -> Client fault naming the path', async () => {
+    const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody({ ...FIELDS, bogus: 'x' })), `"${NS}SMSSend"`);
+    expect(expectFault(res, SOAP11, 'soap:Client').message).toContain('SMSSend/bogus');
+  });
+
+  it('an empty body -> Client fault', async () => {
+    expectFault(await soap11Post(server.endpoint, ''), SOAP11, 'soap:Client');
+  });
+
+  it.each([
+    ['SOAP 1.1', SOAP11, 'soap:Client'],
+    ['SOAP 1.2', SOAP12, 'soap:Sender'],
+  ])('a ServiceError -> %s client fault with its message and code in the detail', async (_name, envNs, code) => {
+    const post = envNs === SOAP11 ? soap11Post : soap12Post;
+    const res = await post(server.endpoint, envelope(envNs, sendBody({ ...FIELDS, keyword: 'refuse' })));
+    const fault = expectFault(res, envNs, code);
+    expect(fault.message).toBe('Invalid credentials.');
+    expect(fault.detail).toEqual({ code: 'AUTH_FAILED', retryAfter: '30' });
+  });
+
+  it.each([
+    ['SOAP 1.1', SOAP11, 'soap:Server'],
+    ['SOAP 1.2', SOAP12, 'soap:Receiver'],
+  ])('a handler crash -> %s server fault, generic message, logged without request values', async (_name, envNs, code) => {
+    const before = server.logged.length;
+    const post = envNs === SOAP11 ? soap11Post : soap12Post;
+    const res = await post(server.endpoint, envelope(envNs, sendBody({ ...FIELDS, keyword: 'crash', password: 'TOPSECRET' })));
+    const fault = expectFault(res, envNs, code);
+    expect(fault.message).toBe('Server was unable to process request.');
+    expect(res.text).not.toContain('exploded');
+    expect(server.logged.length).toBe(before + 1);
+    expect(server.logged.at(-1)).toContain('SMSSend');
+    expect(server.logged.join('\n')).not.toContain('TOPSECRET');
+  });
+
+  it('a result XML cannot carry -> Server fault, logged', async () => {
+    const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody({ ...FIELDS, keyword: 'illegal' })));
+    expectFault(res, SOAP11, 'soap:Server');
+    expect(server.logged.at(-1)).toContain('CODEC_ILLEGAL_CHAR');
+  });
+});
+
+describe('HTTP-level errors', () => {
+  it('404 for an unknown path and an unknown operation path', async () => {
+    expectPlain(await raw(`${server.url}/nothing-here`), 404);
+    expectPlain(await raw(`${server.endpoint}/NoSuchOperation?a=1`), 404);
+  });
+
+  it('405 with Allow for a wrong method', async () => {
+    const put = await raw(server.endpoint, { method: 'PUT', body: 'x' });
+    expectPlain(put, 405);
+    expect(put.headers['allow']).toBe('GET, POST');
+    const del = await raw(`${server.endpoint}/SMSSend`, { method: 'DELETE' });
+    expectPlain(del, 405);
+    expect(del.headers['allow']).toBe('GET, POST');
+    const get = await raw(server.endpoint);
+    expectPlain(get, 405);
+  });
+
+  it('415 for an unsupported content type', async () => {
+    expectPlain(await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 415, /Unsupported content type: application\/json/);
+    expectPlain(await raw(`${server.endpoint}/SMSSend`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a=1' }), 415);
+    expectPlain(await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=iso-8859-1' }, body: '<a/>' }), 415, /charset/);
+  });
+
+  it('GET/POST: a missing parameter -> 500 text/plain one line', async () => {
+    const { smsto: _s, ...rest } = FIELDS;
+    expectPlain(await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(rest)}`), 500, /^Missing parameter: smsto\.$/);
+    const post = await raw(`${server.endpoint}/SMSSendToPort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(FIELDS).toString() });
+    expectPlain(post, 500, /^Missing parameter: port\.$/);
+  });
+
+  it('GET/POST: a ServiceError -> 500 text/plain with its message; a crash -> generic message', async () => {
+    const refused = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams({ ...FIELDS, keyword: 'refuse' })}`);
+    expectPlain(refused, 500, /^Invalid credentials\.$/);
+    expect(refused.headers['x-smskit-fault-code']).toBe('Client');
+    expect(refused.headers['x-smskit-error-code']).toBe('AUTH_FAILED');
+    const crash = await raw(`${server.endpoint}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...FIELDS, keyword: 'crash' }).toString() });
+    expectPlain(crash, 500, /^Server was unable to process request\.$/);
+  });
+
+  it('413 for a body over the limit: declared Content-Length, refused before reading', async () => {
+    const res = await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8' }, body: Buffer.alloc(65 * 1024, 0x20) });
+    expectPlain(res, 413);
+  });
+
+  it('413 for a chunked body that grows over the limit', async () => {
+    const answer = await rawSocket(server.url, [
+      'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n',
+      ...Array.from({ length: 20 }, () => `1000\r\n${' '.repeat(4096)}\r\n`),
+    ]);
+    expect(answer).toMatch(/^HTTP\/1.1 413 /);
+  });
+
+  it('408 when the body is too slow', async () => {
+    const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 100\r\n\r\n<soap'], 2000);
+    expect(answer).toMatch(/^HTTP\/1.1 408 /);
+  });
+
+  it('408 when the headers are too slow (slowloris)', async () => {
+    const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\n'], 4000);
+    expect(answer).toMatch(/^HTTP\/1.1 408 /);
+  });
+});
+
+describe('?wsdl', () => {
+  it('serves the contract, case-insensitively, with addresses rewritten to the Host used', async () => {
+    for (const query of ['wsdl', 'WSDL', 'Wsdl']) {
+      const res = await raw(`${server.endpoint}?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.contentType).toBe('text/xml; charset=utf-8');
+      const locations = [...res.text.matchAll(/<(?:soap|soap12|http):address location="([^"]*)"/g)].map((m) => m[1]);
+      expect(locations).toEqual(Array(4).fill(server.endpoint));
+      expect(res.text).toContain('soapAction="http://smskit.dev/serviceapi/SMSSend"');
+    }
+    const viaHost = await raw(`${server.endpoint}?wsdl`, { headers: { host: 'sms.example.com:8443' } });
+    expect(viaHost.text).toContain('location="http://sms.example.com:8443/serviceapi.asmx"');
+  });
+
+  it('does not trust X-Forwarded-Proto by default, and never echoes an unsafe Host', async () => {
+    const res = await raw(`${server.endpoint}?wsdl`, { headers: { 'x-forwarded-proto': 'https', host: 'evil"><x' } });
+    expect(res.text).not.toContain('https://');
+    expect(res.text).not.toContain('evil');
+    expect(res.text).toContain(`location="${server.endpoint}"`);
+  });
+});
+
+/** Writes raw HTTP pieces over a socket and returns what the server answered (until close or timeout). */
+function rawSocket(baseUrl: string, pieces: string[], waitMs = 1500): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = '';
+    const done = (): void => {
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(done, waitMs);
+    socket.on('data', (d) => (answer += d.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    socket.on('error', () => {});
+    socket.on('connect', () => {
+      for (const piece of pieces) if (!socket.destroyed) socket.write(piece);
+    });
+  });
+}
