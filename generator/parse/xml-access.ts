@@ -49,7 +49,7 @@ export function qnameValue(file: string, el: XmlElement, name: string, value: st
     const prefix = value.includes(':') ? value.slice(0, value.indexOf(':')).trim() : '';
     throw new GeneratorError(
       'WSDL_UNRESOLVED_REFERENCE',
-      `${tagName(el)} ${name}="${value}": the namespace prefix "${prefix}" is not declared`,
+      `<${tagName(el)} ${name}="${value}">: the namespace prefix "${prefix}" is not declared`,
       at(file, el),
     );
   }

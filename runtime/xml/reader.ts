@@ -62,12 +62,20 @@ class StrictParser extends SaxesParser<{ xmlns: true; position: true }> {
   }
 
   override fail(message: string): this {
-    throw new XmlReadError('XML_MALFORMED', explain(message), this.line, this.column + 1);
+    throw new XmlReadError('XML_MALFORMED', explain(message, this.openTagName()), this.line, this.column + 1);
+  }
+
+  /** The start tag saxes is looking at (private in its typings, but the one fact a user needs). */
+  private openTagName(): string | undefined {
+    return (this as unknown as { tag: { name?: string } | null }).tag?.name;
   }
 }
 
 /** saxes's messages are terse; say what is allowed where a reader would otherwise wonder. */
-function explain(message: string): string {
+function explain(message: string, openTag: string | undefined): string {
+  if (message === 'unexpected close tag.' && openTag !== undefined) {
+    return `Unexpected close tag: <${openTag}> is still open`;
+  }
   if (message === 'undefined entity.') {
     return 'Undefined entity reference (only &lt; &gt; &amp; &apos; &quot; and character references are allowed)';
   }
@@ -75,7 +83,8 @@ function explain(message: string): string {
 }
 
 function capitalise(message: string): string {
-  return message.length === 0 ? 'malformed XML' : message[0]!.toUpperCase() + message.slice(1);
+  const text = message.endsWith('.') ? message.slice(0, -1) : message;
+  return text.length === 0 ? 'Malformed XML' : text[0]!.toUpperCase() + text.slice(1);
 }
 
 /** Per-read state. One instance lives for the whole process; reads are synchronous. */
