@@ -14,7 +14,6 @@ import { validateOptions, type ConformanceOptions, type ValidatedOptions } from 
 import { makeRedactor } from './redact.js';
 import { runCases } from './runner.js';
 import { selectCases } from './select.js';
-import { loadWsdlParser } from './wsdl-reader.js';
 import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report } from './types.js';
 
 export type { ConformanceOptions } from './options.js';
@@ -86,7 +85,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const { run, skipped } = selectCases(cases, selectionOf(validated));
   const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
   const redact = makeRedactor(secretValues(validated.inputs, allParams));
-  if (run.some((c) => c.expect.kind === 'wsdl')) await loadWsdlParser();
   const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
   const outcomes = await runCases(run, {
     origin: validated.target.origin,
