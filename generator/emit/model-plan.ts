@@ -3,7 +3,7 @@
  * one service plan per wsdl:service, in document order.
  */
 import type { WsdlModel } from '../model.js';
-import { TS_RESERVED_WORDS, serviceIdentifiers, toIdentifier } from '../naming.js';
+import { TS_RESERVED_WORDS, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
 import { planSchema, type SchemaPlan } from './schema-plan.js';
 import { planService, uniqueFolders, type ServicePlan } from './service-plan.js';
 
@@ -19,7 +19,7 @@ export interface ModelPlan {
 }
 
 export function reservedTypeNames(model: WsdlModel): string[] {
-  const perService = model.services.flatMap((s) => Object.values(serviceIdentifiers(toIdentifier(s.name.local))));
+  const perService = model.services.flatMap((s) => Object.values(serviceIdentifiers(toTypeIdentifier(s.name.local))));
   return [...TS_RESERVED_WORDS, ...RUNTIME_NAMES, ...perService];
 }
 

@@ -71,17 +71,24 @@ export function provenanceHeader(p: Provenance): string {
 export function printFile(project: Project, path: string, header: string, statements: readonly (string | StatementStructures)[]): string {
   const file = project.createSourceFile(`/${path}`, { statements: [header, blankLine, ...separateImports(statements)] }, { overwrite: true });
   file.formatText(FORMAT);
-  const text = file.getFullText();
+  // Blank-line runs come from mixing our separators with ts-morph's own; code never holds raw
+  // blank lines elsewhere (JSDoc lines start with ` *`, string literals are escaped).
+  const text = file.getFullText().replace(/\n{3,}/g, '\n\n');
   project.removeSourceFile(file);
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** A blank line between the import block and the declarations (ts-morph omits it before a `const`). */
+/** Blank lines after the import block and between declarations, whatever their kind. */
 function separateImports(statements: readonly (string | StatementStructures)[]): (string | WriterFunction | StatementStructures)[] {
   const isImport = (s: string | StatementStructures): boolean => typeof s !== 'string' && s.kind === StructureKind.ImportDeclaration;
   const last = statements.map(isImport).lastIndexOf(true);
-  if (last < 0 || last === statements.length - 1) return [...statements];
-  return [...statements.slice(0, last + 1), blankLine, ...statements.slice(last + 1)];
+  const out: (string | WriterFunction | StatementStructures)[] = [...statements.slice(0, last + 1)];
+  // One blank line before every declaration (ts-morph leaves consecutive type aliases touching).
+  statements.slice(last + 1).forEach((statement, i) => {
+    if (i > 0 || last >= 0) out.push(blankLine); // the header is already followed by one
+    out.push(statement);
+  });
+  return out;
 }
 
 const blankLine: WriterFunction = (writer) => {

@@ -23,7 +23,7 @@ import {
   type Service,
   type WsdlModel,
 } from '../model.js';
-import { allocateMethodNames, candidatesFor, serviceFolder, serviceIdentifiers, toIdentifier } from '../naming.js';
+import { allocateMethodNames, candidatesFor, serviceFolder, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
 import { refuse } from './failure.js';
 import type { SchemaPlan } from './schema-plan.js';
 import { resolveValue, type PlannedValue } from './values.js';
@@ -101,7 +101,7 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
       return { key, operation: op.name, ...(messageName !== undefined ? { messageName } : {}) };
     }),
   );
-  const ident = toIdentifier(service.name.local);
+  const ident = toTypeIdentifier(service.name.local);
   const operations = [...grouped.entries()].map(([key, bound]) =>
     planOperation(model, schema, key, methods.get(key)!.name, bound),
   );
