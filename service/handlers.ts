@@ -3,8 +3,9 @@
  * skeleton. Only translation happens here:
  *
  * - success → `{ SMSSendResult: id }` / `{ SMSSendToPortResult: id }`;
- * - `SmsRefusal` → runtime `ServiceError(code, message, { field })`, which the runtime writes as a
- *   SOAP Client/Sender fault (code and field in the detail) or a GET/POST 500 text/plain;
+ * - `SmsRefusal` → runtime `ServiceError(code, "<code>: <message>", { field })`, which the runtime
+ *   writes as a SOAP Client/Sender fault (code and field also in the detail) or a GET/POST 500
+ *   text/plain (code also in the X-Smskit-Error-Code header);
  * - `SmsUnavailable` is rethrown unchanged: the runtime answers a Server/Receiver fault (or a
  *   GET/POST 500) and logs its one-line message, which names the storage condition.
  */
@@ -60,5 +61,7 @@ export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
 /** A refusal becomes the runtime's client fault; anything else passes unchanged. */
 export function toWireError(error: unknown): unknown {
   if (!(error instanceof SmsRefusal)) return error;
-  return new ServiceError(error.code, error.message, error.field === undefined ? undefined : { field: error.field });
+  // The code leads the human text too, so a GET/POST client reading only the body (curl) and a
+  // SOAP client reading only faultstring both see it (ASMX likewise leads with the exception type).
+  return new ServiceError(error.code, `${error.code}: ${error.message}`, error.field === undefined ? undefined : { field: error.field });
 }

@@ -48,7 +48,7 @@ describe('wire handlers', () => {
       return;
     }
     expect(got).toBeInstanceOf(ServiceError);
-    expect(got).toMatchObject({ code: want.code, detail: want.detail });
+    expect(got).toMatchObject({ code: want.code, detail: want.detail, message: expect.stringMatching(new RegExp(`^${want.code}: `)) });
     expect((got as Error).message).not.toContain(PASSWORD);
   });
 

@@ -1,0 +1,57 @@
+/**
+ * `startSmsServer`: the SMS service on the wire runtime — one HTTP server, all four bindings.
+ *
+ * The descriptor is a parameter (the generated `serviceAPIDescriptor`, or one derived from the
+ * WSDL), so this module does not depend on generated code. `close()` is graceful: the HTTP
+ * server stops accepting, in-flight requests finish (their commits included), and only then is
+ * the outbox closed, so no accepted request loses its answer or its message.
+ */
+import { createRequestListener, listen, type ServerOptions, type ServiceDescriptor } from '../runtime/index.js';
+import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
+
+export interface SmsServerOptions extends SmsAppOptions {
+  readonly descriptor: ServiceDescriptor;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0 (an ephemeral port); `smskit serve` passes 8080. */
+  readonly port?: number;
+  /** Wire options (WSDL text, body limits, timeouts, logger). */
+  readonly http?: ServerOptions;
+  /** How long close() lets in-flight requests run before dropping connections (ms). */
+  readonly closeTimeoutMs?: number;
+}
+
+export interface SmsServer {
+  /** e.g. http://127.0.0.1:8080 */
+  readonly url: string;
+  readonly app: SmsApp;
+  close(): Promise<void>;
+}
+
+export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
+  const { descriptor, host, port, http, closeTimeoutMs, ...service } = options;
+  const logger = http?.logger;
+  const app = openSmsApp(service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service);
+  let listening;
+  try {
+    const listener = createRequestListener(descriptor, { ...app.handlers }, http);
+    listening = await listen(listener, {
+      host: host ?? '127.0.0.1',
+      port: port ?? 0,
+      ...(closeTimeoutMs === undefined ? {} : { closeTimeoutMs }),
+    });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const server = listening;
+  let closing: Promise<void> | undefined;
+  return {
+    url: server.url,
+    app,
+    close() {
+      closing ??= server.close().finally(() => app.close());
+      return closing;
+    },
+  };
+}
