@@ -11,7 +11,7 @@ import { CodecError, SoapFaultError, TransportError } from './errors.js';
 import { decodeElement, decodeText, encodeElement, primitiveCodec, resolveValue, type PrimitiveCodec } from './codec/index.js';
 import type { Protocol } from './descriptor.js';
 import { elementOf } from './message.js';
-import { readXml } from './xml/reader.js';
+import { readXml, XmlReadError } from './xml/reader.js';
 
 interface CompiledParam {
   readonly name: string;
@@ -103,12 +103,19 @@ export function decodeHttpResponse(
   if (status !== 200) throw httpError(protocol, status, mediaType, headers, body);
   if (hop.result === undefined) return {};
   if (!mediaType.endsWith('xml')) throw new TransportError('BAD_RESPONSE', `Expected an XML response, got ${mediaType || 'no content type'} (HTTP ${status})`, { httpStatus: status });
-  const root = readXml(body).root;
   const element = elementOf(d, hop.result.elementKey, hop.op.name);
-  if (root.local !== element.name.local || root.ns !== element.name.ns) {
-    throw new TransportError('BAD_RESPONSE', `Expected the response element {${element.name.ns}}${element.name.local}, got {${root.ns}}${root.local}`, { httpStatus: status });
+  let value: unknown;
+  try {
+    const root = readXml(body).root;
+    if (root.local !== element.name.local || root.ns !== element.name.ns) {
+      throw new TransportError('BAD_RESPONSE', `Expected the response element {${element.name.ns}}${element.name.local}, got {${root.ns}}${root.local}`, { httpStatus: status });
+    }
+    value = decodeElement(d, element.value, root, element.nillable, element.name.local);
+  } catch (err) {
+    if (err instanceof XmlReadError) throw new TransportError('BAD_RESPONSE', `The response is not well-formed XML: ${err.message}`, { httpStatus: status, cause: err });
+    if (err instanceof CodecError) throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, { httpStatus: status, cause: err });
+    throw err;
   }
-  const value = decodeElement(d, element.value, root, element.nillable, element.name.local);
   return value === null ? {} : { [hop.result.field]: value };
 }
 
