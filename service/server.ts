@@ -6,6 +6,7 @@
  * server stops accepting, in-flight requests finish (their commits included), and only then is
  * the outbox closed, so no accepted request loses its answer or its message.
  */
+import type http from 'node:http';
 import { createRequestListener, listen, type ServerOptions, type ServiceDescriptor } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 
@@ -25,6 +26,8 @@ export interface SmsServer {
   /** e.g. http://127.0.0.1:8080 */
   readonly url: string;
   readonly app: SmsApp;
+  /** The node:http server, for connection-level observation (tests, metrics). */
+  readonly server: http.Server;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
   return {
     url: server.url,
     app,
+    server: server.server,
     close() {
       closing ??= server.close().finally(() => app.close());
       return closing;

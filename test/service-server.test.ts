@@ -3,6 +3,7 @@
  * POST, success and refusal; the descriptor is derived from the WSDL, as generated code embeds it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { toDescriptor } from '../generator/descriptor.js';
 import { parseWsdl } from '../generator/parse/index.js';
 import { MESSAGE_ID_PATTERN } from '../service/ids.js';
 import { startSmsServer, type SmsServer } from '../service/server.js';
+import { openStore } from '../service/store.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const PASSWORD = 'correct horse battery';
@@ -105,3 +107,41 @@ describe('SMS service on every binding', () => {
     expect((await call('soap11', 'SMSSend', good)).status).toBe(200);
   });
 });
+
+describe('graceful close', () => {
+  it('answers every accepted request and stores it before the outbox closes', async () => {
+    const descriptor = toDescriptor(parseWsdl(resolve(import.meta.dirname, '../wsdl/serviceapi.wsdl')));
+    const dbPath = join(dir, 'graceful.db');
+    const local = await startSmsServer({ descriptor, dbPath, scrypt: { logN: 10, r: 8, p: 1 }, http: { logger: { error: (line) => logged.push(line) } } });
+    await local.app.accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME'] });
+    const total = 200;
+    let received = 0;
+    let closing: Promise<void> | undefined;
+    // Close the moment the last request has been received: all of them are then in flight.
+    local.server.on('request', () => {
+      if (++received === total) closing = local.close();
+    });
+    const form = new URLSearchParams(good).toString();
+    const outcomes = await Promise.all(Array.from({ length: total }, () => postOnce(`${local.url}/serviceapi.asmx/SMSSend`, form)));
+    await closing;
+    const ids = outcomes.map((o) => /(SMS-[0-9A-Z]{26})</.exec(o.body)?.[1]);
+    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
+    const reopened = openStore({ path: dbPath });
+    const stored = new Set(reopened.listOutbox().map((m) => m.id));
+    await reopened.close();
+    expect(ids.filter((id) => id === undefined || !stored.has(id))).toEqual([]);
+    expect(stored.size).toBe(total);
+  });
+});
+
+/** One POST on its own connection (no pooling, so no keep-alive reuse races). */
+function postOnce(url: string, form: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolvePost) => {
+    const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolvePost({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', (error) => resolvePost({ status: 0, body: error.message }));
+    req.end(form);
+  });
+}
