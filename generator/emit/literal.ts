@@ -22,8 +22,17 @@ export function printLiteral(value: LiteralValue, indent = ''): string {
   }
   const entries = Object.entries(value as { readonly [key: string]: LiteralValue }).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return '{}';
-  const oneLine = `{ ${entries.map(([k, v]) => `${propertyKey(k)}: ${printLiteral(v, inner)}`).join(', ')} }`;
-  // Small leaf objects (values, names, bodies) read better on one line.
-  if (oneLine.length <= MAX_INLINE && !oneLine.includes('\n')) return oneLine;
+  // Small leaf objects (values, names, bodies) read better on one line. The shallow-size test
+  // comes first so big subtrees are never printed twice.
+  if (isSmall(value, 2)) {
+    const oneLine = `{ ${entries.map(([k, v]) => `${propertyKey(k)}: ${printLiteral(v, inner)}`).join(', ')} }`;
+    if (oneLine.length <= MAX_INLINE && !oneLine.includes('\n')) return oneLine;
+  }
   return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${printLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+}
+
+function isSmall(value: LiteralValue, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return depth > 0 && children.length <= 8 && children.every((child) => isSmall(child, depth - 1));
 }

@@ -2,12 +2,15 @@
  * DataSet-style content: a complex type whose particles are only `xs:any` wildcards and
  * `<element ref="s:schema"/>` (ASMX DataSet results) carries arbitrary XML; the generated
  * code gives the whole element to the caller as an `XmlElement` rather than splitting it
- * into a schema part and a diffgram part.
+ * into a schema part and a diffgram part. Mixed content is treated the same way.
  */
 import type { ComplexType, Particle } from '../model.js';
 
 export function isXmlContent(type: ComplexType): boolean {
-  if (type.arrayItem !== undefined || type.base !== undefined || type.simpleContent !== undefined) return false;
+  if (type.arrayItem !== undefined || type.simpleContent !== undefined) return false;
+  // Mixed content (text between child elements) has no object form; the XML tree keeps it all.
+  if (type.mixed) return true;
+  if (type.base !== undefined) return false;
   if (type.attributes.length > 0 || type.content === undefined) return false;
   const leaves: Particle[] = [];
   collectLeaves(type.content, leaves);
