@@ -20,8 +20,9 @@ export interface XmlElement {
   readonly attributes: readonly XmlAttribute[];
   /**
    * In-scope namespace bindings (prefix -> URI; '' is the default namespace), including those
-   * inherited from ancestors through the prototype chain (so creating it costs nothing when an
-   * element declares no namespace). Look up with `namespaces[prefix]`; do not enumerate it.
+   * inherited from ancestors. An element that declares no namespace shares its parent's object
+   * (no allocation on the hot path); one that declares some gets a flat copy topped up with the
+   * parent's bindings. Look up with `namespaces[prefix]`; treat it as read-only.
    * Used to resolve QName-valued attribute values such as type="s:string".
    */
   readonly namespaces: Readonly<Record<string, string>>;
