@@ -87,14 +87,18 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
       acceptAnyVersion: true,
     },
     { name: 'unsupported-method', description: 'a PUT request to the endpoint', request: { ...plain, method: 'PUT' }, family: 'client', acceptStatuses: [405, 501], acceptAnyVersion: true },
-    {
+  ];
+  // The body limit is the endpoint's, not the operation's: one (expensive) over-size case per
+  // binding, on its first operation, keeps a full run fast without losing the rule.
+  if (ctx.plan.binding.operations[0] === ctx.plan.operation) {
+    specs.push({
       name: 'over-size',
       description: `a request body over ${ctx.maxBodyBytes} bytes`,
-      request: { ...plain, body: padToSize(body, ctx.maxBodyBytes) },
+      request: { ...plain, body: padToSize(body, ctx.maxBodyBytes), mayAnswerEarly: true },
       family: 'client',
       acceptStatuses: [413],
-    },
-  ];
+    });
+  }
   if (version === '1.1') {
     specs.push({
       name: 'unknown-soapaction',

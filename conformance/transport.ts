@@ -4,6 +4,7 @@
  * whatever its status, is never retried). Errors are classified by `err.code`, as undici does.
  */
 import { Pool, errors as undiciErrors } from 'undici';
+import { sendRaw } from './raw-http.js';
 import type { Exchange, RequestSpec } from './types.js';
 
 export interface TransportOptions {
@@ -98,6 +99,10 @@ export class Transport {
   async #sendOnce(request: RequestSpec): Promise<Exchange> {
     const headers = { ...this.#options.headers, ...request.headers };
     const started = performance.now();
+    if (request.mayAnswerEarly === true) {
+      const raw = await sendRaw(this.#options.origin, request, headers, this.#options.timeoutMs);
+      return { request: { ...request, headers, url: `${this.#options.origin}${request.path}` }, response: raw, durationMs: performance.now() - started };
+    }
     const response = await this.#pool.request({
       method: request.method as 'GET',
       path: request.path,

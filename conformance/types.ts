@@ -34,6 +34,11 @@ export interface RequestSpec {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array;
+  /**
+   * The server may answer before reading the whole body (and close): sent over a fresh socket
+   * that tolerates the early answer instead of the keep-alive pool.
+   */
+  readonly mayAnswerEarly?: boolean;
 }
 
 /** One expected field of a response wrapper, from the descriptor, in schema order. */
