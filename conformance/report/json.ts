@@ -1,0 +1,22 @@
+/**
+ * The JSON report: `{ summary, cases: [{ id, operation, binding, status, durationMs, failures }],
+ * checks }`, with the trace (redacted request, response, curl) on failed cases only.
+ */
+import type { Report } from '../types.js';
+
+export function renderJson(report: Report): string {
+  const cases = report.cases.map((c) => ({
+    id: c.id,
+    operation: c.operation,
+    binding: c.binding,
+    level: c.level,
+    status: c.status,
+    durationMs: c.durationMs,
+    failures: c.failures.map(({ check, level, source, expected, actual, message }) => ({ check, level, source, expected, actual, message })),
+    ...(c.observations.length > 0 ? { observations: c.observations } : {}),
+    ...(c.refused !== undefined ? { refused: c.refused } : {}),
+    ...(c.skipReason !== undefined ? { skipReason: c.skipReason } : {}),
+    ...(c.status === 'failed' && c.trace !== undefined ? { trace: c.trace } : {}),
+  }));
+  return `${JSON.stringify({ target: report.target, summary: report.summary, cases, checks: report.checks }, null, 2)}\n`;
+}

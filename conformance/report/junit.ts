@@ -1,0 +1,53 @@
+/**
+ * The JUnit XML report for CI: one testsuite per operation/binding, one testcase per case.
+ * A case fails (has a <failure>) only for failures at or above `--fail-on`, so the CI gate
+ * and the exit code agree; weaker findings go to <system-out> as warnings. Messages are plain
+ * text: every mismatch, the request and response excerpts and the curl command.
+ */
+import type { CaseOutcome, Report } from '../types.js';
+import { failureLines, gatingFailures, traceLines, xmlSafe } from './format.js';
+
+function escape(text: string): string {
+  return xmlSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function suiteName(outcome: CaseOutcome): string {
+  return outcome.binding === 'wsdl' ? 'wsdl' : `${outcome.operation}/${outcome.binding}`;
+}
+
+function testcase(outcome: CaseOutcome, report: Report): string {
+  const open = `    <testcase classname="conformance.${escape(suiteName(outcome).replace(/\//g, '.'))}" name="${escape(outcome.id)}" time="${(outcome.durationMs / 1000).toFixed(3)}"`;
+  if (outcome.status === 'skipped') return `${open}>\n      <skipped message="${escape(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
+  const gating = gatingFailures(outcome, report);
+  const warnings = outcome.failures.filter((f) => !gating.includes(f));
+  const parts: string[] = [];
+  if (gating.length > 0) {
+    const text = [...gating.flatMap((f) => failureLines({ ...f, message: `[${f.check} ${f.level.toUpperCase()}; ${f.source}] ${f.message}` }, '')), '', ...(outcome.trace === undefined ? [] : traceLines(outcome.trace, 2000, ''))];
+    const first = gating[0]!;
+    parts.push(`      <failure message="${escape(`${first.check}: ${first.message}`)}" type="${first.level}">${escape(text.join('\n'))}</failure>`);
+  }
+  if (warnings.length > 0) {
+    const text = warnings.flatMap((f) => failureLines({ ...f, message: `warning [${f.check} ${f.level.toUpperCase()}] ${f.message}` }, ''));
+    parts.push(`      <system-out>${escape(text.join('\n'))}</system-out>`);
+  }
+  return parts.length === 0 ? `${open}/>` : `${open}>\n${parts.join('\n')}\n    </testcase>`;
+}
+
+export function renderJunit(report: Report): string {
+  const suites = new Map<string, CaseOutcome[]>();
+  for (const c of report.cases) suites.set(suiteName(c), [...(suites.get(suiteName(c)) ?? []), c]);
+  const failing = (cases: readonly CaseOutcome[]): number => cases.filter((c) => gatingFailures(c, report).length > 0).length;
+  const skipped = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'skipped').length;
+  const time = (cases: readonly CaseOutcome[]): string => (cases.reduce((t, c) => t + c.durationMs, 0) / 1000).toFixed(3);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="smskit conformance" tests="${report.cases.length}" failures="${failing(report.cases)}" skipped="${skipped(report.cases)}" time="${(report.summary.durationMs / 1000).toFixed(3)}">`,
+  ];
+  for (const [name, cases] of suites) {
+    lines.push(`  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="0" skipped="${skipped(cases)}" time="${time(cases)}">`);
+    for (const c of cases) lines.push(testcase(c, report));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
+}
