@@ -68,6 +68,7 @@ export interface Accounts {
 
 export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 1024;
+export const MAX_EMAIL = 254;
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** The account key: the address with ASCII letters lower-cased (only ASCII; see carriers.ts). */
@@ -99,6 +100,12 @@ export function createAccounts(options: AccountsOptions): Accounts {
   }
 
   async function authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow> {
+    if (email.length > MAX_EMAIL) {
+      // No account can have this address, so answering at once reveals nothing; and the address
+      // must not become a limiter key (a megabyte of key per attempt would exhaust memory).
+      if (remoteAddress !== undefined) perAddress.recordFailure(remoteAddress);
+      throw new SmsRefusal('AuthenticationFailed', 'emailAddress or password is wrong');
+    }
     const key = accountKey(email);
     if (perAccount.isBlocked(key) || (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress))) {
       throw new SmsRefusal('TooManyAttempts', 'too many failed authentication attempts; try again later');
@@ -158,7 +165,7 @@ function noSuchAccount(email: string): AccountError {
 }
 
 function checkEmail(email: string): string {
-  if (email.length > 254 || !EMAIL.test(email)) throw new AccountError('InvalidEmail', 'email address must look like name@example.com (ASCII, at most 254 characters)');
+  if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw new AccountError('InvalidEmail', 'email address must look like name@example.com (ASCII, at most 254 characters)');
   return accountKey(email);
 }
 

@@ -96,6 +96,11 @@ export function openStore(options: StoreOptions): Store {
     try {
       insertBatch.immediate(batch);
     } catch (error) {
+      // better-sqlite3 rolls back a failed transaction itself; make sure, or every later batch
+      // would fail with "cannot start a transaction within a transaction".
+      if (db.inTransaction) {
+        try { db.exec('ROLLBACK'); } catch { /* the next batch reports the condition */ }
+      }
       const failure = toStorageError(error, 'cannot commit to the outbox');
       options.onError?.(failure, batch.length);
       for (const waiter of batch) waiter.reject(failure);

@@ -60,6 +60,7 @@ describe('authenticate', () => {
     ['wrong password', { given: { email: 'alice@example.com', password: 'wrong password' }, want: 'AuthenticationFailed' }],
     ['password case matters', { given: { email: 'alice@example.com', password: PASSWORD.toUpperCase() }, want: 'AuthenticationFailed' }],
     ['unknown account', { given: { email: 'bob@example.com', password: PASSWORD }, want: 'AuthenticationFailed' }],
+    ['over-long address', { given: { email: 'a'.repeat(10_000) + '@example.com', password: PASSWORD }, want: 'AuthenticationFailed' }],
     ['over-long password', { given: { email: 'alice@example.com', password: PASSWORD + 'x'.repeat(5000) }, want: 'AuthenticationFailed' }],
     ['disabled, right password', { given: { email: 'alice@example.com', password: PASSWORD, disabled: true }, want: 'AccountDisabled' }],
     ['disabled, wrong password', { given: { email: 'alice@example.com', password: 'nope nope', disabled: true }, want: 'AuthenticationFailed' }],
