@@ -1,0 +1,68 @@
+/** `smskit account add|list|disable|enable`: manage the service's accounts in its database. */
+import type { Argv } from 'yargs';
+import { openSmsApp } from '../../service/app.js';
+import { CliError, EXIT_OK } from '../cli-error.js';
+import { readSecret } from '../secret-input.js';
+import { PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
+import type { CliCommand } from './command.js';
+
+const ACTIONS = ['add', 'list', 'disable', 'enable'] as const;
+type Action = (typeof ACTIONS)[number];
+
+export interface AccountOptions {
+  readonly action: Action;
+  readonly db: string;
+  readonly email: string | undefined;
+  readonly keywords: readonly string[];
+  readonly passwordStdin: boolean;
+  readonly json: boolean;
+}
+
+export function validateAccountOptions(args: Record<string, unknown>): AccountOptions {
+  const action = args.action as Action;
+  const email = typeof args.email === 'string' ? args.email : undefined;
+  const keywords = ((args.keyword as unknown[] | undefined) ?? []).map(String);
+  if (action !== 'list' && email === undefined) throw new CliError(`account ${action} needs --email`);
+  if (action === 'add' && keywords.length === 0) throw new CliError('account add needs at least one --keyword');
+  if (action !== 'add' && keywords.length > 0) throw new CliError(`--keyword goes with account add only`);
+  return Object.freeze({ action, db: String(args.db), email, keywords, passwordStdin: args['password-stdin'] === true, json: args.json === true });
+}
+
+function builder(yargs: Argv): Argv {
+  return withDbOption(yargs)
+    .positional('action', { choices: ACTIONS, describe: 'What to do' })
+    .option('email', { type: 'string', describe: 'The account (its e-mail address)' })
+    .option('keyword', { type: 'string', array: true, describe: 'Keyword registered to the account (repeatable; add only)' })
+    .option('password-stdin', { type: 'boolean', default: false, describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)` })
+    .option('json', { type: 'boolean', default: false, describe: 'list: print JSON' });
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const options = validateAccountOptions(args);
+  const app = openSmsApp({ dbPath: options.action === 'add' ? options.db : requireExistingDb(options.db) });
+  try {
+    const email = options.email ?? '';
+    if (options.action === 'add') {
+      const password = await readSecret({ envName: PASSWORD_ENV, fromStdin: options.passwordStdin, prompt: `password for ${email}: ` });
+      const added = await app.accounts.add({ email, password, keywords: options.keywords });
+      process.stdout.write(`added ${added.email} (keywords: ${added.keywords.join(', ')})\n`);
+    } else if (options.action === 'list') {
+      const accounts = app.accounts.list();
+      if (options.json) process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
+      else for (const a of accounts) process.stdout.write(`${a.email}\t${a.keywords.join(',')}\t${a.disabled ? 'disabled' : 'active'}\t${a.createdAt}\n`);
+    } else {
+      app.accounts.setDisabled(email, options.action === 'disable');
+      process.stdout.write(`${options.action}d ${email}\n`);
+    }
+    return EXIT_OK;
+  } finally {
+    await app.close();
+  }
+}
+
+export const accountCommand: CliCommand = {
+  command: 'account <action>',
+  describe: 'Manage accounts: add (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable',
+  builder,
+  run,
+};

@@ -1,0 +1,32 @@
+/** `smskit outbox`: the stored messages, without message text or secrets. */
+import type { Argv } from 'yargs';
+import { openSmsApp } from '../../service/app.js';
+import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
+import { EXIT_OK } from '../cli-error.js';
+import { requireExistingDb, withDbOption } from '../service-defaults.js';
+import type { CliCommand } from './command.js';
+
+function builder(yargs: Argv): Argv {
+  return withDbOption(yargs)
+    .option('json', { type: 'boolean', default: false, describe: 'Print a JSON array' })
+    .option('limit', { type: 'number', describe: 'At most this many messages (oldest first)' });
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const app = openSmsApp({ dbPath: requireExistingDb(String(args.db)) });
+  try {
+    const limit = typeof args.limit === 'number' ? args.limit : undefined;
+    const entries = outboxEntries(app.store, limit === undefined ? {} : { limit });
+    process.stdout.write(args.json === true ? formatOutboxJson(entries) : formatOutboxTable(entries));
+    return EXIT_OK;
+  } finally {
+    await app.close();
+  }
+}
+
+export const outboxCommand: CliCommand = {
+  command: 'outbox',
+  describe: 'List the messages stored in the outbox (id, time, account, recipient, carrier, encoding, segments, port, state)',
+  builder,
+  run,
+};

@@ -1,0 +1,102 @@
+/**
+ * `smskit send`: one SMSSend / SMSSendToPort call with the generated client, over the binding
+ * the user picks. Exit 0 with the message id, 1 on a fault (code and message), 2 on a transport
+ * or usage error.
+ */
+import type { Argv } from 'yargs';
+import { ServiceAPIClient } from '../../generated/service-api/client.js';
+import { SoapFaultError, TransportError, type Protocol } from '../../runtime/index.js';
+import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../cli-error.js';
+import { readSecret } from '../secret-input.js';
+import { PASSWORD_ENV } from '../service-defaults.js';
+import type { CliCommand } from './command.js';
+
+const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
+
+export interface SendOptions {
+  readonly url: string;
+  readonly binding: Protocol;
+  readonly keyword: string;
+  readonly email: string;
+  readonly to: string;
+  readonly carrier: string;
+  readonly message: string;
+  readonly port: string | undefined;
+  readonly passwordStdin: boolean;
+  readonly timeoutMs: number;
+}
+
+export function validateSendOptions(args: Record<string, unknown>): SendOptions {
+  const url = String(args.url);
+  try {
+    new URL(url);
+  } catch {
+    throw new CliError(`--url is not a URL: ${url}`);
+  }
+  const timeout = Number(args.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError('--timeout must be a positive number of milliseconds');
+  return Object.freeze({
+    url,
+    binding: args.binding as Protocol,
+    keyword: String(args.keyword),
+    email: String(args.email),
+    to: String(args.to),
+    carrier: String(args.carrier),
+    message: String(args.message),
+    port: args.port === undefined ? undefined : String(args.port),
+    passwordStdin: args['password-stdin'] === true,
+    timeoutMs: timeout,
+  });
+}
+
+function builder(yargs: Argv): Argv {
+  return yargs
+    .option('url', { type: 'string', demandOption: true, describe: 'Service address, e.g. http://127.0.0.1:8080/serviceapi.asmx' })
+    .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
+    .option('keyword', { type: 'string', demandOption: true })
+    .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address' })
+    .option('to', { type: 'string', demandOption: true, describe: 'Recipient phone number (smsto)' })
+    .option('carrier', { type: 'string', demandOption: true, describe: 'Carrier code (carrierCode), or auto' })
+    .option('message', { type: 'string', demandOption: true, describe: 'Message text (smsmsg)' })
+    .option('port', { type: 'string', describe: 'Application port 0-65535: calls SMSSendToPort' })
+    .option('password-stdin', { type: 'boolean', default: false, describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)` })
+    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' });
+}
+
+async function call(client: ServiceAPIClient, options: SendOptions, password: string): Promise<string | undefined> {
+  const common = { keyword: options.keyword, emailAddress: options.email, password, smsto: options.to, carrierCode: options.carrier, smsmsg: options.message };
+  if (options.port === undefined) return (await client.SMSSend(common)).SMSSendResult;
+  return (await client.SMSSendToPort({ ...common, port: options.port })).SMSSendToPortResult;
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const options = validateSendOptions(args);
+  const password = await readSecret({ envName: PASSWORD_ENV, fromStdin: options.passwordStdin, prompt: `password for ${options.email}: ` });
+  const client = new ServiceAPIClient({ url: options.url, binding: options.binding, timeoutMs: options.timeoutMs });
+  try {
+    const result = await call(client, options, password);
+    process.stdout.write(`${result ?? ''}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof SoapFaultError) {
+      const code = error.detail.code ?? error.subcode ?? error.code;
+      const message = error.message.startsWith(`${code}:`) ? error.message : `${code}: ${error.message}`;
+      process.stderr.write(`smskit: fault ${message}\n`);
+      return EXIT_FAILED;
+    }
+    if (error instanceof TransportError) {
+      process.stderr.write(`smskit: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+export const sendCommand: CliCommand = {
+  command: 'send',
+  describe: 'Send one SMS through a running service (SMSSend, or SMSSendToPort with --port)',
+  builder,
+  run,
+};

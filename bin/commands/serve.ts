@@ -1,0 +1,104 @@
+/** `smskit serve`: the SMS service on all four bindings, until SIGINT/SIGTERM (graceful). */
+import type { Argv } from 'yargs';
+import { startSmsServer } from '../../service/server.js';
+import { CliError, EXIT_OK } from '../cli-error.js';
+import { builtInDescriptor, builtInWsdlText, withDbOption } from '../service-defaults.js';
+import type { CliCommand } from './command.js';
+
+export interface ServeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly db: string;
+  readonly carriers: string | undefined;
+  readonly defaultCountryCode: string | undefined;
+  readonly maxSegments: number | undefined;
+  readonly maxBodyBytes: number | undefined;
+}
+
+function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new CliError(`--${name} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+export function validateServeOptions(args: Record<string, unknown>): ServeOptions {
+  const optionalText = (name: string): string | undefined => (typeof args[name] === 'string' ? (args[name] as string) : undefined);
+  return Object.freeze({
+    host: String(args.host),
+    port: integerIn(args, 'port', 0, 65535) ?? 8080,
+    db: String(args.db),
+    carriers: optionalText('carriers'),
+    defaultCountryCode: optionalText('default-country-code'),
+    maxSegments: integerIn(args, 'max-segments', 1, 255),
+    maxBodyBytes: integerIn(args, 'max-body-bytes', 1024, 1024 ** 3),
+  });
+}
+
+function builder(yargs: Argv): Argv {
+  return withDbOption(yargs)
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+    .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
+    .option('carriers', { type: 'string', describe: 'JSON carrier table replacing the built-in one' })
+    .option('default-country-code', { type: 'string', describe: 'Country calling code for national numbers (refused without it)' })
+    .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
+    .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' });
+}
+
+function waitForShutdownSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const options = validateServeOptions(args);
+  const log = (line: string): void => void process.stderr.write(`smskit serve: ${line}\n`);
+  const server = await startSmsServer({
+    descriptor: builtInDescriptor(),
+    host: options.host,
+    port: options.port,
+    dbPath: options.db,
+    log,
+    ...(options.carriers === undefined ? {} : { carriersFile: options.carriers }),
+    ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
+    ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
+    http: {
+      wsdl: builtInWsdlText(),
+      logger: { error: log },
+      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    },
+  });
+  const accounts = server.app.accounts.list().length;
+  process.stdout.write(
+    [
+      `SMS service listening on ${server.url}/serviceapi.asmx`,
+      `  contract:  ${server.url}/serviceapi.asmx?wsdl`,
+      `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
+      `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
+      `  send a message:  smskit send --url ${server.url}/serviceapi.asmx --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
+      '  stop with Ctrl-C (in-flight requests finish first)',
+      '',
+    ].join('\n'),
+  );
+  const signal = await waitForShutdownSignal();
+  log(`${signal}: finishing in-flight requests`);
+  await server.close();
+  log('stopped');
+  return EXIT_OK;
+}
+
+export const serveCommand: CliCommand = {
+  command: 'serve',
+  describe: 'Run the SMS service (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST at /serviceapi.asmx)',
+  builder,
+  run,
+};
