@@ -56,7 +56,8 @@ function splitParameters(header: string): string[] {
 
 export function unquote(value: string): string {
   if (value.length >= 2 && value.charCodeAt(0) === 0x22 && value.charCodeAt(value.length - 1) === 0x22) {
-    return value.slice(1, -1).replace(/\\(.)/g, '$1');
+    const inner = value.slice(1, -1);
+    return inner.includes('\\') ? inner.replace(/\\(.)/g, '$1') : inner;
   }
   return value;
 }

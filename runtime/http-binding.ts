@@ -11,7 +11,8 @@ import { CodecError, SoapFaultError, TransportError } from './errors.js';
 import { decodeElement, decodeText, encodeElement, primitiveCodec, resolveValue, type PrimitiveCodec } from './codec/index.js';
 import type { Protocol } from './descriptor.js';
 import { elementOf } from './message.js';
-import { readXml, XmlReadError } from './xml/reader.js';
+import { XmlReadError } from './xml/reader.js';
+import { readXmlFast as readXml } from './xml/fast-reader.js';
 
 interface CompiledParam {
   readonly name: string;

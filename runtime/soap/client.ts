@@ -2,7 +2,8 @@
 import type { OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { CodecError, TransportError } from '../errors.js';
 import { decodeBody, encodeBody, encodeHeaders } from '../message.js';
-import { readXml, XmlReadError } from '../xml/reader.js';
+import { XmlReadError } from '../xml/reader.js';
+import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
 import type { WireRequest } from '../wire.js';
 import { soap11, SOAP11_ENV_NS } from '../soap11.js';

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BindingDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { decodeBody, decodeHeaders, elementOf, encodeBody, isDeclaredHeader } from '../message.js';
-import { readXml } from '../xml/reader.js';
+import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement, XmlReadLimits } from '../xml/types.js';
 import type { ContentType } from '../content-type.js';
 import { soap11, SOAP11_ENV_NS } from '../soap11.js';
@@ -18,18 +18,20 @@ export interface SoapEndpoint {
   readonly binding: BindingDescriptor;
   /** Operations by soapAction (several when a WSDL gives the same action to several). */
   readonly byAction: ReadonlyMap<string, readonly OperationDescriptor[]>;
-  /** Operations by the Clark name of their Body element. */
-  readonly byElement: ReadonlyMap<string, OperationDescriptor>;
+  /** Operations by their Body element: namespace URI -> local name -> operation. */
+  readonly byElement: ReadonlyMap<string, ReadonlyMap<string, OperationDescriptor>>;
 }
 
 export function compileSoapEndpoint(d: ServiceDescriptor, binding: BindingDescriptor): SoapEndpoint {
   const byAction = new Map<string, OperationDescriptor[]>();
-  const byElement = new Map<string, OperationDescriptor>();
+  const byElement = new Map<string, Map<string, OperationDescriptor>>();
   for (const op of binding.operations) {
     if (op.soapAction !== undefined && op.soapAction !== '') byAction.set(op.soapAction, [...(byAction.get(op.soapAction) ?? []), op]);
     if (op.input.kind === 'element') {
       const name = elementOf(d, op.input.element, op.name).name;
-      byElement.set(`{${name.ns}}${name.local}`, op);
+      let byLocal = byElement.get(name.ns);
+      if (byLocal === undefined) byElement.set(name.ns, (byLocal = new Map()));
+      byLocal.set(name.local, op);
     }
   }
   return { version: binding.protocol === 'soap12' ? soap12 : soap11, binding, byAction, byElement };
@@ -107,7 +109,7 @@ function envelopeParts(root: XmlElement, version: SoapVersion): { headerBlocks: 
 
 /** SOAPAction / action parameter first; the Body element when there is none or it is ambiguous. */
 function routeOperation(endpoint: SoapEndpoint, action: string | undefined, bodyChild: XmlElement | undefined): OperationDescriptor | string {
-  const byBody = bodyChild === undefined ? undefined : endpoint.byElement.get(`{${bodyChild.ns}}${bodyChild.local}`);
+  const byBody = bodyChild === undefined ? undefined : endpoint.byElement.get(bodyChild.ns)?.get(bodyChild.local);
   if (action !== undefined) {
     const candidates = endpoint.byAction.get(action);
     if (candidates === undefined) {
