@@ -5,6 +5,8 @@ export type ConformanceErrorCode =
   | 'CONFORMANCE_OPTIONS'
   /** The catalogue could not be built from the descriptor (a case failed validation). */
   | 'CONFORMANCE_CATALOGUE'
+  /** The WSDL given with --wsdl cannot be fetched or read. */
+  | 'CONTRACT_UNREADABLE'
   /** The target could not be reached at all: refused, DNS, timeout, TLS, not HTTP. */
   | 'TARGET_UNREACHABLE';
 

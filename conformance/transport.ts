@@ -47,14 +47,16 @@ function codeOf(error: unknown): string {
 export function classifyTransportError(error: unknown, origin: string, timeoutMs: number): TransportFailure {
   const code = codeOf(error);
   const host = new URL(origin).host;
-  const detail = error instanceof Error ? error.message : String(error);
+  // One line: OpenSSL and parser messages carry newlines and source paths.
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  const name = error instanceof Error ? error.name : '';
   if (code === 'ECONNREFUSED') return new TransportFailure('refused', code, `connection refused by ${host} (nothing listens there)`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return new TransportFailure('DNS', code, `DNS: the host name ${new URL(origin).hostname} does not resolve (${code})`);
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT' || error instanceof undiciErrors.HeadersTimeoutError) {
     return new TransportFailure('timeout', code, `timeout: ${host} did not answer within ${timeoutMs} ms (${code})`);
   }
   if (TLS_CODE.test(code)) return new TransportFailure('TLS', code, `TLS: ${detail} (${code})`);
-  if (code.startsWith('HPE_') || code === 'UND_ERR_RESPONSE' || code === 'UND_ERR_INFO') return new TransportFailure('not HTTP', code, `not HTTP: ${host} answered with something that is not an HTTP response (${code})`);
+  if (name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_RESPONSE' || code === 'UND_ERR_INFO') return new TransportFailure('not HTTP', code, `not HTTP: ${host} answered with something that is not an HTTP response (${code})`);
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || /other side closed/i.test(detail)) {
     return new TransportFailure('reset', code, `connection closed by ${host} before a complete response (${code}: ${detail})`);
   }

@@ -1,0 +1,150 @@
+/**
+ * `smskit conformance` flags: the yargs definitions and the one function that validates them
+ * into a frozen `ConformanceCliOptions` (unknown values and conflicts are refused with a
+ * CONFORMANCE_OPTIONS error, which the CLI reports as a usage error, exit 2).
+ */
+import type { Argv } from 'yargs';
+import { ConformanceError } from './errors.js';
+import { REPORTERS, type ReporterName } from './report/index.js';
+import { LEVELS, type CaseBinding, type Level } from './types.js';
+
+export const DEFAULT_WSDL = 'wsdl/serviceapi.wsdl';
+/** Environment variables read when the matching flag is absent (keeps secrets out of argv). */
+export const INPUT_ENV: Readonly<Record<'keyword' | 'email' | 'password', string>> = {
+  keyword: 'SMSKIT_KEYWORD',
+  email: 'SMSKIT_EMAIL',
+  password: 'SMSKIT_PASSWORD',
+};
+const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
+const INPUT_FLAGS = ['keyword', 'email', 'password', 'to', 'carrier'] as const;
+
+export interface ReporterTarget {
+  readonly name: ReporterName;
+  /** File to write; undefined: standard output. */
+  readonly out?: string;
+}
+
+export interface ConformanceCliOptions {
+  /** Undefined: start the built-in service (the embedded default). */
+  readonly target?: string;
+  readonly wsdl: string;
+  /** Inputs by key (flags) and by exact parameter name (--param). */
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly binding?: readonly CaseBinding[];
+  readonly operation?: readonly string[];
+  readonly run: readonly string[];
+  readonly skip: readonly string[];
+  readonly level: Level;
+  readonly failOn: Level;
+  readonly list: boolean;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly reporters: readonly ReporterTarget[];
+  readonly maxBodyBytes?: number;
+}
+
+export function conformanceBuilder(yargs: Argv): Argv {
+  return yargs
+    .option('target', { type: 'string', describe: 'Service endpoint URL (e.g. http://host:8080/serviceapi.asmx); default: start the built-in service' })
+    .option('wsdl', { type: 'string', default: DEFAULT_WSDL, describe: 'The contract: a WSDL file, or a URL such as <target>?wsdl' })
+    .option('keyword', { type: 'string', describe: `Input for the keyword parameter (or $${INPUT_ENV.keyword})` })
+    .option('email', { type: 'string', describe: `Account e-mail (or $${INPUT_ENV.email})` })
+    .option('password', { type: 'string', describe: `Account password (prefer $${INPUT_ENV.password}); redacted in all output` })
+    .option('to', { type: 'string', describe: 'Recipient phone number' })
+    .option('carrier', { type: 'string', describe: 'Carrier code' })
+    .option('param', { type: 'string', array: true, describe: 'Any other input as <parameter>=<value> (exact parameter name), repeatable' })
+    .option('binding', { type: 'string', array: true, choices: BINDINGS, describe: 'Only these bindings (repeatable)' })
+    .option('operation', { type: 'string', array: true, describe: 'Only these operations (repeatable)' })
+    .option('run', { type: 'string', array: true, describe: 'Only cases whose id matches a glob (* within a segment, ** across)' })
+    .option('skip', { type: 'string', array: true, describe: 'Skip cases whose id matches a glob' })
+    .option('level', { type: 'string', choices: LEVELS, default: 'compat', describe: 'Run checks (and cases) of this level and stricter' })
+    .option('fail-on', { type: 'string', choices: LEVELS, default: 'must', describe: 'Exit 1 when a failure is at or above this level' })
+    .option('list', { type: 'boolean', default: false, describe: 'Print the planned cases and send nothing' })
+    .option('concurrency', { type: 'number', default: 16, describe: 'Requests in flight (keep-alive connections)' })
+    .option('timeout', { type: 'number', default: 10_000, describe: 'Per-request timeout (ms)' })
+    .option('retries', { type: 'number', default: 1, describe: 'Retries after a transport error (never after an HTTP answer)' })
+    .option('header', { alias: 'H', type: 'string', array: true, describe: 'Extra request header name:value (repeatable)' })
+    .option('reporter', { type: 'string', array: true, choices: REPORTERS, default: ['pretty'], describe: 'pretty | json | junit (repeatable)' })
+    .option('out', { type: 'string', array: true, describe: 'Output file of each json/junit reporter, in order' })
+    .option('max-body-bytes', { type: 'number', describe: "The server's body limit for the over-size cases (default 4 MiB)" });
+}
+
+function refuse(message: string): never {
+  throw new ConformanceError('CONFORMANCE_OPTIONS', message);
+}
+
+function strings(value: unknown, name: string): string[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((v) => (typeof v === 'string' ? v : refuse(`--${name} needs a text value`)));
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T {
+  return allowed.includes(value as T) ? (value as T) : refuse(`--${name} must be one of ${allowed.join(', ')}`);
+}
+
+function positive(value: unknown, name: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) refuse(`--${name} must be an integer >= ${min}`);
+  return value;
+}
+
+function pairs(list: readonly string[], separator: string, name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const at = item.indexOf(separator);
+    if (at <= 0) refuse(`--${name} ${JSON.stringify(item)}: expected <name>${separator}<value>`);
+    out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
+  }
+  return out;
+}
+
+function inputsFrom(args: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  for (const flag of INPUT_FLAGS) {
+    const value = args[flag] ?? (flag in INPUT_ENV ? env[INPUT_ENV[flag as keyof typeof INPUT_ENV]] : undefined);
+    if (value !== undefined) inputs[flag] = String(value);
+  }
+  return { ...inputs, ...pairs(strings(args['param'], 'param'), '=', 'param') };
+}
+
+function reportersFrom(args: Record<string, unknown>): ReporterTarget[] {
+  const names = [...new Set(strings(args['reporter'], 'reporter').map((n) => oneOf(n, REPORTERS, 'reporter')))];
+  const outs = strings(args['out'], 'out');
+  const filed = names.filter((n) => n !== 'pretty');
+  if (outs.length > filed.length) refuse(`--out given ${outs.length} time(s) for ${filed.length} json/junit reporter(s)`);
+  const targets = names.map((name) => (name === 'pretty' ? { name } : { name, ...(outs[filed.indexOf(name)] === undefined ? {} : { out: outs[filed.indexOf(name)]! }) }));
+  if (targets.filter((t) => !('out' in t)).length > 1) refuse('only one reporter can write to standard output: give the others --out <file>');
+  return targets;
+}
+
+/** Validates parsed yargs arguments; `env` supplies the SMSKIT_* fallbacks. */
+export function validateConformanceArgs(args: Record<string, unknown>, env: Readonly<Record<string, string | undefined>> = {}): ConformanceCliOptions {
+  const inputs = inputsFrom(args, env);
+  const target = typeof args['target'] === 'string' ? args['target'] : undefined;
+  if (target === undefined && INPUT_FLAGS.some((f) => args[f] !== undefined)) {
+    refuse('--keyword/--email/--password/--to/--carrier apply to a --target; the built-in service uses an account it creates');
+  }
+  const operation = strings(args['operation'], 'operation');
+  const binding = strings(args['binding'], 'binding').map((b) => oneOf(b, BINDINGS, 'binding'));
+  const options: ConformanceCliOptions = {
+    wsdl: typeof args['wsdl'] === 'string' && args['wsdl'] !== '' ? args['wsdl'] : DEFAULT_WSDL,
+    inputs,
+    run: strings(args['run'], 'run'),
+    skip: strings(args['skip'], 'skip'),
+    level: oneOf(args['level'] ?? 'compat', LEVELS, 'level'),
+    failOn: oneOf(args['fail-on'] ?? args['failOn'] ?? 'must', LEVELS, 'fail-on'),
+    list: args['list'] === true,
+    concurrency: positive(args['concurrency'] ?? 16, 'concurrency', 1),
+    timeoutMs: positive(args['timeout'] ?? 10_000, 'timeout', 1),
+    retries: positive(args['retries'] ?? 1, 'retries', 0),
+    headers: pairs(strings(args['header'], 'header'), ':', 'header'),
+    reporters: reportersFrom({ reporter: args['reporter'] ?? ['pretty'], out: args['out'] }),
+    ...(target === undefined ? {} : { target }),
+    ...(binding.length === 0 ? {} : { binding }),
+    ...(operation.length === 0 ? {} : { operation }),
+    ...(args['max-body-bytes'] === undefined ? {} : { maxBodyBytes: positive(args['max-body-bytes'], 'max-body-bytes', 1024) }),
+  };
+  return Object.freeze(options);
+}
