@@ -71,21 +71,67 @@ interface Waiter {
   readonly reject: (error: StorageError) => void;
 }
 
-export function openStore(options: StoreOptions): Store {
+/** One open connection and what is prepared on it; replaced wholesale when reopened. */
+interface Connection {
+  readonly db: Database.Database;
+  readonly insertBatch: (rows: readonly Waiter[]) => void;
+  readonly queries: Queries;
+}
+
+type Queries = Pick<Store, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount' | 'listOutbox' | 'countOutbox'>;
+
+function connect(options: StoreOptions): Connection {
   const db = openDatabase(options);
-  const clock = options.clock ?? Date.now;
-  const maxBatch = Math.max(1, options.maxBatch ?? 1024);
-  const nextId = createIdGenerator();
   const insert = db.prepare(
     `INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message)
      VALUES (@id, @created_at, @account, @keyword, @recipient, @carrier, @encoding, @segments, @port, @message)`,
   );
-  const insertBatch = db.transaction((rows: readonly Waiter[]) => {
+  const transaction = db.transaction((rows: readonly Waiter[]) => {
     for (const waiter of rows) insert.run(waiter.row);
   });
+  return { db, insertBatch: (rows) => transaction.immediate(rows), queries: { ...accountQueries(db), ...outboxQueries(db) } };
+}
+
+/**
+ * Conditions a fresh connection may cure once the operator has fixed the file (restored it,
+ * made it writable again): the connection is reopened before its next use. A full disk, a lock
+ * or a refused row are simply retried on the same connection.
+ */
+function needsReopen(error: StorageError): boolean {
+  const driver = error.driverCode ?? '';
+  return error.code === 'StorageCorrupt' || error.code === 'StorageReadOnly' || driver.startsWith('SQLITE_IOERR') || driver.startsWith('SQLITE_CANTOPEN');
+}
+
+export function openStore(options: StoreOptions): Store {
+  let conn = connect(options);
+  let reopen = false;
+  const clock = options.clock ?? Date.now;
+  const maxBatch = Math.max(1, options.maxBatch ?? 1024);
+  const nextId = createIdGenerator();
   let pending: Waiter[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   let closed = false;
+
+  /** Runs `work` on a usable connection; maps failures to StorageError and schedules a reopen when one may help. */
+  function use<R>(what: string, work: (c: Connection) => R): R {
+    try {
+      if (reopen) {
+        if (conn.db.open) conn.db.close();
+        conn = connect(options);
+        reopen = false;
+      }
+      return work(conn);
+    } catch (error) {
+      // better-sqlite3 rolls back a failed transaction itself; make sure, or every later batch
+      // would fail with "cannot start a transaction within a transaction".
+      if (conn.db.open && conn.db.inTransaction) {
+        try { conn.db.exec('ROLLBACK'); } catch { /* the next use reports the condition */ }
+      }
+      const failure = toStorageError(error, what);
+      if (reopen || needsReopen(failure)) reopen = true;
+      throw failure;
+    }
+  }
 
   function flush(): void {
     if (scheduled !== undefined) clearImmediate(scheduled);
@@ -94,13 +140,8 @@ export function openStore(options: StoreOptions): Store {
     pending = [];
     if (batch.length === 0) return;
     try {
-      insertBatch.immediate(batch);
+      use('cannot commit to the outbox', (c) => c.insertBatch(batch));
     } catch (error) {
-      // better-sqlite3 rolls back a failed transaction itself; make sure, or every later batch
-      // would fail with "cannot start a transaction within a transaction".
-      if (db.inTransaction) {
-        try { db.exec('ROLLBACK'); } catch { /* the next batch reports the condition */ }
-      }
       const failure = toStorageError(error, 'cannot commit to the outbox');
       options.onError?.(failure, batch.length);
       for (const waiter of batch) waiter.reject(failure);
@@ -126,26 +167,21 @@ export function openStore(options: StoreOptions): Store {
 
   return {
     enqueue,
-    ...accountQueries(db),
-    ...outboxQueries(db),
+    getAccount: (email) => use('cannot read the account', (c) => c.queries.getAccount(email)),
+    listAccounts: () => use('cannot list accounts', (c) => c.queries.listAccounts()),
+    insertAccount: (row) => use('cannot add the account', (c) => c.queries.insertAccount(row)),
+    updateAccount: (email, change) => use('cannot update the account', (c) => c.queries.updateAccount(email, change)),
+    listOutbox: (query) => use('cannot read the outbox', (c) => c.queries.listOutbox(query)),
+    countOutbox: () => use('cannot count the outbox', (c) => c.queries.countOutbox()),
     async close() {
       if (closed) return;
       closed = true;
       flush();
-      db.close();
+      if (conn.db.open) conn.db.close();
     },
-    database: db,
-  };
-}
-
-/** Reads wrapped so that a failing database surfaces as a `StorageError`. */
-function guarded<A extends unknown[], R>(what: string, run: (...args: A) => R): (...args: A) => R {
-  return (...args: A) => {
-    try {
-      return run(...args);
-    } catch (error) {
-      throw toStorageError(error, what);
-    }
+    get database() {
+      return conn.db;
+    },
   };
 }
 
@@ -161,20 +197,20 @@ function toAccount(record: AccountRecord): AccountRow {
   };
 }
 
-function accountQueries(db: Database.Database): Pick<Store, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount'> {
+function accountQueries(db: Database.Database): Pick<Queries, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount'> {
   const get = db.prepare<[string], AccountRecord>('SELECT * FROM accounts WHERE email = ?');
   const all = db.prepare<[], AccountRecord>('SELECT * FROM accounts ORDER BY email');
   const insert = db.prepare('INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES (?, ?, ?, ?, ?)');
   return {
-    getAccount: guarded('cannot read the account', (email: string) => {
+    getAccount: (email: string) => {
       const record = get.get(email);
       return record === undefined ? undefined : toAccount(record);
-    }),
-    listAccounts: guarded('cannot list accounts', () => all.all().map(toAccount)),
-    insertAccount: guarded('cannot add the account', (row: AccountRow) => {
+    },
+    listAccounts: () => all.all().map(toAccount),
+    insertAccount: (row: AccountRow) => {
       insert.run(row.email, row.passwordHash, row.keywords.join(' '), row.disabled ? 1 : 0, row.createdAt);
-    }),
-    updateAccount: guarded('cannot update the account', (email: string, change: { passwordHash?: string; keywords?: readonly string[]; disabled?: boolean }) => {
+    },
+    updateAccount: (email: string, change: { passwordHash?: string; keywords?: readonly string[]; disabled?: boolean }) => {
       const sets: string[] = [];
       const values: Array<string | number> = [];
       if (change.passwordHash !== undefined) { sets.push('password_hash = ?'); values.push(change.passwordHash); }
@@ -182,7 +218,7 @@ function accountQueries(db: Database.Database): Pick<Store, 'getAccount' | 'list
       if (change.disabled !== undefined) { sets.push('disabled = ?'); values.push(change.disabled ? 1 : 0); }
       if (sets.length === 0) return get.get(email) !== undefined;
       return db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE email = ?`).run(...values, email).changes === 1;
-    }),
+    },
   };
 }
 
@@ -191,16 +227,15 @@ interface OutboxRecord {
   encoding: Encoding; segments: number; port: number | null; message: string; state: 'queued';
 }
 
-function outboxQueries(db: Database.Database): Pick<Store, 'listOutbox' | 'countOutbox'> {
+function outboxQueries(db: Database.Database): Pick<Queries, 'listOutbox' | 'countOutbox'> {
   const page = db.prepare<[string, number], OutboxRecord>('SELECT * FROM outbox WHERE id > ? ORDER BY id LIMIT ?');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox');
   return {
-    listOutbox: guarded('cannot read the outbox', (options: { limit?: number; afterId?: string } = {}) =>
+    listOutbox: (options: { limit?: number; afterId?: string } = {}) =>
       page.all(options.afterId ?? '', options.limit ?? -1).map((r) => ({
         id: r.id, createdAt: r.created_at, account: r.account, keyword: r.keyword, recipient: r.recipient,
         carrier: r.carrier, encoding: r.encoding, segments: r.segments, port: r.port, text: r.message, state: r.state,
       })),
-    ),
-    countOutbox: guarded('cannot count the outbox', () => count.get()?.n ?? 0),
+    countOutbox: () => count.get()?.n ?? 0,
   };
 }

@@ -169,6 +169,22 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     await store.close();
   });
 
+  it('after a read-only failure the connection is reopened (query_only stands in for a read-only file)', async () => {
+    const path = freshPath();
+    const errors: string[] = [];
+    const store = openStore({ path, onError: (error) => errors.push(`${error.code}/${error.driverCode ?? ''}`) });
+    await store.enqueue(message('before'));
+    const first = store.database;
+    first.pragma('query_only = 1'); // writes now fail with SQLITE_READONLY on this connection only
+    await expect(store.enqueue(message('refused'))).rejects.toMatchObject({ code: 'StorageReadOnly' });
+    await expect(store.enqueue(message('after'))).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
+    expect(store.database).not.toBe(first);
+    expect(first.open).toBe(false);
+    expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
+    expect(errors).toEqual(['StorageReadOnly/SQLITE_READONLY']);
+    await store.close();
+  });
+
   it('one bad row fails its whole batch atomically', async () => {
     const store = openStore({ path: freshPath() });
     store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.message = 'poison'
