@@ -7,7 +7,8 @@
  * after COMMIT has returned, so an acknowledged id is durable (see db.ts for how durable). If the
  * transaction fails, it is rolled back and every waiter of that batch rejects with the same
  * `StorageError`: nothing of it is stored, nothing is acknowledged. The next batch simply tries
- * again, so the store recovers by itself when the condition (disk full, lock) clears.
+ * again, so the store recovers by itself when the condition (disk full, lock) clears; after a
+ * read-only, corrupt or I/O failure the connection is reopened first (see `needsReopen`).
  */
 import type Database from 'better-sqlite3';
 import { StorageError } from './errors.js';
