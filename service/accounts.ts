@@ -6,17 +6,15 @@
  * remote address (sliding windows, see rate-limit.ts); while a key is blocked every attempt is
  * refused with TooManyAttempts before any hashing, even with the right password.
  *
- * A scrypt verification costs tens of milliseconds of CPU, far above the service's throughput
- * budget, so a successful verification is remembered for `cacheTtlMs`: the cache key is
- * HMAC-SHA256(random per-process key, length:email password), the value the password hash it was
- * checked against (a changed password or a disabled account misses). The password itself is never
- * kept, logged or stored; wrong passwords are never cached (so the cache cannot tell whether an
- * account exists).
+ * A successful verification is remembered for `cacheTtlMs` (see credential-cache.ts), because
+ * scrypt costs far more CPU than the per-message budget; the account row (disabled flag,
+ * keywords, current hash) is still read on every request.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createSharedVerifier, createVerifiedCache } from './credential-cache.js';
 import { SmsRefusal } from './errors.js';
 import { canonicalKeyword } from './keyword.js';
-import { DEFAULT_SCRYPT, hashPassword, verifyPassword, type ScryptParams } from './passwords.js';
+import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords.js';
 import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
 import type { AccountRow, Store } from './store.js';
 
@@ -77,35 +75,31 @@ export function accountKey(email: string): string {
 }
 
 export function createAccounts(options: AccountsOptions): Accounts {
-  const { store } = options;
   const params = options.scrypt ?? DEFAULT_SCRYPT;
   const clock = options.clock ?? Date.now;
+  return { authenticate: createAuthenticator(options, params, clock), ...createAdministration(options.store, params, clock) };
+}
+
+type Authenticate = Accounts['authenticate'];
+
+function createAuthenticator(options: AccountsOptions, params: ScryptParams, clock: () => number): Authenticate {
+  const { store } = options;
   const limits = options.limits ?? DEFAULT_AUTH_LIMITS;
   const perAccount = createFailureLimiter(limits.perAccount, clock);
   const perAddress = createFailureLimiter(limits.perAddress, clock);
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
+  const verify = createSharedVerifier();
   const dummyHash = hashPassword(randomBytes(16).toString('base64'), params);
-  // Concurrent requests with the same credentials share one scrypt run (a client's first burst
-  // would otherwise cost one run each); failures are still counted per request.
-  const inFlight = new Map<string, Promise<boolean>>();
+  const failed = (key: string | undefined, remoteAddress: string | undefined): SmsRefusal => {
+    if (key !== undefined) perAccount.recordFailure(key);
+    if (remoteAddress !== undefined) perAddress.recordFailure(remoteAddress);
+    return new SmsRefusal('AuthenticationFailed', 'emailAddress or password is wrong');
+  };
 
-  function verifyShared(cacheKey: string, candidate: string, passwordHash: string): Promise<boolean> {
-    const flightKey = `${cacheKey} ${passwordHash}`;
-    let verification = inFlight.get(flightKey);
-    if (verification === undefined) {
-      verification = verifyPassword(candidate, passwordHash).finally(() => inFlight.delete(flightKey));
-      inFlight.set(flightKey, verification);
-    }
-    return verification;
-  }
-
-  async function authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow> {
-    if (email.length > MAX_EMAIL) {
-      // No account can have this address, so answering at once reveals nothing; and the address
-      // must not become a limiter key (a megabyte of key per attempt would exhaust memory).
-      if (remoteAddress !== undefined) perAddress.recordFailure(remoteAddress);
-      throw new SmsRefusal('AuthenticationFailed', 'emailAddress or password is wrong');
-    }
+  return async (email, password, remoteAddress) => {
+    // No account can have an over-long address, so answering at once reveals nothing; and it
+    // must not become a limiter key (a megabyte of key per attempt would exhaust memory).
+    if (email.length > MAX_EMAIL) throw failed(undefined, remoteAddress);
     const key = accountKey(email);
     if (perAccount.isBlocked(key) || (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress))) {
       throw new SmsRefusal('TooManyAttempts', 'too many failed authentication attempts; try again later');
@@ -116,22 +110,19 @@ export function createAccounts(options: AccountsOptions): Accounts {
     if (!verified) {
       // Same work for unknown accounts and over-long passwords ('' never matches: MIN_PASSWORD).
       const candidate = password.length <= MAX_PASSWORD ? password : '';
-      const matches = await verifyShared(cacheKey, candidate, row?.passwordHash ?? (await dummyHash));
+      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? (await dummyHash));
       verified = matches && row !== undefined;
     }
-    if (!verified || row === undefined) {
-      perAccount.recordFailure(key);
-      if (remoteAddress !== undefined) perAddress.recordFailure(remoteAddress);
-      throw new SmsRefusal('AuthenticationFailed', 'emailAddress or password is wrong');
-    }
+    if (!verified || row === undefined) throw failed(key, remoteAddress);
     if (row.disabled) throw new SmsRefusal('AccountDisabled', 'this account is disabled');
     perAccount.reset(key);
     cache.remember(cacheKey, row.passwordHash);
     return row;
-  }
+  };
+}
 
+function createAdministration(store: AccountsOptions['store'], params: ScryptParams, clock: () => number): Omit<Accounts, 'authenticate'> {
   return {
-    authenticate,
     async add(input) {
       const email = checkEmail(input.email);
       checkPassword(input.password);
@@ -186,36 +177,4 @@ function checkKeywords(keywords: readonly string[]): string[] {
   }
   if (canonical.size === 0) throw new AccountError('InvalidKeyword', 'an account needs at least one keyword');
   return [...canonical];
-}
-
-interface VerifiedCache {
-  key(email: string, password: string): string;
-  hit(key: string, passwordHash: string): boolean;
-  remember(key: string, passwordHash: string): void;
-}
-
-function createVerifiedCache(ttlMs: number, maxEntries: number, clock: () => number): VerifiedCache {
-  const secret = randomBytes(32);
-  const entries = new Map<string, { passwordHash: string; expires: number }>();
-  return {
-    key: (email, password) => createHmac('sha256', secret).update(`${email.length}:${email}`).update(password).digest('base64'),
-    hit(key, passwordHash) {
-      const entry = entries.get(key);
-      if (entry === undefined) return false;
-      if (entry.expires <= clock() || entry.passwordHash !== passwordHash) {
-        entries.delete(key);
-        return false;
-      }
-      return true;
-    },
-    remember(key, passwordHash) {
-      if (ttlMs <= 0) return;
-      entries.delete(key);
-      entries.set(key, { passwordHash, expires: clock() + ttlMs });
-      if (entries.size > maxEntries) {
-        const oldest = entries.keys().next();
-        if (oldest.done !== true) entries.delete(oldest.value);
-      }
-    },
-  };
 }

@@ -93,6 +93,13 @@ function connect(options: StoreOptions): Connection {
   return { db, insertBatch: (rows) => transaction.immediate(rows), queries: { ...accountQueries(db), ...outboxQueries(db) } };
 }
 
+function toRow(id: string, now: number, message: NewMessage): Waiter['row'] {
+  return {
+    id, created_at: now, account: message.account, keyword: message.keyword, recipient: message.recipient,
+    carrier: message.carrier, encoding: message.encoding, segments: message.segments, port: message.port, message: message.text,
+  };
+}
+
 /**
  * Conditions a fresh connection may cure once the operator has fixed the file (restored it,
  * made it writable again): the connection is reopened before its next use. A full disk, a lock
@@ -154,11 +161,7 @@ export function openStore(options: StoreOptions): Store {
   function enqueue(message: NewMessage): Promise<{ id: string }> {
     if (closed) return Promise.reject(new StorageError('StorageClosed', 'the outbox is closed'));
     const now = clock();
-    const row = {
-      id: nextId(now), created_at: now, account: message.account, keyword: message.keyword,
-      recipient: message.recipient, carrier: message.carrier, encoding: message.encoding,
-      segments: message.segments, port: message.port, message: message.text,
-    };
+    const row = toRow(nextId(now), now, message);
     return new Promise((resolve, reject) => {
       pending.push({ row, resolve, reject });
       if (pending.length >= maxBatch) flush();
