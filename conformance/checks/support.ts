@@ -55,12 +55,16 @@ export function expectedFaultVersion(exchange: Exchange, testCase: Case): '1.1' 
   return undefined;
 }
 
-/** Accepted plain-HTTP answers of a negative SOAP case (415, 405, 413) when the response is one. */
+/**
+ * Accepted plain-HTTP answers of a negative SOAP case (415, 405, 413, 400) when the response is
+ * one. A SOAP Fault is never a "plain" answer: it is judged as a fault, status included.
+ */
 export function acceptedPlainStatus(exchange: Exchange, testCase: Case): number | undefined {
   const expect = testCase.expect;
   if (expect.kind !== 'fault') return undefined;
   const status = exchange.response.status;
-  return expect.acceptStatuses.includes(status) ? status : undefined;
+  if (!expect.acceptStatuses.includes(status)) return undefined;
+  return isFaultElement(soapViewOf(exchange)?.bodyChildren[0]) ? undefined : status;
 }
 
 export function truncate(text: string, max = 200): string {
