@@ -109,6 +109,11 @@ describe('checkMessage refusals', () => {
     expect(run).toThrow(expect.objectContaining({ code: want, field: 'smsmsg' }));
   });
 
+  it('a cap of 1 still allows a full single segment', () => {
+    expect(checkMessage(a(160), false, { maxSegments: 1 })).toEqual({ encoding: 'gsm7', segments: 1 });
+    expect(checkMessage(a(152), true, { maxSegments: 1 })).toEqual({ encoding: 'gsm7', segments: 1 });
+  });
+
   it('accepts exactly at the cap', () => {
     expect(checkMessage(zhe(670), false, { maxSegments: 10 })).toEqual({ encoding: 'ucs2', segments: 10 });
     expect(checkMessage(a(1460), true, { maxSegments: 10 })).toEqual({ encoding: 'gsm7', segments: 10 });
