@@ -88,3 +88,12 @@ describe('selection', () => {
     expect(() => selectCases(cases, { operations: ['Nope'], level: 'compat' })).toThrow(/no such operation/);
   });
 });
+
+describe('documentation', () => {
+  it('the README lists every check', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { ALL_CHECKS } = await import('../conformance/checks/index.js');
+    const readme = readFileSync('conformance/README.md', 'utf8');
+    expect(ALL_CHECKS.map((c) => c.id).filter((id) => !readme.includes(`\`${id}\``))).toEqual([]);
+  });
+});

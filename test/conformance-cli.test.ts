@@ -45,7 +45,7 @@ describe('running', () => {
     const code = await executeConformance(parse(['--reporter', 'pretty', '--reporter', 'json', '--reporter', 'junit', '--out', 'r.json', '--out', 'j.xml']), io);
     const elapsed = performance.now() - started;
     expect(code).toBe(0);
-    expect(out.stdout).toMatch(/^PASS: 83 cases, 83 passed/m);
+    expect(out.stdout).toMatch(/^PASS \(--fail-on must\): 83 cases, 83 passed/m);
     expect(out.stderr).toMatch(/83\/83/);
     expect(JSON.parse(out.files.get('r.json')!).summary).toMatchObject({ total: 83, failed: 0 });
     expect(out.files.get('j.xml')).toContain('<testsuites name="smskit conformance" tests="83" failures="0"');

@@ -53,7 +53,7 @@ describe('reports', () => {
     const text = renderPretty(report);
     expect(text).toContain('✗ http.content-type [MUST');
     expect(text).toContain('$ curl -sS -i -X POST');
-    expect(text).toMatch(/^FAIL: \d+ cases/m);
+    expect(text).toMatch(/^FAIL \(--fail-on must\): \d+ cases/m);
   });
 
   it.each(['pretty', 'json', 'junit'] as const)('the %s report never shows the password', (name) => {

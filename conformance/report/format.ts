@@ -7,7 +7,7 @@ export function summaryLine(report: Report): string {
   const refused = s.refused > 0 ? ` (${s.refused} refused by the service, accepted)` : '';
   const levels = `must ${s.failuresByLevel.must}, should ${s.failuresByLevel.should}, compat ${s.failuresByLevel.compat}`;
   const verdict = s.ok ? 'PASS' : 'FAIL';
-  return `${verdict}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${refused}; failures by level: ${levels}; --fail-on ${s.failOn}; ${s.durationMs} ms`;
+  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${refused}; failures by level: ${levels}; ${s.durationMs} ms`;
 }
 
 export function failureLines(failure: Failure, indent = '  '): string[] {
