@@ -30,6 +30,7 @@ export function createFailureLimiter(limit: FailureLimit, clock: () => number, m
   return {
     isBlocked: (key) => limit.maxFailures > 0 && recent(key).length >= limit.maxFailures,
     recordFailure(key) {
+      if (limit.maxFailures <= 0) return; // limiting switched off
       const times = recent(key);
       times.push(clock());
       if (times.length > limit.maxFailures) times.shift();
