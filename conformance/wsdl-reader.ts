@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseWsdl, toDescriptor } from '../generator/index.js';
+import { toDescriptor } from '../generator/descriptor.js';
+import { parseWsdl } from '../generator/parse/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 
 export function descriptorFromWsdlText(text: string | Uint8Array, name = 'served.wsdl'): ServiceDescriptor {

@@ -61,6 +61,12 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
     lines.push('', 'Refused by the service (accepted: a well-formed refusal of a value it may reject):');
     for (const c of refused) lines.push(`  ${c.id}: ${c.refused}`);
   }
+  const seen = new Map<string, number>();
+  for (const c of report.cases) for (const o of c.observations) seen.set(o, (seen.get(o) ?? 0) + 1);
+  if (seen.size > 0) {
+    lines.push('', 'Allowed alternatives seen (accepted):');
+    for (const [observation, count] of seen) lines.push(`  ${observation} ×${count}`);
+  }
   const skipped = report.cases.filter((c) => c.status === 'skipped');
   if (skipped.length > 0) lines.push('', `Skipped: ${skipped.length} (${[...new Set(skipped.map((c) => c.skipReason))].join('; ')})`);
   lines.push('', summaryLine(report), '');
