@@ -31,6 +31,8 @@ const NAMED_RULES: readonly [RegExp, string][] = [
   [/((?:^|[?&\s'"])[^=&?\s'"]*password[^=&\s'"]*=)[^&\s'"]*/gi, `$1${REDACTED}`],
   // <password>...</password> with any prefix, and <x:Password ...>...</x:Password>
   [/(<([\w.-]+:)?([\w.-]*password[\w.-]*)\b[^>]*>)[^<]*(<\/\2?\3>)/gi, `$1${REDACTED}$4`],
+  // user:password@ in URLs
+  [/(\w+:\/\/)[^/@\s'"]+@/g, `$1${REDACTED}@`],
   // Authorization / Cookie header values in curl commands and header dumps
   [/((?:^|['"\s])(?:authorization|proxy-authorization|cookie):\s*)[^'"\r\n]*/gim, `$1${REDACTED}`],
 ];

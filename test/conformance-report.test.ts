@@ -72,6 +72,7 @@ describe('redaction', () => {
     ['URL-encoded value', '/x?a=p%40ss%20w%26rd', '/x?a=***'],
     ['password parameter by name', '/x?user=u&password=other&b=1', '/x?user=u&password=***&b=1'],
     ['password element by name', '<m:password xmlns:m="u">other</m:password>', '<m:password xmlns:m="u">***</m:password>'],
+    ['credentials in a URL', 'curl http://user:pw@host/x', 'curl http://***@host/x'],
     ['authorization header', "-H 'authorization: Basic abc'", "-H 'authorization: ***'"],
   ])('%s', (_, input, want) => {
     expect(redact(input)).toBe(want);
