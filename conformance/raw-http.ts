@@ -40,6 +40,17 @@ function decodeChunked(data: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/** True once `data` holds a whole response framed by Content-Length or chunked encoding. */
+function isComplete(data: Buffer): boolean {
+  const headEnd = data.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const head = data.subarray(0, headEnd).toString('latin1');
+  if (/^HTTP\/1\.[01] 1\d\d/.test(head)) return false;
+  if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) return data.subarray(data.length - 5).toString('latin1') === '0\r\n\r\n';
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  return length !== null && data.length - headEnd - 4 >= Number(length[1]);
+}
+
 /** Parses a complete response read until the server closed the connection. */
 export function parseRawResponse(data: Buffer): RawResponse {
   const headEnd = data.indexOf('\r\n\r\n');
@@ -73,11 +84,12 @@ export function sendRaw(origin: string, request: RequestSpec, headers: Readonly<
     let bodyTimer: NodeJS.Timeout | undefined;
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
+      // A server that keeps the connection open despite `connection: close` is not waited for.
+      if (isComplete(Buffer.concat(received))) socket.destroy();
       if (bodyTimer !== undefined) {
         // Answered before the body was sent: nothing more to send.
         clearTimeout(bodyTimer);
         bodyTimer = undefined;
-        socket.end();
       }
     });
     // A write error after the server answered early is expected; only the read side matters.
@@ -97,9 +109,11 @@ export function sendRaw(origin: string, request: RequestSpec, headers: Readonly<
       }
     });
     socket.write(requestHead(url, request, headers, body.length));
+    // No half-close after the body: some servers drop a connection whose client sent FIN before
+    // they answered. `connection: close` makes the server close once it has answered.
     bodyTimer = setTimeout(() => {
       bodyTimer = undefined;
-      socket.end(body);
+      socket.write(body);
     }, Math.min(EARLY_ANSWER_WINDOW_MS, timeoutMs));
   });
 }

@@ -32,6 +32,15 @@ describe('a correct server', () => {
 });
 
 describe('broken servers, one defect each', () => {
+  it('the proxy without a defect passes (the wrapper itself breaks nothing)', async () => {
+    const proxy = await startBrokenServer(reference.url, (_, res) => res);
+    try {
+      expect(failingChecks(await runAgainst(proxy.url))).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   // The matrix as a table: [defect, the check that must catch it].
   const matrix = DEFECTS.map((d) => [d.name, d.expectedCheck] as const);
 
@@ -50,6 +59,7 @@ describe('broken servers, one defect each', () => {
       expect(failing.some((f) => f.startsWith(`${expectedCheck}@`))).toBe(true);
       // No unrelated MUST finding: a MUST failure is the defect's own check or nothing.
       expect(failing.filter((f) => f.endsWith('@must') && !f.startsWith(`${expectedCheck}@`))).toEqual([]);
+      expect(failing.filter((f) => f.startsWith('transport@'))).toEqual([]);
     } finally {
       await broken.close();
     }
