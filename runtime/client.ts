@@ -5,7 +5,7 @@
  */
 import { Pool } from 'undici';
 import type { BindingDescriptor, OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
-import { compileHttpOperation, decodeHttpResponse, soapWrapperProps, type HttpOperation } from './http-binding.js';
+import { compileHttpOperation, decodeHttpResponse, soapWrappers, type HttpOperation } from './http-binding.js';
 import { buildGetRequest } from './http-get.js';
 import { buildPostRequest } from './http-post.js';
 import { buildSoapRequest, parseSoapResponse } from './soap/client.js';
@@ -72,9 +72,9 @@ export class ServiceClient {
   }
 
   private prepare(binding: BindingDescriptor): void {
-    const wrapperProps = soapWrapperProps(this.descriptor);
+    const wrappers = soapWrappers(this.descriptor);
     for (const op of binding.operations) {
-      const http = binding.protocol === 'http-get' || binding.protocol === 'http-post' ? compileHttpOperation(this.descriptor, op, wrapperProps.get(op.method) ?? new Map()) : undefined;
+      const http = binding.protocol === 'http-get' || binding.protocol === 'http-post' ? compileHttpOperation(this.descriptor, op, wrappers.get(op.method)) : undefined;
       this.operations.set(op.method, { op, http });
     }
   }

@@ -4,9 +4,9 @@
  * and one-line text/plain errors (ASMX's behaviour: `Missing parameter: smsto.`).
  *
  * The input object is the same as on SOAP: parameters map to the properties of the SOAP input
- * wrapper that has the same element name (so a renamed property still lines up).
+ * wrapper that has the same element name (so a renamed property still lines up), see soapWrappers.
  */
-import type { OperationDescriptor, ServiceDescriptor } from './descriptor.js';
+import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor } from './descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from './errors.js';
 import { decodeElement, decodeText, encodeElement, primitiveCodec, resolveValue, type PrimitiveCodec } from './codec/index.js';
 import type { Protocol } from './descriptor.js';
@@ -25,27 +25,37 @@ interface CompiledParam {
 export interface HttpOperation {
   readonly op: OperationDescriptor;
   readonly params: readonly CompiledParam[];
-  /** The response root element and the output property its value goes to (undefined: empty output). */
-  readonly result: { readonly elementKey: string; readonly field: string } | undefined;
+  /**
+   * The response root element and the output property its value goes to (undefined: empty
+   * output). A nil root becomes null when the SOAP result field is nillable, else it is left out
+   * (so the output object is the same as over SOAP).
+   */
+  readonly result: { readonly elementKey: string; readonly field: string; readonly nilAsNull: boolean } | undefined;
 }
 
 /**
  * Compiles an HTTP operation. `wrapperProps` maps a wire name to the property of the SOAP
  * input wrapper (from the SOAP binding's operation with the same method), when there is one.
  */
-export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescriptor, wrapperProps: ReadonlyMap<string, string>): HttpOperation {
+export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescriptor, wrapperOrProps?: SoapWrapper | ReadonlyMap<string, string>): HttpOperation {
+  // A plain Map (wire name -> property) is the earlier form of this parameter, still accepted.
+  const wrapper = wrapperOrProps instanceof Map ? legacyWrapper(wrapperOrProps) : (wrapperOrProps as SoapWrapper | undefined);
   const params: CompiledParam[] = [];
   if (op.input.kind === 'params') {
     for (const p of op.input.params) {
-      const resolved = resolveValue(d, p.value, p.name);
+      const field = wrapper?.inputByWireName.get(p.name);
+      const fieldValue = field !== undefined && field.maxOccurs === 1 ? resolveValue(d, field.value, p.name) : undefined;
+      const resolved = fieldValue?.kind === 'primitive' ? fieldValue : resolveValue(d, p.value, p.name);
       if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${op.name}/${p.name}`, 'an HTTP parameter must be of a simple type');
-      params.push({ name: p.name, prop: wrapperProps.get(p.name) ?? p.name, xsd: resolved.xsd, enumeration: resolved.enumeration, codec: primitiveCodec(resolved.xsd, p.name) });
+      params.push({ name: p.name, prop: field?.prop ?? p.name, xsd: resolved.xsd, enumeration: resolved.enumeration, codec: primitiveCodec(resolved.xsd, p.name) });
     }
   } else if (op.input.kind !== 'empty') {
     throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP input of kind ${op.input.kind} is not supported`);
   }
   let result: HttpOperation['result'];
-  if (op.output.kind === 'xml-result') result = { elementKey: op.output.element, field: op.output.field };
+  if (op.output.kind === 'xml-result') {
+    result = { elementKey: op.output.element, field: op.output.field, nilAsNull: wrapper?.outputByProp.get(op.output.field)?.nillable === true };
+  }
   else if (op.output.kind !== 'empty') throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP output of kind ${op.output.kind} is not supported`);
   return { op, params, result };
 }
@@ -117,7 +127,7 @@ export function decodeHttpResponse(
     if (err instanceof CodecError) throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, { httpStatus: status, cause: err });
     throw err;
   }
-  return value === null ? {} : { [hop.result.field]: value };
+  return value === null && !hop.result.nilAsNull ? {} : { [hop.result.field]: value };
 }
 
 function httpError(protocol: Protocol, status: number, mediaType: string, headers: Record<string, string | string[] | undefined>, body: Uint8Array): SoapFaultError | TransportError {
@@ -137,25 +147,44 @@ function httpError(protocol: Protocol, status: number, mediaType: string, header
 }
 
 /** Per method: the SOAP input wrapper's wire name -> property, so HTTP parameters fill the same object. */
-export function soapWrapperProps(d: ServiceDescriptor): Map<string, Map<string, string>> {
-  const out = new Map<string, Map<string, string>>();
+function legacyWrapper(props: ReadonlyMap<string, string>): SoapWrapper | undefined {
+  if (props.size === 0) return undefined;
+  const inputByWireName = new Map<string, FieldDescriptor>();
+  for (const [name, prop] of props) inputByWireName.set(name, { prop, name: { ns: '', local: name }, value: { kind: 'primitive', xsd: 'string' }, minOccurs: 0, maxOccurs: -1, nillable: false });
+  return { inputByWireName, outputByProp: new Map() };
+}
+
+/** The SOAP wrapper fields of one method: what HTTP parameters and results map to. */
+export interface SoapWrapper {
+  /** Input wrapper fields by wire (element) name. */
+  readonly inputByWireName: ReadonlyMap<string, FieldDescriptor>;
+  /** Output wrapper fields by property name. */
+  readonly outputByProp: ReadonlyMap<string, FieldDescriptor>;
+}
+
+/**
+ * Per method, the SOAP binding's input/output wrapper fields. The method's TypeScript input
+ * and output come from them, so HTTP parameters take their property names and, for simple
+ * values, their types (ASMX converts HTTP strings to the method's parameter types, even where
+ * the WSDL's HTTP messages say s:string).
+ */
+export function soapWrappers(d: ServiceDescriptor): Map<string, SoapWrapper> {
+  const out = new Map<string, SoapWrapper>();
   for (const binding of d.bindings) {
     if (binding.protocol !== 'soap11' && binding.protocol !== 'soap12') continue;
     for (const op of binding.operations) {
       if (out.has(op.method)) continue;
-      const props = wrapperFieldProps(d, op);
-      if (props !== undefined) out.set(op.method, props);
+      out.set(op.method, { inputByWireName: wrapperFields(d, op.input, (f) => f.name.local), outputByProp: wrapperFields(d, op.output, (f) => f.prop) });
     }
   }
   return out;
 }
 
-function wrapperFieldProps(d: ServiceDescriptor, op: OperationDescriptor): Map<string, string> | undefined {
-  if (op.input.kind !== 'element') return undefined;
-  const element = elementOf(d, op.input.element, op.name);
-  if (element.value.kind !== 'type') return undefined;
+function wrapperFields(d: ServiceDescriptor, body: OperationDescriptor['input'], key: (f: FieldDescriptor) => string): Map<string, FieldDescriptor> {
+  if (body.kind !== 'element') return new Map();
+  const element = d.elements[body.element];
+  if (element === undefined || element.value.kind !== 'type') return new Map();
   const type = d.types[element.value.type];
-  if (type === undefined || type.kind !== 'complex') return undefined;
-  return new Map(type.fields.map((f) => [f.name.local, f.prop]));
+  if (type === undefined || type.kind !== 'complex') return new Map();
+  return new Map(type.fields.map((f) => [key(f), f]));
 }
-

@@ -5,7 +5,7 @@
  */
 import type { ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { compileHttpOperation, soapWrapperProps, type HttpOperation } from '../http-binding.js';
+import { compileHttpOperation, soapWrappers, type HttpOperation } from '../http-binding.js';
 import { compileSoapEndpoint, type SoapEndpoint } from '../soap/server.js';
 import { addressPath } from '../wire.js';
 
@@ -29,7 +29,7 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
     if (route === undefined) exact.set(path, (route = {}));
     return route;
   };
-  const wrapperProps = soapWrapperProps(d);
+  const wrappers = soapWrappers(d);
   for (const binding of d.bindings) {
     const base = basePath ?? (binding.address === undefined ? undefined : addressPath(binding.address));
     if (base === undefined) throw new CodecError('CODEC_DESCRIPTOR', binding.name, 'the binding has no port address: pass options.basePath');
@@ -38,7 +38,7 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
       continue;
     }
     for (const op of binding.operations) {
-      const hop = compileHttpOperation(d, op, wrapperProps.get(op.method) ?? new Map());
+      const hop = compileHttpOperation(d, op, wrappers.get(op.method));
       routeAt(`${base}${op.httpPath ?? `/${op.name}`}`)[binding.protocol === 'http-get' ? 'get' : 'post'] = hop;
     }
   }
