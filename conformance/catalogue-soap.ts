@@ -60,7 +60,7 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
   const version = soapVersionOf(ctx.plan.protocol);
   const plain = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, plainValues(ctx));
   const body = bodyString(plain);
-  const bodyChild = soapBodyChild(ctx.descriptor, ctx.plan, plainValues(ctx));
+  const bodyChild = soapBodyChild(ctx.descriptor, ctx.plan, ctx.basePath, plainValues(ctx));
   const envNs = envelopeNamespace(version);
   const specs: FaultCaseSpec[] = [
     { name: 'malformed-xml', description: 'a request whose XML is not well-formed', request: { ...plain, body: truncateDocument(body) }, family: 'client', acceptStatuses: [400] },

@@ -1,15 +1,15 @@
 /**
- * Request bodies and headers for the cases. Positive requests are built by the runtime's own
- * binding code (the operation element by `encodeBody`, SOAP headers by the version objects,
- * GET/POST by `buildGetRequest`/`buildPostRequest`): the same bytes the generated client sends,
- * so there is one truth about a correct message. Negative requests are derived from a positive
- * one by a single, named alteration.
+ * Request bodies and headers for the cases. Positive SOAP requests are built by the runtime's
+ * public `buildSoapRequest` (the operation element by the descriptor codec, headers by the
+ * version objects): the same bytes the generated client sends, so there is one truth about a
+ * correct message. GET/POST requests are named string parameters in descriptor order,
+ * URL-encoded exactly as the runtime's `encodeParams` does for strings; they are built here
+ * because the runtime's HTTP compile step is internal (its signature changes with the client),
+ * and because the negative cases need orders and omissions the runtime never produces.
+ * Negative requests are derived from a positive one by a single, named alteration.
  */
 import type { Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
-import { buildSoapRequest, compileHttpOperation, soap11, soap12 } from '../runtime/index.js';
-import { encodeBody } from '../runtime/message.js';
-import { buildGetRequest } from '../runtime/http-get.js';
-import { buildPostRequest } from '../runtime/http-post.js';
+import { buildSoapRequest, soap11, soap12 } from '../runtime/index.js';
 import type { OperationPlan } from './contract.js';
 import type { RequestSpec } from './types.js';
 
@@ -17,6 +17,7 @@ import type { RequestSpec } from './types.js';
 export type ParamValues = ReadonlyArray<readonly [name: string, value: string]>;
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+const BODY_START = /<(?:[\w.-]+:)?Body(?:\s[^>]*)?>/;
 
 export function soapVersionOf(protocol: Protocol): '1.1' | '1.2' {
   return protocol === 'soap11' ? '1.1' : '1.2';
@@ -39,9 +40,13 @@ function inputObject(plan: OperationPlan, values: ParamValues): Record<string, s
   return input;
 }
 
-/** The operation element (Body child) for the values, encoded by the runtime's codec. */
-export function soapBodyChild(d: ServiceDescriptor, plan: OperationPlan, values: ParamValues): string {
-  return encodeBody(d, plan.operation.input, inputObject(plan, values), plan.operation.name);
+/** The operation element (Body child) for the values: cut from the runtime's own request. */
+export function soapBodyChild(d: ServiceDescriptor, plan: OperationPlan, basePath: string, values: ParamValues): string {
+  const body = bodyString(positiveRequest(d, plan, basePath, values));
+  const start = BODY_START.exec(body);
+  const end = body.search(/<\/(?:[\w.-]+:)?Body>\s*<\/(?:[\w.-]+:)?Envelope>\s*$/);
+  if (start === null || end < 0) throw new Error(`unexpected SOAP request layout from the runtime: ${body.slice(0, 120)}`);
+  return body.slice(start.index + start[0].length, end);
 }
 
 /** A correct request of the operation on its binding, with the values given. */
@@ -51,10 +56,7 @@ export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, baseP
     const built = buildSoapRequest(d, version, basePath, plan.operation, inputObject(plan, values), undefined, {});
     return { method: built.method, path: built.path, headers: built.headers, body: built.body ?? '' };
   }
-  const hop = compileHttpOperation(d, plan.operation, new Map());
-  const input = Object.fromEntries(values);
-  const built = plan.protocol === 'http-get' ? buildGetRequest(basePath, hop, input, {}) : buildPostRequest(basePath, hop, input, {});
-  return { method: built.method, path: built.path, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) };
+  return httpRequestWithParams(plan, basePath, values);
 }
 
 /**
@@ -82,8 +84,6 @@ export function bodyString(request: RequestSpec): string {
 export function truncateDocument(body: string): string {
   return body.slice(0, body.lastIndexOf('</'));
 }
-
-const BODY_START = /<(?:[\w.-]+:)?Body(?:\s[^>]*)?>/;
 
 /** Adds an internal DTD subset declaring an entity before the root element. */
 export function withDoctype(body: string): string {
