@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NS } from './fixtures/runtime/serviceapi-descriptor.js';
+import { createRequestListener, listen } from '../runtime/index.js';
+import { NS, serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
 import {
   SOAP11, SOAP12, STACK_TRACE, envelope, parseFault, raw, sendBody, soap11Post, soap12Post, startServer, type RawResponse, type TestServer,
 } from './fixtures/runtime/harness.js';
@@ -302,5 +303,72 @@ function rawSocket(baseUrl: string, pieces: string[], waitMs = 1500): Promise<st
     socket.on('connect', () => {
       for (const piece of pieces) if (!socket.destroyed) socket.write(piece);
     });
+  });
+}
+
+describe('listen and close', () => {
+  it('close() waits for in-flight requests, then refuses new connections', async () => {
+    let handlerStarted!: () => void;
+    const started = new Promise<void>((resolve) => (handlerStarted = resolve));
+    let release!: () => void;
+    const listener = createRequestListener(serviceApiDescriptor, {
+      SMSSend: () => {
+        handlerStarted();
+        return new Promise((resolve) => (release = () => resolve({ SMSSendResult: 'late but delivered' })));
+      },
+      SMSSendToPort: () => ({}),
+    });
+    const slow = await listen(listener, {});
+    const inFlight = soap11Post(`${slow.url}/serviceapi.asmx`, envelope(SOAP11, sendBody(FIELDS)), `"${NS}SMSSend"`);
+    await started;
+    let closed = false;
+    const closing = slow.close().then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false);
+    release();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('late but delivered');
+    await closing;
+    await expect(raw(`${slow.url}/serviceapi.asmx?wsdl`)).rejects.toThrow();
+  });
+
+  it('Expect: 100-continue clients get 100 Continue and then the answer', async () => {
+    const body = envelope(SOAP11, sendBody(FIELDS));
+    const answer = await rawSocketExchange(server.url, `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: "${NS}SMSSend"\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`, body);
+    expect(answer).toMatch(/^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 OK/);
+  });
+
+  it('conflicting Content-Length and Transfer-Encoding (smuggling shape) is refused with 400', async () => {
+    const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n']);
+    expect(answer).toMatch(/^HTTP\/1.1 400 /);
+  });
+});
+
+/** Sends the head, waits for `100 Continue`, then the body; returns everything answered. */
+function rawSocketExchange(baseUrl: string, head: string, body: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = '';
+    let sentBody = false;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(answer);
+    }, 2000);
+    socket.on('data', (d) => {
+      answer += d.toString('utf8');
+      if (!sentBody && answer.includes('100 Continue\r\n\r\n')) {
+        sentBody = true;
+        socket.write(body);
+      }
+      if (/\r\n\r\n[\s\S]*<\/soap:Envelope>$/.test(answer)) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(answer);
+      }
+    });
+    socket.on('error', () => {});
+    socket.on('connect', () => socket.write(head));
   });
 }
