@@ -1,0 +1,104 @@
+/**
+ * Child processes of the benchmark: every one is tracked and killed when the run ends, however
+ * it ends (normal exit, an exception, Ctrl-C), so a failed run leaves no server behind.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const live = new Set<ChildProcess>();
+
+function track(child: ChildProcess): ChildProcess {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+/** SIGKILLs every child still running (synchronous: safe in an 'exit' handler). */
+export function killAll(): void {
+  for (const child of live) child.kill('SIGKILL');
+  live.clear();
+}
+
+let installed = false;
+/** Kills the children on exit, Ctrl-C, SIGTERM and uncaught errors. */
+export function installCleanup(): void {
+  if (installed) return;
+  installed = true;
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+}
+
+/** A TypeScript module of bench/children run as its own process (tsx loader, IPC channel). */
+export function forkChild(module: string, args: readonly string[] = [], execArgv: readonly string[] = []): ChildProcess {
+  const path = fileURLToPath(new URL(`../children/${module}`, import.meta.url));
+  return track(fork(path, [...args], { cwd: repoRoot, execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+}
+
+export function spawnTracked(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  return track(spawn(command, [...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** The next IPC message from `child`, or a rejection if it exits or `timeoutMs` passes first. */
+export function nextMessage<T>(child: ChildProcess, timeoutMs: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message: unknown): void => done(undefined, message as T);
+    const onExit = (code: number | null): void => done(new Error(`${what}: process exited (${code})`));
+    function done(error?: Error, value?: T): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error !== undefined) reject(error);
+      else resolve(value as T);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/** Sends `request` and waits for the answer (children answer one request at a time). */
+export function ask<T>(child: ChildProcess, request: unknown, timeoutMs: number, what: string): Promise<T> {
+  const answer = nextMessage<T>(child, timeoutMs, what);
+  child.send(request as object);
+  return answer;
+}
+
+/** Sends SIGTERM and waits up to `timeoutMs` for the exit, then SIGKILL. */
+export async function stopChild(child: ChildProcess, timeoutMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Peak resident set size of a live process in MB (VmHWM), from /proc; undefined elsewhere. */
+export function peakRssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? undefined : Number(match[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) a live process has used so far, from /proc; undefined elsewhere. */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Starting the servers under test and the load generator as child processes, and one request
+ * through a server to capture (or check) its answer.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { request } from 'undici';
+import type { LoadRequest, LoadResult } from '../children/load.js';
+import { ask, forkChild, nextMessage } from './procs.js';
+import { BINDINGS, FIXED_INPUT, sendRequest, type HttpRequestSpec } from './payloads.js';
+
+export type ServerKind = 'bare' | 'node-soap' | 'generated';
+export type FixedResponses = Record<string, { contentType: string; body: string }>;
+
+export interface ChildServer {
+  readonly kind: ServerKind;
+  readonly url: string;
+  readonly child: ChildProcess;
+}
+
+export async function startServer(kind: ServerKind, responses?: FixedResponses): Promise<ChildServer> {
+  const child = forkChild('server.ts', responses === undefined ? [kind] : [kind, JSON.stringify(responses)], profileArgs(kind));
+  const { url } = await nextMessage<{ url: string }>(child, 30_000, `${kind} server start`);
+  return { kind, url, child };
+}
+
+/** BENCH_PROFILE=<dir> runs the servers with --cpu-prof (written when they exit). */
+function profileArgs(kind: string): string[] {
+  const dir = process.env['BENCH_PROFILE'];
+  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${kind}.cpuprofile`];
+}
+
+export interface LoadGenerator {
+  run(spec: LoadRequest): Promise<LoadResult>;
+  readonly child: ChildProcess;
+}
+
+export function startLoadGenerator(): LoadGenerator {
+  const child = forkChild('load.ts');
+  return {
+    child,
+    run: async (spec) => {
+      const result = await ask<LoadResult & { error?: string }>(child, spec, (spec.seconds + 30) * 1000, 'load generator');
+      if (result.error !== undefined) throw new Error(`load generator: ${result.error}`);
+      return result;
+    },
+  };
+}
+
+export async function exchange(url: string, spec: HttpRequestSpec): Promise<{ status: number; contentType: string; body: string }> {
+  const res = await request(url + spec.path, { method: spec.method, headers: { ...spec.headers }, ...(spec.body === undefined ? {} : { body: spec.body }) });
+  const body = await res.body.text();
+  return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body };
+}
+
+/** The generated server's answers to the fixed requests: the bare server replays these bytes. */
+export async function captureResponses(url: string): Promise<FixedResponses> {
+  const out: FixedResponses = {};
+  for (const binding of BINDINGS) {
+    const r = await exchange(url, sendRequest(binding, FIXED_INPUT));
+    if (r.status !== 200) throw new Error(`generated server, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 200)}`);
+    out[binding] = { contentType: r.contentType, body: r.body };
+  }
+  return out;
+}

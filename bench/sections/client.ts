@@ -1,0 +1,45 @@
+/**
+ * Section 3: client calls/s with 32 concurrent callers against the bare server: the generated
+ * client against node-soap's client and a raw undici loop with prebuilt bytes (the limit).
+ * Each client runs in its own process; rounds are interleaved.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { ask, forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { ratioRow, type Row, type Settings } from '../lib/report.js';
+import { median } from '../lib/stats.js';
+
+const KINDS = ['generated', 'node-soap', 'undici'] as const;
+const CALLERS = 32;
+
+async function startClient(kind: string, url: string): Promise<ChildProcess> {
+  const child = forkChild('client.ts', [kind, url]);
+  await nextMessage(child, 30_000, `${kind} client start`);
+  return child;
+}
+
+export async function runClientSection(bareUrl: string, settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const children = new Map<string, ChildProcess>();
+  try {
+    for (const kind of KINDS) children.set(kind, await startClient(kind, bareUrl));
+    const run = async (kind: string, seconds: number): Promise<number> => {
+      const r = await ask<{ cps: number; failures: number; error?: string }>(children.get(kind)!, { seconds, callers: CALLERS }, (seconds + 30) * 1000, `${kind} client`);
+      if (r.error !== undefined || r.failures > 0) throw new Error(`${kind} client: ${r.error ?? `${r.failures} failed calls`}`);
+      return r.cps;
+    };
+    for (const kind of KINDS) await run(kind, settings.warmupSeconds);
+    const cps = new Map<string, number[]>(KINDS.map((k) => [k, []]));
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const kind of KINDS) {
+        const value = await run(kind, settings.seconds);
+        cps.get(kind)!.push(value);
+        log(`  client ${kind} round ${round + 1}: ${Math.round(value)} calls/s`);
+      }
+    }
+    const m = (k: string): number => median(cps.get(k)!);
+    const base = { section: 'client', name: 'generated soap11 calls/s', figure: m('generated'), unit: 'calls/s' };
+    const rows = [ratioRow({ ...base, peer: 'raw undici', peerFigure: m('undici') }, { min: 0.7 }), ratioRow({ ...base, peer: 'node-soap client', peerFigure: m('node-soap') }, { min: 5 })];
+    return { rows, figures: { callers: CALLERS, callsPerSecond: Object.fromEntries(cps) } };
+  } finally {
+    await Promise.all([...children.values()].map((c) => stopChild(c)));
+  }
+}

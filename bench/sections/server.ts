@@ -1,0 +1,76 @@
+/**
+ * Section 1: server throughput and p99 per binding: the generated server against the bare
+ * node:http limit and node-soap, each in its own process, rounds interleaved so that noise
+ * from the shared machine falls on every side alike.
+ */
+import type { Protocol } from '../../runtime/index.js';
+import { BINDINGS, FIXED_INPUT, sendRequest } from '../lib/payloads.js';
+import { peakRssMb } from '../lib/procs.js';
+import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
+import { exchange, type ChildServer, type LoadGenerator } from '../lib/servers.js';
+import { median } from '../lib/stats.js';
+
+export interface ServerFixtures {
+  readonly generated: ChildServer;
+  readonly bare: ChildServer;
+  readonly nodeSoap: ChildServer;
+  readonly load: LoadGenerator;
+}
+
+interface Side {
+  readonly server: ChildServer;
+  readonly binding: Protocol;
+}
+
+/** node-soap serves only the SOAP bindings; a side is measured only where it answers 200. */
+async function sides(f: ServerFixtures): Promise<Side[]> {
+  const out: Side[] = [];
+  for (const binding of BINDINGS) {
+    for (const server of [f.generated, f.bare, f.nodeSoap]) {
+      if (server === f.nodeSoap && (binding === 'http-get' || binding === 'http-post')) continue;
+      const r = await exchange(server.url, sendRequest(binding, FIXED_INPUT));
+      if (r.status !== 200 || !r.body.includes('ok-1')) throw new Error(`${server.kind} server, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
+      out.push({ server, binding });
+    }
+  }
+  return out;
+}
+
+const key = (s: Side): string => `${s.server.kind}/${s.binding}`;
+
+export async function runServerSection(f: ServerFixtures, settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const all = await sides(f);
+  const measure = (s: Side, seconds: number) => f.load.run({ url: s.server.url, request: sendRequest(s.binding, FIXED_INPUT), connections: settings.connections, seconds });
+  for (const s of all) await measure(s, settings.warmupSeconds);
+  const rps = new Map<string, number[]>();
+  const p99 = new Map<string, number[]>();
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const s of all) {
+      const r = await measure(s, settings.seconds);
+      if (r.failures > 0) throw new Error(`${key(s)}: ${r.failures} failed requests under load`);
+      (rps.get(key(s)) ?? rps.set(key(s), []).get(key(s))!).push(r.rps);
+      (p99.get(key(s)) ?? p99.set(key(s), []).get(key(s))!).push(r.p99Ms);
+      log(`  server ${key(s)} round ${round + 1}: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms} ms`);
+    }
+  }
+  const rssMb = peakRssMb(f.generated.child.pid);
+  return { rows: serverRows(rps, p99, rssMb), figures: { rps: Object.fromEntries(rps), p99Ms: Object.fromEntries(p99), generatedPeakRssMb: rssMb } };
+}
+
+function serverRows(rps: Map<string, number[]>, p99: Map<string, number[]>, rssMb: number | undefined): Row[] {
+  const m = (k: string): number => median(rps.get(k) ?? []);
+  const rows: Row[] = [];
+  for (const binding of BINDINGS) {
+    const ours = m(`generated/${binding}`);
+    const soapPeer = binding === 'soap12' ? 'node-soap/soap12' : 'node-soap/soap11';
+    const base = { section: 'server', name: `generated ${binding} req/s`, figure: ours, unit: 'req/s' };
+    rows.push(ratioRow({ ...base, peer: `bare ${binding}`, peerFigure: m(`bare/${binding}`) }, { min: 0.7 }));
+    rows.push(ratioRow({ ...base, peer: soapPeer.replace('/', ' '), peerFigure: m(soapPeer), ...(binding.startsWith('http') ? { note: 'node-soap serves no HTTP GET/POST binding: compared with its SOAP 1.1 figure' } : {}) }, { min: 5 }));
+    rows.push({ section: 'server', name: `generated ${binding} p99`, figure: median(p99.get(`generated/${binding}`) ?? []), unit: 'ms', peer: `bare ${binding}`, peerFigure: median(p99.get(`bare/${binding}`) ?? []) });
+  }
+  for (const binding of ['soap11', 'soap12']) {
+    rows.push({ section: 'server', name: `node-soap ${binding} p99`, figure: median(p99.get(`node-soap/${binding}`) ?? []), unit: 'ms' });
+  }
+  if (rssMb !== undefined) rows.push(limitRow({ section: 'server', name: 'generated peak RSS', figure: rssMb, unit: 'MB' }, { below: 150 }));
+  return rows;
+}
