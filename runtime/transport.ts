@@ -18,19 +18,37 @@ export interface SendOptions {
   readonly signal: AbortSignal | undefined;
 }
 
+/**
+ * Sends one request. Without a caller signal, the time limit is undici's own headers and body
+ * timeouts (no AbortController or timer per call: they cost as much as the XML work); with a
+ * signal, an AbortController joins the caller's signal and the overall timer.
+ */
 export async function send(dispatcher: Dispatcher, request: WireRequest, options: SendOptions): Promise<WireResponse> {
+  if (options.signal === undefined) {
+    try {
+      const response = await dispatcher.request({
+        method: request.method, path: request.path, headers: request.headers, body: request.body,
+        headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
+      });
+      const body = await readLimited(response, options.maxResponseBytes);
+      return { status: response.statusCode, headers: response.headers, body };
+    } catch (err) {
+      throw classify(err, false, options.timeoutMs);
+    }
+  }
+  return sendWithSignal(dispatcher, request, options, options.signal);
+}
+
+async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, options: SendOptions, userSignal: AbortSignal): Promise<WireResponse> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
   }, options.timeoutMs);
-  const userSignal = options.signal;
   const onUserAbort = (): void => controller.abort();
-  if (userSignal !== undefined) {
-    if (userSignal.aborted) controller.abort();
-    else userSignal.addEventListener('abort', onUserAbort, { once: true });
-  }
+  if (userSignal.aborted) controller.abort();
+  else userSignal.addEventListener('abort', onUserAbort, { once: true });
   try {
     const response = await dispatcher.request({ method: request.method, path: request.path, headers: request.headers, body: request.body, signal: controller.signal });
     const body = await readLimited(response, options.maxResponseBytes);
@@ -39,15 +57,19 @@ export async function send(dispatcher: Dispatcher, request: WireRequest, options
     throw classify(err, timedOut, options.timeoutMs);
   } finally {
     clearTimeout(timer);
-    userSignal?.removeEventListener('abort', onUserAbort);
+    userSignal.removeEventListener('abort', onUserAbort);
   }
 }
 
 async function readLimited(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    response.body.destroy();
-    throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
+  if (Number.isFinite(declared)) {
+    if (declared > limit) {
+      response.body.destroy();
+      throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
+    }
+    // undici refuses a body longer than its Content-Length, so the limit holds.
+    return Buffer.from(await response.body.arrayBuffer());
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -79,7 +101,8 @@ export function classify(err: unknown, timedOut: boolean, timeoutMs: number): Tr
   if (has((c) => c === 'ABORT' || c === 'UND_ERR_ABORTED')) return new TransportError('ABORTED', 'The call was aborted by the caller', { cause: err });
   if (has((c) => c === 'ECONNREFUSED')) return new TransportError('REFUSED', `Connection refused: ${message}`, { cause: err });
   if (has((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN' || c === 'EAI_NONAME' || c === 'EAI_FAIL')) return new TransportError('DNS', `Host name not resolved: ${message}`, { cause: err });
-  if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT' || c === 'ETIMEDOUT')) return new TransportError('TIMEOUT', `Timed out: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT')) return new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`, { cause: err });
+  if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT')) return new TransportError('TIMEOUT', `Connection timed out: ${message}`, { cause: err });
   if (has((c) => TLS_CODES.has(c) || c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.startsWith('CERT_'))) return new TransportError('TLS', `TLS failure: ${message}`, { cause: err });
   if (has((c) => c === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')) return new TransportError('TOO_LARGE', `The response is too large: ${message}`, { cause: err });
   if (has((c) => c.startsWith('HPE_') || c === 'UND_ERR_INFO')) return new TransportError('BAD_RESPONSE', `Not a valid HTTP response: ${message}`, { cause: err });
