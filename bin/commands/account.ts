@@ -1,6 +1,5 @@
 /** `smskit account add|list|disable|enable`: manage the service's accounts in its database. */
 import type { Argv } from 'yargs';
-import { openSmsApp } from '../../service/app.js';
 import { CliError, EXIT_OK } from '../cli-error.js';
 import { readSecret } from '../secret-input.js';
 import { PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
@@ -39,6 +38,7 @@ function builder(yargs: Argv): Argv {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateAccountOptions(args);
+  const { openSmsApp } = await import('../../service/app.js');
   const app = openSmsApp({ dbPath: options.action === 'add' ? options.db : requireExistingDb(options.db) });
   try {
     const email = options.email ?? '';

@@ -5,11 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance } from '../../conformance/command.js';
 import type { CliCommand } from './command.js';
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateConformanceArgs(args, process.env);
+  const { executeConformance } = await import('../../conformance/command.js');
   return executeConformance(options, {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),

@@ -1,6 +1,5 @@
 /** `smskit generate`: WSDL -> model -> TypeScript files, written atomically or checked for drift. */
 import type { Argv } from 'yargs';
-import { generate, parseWsdl } from '../../generator/index.js';
 import { CliError, EXIT_FAILED, EXIT_OK } from '../cli-error.js';
 import { diffTrees, readTree, replaceTreeAtomically } from '../file-tree.js';
 import { toolVersion } from '../tool-version.js';
@@ -38,6 +37,7 @@ function builder(yargs: Argv): Argv {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateGenerateOptions(args);
+  const { generate, parseWsdl } = await import('../../generator/index.js');
   const started = performance.now();
   const model = parseWsdl(options.wsdl);
   const files = generate(model, { runtimeImport: options.runtimeImport, toolVersion: toolVersion() });

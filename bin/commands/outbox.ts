@@ -1,7 +1,5 @@
 /** `smskit outbox`: the stored messages, without message text or secrets. */
 import type { Argv } from 'yargs';
-import { openSmsApp } from '../../service/app.js';
-import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
 import { EXIT_OK } from '../cli-error.js';
 import { requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -13,6 +11,8 @@ function builder(yargs: Argv): Argv {
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
+  const { openSmsApp } = await import('../../service/app.js');
+  const { formatOutboxJson, formatOutboxTable, outboxEntries } = await import('../../service/outbox-report.js');
   const app = openSmsApp({ dbPath: requireExistingDb(String(args.db)) });
   try {
     const limit = typeof args.limit === 'number' ? args.limit : undefined;

@@ -4,8 +4,8 @@
  * or usage error.
  */
 import type { Argv } from 'yargs';
-import { ServiceAPIClient } from '../../generated/service-api/client.js';
-import { SoapFaultError, TransportError, type Protocol } from '../../runtime/index.js';
+import type { ServiceAPIClient } from '../../generated/service-api/client.js';
+import type { Protocol } from '../../runtime/index.js';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../cli-error.js';
 import { readSecret } from '../secret-input.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
@@ -72,6 +72,8 @@ async function call(client: ServiceAPIClient, options: SendOptions, password: st
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
   const password = await readSecret({ envName: PASSWORD_ENV, fromStdin: options.passwordStdin, prompt: `password for ${options.email}: ` });
+  const { ServiceAPIClient } = await import('../../generated/service-api/client.js');
+  const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
   const client = new ServiceAPIClient({ url: options.url, binding: options.binding, timeoutMs: options.timeoutMs });
   try {
     const result = await call(client, options, password);

@@ -1,8 +1,7 @@
 /** `smskit serve`: the SMS service on all four bindings, until SIGINT/SIGTERM (graceful). */
 import type { Argv } from 'yargs';
-import { startSmsServer } from '../../service/server.js';
 import { CliError, EXIT_OK } from '../cli-error.js';
-import { builtInDescriptor, builtInWsdlText, withDbOption } from '../service-defaults.js';
+import { withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
 export interface ServeOptions {
@@ -61,6 +60,8 @@ function waitForShutdownSignal(): Promise<string> {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateServeOptions(args);
+  const { startSmsServer } = await import('../../service/server.js');
+  const { builtInDescriptor, builtInWsdlText } = await import('../built-in-contract.js');
   const log = (line: string): void => void process.stderr.write(`smskit serve: ${line}\n`);
   const server = await startSmsServer({
     descriptor: builtInDescriptor(),
