@@ -372,3 +372,35 @@ function rawSocketExchange(baseUrl: string, head: string, body: string): Promise
     socket.on('connect', () => socket.write(head));
   });
 }
+
+describe('clients that go away', () => {
+  it('mid-request on every binding: no crash, the handler signal aborts, the server keeps serving', async () => {
+    let aborted = 0;
+    const listener = createRequestListener(serviceApiDescriptor, {
+      SMSSend: (_input: unknown, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => aborted++);
+          setTimeout(() => resolve({ SMSSendResult: 'x' }), 200);
+        }),
+      SMSSendToPort: () => ({}),
+    });
+    const s = await listen(listener, {});
+    const form = new URLSearchParams(FIELDS).toString();
+    const soap = envelope(SOAP11, sendBody(FIELDS));
+    const requests = [
+      `GET /serviceapi.asmx/SMSSend?${form} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `POST /serviceapi.asmx/SMSSend HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`,
+      `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(soap)}\r\n\r\n${soap}`,
+      `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 1000\r\n\r\n<soap:Env`,
+    ];
+    try {
+      await Promise.all(requests.map((r) => rawSocket(s.url, [r], 50)));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(aborted).toBe(3);
+      const after = await raw(`${s.url}/serviceapi.asmx?wsdl`);
+      expect(after.status).toBe(405); // no wsdl configured here: still answering
+    } finally {
+      await s.close();
+    }
+  });
+});
