@@ -249,23 +249,27 @@ function invoke(
   onFault: (fault: FaultSpec) => void,
 ): void {
   const handler = plan.handlers.get(op.method)!;
-  const fail = (err: unknown): void => {
-    if (res.destroyed) return;
-    onFault(err instanceof ServiceError ? serviceFault(plan, err) : internalFault(plan, err, op, binding, 'the handler'));
-  };
   let result: unknown;
   try {
     result = handler(input, makeContext(binding, op, req, res, soapHeaders));
   } catch (err) {
-    return fail(err);
+    return handlerFailed(plan, op, binding, res, onFault, err);
   }
   if (result instanceof Promise || (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function')) {
-    Promise.resolve(result).then((output) => {
-      if (!res.destroyed) onOutput(output);
-    }, fail);
+    Promise.resolve(result).then(
+      (output) => {
+        if (!res.destroyed) onOutput(output);
+      },
+      (err: unknown) => handlerFailed(plan, op, binding, res, onFault, err),
+    );
   } else {
     onOutput(result);
   }
+}
+
+function handlerFailed(plan: Plan, op: OperationDescriptor, binding: Protocol, res: ServerResponse, onFault: (fault: FaultSpec) => void, err: unknown): void {
+  if (res.destroyed) return;
+  onFault(err instanceof ServiceError ? serviceFault(plan, err) : internalFault(plan, err, op, binding, 'the handler'));
 }
 
 function serviceFault(plan: Plan, err: ServiceError): FaultSpec {
