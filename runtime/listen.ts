@@ -4,7 +4,7 @@
  * then closes idle keep-alive connections (forcing the rest after `closeTimeoutMs`).
  */
 import http, { type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { LISTENER_OPTIONS, type ServerOptions } from './server.js';
 
 export interface ListenOptions {
@@ -32,6 +32,7 @@ export async function listen(listener: RequestListener, options: ListenOptions =
     },
     listener,
   );
+  dropSilentConnections(server, serverOptions.headersTimeoutMs ?? 10_000);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -48,6 +49,23 @@ export async function listen(listener: RequestListener, options: ListenOptions =
     server,
     close: () => (closing ??= closeGracefully(server, options.closeTimeoutMs ?? 10_000)),
   };
+}
+
+/**
+ * Node's headersTimeout only times a request once its first byte has arrived: a connection that
+ * never sends anything is kept forever, so thousands of idle sockets could pile up. Drop a
+ * connection that has not begun a request within the headers timeout.
+ */
+function dropSilentConnections(server: http.Server, timeoutMs: number): void {
+  const spoke = new WeakSet<object>();
+  server.on('request', (req: http.IncomingMessage) => spoke.add(req.socket));
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => {
+      if (!spoke.has(socket) && !socket.destroyed && socket.bytesRead === 0) socket.destroy();
+    }, timeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
 }
 
 function closeGracefully(server: http.Server, timeoutMs: number): Promise<void> {
