@@ -277,23 +277,35 @@ function serviceFault(plan: Plan, err: ServiceError): FaultSpec {
 }
 
 /** The handler's context; the AbortSignal is only built when a handler asks for it. */
+class HandlerContext implements RequestContext {
+  readonly remoteAddress: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly binding: Protocol,
+    readonly operation: string,
+    req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly soapHeaders: Record<string, unknown>,
+  ) {
+    this.remoteAddress = req.socket.remoteAddress;
+    this.headers = req.headers;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = (this.controller = new AbortController());
+      const res = this.res;
+      if (res.destroyed) controller.abort();
+      else res.once('close', () => { if (!res.writableFinished) controller.abort(); });
+    }
+    return this.controller.signal;
+  }
+}
+
 function makeContext(binding: Protocol, op: OperationDescriptor, req: IncomingMessage, res: ServerResponse, soapHeaders: Record<string, unknown>): RequestContext {
-  let controller: AbortController | undefined;
-  return {
-    binding,
-    operation: op.name,
-    remoteAddress: req.socket.remoteAddress,
-    headers: req.headers,
-    soapHeaders,
-    get signal(): AbortSignal {
-      if (controller === undefined) {
-        const c = (controller = new AbortController());
-        if (res.destroyed) c.abort();
-        else res.once('close', () => { if (!res.writableFinished) c.abort(); });
-      }
-      return controller.signal;
-    },
-  };
+  return new HandlerContext(binding, op.name, req, res, soapHeaders);
 }
 
 // ---------------------------------------------------------------------------------------------
