@@ -96,8 +96,8 @@ function sendArgs(binding: Protocol, overrides: Partial<Record<'keyword' | 'emai
 }
 
 /** `smskit send` with the password in SMSKIT_PASSWORD; its output joins the transcript. */
-async function cliSend(args: string[], password = PASSWORD): Promise<CliResult> {
-  const result = await runCliAsync(args, { env: { SMSKIT_PASSWORD: password }, timeoutMs: 30_000 });
+async function cliSend(args: string[], password = PASSWORD, via: 'env' | 'stdin' = 'env'): Promise<CliResult> {
+  const result = await runCliAsync(via === 'env' ? args : [...args, '--password-stdin'], via === 'env' ? { env: { SMSKIT_PASSWORD: password }, timeoutMs: 30_000 } : { input: `${password}\n`, timeoutMs: 30_000 });
   transcript.push(result.stdout, result.stderr);
   return result;
 }
@@ -150,6 +150,16 @@ describe('smskit serve as a process', () => {
     expect(stdout).toContain('smskit account add');
   });
 
+  it('a start that fails or prints nothing in time is reported with what the process printed (bounded waits)', async () => {
+    const [usage, slow] = await Promise.allSettled([
+      startServe({ db: join(dir.path, 'unused.sqlite'), args: ['--max-segments', '0'] }),
+      startServe({ db: join(dir.path, 'unused.sqlite'), startTimeoutMs: 50 }),
+    ]);
+    expect(usage.status === 'rejected' && String(usage.reason)).toMatch(/exited before listening \(code 2, [^)]*\); stderr:\nsmskit: --max-segments must be an integer from 1 to 255/);
+    expect(slow.status === 'rejected' && String(slow.reason)).toMatch(/printed no URL within 50 ms/);
+    expect(existsSync(join(dir.path, 'unused.sqlite'))).toBe(false);
+  });
+
   it('publishes the contract at ?wsdl with its own address', async () => {
     const response = await fetch(`${server.url}?wsdl`);
     expect(response.status).toBe(200);
@@ -196,7 +206,8 @@ describe('success', () => {
       { binding: 'http-get', overrides: { message: 'Grüße aus Köln, où est-il? ¿Qué tal? €5 {ok}', carrier: 'auto' }, want: { encoding: 'gsm7', segments: 1, carrier: 'auto', port: null } },
       { binding: 'http-post', overrides: { message: '你好，世界 👋 & <b>"é"</b>', port: '0', keyword: 'PROMO7' }, want: { encoding: 'ucs2', segments: 1, port: 0, keyword: 'PROMO7' } },
     ];
-    const results = await Promise.all(cases.map(({ binding, overrides }) => cliSend(sendArgs(binding, overrides))));
+    // one of them reads the password from standard input instead of SMSKIT_PASSWORD
+    const results = await Promise.all(cases.map(({ binding, overrides }, i) => cliSend(sendArgs(binding, overrides), PASSWORD, i === 1 ? 'stdin' : 'env')));
     const rows = stored();
     cases.forEach(({ binding, overrides, want }, i) => {
       const result = results[i]!;
@@ -216,6 +227,9 @@ const SOAP_BINDINGS: readonly Protocol[] = ['soap11', 'soap12'];
  * [name, code, field, input, bindings]: the refusal classes of service/README.md and their
  * variants. Absent parameters are tried over SOAP here; over GET/POST the runtime answers before
  * the service does (see e2e-known-bugs.test.ts). Empty strings reach the service on every binding.
+ * The cases run in order; the sender's wrong-password cases (4 failures each, one per binding)
+ * are kept apart by cases that log in successfully, which reset the account's failure count,
+ * so the per-account limit (10) never turns them into TooManyAttempts.
  */
 const REFUSALS: ReadonlyArray<[string, string, string | undefined, Input, readonly Protocol[]]> = [
   ['keyword empty', 'MissingParameter', 'keyword', { ...GOOD, keyword: '' }, BINDINGS],
@@ -231,19 +245,29 @@ const REFUSALS: ReadonlyArray<[string, string, string | undefined, Input, readon
   ['the first missing one in wire order', 'MissingParameter', 'smsto', { ...GOOD, smsto: '', carrierCode: '', smsmsg: '' }, BINDINGS],
   ['wrong password', 'AuthenticationFailed', undefined, { ...GOOD, password: WRONG_PASSWORD }, BINDINGS],
   ['unknown account', 'AuthenticationFailed', undefined, { ...GOOD, emailAddress: 'nobody@example.com' }, BINDINGS],
-  ['authentication before the other fields', 'AuthenticationFailed', undefined, { ...GOOD, password: WRONG_PASSWORD, keyword: 'bad!', smsto: 'x', carrierCode: 'x' }, BINDINGS],
+  ['address over 254 characters', 'AuthenticationFailed', undefined, { ...GOOD, emailAddress: `${'a'.repeat(250)}@example.com` }, BINDINGS],
   ['keyword with punctuation', 'InvalidKeyword', 'keyword', { ...GOOD, keyword: 'ACME!' }, BINDINGS],
+  ['password over 1024 characters', 'AuthenticationFailed', undefined, { ...GOOD, password: PASSWORD.padEnd(1025, 'x') }, BINDINGS],
   ['keyword over 11 characters', 'InvalidKeyword', 'keyword', { ...GOOD, keyword: 'ABCDEFGHIJKL' }, BINDINGS],
+  ['keyword with a non-ASCII letter', 'InvalidKeyword', 'keyword', { ...GOOD, keyword: 'ÄCME' }, BINDINGS],
   ['keyword of another account', 'KeywordNotAllowed', 'keyword', { ...GOOD, keyword: 'PAUSE' }, BINDINGS],
   ['national number without a default country', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '(415) 555-0123' }, BINDINGS],
   ['letters in the number', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+1 415 CALL NOW' }, BINDINGS],
   ['an extension', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+14155550123 ext 5' }, BINDINGS],
+  ['authentication before the other fields', 'AuthenticationFailed', undefined, { ...GOOD, password: WRONG_PASSWORD, keyword: 'bad!', smsto: 'x', carrierCode: 'x' }, BINDINGS],
   ['too few digits', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+1234567' }, BINDINGS],
+  ['too many digits', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+1234567890123456' }, BINDINGS],
+  ['country code 0', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+04155550123' }, BINDINGS],
+  ['a plus inside', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '1+4155550123' }, BINDINGS],
+  ['non-ASCII digits', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+١٤١٥٥٥٥٠١٢٣' }, BINDINGS],
+  ['over 40 characters of input', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: `+1 415 555 0123${' '.repeat(30)}` }, BINDINGS],
   ['unknown carrier', 'UnknownCarrier', 'carrierCode', { ...GOOD, carrierCode: 'acme-mobile' }, BINDINGS],
   ['carrier in full-width letters', 'UnknownCarrier', 'carrierCode', { ...GOOD, carrierCode: 'ＡＴＴ' }, BINDINGS],
   ['port over 65535', 'InvalidPort', 'port', { ...GOOD, port: '65536' }, BINDINGS],
   ['port with a leading zero', 'InvalidPort', 'port', { ...GOOD, port: '080' }, BINDINGS],
   ['negative port', 'InvalidPort', 'port', { ...GOOD, port: '-1' }, BINDINGS],
+  ['port with a sign', 'InvalidPort', 'port', { ...GOOD, port: '+80' }, BINDINGS],
+  ['port with a space', 'InvalidPort', 'port', { ...GOOD, port: ' 80' }, BINDINGS],
   ['port before the message', 'InvalidPort', 'port', { ...GOOD, port: 'x', smsmsg: '' }, BINDINGS],
   ['empty text', 'EmptyMessage', 'smsmsg', { ...GOOD, smsmsg: '' }, BINDINGS],
   ['empty text on SMSSendToPort', 'EmptyMessage', 'smsmsg', { ...GOOD, smsmsg: '', port: '2948' }, BINDINGS],
