@@ -9,7 +9,7 @@ import { descriptorStatements } from './emit/descriptor-file.js';
 import { refuse } from './emit/failure.js';
 import { rootIndexStatements, serviceIndexStatements } from './emit/index-file.js';
 import { planModel } from './emit/model-plan.js';
-import { createEmitProject, printFile, provenanceHeader } from './emit/project.js';
+import { printFile, provenanceHeader } from './emit/project.js';
 import { serverStatements } from './emit/server-file.js';
 import { typesStatements } from './emit/types-file.js';
 import type { WsdlModel } from './model.js';
@@ -28,13 +28,11 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
   if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
   const header = provenanceHeader({ toolVersion: options.toolVersion, wsdlFile: model.file, wsdlHash: model.hash, options: { runtimeImport } });
   const plan = planModel(model);
-  const project = createEmitProject();
   const files = new Map<string, string>();
   for (const service of plan.services) {
     const descriptor = describeService(model, plan.schema, service);
-    const put = (name: string, statements: Parameters<typeof printFile>[3]): void => {
-      const path = `${service.folder}/${name}`;
-      files.set(path, printFile(project, path, header, statements));
+    const put = (name: string, statements: Parameters<typeof printFile>[1]): void => {
+      files.set(`${service.folder}/${name}`, printFile(header, statements));
     };
     put('types.ts', typesStatements(plan.schema, service, runtimeImport));
     put('descriptor.ts', descriptorStatements(descriptor, service, runtimeImport));
@@ -42,6 +40,6 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
     put('server.ts', serverStatements(plan.schema, service, runtimeImport));
     put('index.ts', serviceIndexStatements());
   }
-  files.set('index.ts', printFile(project, 'index.ts', header, rootIndexStatements(plan.services)));
+  files.set('index.ts', printFile(header, rootIndexStatements(plan.services)));
   return files;
 }

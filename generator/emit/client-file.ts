@@ -1,5 +1,6 @@
 /** `client.ts`: `<Service>Client`, one typed method per operation over the runtime's ServiceClient. */
-import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import type { MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
+import { StructureKind } from './kinds.js';
 import { quoteString } from '../naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { operationDocs } from './operation-docs.js';
@@ -14,8 +15,8 @@ export function clientStatements(schema: SchemaPlan, service: ServicePlan, runti
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeImport, namedImports: ['ServiceClient', { name: 'CallOptions', isTypeOnly: true }, { name: 'ClientOptions', isTypeOnly: true }] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [service.names.descriptor] },
-    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration as const, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
-    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration as const, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
+    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
+    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
     {
       kind: StructureKind.Class,
       isExported: true,

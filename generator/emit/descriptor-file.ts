@@ -1,5 +1,6 @@
 /** `descriptor.ts`: the `toDescriptor` result as a typed constant the runtime reads. */
-import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
+import { StructureKind, VariableDeclarationKind } from './kinds.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { printLiteral, type LiteralValue } from './literal.js';

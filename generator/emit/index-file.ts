@@ -1,5 +1,6 @@
 /** `index.ts` of a service folder, and the top-level index re-exporting each service as a namespace. */
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
+import { StructureKind } from './kinds.js';
 import type { ServicePlan } from './service-plan.js';
 
 export function serviceIndexStatements(): StatementStructures[] {

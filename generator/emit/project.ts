@@ -1,19 +1,12 @@
 /**
- * The one place that prints TypeScript: an in-memory ts-morph Project with fixed
- * manipulation and format settings, so output never depends on the machine or the user's
- * editor configuration.
+ * The one place that prints TypeScript: statement structures (ts-morph's structure types) in,
+ * text out, with a fixed layout (two-space indent, single quotes, LF, semicolons), so output
+ * never depends on the machine or the user's editor configuration. See printer.ts for why this
+ * no longer goes through a ts-morph Project.
  */
-import {
-  IndentationText,
-  NewLineKind,
-  Project,
-  QuoteKind,
-  StructureKind,
-  ts,
-  type FormatCodeSettings,
-  type StatementStructures,
-  type WriterFunction,
-} from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
+import { StructureKind } from './kinds.js';
+import { printStatement } from './printer.js';
 
 export interface Provenance {
   readonly toolVersion: string;
@@ -21,37 +14,6 @@ export interface Provenance {
   readonly wsdlFile: string;
   readonly wsdlHash: string;
   readonly options: Readonly<Record<string, string>>;
-}
-
-const FORMAT: FormatCodeSettings = {
-  indentSize: 2,
-  tabSize: 2,
-  convertTabsToSpaces: true,
-  newLineCharacter: '\n',
-  insertSpaceAfterCommaDelimiter: true,
-  insertSpaceAfterSemicolonInForStatements: true,
-  insertSpaceBeforeAndAfterBinaryOperators: true,
-  insertSpaceAfterKeywordsInControlFlowStatements: true,
-  insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
-  insertSpaceAfterFunctionKeywordForAnonymousFunctions: true,
-  placeOpenBraceOnNewLineForFunctions: false,
-  placeOpenBraceOnNewLineForControlBlocks: false,
-  semicolons: ts.SemicolonPreference.Insert,
-};
-
-export function createEmitProject(): Project {
-  return new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      newLineKind: NewLineKind.LineFeed,
-      quoteKind: QuoteKind.Single,
-      useTrailingCommas: true,
-      usePrefixAndSuffixTextForRename: false,
-    },
-    compilerOptions: { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext },
-  });
 }
 
 /** The header every generated file starts with (no timestamps, no absolute paths). */
@@ -67,30 +29,14 @@ export function provenanceHeader(p: Provenance): string {
   ].join('\n');
 }
 
-/** Builds one file in one batch from structures, formats it and returns its text. */
-export function printFile(project: Project, path: string, header: string, statements: readonly (string | StatementStructures)[]): string {
-  const file = project.createSourceFile(`/${path}`, { statements: [header, blankLine, ...separateImports(statements)] }, { overwrite: true });
-  file.formatText(FORMAT);
-  // Blank-line runs come from mixing our separators with ts-morph's own; code never holds raw
-  // blank lines elsewhere (JSDoc lines start with ` *`, string literals are escaped).
-  const text = file.getFullText().replace(/\n{3,}/g, '\n\n');
-  project.removeSourceFile(file);
-  return text.endsWith('\n') ? text : `${text}\n`;
+/**
+ * One file: the header, a blank line, the import block, then every declaration after one blank
+ * line (also consecutive type aliases), ending with a newline.
+ */
+export function printFile(header: string, statements: readonly StatementStructures[]): string {
+  const isImport = (s: StatementStructures): boolean => s.kind === StructureKind.ImportDeclaration;
+  const imports = statements.filter(isImport).map((s) => printStatement(s).join('\n'));
+  const declarations = statements.filter((s) => !isImport(s)).map((s) => printStatement(s).join('\n'));
+  const blocks = [header, ...(imports.length > 0 ? [imports.join('\n')] : []), ...declarations];
+  return `${blocks.join('\n\n')}\n`;
 }
-
-/** Blank lines after the import block and between declarations, whatever their kind. */
-function separateImports(statements: readonly (string | StatementStructures)[]): (string | WriterFunction | StatementStructures)[] {
-  const isImport = (s: string | StatementStructures): boolean => typeof s !== 'string' && s.kind === StructureKind.ImportDeclaration;
-  const last = statements.map(isImport).lastIndexOf(true);
-  const out: (string | WriterFunction | StatementStructures)[] = [...statements.slice(0, last + 1)];
-  // One blank line before every declaration (ts-morph leaves consecutive type aliases touching).
-  statements.slice(last + 1).forEach((statement, i) => {
-    if (i > 0 || last >= 0) out.push(blankLine); // the header is already followed by one
-    out.push(statement);
-  });
-  return out;
-}
-
-const blankLine: WriterFunction = (writer) => {
-  writer.blankLine();
-};

@@ -2,7 +2,8 @@
  * `server.ts`: `<Service>Handlers` (one method per operation) and `create<Service>Listener`,
  * which serves every binding of the descriptor from that one handler set.
  */
-import { StructureKind, type MethodSignatureStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import type { MethodSignatureStructure, OptionalKind, StatementStructures } from 'ts-morph';
+import { StructureKind } from './kinds.js';
 import { propertyKey } from '../naming.js';
 import { jsDoc } from './docs.js';
 import { operationDocs } from './operation-docs.js';
@@ -21,8 +22,8 @@ export function serverStatements(schema: SchemaPlan, service: ServicePlan, runti
       namedImports: ['createRequestListener', { name: 'OperationHandler', isTypeOnly: true }, { name: 'RequestContext', isTypeOnly: true }, { name: 'ServerOptions', isTypeOnly: true }],
     },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [descriptor] },
-    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration as const, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
-    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration as const, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
+    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
+    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
     {
       kind: StructureKind.Interface,
       isExported: true,
@@ -44,7 +45,7 @@ export function serverStatements(schema: SchemaPlan, service: ServicePlan, runti
       ],
       returnType: 'ReturnType<typeof createRequestListener>',
       statements: [
-        `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => handlerEntry(op)).join('\n')}\n};`,
+        `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => `  ${handlerEntry(op)}`).join('\n')}\n};`,
         `return createRequestListener(${descriptor}, table, options);`,
       ],
     },

@@ -2,14 +2,8 @@
  * `types.ts`: one declaration per schema type (named types, wrapper elements, nested anonymous
  * types) plus the synthesised types of HTTP-only operations, in plan order.
  */
-import {
-  StructureKind,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type StatementStructures,
-  type TypeAliasDeclarationStructure,
-} from 'ts-morph';
+import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from 'ts-morph';
+import { StructureKind } from './kinds.js';
 import { propertyKey } from '../naming.js';
 import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './docs.js';
 import type { PlannedAttribute, PlannedField } from './members.js';
@@ -18,7 +12,7 @@ import type { ServicePlan, SyntheticField } from './service-plan.js';
 import { primitiveText, TypeText } from './type-text.js';
 import type { PlannedValue } from './values.js';
 
-export function typesStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): (string | StatementStructures)[] {
+export function typesStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
   const text = new TypeText(schema);
   const declarations: StatementStructures[] = schema.types.map((t) => declareType(t, schema, text));
   for (const op of service.operations) {
