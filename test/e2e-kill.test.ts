@@ -169,17 +169,33 @@ describe('SIGKILL of smskit serve', () => {
     // nothing but our batch is stored, and nothing twice
     expect(entries.length).toBe([...byMarker.values()].reduce((n, rows) => n + rows.length, 0));
 
-    // The restarted server works, and stops gracefully on SIGINT.
-    const client = new ServiceAPIClient({ url: last.url, binding: 'soap12', timeoutMs: 20_000 });
+    // The restarted server works, and SIGINT in the middle of a batch is graceful: requests it
+    // had accepted are answered (and what it acknowledged is stored), then it exits 0.
+    const clients = clientsFor(last);
+    const round3 = batch(3, 40);
+    let outcomes3: Outcome[];
     try {
-      const { SMSSendResult } = await client.SMSSend({ keyword: 'BATCH', emailAddress: ACCOUNT.email, password: PASSWORD, smsto: '+14155550100', carrierCode: 'auto', smsmsg: 'after the crashes' });
-      expect(SMSSendResult).toMatch(/^SMS-[0-9A-HJKMNP-TV-Z]{26}$/);
+      const first3 = await call(clients, round3[0]!);
+      expect(first3.kind).toBe('ack');
+      const inFlight = round3.slice(1).map((request) => call(clients, request));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const stopping = last.stop('SIGINT', 15_000);
+      outcomes3 = [first3, ...(await Promise.all(inFlight))];
+      const exit = await stopping;
+      expect(exit.code, exit.stderr).toBe(0);
+      expect(exit.stderr).toContain('SIGINT');
     } finally {
-      await client.close();
+      await Promise.all([...clients.values()].map((c) => c.close()));
     }
-    const exit = await last.stop('SIGINT', 15_000);
-    expect(exit.code, exit.stderr).toBe(0);
-    expect(exit.stderr).toContain('SIGINT');
+    const after = storedByMarker();
+    const lost = round3.flatMap((request, i) => {
+      const outcome = outcomes3[i]!;
+      if (outcome.kind === 'ack' && after.get(request.marker)?.[0]?.id !== outcome.id) return [`${request.marker}: acknowledged ${outcome.id} but not stored`];
+      if (outcome.kind !== 'ack' && after.has(request.marker)) return [`${request.marker}: ${outcome.kind} but stored`];
+      if (outcome.kind === 'refused' && outcome.code !== request.refuse) return [`${request.marker}: refused ${outcome.code}, want ${request.refuse}`];
+      return [];
+    });
+    expect(lost).toEqual([]);
     for (const server of servers) {
       const { stdout, stderr } = server.output();
       expect(stdout + stderr).not.toContain(PASSWORD);
@@ -191,6 +207,7 @@ describe('SIGKILL of smskit serve', () => {
     } finally {
       conn.close();
     }
-    console.log(`e2e kill: round 1 ${first.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; round 2 ${answered2} answered before the kill, ${second.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; ${entries.length} stored`);
+    const summary3 = `round 3 (SIGINT mid-batch): ${outcomes3.filter((o) => o.kind === 'ack').length} acknowledged, ${outcomes3.filter((o) => o.kind === "no answer").length} unanswered (${[...new Set(outcomes3.flatMap((o) => (o.kind === "no answer" ? [o.error] : [])))].join(", ")})`;
+    console.log(`e2e kill: ${summary3}; round 1 ${first.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; round 2 ${answered2} answered before the kill, ${second.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; ${entries.length} stored`);
   }, 90_000);
 });

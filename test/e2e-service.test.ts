@@ -505,6 +505,8 @@ describe('shutdown', () => {
     expect(exit.code, exit.stderr).toBe(0);
     expect(exit.stderr).toContain('SIGTERM');
     expect(exit.stderr).toContain('stopped');
+    // nothing else was logged: no internal error, no storage trouble, during the whole file
+    expect(exit.stderr.split('\n').filter(Boolean)).toEqual(['smskit serve: SIGTERM: finishing in-flight requests', 'smskit serve: stopped']);
     expect([...stored().keys()].sort()).toEqual([...acknowledged.keys()].sort());
   }, 30_000);
 });
