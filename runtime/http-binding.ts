@@ -17,6 +17,13 @@ import { readXmlFast as readXml } from './xml/fast-reader.js';
 interface CompiledParam {
   readonly name: string;
   readonly prop: string;
+  /**
+   * Whether an absent parameter is refused (`Missing parameter: x.`). It is when the SOAP
+   * wrapper field it maps to is required, or when there is no such field (ASMX's rule: every
+   * method parameter is required); an absent optional value reaches the handler as undefined,
+   * exactly as the same absent element does over SOAP.
+   */
+  readonly required: boolean;
   readonly xsd: string;
   readonly enumeration: readonly string[] | undefined;
   readonly codec: PrimitiveCodec;
@@ -47,7 +54,8 @@ export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescript
       const fieldValue = field !== undefined && field.maxOccurs === 1 ? resolveValue(d, field.value, p.name) : undefined;
       const resolved = fieldValue?.kind === 'primitive' ? fieldValue : resolveValue(d, p.value, p.name);
       if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${op.name}/${p.name}`, 'an HTTP parameter must be of a simple type');
-      params.push({ name: p.name, prop: field?.prop ?? p.name, xsd: resolved.xsd, enumeration: resolved.enumeration, codec: primitiveCodec(resolved.xsd, p.name) });
+      const required = field === undefined || (field.minOccurs > 0 && field.inChoice !== true);
+      params.push({ name: p.name, prop: field?.prop ?? p.name, required, xsd: resolved.xsd, enumeration: resolved.enumeration, codec: primitiveCodec(resolved.xsd, p.name) });
     }
   } else if (op.input.kind !== 'empty') {
     throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP input of kind ${op.input.kind} is not supported`);
@@ -77,7 +85,10 @@ export function decodeParams(hop: HttpOperation, search: URLSearchParams): { inp
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
     const text = search.get(p.name);
-    if (text === null) return { error: `Missing parameter: ${p.name}.` };
+    if (text === null) {
+      if (p.required) return { error: `Missing parameter: ${p.name}.` };
+      continue;
+    }
     try {
       input[p.prop] = decodeText(p.xsd, p.enumeration, text, p.name);
     } catch (err) {
@@ -150,7 +161,7 @@ function httpError(protocol: Protocol, status: number, mediaType: string, header
 function legacyWrapper(props: ReadonlyMap<string, string>): SoapWrapper | undefined {
   if (props.size === 0) return undefined;
   const inputByWireName = new Map<string, FieldDescriptor>();
-  for (const [name, prop] of props) inputByWireName.set(name, { prop, name: { ns: '', local: name }, value: { kind: 'primitive', xsd: 'string' }, minOccurs: 0, maxOccurs: -1, nillable: false });
+  for (const [name, prop] of props) inputByWireName.set(name, { prop, name: { ns: '', local: name }, value: { kind: 'primitive', xsd: 'string' }, minOccurs: 1, maxOccurs: -1, nillable: false });
   return { inputByWireName, outputByProp: new Map() };
 }
 

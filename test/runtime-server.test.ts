@@ -221,11 +221,34 @@ describe('HTTP-level errors', () => {
     expectPlain(await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=iso-8859-1' }, body: '<a/>' }), 415, /charset/);
   });
 
-  it('GET/POST: a missing parameter -> 500 text/plain one line', async () => {
+  it('GET/POST: an absent optional parameter reaches the handler as undefined, like the absent element over SOAP', async () => {
     const { smsto: _s, ...rest } = FIELDS;
-    expectPlain(await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(rest)}`), 500, /^Missing parameter: smsto\.$/);
-    const post = await raw(`${server.endpoint}/SMSSendToPort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(FIELDS).toString() });
-    expectPlain(post, 500, /^Missing parameter: port\.$/);
+    const res = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(rest)}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(JSON.stringify(rest));
+  });
+
+  it('GET/POST: a missing required parameter -> 500 text/plain one line', async () => {
+    const strict = await startStrictServer();
+    try {
+      const get = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort?${new URLSearchParams(FIELDS)}`);
+      expectPlain(get, 500, /^Missing parameter: port\.$/);
+      expect(get.headers['x-smskit-fault-code']).toBe('Client');
+      const post = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(FIELDS).toString() });
+      expectPlain(post, 500, /^Missing parameter: port\.$/);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('GET/POST: an invalid parameter value -> 500 text/plain one line', async () => {
+    const strict = await startStrictServer();
+    try {
+      const get = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort?${new URLSearchParams({ ...FIELDS, port: 'eighty' })}`);
+      expectPlain(get, 500, /^Invalid value for parameter: port\.$/);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('GET/POST: a ServiceError -> 500 text/plain with its message; a crash -> generic message', async () => {
@@ -404,3 +427,13 @@ describe('clients that go away', () => {
     }
   });
 });
+
+/** The serviceapi descriptor with SMSSendToPort's `port` required and typed int (to reach the parameter errors). */
+async function startStrictServer(): Promise<Awaited<ReturnType<typeof listen>>> {
+  const d = structuredClone(serviceApiDescriptor) as typeof serviceApiDescriptor;
+  const wrapper = d.types[`element:{${NS}}SMSSendToPort`] as unknown as { fields: { prop: string; minOccurs: number; value: unknown }[] };
+  const port = wrapper.fields.find((f) => f.prop === 'port')!;
+  port.minOccurs = 1;
+  port.value = { kind: 'primitive', xsd: 'int' };
+  return listen(createRequestListener(d, { SMSSend: () => ({}), SMSSendToPort: (input: { port: number }) => ({ SMSSendToPortResult: String(input.port) }) }), {});
+}
