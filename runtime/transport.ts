@@ -25,12 +25,13 @@ export interface SendOptions {
  */
 export async function send(dispatcher: Dispatcher, request: WireRequest, options: SendOptions): Promise<WireResponse> {
   if (options.signal === undefined) {
+    const started = performance.now();
     try {
       const response = await dispatcher.request({
         method: request.method, path: request.path, headers: request.headers, body: request.body,
         headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
       });
-      const body = await readLimited(response, options.maxResponseBytes);
+      const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs);
       return { status: response.statusCode, headers: response.headers, body };
     } catch (err) {
       throw classify(err, false, options.timeoutMs);
@@ -49,9 +50,10 @@ async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, opti
   const onUserAbort = (): void => controller.abort();
   if (userSignal.aborted) controller.abort();
   else userSignal.addEventListener('abort', onUserAbort, { once: true });
+  const started = performance.now();
   try {
     const response = await dispatcher.request({ method: request.method, path: request.path, headers: request.headers, body: request.body, signal: controller.signal });
-    const body = await readLimited(response, options.maxResponseBytes);
+    const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs);
     return { status: response.statusCode, headers: response.headers, body };
   } catch (err) {
     throw classify(err, timedOut, options.timeoutMs);
@@ -61,15 +63,16 @@ async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, opti
   }
 }
 
-async function readLimited(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+/**
+ * Reads the body within `limit` bytes and by `deadline` (a performance.now() time): undici's
+ * bodyTimeout only bounds the pause between chunks, so a body that trickles in a byte at a time
+ * would never end the call; the whole-call limit is checked as each chunk arrives instead.
+ */
+async function readLimited(response: Dispatcher.ResponseData, limit: number, deadline: number, timeoutMs: number): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared)) {
-    if (declared > limit) {
-      response.body.destroy();
-      throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
-    }
-    // undici refuses a body longer than its Content-Length, so the limit holds.
-    return Buffer.from(await response.body.arrayBuffer());
+  if (Number.isFinite(declared) && declared > limit) {
+    response.body.destroy();
+    throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -78,6 +81,10 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number): Pr
     if (size > limit) {
       response.body.destroy();
       throw new TransportError('TOO_LARGE', `The response is over the limit of ${limit} bytes`, { httpStatus: response.statusCode });
+    }
+    if (performance.now() > deadline) {
+      response.body.destroy();
+      throw new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
     }
     chunks.push(chunk);
   }
