@@ -48,68 +48,78 @@ function usage(message: string): never {
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /** Sections 1 and 3 share the fixed-result servers and the load generator. */
-async function runHttpSections(only: Set<Section>, settings: Settings, figures: Record<string, unknown>): Promise<Row[]> {
-  if (!only.has('server') && !only.has('client')) return [];
+async function runHttpSections(only: Set<Section>, settings: Settings, rows: Row[], figures: Record<string, unknown>, errors: string[]): Promise<void> {
   const generated = await startServer('generated');
   const responses = await captureResponses(generated.url);
   const [bare, nodeSoap] = await Promise.all([startServer('bare', responses), startServer('node-soap')]);
   const load = startLoadGenerator();
-  const rows: Row[] = [];
   try {
     if (only.has('server')) {
       log('server: generated vs bare node:http vs node-soap, fixed result');
-      const server = await runServerSection({ generated, bare, nodeSoap, load }, settings, log);
-      rows.push(...server.rows);
-      figures['server'] = server.figures;
+      await section('server', rows, figures, errors, () => runServerSection({ generated, bare, nodeSoap, load }, settings, log));
     }
     if (only.has('client')) {
       log('client: generated vs node-soap vs raw undici, against the bare server');
-      const client = await runClientSection(bare.url, settings, log);
-      rows.push(...client.rows);
-      figures['client'] = client.figures;
+      await section('client', rows, figures, errors, () => runClientSection(bare.url, settings, log));
     }
   } finally {
     await Promise.all([generated.child, bare.child, nodeSoap.child, load.child].map((c) => stopChild(c)));
   }
-  return rows;
 }
 
-async function main(): Promise<void> {
+/** Runs one section; a failure is recorded (and makes the run exit 1) but the other sections still run. */
+async function section(name: string, rows: Row[], figures: Record<string, unknown>, errors: string[], run: () => Promise<{ rows: Row[]; figures: Record<string, unknown> }>): Promise<void> {
+  try {
+    const result = await run();
+    rows.push(...result.rows);
+    figures[name] = result.figures;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`${name}: ${message}`);
+    figures[name] = { error: message };
+    log(`  ${name} FAILED: ${message}`);
+  }
+}
+
+async function main(): Promise<number> {
   installCleanup();
   const { settings, only } = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const figures: Record<string, unknown> = {};
-  const rows: Row[] = await runHttpSections(only, settings, figures);
+  const rows: Row[] = [];
+  const errors: string[] = [];
+  if (only.has('server') || only.has('client')) {
+    await section('servers', rows, figures, errors, async () => {
+      await runHttpSections(only, settings, rows, figures, errors);
+      return { rows: [], figures: { started: true } };
+    });
+  }
   if (only.has('service')) {
     log('service: smskit serve end to end');
-    const service = await runServiceSection(settings, log);
-    rows.push(...service.rows);
-    figures['service'] = service.figures;
+    await section('service', rows, figures, errors, () => runServiceSection(settings, log));
   }
   if (only.has('generator')) {
     log('generator: smskit generate vs wsdl-tsclient');
-    const generator = await runGeneratorSection(settings, log);
-    rows.push(...generator.rows);
-    figures['generator'] = generator.figures;
+    await section('generator', rows, figures, errors, () => runGeneratorSection(settings, log));
   }
   if (only.has('conformance')) {
     log('conformance: embedded run and a run against a running server');
-    const conformance = await runConformanceSection(settings, log);
-    rows.push(...conformance.rows);
-    figures['conformance'] = conformance.figures;
+    await section('conformance', rows, figures, errors, () => runConformanceSection(settings, log));
   }
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverage: os.loadavg() };
-  const result = { date: new Date().toISOString(), machine, settings, wallSeconds: (Date.now() - started) / 1000, rows, figures };
+  const result = { date: new Date().toISOString(), machine, settings, wallSeconds: (Date.now() - started) / 1000, rows, errors, figures };
   writeFileSync(fileURLToPath(new URL('results.json', import.meta.url)), `${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(`\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`);
+  process.stdout.write(`\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')}, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`);
   const misses = rows.filter((r) => r.pass === false).length;
   process.stdout.write(`${misses === 0 ? 'All targets met.' : `${misses} target(s) missed.`}\n`);
+  for (const error of errors) process.stdout.write(`FAILED ${error}\n`);
+  return errors.length > 0 ? 1 : 0;
 }
 
 main().then(
-  () => {
+  (code) => {
     killAll();
-    process.exit(0);
+    process.exit(code);
   },
   (error: unknown) => {
     process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

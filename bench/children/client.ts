@@ -61,4 +61,5 @@ process.on('message', (message) => {
   run(call, seconds, callers).then((r) => process.send!(r), (error: unknown) => process.send!({ error: String(error) }));
 });
 process.on('disconnect', () => process.exit(0));
+process.once('SIGTERM', () => process.exit(0)); // a normal exit, so --cpu-prof writes its profile
 process.send!({ ready: true });

@@ -41,3 +41,4 @@ process.on('message', (message) => {
   );
 });
 process.on('disconnect', () => process.exit(0));
+process.once('SIGTERM', () => process.exit(0)); // a normal exit, so --cpu-prof writes its profile

@@ -26,7 +26,7 @@ export async function startServer(kind: ServerKind, responses?: FixedResponses):
 /** BENCH_PROFILE=<dir> runs the servers with --cpu-prof (written when they exit). */
 function profileArgs(kind: string): string[] {
   const dir = process.env['BENCH_PROFILE'];
-  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${kind}.cpuprofile`];
+  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}/${kind}`];
 }
 
 export interface LoadGenerator {

@@ -53,8 +53,32 @@ export async function runGeneratorSection(settings: Settings, log: (line: string
       figures[file.path] = times;
       rows.push(ratioRow({ section: 'generator', name: `smskit generate ${file.label}`, figure: median(times.smskit), unit: 's', peer: 'wsdl-tsclient', peerFigure: median(times.wsdlTsclient) }, { max: 0.5 }));
     }
+    rows.push(...(await startupRows(settings, figures)));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
   return { rows, figures };
+}
+
+/**
+ * What every smskit command pays before it does anything: Node with the tsx loader, and the
+ * CLI (`smskit --version`: yargs and every command module). These bound the generator and the
+ * conformance wall times from below.
+ */
+async function startupRows(settings: Settings, figures: Record<string, unknown>): Promise<Row[]> {
+  const tsx = (): Promise<number> => timeProcess(['--import', 'tsx', '-e', '0'], 'node --import tsx');
+  const cli = (): Promise<number> => timeProcess(['bin/smskit.js', '--version'], 'smskit --version');
+  const node = (): Promise<number> => timeProcess(['-e', '0'], 'node');
+  const times = { node: [] as number[], tsx: [] as number[], cli: [] as number[] };
+  for (let run = 0; run < settings.runs; run++) {
+    times.node.push(await node());
+    times.tsx.push(await tsx());
+    times.cli.push(await cli());
+  }
+  figures['startup'] = times;
+  return [
+    { section: 'generator', name: 'start-up: node -e 0', figure: median(times.node), unit: 's' },
+    { section: 'generator', name: 'start-up: node --import tsx -e 0', figure: median(times.tsx), unit: 's' },
+    { section: 'generator', name: 'start-up: smskit --version (every command loaded)', figure: median(times.cli), unit: 's' },
+  ];
 }
