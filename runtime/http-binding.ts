@@ -18,10 +18,8 @@ interface CompiledParam {
   readonly name: string;
   readonly prop: string;
   /**
-   * Whether an absent parameter is refused (`Missing parameter: x.`). It is when the SOAP
-   * wrapper field it maps to is required, or when there is no such field (ASMX's rule: every
-   * method parameter is required); an absent optional value reaches the handler as undefined,
-   * exactly as the same absent element does over SOAP.
+   * Whether the SOAP wrapper field this parameter maps to is required (true too when there is
+   * no such field). Used only when the server passes absent optional parameters through.
    */
   readonly required: boolean;
   readonly xsd: string;
@@ -80,13 +78,18 @@ export function encodeParams(hop: HttpOperation, input: unknown): string {
   return search.toString();
 }
 
-/** Server: the input object, or the one-line error text for the caller. */
-export function decodeParams(hop: HttpOperation, search: URLSearchParams): { input: Record<string, unknown> } | { error: string } {
+/**
+ * Server: the input object, or the one-line error text for the caller. An absent parameter is
+ * `Missing parameter: x.` (ASMX: every method parameter is required) unless `passAbsentOptional`
+ * is set and the SOAP wrapper field is optional: then it reaches the handler as undefined,
+ * exactly as the absent element does over SOAP.
+ */
+export function decodeParams(hop: HttpOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | { error: string } {
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
     const text = search.get(p.name);
     if (text === null) {
-      if (p.required) return { error: `Missing parameter: ${p.name}.` };
+      if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.` };
       continue;
     }
     try {

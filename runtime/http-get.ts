@@ -12,6 +12,6 @@ export function buildGetRequest(basePath: string, hop: HttpOperation, input: unk
 }
 
 /** Server: the input from the query string (everything after '?'). */
-export function decodeGetRequest(hop: HttpOperation, query: string): { input: Record<string, unknown> } | { error: string } {
-  return decodeParams(hop, new URLSearchParams(query));
+export function decodeGetRequest(hop: HttpOperation, query: string, passAbsentOptional = false): { input: Record<string, unknown> } | { error: string } {
+  return decodeParams(hop, new URLSearchParams(query), passAbsentOptional);
 }

@@ -14,6 +14,6 @@ export function buildPostRequest(basePath: string, hop: HttpOperation, input: un
 }
 
 /** Server: the input from the form body (UTF-8). */
-export function decodePostRequest(hop: HttpOperation, body: Uint8Array): { input: Record<string, unknown> } | { error: string } {
-  return decodeParams(hop, new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')));
+export function decodePostRequest(hop: HttpOperation, body: Uint8Array, passAbsentOptional = false): { input: Record<string, unknown> } | { error: string } {
+  return decodeParams(hop, new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')), passAbsentOptional);
 }

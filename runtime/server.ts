@@ -67,9 +67,16 @@ export interface ServerOptions {
   readonly trustForwardedHeaders?: boolean;
   /** Limits for the XML reader (depth, attributes, elements); the reader's defaults otherwise. */
   readonly xmlLimits?: XmlReadLimits;
+  /**
+   * HTTP GET/POST parameters that are absent: 'refuse' (default, ASMX) answers every one with
+   * `Missing parameter: x.`; 'pass' lets an absent parameter whose SOAP wrapper field is
+   * optional reach the handler as undefined, as the absent element does over SOAP (required
+   * ones are still refused), so a service can validate all four bindings the same way.
+   */
+  readonly httpMissingParameters?: 'refuse' | 'pass';
 }
 
-const OPTION_NAMES = new Set(['wsdl', 'maxBodyBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'bodyTimeoutMs', 'logger', 'basePath', 'trustForwardedHeaders', 'xmlLimits']);
+const OPTION_NAMES = new Set(['wsdl', 'maxBodyBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'bodyTimeoutMs', 'logger', 'basePath', 'trustForwardedHeaders', 'xmlLimits', 'httpMissingParameters']);
 
 interface Plan {
   readonly d: ServiceDescriptor;
@@ -81,6 +88,7 @@ interface Plan {
   readonly logger: Logger;
   readonly trustForwarded: boolean;
   readonly xmlLimits: XmlReadLimits | undefined;
+  readonly passAbsentOptional: boolean;
 }
 
 /** Marks the listener with its options, so `listen` can apply the server-level timeouts. */
@@ -122,7 +130,13 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
     logger: options.logger ?? stderrLogger,
     trustForwarded: options.trustForwardedHeaders === true,
     xmlLimits: options.xmlLimits,
+    passAbsentOptional: missingParameters(options.httpMissingParameters) === 'pass',
   };
+}
+
+function missingParameters(value: unknown): 'refuse' | 'pass' {
+  if (value === undefined || value === 'refuse' || value === 'pass') return value ?? 'refuse';
+  throw new TypeError(`Server option httpMissingParameters must be 'refuse' or 'pass'`);
 }
 
 function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): void {
@@ -140,14 +154,14 @@ function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): v
     }
     if (route.post !== undefined && contentType.mediaType === FORM_CONTENT_TYPE) {
       const hop = route.post;
-      return receive(req, plan, (body) => serveHttp(plan, hop, 'http-post', req, res, decodePostRequest(hop, body)), (f) => writeBodyFailure(res, f));
+      return receive(req, plan, (body) => serveHttp(plan, hop, 'http-post', req, res, decodePostRequest(hop, body, plan.passAbsentOptional)), (f) => writeBodyFailure(res, f));
     }
     if (route.soap11 !== undefined || route.soap12 !== undefined || route.post !== undefined) return writeUnsupportedType(res, route, contentType.mediaType);
   } else if (method === 'GET') {
     if (plan.wsdl !== undefined && q >= 0 && (route.soap11 !== undefined || route.soap12 !== undefined) && isWsdlQuery(url.slice(q + 1))) {
       return writeWsdl(plan, req, res);
     }
-    if (route.get !== undefined) return serveHttp(plan, route.get, 'http-get', req, res, decodeGetRequest(route.get, q < 0 ? '' : url.slice(q + 1)));
+    if (route.get !== undefined) return serveHttp(plan, route.get, 'http-get', req, res, decodeGetRequest(route.get, q < 0 ? '' : url.slice(q + 1), plan.passAbsentOptional));
   }
   return writeMethodNotAllowed(plan, res, route);
 }

@@ -83,13 +83,31 @@ describe('values the bindings carry differently', () => {
     expect(err.httpStatus).toBe(431);
   });
 
-  it.each(BINDINGS)('absent optional values stay absent over %s', async (binding) => {
+  it.each(['soap11', 'soap12'] as const)('absent optional values stay absent over %s', async (binding) => {
     const out = await clients.get(binding)!.call<object, { SMSSendResult: string }>('SMSSend', { keyword: 'k', smsmsg: 'only two' });
     expect(JSON.parse(out.SMSSendResult)).toEqual({ keyword: 'k', smsmsg: 'only two' });
   });
 
+  it.each(['http-get', 'http-post'] as const)('absent values are missing parameters over %s by default (ASMX)', async (binding) => {
+    const err = (await clients.get(binding)!.call('SMSSend', { keyword: 'k', smsmsg: 'x' }).catch((e: unknown) => e)) as SoapFaultError;
+    expect(err).toBeInstanceOf(SoapFaultError);
+    expect(err.message).toBe('Missing parameter: emailAddress.');
+  });
+
+  it.each(['http-get', 'http-post'] as const)("absent optional values stay absent over %s with httpMissingParameters 'pass'", async (binding) => {
+    const passing = await startServer({ httpMissingParameters: 'pass' });
+    const client = new ServiceClient(serviceApiDescriptor, { url: passing.endpoint, binding });
+    try {
+      const out = await client.call<object, { SMSSendResult: string }>('SMSSend', { keyword: 'k', smsmsg: 'only two' });
+      expect(JSON.parse(out.SMSSendResult)).toEqual({ keyword: 'k', smsmsg: 'only two' });
+    } finally {
+      await client.close();
+      await passing.close();
+    }
+  });
+
   it.each(BINDINGS)('an absent result comes back absent over %s', async (binding) => {
-    expect(await clients.get(binding)!.call('SMSSend', { keyword: 'absent' })).toEqual({});
+    expect(await clients.get(binding)!.call('SMSSend', { keyword: 'absent', emailAddress: 'e', password: 'p', smsto: 's', carrierCode: 'c', smsmsg: 'm' })).toEqual({});
   });
 
   it('an XML-1.0-illegal character is refused before sending, naming the field', async () => {

@@ -221,15 +221,33 @@ describe('HTTP-level errors', () => {
     expectPlain(await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=iso-8859-1' }, body: '<a/>' }), 415, /charset/);
   });
 
-  it('GET/POST: an absent optional parameter reaches the handler as undefined, like the absent element over SOAP', async () => {
+  it('GET/POST: a missing parameter -> 500 text/plain one line (ASMX, the default)', async () => {
     const { smsto: _s, ...rest } = FIELDS;
-    const res = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(rest)}`);
-    expect(res.status).toBe(200);
-    expect(res.text).toContain(JSON.stringify(rest));
+    const get = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(rest)}`);
+    expectPlain(get, 500, /^Missing parameter: smsto\.$/);
+    expect(get.headers['x-smskit-fault-code']).toBe('Client');
+    const post = await raw(`${server.endpoint}/SMSSendToPort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(FIELDS).toString() });
+    expectPlain(post, 500, /^Missing parameter: port\.$/);
   });
 
-  it('GET/POST: a missing required parameter -> 500 text/plain one line', async () => {
-    const strict = await startStrictServer();
+  it("GET/POST with httpMissingParameters 'pass': an absent optional parameter reaches the handler as undefined", async () => {
+    const passing = await startServer({ httpMissingParameters: 'pass' });
+    try {
+      const { smsto: _s, ...rest } = FIELDS;
+      for (const res of [
+        await raw(`${passing.endpoint}/SMSSend?${new URLSearchParams(rest)}`),
+        await raw(`${passing.endpoint}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(rest).toString() }),
+      ]) {
+        expect(res.status).toBe(200);
+        expect(res.text).toContain(JSON.stringify(rest));
+      }
+    } finally {
+      await passing.close();
+    }
+  });
+
+  it("GET/POST: a missing required parameter is refused even with httpMissingParameters 'pass'", async () => {
+    const strict = await startStrictServer('pass');
     try {
       const get = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort?${new URLSearchParams(FIELDS)}`);
       expectPlain(get, 500, /^Missing parameter: port\.$/);
@@ -429,11 +447,11 @@ describe('clients that go away', () => {
 });
 
 /** The serviceapi descriptor with SMSSendToPort's `port` required and typed int (to reach the parameter errors). */
-async function startStrictServer(): Promise<Awaited<ReturnType<typeof listen>>> {
+async function startStrictServer(httpMissingParameters: 'refuse' | 'pass' = 'refuse'): Promise<Awaited<ReturnType<typeof listen>>> {
   const d = structuredClone(serviceApiDescriptor) as typeof serviceApiDescriptor;
   const wrapper = d.types[`element:{${NS}}SMSSendToPort`] as unknown as { fields: { prop: string; minOccurs: number; value: unknown }[] };
   const port = wrapper.fields.find((f) => f.prop === 'port')!;
   port.minOccurs = 1;
   port.value = { kind: 'primitive', xsd: 'int' };
-  return listen(createRequestListener(d, { SMSSend: () => ({}), SMSSendToPort: (input: { port: number }) => ({ SMSSendToPortResult: String(input.port) }) }), {});
+  return listen(createRequestListener(d, { SMSSend: () => ({}), SMSSendToPort: (input: { port: number }) => ({ SMSSendToPortResult: String(input.port) }) }, { httpMissingParameters }), {});
 }
