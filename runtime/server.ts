@@ -348,21 +348,7 @@ function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
   res.shouldKeepAlive = false;
   const line = failure.message;
   res.writeHead(failure.status, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line)), 'Connection', 'close']);
-  res.end(line, () => lingerAndClose(res));
-}
-
-/**
- * Lingering close (RFC 9112 §9.6): destroying the socket while the client is still sending its
- * body makes the kernel answer with a reset, and the client can lose the 413/408 it has not read
- * yet. So end our side, discard whatever still arrives for a moment (never buffered), then drop it.
- */
-const LINGER_MS = 2_000;
-function lingerAndClose(res: ServerResponse): void {
-  const socket = res.socket;
-  if (socket == null || socket.destroyed) return;
-  socket.end();
-  res.req.resume();
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  res.end(line, () => res.socket?.destroy());
 }
 
 function allowedMethods(plan: Plan, route: Route): string {
