@@ -5,6 +5,7 @@
  */
 import http, { type RequestListener } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { LISTENER_OPTIONS, type ServerOptions } from './server.js';
 
 export interface ListenOptions {
@@ -33,6 +34,7 @@ export async function listen(listener: RequestListener, options: ListenOptions =
     listener,
   );
   dropSilentConnections(server, serverOptions.headersTimeoutMs ?? 10_000);
+  server.on('clientError', answerClientError);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -66,6 +68,27 @@ function dropSilentConnections(server: http.Server, timeoutMs: number): void {
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
   });
+}
+
+const CLIENT_ERROR_STATUS: Record<string, number> = { HPE_HEADER_OVERFLOW: 431, ERR_HTTP_REQUEST_TIMEOUT: 408 };
+
+/**
+ * A request the HTTP parser refused (headers too large, too slow, malformed, smuggling shapes):
+ * the status Node would send (431 / 408 / 400), then a lingering close — the client may still
+ * be sending (a many-megabyte query), and closing a socket with unread data resets the
+ * connection, which can destroy the answer before the client reads it.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const status = CLIENT_ERROR_STATUS[err.code ?? ''] ?? 400;
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.on('error', () => {});
+  socket.resume(); // read and drop what is still coming, so the close is not a reset
+  setTimeout(() => socket.destroy(), 2_000).unref();
 }
 
 function closeGracefully(server: http.Server, timeoutMs: number): Promise<void> {

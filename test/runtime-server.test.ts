@@ -291,6 +291,11 @@ describe('HTTP-level errors', () => {
     expect(answer).toMatch(/^HTTP\/1.1 413 /);
   });
 
+  it('431 for a query string of megabytes, answered before the client has finished sending', async () => {
+    const answer = await rawSocket(server.url, [`GET /serviceapi.asmx/SMSSend?smsmsg=${'A'.repeat(4 * 1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`], 3000);
+    expect(answer).toMatch(/^HTTP\/1.1 431 /);
+  });
+
   it('408 when the body is too slow', async () => {
     const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 100\r\n\r\n<soap'], 2000);
     expect(answer).toMatch(/^HTTP\/1.1 408 /);
