@@ -82,20 +82,23 @@ export function encodeParams(hop: HttpOperation, input: unknown): string {
  * Server: the input object, or the one-line error text for the caller. An absent parameter is
  * `Missing parameter: x.` (ASMX: every method parameter is required) unless `passAbsentOptional`
  * is set and the SOAP wrapper field is optional: then it reaches the handler as undefined,
- * exactly as the absent element does over SOAP.
+ * exactly as the absent element does over SOAP. `code` is the stable error code that rides in
+ * `X-Smskit-Error-Code`, so a client tells the refusal apart without parsing ASMX's wording.
  */
-export function decodeParams(hop: HttpOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | { error: string } {
+export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
+
+export function decodeParams(hop: HttpOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
     const text = search.get(p.name);
     if (text === null) {
-      if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.` };
+      if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };
       continue;
     }
     try {
       input[p.prop] = decodeText(p.xsd, p.enumeration, text, p.name);
     } catch (err) {
-      if (err instanceof CodecError) return { error: `Invalid value for parameter: ${p.name}.` };
+      if (err instanceof CodecError) return { error: `Invalid value for parameter: ${p.name}.`, code: 'InvalidParameter' };
       throw err;
     }
   }

@@ -11,7 +11,7 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerRespo
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
 import { CodecError, ServiceError } from './errors.js';
 import { isAcceptedCharset, parseContentType } from './content-type.js';
-import { encodeHttpResponse, type HttpOperation } from './http-binding.js';
+import { encodeHttpResponse, type HttpOperation, type ParamDecodeError } from './http-binding.js';
 import { decodeGetRequest } from './http-get.js';
 import { decodePostRequest, FORM_CONTENT_TYPE } from './http-post.js';
 import { decodeSoapRequest, encodeSoapResponse } from './soap/server.js';
@@ -234,8 +234,8 @@ function writeFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec)
 // ---------------------------------------------------------------------------------------------
 // HTTP GET / POST
 
-function serveHttp(plan: Plan, hop: HttpOperation, binding: Protocol, req: IncomingMessage, res: ServerResponse, decoded: { input: Record<string, unknown> } | { error: string }): void {
-  if ('error' in decoded) return writePlain(res, 500, decoded.error, 'Client');
+function serveHttp(plan: Plan, hop: HttpOperation, binding: Protocol, req: IncomingMessage, res: ServerResponse, decoded: { input: Record<string, unknown> } | ParamDecodeError): void {
+  if ('error' in decoded) return writePlain(res, 500, decoded.error, 'Client', decoded.code);
   invoke(plan, hop.op, binding, decoded.input, {}, req, res, (output) => {
     let xml: string;
     try {

@@ -1,20 +1,10 @@
 /**
- * Known bugs found by the end-to-end suite, kept as assertions of the CORRECT behaviour (so these
- * tests fail until the bug is fixed; they are not `it.fails`, so a fix shows up as a pass and
- * the lead decides where each one moves). Each test names the contract it holds the code to.
- *
- * 1. An ABSENT parameter over HTTP GET / HTTP POST is not a `MissingParameter` refusal.
- *    service/README.md ("Fields", "Validation order and refusals"): "Missing" means the parameter
- *    is absent (or xsi:nil) and is refused as `MissingParameter`, identically on all four
- *    bindings, with `X-Smskit-Error-Code: MissingParameter` on GET/POST and the text
- *    `MissingParameter: <message>`. Actually runtime/http-binding.ts `decodeParams` (line ~80)
- *    answers on its own before the service runs: HTTP 500 text/plain `Missing parameter: smsto.`
- *    with `X-Smskit-Fault-Code: Client` but no `X-Smskit-Error-Code`, so the generated client
- *    sees `detail.code === undefined` and `smskit send` would print `smskit: fault Client:
- *    Missing parameter: smsto.` (runtime/README.md documents this ASMX behaviour for the generic
- *    runtime; the service contract promises otherwise). Over SOAP the same absent element gives
- *    `MissingParameter` (see e2e-service.test.ts). No account is needed: missing parameters are
- *    judged before authentication.
+ * An ABSENT parameter over HTTP GET / HTTP POST (the decision recorded in the README, "Missing
+ * parameters"): the runtime answers as ASMX does, before the service runs, with HTTP 500
+ * text/plain `Missing parameter: <name>.`, and adds the stable code in
+ * `X-Smskit-Error-Code: MissingParameter` so that every binding carries the same code
+ * (SOAP: `<detail><code>MissingParameter</code>`). No account is needed: missing parameters
+ * are judged before authentication.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +28,7 @@ afterAll(async () => {
   }
 });
 
-describe('known bug 1: an absent GET/POST parameter is not a MissingParameter refusal (runtime/http-binding.ts decodeParams)', () => {
+describe('an absent GET/POST parameter is refused with ASMX wording and the MissingParameter code', () => {
   it.each(['http-get', 'http-post'] as const)('%s: every absent SMSSend parameter is MissingParameter, like on SOAP', async (binding: Protocol) => {
     const client = new ServiceAPIClient({ url: server.url, binding, timeoutMs: 10_000 });
     try {
@@ -51,13 +41,13 @@ describe('known bug 1: an absent GET/POST parameter is not a MissingParameter re
         const fault = error instanceof SoapFaultError ? error : undefined;
         got.push(`${field}: ${fault === undefined ? String(error) : `${fault.code} ${fault.detail.code ?? '(no code)'} "${fault.message}"`}`);
       }
-      expect(got).toEqual(FIELDS.map((field) => expect.stringMatching(new RegExp(`^${field}: Client MissingParameter "MissingParameter: `))));
+      expect(got).toEqual(FIELDS.map((field) => `${field}: Client MissingParameter "Missing parameter: ${field}."`));
     } finally {
       await client.close();
     }
   });
 
-  it.each(['GET', 'POST'] as const)('raw %s without smsto: 500 text/plain "MissingParameter: ..." with X-Smskit-Error-Code', async (method) => {
+  it.each(['GET', 'POST'] as const)('raw %s without smsto: 500 text/plain "Missing parameter: smsto." with X-Smskit-Error-Code', async (method) => {
     const { smsto: _absent, ...rest } = FULL;
     const params = new URLSearchParams(rest).toString();
     const response =
@@ -65,10 +55,11 @@ describe('known bug 1: an absent GET/POST parameter is not a MissingParameter re
         ? await fetch(`${server.url}/SMSSend?${params}`)
         : await fetch(`${server.url}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: params });
     const body = await response.text();
-    expect({ status: response.status, errorCode: response.headers.get('x-smskit-error-code'), body: body.trim() }).toEqual({
+    expect({ status: response.status, type: response.headers.get('content-type'), errorCode: response.headers.get('x-smskit-error-code'), body }).toEqual({
       status: 500,
+      type: 'text/plain; charset=utf-8',
       errorCode: 'MissingParameter',
-      body: expect.stringMatching(/^MissingParameter: /),
+      body: 'Missing parameter: smsto.',
     });
   });
 
