@@ -36,7 +36,7 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
       only = new Set(names as Section[]);
     } else usage(`unknown argument: ${arg}`);
   }
-  const settings: Settings = quick ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 } : { rounds: 3, seconds: 3, warmupSeconds: 1, connections: 32, runs: 3 };
+  const settings: Settings = quick ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 } : { rounds: 3, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
   return { settings, only };
 }
 
@@ -85,6 +85,7 @@ async function main(): Promise<number> {
   installCleanup();
   const { settings, only } = parseArgs(process.argv.slice(2));
   const started = Date.now();
+  const loadAtStart = os.loadavg();
   const figures: Record<string, unknown> = {};
   const rows: Row[] = [];
   const errors: string[] = [];
@@ -106,10 +107,10 @@ async function main(): Promise<number> {
     log('conformance: embedded run and a run against a running server');
     await section('conformance', rows, figures, errors, () => runConformanceSection(settings, log));
   }
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverage: os.loadavg() };
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverageAtStart: loadAtStart, loadAverage: os.loadavg() };
   const result = { date: new Date().toISOString(), machine, settings, wallSeconds: (Date.now() - started) / 1000, rows, errors, figures };
   writeFileSync(fileURLToPath(new URL('results.json', import.meta.url)), `${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(`\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')}, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`);
+  process.stdout.write(`\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${loadAtStart[0]!.toFixed(1)} at start, ${machine.loadAverage[0]!.toFixed(1)} at end, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections; process timings: medians of ${settings.runs} runs. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`);
   const misses = rows.filter((r) => r.pass === false).length;
   process.stdout.write(`${misses === 0 ? 'All targets met.' : `${misses} target(s) missed.`}\n`);
   for (const error of errors) process.stdout.write(`FAILED ${error}\n`);
