@@ -23,7 +23,18 @@ export interface GenerateOptions {
   readonly toolVersion: string;
 }
 
+/** Turns one file's statement structures into text; `printFile` unless a test compares printers. */
+export type FilePrinter = (header: string, statements: Parameters<typeof printFile>[1]) => string;
+
 export function generate(model: WsdlModel, options: GenerateOptions): Map<string, string> {
+  return generateWith(model, options, printFile);
+}
+
+/**
+ * `generate` with the printer as a parameter: the differential test prints the same structures
+ * through ts-morph's own Project and formatter and requires identical bytes.
+ */
+export function generateWith(model: WsdlModel, options: GenerateOptions, print: FilePrinter): Map<string, string> {
   const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
   if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
   const header = provenanceHeader({ toolVersion: options.toolVersion, wsdlFile: model.file, wsdlHash: model.hash, options: { runtimeImport } });
@@ -32,7 +43,7 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
   for (const service of plan.services) {
     const descriptor = describeService(model, plan.schema, service);
     const put = (name: string, statements: Parameters<typeof printFile>[1]): void => {
-      files.set(`${service.folder}/${name}`, printFile(header, statements));
+      files.set(`${service.folder}/${name}`, print(header, statements));
     };
     put('types.ts', typesStatements(plan.schema, service, runtimeImport));
     put('descriptor.ts', descriptorStatements(descriptor, service, runtimeImport));
@@ -40,6 +51,6 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
     put('server.ts', serverStatements(plan.schema, service, runtimeImport));
     put('index.ts', serviceIndexStatements());
   }
-  files.set('index.ts', printFile(header, rootIndexStatements(plan.services)));
+  files.set('index.ts', print(header, rootIndexStatements(plan.services)));
   return files;
 }
