@@ -1,6 +1,6 @@
 /**
  * The wire runtime's public API: what generated code, the SMS service and the conformance
- * runner import (see docs/DESIGN-NOTES.md and runtime/README.md).
+ * runner import (README.md, "The wire runtime").
  */
 export * from './descriptor.js';
 export { ServiceClient, type ClientOptions, type CallOptions } from './client.js';

@@ -1,7 +1,7 @@
 /**
  * One codec per XSD built-in type: TypeScript value <-> lexical form (unescaped).
  *
- * The mapping (mirrors the table in generator/emit/README.md):
+ * The mapping (mirrors the table in README.md, "XSD → TypeScript type mapping"):
  *   string family, date/time types, durations, anyURI, QName, guid -> string
  *   boolean -> boolean (in: 'true'/'false'/'1'/'0'; out: 'true'/'false')
  *   float, double -> number (INF, -INF, NaN)
