@@ -52,7 +52,7 @@ export async function executeConformance(options: ConformanceCliOptions, io: Com
     printList(baseOptions(options, contract, options.target ?? `http://127.0.0.1${path}`, { values: options.inputs, secrets: ['password'] }), io);
     return EXIT_PASSED;
   }
-  const embedded = options.target === undefined ? await startEmbeddedService({ descriptor: contract.descriptor, wsdl: contract.wsdlText, path, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }) : undefined;
+  const embedded = options.target === undefined ? await startEmbeddedService({ wsdl: contract.wsdlText, path, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }) : undefined;
   try {
     const target = embedded?.target ?? options.target!;
     const inputs: ConformanceInputs = embedded === undefined ? { values: options.inputs, secrets: ['password'] } : { values: { ...embedded.inputs.values, ...options.inputs }, secrets: ['password'] };

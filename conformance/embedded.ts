@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { startSmsServer } from '../service/server.js';
 import type { ConformanceInputs } from './inputs.js';
 
@@ -22,7 +21,6 @@ export interface EmbeddedTarget {
 }
 
 export interface EmbeddedOptions {
-  readonly descriptor: ServiceDescriptor;
   /** The WSDL text the service serves at ?wsdl. */
   readonly wsdl: string;
   /** The endpoint path (default: the WSDL address's path). */
@@ -39,7 +37,6 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   let server;
   try {
     server = await startSmsServer({
-      descriptor: options.descriptor,
       dbPath: join(dir, 'outbox.db'),
       durability: 'normal',
       scrypt: { logN: 10, r: 8, p: 1 },

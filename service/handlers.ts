@@ -9,6 +9,7 @@
  * - `SmsUnavailable` is rethrown unchanged: the runtime answers a Server/Receiver fault (or a
  *   GET/POST 500) and logs its one-line message, which names the storage condition.
  */
+import type { ServiceAPIHandlers } from '../generated/service-api/server.js';
 import { ServiceError } from '../runtime/errors.js';
 import { SmsRefusal } from './errors.js';
 import type { SendRequest, SmsService } from './sms.js';
@@ -31,7 +32,8 @@ export interface HandlerContext {
   readonly remoteAddress?: string;
 }
 
-export interface SmsHandlers {
+/** The service's handlers; they implement the generated skeleton's `ServiceAPIHandlers`. */
+export interface SmsHandlers extends ServiceAPIHandlers {
   SMSSend(input: SmsSendInput, context: HandlerContext): Promise<{ SMSSendResult: string }>;
   SMSSendToPort(input: SmsSendToPortInput, context: HandlerContext): Promise<{ SMSSendToPortResult: string }>;
 }

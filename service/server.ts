@@ -1,17 +1,17 @@
 /**
  * `startSmsServer`: the SMS service on the wire runtime — one HTTP server, all four bindings.
  *
- * The descriptor is a parameter (the generated `serviceAPIDescriptor`, or one derived from the
- * WSDL), so this module does not depend on generated code. `close()` is graceful: the HTTP
+ * Built on the generated server skeleton: `createServiceAPIListener` with the service's typed
+ * handlers (a contract change that breaks them fails `npm run typecheck`). `close()` is graceful: the HTTP
  * server stops accepting, in-flight requests finish (their commits included), and only then is
  * the outbox closed, so no accepted request loses its answer or its message.
  */
 import type http from 'node:http';
-import { createRequestListener, listen, type ServerOptions, type ServiceDescriptor } from '../runtime/index.js';
+import { createServiceAPIListener } from '../generated/service-api/server.js';
+import { listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
-  readonly descriptor: ServiceDescriptor;
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Default 0 (an ephemeral port); `smskit serve` passes 8080. */
@@ -32,12 +32,12 @@ export interface SmsServer {
 }
 
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
-  const { descriptor, host, port, http, closeTimeoutMs, ...service } = options;
+  const { host, port, http, closeTimeoutMs, ...service } = options;
   const logger = http?.logger;
   const app = openSmsApp(service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service);
   let listening;
   try {
-    const listener = createRequestListener(descriptor, { ...app.handlers }, http);
+    const listener = createServiceAPIListener(app.handlers, http);
     listening = await listen(listener, {
       host: host ?? '127.0.0.1',
       port: port ?? 0,

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient, ServiceAPIDescriptor } from '../generated/service-api/index.js';
+import { ServiceAPIClient } from '../generated/service-api/index.js';
 import { SoapFaultError } from '../runtime/index.js';
 import { startSmsServer, type SmsServer } from '../service/server.js';
 import { tempDir } from './helpers/serve-process.js';
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 async function start(name: string, limits: { account: number; address: number }, logN: number): Promise<SmsServer> {
   const server = await startSmsServer({
-    descriptor: ServiceAPIDescriptor, dbPath: join(dir.path, `${name}.db`), scrypt: { logN, r: 8, p: 1 },
+    dbPath: join(dir.path, `${name}.db`), scrypt: { logN, r: 8, p: 1 },
     authLimits: { perAccount: { maxFailures: limits.account, windowMs: 60_000 }, perAddress: { maxFailures: limits.address, windowMs: 60_000 } },
     http: { logger: { error: () => {} } },
   });

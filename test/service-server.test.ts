@@ -1,14 +1,12 @@
 /**
  * The service over the real wire runtime (node:http on port 0): SOAP 1.1, SOAP 1.2, HTTP GET and
- * POST, success and refusal; the descriptor is derived from the WSDL, as generated code embeds it.
+ * POST, success and refusal; the server is the generated skeleton with the service's handlers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toDescriptor } from '../generator/descriptor.js';
-import { parseWsdl } from '../generator/parse/index.js';
 import { MESSAGE_ID_PATTERN } from '../service/ids.js';
 import { startSmsServer, type SmsServer } from '../service/server.js';
 import { openStore } from '../service/store.js';
@@ -20,9 +18,8 @@ const logged: string[] = [];
 let server: SmsServer;
 
 beforeAll(async () => {
-  const descriptor = toDescriptor(parseWsdl(resolve(import.meta.dirname, '../wsdl/serviceapi.wsdl')));
   server = await startSmsServer({
-    descriptor, dbPath: join(dir, 'server.db'), scrypt: { logN: 10, r: 8, p: 1 },
+    dbPath: join(dir, 'server.db'), scrypt: { logN: 10, r: 8, p: 1 },
     http: { logger: { error: (line) => logged.push(line) } },
   });
   await server.app.accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME'] });
@@ -110,9 +107,8 @@ describe('SMS service on every binding', () => {
 
 describe('graceful close', () => {
   it('answers every accepted request and stores it before the outbox closes', async () => {
-    const descriptor = toDescriptor(parseWsdl(resolve(import.meta.dirname, '../wsdl/serviceapi.wsdl')));
     const dbPath = join(dir, 'graceful.db');
-    const local = await startSmsServer({ descriptor, dbPath, scrypt: { logN: 10, r: 8, p: 1 }, http: { logger: { error: (line) => logged.push(line) } } });
+    const local = await startSmsServer({ dbPath, scrypt: { logN: 10, r: 8, p: 1 }, http: { logger: { error: (line) => logged.push(line) } } });
     await local.app.accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME'] });
     const total = 200;
     let received = 0;

@@ -61,10 +61,9 @@ function waitForShutdownSignal(): Promise<string> {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateServeOptions(args);
   const { startSmsServer } = await import('../../service/server.js');
-  const { builtInDescriptor, builtInWsdlText } = await import('../built-in-contract.js');
+  const { builtInWsdlText } = await import('../built-in-contract.js');
   const log = (line: string): void => void process.stderr.write(`smskit serve: ${line}\n`);
   const server = await startSmsServer({
-    descriptor: builtInDescriptor(),
     host: options.host,
     port: options.port,
     dbPath: options.db,

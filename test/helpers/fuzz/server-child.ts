@@ -13,7 +13,7 @@
  * rss, heapUsed, logs, inputErrors, keywords }`; `{ type: 'close' }` closes both servers and exits 0.
  */
 import { ServiceError, listen, type Listening } from '../../../runtime/index.js';
-import { ServiceAPIDescriptor, createServiceAPIListener, type SMSSend, type SMSSendToPort } from '../../../generated/service-api/index.js';
+import { createServiceAPIListener, type SMSSend, type SMSSendToPort } from '../../../generated/service-api/index.js';
 import { startSmsServer } from '../../../service/server.js';
 
 export interface ChildConfig {
@@ -60,7 +60,6 @@ async function main(): Promise<void> {
     ...(config.maxBodyBytes === undefined ? {} : { maxBodyBytes: config.maxBodyBytes }),
   };
   const sms = await startSmsServer({
-    descriptor: ServiceAPIDescriptor,
     dbPath: config.dbPath,
     durability: 'normal', // the fuzz is about parsing, not fsync; crash tests use the default
     scrypt: { logN: 10, r: 8, p: 1 },
