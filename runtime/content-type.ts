@@ -17,10 +17,29 @@ const COMMON: ReadonlyMap<string, ContentType> = new Map([
 ]);
 const ABSENT: ContentType = { mediaType: '', charset: undefined, action: undefined };
 
+/**
+ * Parsed headers by their raw text. A client sends the same string on every request, and a
+ * SOAP 1.2 one carries its operation's `action` parameter, so the COMMON table never matches
+ * it and each request used to split, slice, trim and lowercase it again. Bounded: cleared when
+ * full, so varied (or hostile) headers cannot grow it; long headers are not kept.
+ */
+const CACHE_LIMIT = 256;
+const CACHE_MAX_HEADER = 512;
+const cache = new Map<string, ContentType>();
+
 export function parseContentType(header: string | undefined): ContentType {
   if (header === undefined) return ABSENT;
-  const common = COMMON.get(header);
-  if (common !== undefined) return common;
+  const known = COMMON.get(header) ?? cache.get(header);
+  if (known !== undefined) return known;
+  const parsed = Object.freeze(parseUncached(header)); // shared between requests: never mutated
+  if (header.length <= CACHE_MAX_HEADER) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(header, parsed);
+  }
+  return parsed;
+}
+
+function parseUncached(header: string): ContentType {
   const parts = splitParameters(header);
   let charset: string | undefined;
   let action: string | undefined;
