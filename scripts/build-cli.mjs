@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+/**
+ * Builds the prebuilt CLI bundle that `bin/smskit.js` starts from when it is fresh, so the
+ * command does not pay for tsx's loader (about 0.4 s of every run on a 2-core machine).
+ *
+ *   node scripts/build-cli.mjs [--out-dir <dir>]      (default: <repo>/dist)
+ *
+ * Output: <out-dir>/cli.mjs, one chunk per lazily imported command module (code splitting keeps
+ * every `await import(...)` in bin/commands/ lazy), and <out-dir>/manifest.json: every source
+ * file that went into the bundle with the mtime and size it had when esbuild read it, and its
+ * sha256. The shim compares mtime+size with fs.statSync and falls back to tsx on any difference.
+ *
+ * Plain .mjs on purpose: it runs from `npm install` (prepare) before anything else exists.
+ * node_modules stay external (better-sqlite3, undici, ts-morph, ...): they are resolved at run
+ * time exactly as under tsx, so the manifest does not need to cover them.
+ *
+ * The out dir must be a direct child of the repository root and every output file sits directly
+ * in it: modules read files relative to their own URL (bin/tool-version.ts reads
+ * `../package.json`, bin/built-in-contract.ts `../wsdl/serviceapi.wsdl`), which resolve the same
+ * from <repo>/dist/*.mjs as from <repo>/bin/*.ts only at that depth.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, version as esbuildVersion } from 'esbuild';
+
+export const MANIFEST_NAME = 'manifest.json';
+export const MANIFEST_FORMAT = 1;
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Files that shape the bundle without being modules in it. */
+const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'scripts/build-cli.mjs'];
+const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
+
+class BuildError extends Error {
+  code = 'CLI_BUILD';
+}
+
+/** Reads one file, taking mtime and size from the same descriptor before the read: a write after
+ *  the stat makes the manifest stale (safe), never the reverse. */
+function readRecorded(abs) {
+  const fd = openSync(abs, 'r');
+  try {
+    const stat = fstatSync(fd);
+    const bytes = readFileSync(fd);
+    return { stat, bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function record(root, abs, { stat, bytes }) {
+  return {
+    path: relative(root, abs).split(sep).join('/'),
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+}
+
+/** esbuild plugin: loads every source file itself so the manifest records exactly what was read. */
+function recordInputs(root, recorded) {
+  return {
+    name: 'record-inputs',
+    setup(b) {
+      b.onLoad({ filter: /\.[cm]?[jt]s$|\.json$/ }, (args) => {
+        if (args.namespace !== 'file') return undefined;
+        const loader = LOADERS[extname(args.path)];
+        if (!loader) throw new BuildError(`no loader for ${args.path}`);
+        const read = readRecorded(args.path);
+        recorded.set(args.path, record(root, args.path, read));
+        return { contents: read.bytes, loader };
+      });
+    },
+  };
+}
+
+/**
+ * esbuild plugin: the package's imports of itself (generated/ imports `smskit/runtime`) are
+ * source, not node_modules: resolve them through package.json "exports" and bundle them, or the
+ * bundle would hand Node a .ts file it cannot load without tsx.
+ */
+function bundleSelfReferences(root) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const exportsMap = pkg.exports && typeof pkg.exports === 'object' ? pkg.exports : {};
+  const escaped = pkg.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    name: 'bundle-self-references',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${escaped}(/|$)`) }, (args) => {
+        const subpath = `.${args.path.slice(pkg.name.length)}`;
+        const target = exportsMap[subpath];
+        if (typeof target !== 'string') throw new BuildError(`${args.path} (from ${args.importer}) is not a string entry of package.json "exports"`);
+        return { path: resolve(root, target) };
+      });
+    },
+  };
+}
+
+function checkOutDir(root, outDir) {
+  if (dirname(outDir) !== root) {
+    throw new BuildError(`--out-dir must be a direct child of ${root} (got ${outDir}): modules read ../package.json and ../wsdl relative to their own URL`);
+  }
+}
+
+/**
+ * Bundles <root>/bin/cli.ts into outDir and writes the manifest. Returns the manifest.
+ * The previous contents of outDir are removed first, so no stale chunk survives a rebuild.
+ */
+export async function buildCli({ root = ROOT, outDir = join(root, 'dist') } = {}) {
+  root = resolve(root);
+  outDir = resolve(outDir);
+  checkOutDir(root, outDir);
+  const recorded = new Map();
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { cli: 'bin/cli.ts' },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    tsconfig: join(root, 'tsconfig.json'),
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [bundleSelfReferences(root), recordInputs(root, recorded)],
+  });
+  const files = [];
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const abs = resolve(root, input);
+    const entry = recorded.get(abs);
+    if (!entry) throw new BuildError(`bundle input ${input} was not loaded through the recorder`);
+    files.push(entry);
+  }
+  for (const path of BUILD_INPUTS) {
+    const abs = join(root, path);
+    files.push(record(root, abs, readRecorded(abs)));
+  }
+  files.sort((a, b) => a.path.localeCompare(b.path));
+  const manifest = {
+    format: MANIFEST_FORMAT,
+    entry: 'cli.mjs',
+    esbuild: esbuildVersion,
+    builtAt: new Date().toISOString(),
+    files,
+  };
+  // Written last: a build that failed halfway leaves no manifest, and the shim then uses tsx.
+  writeFileSync(join(outDir, MANIFEST_NAME), `${JSON.stringify(manifest, null, 1)}\n`);
+  return manifest;
+}
+
+function parseArgs(argv) {
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--out-dir' && argv[i + 1] !== undefined) options.outDir = resolve(argv[++i]);
+    else if (arg.startsWith('--out-dir=')) options.outDir = resolve(arg.slice('--out-dir='.length));
+    else throw new BuildError(`unknown argument ${arg} (usage: build-cli.mjs [--out-dir <dir>])`);
+  }
+  return options;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  try {
+    const options = parseArgs(process.argv.slice(2));
+    const manifest = await buildCli(options);
+    const outDir = options.outDir ?? join(ROOT, 'dist');
+    const ms = Math.round(performance.now() - started);
+    process.stdout.write(`build-cli: ${relative(process.cwd(), join(outDir, manifest.entry)) || manifest.entry} from ${manifest.files.length} files in ${ms} ms\n`);
+  } catch (error) {
+    process.stderr.write(`build-cli: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = error instanceof BuildError ? 2 : 1;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The prebuilt CLI bundle (scripts/build-cli.mjs → dist/) and the shim's choice between it and
+ * tsx (bin/smskit.js). Everything runs in a temporary copy of the sources with node_modules
+ * linked, so touching a file to make the bundle stale never disturbs the working tree.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/cli.js';
+
+const COPIED = ['bin', 'conformance', 'generated', 'generator', 'runtime', 'service', 'wsdl', 'scripts/build-cli.mjs', 'package.json', 'tsconfig.json'];
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let copy: string;
+
+function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Run {
+  const inherited = { ...process.env };
+  delete inherited.SMSKIT_NO_BUNDLE;
+  const result = spawnSync(process.execPath, [join(copy, file), ...args], {
+    cwd: copy,
+    input: '',
+    env: { ...inherited, SMSKIT_DEBUG_LOADER: '1', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const cli = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run => run('bin/smskit.js', args, env);
+const build = (args: readonly string[] = []): Run => run('scripts/build-cli.mjs', args);
+
+/** The first stderr line is the shim's loader line (SMSKIT_DEBUG_LOADER=1); the rest is the CLI's. */
+function split(result: Run): { loader: string; rest: Run } {
+  const [loader = '', ...rest] = result.stderr.split('\n');
+  return { loader, rest: { ...result, stderr: rest.join('\n') } };
+}
+
+function manifestPath(): string {
+  return join(copy, 'dist', 'manifest.json');
+}
+
+function rebuild(): void {
+  const built = build();
+  expect(built.stderr).toBe('');
+  expect(built.status).toBe(0);
+}
+
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'smskit-cli-bundle-'));
+  for (const path of COPIED) cpSync(join(repoRoot, path), join(copy, path), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  rebuild();
+});
+afterAll(() => {
+  rmSync(copy, { recursive: true, force: true });
+});
+
+describe('scripts/build-cli.mjs', () => {
+  it('records every bundled source and the build inputs with mtime, size and sha256', () => {
+    const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { entry: string; files: { path: string; mtimeMs: number; size: number; sha256: string }[] };
+    expect(manifest.entry).toBe('cli.mjs');
+    const paths = manifest.files.map((file) => file.path);
+    for (const path of ['bin/cli.ts', 'bin/commands/generate.ts', 'generator/index.ts', 'runtime/index.ts', 'generated/service-api/client.ts', 'package.json', 'tsconfig.json', 'scripts/build-cli.mjs']) {
+      expect(paths).toContain(path);
+    }
+    for (const file of manifest.files) {
+      const stat = statSync(join(copy, file.path));
+      expect([file.path, file.mtimeMs, file.size]).toEqual([file.path, stat.mtimeMs, stat.size]);
+      expect(file.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('keeps node_modules external, bundles smskit/runtime, and leaves the heavy modules out of the entry chunk', () => {
+    const dist = join(copy, 'dist');
+    const texts = readdirSync(dist)
+      .filter((name) => name.endsWith('.mjs'))
+      .map((name) => readFileSync(join(dist, name), 'utf8'));
+    expect(texts.some((text) => text.includes('from "undici"'))).toBe(true);
+    expect(texts.some((text) => text.includes('from "smskit/runtime"'))).toBe(false);
+    const entry = readFileSync(join(dist, 'cli.mjs'), 'utf8');
+    const staticChunks = [...entry.matchAll(/^(?:import|} from) .*"\.\/([^"]+)"/gm)].map((match) => readFileSync(join(dist, match[1]!), 'utf8'));
+    for (const text of [entry, ...staticChunks]) {
+      for (const heavy of ['ts-morph', 'better-sqlite3', 'undici']) expect(text).not.toMatch(new RegExp(`from "${heavy}"`));
+    }
+  });
+
+  it('refuses an out dir that is not a direct child of the repository (relative reads would break)', () => {
+    const result = build(['--out-dir', join(copy, 'nested', 'dist')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('direct child');
+  });
+});
+
+describe('bin/smskit.js with a fresh bundle', () => {
+  it.each([
+    ['--version', ['--version']],
+    ['generate --check', ['generate', '--check']],
+    ['a usage error', ['generate', '--no-such-flag']],
+  ])('%s: the bundle prints and exits exactly as the tsx path', (_name, args) => {
+    const bundled = split(cli(args));
+    const fromSource = split(cli(args, { SMSKIT_NO_BUNDLE: '1' }));
+    expect(bundled.loader).toBe('loader: bundle');
+    expect(fromSource.loader).toBe('loader: tsx (SMSKIT_NO_BUNDLE=1)');
+    expect(bundled.rest).toEqual(fromSource.rest);
+  });
+
+  it('reads package.json and the built-in WSDL relative to the bundle (same depth as bin/)', () => {
+    const version = split(cli(['--version']));
+    expect(version.rest.stdout.trim()).toBe((JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version);
+  });
+});
+
+describe('bin/smskit.js with a stale or broken bundle falls back to tsx', () => {
+  it('a source file touched since the build', () => {
+    const file = join(copy, 'bin', 'commands', 'generate.ts');
+    const before = statSync(file);
+    utimesSync(file, before.atime, new Date(before.mtimeMs + 2_000));
+    const result = split(cli(['generate', '--check']));
+    expect(result.loader).toBe('loader: tsx (bin/commands/generate.ts changed since the build)');
+    expect(result.rest.status).toBe(0);
+    rebuild();
+    expect(split(cli(['--version'])).loader).toBe('loader: bundle');
+  });
+
+  it('a source file edited to another size with its old mtime put back', () => {
+    const file = join(copy, 'bin', 'tool-version.ts');
+    const before = statSync(file);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}// edited\n`);
+    utimesSync(file, before.atime, before.mtime);
+    expect(split(cli(['--version'])).loader).toBe('loader: tsx (bin/tool-version.ts changed since the build)');
+    rebuild();
+  });
+
+  it('a manifest listing a file that is gone', () => {
+    const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { files: unknown[] };
+    manifest.files.push({ path: 'bin/removed.ts', mtimeMs: 1, size: 1, sha256: '0'.repeat(64) });
+    writeFileSync(manifestPath(), JSON.stringify(manifest));
+    expect(split(cli(['--version'])).loader).toBe('loader: tsx (bin/removed.ts is gone)');
+    rebuild();
+  });
+
+  it('an unreadable manifest', () => {
+    writeFileSync(manifestPath(), '{"format":');
+    const result = split(cli(['--version']));
+    expect(result.loader).toBe('loader: tsx (no readable dist/manifest.json)');
+    expect(result.rest.status).toBe(0);
+    rebuild();
+  });
+});
