@@ -322,16 +322,47 @@ function decodeReferences(value: string): string {
  * Scopes are shared between documents: every request declares the same envelope namespaces,
  * and building a null-prototype dictionary per element was the fast path's largest cost. The
  * scope objects are never mutated once made (XmlElement.namespaces is readonly), so sharing is
- * safe; the cache is bounded so that hostile declarations cannot grow it.
+ * safe. Each parent scope keeps its last few child scopes with the declarations that made
+ * them; a lookup compares those short lists directly (joining them into a string key and
+ * hashing it cost ~0.4 us per element). Both bounds keep hostile declarations from growing the
+ * cache or the scan.
  */
-let scopeCache = new WeakMap<object, Map<string, Readonly<Record<string, string>>>>();
+interface ScopeEntry {
+  readonly declarations: readonly string[];
+  readonly scope: Readonly<Record<string, string>>;
+}
+
+const SCOPES_PER_PARENT = 8;
+let scopeCache = new WeakMap<object, ScopeEntry[]>();
 let scopeCacheEntries = 0;
 
 function scopeWith(parent: Readonly<Record<string, string>>, declarations: readonly string[]): Readonly<Record<string, string>> {
-  const key = declarations.join('\u0000');
-  let byKey = scopeCache.get(parent);
-  const cached = byKey?.get(key);
-  if (cached !== undefined) return cached;
+  let entries = scopeCache.get(parent);
+  if (entries !== undefined) {
+    for (let i = 0; i < entries.length; i++) if (sameStrings(entries[i]!.declarations, declarations)) return entries[i]!.scope;
+  }
+  const scope = buildScope(parent, declarations);
+  if (scopeCacheEntries >= 1024) {
+    // Full (many distinct declarations, maybe hostile): start over rather than grow.
+    scopeCache = new WeakMap();
+    scopeCacheEntries = 0;
+    entries = undefined;
+  }
+  if (entries === undefined) scopeCache.set(parent, (entries = []));
+  if (entries.length >= SCOPES_PER_PARENT) entries.pop(); // keep the scan short
+  entries.unshift({ declarations, scope });
+  scopeCacheEntries++;
+  return scope;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The parent's bindings plus `declarations` (prefix, uri, ...), frozen; gives up on what readXml must judge. */
+function buildScope(parent: Readonly<Record<string, string>>, declarations: readonly string[]): Readonly<Record<string, string>> {
   const scope = Object.assign(Object.create(null) as Record<string, string>, parent);
   const seen = new Set<string>();
   for (let i = 0; i < declarations.length; i += 2) {
@@ -344,17 +375,7 @@ function scopeWith(parent: Readonly<Record<string, string>>, declarations: reado
     if (prefix !== '' && uri === '') throw GIVE_UP; // undeclaring a prefix is XML 1.1 only
     scope[prefix] = uri;
   }
-  Object.freeze(scope);
-  if (scopeCacheEntries >= 1024) {
-    // Full (many distinct declarations, maybe hostile): start over rather than grow.
-    scopeCache = new WeakMap();
-    scopeCacheEntries = 0;
-    byKey = undefined;
-  }
-  if (byKey === undefined) scopeCache.set(parent, (byKey = new Map()));
-  byKey.set(key, scope);
-  scopeCacheEntries++;
-  return scope;
+  return Object.freeze(scope);
 }
 
 function isXmlChar(code: number): boolean {
