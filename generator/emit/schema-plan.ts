@@ -20,14 +20,15 @@ import {
   type WsdlModel,
 } from '../model.js';
 import { NameScope, candidatesFor, toTypeIdentifier } from '../naming.js';
-import { planComplexMembers, type PlannedAttribute, type PlannedField } from './members.js';
+import { planComplexMembers, type PlannedMembers } from './members.js';
 import { refuse } from './failure.js';
 import { isXmlContent } from './xml-content.js';
 import { resolveValue, simpleValue, type PlannedValue, type PrimitiveValue, type TypeLookup } from './values.js';
 
 export type TypeOrigin = 'type' | 'element' | 'nested';
 
-export interface PlannedComplex {
+/** A complex type with its TS name; `fields` (wire order, inherited first) etc. from PlannedMembers. */
+export interface PlannedComplex extends PlannedMembers {
   readonly kind: 'complex';
   readonly key: string;
   readonly tsName: string;
@@ -36,15 +37,6 @@ export interface PlannedComplex {
   /** Clark name of the named type or global element it comes from (nested: the child element). */
   readonly wireName: QName;
   readonly type: ComplexType;
-  /** Fields in wire order, inherited ones first; `inherited` of them come from `baseKey`. */
-  readonly fields: readonly PlannedField[];
-  readonly attributes: readonly PlannedAttribute[];
-  readonly inheritedFields: number;
-  readonly inheritedAttributes: number;
-  readonly baseKey?: string;
-  readonly arrayItem?: PlannedField;
-  readonly text?: PlannedValue;
-  readonly derived: readonly string[];
 }
 
 export interface PlannedSimple {

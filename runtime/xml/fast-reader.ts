@@ -15,7 +15,7 @@
  * request; issue 6 wants the server within 0.7x of bare node:http.
  */
 import { isUtf8 } from 'node:buffer';
-import { readXml, type XmlReadOptions } from './reader.js';
+import { readXml, type MutableElement, type XmlReadOptions } from './reader.js';
 import type { XmlAttribute, XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -29,17 +29,6 @@ const NO_CHILDREN: readonly XmlNode[] = Object.freeze([]);
 /** Thrown inside the scanner to give up; never escapes this module. */
 const GIVE_UP = Symbol('give up');
 
-interface MutableElement {
-  type: 'element';
-  ns: string;
-  local: string;
-  prefix: string;
-  attributes: readonly XmlAttribute[];
-  namespaces: Readonly<Record<string, string>>;
-  children: XmlNode[];
-  line: number;
-  column: number;
-}
 
 /** Reads like `readXml`, through the fast path when the document allows it. */
 export function readXmlFast(input: Uint8Array | string, options?: XmlReadOptions): XmlDocument {

@@ -39,8 +39,8 @@ const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 const NO_CHILDREN: readonly XmlNode[] = Object.freeze([]);
 const ACCEPTED_ENCODINGS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
 
-/** The tree nodes as the reader builds them; consumers see the readonly `XmlElement`. */
-interface MutableElement {
+/** The tree nodes as both readers build them; consumers see the readonly `XmlElement`. */
+export interface MutableElement {
   type: 'element';
   ns: string;
   local: string;
