@@ -8,10 +8,14 @@ import { serviceApiModel } from './fixtures/models/serviceapi.js';
 const NS = 'http://smskit.dev/serviceapi/';
 
 /** The object literal of a generated descriptor.ts, evaluated. */
+/** Runs the file's declarations (type annotations and the import removed) and returns the export. */
 function evaluateDescriptorFile(text: string): unknown {
-  const start = text.indexOf('ServiceDescriptor = ') + 'ServiceDescriptor = '.length;
-  const literal = text.slice(start, text.lastIndexOf(';'));
-  return new Function(`return (${literal});`)();
+  const exported = /^export const (\w+): ServiceDescriptor =/m.exec(text)![1];
+  const body = text
+    .replace(/^import .*$/m, '')
+    .replace(/: readonly OperationDescriptor\[\] =/g, ' =')
+    .replace(/^export const (\w+): ServiceDescriptor =/m, 'const $1 =');
+  return new Function(`${body}\nreturn ${exported};`)();
 }
 
 function deepFreeze<T>(value: T): T {

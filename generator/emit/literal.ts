@@ -5,7 +5,12 @@
  */
 import { propertyKey, quoteString } from '../naming.js';
 
-export type LiteralValue = string | number | boolean | null | undefined | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
+export type LiteralValue = string | number | boolean | null | undefined | LiteralReference | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
+
+/** A name printed as it is, in place of a value declared elsewhere in the same file. */
+export class LiteralReference {
+  constructor(readonly identifier: string) {}
+}
 
 const MAX_INLINE = 100;
 
@@ -14,6 +19,7 @@ export function printLiteral(value: LiteralValue, indent = ''): string {
   if (typeof value === 'string') return quoteString(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === undefined) return 'undefined';
+  if (value instanceof LiteralReference) return value.identifier;
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
@@ -32,7 +38,7 @@ export function printLiteral(value: LiteralValue, indent = ''): string {
 }
 
 function isSmall(value: LiteralValue, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return true;
+  if (typeof value !== 'object' || value === null || value instanceof LiteralReference) return true;
   const children = Array.isArray(value) ? value : Object.values(value);
   return depth > 0 && children.length <= 8 && children.every((child) => isSmall(child, depth - 1));
 }

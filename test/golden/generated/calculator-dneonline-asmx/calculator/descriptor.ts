@@ -3,7 +3,48 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings CalculatorSoap and CalculatorSoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'Add',
+    method: 'Add',
+    soapAction: 'http://tempuri.org/Add',
+    input: { kind: 'element', element: '{http://tempuri.org/}Add' },
+    output: { kind: 'element', element: '{http://tempuri.org/}AddResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Adds two integers. This is a test WebService. ©DNE Online',
+  },
+  {
+    name: 'Subtract',
+    method: 'Subtract',
+    soapAction: 'http://tempuri.org/Subtract',
+    input: { kind: 'element', element: '{http://tempuri.org/}Subtract' },
+    output: { kind: 'element', element: '{http://tempuri.org/}SubtractResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'Multiply',
+    method: 'Multiply',
+    soapAction: 'http://tempuri.org/Multiply',
+    input: { kind: 'element', element: '{http://tempuri.org/}Multiply' },
+    output: { kind: 'element', element: '{http://tempuri.org/}MultiplyResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'Divide',
+    method: 'Divide',
+    soapAction: 'http://tempuri.org/Divide',
+    input: { kind: 'element', element: '{http://tempuri.org/}Divide' },
+    output: { kind: 'element', element: '{http://tempuri.org/}DivideResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+];
 
 /** Wire descriptor of service `Calculator`; bindings: soap11: binding CalculatorSoap (port CalculatorSoap); soap12: binding CalculatorSoap12 (port CalculatorSoap12). */
 export const CalculatorDescriptor: ServiceDescriptor = {
@@ -14,89 +55,13 @@ export const CalculatorDescriptor: ServiceDescriptor = {
       name: 'CalculatorSoap',
       protocol: 'soap11',
       address: 'http://www.dneonline.com/calculator.asmx',
-      operations: [
-        {
-          name: 'Add',
-          method: 'Add',
-          soapAction: 'http://tempuri.org/Add',
-          input: { kind: 'element', element: '{http://tempuri.org/}Add' },
-          output: { kind: 'element', element: '{http://tempuri.org/}AddResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Adds two integers. This is a test WebService. ©DNE Online',
-        },
-        {
-          name: 'Subtract',
-          method: 'Subtract',
-          soapAction: 'http://tempuri.org/Subtract',
-          input: { kind: 'element', element: '{http://tempuri.org/}Subtract' },
-          output: { kind: 'element', element: '{http://tempuri.org/}SubtractResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'Multiply',
-          method: 'Multiply',
-          soapAction: 'http://tempuri.org/Multiply',
-          input: { kind: 'element', element: '{http://tempuri.org/}Multiply' },
-          output: { kind: 'element', element: '{http://tempuri.org/}MultiplyResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'Divide',
-          method: 'Divide',
-          soapAction: 'http://tempuri.org/Divide',
-          input: { kind: 'element', element: '{http://tempuri.org/}Divide' },
-          output: { kind: 'element', element: '{http://tempuri.org/}DivideResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'CalculatorSoap12',
       protocol: 'soap12',
       address: 'http://www.dneonline.com/calculator.asmx',
-      operations: [
-        {
-          name: 'Add',
-          method: 'Add',
-          soapAction: 'http://tempuri.org/Add',
-          input: { kind: 'element', element: '{http://tempuri.org/}Add' },
-          output: { kind: 'element', element: '{http://tempuri.org/}AddResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Adds two integers. This is a test WebService. ©DNE Online',
-        },
-        {
-          name: 'Subtract',
-          method: 'Subtract',
-          soapAction: 'http://tempuri.org/Subtract',
-          input: { kind: 'element', element: '{http://tempuri.org/}Subtract' },
-          output: { kind: 'element', element: '{http://tempuri.org/}SubtractResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'Multiply',
-          method: 'Multiply',
-          soapAction: 'http://tempuri.org/Multiply',
-          input: { kind: 'element', element: '{http://tempuri.org/}Multiply' },
-          output: { kind: 'element', element: '{http://tempuri.org/}MultiplyResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'Divide',
-          method: 'Divide',
-          soapAction: 'http://tempuri.org/Divide',
-          input: { kind: 'element', element: '{http://tempuri.org/}Divide' },
-          output: { kind: 'element', element: '{http://tempuri.org/}DivideResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: soapOperations,
     },
   ],
   elements: {

@@ -3,7 +3,41 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings GenericNAICSSoap and GenericNAICSSoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetNAICSByID',
+    method: 'GetNAICSByID',
+    soapAction: 'http://www.webservicex.net/GetNAICSByID',
+    input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByID' },
+    output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIDResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get NAICS details by NAICS code',
+  },
+  {
+    name: 'GetNAICSByIndustry',
+    method: 'GetNAICSByIndustry',
+    soapAction: 'http://www.webservicex.net/GetNAICSByIndustry',
+    input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIndustry' },
+    output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIndustryResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get NAICS details by Industry Name',
+  },
+  {
+    name: 'GetNAICSGroupByID',
+    method: 'GetNAICSGroupByID',
+    soapAction: 'http://www.webservicex.net/GetNAICSGroupByID',
+    input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSGroupByID' },
+    output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSGroupByIDResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get NAICS details by NAICS group code',
+  },
+];
 
 /**
  * The North American Industry Classification System (NAICS) has replaced the U.S. Standard Industrial Classification (SIC) system. NAICS will reshape the way we view our changing economy.NAICS was developed jointly by the U.S., Canada, and Mexico to provide new comparability in statistics about business activity across North America.
@@ -18,75 +52,13 @@ export const GenericNAICSDescriptor: ServiceDescriptor = {
       name: 'GenericNAICSSoap',
       protocol: 'soap11',
       address: 'http://www.webservicex.net/GenericNAICS.asmx',
-      operations: [
-        {
-          name: 'GetNAICSByID',
-          method: 'GetNAICSByID',
-          soapAction: 'http://www.webservicex.net/GetNAICSByID',
-          input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByID' },
-          output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIDResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get NAICS details by NAICS code',
-        },
-        {
-          name: 'GetNAICSByIndustry',
-          method: 'GetNAICSByIndustry',
-          soapAction: 'http://www.webservicex.net/GetNAICSByIndustry',
-          input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIndustry' },
-          output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIndustryResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get NAICS details by Industry Name',
-        },
-        {
-          name: 'GetNAICSGroupByID',
-          method: 'GetNAICSGroupByID',
-          soapAction: 'http://www.webservicex.net/GetNAICSGroupByID',
-          input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSGroupByID' },
-          output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSGroupByIDResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get NAICS details by NAICS group code',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'GenericNAICSSoap12',
       protocol: 'soap12',
       address: 'http://www.webservicex.net/GenericNAICS.asmx',
-      operations: [
-        {
-          name: 'GetNAICSByID',
-          method: 'GetNAICSByID',
-          soapAction: 'http://www.webservicex.net/GetNAICSByID',
-          input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByID' },
-          output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIDResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get NAICS details by NAICS code',
-        },
-        {
-          name: 'GetNAICSByIndustry',
-          method: 'GetNAICSByIndustry',
-          soapAction: 'http://www.webservicex.net/GetNAICSByIndustry',
-          input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIndustry' },
-          output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSByIndustryResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get NAICS details by Industry Name',
-        },
-        {
-          name: 'GetNAICSGroupByID',
-          method: 'GetNAICSGroupByID',
-          soapAction: 'http://www.webservicex.net/GetNAICSGroupByID',
-          input: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSGroupByID' },
-          output: { kind: 'element', element: '{http://www.webservicex.net/}GetNAICSGroupByIDResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get NAICS details by NAICS group code',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'GenericNAICSHttpGet',

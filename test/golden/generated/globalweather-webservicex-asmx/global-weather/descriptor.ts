@@ -3,7 +3,70 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings GlobalWeatherSoap and GlobalWeatherSoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetWeather',
+    method: 'GetWeather',
+    soapAction: 'http://www.webserviceX.NET/GetWeather',
+    input: { kind: 'element', element: '{http://www.webserviceX.NET}GetWeather' },
+    output: { kind: 'element', element: '{http://www.webserviceX.NET}GetWeatherResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get weather report for all major cities around the world.',
+  },
+  {
+    name: 'GetCitiesByCountry',
+    method: 'GetCitiesByCountry',
+    soapAction: 'http://www.webserviceX.NET/GetCitiesByCountry',
+    input: { kind: 'element', element: '{http://www.webserviceX.NET}GetCitiesByCountry' },
+    output: { kind: 'element', element: '{http://www.webserviceX.NET}GetCitiesByCountryResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get all major cities by country name(full / part).',
+  },
+];
+
+/** Operations of bindings GlobalWeatherHttpGet and GlobalWeatherHttpPost (identical, so declared once). */
+const httpOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetWeather',
+    method: 'GetWeather',
+    httpPath: '/GetWeather',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'CityName', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'CountryName', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: { kind: 'xml-result', element: '{http://www.webserviceX.NET}string', field: 'GetWeatherResult' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get weather report for all major cities around the world.',
+  },
+  {
+    name: 'GetCitiesByCountry',
+    method: 'GetCitiesByCountry',
+    httpPath: '/GetCitiesByCountry',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'CountryName', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: {
+      kind: 'xml-result',
+      element: '{http://www.webserviceX.NET}string',
+      field: 'GetCitiesByCountryResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Get all major cities by country name(full / part).',
+  },
+];
 
 /** Wire descriptor of service `GlobalWeather`; bindings: soap11: binding GlobalWeatherSoap (port GlobalWeatherSoap); soap12: binding GlobalWeatherSoap12 (port GlobalWeatherSoap12); http-get: binding GlobalWeatherHttpGet (port GlobalWeatherHttpGet); http-post: binding GlobalWeatherHttpPost (port GlobalWeatherHttpPost). */
 export const GlobalWeatherDescriptor: ServiceDescriptor = {
@@ -14,139 +77,25 @@ export const GlobalWeatherDescriptor: ServiceDescriptor = {
       name: 'GlobalWeatherSoap',
       protocol: 'soap11',
       address: 'http://www.webservicex.com/globalweather.asmx',
-      operations: [
-        {
-          name: 'GetWeather',
-          method: 'GetWeather',
-          soapAction: 'http://www.webserviceX.NET/GetWeather',
-          input: { kind: 'element', element: '{http://www.webserviceX.NET}GetWeather' },
-          output: { kind: 'element', element: '{http://www.webserviceX.NET}GetWeatherResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get weather report for all major cities around the world.',
-        },
-        {
-          name: 'GetCitiesByCountry',
-          method: 'GetCitiesByCountry',
-          soapAction: 'http://www.webserviceX.NET/GetCitiesByCountry',
-          input: { kind: 'element', element: '{http://www.webserviceX.NET}GetCitiesByCountry' },
-          output: { kind: 'element', element: '{http://www.webserviceX.NET}GetCitiesByCountryResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get all major cities by country name(full / part).',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'GlobalWeatherSoap12',
       protocol: 'soap12',
       address: 'http://www.webservicex.com/globalweather.asmx',
-      operations: [
-        {
-          name: 'GetWeather',
-          method: 'GetWeather',
-          soapAction: 'http://www.webserviceX.NET/GetWeather',
-          input: { kind: 'element', element: '{http://www.webserviceX.NET}GetWeather' },
-          output: { kind: 'element', element: '{http://www.webserviceX.NET}GetWeatherResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get weather report for all major cities around the world.',
-        },
-        {
-          name: 'GetCitiesByCountry',
-          method: 'GetCitiesByCountry',
-          soapAction: 'http://www.webserviceX.NET/GetCitiesByCountry',
-          input: { kind: 'element', element: '{http://www.webserviceX.NET}GetCitiesByCountry' },
-          output: { kind: 'element', element: '{http://www.webserviceX.NET}GetCitiesByCountryResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get all major cities by country name(full / part).',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'GlobalWeatherHttpGet',
       protocol: 'http-get',
       address: 'http://www.webservicex.com/globalweather.asmx',
-      operations: [
-        {
-          name: 'GetWeather',
-          method: 'GetWeather',
-          httpPath: '/GetWeather',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'CityName', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'CountryName', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: { kind: 'xml-result', element: '{http://www.webserviceX.NET}string', field: 'GetWeatherResult' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get weather report for all major cities around the world.',
-        },
-        {
-          name: 'GetCitiesByCountry',
-          method: 'GetCitiesByCountry',
-          httpPath: '/GetCitiesByCountry',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'CountryName', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://www.webserviceX.NET}string',
-            field: 'GetCitiesByCountryResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get all major cities by country name(full / part).',
-        },
-      ],
+      operations: httpOperations,
     },
     {
       name: 'GlobalWeatherHttpPost',
       protocol: 'http-post',
       address: 'http://www.webservicex.com/globalweather.asmx',
-      operations: [
-        {
-          name: 'GetWeather',
-          method: 'GetWeather',
-          httpPath: '/GetWeather',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'CityName', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'CountryName', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: { kind: 'xml-result', element: '{http://www.webserviceX.NET}string', field: 'GetWeatherResult' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get weather report for all major cities around the world.',
-        },
-        {
-          name: 'GetCitiesByCountry',
-          method: 'GetCitiesByCountry',
-          httpPath: '/GetCitiesByCountry',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'CountryName', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://www.webserviceX.NET}string',
-            field: 'GetCitiesByCountryResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Get all major cities by country name(full / part).',
-        },
-      ],
+      operations: httpOperations,
     },
   ],
   elements: {

@@ -3,7 +3,95 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings apiSoap and apiSoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetApiKey',
+    method: 'GetApiKey',
+    soapAction: 'http://api.example.com/api/User.GetApiKey',
+    input: { kind: 'element', element: '{http://api.example.com/api/}User.GetApiKey' },
+    output: { kind: 'element', element: '{http://api.example.com/api/}User.GetApiKeyResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'DeleteClient',
+    method: 'DeleteClient',
+    soapAction: 'http://api.example.com/api/Client.Delete',
+    input: { kind: 'element', element: '{http://api.example.com/api/}Client.Delete' },
+    output: { kind: 'element', element: '{http://api.example.com/api/}Client.DeleteResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'GetClients',
+    method: 'GetClients',
+    soapAction: 'http://api.example.com/api/User.GetClients',
+    input: { kind: 'element', element: '{http://api.example.com/api/}User.GetClients' },
+    output: { kind: 'element', element: '{http://api.example.com/api/}User.GetClientsResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+];
+
+/** Operations of bindings apiHttpGet and apiHttpPost (identical, so declared once). */
+const httpOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetApiKey',
+    method: 'GetApiKey',
+    httpPath: '/User.GetApiKey',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'SiteUrl', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'Username', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'Password', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: {
+      kind: 'xml-result',
+      element: '{http://api.example.com/api/}anyType',
+      field: 'User.GetApiKeyResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'DeleteClient',
+    method: 'DeleteClient',
+    httpPath: '/Client.Delete',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'ApiKey', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'ClientID', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: { kind: 'xml-result', element: '{http://api.example.com/api/}Result', field: 'Client.DeleteResult' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'GetClients',
+    method: 'GetClients',
+    httpPath: '/User.GetClients',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'ApiKey', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: {
+      kind: 'xml-result',
+      element: '{http://api.example.com/api/}anyType',
+      field: 'User.GetClientsResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+];
 
 /** Wire descriptor of service `api`; bindings: soap11: binding apiSoap (port apiSoap); soap12: binding apiSoap12 (port apiSoap12); http-get: binding apiHttpGet (port apiHttpGet); http-post: binding apiHttpPost (port apiHttpPost). */
 export const ApiDescriptor: ServiceDescriptor = {
@@ -14,189 +102,25 @@ export const ApiDescriptor: ServiceDescriptor = {
       name: 'apiSoap',
       protocol: 'soap11',
       address: 'https://api.example.com/api/api.asmx',
-      operations: [
-        {
-          name: 'GetApiKey',
-          method: 'GetApiKey',
-          soapAction: 'http://api.example.com/api/User.GetApiKey',
-          input: { kind: 'element', element: '{http://api.example.com/api/}User.GetApiKey' },
-          output: { kind: 'element', element: '{http://api.example.com/api/}User.GetApiKeyResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'DeleteClient',
-          method: 'DeleteClient',
-          soapAction: 'http://api.example.com/api/Client.Delete',
-          input: { kind: 'element', element: '{http://api.example.com/api/}Client.Delete' },
-          output: { kind: 'element', element: '{http://api.example.com/api/}Client.DeleteResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'GetClients',
-          method: 'GetClients',
-          soapAction: 'http://api.example.com/api/User.GetClients',
-          input: { kind: 'element', element: '{http://api.example.com/api/}User.GetClients' },
-          output: { kind: 'element', element: '{http://api.example.com/api/}User.GetClientsResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'apiSoap12',
       protocol: 'soap12',
       address: 'https://api.example.com/api/api.asmx',
-      operations: [
-        {
-          name: 'GetApiKey',
-          method: 'GetApiKey',
-          soapAction: 'http://api.example.com/api/User.GetApiKey',
-          input: { kind: 'element', element: '{http://api.example.com/api/}User.GetApiKey' },
-          output: { kind: 'element', element: '{http://api.example.com/api/}User.GetApiKeyResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'DeleteClient',
-          method: 'DeleteClient',
-          soapAction: 'http://api.example.com/api/Client.Delete',
-          input: { kind: 'element', element: '{http://api.example.com/api/}Client.Delete' },
-          output: { kind: 'element', element: '{http://api.example.com/api/}Client.DeleteResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'GetClients',
-          method: 'GetClients',
-          soapAction: 'http://api.example.com/api/User.GetClients',
-          input: { kind: 'element', element: '{http://api.example.com/api/}User.GetClients' },
-          output: { kind: 'element', element: '{http://api.example.com/api/}User.GetClientsResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'apiHttpGet',
       protocol: 'http-get',
       address: 'https://api.example.com/api/api.asmx',
-      operations: [
-        {
-          name: 'GetApiKey',
-          method: 'GetApiKey',
-          httpPath: '/User.GetApiKey',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'SiteUrl', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'Username', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'Password', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://api.example.com/api/}anyType',
-            field: 'User.GetApiKeyResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'DeleteClient',
-          method: 'DeleteClient',
-          httpPath: '/Client.Delete',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ApiKey', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'ClientID', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: { kind: 'xml-result', element: '{http://api.example.com/api/}Result', field: 'Client.DeleteResult' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'GetClients',
-          method: 'GetClients',
-          httpPath: '/User.GetClients',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ApiKey', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://api.example.com/api/}anyType',
-            field: 'User.GetClientsResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: httpOperations,
     },
     {
       name: 'apiHttpPost',
       protocol: 'http-post',
       address: 'https://api.example.com/api/api.asmx',
-      operations: [
-        {
-          name: 'GetApiKey',
-          method: 'GetApiKey',
-          httpPath: '/User.GetApiKey',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'SiteUrl', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'Username', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'Password', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://api.example.com/api/}anyType',
-            field: 'User.GetApiKeyResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'DeleteClient',
-          method: 'DeleteClient',
-          httpPath: '/Client.Delete',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ApiKey', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'ClientID', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: { kind: 'xml-result', element: '{http://api.example.com/api/}Result', field: 'Client.DeleteResult' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'GetClients',
-          method: 'GetClients',
-          httpPath: '/User.GetClients',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ApiKey', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://api.example.com/api/}anyType',
-            field: 'User.GetClientsResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: httpOperations,
     },
   ],
   elements: {

@@ -3,7 +3,34 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings NumberConversionSoapBinding and NumberConversionSoapBinding12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'NumberToWords',
+    method: 'NumberToWords',
+    soapAction: '',
+    input: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToWords' },
+    output: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToWordsResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Returns the word corresponding to the positive number passed as parameter. Limited to quadrillions.',
+  },
+  {
+    name: 'NumberToDollars',
+    method: 'NumberToDollars',
+    soapAction: '',
+    input: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToDollars' },
+    output: {
+      kind: 'element',
+      element: '{http://www.dataaccess.com/webservicesserver/}NumberToDollarsResponse',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Returns the non-zero dollar amount of the passed number.',
+  },
+];
 
 /**
  * The Number Conversion Web Service, implemented with Visual DataFlex, provides functions that convert numbers into words or dollar amounts.
@@ -18,61 +45,13 @@ export const NumberConversionDescriptor: ServiceDescriptor = {
       name: 'NumberConversionSoapBinding',
       protocol: 'soap11',
       address: 'https://www.dataaccess.com/webservicesserver/numberconversion.wso',
-      operations: [
-        {
-          name: 'NumberToWords',
-          method: 'NumberToWords',
-          soapAction: '',
-          input: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToWords' },
-          output: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToWordsResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Returns the word corresponding to the positive number passed as parameter. Limited to quadrillions.',
-        },
-        {
-          name: 'NumberToDollars',
-          method: 'NumberToDollars',
-          soapAction: '',
-          input: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToDollars' },
-          output: {
-            kind: 'element',
-            element: '{http://www.dataaccess.com/webservicesserver/}NumberToDollarsResponse',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Returns the non-zero dollar amount of the passed number.',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'NumberConversionSoapBinding12',
       protocol: 'soap12',
       address: 'https://www.dataaccess.com/webservicesserver/numberconversion.wso',
-      operations: [
-        {
-          name: 'NumberToWords',
-          method: 'NumberToWords',
-          soapAction: '',
-          input: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToWords' },
-          output: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToWordsResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Returns the word corresponding to the positive number passed as parameter. Limited to quadrillions.',
-        },
-        {
-          name: 'NumberToDollars',
-          method: 'NumberToDollars',
-          soapAction: '',
-          input: { kind: 'element', element: '{http://www.dataaccess.com/webservicesserver/}NumberToDollars' },
-          output: {
-            kind: 'element',
-            element: '{http://www.dataaccess.com/webservicesserver/}NumberToDollarsResponse',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Returns the non-zero dollar amount of the passed number.',
-        },
-      ],
+      operations: soapOperations,
     },
   ],
   elements: {

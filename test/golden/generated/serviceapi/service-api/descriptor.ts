@@ -3,7 +3,80 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings ServiceAPISoap and ServiceAPISoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'SMSSend',
+    method: 'SMSSend',
+    soapAction: 'http://smskit.dev/serviceapi/SMSSend',
+    input: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSend' },
+    output: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.',
+  },
+  {
+    name: 'SMSSendToPort',
+    method: 'SMSSendToPort',
+    soapAction: 'http://smskit.dev/serviceapi/SMSSendToPort',
+    input: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendToPort' },
+    output: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendToPortResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Sends one text message (SMS) addressed to an application port (SMS port addressing, 0-65535) and returns the message id assigned by the outbox.',
+  },
+];
+
+/** Operations of bindings ServiceAPIHttpGet and ServiceAPIHttpPost (identical, so declared once). */
+const httpOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'SMSSend',
+    method: 'SMSSend',
+    httpPath: '/SMSSend',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'keyword', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'emailAddress', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'password', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'smsto', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'carrierCode', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'smsmsg', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: { kind: 'xml-result', element: '{http://smskit.dev/serviceapi/}string', field: 'SMSSendResult' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.',
+  },
+  {
+    name: 'SMSSendToPort',
+    method: 'SMSSendToPort',
+    httpPath: '/SMSSendToPort',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'keyword', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'emailAddress', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'password', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'smsto', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'carrierCode', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'smsmsg', value: { kind: 'primitive', xsd: 'string' } },
+        { name: 'port', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: {
+      kind: 'xml-result',
+      element: '{http://smskit.dev/serviceapi/}string',
+      field: 'SMSSendToPortResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Sends one text message (SMS) addressed to an application port (SMS port addressing, 0-65535) and returns the message id assigned by the outbox.',
+  },
+];
 
 /** Wire descriptor of service `ServiceAPI`; bindings: soap11: binding ServiceAPISoap (port ServiceAPISoap); soap12: binding ServiceAPISoap12 (port ServiceAPISoap12); http-get: binding ServiceAPIHttpGet (port ServiceAPIHttpGet); http-post: binding ServiceAPIHttpPost (port ServiceAPIHttpPost). */
 export const ServiceAPIDescriptor: ServiceDescriptor = {
@@ -14,159 +87,25 @@ export const ServiceAPIDescriptor: ServiceDescriptor = {
       name: 'ServiceAPISoap',
       protocol: 'soap11',
       address: 'http://localhost:8080/serviceapi.asmx',
-      operations: [
-        {
-          name: 'SMSSend',
-          method: 'SMSSend',
-          soapAction: 'http://smskit.dev/serviceapi/SMSSend',
-          input: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSend' },
-          output: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.',
-        },
-        {
-          name: 'SMSSendToPort',
-          method: 'SMSSendToPort',
-          soapAction: 'http://smskit.dev/serviceapi/SMSSendToPort',
-          input: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendToPort' },
-          output: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendToPortResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) addressed to an application port (SMS port addressing, 0-65535) and returns the message id assigned by the outbox.',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'ServiceAPISoap12',
       protocol: 'soap12',
       address: 'http://localhost:8080/serviceapi.asmx',
-      operations: [
-        {
-          name: 'SMSSend',
-          method: 'SMSSend',
-          soapAction: 'http://smskit.dev/serviceapi/SMSSend',
-          input: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSend' },
-          output: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.',
-        },
-        {
-          name: 'SMSSendToPort',
-          method: 'SMSSendToPort',
-          soapAction: 'http://smskit.dev/serviceapi/SMSSendToPort',
-          input: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendToPort' },
-          output: { kind: 'element', element: '{http://smskit.dev/serviceapi/}SMSSendToPortResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) addressed to an application port (SMS port addressing, 0-65535) and returns the message id assigned by the outbox.',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'ServiceAPIHttpGet',
       protocol: 'http-get',
       address: 'http://localhost:8080/serviceapi.asmx',
-      operations: [
-        {
-          name: 'SMSSend',
-          method: 'SMSSend',
-          httpPath: '/SMSSend',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'keyword', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'emailAddress', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'password', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsto', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'carrierCode', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsmsg', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: { kind: 'xml-result', element: '{http://smskit.dev/serviceapi/}string', field: 'SMSSendResult' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.',
-        },
-        {
-          name: 'SMSSendToPort',
-          method: 'SMSSendToPort',
-          httpPath: '/SMSSendToPort',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'keyword', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'emailAddress', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'password', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsto', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'carrierCode', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsmsg', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'port', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://smskit.dev/serviceapi/}string',
-            field: 'SMSSendToPortResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) addressed to an application port (SMS port addressing, 0-65535) and returns the message id assigned by the outbox.',
-        },
-      ],
+      operations: httpOperations,
     },
     {
       name: 'ServiceAPIHttpPost',
       protocol: 'http-post',
       address: 'http://localhost:8080/serviceapi.asmx',
-      operations: [
-        {
-          name: 'SMSSend',
-          method: 'SMSSend',
-          httpPath: '/SMSSend',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'keyword', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'emailAddress', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'password', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsto', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'carrierCode', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsmsg', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: { kind: 'xml-result', element: '{http://smskit.dev/serviceapi/}string', field: 'SMSSendResult' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.',
-        },
-        {
-          name: 'SMSSendToPort',
-          method: 'SMSSendToPort',
-          httpPath: '/SMSSendToPort',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'keyword', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'emailAddress', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'password', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsto', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'carrierCode', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'smsmsg', value: { kind: 'primitive', xsd: 'string' } },
-              { name: 'port', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://smskit.dev/serviceapi/}string',
-            field: 'SMSSendToPortResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Sends one text message (SMS) addressed to an application port (SMS port addressing, 0-65535) and returns the message id assigned by the outbox.',
-        },
-      ],
+      operations: httpOperations,
     },
   ],
   elements: {

@@ -3,7 +3,29 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings TempConvertSoap and TempConvertSoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'FahrenheitToCelsius',
+    method: 'FahrenheitToCelsius',
+    soapAction: 'https://www.w3schools.com/xml/FahrenheitToCelsius',
+    input: { kind: 'element', element: '{https://www.w3schools.com/xml/}FahrenheitToCelsius' },
+    output: { kind: 'element', element: '{https://www.w3schools.com/xml/}FahrenheitToCelsiusResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+  {
+    name: 'CelsiusToFahrenheit',
+    method: 'CelsiusToFahrenheit',
+    soapAction: 'https://www.w3schools.com/xml/CelsiusToFahrenheit',
+    input: { kind: 'element', element: '{https://www.w3schools.com/xml/}CelsiusToFahrenheit' },
+    output: { kind: 'element', element: '{https://www.w3schools.com/xml/}CelsiusToFahrenheitResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+  },
+];
 
 /** Wire descriptor of service `TempConvert`; bindings: soap11: binding TempConvertSoap (port TempConvertSoap); soap12: binding TempConvertSoap12 (port TempConvertSoap12); http-post: binding TempConvertHttpPost (port TempConvertHttpPost). */
 export const TempConvertDescriptor: ServiceDescriptor = {
@@ -14,51 +36,13 @@ export const TempConvertDescriptor: ServiceDescriptor = {
       name: 'TempConvertSoap',
       protocol: 'soap11',
       address: 'http://www.w3schools.com/xml/tempconvert.asmx',
-      operations: [
-        {
-          name: 'FahrenheitToCelsius',
-          method: 'FahrenheitToCelsius',
-          soapAction: 'https://www.w3schools.com/xml/FahrenheitToCelsius',
-          input: { kind: 'element', element: '{https://www.w3schools.com/xml/}FahrenheitToCelsius' },
-          output: { kind: 'element', element: '{https://www.w3schools.com/xml/}FahrenheitToCelsiusResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'CelsiusToFahrenheit',
-          method: 'CelsiusToFahrenheit',
-          soapAction: 'https://www.w3schools.com/xml/CelsiusToFahrenheit',
-          input: { kind: 'element', element: '{https://www.w3schools.com/xml/}CelsiusToFahrenheit' },
-          output: { kind: 'element', element: '{https://www.w3schools.com/xml/}CelsiusToFahrenheitResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'TempConvertSoap12',
       protocol: 'soap12',
       address: 'http://www.w3schools.com/xml/tempconvert.asmx',
-      operations: [
-        {
-          name: 'FahrenheitToCelsius',
-          method: 'FahrenheitToCelsius',
-          soapAction: 'https://www.w3schools.com/xml/FahrenheitToCelsius',
-          input: { kind: 'element', element: '{https://www.w3schools.com/xml/}FahrenheitToCelsius' },
-          output: { kind: 'element', element: '{https://www.w3schools.com/xml/}FahrenheitToCelsiusResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-        {
-          name: 'CelsiusToFahrenheit',
-          method: 'CelsiusToFahrenheit',
-          soapAction: 'https://www.w3schools.com/xml/CelsiusToFahrenheit',
-          input: { kind: 'element', element: '{https://www.w3schools.com/xml/}CelsiusToFahrenheit' },
-          output: { kind: 'element', element: '{https://www.w3schools.com/xml/}CelsiusToFahrenheitResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'TempConvertHttpPost',

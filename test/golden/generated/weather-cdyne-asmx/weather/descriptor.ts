@@ -3,7 +3,97 @@
 // Options: runtimeImport="smskit/runtime"
 // DO NOT EDIT — regenerate with `smskit generate`.
 
-import type { ServiceDescriptor } from 'smskit/runtime';
+import type { OperationDescriptor, ServiceDescriptor } from 'smskit/runtime';
+
+/** Operations of bindings WeatherSoap and WeatherSoap12 (identical, so declared once). */
+const soapOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetWeatherInformation',
+    method: 'GetWeatherInformation',
+    soapAction: 'http://ws.cdyne.com/WeatherWS/GetWeatherInformation',
+    input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetWeatherInformation' },
+    output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetWeatherInformationResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Gets Information for each WeatherID',
+  },
+  {
+    name: 'GetCityForecastByZIP',
+    method: 'GetCityForecastByZIP',
+    soapAction: 'http://ws.cdyne.com/WeatherWS/GetCityForecastByZIP',
+    input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityForecastByZIP' },
+    output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityForecastByZIPResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Allows you to get your City Forecast Over the Next 7 Days, which is updated hourly. U.S. Only',
+  },
+  {
+    name: 'GetCityWeatherByZIP',
+    method: 'GetCityWeatherByZIP',
+    soapAction: 'http://ws.cdyne.com/WeatherWS/GetCityWeatherByZIP',
+    input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityWeatherByZIP' },
+    output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityWeatherByZIPResponse' },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Allows you to get your City\'s Weather, which is updated hourly. U.S. Only',
+  },
+];
+
+/** Operations of bindings WeatherHttpGet and WeatherHttpPost (identical, so declared once). */
+const httpOperations: readonly OperationDescriptor[] = [
+  {
+    name: 'GetWeatherInformation',
+    method: 'GetWeatherInformation',
+    httpPath: '/GetWeatherInformation',
+    input: { kind: 'params', params: [] },
+    output: {
+      kind: 'xml-result',
+      element: '{http://ws.cdyne.com/WeatherWS/}ArrayOfWeatherDescription',
+      field: 'GetWeatherInformationResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Gets Information for each WeatherID',
+  },
+  {
+    name: 'GetCityForecastByZIP',
+    method: 'GetCityForecastByZIP',
+    httpPath: '/GetCityForecastByZIP',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'ZIP', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: {
+      kind: 'xml-result',
+      element: '{http://ws.cdyne.com/WeatherWS/}ForecastReturn',
+      field: 'GetCityForecastByZIPResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Allows you to get your City Forecast Over the Next 7 Days, which is updated hourly. U.S. Only',
+  },
+  {
+    name: 'GetCityWeatherByZIP',
+    method: 'GetCityWeatherByZIP',
+    httpPath: '/GetCityWeatherByZIP',
+    input: {
+      kind: 'params',
+      params: [
+        { name: 'ZIP', value: { kind: 'primitive', xsd: 'string' } },
+      ],
+    },
+    output: {
+      kind: 'xml-result',
+      element: '{http://ws.cdyne.com/WeatherWS/}WeatherReturn',
+      field: 'GetCityWeatherByZIPResult',
+    },
+    inputHeaders: [],
+    outputHeaders: [],
+    documentation: 'Allows you to get your City\'s Weather, which is updated hourly. U.S. Only',
+  },
+];
 
 /** Wire descriptor of service `Weather`; bindings: soap11: binding WeatherSoap (port WeatherSoap); soap12: binding WeatherSoap12 (port WeatherSoap12); http-get: binding WeatherHttpGet (port WeatherHttpGet); http-post: binding WeatherHttpPost (port WeatherHttpPost). */
 export const WeatherDescriptor: ServiceDescriptor = {
@@ -14,193 +104,25 @@ export const WeatherDescriptor: ServiceDescriptor = {
       name: 'WeatherSoap',
       protocol: 'soap11',
       address: 'http://wsf.cdyne.com/WeatherWS/Weather.asmx',
-      operations: [
-        {
-          name: 'GetWeatherInformation',
-          method: 'GetWeatherInformation',
-          soapAction: 'http://ws.cdyne.com/WeatherWS/GetWeatherInformation',
-          input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetWeatherInformation' },
-          output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetWeatherInformationResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Gets Information for each WeatherID',
-        },
-        {
-          name: 'GetCityForecastByZIP',
-          method: 'GetCityForecastByZIP',
-          soapAction: 'http://ws.cdyne.com/WeatherWS/GetCityForecastByZIP',
-          input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityForecastByZIP' },
-          output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityForecastByZIPResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City Forecast Over the Next 7 Days, which is updated hourly. U.S. Only',
-        },
-        {
-          name: 'GetCityWeatherByZIP',
-          method: 'GetCityWeatherByZIP',
-          soapAction: 'http://ws.cdyne.com/WeatherWS/GetCityWeatherByZIP',
-          input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityWeatherByZIP' },
-          output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityWeatherByZIPResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City\'s Weather, which is updated hourly. U.S. Only',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'WeatherSoap12',
       protocol: 'soap12',
       address: 'http://wsf.cdyne.com/WeatherWS/Weather.asmx',
-      operations: [
-        {
-          name: 'GetWeatherInformation',
-          method: 'GetWeatherInformation',
-          soapAction: 'http://ws.cdyne.com/WeatherWS/GetWeatherInformation',
-          input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetWeatherInformation' },
-          output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetWeatherInformationResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Gets Information for each WeatherID',
-        },
-        {
-          name: 'GetCityForecastByZIP',
-          method: 'GetCityForecastByZIP',
-          soapAction: 'http://ws.cdyne.com/WeatherWS/GetCityForecastByZIP',
-          input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityForecastByZIP' },
-          output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityForecastByZIPResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City Forecast Over the Next 7 Days, which is updated hourly. U.S. Only',
-        },
-        {
-          name: 'GetCityWeatherByZIP',
-          method: 'GetCityWeatherByZIP',
-          soapAction: 'http://ws.cdyne.com/WeatherWS/GetCityWeatherByZIP',
-          input: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityWeatherByZIP' },
-          output: { kind: 'element', element: '{http://ws.cdyne.com/WeatherWS/}GetCityWeatherByZIPResponse' },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City\'s Weather, which is updated hourly. U.S. Only',
-        },
-      ],
+      operations: soapOperations,
     },
     {
       name: 'WeatherHttpGet',
       protocol: 'http-get',
       address: 'http://wsf.cdyne.com/WeatherWS/Weather.asmx',
-      operations: [
-        {
-          name: 'GetWeatherInformation',
-          method: 'GetWeatherInformation',
-          httpPath: '/GetWeatherInformation',
-          input: { kind: 'params', params: [] },
-          output: {
-            kind: 'xml-result',
-            element: '{http://ws.cdyne.com/WeatherWS/}ArrayOfWeatherDescription',
-            field: 'GetWeatherInformationResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Gets Information for each WeatherID',
-        },
-        {
-          name: 'GetCityForecastByZIP',
-          method: 'GetCityForecastByZIP',
-          httpPath: '/GetCityForecastByZIP',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ZIP', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://ws.cdyne.com/WeatherWS/}ForecastReturn',
-            field: 'GetCityForecastByZIPResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City Forecast Over the Next 7 Days, which is updated hourly. U.S. Only',
-        },
-        {
-          name: 'GetCityWeatherByZIP',
-          method: 'GetCityWeatherByZIP',
-          httpPath: '/GetCityWeatherByZIP',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ZIP', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://ws.cdyne.com/WeatherWS/}WeatherReturn',
-            field: 'GetCityWeatherByZIPResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City\'s Weather, which is updated hourly. U.S. Only',
-        },
-      ],
+      operations: httpOperations,
     },
     {
       name: 'WeatherHttpPost',
       protocol: 'http-post',
       address: 'http://wsf.cdyne.com/WeatherWS/Weather.asmx',
-      operations: [
-        {
-          name: 'GetWeatherInformation',
-          method: 'GetWeatherInformation',
-          httpPath: '/GetWeatherInformation',
-          input: { kind: 'params', params: [] },
-          output: {
-            kind: 'xml-result',
-            element: '{http://ws.cdyne.com/WeatherWS/}ArrayOfWeatherDescription',
-            field: 'GetWeatherInformationResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Gets Information for each WeatherID',
-        },
-        {
-          name: 'GetCityForecastByZIP',
-          method: 'GetCityForecastByZIP',
-          httpPath: '/GetCityForecastByZIP',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ZIP', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://ws.cdyne.com/WeatherWS/}ForecastReturn',
-            field: 'GetCityForecastByZIPResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City Forecast Over the Next 7 Days, which is updated hourly. U.S. Only',
-        },
-        {
-          name: 'GetCityWeatherByZIP',
-          method: 'GetCityWeatherByZIP',
-          httpPath: '/GetCityWeatherByZIP',
-          input: {
-            kind: 'params',
-            params: [
-              { name: 'ZIP', value: { kind: 'primitive', xsd: 'string' } },
-            ],
-          },
-          output: {
-            kind: 'xml-result',
-            element: '{http://ws.cdyne.com/WeatherWS/}WeatherReturn',
-            field: 'GetCityWeatherByZIPResult',
-          },
-          inputHeaders: [],
-          outputHeaders: [],
-          documentation: 'Allows you to get your City\'s Weather, which is updated hourly. U.S. Only',
-        },
-      ],
+      operations: httpOperations,
     },
   ],
   elements: {
