@@ -19,7 +19,8 @@ import type { FaultSpec, SoapVersion } from './soap/version.js';
 import { soap11 } from './soap11.js';
 import { soap12 } from './soap12.js';
 import { XmlReadError } from './xml/reader.js';
-import type { XmlReadLimits } from './xml/types.js';
+import { ShapeCache } from './xml/shape-cache.js';
+import type { XmlDocument, XmlReadLimits } from './xml/types.js';
 import { readBody, type BodyFailure } from './server/body.js';
 import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
 import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
@@ -87,7 +88,8 @@ interface Plan {
   readonly bodyTimeoutMs: number;
   readonly logger: Logger;
   readonly trustForwarded: boolean;
-  readonly xmlLimits: XmlReadLimits | undefined;
+  /** Reads SOAP request envelopes: repeated shapes skip the tokeniser (xml/shape-cache.ts). */
+  readonly readEnvelope: (body: Uint8Array) => XmlDocument;
   readonly passAbsentOptional: boolean;
 }
 
@@ -129,9 +131,14 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
     bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     logger: options.logger ?? stderrLogger,
     trustForwarded: options.trustForwardedHeaders === true,
-    xmlLimits: options.xmlLimits,
+    readEnvelope: envelopeReader(options.xmlLimits),
     passAbsentOptional: missingParameters(options.httpMissingParameters) === 'pass',
   };
+}
+
+function envelopeReader(limits: XmlReadLimits | undefined): (body: Uint8Array) => XmlDocument {
+  const shapes = new ShapeCache(limits === undefined ? {} : { limits });
+  return (body) => shapes.read(body);
 }
 
 function missingParameters(value: unknown): 'refuse' | 'pass' {
@@ -176,7 +183,7 @@ function receive(req: IncomingMessage, plan: Plan, onBody: (body: Buffer) => voi
 function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingMessage, res: ServerResponse, contentType: ReturnType<typeof parseContentType>, body: Buffer): void {
   let decoded;
   try {
-    decoded = decodeSoapRequest(plan.d, route, hinted, req.headers, contentType, body, plan.xmlLimits);
+    decoded = decodeSoapRequest(plan.d, route, hinted, req.headers, contentType, body, plan.readEnvelope);
   } catch (err) {
     return writeFault(res, hinted, requestFault(plan, err, 'SOAP request'));
   }

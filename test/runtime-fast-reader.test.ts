@@ -77,6 +77,10 @@ describe('the fast path agrees with readXml', () => {
     expect(compare(Buffer.isBuffer(xml) ? xml : Buffer.from(xml))).toBe('both-refused');
   });
 
+  it.each(['urn:x ', ' urn:x', 'urn:x\t', 'urn:x\n', 'urn:x&#9;'])('a namespace URI with surrounding whitespace (%j) is left to readXml, which trims it', (uri) => {
+    expect(compare(Buffer.from(`<a xmlns="${uri}" xmlns:p="${uri}"><p:b/></a>`))).toBe('gave-up');
+  });
+
   it('seeded mutations of envelopes: never more lenient, identical trees (20,000 cases)', () => {
     let seed = 0x5eed;
     const random = (n: number): number => {

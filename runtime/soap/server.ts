@@ -6,8 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BindingDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { decodeBody, decodeHeaders, elementOf, encodeBody, isDeclaredHeader } from '../message.js';
-import { readXmlFast as readXml } from '../xml/fast-reader.js';
-import type { XmlElement, XmlReadLimits } from '../xml/types.js';
+import type { XmlDocument, XmlElement } from '../xml/types.js';
 import type { ContentType } from '../content-type.js';
 import { soap11, SOAP11_ENV_NS } from '../soap11.js';
 import { soap12, SOAP12_ENV_NS } from '../soap12.js';
@@ -44,8 +43,9 @@ export type SoapDecoded =
 const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({ ok: false, version, fault: { kind: 'client', message } });
 
 /**
- * Reads, routes and decodes a SOAP request. `fallback` is the version the Content-Type
- * suggests: it is used for faults when the envelope cannot tell (malformed XML, unknown version).
+ * Reads (with `read`: the server's shape cache), routes and decodes a SOAP request. `fallback`
+ * is the version the Content-Type suggests: it is used for faults when the envelope cannot tell
+ * (malformed XML, unknown version).
  */
 export function decodeSoapRequest(
   d: ServiceDescriptor,
@@ -54,9 +54,9 @@ export function decodeSoapRequest(
   headers: IncomingHttpHeaders,
   contentType: ContentType,
   body: Uint8Array,
-  limits: XmlReadLimits | undefined,
+  read: (body: Uint8Array) => XmlDocument,
 ): SoapDecoded {
-  const root = readXml(body, limits === undefined ? {} : { limits }).root;
+  const root = read(body).root;
   const endpoint = root.ns === SOAP11_ENV_NS ? endpoints.soap11 : root.ns === SOAP12_ENV_NS ? endpoints.soap12 : undefined;
   if (endpoint === undefined || root.local !== 'Envelope') {
     if (endpoint !== undefined) return clientFault(endpoint.version, `The root element must be Envelope, not ${root.local}.`);

@@ -38,13 +38,36 @@ export function readXmlFast(input: Uint8Array | string, options?: XmlReadOptions
 
 /** The document, or undefined when the fast path does not apply (then use readXml). */
 export function tryFastRead(input: Uint8Array | string, limits?: XmlReadLimits): XmlDocument | undefined {
-  // Only bytes: valid UTF-8 cannot hold a lone surrogate, so text needs no surrogate check.
+  const text = fastPathText(input);
+  return text === undefined ? undefined : scanText(text, limits);
+}
+
+/**
+ * The input as a string when the fast path may read it: bytes (valid UTF-8 cannot hold a lone
+ * surrogate, so text needs no surrogate check), valid UTF-8, no byte order mark.
+ */
+export function fastPathText(input: Uint8Array | string): string | undefined {
   if (typeof input === 'string') return undefined;
   if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) return undefined;
   if (!isUtf8(input)) return undefined;
-  const text = Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+  return Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+}
+
+/**
+ * Where the scanner found things, for the shape cache (shape-cache.ts): the offset of every
+ * element's '<' in document order, and the [start, end) of every text node. `plainText` turns
+ * false when a text node held a reference (its value is not the slice it came from).
+ */
+export interface ScanRecord {
+  readonly elementOffsets: number[];
+  readonly textSpans: number[];
+  plainText: boolean;
+}
+
+/** Scans `text` (from fastPathText); undefined when the fast path gives up. */
+export function scanText(text: string, limits?: XmlReadLimits, record?: ScanRecord): XmlDocument | undefined {
   try {
-    return new Scanner(text, limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits }).document();
+    return new Scanner(text, limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits }, record).document();
   } catch (err) {
     if (err === GIVE_UP) return undefined;
     throw err;
@@ -61,7 +84,7 @@ for (let c = 0; c < 128; c++) {
 }
 
 /** Text that needs more than a slice: references, CR, forbidden controls, U+FFFE/FFFF, ']]>'. */
-const TEXT_SPECIAL = /[&\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|\]\]>/;
+export const TEXT_SPECIAL = /[&\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|\]\]>/;
 const ATTR_SPECIAL = /[&<\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const DECLARATION = /^<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])([A-Za-z][A-Za-z0-9._-]*)\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\4)?[ \t\n]*\?>/;
 
@@ -74,6 +97,7 @@ class Scanner {
   constructor(
     private readonly text: string,
     private readonly limits: Required<XmlReadLimits>,
+    private readonly record: ScanRecord | undefined,
   ) {}
 
   document(): XmlDocument {
@@ -129,6 +153,7 @@ class Scanner {
     if (depth >= this.limits.maxDepth || ++this.elements > this.limits.maxElements) throw GIVE_UP;
     const line = this.line;
     const column = this.pos - this.lineStart + 1;
+    this.record?.elementOffsets.push(this.pos);
     this.pos++;
     const qname = this.name();
     const el: MutableElement = {
@@ -201,6 +226,8 @@ class Scanner {
       this.skipWhitespace();
       const value = this.attributeValue();
       if (qname.length >= 5 && qname.startsWith('xmlns') && (qname.length === 5 || qname.charCodeAt(5) === 0x3a)) {
+        // readXml (saxes) trims namespace URIs; leave such declarations to it.
+        if (value !== value.trim()) throw GIVE_UP;
         (declarations ??= []).push(qname.length === 5 ? '' : qname.slice(6), value);
         if (declarations.length > 2 * this.limits.maxNamespaceDeclarations) throw GIVE_UP;
       } else {
@@ -280,8 +307,10 @@ class Scanner {
 
   private text_(el: MutableElement, end: number): void {
     let value = this.text.slice(this.pos, end);
+    this.record?.textSpans.push(this.pos, end);
     this.advanceTo(end);
     if (TEXT_SPECIAL.test(value)) {
+      if (this.record !== undefined) this.record.plainText = false;
       if (value.includes('\r') || value.includes(']]>') || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(value)) throw GIVE_UP;
       value = decodeReferences(value);
     }

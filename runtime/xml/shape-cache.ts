@@ -1,0 +1,239 @@
+/**
+ * A cache of document shapes in front of the fast reader, for servers and clients that read the
+ * same kind of message again and again: a client library sends every SMSSend envelope with the
+ * same markup (prolog, Envelope with its namespace declarations, Body, operation element, field
+ * tags) and only the field texts differ.
+ *
+ * A shape is the markup of a document the fast reader has read — the document cut at its text
+ * nodes — and the tree it gave. A new document whose markup is byte-for-byte that markup, with
+ * plain text (no '<', '&', CR, forbidden characters or ']]>') in the same places, is
+ * well-formed and has the same tree except for the texts and the positions after them, so it is
+ * read by comparing the markup pieces (native `startsWith`) and building the tree from the
+ * template, without tokenising names, attributes or namespace declarations again. Anything else
+ * misses and goes through the fast reader (and readXml behind it) as before; the differential
+ * test (test/runtime-shape-cache.test.ts) checks that a hit gives exactly readXml's tree.
+ *
+ * Why: under load the XML read was the largest part of the generated server's cost per SOAP
+ * request (issue 6; see README "Performance").
+ *
+ * Bounds: at most `maxShapes` shapes (the least recently used is dropped), each learnt from a
+ * document of at most `maxDocumentBytes`; a lookup costs at most one failed `startsWith` per
+ * shape before the fast reader runs. One cache serves one set of limits.
+ */
+import { readXml } from './reader.js';
+import { fastPathText, scanText, TEXT_SPECIAL, type ScanRecord } from './fast-reader.js';
+import type { XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
+
+export interface ShapeCacheOptions {
+  /** Limits for every read through this cache (the reader's defaults otherwise). */
+  readonly limits?: XmlReadLimits;
+  /** Shapes kept (default 8). */
+  readonly maxShapes?: number;
+  /** Largest document a shape is learnt from (default 16 KiB). */
+  readonly maxDocumentBytes?: number;
+}
+
+export class ShapeCache {
+  /** Reads answered from a shape, and reads that went through the fast reader or readXml. */
+  hits = 0;
+  misses = 0;
+  private readonly shapes: Shape[] = [];
+  private readonly limits: XmlReadLimits | undefined;
+  private readonly maxShapes: number;
+  private readonly maxDocumentBytes: number;
+
+  constructor(options: ShapeCacheOptions = {}) {
+    this.limits = options.limits;
+    this.maxShapes = options.maxShapes ?? 8;
+    this.maxDocumentBytes = options.maxDocumentBytes ?? 16 * 1024;
+  }
+
+  /** Reads like readXmlFast (same trees, same errors), through a known shape when one fits. */
+  read(input: Uint8Array): XmlDocument {
+    const text = input.length <= this.maxDocumentBytes ? fastPathText(input) : undefined;
+    if (text === undefined) {
+      this.misses++;
+      return this.readUncached(input);
+    }
+    const shapes = this.shapes;
+    for (let i = 0; i < shapes.length; i++) {
+      const doc = shapes[i]!.match(text);
+      if (doc === undefined) continue;
+      if (i > 0) {
+        // Most recently used first: the usual client's shape is tried first.
+        const hit = shapes[i]!;
+        shapes.splice(i, 1);
+        shapes.unshift(hit);
+      }
+      this.hits++;
+      return doc;
+    }
+    this.misses++;
+    const record: ScanRecord = { elementOffsets: [], textSpans: [], plainText: true };
+    const doc = scanText(text, this.limits, record);
+    if (doc === undefined) return readXml(input, this.options());
+    if (record.plainText) {
+      if (shapes.length >= this.maxShapes) shapes.pop();
+      shapes.unshift(new Shape(text, doc, record));
+    }
+    return doc;
+  }
+
+  /** Shapes held now (for tests and diagnostics). */
+  get size(): number {
+    return this.shapes.length;
+  }
+
+  private readUncached(input: Uint8Array): XmlDocument {
+    const text = fastPathText(input);
+    return (text === undefined ? undefined : scanText(text, this.limits)) ?? readXml(input, this.options());
+  }
+
+  private options(): { limits?: XmlReadLimits } {
+    return this.limits === undefined ? {} : { limits: this.limits };
+  }
+}
+
+/** Text that cannot fill a slot: what the fast reader would decode or refuse. */
+const NOT_PLAIN = TEXT_SPECIAL;
+
+/**
+ * One learnt document: `marks[i]` is the markup before text slot i (the last one ends the
+ * document); elements are numbered in document order, which is the template's preorder.
+ */
+class Shape {
+  private readonly marks: string[];
+  private readonly template: XmlDocument;
+  /** Per mark: number of line feeds in it, and the offset just after its last one (-1: none). */
+  private readonly markLines: number[];
+  private readonly markLastLineStart: number[];
+  /** Per mark: one past the number of the last element whose '<' lies in it. */
+  private readonly markElementsEnd: number[];
+  /** Per element: offset of its '<' in its mark, line feeds before it in that mark, and the
+   *  offset in the mark just after the last of those (-1: none, the line began earlier). */
+  private readonly elementOffset: number[];
+  private readonly elementLinesBefore: number[];
+  private readonly elementLineStart: number[];
+
+  constructor(text: string, doc: XmlDocument, record: ScanRecord) {
+    const spans = record.textSpans;
+    this.marks = [];
+    let from = 0;
+    for (let i = 0; i < spans.length; i += 2) {
+      this.marks.push(text.slice(from, spans[i]));
+      from = spans[i + 1]!;
+    }
+    this.marks.push(text.slice(from));
+    this.template = doc;
+    this.markLines = [];
+    this.markLastLineStart = [];
+    this.markElementsEnd = [];
+    this.elementOffset = [];
+    this.elementLinesBefore = [];
+    this.elementLineStart = [];
+    const offsets = record.elementOffsets;
+    let e = 0;
+    let markStart = 0;
+    for (let m = 0; m < this.marks.length; m++) {
+      const mark = this.marks[m]!;
+      for (; e < offsets.length && offsets[e]! < markStart + mark.length; e++) {
+        const at = offsets[e]! - markStart;
+        const before = mark.slice(0, at);
+        this.elementOffset.push(at);
+        this.elementLinesBefore.push(countLineFeeds(before));
+        const lf = before.lastIndexOf('\n');
+        this.elementLineStart.push(lf < 0 ? -1 : lf + 1);
+      }
+      this.markElementsEnd.push(e);
+      this.markLines.push(countLineFeeds(mark));
+      const lf = mark.lastIndexOf('\n');
+      this.markLastLineStart.push(lf < 0 ? -1 : lf + 1);
+      markStart += mark.length + (m < this.marks.length - 1 ? spans[2 * m + 1]! - spans[2 * m]! : 0);
+    }
+  }
+
+  /** The document when `text` has this shape; undefined otherwise. */
+  match(text: string): XmlDocument | undefined {
+    const marks = this.marks;
+    const last = marks.length - 1;
+    const texts: string[] = new Array<string>(last);
+    const lines: number[] = new Array<number>(this.elementOffset.length);
+    const columns: number[] = new Array<number>(this.elementOffset.length);
+    let pos = 0;
+    let line = 1;
+    let lineStart = 0;
+    let e = 0;
+    for (let m = 0; m <= last; m++) {
+      const mark = marks[m]!;
+      if (!text.startsWith(mark, pos)) return undefined;
+      for (const end = this.markElementsEnd[m]!; e < end; e++) {
+        lines[e] = line + this.elementLinesBefore[e]!;
+        const within = this.elementLineStart[e]!;
+        columns[e] = within >= 0 ? this.elementOffset[e]! - within + 1 : pos + this.elementOffset[e]! - lineStart + 1;
+      }
+      if (this.markLines[m]! > 0) {
+        line += this.markLines[m]!;
+        lineStart = pos + this.markLastLineStart[m]!;
+      }
+      pos += mark.length;
+      if (m === last) break;
+      const end = text.indexOf('<', pos);
+      if (end <= pos) return undefined; // no '<' left, or no text where the shape has some
+      const value = text.slice(pos, end);
+      if (NOT_PLAIN.test(value)) return undefined;
+      let lf = value.indexOf('\n');
+      if (lf >= 0) {
+        let lastLf = lf;
+        while (lf >= 0) {
+          line++;
+          lastLf = lf;
+          lf = value.indexOf('\n', lf + 1);
+        }
+        lineStart = pos + lastLf + 1;
+      }
+      texts[m] = value;
+      pos = end;
+    }
+    if (pos !== text.length) return undefined;
+    const build = new TreeBuilder(texts, lines, columns);
+    const root = build.element(this.template.root);
+    const { hasDeclaration, declaredEncoding } = this.template;
+    return declaredEncoding === undefined ? { root, hasDeclaration } : { root, hasDeclaration, declaredEncoding };
+  }
+}
+
+/** Copies the template tree in document order, with the new texts and positions. Attribute
+ *  lists and namespace scopes are shared: they are read-only and equal by construction. */
+class TreeBuilder {
+  private text = 0;
+  private element_ = 0;
+
+  constructor(
+    private readonly texts: readonly string[],
+    private readonly lines: readonly number[],
+    private readonly columns: readonly number[],
+  ) {}
+
+  element(template: XmlElement): XmlElement {
+    const n = this.element_++;
+    const line = this.lines[n]!;
+    const column = this.columns[n]!;
+    const from = template.children;
+    let children: readonly XmlNode[] = from;
+    if (from.length > 0) {
+      const copy = new Array<XmlNode>(from.length);
+      for (let i = 0; i < from.length; i++) {
+        const child = from[i]!;
+        copy[i] = child.type === 'text' ? { type: 'text', text: this.texts[this.text++]! } : this.element(child);
+      }
+      children = copy;
+    }
+    return { type: 'element', ns: template.ns, local: template.local, prefix: template.prefix, attributes: template.attributes, namespaces: template.namespaces, children, line, column };
+  }
+}
+
+function countLineFeeds(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
