@@ -22,6 +22,7 @@ async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       throw error ?? new CliError(`${message} (see smskit --help)`, EXIT_USAGE);
     });
+  skipHelpCache(parser);
   for (const command of commands) {
     parser.command({
       command: command.command,
@@ -39,6 +40,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${formatCliError(error, verbose)}\n`);
     return exitCodeFor(error);
   }
+}
+
+/**
+ * yargs renders the command's whole help text after starting every command handler, only so
+ * that its own failure output could show it. Our .fail() throws instead, so that text is never
+ * used, and rendering it (cliui measuring every cell's width) cost ~40 ms of each run.
+ * Internal API, hence the guard: without it, yargs simply keeps caching.
+ */
+function skipHelpCache(parser: unknown): void {
+  const usage = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage !== undefined && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
 process.exitCode = await main(hideBin(process.argv));

@@ -5,7 +5,7 @@
  */
 import { refusalSummary } from './checks/index.js';
 import type { Redactor } from './redact.js';
-import { traceOf } from './trace.js';
+import { traceOf, type Trace } from './trace.js';
 import { atOrAbove, weaker, type Case, type CaseOutcome, type Check, type Exchange, type Failure, type Level } from './types.js';
 
 function runCheck(check: Check, exchange: Exchange, testCase: Case): ReturnType<Check['run']> {
@@ -41,7 +41,7 @@ export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonl
     if (seen !== undefined) observations.push(`${check.id}: ${redact(seen)}`);
   }
   const refused = refusalSummary(exchange, testCase);
-  return {
+  return withLazyTrace({
     id: testCase.id,
     operation: testCase.operation,
     binding: testCase.binding,
@@ -52,13 +52,22 @@ export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonl
     checks: applicable.map((c) => c.id),
     observations,
     ...(refused === undefined ? {} : { refused: redact(refused) }),
-    trace: traceOf(exchange.request, exchange, redact),
-  };
+  }, () => traceOf(exchange.request, exchange, redact));
+}
+
+/**
+ * Attaches `trace`, built (and redacted) on first read. Reporters read it only for failures,
+ * and building it for every case (encoding bodies, a curl command, several redaction passes)
+ * was a tenth of a run against a live server.
+ */
+function withLazyTrace(outcome: Omit<CaseOutcome, 'trace'>, build: () => Trace): CaseOutcome {
+  let trace: Trace | undefined;
+  return Object.defineProperty(outcome, 'trace', { get: () => (trace ??= build()), enumerable: true }) as CaseOutcome;
 }
 
 /** A case whose request never got an HTTP answer (after retries); the target was reachable before. */
 export function transportFailure(testCase: Case, request: Exchange['request'], reason: string, durationMs: number, redact: Redactor): CaseOutcome {
-  return {
+  return withLazyTrace({
     id: testCase.id,
     operation: testCase.operation,
     binding: testCase.binding,
@@ -69,8 +78,7 @@ export function transportFailure(testCase: Case, request: Exchange['request'], r
     checks: ['transport'],
     observations: [],
     transportError: redact(reason),
-    trace: traceOf(request, undefined, redact),
-  };
+  }, () => traceOf(request, undefined, redact));
 }
 
 export function skippedCase(testCase: Case, reason: string): CaseOutcome {

@@ -32,6 +32,15 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'scripts/build-cli.mjs'];
 const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
 
+/**
+ * Dependencies that stay in node_modules: native code (better-sqlite3), the big generator-only
+ * or peer packages, and anything that reads files beside its own modules. The small pure-JS
+ * packages every command loads (yargs, undici, saxes, diff, ...) are bundled: resolving and
+ * reading their hundreds of files was ~0.15 s of each run. The recorder below puts their files
+ * in the manifest too, so an `npm install` that changes them makes the bundle stale.
+ */
+const KEEP_EXTERNAL = ['better-sqlite3', 'ts-morph', 'typescript', 'tsx', 'tsx/*', 'esbuild', 'soap', 'xmlbuilder2', 'fast-xml-parser'];
+
 class BuildError extends Error {
   code = 'CLI_BUILD';
 }
@@ -123,7 +132,9 @@ export async function buildCli({ root = ROOT, outDir = join(root, 'dist') } = {}
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    external: KEEP_EXTERNAL,
+    // Bundled CommonJS dependencies (undici) require node: built-ins; ESM output has no require.
+    banner: { js: "import { createRequire as __smskitCreateRequire } from 'node:module'; const require = __smskitCreateRequire(import.meta.url);" },
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
     sourcemap: 'linked',
