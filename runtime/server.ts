@@ -21,7 +21,7 @@ import { soap12 } from './soap12.js';
 import { XmlReadError } from './xml/reader.js';
 import { ShapeCache } from './xml/shape-cache.js';
 import type { XmlDocument, XmlReadLimits } from './xml/types.js';
-import { readBody, type BodyFailure } from './server/body.js';
+import { BodyReader, type BodyFailure } from './server/body.js';
 import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
 import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
 
@@ -84,8 +84,7 @@ interface Plan {
   readonly routes: RouteTable;
   readonly handlers: ReadonlyMap<string, OperationHandler>;
   readonly wsdl: WsdlCache | undefined;
-  readonly maxBodyBytes: number;
-  readonly bodyTimeoutMs: number;
+  readonly bodies: BodyReader;
   readonly logger: Logger;
   readonly trustForwarded: boolean;
   /** Reads SOAP request envelopes: repeated shapes skip the tokeniser (xml/shape-cache.ts). */
@@ -127,8 +126,7 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
     routes: compileRoutes(d, options.basePath),
     handlers: byMethod,
     wsdl: options.wsdl === undefined ? undefined : new WsdlCache(options.wsdl),
-    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
-    bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
+    bodies: new BodyReader({ maxBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024), timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000) }),
     logger: options.logger ?? stderrLogger,
     trustForwarded: options.trustForwardedHeaders === true,
     readEnvelope: envelopeReader(options.xmlLimits),
@@ -174,7 +172,7 @@ function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): v
 }
 
 function receive(req: IncomingMessage, plan: Plan, onBody: (body: Buffer) => void, onFailure: (f: BodyFailure) => void): void {
-  readBody(req, { maxBytes: plan.maxBodyBytes, timeoutMs: plan.bodyTimeoutMs }, onBody, onFailure);
+  plan.bodies.read(req, onBody, onFailure);
 }
 
 // ---------------------------------------------------------------------------------------------

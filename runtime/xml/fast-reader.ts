@@ -50,7 +50,7 @@ export function fastPathText(input: Uint8Array | string): string | undefined {
   if (typeof input === 'string') return undefined;
   if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) return undefined;
   if (!isUtf8(input)) return undefined;
-  return Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+  return (Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength)).toString('utf8');
 }
 
 /**
