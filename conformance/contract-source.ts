@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { Pool } from 'undici';
 import { toDescriptor } from '../generator/descriptor.js';
 import { parseWsdl } from '../generator/parse/index.js';
 import type { WsdlModel } from '../generator/model.js';
@@ -20,16 +20,34 @@ export interface Contract {
   readonly wsdlText: string;
 }
 
+/** Largest WSDL fetched from a URL: the biggest real ASMX WSDLs are well under 1 MiB. */
+const MAX_WSDL_BYTES = 16 * 1024 * 1024;
+
 async function fetchText(url: string, timeoutMs: number): Promise<string> {
-  let response;
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
-    response = await request(url, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  } catch (error) {
-    throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${classifyTransportError(error, new URL(url).origin, timeoutMs).message}`);
+    let response;
+    try {
+      response = await pool.request({ method: 'GET', path: `${target.pathname}${target.search}`, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${classifyTransportError(error, target.origin, timeoutMs).message}`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_WSDL_BYTES) {
+        response.body.destroy();
+        throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: larger than ${MAX_WSDL_BYTES} bytes`);
+      }
+      chunks.push(chunk);
+    }
+    if (response.statusCode !== 200) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.statusCode}`);
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    void pool.destroy().catch(() => {});
   }
-  const text = await response.body.text();
-  if (response.statusCode !== 200) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.statusCode}`);
-  return text;
 }
 
 function parseText(text: string, label: string): WsdlModel {

@@ -74,7 +74,7 @@ export function parseRawResponse(data: Buffer): RawResponse {
 
 export function sendRaw(origin: string, request: RequestSpec, headers: Readonly<Record<string, string>>, timeoutMs: number): Promise<RawResponse> {
   const url = new URL(origin);
-  const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
+  const body = request.body === undefined ? Buffer.alloc(0) : typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
     const socket = url.protocol === 'https:' ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });

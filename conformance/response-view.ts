@@ -5,6 +5,7 @@
  * is there and leaves judging to the checks, so one defect is reported by one check.
  */
 import { readXml, XmlReadError, childElements, textContent, resolveQNameValue } from '../runtime/xml/reader.js';
+import { readXmlFast } from '../runtime/xml/fast-reader.js';
 import type { XmlDocument, XmlElement } from '../runtime/xml/types.js';
 import type { Exchange } from './types.js';
 
@@ -46,7 +47,8 @@ export function parseBody(exchange: Exchange): ParsedBody {
 function readBody(body: Uint8Array): ParsedBody {
   if (body.length === 0) return { error: { code: 'XML_MALFORMED', message: 'the body is empty' } };
   try {
-    return { doc: readXml(body) };
+    // The fast path gives readXml's tree or defers to it (same errors): test/runtime-fast-reader.test.ts.
+    return { doc: readXmlFast(body) };
   } catch (error) {
     const described = describeReadError(error);
     if (described.code !== 'XML_ENCODING') return { error: described };

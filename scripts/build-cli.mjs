@@ -30,6 +30,7 @@ export const MANIFEST_FORMAT = 1;
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Files that shape the bundle without being modules in it. */
 const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'scripts/build-cli.mjs'];
+export const UNDICI_ENTRY = 'scripts/undici-entry.cjs';
 const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
 
 /**
@@ -106,6 +107,16 @@ function bundleSelfReferences(root) {
   };
 }
 
+/** esbuild plugin: `undici` resolves to scripts/undici-entry.cjs (only what the sources use). */
+function slimUndici(root) {
+  return {
+    name: 'slim-undici',
+    setup(b) {
+      b.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, UNDICI_ENTRY) }));
+    },
+  };
+}
+
 function checkOutDir(root, outDir) {
   if (dirname(outDir) !== root) {
     throw new BuildError(`--out-dir must be a direct child of ${root} (got ${outDir}): modules read ../package.json and ../wsdl relative to their own URL`);
@@ -142,7 +153,7 @@ export async function buildCli({ root = ROOT, outDir = join(root, 'dist') } = {}
     tsconfig: join(root, 'tsconfig.json'),
     metafile: true,
     logLevel: 'warning',
-    plugins: [bundleSelfReferences(root), recordInputs(root, recorded)],
+    plugins: [bundleSelfReferences(root), slimUndici(root), recordInputs(root, recorded)],
   });
   const files = [];
   for (const input of Object.keys(result.metafile.inputs)) {
