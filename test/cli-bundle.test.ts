@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/cli.js';
 
-const COPIED = ['bin', 'conformance', 'generated', 'generator', 'runtime', 'service', 'wsdl', 'scripts/build-cli.mjs', 'package.json', 'tsconfig.json'];
+const COPIED = ['bin', 'conformance', 'generated', 'generator', 'runtime', 'service', 'wsdl', 'scripts/build-cli.mjs', 'scripts/undici-entry.cjs', 'package.json', 'tsconfig.json'];
 
 interface Run {
   readonly status: number | null;
@@ -87,15 +87,44 @@ describe('scripts/build-cli.mjs', () => {
     for (const bundled of ['undici', 'yargs']) expect(texts.some((text) => text.includes(`from "${bundled}"`))).toBe(false);
     // Bundled dependencies are inputs like our sources: changing them makes the bundle stale.
     const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { files: { path: string }[] };
-    expect(manifest.files.some((f) => /node_modules\/undici\/index\.js$/.test(f.path))).toBe(true);
+    expect(manifest.files.some((f) => /node_modules\/undici\/lib\/dispatcher\/pool\.js$/.test(f.path))).toBe(true);
+    expect(manifest.files.some((f) => f.path === 'scripts/undici-entry.cjs')).toBe(true);
+    // Only what we use of undici: its fetch, WebSocket and mocks are not in the bundle.
+    for (const text of texts) for (const unused of ['lib/web/fetch/index.js', 'lib/web/websocket/', 'lib/mock/']) expect(text).not.toContain(`node_modules/undici/${unused}`);
     expect(manifest.files.some((f) => /node_modules\/yargs\//.test(f.path))).toBe(true);
     // undici (the biggest bundled package) is loaded only by the commands that send requests.
     const entry = readFileSync(join(dist, 'cli.mjs'), 'utf8');
     const staticChunks = [...entry.matchAll(/^(?:import|} from) .*"\.\/([^"]+)"/gm)].map((match) => readFileSync(join(dist, match[1]!), 'utf8'));
     for (const text of [entry, ...staticChunks]) {
       for (const heavy of ['ts-morph', 'better-sqlite3']) expect(text).not.toMatch(new RegExp(`from "${heavy}"`));
-      expect(text).not.toContain('node_modules/undici/index.js');
+      expect(text).not.toContain('node_modules/undici/lib/dispatcher/pool.js');
     }
+  });
+
+  it('takes from undici, through scripts/undici-entry.cjs, every value the sources import from it', async () => {
+    const imported = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(join(repoRoot, dir))) {
+        const path = join(dir, name);
+        if (statSync(join(repoRoot, path)).isDirectory()) walk(path);
+        else if (name.endsWith('.ts')) {
+          for (const m of readFileSync(join(repoRoot, path), 'utf8').matchAll(/^import \{([^}]*)\} from 'undici';/gm)) {
+            for (const part of m[1]!.split(',')) {
+              const spec = part.trim();
+              if (spec !== '' && !spec.startsWith('type ')) imported.add(spec.split(/\s+as\s+/)[0]!);
+            }
+          }
+        }
+      }
+    };
+    for (const dir of ['bin', 'conformance', 'generator', 'runtime', 'service']) walk(dir);
+    expect(imported.has('Pool')).toBe(true); // the scan found the imports
+    const { createRequire } = await import('node:module');
+    const entry = createRequire(import.meta.url)(join(repoRoot, 'scripts', 'undici-entry.cjs')) as Record<string, unknown>;
+    const undici = (await import('undici')) as unknown as Record<string, unknown>;
+    for (const name of imported) expect(entry[name], name).toBe(undici[name]);
+    // index.js gives every dispatcher request(), stream()...; the entry must do the same.
+    expect(typeof (entry['Pool'] as { prototype: { request?: unknown } }).prototype.request).toBe('function');
   });
 
   it('refuses an out dir that is not a direct child of the repository (relative reads would break)', () => {
