@@ -12,7 +12,8 @@ import { parseWsdl } from '../generator/parse/index.js';
 import type { WsdlModel } from '../generator/model.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { ConformanceError } from './errors.js';
-import { classifyTransportError } from './transport.js';
+import { TransportError } from '../runtime/errors.js';
+import { send } from '../runtime/transport.js';
 
 export interface Contract {
   readonly model: WsdlModel;
@@ -21,30 +22,18 @@ export interface Contract {
 }
 
 /** Largest WSDL fetched from a URL: the biggest real ASMX WSDLs are well under 1 MiB. */
-const MAX_WSDL_BYTES = 16 * 1024 * 1024;
+export const MAX_WSDL_BYTES = 16 * 1024 * 1024;
 
-async function fetchText(url: string, timeoutMs: number): Promise<string> {
+async function fetchText(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
   const target = new URL(url);
-  const pool = new Pool(target.origin, { connections: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const pool = new Pool(target.origin, { connections: 1 });
   try {
-    let response;
-    try {
-      response = await pool.request({ method: 'GET', path: `${target.pathname}${target.search}`, signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${classifyTransportError(error, target.origin, timeoutMs).message}`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_WSDL_BYTES) {
-        response.body.destroy();
-        throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: larger than ${MAX_WSDL_BYTES} bytes`);
-      }
-      chunks.push(chunk);
-    }
-    if (response.statusCode !== 200) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.statusCode}`);
-    return Buffer.concat(chunks).toString('utf8');
+    const response = await send(pool, { method: 'GET', path: `${target.pathname}${target.search}`, headers: {}, body: undefined }, { timeoutMs, maxResponseBytes: maxBytes, signal: undefined });
+    if (response.status !== 200) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.status}`);
+    return response.body.toString('utf8');
+  } catch (error) {
+    if (error instanceof TransportError) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${error.message}`);
+    throw error;
   } finally {
     void pool.destroy().catch(() => {});
   }
@@ -61,11 +50,11 @@ function parseText(text: string, label: string): WsdlModel {
   }
 }
 
-export async function loadContract(wsdl: string, timeoutMs: number): Promise<Contract> {
+export async function loadContract(wsdl: string, timeoutMs: number, maxBytes = MAX_WSDL_BYTES): Promise<Contract> {
   const isUrl = /^https?:\/\//i.test(wsdl);
   let wsdlText: string;
   try {
-    wsdlText = isUrl ? await fetchText(wsdl, timeoutMs) : readFileSync(wsdl, 'utf8');
+    wsdlText = isUrl ? await fetchText(wsdl, timeoutMs, maxBytes) : readFileSync(wsdl, 'utf8');
   } catch (error) {
     if (error instanceof ConformanceError) throw error;
     throw new ConformanceError('CONTRACT_UNREADABLE', `cannot read the WSDL ${wsdl}: ${error instanceof Error ? error.message : String(error)}`);

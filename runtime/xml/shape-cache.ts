@@ -21,7 +21,7 @@
  * shape before the fast reader runs. One cache serves one set of limits.
  */
 import { readXml } from './reader.js';
-import { fastPathText, scanText, TEXT_SPECIAL, type ScanRecord } from './fast-reader.js';
+import { fastPathText, readXmlFast, scanText, TEXT_SPECIAL, type ScanRecord } from './fast-reader.js';
 import type { XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
 
 export interface ShapeCacheOptions {
@@ -85,8 +85,7 @@ export class ShapeCache {
   }
 
   private readUncached(input: Uint8Array): XmlDocument {
-    const text = fastPathText(input);
-    return (text === undefined ? undefined : scanText(text, this.limits)) ?? readXml(input, this.options());
+    return readXmlFast(input, this.options());
   }
 
   private options(): { limits?: XmlReadLimits } {
@@ -139,23 +138,35 @@ class Shape {
     this.elementOffset = [];
     this.elementLinesBefore = [];
     this.elementLineStart = [];
+    // One pass over each mark (a document of many elements must not cost a scan per element:
+    // shapes are learnt from whatever clients send).
     const offsets = record.elementOffsets;
     let e = 0;
     let markStart = 0;
     for (let m = 0; m < this.marks.length; m++) {
       const mark = this.marks[m]!;
+      let lineFeeds = 0;
+      let lineStart = -1;
+      let scanned = 0;
+      const scanTo = (to: number): void => {
+        for (; scanned < to; scanned++) {
+          if (mark.charCodeAt(scanned) === 0x0a) {
+            lineFeeds++;
+            lineStart = scanned + 1;
+          }
+        }
+      };
       for (; e < offsets.length && offsets[e]! < markStart + mark.length; e++) {
         const at = offsets[e]! - markStart;
-        const before = mark.slice(0, at);
+        scanTo(at);
         this.elementOffset.push(at);
-        this.elementLinesBefore.push(countLineFeeds(before));
-        const lf = before.lastIndexOf('\n');
-        this.elementLineStart.push(lf < 0 ? -1 : lf + 1);
+        this.elementLinesBefore.push(lineFeeds);
+        this.elementLineStart.push(lineStart);
       }
+      scanTo(mark.length);
       this.markElementsEnd.push(e);
-      this.markLines.push(countLineFeeds(mark));
-      const lf = mark.lastIndexOf('\n');
-      this.markLastLineStart.push(lf < 0 ? -1 : lf + 1);
+      this.markLines.push(lineFeeds);
+      this.markLastLineStart.push(lineStart);
       markStart += mark.length + (m < this.marks.length - 1 ? spans[2 * m + 1]! - spans[2 * m]! : 0);
     }
   }
@@ -232,10 +243,4 @@ class Shape {
 /** A copy of `slice` that does not keep the whole learnt document alive. */
 function flat(slice: string): string {
   return Buffer.from(slice, 'utf8').toString('utf8');
-}
-
-function countLineFeeds(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
