@@ -116,6 +116,28 @@ describe('the shape cache agrees with readXml', () => {
     expect(agree(cache, Buffer.from('<b>y</b>'))).toBe('hit');
   });
 
+  it('keeps no text of the documents it learnt from (a password stays out of the cache)', () => {
+    const cache = new ShapeCache();
+    agree(cache, Buffer.from(COMPACT.replace('<password>pw</password>', '<password>s3cret-Pa55</password>')));
+    const retained = (): string[] => {
+      const seen = new Set<unknown>();
+      const strings: string[] = [];
+      const walk = (value: unknown): void => {
+        if (typeof value === 'string') strings.push(value);
+        if (typeof value !== 'object' || value === null || seen.has(value)) return;
+        seen.add(value);
+        for (const key of Object.getOwnPropertyNames(value)) walk((value as Record<string, unknown>)[key]);
+      };
+      walk(cache);
+      return strings;
+    };
+    expect(retained().length).toBeGreaterThan(5);
+    expect(retained().some((text) => text.includes('s3cret-Pa55'))).toBe(false);
+    // A hit reads the next one, and leaves nothing of it behind either.
+    expect(agree(cache, Buffer.from(COMPACT.replace('<password>pw</password>', '<password>0ther-Secret</password>')))).toBe('hit');
+    expect(retained().some((text) => text.includes('0ther-Secret'))).toBe(false);
+  });
+
   it('applies its limits on a miss, as readXml does', () => {
     const cache = new ShapeCache({ limits: { maxDepth: 2 } });
     expect(() => cache.read(Buffer.from('<a><b><c/></b></a>'))).toThrow(XmlReadError);

@@ -16,6 +16,9 @@
  * Why: under load the XML read was the largest part of the generated server's cost per SOAP
  * request (issue 6; see README "Performance").
  *
+ * Secrets: a shape keeps the markup (tags, attribute values) but no text of the documents it
+ * reads, so a password sent as element text (SMSSend's, WS-Security's) is not retained.
+ *
  * Bounds: at most `maxShapes` shapes (the least recently used is dropped), each learnt from a
  * document of at most `maxDocumentBytes`; a lookup costs at most one failed comparison per
  * shape before the fast reader runs. One cache serves one set of limits.
@@ -131,7 +134,9 @@ class Shape {
     this.texts = new Array<string>(this.marks.length - 1).fill('');
     this.lines = new Array<number>(record.elementOffsets.length).fill(0);
     this.columns = new Array<number>(record.elementOffsets.length).fill(0);
-    this.template = doc;
+    // The template keeps structure only: the first document's texts (a password, say) must not
+    // live on in the cache for the life of the server.
+    this.template = { ...doc, root: withoutTexts(doc.root) };
     this.markLines = [];
     this.markLastLineStart = [];
     this.markElementsEnd = [];
@@ -218,6 +223,7 @@ class Shape {
     this.nextText = 0;
     this.nextElement = 0;
     const root = this.copy(this.template.root);
+    texts.fill(''); // the scratch must not hold this request's texts until the next one
     const { hasDeclaration, declaredEncoding } = this.template;
     return declaredEncoding === undefined ? { root, hasDeclaration } : { root, hasDeclaration, declaredEncoding };
   }
@@ -238,6 +244,14 @@ class Shape {
     }
     return { type: 'element', ns: template.ns, local: template.local, prefix: template.prefix, attributes: template.attributes, namespaces: template.namespaces, children, line: this.lines[n]!, column: this.columns[n]! };
   }
+}
+
+const NO_TEXT: XmlNode = Object.freeze({ type: 'text', text: '' });
+
+/** The element's tree with every text node replaced by an empty placeholder. */
+function withoutTexts(el: XmlElement): XmlElement {
+  if (el.children.length === 0) return el;
+  return { ...el, children: el.children.map((c) => (c.type === 'text' ? NO_TEXT : withoutTexts(c))) };
 }
 
 /** A copy of `slice` that does not keep the whole learnt document alive. */
