@@ -14,13 +14,12 @@ import { isAcceptedCharset, parseContentType } from './content-type.js';
 import { encodeHttpResponse, type HttpOperation, type ParamDecodeError } from './http-binding.js';
 import { decodeGetRequest } from './http-get.js';
 import { decodePostRequest, FORM_CONTENT_TYPE } from './http-post.js';
-import { decodeSoapRequest, encodeSoapResponse } from './soap/server.js';
+import { encodeSoapResponse, SoapRequestDecoder } from './soap/server.js';
 import type { FaultSpec, SoapVersion } from './soap/version.js';
 import { soap11 } from './soap11.js';
 import { soap12 } from './soap12.js';
 import { XmlReadError } from './xml/reader.js';
-import { ShapeCache } from './xml/shape-cache.js';
-import type { XmlDocument, XmlReadLimits } from './xml/types.js';
+import type { XmlReadLimits } from './xml/types.js';
 import { BodyReader, type BodyFailure } from './server/body.js';
 import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
 import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
@@ -87,8 +86,8 @@ interface Plan {
   readonly bodies: BodyReader;
   readonly logger: Logger;
   readonly trustForwarded: boolean;
-  /** Reads SOAP request envelopes: repeated shapes skip the tokeniser (xml/shape-cache.ts). */
-  readonly readEnvelope: (body: Uint8Array) => XmlDocument;
+  /** Reads and decodes SOAP requests (shape cache and decode plans: soap/server.ts). */
+  readonly soapRequests: SoapRequestDecoder;
   readonly passAbsentOptional: boolean;
 }
 
@@ -129,14 +128,9 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
     bodies: new BodyReader({ maxBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024), timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000) }),
     logger: options.logger ?? stderrLogger,
     trustForwarded: options.trustForwardedHeaders === true,
-    readEnvelope: envelopeReader(options.xmlLimits),
+    soapRequests: new SoapRequestDecoder(d, options.xmlLimits),
     passAbsentOptional: missingParameters(options.httpMissingParameters) === 'pass',
   };
-}
-
-function envelopeReader(limits: XmlReadLimits | undefined): (body: Uint8Array) => XmlDocument {
-  const shapes = new ShapeCache(limits === undefined ? {} : { limits });
-  return (body) => shapes.read(body);
 }
 
 function missingParameters(value: unknown): 'refuse' | 'pass' {
@@ -181,7 +175,7 @@ function receive(req: IncomingMessage, plan: Plan, onBody: (body: Buffer) => voi
 function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingMessage, res: ServerResponse, contentType: ReturnType<typeof parseContentType>, body: Buffer): void {
   let decoded;
   try {
-    decoded = decodeSoapRequest(plan.d, route, hinted, req.headers, contentType, body, plan.readEnvelope);
+    decoded = plan.soapRequests.decode(route, hinted, req.headers, contentType, body);
   } catch (err) {
     return writeFault(res, hinted, requestFault(plan, err, 'SOAP request'));
   }

@@ -6,7 +6,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BindingDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { decodeBody, decodeHeaders, elementOf, encodeBody, isDeclaredHeader } from '../message.js';
-import type { XmlDocument, XmlElement } from '../xml/types.js';
+import { ShapeCache, type ShapeMatch } from '../xml/shape-cache.js';
+import type { XmlDocument, XmlElement, XmlReadLimits } from '../xml/types.js';
+import { planFor, type DecodePlan } from './request-plan.js';
 import type { ContentType } from '../content-type.js';
 import { soap11, SOAP11_ENV_NS } from '../soap11.js';
 import { soap12, SOAP12_ENV_NS } from '../soap12.js';
@@ -43,20 +45,63 @@ export type SoapDecoded =
 const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({ ok: false, version, fault: { kind: 'client', message } });
 
 /**
- * Reads (with `read`: the server's shape cache), routes and decodes a SOAP request. `fallback`
- * is the version the Content-Type suggests: it is used for faults when the envelope cannot tell
- * (malformed XML, unknown version).
+ * Reads, routes and decodes SOAP requests for one server: envelopes go through a shape cache
+ * (xml/shape-cache.ts) and, for shapes that keep coming, a decode plan (request-plan.ts) that
+ * gives the generic path's result from the texts alone.
  */
-export function decodeSoapRequest(
+export class SoapRequestDecoder {
+  /** Requests answered by a decode plan (for tests and diagnostics). */
+  plannedReads = 0;
+  private readonly shapes: ShapeCache;
+  /** Per shape: its plan, or null when the shape is outside the plain case. */
+  private readonly plans = new WeakMap<ShapeMatch, DecodePlan<SoapEndpoint> | null>();
+
+  constructor(
+    private readonly d: ServiceDescriptor,
+    limits: XmlReadLimits | undefined,
+  ) {
+    this.shapes = new ShapeCache(limits === undefined ? {} : { limits });
+  }
+
+  /**
+   * `fallback` is the version the Content-Type suggests: it is used for faults when the
+   * envelope cannot tell (malformed XML, unknown version). Throws XmlReadError for a document
+   * that is not well-formed (or over a limit), as readXml does.
+   */
+  decode(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {
+    const found = this.shapes.lookup(body);
+    if ('root' in found) return decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, found);
+    const plan = this.plans.get(found);
+    if (plan != null && plan.endpoints === endpoints) {
+      const planned = plan.run(found.texts, headers, contentType, routeOperation);
+      if (planned !== undefined) {
+        found.release();
+        this.plannedReads++;
+        return planned;
+      }
+    }
+    const doc = found.document(); // (also when the plan declined: the generic path says why)
+    const decoded = decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc);
+    if (plan === undefined && decoded.ok) this.plans.set(found, planFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
+    return decoded;
+  }
+}
+
+export interface SoapEndpoints {
+  readonly soap11?: SoapEndpoint;
+  readonly soap12?: SoapEndpoint;
+}
+
+/** Routes and decodes a read SOAP request envelope (see SoapRequestDecoder.decode). */
+export function decodeSoapDocument(
   d: ServiceDescriptor,
-  endpoints: { readonly soap11?: SoapEndpoint; readonly soap12?: SoapEndpoint },
+  endpoints: SoapEndpoints,
   fallback: SoapVersion,
   headers: IncomingHttpHeaders,
   contentType: ContentType,
-  body: Uint8Array,
-  read: (body: Uint8Array) => XmlDocument,
+  doc: XmlDocument,
 ): SoapDecoded {
-  const root = read(body).root;
+  const root = doc.root;
   const endpoint = root.ns === SOAP11_ENV_NS ? endpoints.soap11 : root.ns === SOAP12_ENV_NS ? endpoints.soap12 : undefined;
   if (endpoint === undefined || root.local !== 'Envelope') {
     if (endpoint !== undefined) return clientFault(endpoint.version, `The root element must be Envelope, not ${root.local}.`);
@@ -108,7 +153,7 @@ function envelopeParts(root: XmlElement, version: SoapVersion): { headerBlocks: 
 }
 
 /** SOAPAction / action parameter first; the Body element when there is none or it is ambiguous. */
-function routeOperation(endpoint: SoapEndpoint, action: string | undefined, bodyChild: XmlElement | undefined): OperationDescriptor | string {
+function routeOperation(endpoint: SoapEndpoint, action: string | undefined, bodyChild: NameDescriptor | undefined): OperationDescriptor | string {
   const byBody = bodyChild === undefined ? undefined : endpoint.byElement.get(bodyChild.ns)?.get(bodyChild.local);
   if (action !== undefined) {
     const candidates = endpoint.byAction.get(action);

@@ -36,6 +36,16 @@ export interface ShapeCacheOptions {
   readonly maxDocumentBytes?: number;
 }
 
+/** A document that fits a known shape; see ShapeCache.lookup. */
+export interface ShapeMatch {
+  /** The texts of the document's text nodes in document order (valid until released). */
+  readonly texts: readonly string[];
+  /** Builds the document's tree (exactly readXml's) and releases the match. */
+  document(): XmlDocument;
+  /** Forgets the texts: nothing of the request stays in the cache. */
+  release(): void;
+}
+
 export class ShapeCache {
   /** Reads answered from a shape, and reads that went through the fast reader or readXml. */
   hits = 0;
@@ -53,6 +63,16 @@ export class ShapeCache {
 
   /** Reads like readXmlFast (same trees, same errors), through a known shape when one fits. */
   read(input: Uint8Array): XmlDocument {
+    const found = this.lookup(input);
+    return 'root' in found ? found : found.document();
+  }
+
+  /**
+   * Like read, but a hit is returned as a ShapeMatch whose tree is built only when asked for:
+   * a caller that can work from the texts alone (a decode plan learnt for the shape) skips it.
+   * The match is valid until the next lookup or read; call `document()` or `release()` once.
+   */
+  lookup(input: Uint8Array): XmlDocument | ShapeMatch {
     const text = input.length <= this.maxDocumentBytes ? fastPathText(input) : undefined;
     if (text === undefined) {
       this.misses++;
@@ -60,16 +80,15 @@ export class ShapeCache {
     }
     const shapes = this.shapes;
     for (let i = 0; i < shapes.length; i++) {
-      const doc = shapes[i]!.match(text);
-      if (doc === undefined) continue;
+      const shape = shapes[i]!;
+      if (!shape.match(text)) continue;
       if (i > 0) {
         // Most recently used first: the usual client's shape is tried first.
-        const hit = shapes[i]!;
         shapes.splice(i, 1);
-        shapes.unshift(hit);
+        shapes.unshift(shape);
       }
       this.hits++;
-      return doc;
+      return shape;
     }
     this.misses++;
     const record: ScanRecord = { elementOffsets: [], textSpans: [], plainText: true };
@@ -103,7 +122,7 @@ const NOT_PLAIN = TEXT_SPECIAL;
  * One learnt document: `marks[i]` is the markup before text slot i (the last one ends the
  * document); elements are numbered in document order, which is the template's preorder.
  */
-class Shape {
+class Shape implements ShapeMatch {
   private readonly marks: string[];
   private readonly template: XmlDocument;
   /** Per mark: number of line feeds in it, and the offset just after its last one (-1: none). */
@@ -116,7 +135,7 @@ class Shape {
   private readonly elementOffset: number[];
   private readonly elementLinesBefore: number[];
   private readonly elementLineStart: number[];
-  private readonly texts: string[];
+  readonly texts: string[];
   private readonly lines: number[];
   private readonly columns: number[];
   private nextText = 0;
@@ -176,21 +195,44 @@ class Shape {
     }
   }
 
-  /** The document when `text` has this shape; undefined otherwise. */
-  match(text: string): XmlDocument | undefined {
+  /** Whether `text` has this shape; if so its texts are in the scratch. */
+  match(text: string): boolean {
+    if (this.fits(text)) return true;
+    this.release(); // a partial match may have copied some of this request's texts
+    return false;
+  }
+
+  private fits(text: string): boolean {
     const marks = this.marks;
     const last = marks.length - 1;
     // Scratch space reused by every match (reads are synchronous): no arrays per request.
-    const { texts, lines, columns } = this;
+    const texts = this.texts;
     let pos = 0;
-    let line = 1;
-    let lineStart = 0;
-    let e = 0;
     for (let m = 0; m <= last; m++) {
       const mark = marks[m]!;
       // Not startsWith: V8 compares there a character at a time (~1.4 us for a 300-character
       // prolog); equality of a slice is a block compare (~0.07 us).
-      if (text.slice(pos, pos + mark.length) !== mark) return undefined;
+      if (text.slice(pos, pos + mark.length) !== mark) return false;
+      pos += mark.length;
+      if (m === last) break;
+      const end = text.indexOf('<', pos);
+      if (end <= pos) return false; // no '<' left, or no text where the shape has some
+      const value = text.slice(pos, end);
+      if (NOT_PLAIN.test(value)) return false;
+      texts[m] = value;
+      pos = end;
+    }
+    return pos === text.length;
+  }
+
+  /** Lines and columns of the matched document's elements (only the tree needs them). */
+  private positions(): void {
+    const { marks, texts, lines, columns } = this;
+    let pos = 0;
+    let line = 1;
+    let lineStart = 0;
+    let e = 0;
+    for (let m = 0; m < marks.length; m++) {
       for (const end = this.markElementsEnd[m]!; e < end; e++) {
         lines[e] = line + this.elementLinesBefore[e]!;
         const within = this.elementLineStart[e]!;
@@ -200,32 +242,29 @@ class Shape {
         line += this.markLines[m]!;
         lineStart = pos + this.markLastLineStart[m]!;
       }
-      pos += mark.length;
-      if (m === last) break;
-      const end = text.indexOf('<', pos);
-      if (end <= pos) return undefined; // no '<' left, or no text where the shape has some
-      const value = text.slice(pos, end);
-      if (NOT_PLAIN.test(value)) return undefined;
-      let lf = value.indexOf('\n');
-      if (lf >= 0) {
-        let lastLf = lf;
-        while (lf >= 0) {
-          line++;
-          lastLf = lf;
-          lf = value.indexOf('\n', lf + 1);
-        }
-        lineStart = pos + lastLf + 1;
+      pos += marks[m]!.length;
+      if (m === marks.length - 1) break;
+      const value = texts[m]!;
+      for (let lf = value.indexOf('\n'); lf >= 0; lf = value.indexOf('\n', lf + 1)) {
+        line++;
+        lineStart = pos + lf + 1;
       }
-      texts[m] = value;
-      pos = end;
+      pos += value.length;
     }
-    if (pos !== text.length) return undefined;
+  }
+
+  document(): XmlDocument {
+    this.positions();
     this.nextText = 0;
     this.nextElement = 0;
     const root = this.copy(this.template.root);
-    texts.fill(''); // the scratch must not hold this request's texts until the next one
+    this.release();
     const { hasDeclaration, declaredEncoding } = this.template;
     return declaredEncoding === undefined ? { root, hasDeclaration } : { root, hasDeclaration, declaredEncoding };
+  }
+
+  release(): void {
+    this.texts.fill(''); // the scratch must not hold a request's texts until the next one
   }
 
   /** Copies the template tree in document order, with the matched texts and positions.
