@@ -36,6 +36,7 @@ describe('the fast path agrees with readXml', () => {
     ['default namespace undeclared', '<a xmlns="urn:x"><b xmlns=""><c/></b></a>'],
     ['prefix rebinding', '<p:a xmlns:p="urn:1"><p:b xmlns:p="urn:2"/></p:a>'],
     ['lines and columns', '<a>\n  <b>\n\n    <c x="1"\n       y="2"/></b>\n</a>'],
+    ['a start tag over four lines', '<a>\n  <c x="1"\n     y="2"\n     z="3"\n     w="4"></c>\n</a>'],
   ])('%s is read by the fast path, identically', (_name, xml) => {
     expect(compare(Buffer.from(xml))).toBe('fast');
   });

@@ -118,6 +118,14 @@ describe('readXml: text', () => {
     ]);
   });
 
+  it('reports the line of the < for a start tag whose attributes span several lines', () => {
+    const { root } = readXml('<a>\n  <b x="1"\n     y="2"\n     z="3"/>\n  <c\n x="1"\n y="2"></c></a>');
+    expect(childElements(root).map((e) => [e.local, e.line, e.column])).toEqual([
+      ['b', 2, 3],
+      ['c', 5, 3],
+    ]);
+  });
+
   it('reports the XML declaration', () => {
     expect(readXml('<?xml version="1.0" encoding="UTF-8"?><a/>')).toMatchObject({ hasDeclaration: true, declaredEncoding: 'utf-8' });
     const bare = readXml('<a/>');

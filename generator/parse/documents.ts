@@ -7,7 +7,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { XmlReadError, readXml } from '../../runtime/xml/reader.js';
+import { XmlReadError } from '../../runtime/xml/reader.js';
+import { readXmlFast } from '../../runtime/xml/fast-reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import type { ModelWarning } from '../model.js';
@@ -78,7 +79,9 @@ class Loader {
     }
     this.hash.update(bytes);
     try {
-      return readXml(bytes).root;
+      // The fast path gives readXml's tree, or defers to it (comments, DOCTYPE, any error):
+      // test/runtime-fast-reader.test.ts. It reads a comment-free WSDL several times faster.
+      return readXmlFast(bytes).root;
     } catch (error) {
       if (!(error instanceof XmlReadError)) throw error;
       throw new GeneratorError('WSDL_MALFORMED_XML', `${error.detail} (column ${error.column})`, { file: ref.display, line: error.line });

@@ -101,6 +101,9 @@ class TreeBuilder {
   /** Attributes and namespace declarations seen on the start tag being read. */
   tagAttributes = 0;
   tagDeclarations = 0;
+  /** Where the start tag being read begins (its '<'). */
+  tagLine = 1;
+  tagColumn = 1;
 
   reset(input: string, limits: Required<XmlReadLimits>, checkEncoding: boolean): void {
     this.input = input;
@@ -166,8 +169,13 @@ parser.on('cdata', (text: string) => {
   state.pendingText += text;
 });
 
-parser.on('opentagstart', () => {
+parser.on('opentagstart', (tag: { name: string }) => {
   if (state.pendingText.length !== 0) state.flushText();
+  // Here, and not at 'opentag': by then saxes has read all the attributes, which may span
+  // several lines.
+  const { line, column } = startTagPosition(tag.name);
+  state.tagLine = line;
+  state.tagColumn = column;
 });
 
 // Counting here lets the limits stop a hostile start tag early, and lets elements without
@@ -192,7 +200,8 @@ parser.on('closetag', () => {
 
 function openElement(tag: SaxesTagNS): void {
   const parent = state.stack[state.stack.length - 1];
-  const { line, column } = startTagPosition(tag.name);
+  const line = state.tagLine;
+  const column = state.tagColumn;
   const limits = state.limits;
   if (++state.elementCount > limits.maxElements) {
     throw new XmlReadError('XML_LIMIT', `More than ${limits.maxElements} elements`, line, column);
