@@ -36,7 +36,7 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
       only = new Set(names as Section[]);
     } else usage(`unknown argument: ${arg}`);
   }
-  const settings: Settings = quick ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 } : { rounds: 3, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
+  const settings: Settings = quick ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 } : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
   return { settings, only };
 }
 

@@ -1,0 +1,162 @@
+/**
+ * Where the generated server's SOAP time goes under load: *ablations*. Builds the section-1
+ * server child (bench/children/server.ts) several times with esbuild, each build with one stage
+ * of the SOAP path patched out (memoised: the same request bytes give that stage's previous
+ * answer, so the stage costs nothing), runs each build in its own process pinned to CPU 1 and
+ * drives them from this process, pinned to CPU 0, with autocannon in interleaved rounds.
+ * Prints the server CPU µs per request (user and system) and the ratio to the bare server.
+ *
+ *   node --import tsx bench/ablate-server.ts [--rounds 5] [--seconds 3] [--binding soap11]
+ *
+ * A diagnostic, not part of `npm run bench`: the patches replace exact source lines, and a
+ * patch that no longer applies stops the run with its name (update it with the source).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { build, type Plugin } from 'esbuild';
+import type { Protocol } from '../runtime/index.js';
+import { FIXED_INPUT, sendRequest } from './lib/payloads.js';
+import { repoRoot } from './lib/procs.js';
+import { captureResponses } from './lib/servers.js';
+import { median } from './lib/stats.js';
+
+interface Patch {
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+}
+
+const MEMO_DECODE: Patch = {
+  file: 'runtime/soap/server.ts',
+  find: '  decode(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {',
+  replace: `  private memoBody: Buffer | undefined;
+  private memoResult: SoapDecoded | undefined;
+  decode(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {
+    if (this.memoBody !== undefined && this.memoBody.equals(body)) return this.memoResult!;
+    this.memoBody = Buffer.from(body);
+    return (this.memoResult = this.decodeOnce(endpoints, fallback, headers, contentType, body));
+  }
+  decodeOnce(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {`,
+};
+const MEMO_ENCODE: Patch = {
+  file: 'runtime/soap/server.ts',
+  find: 'export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {',
+  replace: `let memoResponse: string | undefined;
+export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {
+  return (memoResponse ??= encodeSoapResponseOnce(d, version, op, output));
+}
+function encodeSoapResponseOnce(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {`,
+};
+const NO_PLANS: Patch = { file: 'runtime/soap/server.ts', find: 'if (plan != null && plan.endpoints === endpoints) {', replace: 'if (false as boolean) {' };
+
+const VARIANTS: readonly { readonly name: string; readonly kind: 'bare' | 'generated'; readonly patches: readonly Patch[] }[] = [
+  { name: 'bare node:http (the limit)', kind: 'bare', patches: [] },
+  { name: 'generated, as it is', kind: 'generated', patches: [] },
+  { name: 'generated, shape cache but no decode plans', kind: 'generated', patches: [NO_PLANS] },
+  { name: 'generated, reading+decoding memoised', kind: 'generated', patches: [MEMO_DECODE] },
+  { name: 'generated, reading+decoding+encoding memoised', kind: 'generated', patches: [MEMO_DECODE, MEMO_ENCODE] },
+];
+
+function patching(patches: readonly Patch[]): Plugin {
+  return {
+    name: 'ablate',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        const mine = patches.filter((p) => args.path === join(repoRoot, p.file));
+        if (mine.length === 0) return undefined;
+        let source = readFileSync(args.path, 'utf8');
+        for (const p of mine) {
+          if (!source.includes(p.find)) throw new Error(`ablation patch no longer applies to ${p.file}: ${p.find.slice(0, 80)}`);
+          source = source.replace(p.find, p.replace);
+        }
+        return { contents: source, loader: 'ts' };
+      });
+      // The package's own runtime import (generated code imports smskit/runtime).
+      b.onResolve({ filter: /^smskit\/runtime$/ }, () => ({ path: join(repoRoot, 'runtime/index.ts') }));
+    },
+  };
+}
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
+}
+
+/** utime and stime of a process, in seconds. */
+function cpu(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const tick = 100;
+  return { user: Number(fields[11]) / tick, system: Number(fields[12]) / tick };
+}
+
+function pinnable(): boolean {
+  try {
+    execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const rounds = Number(option('rounds', '5'));
+const seconds = Number(option('seconds', '3'));
+const binding = option('binding', 'soap11') as Protocol;
+const pinned = pinnable();
+// Inside node_modules/.cache: the builds keep packages external, resolved from there.
+mkdirSync(join(repoRoot, 'node_modules', '.cache'), { recursive: true });
+const dir = mkdtempSync(join(repoRoot, 'node_modules', '.cache', 'smskit-ablate-'));
+const children: ChildProcess[] = [];
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(index: number, responses: string): Promise<{ name: string; pid: number; url: string }> {
+  const variant = VARIANTS[index]!;
+  const outfile = join(dir, `server-${index}.mjs`);
+  await build({ entryPoints: [join(repoRoot, 'bench/children/server.ts')], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', plugins: [patching(variant.patches)], logLevel: 'warning' });
+  const args = [outfile, variant.kind, responses];
+  const child = pinned ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }) : spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.push(child);
+  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string }));
+    child.once('exit', (code) => reject(new Error(`${variant.name}: exited (${code})`)));
+  });
+  return { name: variant.name, pid: child.pid!, url };
+}
+
+// The generated servers first: the bare one replays their answer (as in section 1).
+const started = new Map<number, { name: string; pid: number; url: string }>();
+for (let i = 1; i < VARIANTS.length; i++) started.set(i, await start(i, '{}'));
+started.set(0, await start(0, JSON.stringify(await captureResponses(started.get(1)!.url))));
+const servers = VARIANTS.map((_v, i) => started.get(i)!);
+
+const request = sendRequest(binding, FIXED_INPUT);
+const samples = new Map<string, { total: number[]; user: number[] }>();
+const load = (url: string, duration: number) =>
+  autocannon({ url: url + request.path, connections: 32, duration, method: request.method, headers: { ...request.headers }, ...(request.body === undefined ? {} : { body: request.body }) });
+for (const s of servers) await load(s.url, 1); // warm-up
+for (let round = 0; round < rounds; round++) {
+  for (const s of servers) {
+    const before = cpu(s.pid);
+    const r = await load(s.url, seconds);
+    const after = cpu(s.pid);
+    if (r.non2xx + r.errors > 0) throw new Error(`${s.name}: ${r.non2xx + r.errors} failed requests`);
+    const per = (x: number): number => (x * 1e6) / r['2xx'];
+    const entry = samples.get(s.name) ?? { total: [], user: [] };
+    entry.total.push(per(after.user + after.system - before.user - before.system));
+    entry.user.push(per(after.user - before.user));
+    samples.set(s.name, entry);
+  }
+}
+const bare = median(samples.get(VARIANTS[0]!.name)!.total);
+process.stdout.write(`\n${binding}, ${rounds} rounds x ${seconds} s, 32 connections, ${pinned ? 'servers pinned to CPU 1, load on CPU 0' : 'not pinned (no taskset)'}; server CPU per request (medians):\n\n`);
+process.stdout.write('| server | µs CPU/request | of which user | bare / this |\n|---|---|---|---|\n');
+for (const s of servers) {
+  const e = samples.get(s.name)!;
+  const total = median(e.total);
+  process.stdout.write(`| ${s.name} | ${total.toFixed(1)} | ${median(e.user).toFixed(1)} | ${(bare / total).toFixed(2)} |\n`);
+}
+process.exit(0);
