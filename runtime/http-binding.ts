@@ -13,6 +13,7 @@ import type { Protocol } from './descriptor.js';
 import { elementOf } from './message.js';
 import { XmlReadError } from './xml/reader.js';
 import { readXmlFast as readXml } from './xml/fast-reader.js';
+import type { FormValues } from './form.js';
 
 interface CompiledParam {
   readonly name: string;
@@ -87,11 +88,11 @@ export function encodeParams(hop: HttpOperation, input: unknown): string {
  */
 export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
 
-export function decodeParams(hop: HttpOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
+export function decodeParams(hop: HttpOperation, form: FormValues, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
-    const text = search.get(p.name);
-    if (text === null) {
+    const text = form.get(p.name);
+    if (text === undefined) {
       if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };
       continue;
     }
