@@ -13,7 +13,6 @@ import type { Protocol } from './descriptor.js';
 import { elementOf } from './message.js';
 import { XmlReadError } from './xml/reader.js';
 import { readXmlFast as readXml } from './xml/fast-reader.js';
-import type { FormValues } from './form.js';
 
 interface CompiledParam {
   readonly name: string;
@@ -88,11 +87,11 @@ export function encodeParams(hop: HttpOperation, input: unknown): string {
  */
 export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
 
-export function decodeParams(hop: HttpOperation, form: FormValues, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
+export function decodeParams(hop: HttpOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
-    const text = form.get(p.name);
-    if (text === undefined) {
+    const text = search.get(p.name);
+    if (text === null) {
       if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };
       continue;
     }

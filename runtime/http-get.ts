@@ -1,6 +1,5 @@
 /** HTTP GET binding: `GET {address}{location}?a=1&b=2`; the response is the result element document. */
 import { encodeParams, decodeParams, type HttpOperation, type ParamDecodeError } from './http-binding.js';
-import { readForm } from './form.js';
 import type { WireRequest } from './wire.js';
 
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
@@ -14,5 +13,5 @@ export function buildGetRequest(basePath: string, hop: HttpOperation, input: unk
 
 /** Server: the input from the query string (everything after '?'). */
 export function decodeGetRequest(hop: HttpOperation, query: string, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
-  return decodeParams(hop, readForm(query), passAbsentOptional);
+  return decodeParams(hop, new URLSearchParams(query), passAbsentOptional);
 }

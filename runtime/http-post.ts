@@ -1,6 +1,5 @@
 /** HTTP POST binding: `POST {address}{location}` with an `application/x-www-form-urlencoded` body. */
 import { encodeParams, decodeParams, type HttpOperation, type ParamDecodeError } from './http-binding.js';
-import { readForm } from './form.js';
 import type { WireRequest } from './wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -16,5 +15,5 @@ export function buildPostRequest(basePath: string, hop: HttpOperation, input: un
 
 /** Server: the input from the form body (UTF-8). */
 export function decodePostRequest(hop: HttpOperation, body: Uint8Array, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
-  return decodeParams(hop, readForm(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')), passAbsentOptional);
+  return decodeParams(hop, new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')), passAbsentOptional);
 }
