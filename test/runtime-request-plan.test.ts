@@ -18,6 +18,7 @@ import { soap12 } from '../runtime/soap12.js';
 import { readXml } from '../runtime/xml/reader.js';
 import { XmlReadError } from '../runtime/xml/errors.js';
 import { ServiceAPIDescriptor } from '../generated/service-api/index.js';
+import { seeded } from './helpers/xml-differential.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const TNS = 'urn:test:typed';
@@ -56,17 +57,6 @@ const typed: ServiceDescriptor = {
     [`{${TNS}}Color`]: { kind: 'simple', name: { ns: TNS, local: 'Color' }, xsd: 'string', enumeration: ['red', 'green'] },
   },
 } as unknown as ServiceDescriptor;
-
-function seeded(start: number): (n: number) => number {
-  let seed = start >>> 0;
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
 
 type Outcome = { decoded: SoapDecoded } | { error: string };
 

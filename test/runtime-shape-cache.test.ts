@@ -10,7 +10,7 @@ import { ShapeCache } from '../runtime/xml/shape-cache.js';
 import { readXml } from '../runtime/xml/reader.js';
 import { XmlReadError } from '../runtime/xml/errors.js';
 import type { XmlDocument } from '../runtime/xml/types.js';
-import { comparable as doc, mutate } from './helpers/xml-differential.js';
+import { comparable as doc, mutate, seeded } from './helpers/xml-differential.js';
 
 /** Reads through the cache and through readXml; they must agree. Returns whether it was a hit. */
 function agree(cache: ShapeCache, input: Buffer): 'hit' | 'miss' | 'refused' {
@@ -44,18 +44,6 @@ function agree(cache: ShapeCache, input: Buffer): 'hit' | 'miss' | 'refused' {
 
 const PRETTY = '<?xml version="1.0" encoding="utf-8"?>\n<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n  <soap:Header><h:Auth xmlns:h="urn:h" soap:mustUnderstand="1">t</h:Auth></soap:Header>\n  <soap:Body>\n    <SMSSend xmlns="http://smskit.dev/serviceapi/"><keyword>KW</keyword><smsmsg>Hello</smsmsg><port xsi:nil="true"/><e/></SMSSend>\n  </soap:Body>\n</soap:Envelope>\n';
 const COMPACT = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><SMSSend xmlns="http://smskit.dev/serviceapi/"><keyword>KW</keyword><emailAddress>a@b.c</emailAddress><password>pw</password><smsto>+14155550123</smsto><carrierCode>ATT</carrierCode><smsmsg>Hello</smsmsg></SMSSend></soap:Body></soap:Envelope>';
-
-/** mulberry32: a small seeded generator whose low bits are as random as its high ones. */
-function seeded(start: number): (n: number) => number {
-  let seed = start >>> 0;
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
 
 /** Replaces the text between '>' and '<' at random places with random text. */
 function newTexts(xml: string, random: (n: number) => number, alphabet: readonly string[]): string {

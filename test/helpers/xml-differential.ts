@@ -1,6 +1,7 @@
 /**
- * Shared by the differential tests of the XML readers (fast reader, shape cache) against
- * readXml: a comparable form of a document, and seeded mutations of a document's text.
+ * Shared by the differential tests of the XML readers and decoders (fast reader, shape cache,
+ * decode plans): a comparable form of a document, a seeded random generator, and seeded
+ * mutations of a document's text.
  */
 import type { XmlDocument, XmlElement } from '../../runtime/xml/types.js';
 
@@ -18,6 +19,18 @@ function normalise(el: XmlElement): unknown {
 /** What two readers must agree on: the tree (positions included) and the declaration. */
 export function comparable(d: XmlDocument): unknown {
   return { root: normalise(d.root), hasDeclaration: d.hasDeclaration, declaredEncoding: d.declaredEncoding };
+}
+
+/** mulberry32: a small seeded generator whose low bits are as random as its high ones; n -> 0..n-1. */
+export function seeded(start: number): (n: number) => number {
+  let seed = start >>> 0;
+  return (n) => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
 }
 
 /** Markup-breaking pieces the mutations insert. */
