@@ -44,7 +44,7 @@ function codeOf(error: unknown): string {
   return typeof top === 'string' ? top : 'UNKNOWN';
 }
 
-export function classifyTransportError(error: unknown, origin: string, timeoutMs: number): TransportFailure {
+function classifyTransportError(error: unknown, origin: string, timeoutMs: number): TransportFailure {
   const code = codeOf(error);
   const host = new URL(origin).host;
   // One line: OpenSSL and parser messages carry newlines and source paths.

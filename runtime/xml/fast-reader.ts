@@ -16,7 +16,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { readXml, type MutableElement, type XmlReadOptions } from './reader.js';
-import type { XmlAttribute, XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
+import type { XmlAttribute, XmlDocument, XmlNode, XmlReadLimits } from './types.js';
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';

@@ -10,7 +10,7 @@
  * elements without attributes or children share one frozen empty array.
  */
 import { SaxesParser, type SaxesTagNS, type XMLDecl } from 'saxes';
-import type { XmlAttribute, XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
+import type { XmlAttribute, XmlDocument, XmlNode, XmlReadLimits } from './types.js';
 import { XmlReadError, locateIndex } from './errors.js';
 
 export { XmlReadError, type XmlReadErrorCode } from './errors.js';
