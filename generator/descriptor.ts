@@ -30,16 +30,8 @@ import { refuse } from './emit/failure.js';
 import type { PlannedAttribute, PlannedField } from './emit/members.js';
 import { planModel, type ModelPlan } from './emit/model-plan.js';
 import type { PlannedComplex, SchemaPlan } from './emit/schema-plan.js';
-import {
-  findMessage,
-  httpResultPart,
-  partValue,
-  soapShape,
-  SOAP_PROTOCOLS,
-  type PlannedBinding,
-  type PlannedOperation,
-  type ServicePlan,
-} from './emit/service-plan.js';
+import { findMessage, headerProps, httpOutputIsEmpty, httpResultPart, partValue, soapShape, SOAP_PROTOCOLS } from './emit/message-shapes.js';
+import { operationKey, type PlannedBinding, type PlannedOperation, type ServicePlan } from './emit/service-plan.js';
 import type { PlannedValue } from './emit/values.js';
 
 export function toDescriptor(model: WsdlModel, service?: QName): ServiceDescriptor {
@@ -69,17 +61,24 @@ export function describeService(model: WsdlModel, schema: SchemaPlan, plan: Serv
 
 function describeBinding(model: WsdlModel, schema: SchemaPlan, planned: PlannedBinding, ops: ReadonlyMap<string, PlannedOperation>): BindingDescriptor {
   const { binding, port } = planned;
-  const operations = binding.operations.map((op) => {
-    const operation = [...ops.values()].find((o) => o.bound.some((b) => b.operation === op))!;
+  const plannedOf = (op: BindingOperation): PlannedOperation | undefined => [...ops.values()].find((o) => o.bound.some((b) => b.operation === op));
+  const operations = planned.operations.map((op) => {
+    const operation = plannedOf(op)!;
     return SOAP_PROTOCOLS.has(binding.protocol)
       ? describeSoapOperation(model, planned, op, operation)
       : describeHttpOperation(model, schema, op, operation);
+  });
+  // Only operations the service still has (carried by another binding) are worth naming.
+  const omitted = planned.omitted.flatMap(({ operation, reason }) => {
+    const method = ops.get(operationKey(operation))?.method;
+    return method === undefined ? [] : [{ name: operation.name, method, reason }];
   });
   return {
     name: binding.name.local,
     protocol: binding.protocol,
     ...(port.address !== undefined ? { address: port.address } : {}),
     operations,
+    ...(omitted.length > 0 ? { omitted } : {}),
   };
 }
 
@@ -101,16 +100,11 @@ function describeSoapOperation(model: WsdlModel, planned: PlannedBinding, op: Bi
 }
 
 function describeHeaders(model: WsdlModel, op: BindingOperation, headers: readonly SoapHeaderUse[]): HeaderDescriptor[] {
-  const used = new Set<string>();
-  return headers.map((h) => {
+  for (const h of headers) {
     if (h.use === 'encoded') refuse('UNSUPPORTED_CONSTRUCT', `encoded SOAP header ${h.part} (operation ${op.name})`, op.source);
-    const element = clark(h.element);
-    if (model.schema.elements[element] === undefined) refuse('MISSING_REFERENCE', `header element ${element} (operation ${op.name}) is not declared`, op.source);
-    let prop = h.element.local;
-    for (let n = 2; used.has(prop); n++) prop = `${h.element.local}_${n}`;
-    used.add(prop);
-    return { element, prop };
-  });
+    if (model.schema.elements[clark(h.element)] === undefined) refuse('MISSING_REFERENCE', `header element ${clark(h.element)} (operation ${op.name}) is not declared`, op.source);
+  }
+  return headerProps(headers);
 }
 
 function describeHttpOperation(model: WsdlModel, schema: SchemaPlan, op: BindingOperation, operation: PlannedOperation): OperationDescriptor {
@@ -125,7 +119,7 @@ function describeHttpOperation(model: WsdlModel, schema: SchemaPlan, op: Binding
         };
   const outputName = op.portTypeOperation.output;
   let output: BodyDescriptor = { kind: 'empty' };
-  if (outputName !== undefined) {
+  if (outputName !== undefined && !httpOutputIsEmpty(model, op, outputName)) {
     const part = httpResultPart(model, op, outputName);
     if (part.element === undefined) refuse('UNSUPPORTED_CONSTRUCT', `mime:mimeXml part ${part.name} of operation ${op.name} names a type, not an element`, op.source);
     output = { kind: 'xml-result', element: clark(part.element), field: resultField(schema, operation, op) };
@@ -177,6 +171,8 @@ function describeComplex(type: PlannedComplex): ComplexTypeDescriptor {
     ...(type.arrayItem !== undefined ? { arrayItem: toField(type.arrayItem) } : {}),
     ...(type.text !== undefined ? { text: toValue(type.text) } : {}),
     ...(type.derived.length > 0 ? { derived: type.derived } : {}),
+    ...(type.derived.length > 0 || type.baseKey !== undefined ? { tag: type.tsName } : {}),
+    ...(type.type.abstract ? { abstract: true } : {}),
   };
 }
 

@@ -12,7 +12,8 @@ import { planModel } from './emit/model-plan.js';
 import { printFile, provenanceHeader } from './emit/project.js';
 import { serverStatements } from './emit/server-file.js';
 import { typesStatements } from './emit/types-file.js';
-import type { WsdlModel } from './model.js';
+import type { ModelWarning, WsdlModel } from './model.js';
+import type { ModelPlan } from './emit/model-plan.js';
 
 export const DEFAULT_RUNTIME_IMPORT = 'smskit/runtime';
 
@@ -21,6 +22,8 @@ export interface GenerateOptions {
   readonly runtimeImport?: string;
   /** The toolkit version, for the provenance header. */
   readonly toolVersion: string;
+  /** Told of every operation left out of a binding (or of the service), with its WSDL line. */
+  readonly onWarning?: (warning: ModelWarning) => void;
 }
 
 /** Turns one file's statement structures into text; `printFile` unless a test compares printers. */
@@ -39,6 +42,8 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
   if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
   const header = provenanceHeader({ toolVersion: options.toolVersion, wsdlFile: model.file, wsdlHash: model.hash, options: { runtimeImport } });
   const plan = planModel(model);
+  refuseWhenNothingIsLeft(plan);
+  for (const service of plan.services) for (const warning of service.warnings) options.onWarning?.(warning);
   const files = new Map<string, string>();
   for (const service of plan.services) {
     const descriptor = describeService(model, plan.schema, service);
@@ -53,4 +58,14 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
   }
   files.set('index.ts', print(header, rootIndexStatements(plan.services)));
   return files;
+}
+
+/**
+ * Operations a binding cannot carry are left out one by one; the file as a whole is refused
+ * only when that leaves no operation anywhere, with the first reason.
+ */
+function refuseWhenNothingIsLeft(plan: ModelPlan): void {
+  if (plan.services.some((s) => s.operations.length > 0)) return;
+  const first = plan.services.flatMap((s) => s.warnings)[0];
+  if (first !== undefined) refuse('UNSUPPORTED_CONSTRUCT', `no operation can be generated: ${first.message}`, first.source);
 }

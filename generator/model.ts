@@ -114,9 +114,10 @@ export interface ComplexType {
   readonly mixed: boolean;
   readonly abstract: boolean;
   /**
-   * Set when the type is an ASMX-style array wrapper (`ArrayOfX`): exactly one sequence holding
-   * exactly one element particle with maxOccurs > 1, no attributes, no base. The emitter maps it
-   * to `T[]` and the runtime wraps/unwraps the item element.
+   * Set when the type is an ASMX-style array wrapper (`ArrayOfX`: exactly one sequence holding
+   * exactly one element particle with maxOccurs > 1, no attributes, no base), or ASMX's
+   * `AbstractTypes` array of the HTTP bindings (`restriction base="soapenc:Array"` over such a
+   * sequence). The emitter maps it to `T[]` and the runtime wraps/unwraps the item element.
    */
   readonly arrayItem?: ElementDecl;
   readonly documentation?: string;
@@ -229,11 +230,17 @@ export interface BindingOperation {
   /** HTTP: `http:operation/@location`, e.g. '/SMSSend'. */
   readonly httpLocation?: string;
   /** HTTP input encoding: `http:urlEncoded` (GET) or `mime:content` type (POST). */
-  readonly httpInput?: { readonly kind: 'urlEncoded' } | { readonly kind: 'mimeContent'; readonly type: string };
-  /** HTTP output: `mime:mimeXml part=...` or `mime:content type=...`. */
-  readonly httpOutput?: { readonly kind: 'mimeXml'; readonly part?: string } | { readonly kind: 'mimeContent'; readonly type: string };
+  readonly httpInput?: { readonly kind: 'urlEncoded' } | { readonly kind: 'mimeContent'; readonly type: string } | UnsupportedEncoding;
+  /** HTTP output: `mime:mimeXml part=...` or `mime:content type=...`; undefined for `<wsdl:output/>`. */
+  readonly httpOutput?: { readonly kind: 'mimeXml'; readonly part?: string } | { readonly kind: 'mimeContent'; readonly type: string } | UnsupportedEncoding;
   readonly documentation?: string;
   readonly source: SourceLocation;
+}
+
+/** An HTTP encoding smskit cannot carry (`http:urlReplacement`, none at all, ...), and what it was. */
+export interface UnsupportedEncoding {
+  readonly kind: 'unsupported';
+  readonly what: string;
 }
 
 export interface Binding {

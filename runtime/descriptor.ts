@@ -64,8 +64,19 @@ export interface ComplexTypeDescriptor {
   readonly arrayItem?: FieldDescriptor;
   /** simpleContent: the element's text, under the property `value`. */
   readonly text?: ValueDescriptor;
-  /** Concrete types that extend this one (for xsi:type on decode), as Clark keys. */
+  /**
+   * Every type that derives from this one by extension, transitively, as Clark keys in document
+   * order (abstract ones included). A value whose declared type has derived types is
+   * polymorphic: it carries its concrete type in `$type`, and the wire carries it in xsi:type.
+   */
   readonly derived?: readonly string[];
+  /**
+   * The `$type` discriminant of this type (its generated TypeScript name), set on every type of
+   * a derivation hierarchy: a base with derived types, or a type with a base.
+   */
+  readonly tag?: string;
+  /** `abstract="true"`: a value of this exact type can be neither sent nor received. */
+  readonly abstract?: boolean;
 }
 
 export interface SimpleTypeDescriptor {
@@ -129,6 +140,20 @@ export interface BindingDescriptor {
   /** The port address from the WSDL, when a port uses this binding. */
   readonly address?: string;
   readonly operations: readonly OperationDescriptor[];
+  /**
+   * Operations of the service that this binding cannot carry (e.g. a complex parameter on
+   * HTTP GET), left out of `operations` by the generator: calling one is an error that says why.
+   */
+  readonly omitted?: readonly OmittedOperation[];
+}
+
+export interface OmittedOperation {
+  /** Operation name in the WSDL. */
+  readonly name: string;
+  /** The method name it has on the bindings that carry it. */
+  readonly method: string;
+  /** Why this binding cannot carry it, e.g. 'parameter lines is of the complex type ArrayOfOrderLine'. */
+  readonly reason: string;
 }
 
 export interface ServiceDescriptor {

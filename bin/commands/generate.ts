@@ -40,7 +40,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const { generate, parseWsdl } = await import('../../generator/index.js');
   const started = performance.now();
   const model = parseWsdl(options.wsdl);
-  const files = generate(model, { runtimeImport: options.runtimeImport, toolVersion: toolVersion() });
+  const planWarnings: { source: { file: string; line: number }; message: string }[] = [];
+  const files = generate(model, { runtimeImport: options.runtimeImport, toolVersion: toolVersion(), onWarning: (w) => planWarnings.push(w) });
   const elapsed = Math.round(performance.now() - started);
   if (options.check) {
     const diff = diffTrees(options.out, readTree(options.out), files);
@@ -54,7 +55,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   }
   replaceTreeAtomically(options.out, files);
   process.stdout.write(`wrote ${files.size} files to ${options.out} from ${options.wsdl} in ${elapsed} ms\n`);
-  for (const warning of model.warnings) {
+  for (const warning of [...model.warnings, ...planWarnings]) {
     process.stderr.write(`smskit: warning: ${warning.source.file}:${warning.source.line}: ${warning.message}\n`);
   }
   return EXIT_OK;

@@ -3,14 +3,14 @@ import type { MethodDeclarationStructure, OptionalKind, StatementStructures } fr
 import { StructureKind } from './kinds.js';
 import { quoteString } from '../naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
-import { operationDocs } from './operation-docs.js';
+import { omittedText, operationDocs } from './operation-docs.js';
 import { OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from './schema-plan.js';
 import type { PlannedOperation, ServicePlan } from './service-plan.js';
 
 export function clientStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
   const types = new OperationTypes(schema);
-  const methods = service.operations.map((op) => clientMethod(op, types));
+  const methods = service.operations.flatMap((op) => clientMethods(op, service, types));
   const protocols = service.bindings.map((b) => `\`${b.binding.protocol}\``).join(', ');
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeImport, namedImports: ['ServiceClient', { name: 'CallOptions', isTypeOnly: true }, { name: 'ClientOptions', isTypeOnly: true }] },
@@ -45,14 +45,28 @@ export function clientStatements(schema: SchemaPlan, service: ServicePlan, runti
   ];
 }
 
-function clientMethod(op: PlannedOperation, types: OperationTypes): OptionalKind<MethodDeclarationStructure> {
-  const { input, output } = types.of(op);
+function clientMethods(op: PlannedOperation, service: ServicePlan, types: OperationTypes): OptionalKind<MethodDeclarationStructure>[] {
+  const { input, output, requestHeaders, responseHeaders } = types.of(op);
   const method = quoteString(op.method);
-  return {
+  const parameters = [
+    ...(input !== undefined ? [{ name: 'input', type: input }] : []),
+    { name: 'options', type: requestHeaders !== undefined ? `CallOptions<${requestHeaders}>` : 'CallOptions', hasQuestionToken: true },
+  ];
+  const args = `${method}, ${input !== undefined ? 'input' : 'undefined'}, options`;
+  const call: OptionalKind<MethodDeclarationStructure> = {
     name: op.method,
-    parameters: [...(input !== undefined ? [{ name: 'input', type: input }] : []), { name: 'options', type: 'CallOptions', hasQuestionToken: true }],
+    parameters,
     returnType: `Promise<${output}>`,
-    docs: operationDocs(op),
-    statements: [`return this.#client.call<${input ?? 'undefined'}, ${output}>(${method}, ${input !== undefined ? 'input' : 'undefined'}, options);`],
+    docs: operationDocs(op, omittedText(op, service)),
+    statements: [`return this.#client.call<${input ?? 'undefined'}, ${output}>(${args});`],
   };
+  if (op.headersMethod === undefined || responseHeaders === undefined) return [call];
+  const withHeaders: OptionalKind<MethodDeclarationStructure> = {
+    name: op.headersMethod,
+    parameters,
+    returnType: `Promise<{ output: ${output}; soapHeaders: ${responseHeaders} }>`,
+    docs: jsDoc(`\`${op.method}\`, also returning the SOAP header blocks of the response (none over HTTP GET/POST).`),
+    statements: [`return this.#client.callWithHeaders<${input ?? 'undefined'}, ${output}, ${responseHeaders}>(${args});`],
+  };
+  return [call, withHeaders];
 }

@@ -71,6 +71,7 @@ export function descriptorStatements(descriptor: ServiceDescriptor, service: Ser
         cleanDocumentation(service.service.documentation),
         `Wire descriptor of service \`${service.service.name.local}\`; bindings: ${bindings.join('; ')}.`,
         service.notes.length > 0 ? `Binding choice: ${service.notes.join('; ')}.` : undefined,
+        service.warnings.length > 0 ? `Left out: ${service.warnings.map((w) => `${w.message} (WSDL line ${w.source.line})`).join('; ')}.` : undefined,
       ),
       declarations: [
         {

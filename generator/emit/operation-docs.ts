@@ -1,7 +1,7 @@
 /** JSDoc of a service method: WSDL documentation, then how each binding carries it. */
 import type { OptionalKind, JSDocStructure } from 'ts-morph';
 import { cleanDocumentation, jsDoc } from './docs.js';
-import type { PlannedOperation } from './service-plan.js';
+import { operationKey, type PlannedOperation, type ServicePlan } from './service-plan.js';
 
 export function operationDocs(op: PlannedOperation, extra?: string): OptionalKind<JSDocStructure>[] {
   const lines = op.bound.map(({ binding, operation }) => {
@@ -12,4 +12,12 @@ export function operationDocs(op: PlannedOperation, extra?: string): OptionalKin
   });
   const name = op.method === op.name ? `Operation \`${op.name}\`.` : `Operation \`${op.name}\` (method \`${op.method}\`).`;
   return jsDoc(cleanDocumentation(op.documentation), `${name} Bindings:\n${lines.join('\n')}`, extra);
+}
+
+/** Where the operation is missing and why: the service's bindings that cannot carry it. */
+export function omittedText(op: PlannedOperation, service: ServicePlan): string | undefined {
+  const lines = service.bindings.flatMap(({ binding, omitted }) =>
+    omitted.filter((o) => operationKey(o.operation) === op.key).map((o) => `- ${binding.protocol} (${binding.name.local}): ${o.reason}`),
+  );
+  return lines.length > 0 ? `Not available on:\n${lines.join('\n')}` : undefined;
 }

@@ -8,6 +8,9 @@ export interface MethodTypes {
   readonly input?: string;
   /** 'void' when the operation returns nothing. */
   readonly output: string;
+  /** Names of the operation's SOAP header types, when it declares header blocks. */
+  readonly requestHeaders?: string;
+  readonly responseHeaders?: string;
 }
 
 export class OperationTypes {
@@ -22,7 +25,16 @@ export class OperationTypes {
 
   of(op: PlannedOperation): MethodTypes {
     const input = this.#shape(op.input);
-    return { ...(input !== undefined ? { input } : {}), output: this.#shape(op.output) ?? 'void' };
+    const output = this.#shape(op.output) ?? 'void';
+    const requestHeaders = op.requestHeaders?.tsName;
+    const responseHeaders = op.responseHeaders?.tsName;
+    for (const name of [requestHeaders, responseHeaders]) if (name !== undefined) this.#synthetic.add(name);
+    return {
+      ...(input !== undefined ? { input } : {}),
+      output,
+      ...(requestHeaders !== undefined ? { requestHeaders } : {}),
+      ...(responseHeaders !== undefined ? { responseHeaders } : {}),
+    };
   }
 
   /** Names to import from ./types.js, in first-use order. */

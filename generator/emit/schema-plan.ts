@@ -37,6 +37,13 @@ export interface PlannedComplex extends PlannedMembers {
   /** Clark name of the named type or global element it comes from (nested: the child element). */
   readonly wireName: QName;
   readonly type: ComplexType;
+  /**
+   * Set when other types derive from this one: the name of the union of its concrete variants,
+   * each tagged by `$type` (`AnyShape = ({ $type: 'Circle' } & Circle) | ...`). Every value
+   * declared of this type is typed by the union, so the compiler tells which subtype arrived
+   * and an abstract type cannot be sent.
+   */
+  readonly unionName?: string;
 }
 
 export interface PlannedSimple {
@@ -95,7 +102,7 @@ export function planSchema(model: WsdlModel, reserved: Iterable<string>): Schema
   for (const c of candidates) if (c.type.kind === 'complex' && isXmlContent(c.type)) xmlValued.add(c.key);
   const lookup = makeLookup(model, anonymous, xmlValued);
   const names = nameCandidates(candidates, xmlValued, scope);
-  const types = buildTypes(candidates, names, lookup, xmlValued);
+  const types = nameUnions(buildTypes(candidates, names, lookup, xmlValued), scope);
   const byKey = new Map(types.map((t) => [t.key, t] as const));
   const elements = new Map<string, PlannedElement>();
   for (const [key, decl] of Object.entries(model.schema.elements)) {
@@ -184,6 +191,11 @@ function makeLookup(model: WsdlModel, anonymous: Map<object, string>, xmlValued:
     anonymousKey: (type) => anonymous.get(type),
     isXmlValued: (key) => xmlValued.has(key),
   };
+}
+
+/** Claims the union names of polymorphic types, after every schema type has its name. */
+function nameUnions(types: readonly PlannedType[], scope: NameScope): PlannedType[] {
+  return types.map((t) => (t.kind === 'complex' && t.derived.length > 0 ? { ...t, unionName: scope.claim(candidatesFor(`Any${t.tsName}`, 'type', t.wireName.ns)) } : t));
 }
 
 function buildTypes(

@@ -6,14 +6,14 @@ import type { MethodSignatureStructure, OptionalKind, StatementStructures } from
 import { StructureKind } from './kinds.js';
 import { propertyKey } from '../naming.js';
 import { jsDoc } from './docs.js';
-import { operationDocs } from './operation-docs.js';
+import { omittedText, operationDocs } from './operation-docs.js';
 import { OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from './schema-plan.js';
 import type { PlannedOperation, ServicePlan } from './service-plan.js';
 
 export function serverStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
   const types = new OperationTypes(schema);
-  const signatures = service.operations.map((op) => handlerSignature(op, types));
+  const signatures = service.operations.map((op) => handlerSignature(op, service, types));
   const { handlers, listenerFactory, descriptor } = service.names;
   return [
     {
@@ -45,26 +45,39 @@ export function serverStatements(schema: SchemaPlan, service: ServicePlan, runti
       ],
       returnType: 'ReturnType<typeof createRequestListener>',
       statements: [
-        `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => `  ${handlerEntry(op)}`).join('\n')}\n};`,
+        `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => `  ${handlerEntry(op, types)}`).join('\n')}\n};`,
         `return createRequestListener(${descriptor}, table, options);`,
       ],
     },
   ];
 }
 
-function handlerSignature(op: PlannedOperation, types: OperationTypes): OptionalKind<MethodSignatureStructure> {
+function handlerSignature(op: PlannedOperation, service: ServicePlan, types: OperationTypes): OptionalKind<MethodSignatureStructure> {
   const { input, output } = types.of(op);
   return {
     name: op.method,
-    parameters: [...(input !== undefined ? [{ name: 'input', type: input }] : []), { name: 'context', type: 'RequestContext' }],
+    parameters: [...(input !== undefined ? [{ name: 'input', type: input }] : []), { name: 'context', type: contextType(op, types) }],
     returnType: `${output} | Promise<${output}>`,
-    docs: operationDocs(op),
+    docs: operationDocs(op, omittedText(op, service)),
   };
 }
 
+/**
+ * `RequestContext`, typed by the operation's SOAP header blocks when it declares any: the
+ * handler reads `context.soapHeaders` and sets `context.responseSoapHeaders`.
+ */
+function contextType(op: PlannedOperation, types: OperationTypes): string {
+  const { requestHeaders, responseHeaders } = types.of(op);
+  if (requestHeaders === undefined && responseHeaders === undefined) return 'RequestContext';
+  return `RequestContext<${requestHeaders ?? 'Record<string, never>'}, ${responseHeaders ?? 'Record<string, never>'}>`;
+}
+
 /** Binds through `handlers.<method>(...)` so class-based handler sets keep their `this`. */
-function handlerEntry(op: PlannedOperation): string {
-  const call = op.input.kind === 'empty' ? `handlers.${op.method}(context)` : `handlers.${op.method}(input, context)`;
+function handlerEntry(op: PlannedOperation, types: OperationTypes): string {
+  const context = contextType(op, types);
+  // The runtime hands every handler the untyped context; the descriptor guarantees its headers.
+  const typed = context === 'RequestContext' ? 'context' : `context as ${context}`;
+  const call = op.input.kind === 'empty' ? `handlers.${op.method}(${typed})` : `handlers.${op.method}(input, ${typed})`;
   const params = op.input.kind === 'empty' ? '_input, context' : 'input, context';
   return `${propertyKey(op.method)}: (${params}) => ${call},`;
 }

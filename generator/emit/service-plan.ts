@@ -17,13 +17,19 @@ import {
   clark,
   type Binding,
   type BindingOperation,
+  type ModelWarning,
   type Port,
+  type SoapHeaderUse,
   type Protocol,
   type QName,
   type Service,
   type WsdlModel,
 } from '../model.js';
-import { allocateMethodNames, candidatesFor, serviceFolder, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
+import { allocateMethodNames, candidatesFor, CLIENT_MEMBERS, NameScope, serviceFolder, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
+import { carriageProblem } from './binding-carriage.js';
+import { findMessage, headerProps, httpOutputIsEmpty, type HeaderProp, type SyntheticField, httpResultPart, partValue, soapShape, SOAP_PROTOCOLS, type MethodShape } from './message-shapes.js';
+
+export type { MethodShape, SyntheticField } from './message-shapes.js';
 import { refuse } from './failure.js';
 import type { SchemaPlan } from './schema-plan.js';
 import { resolveValue, type PlannedValue } from './values.js';
@@ -31,18 +37,16 @@ import { resolveValue, type PlannedValue } from './values.js';
 export interface PlannedBinding {
   readonly binding: Binding;
   readonly port: Port;
+  /** The binding's operations that it can carry, in binding order. */
+  readonly operations: readonly BindingOperation[];
+  /** The binding's operations it cannot carry, with the reason (see binding-carriage.ts). */
+  readonly omitted: readonly OmittedOperation[];
 }
 
-export interface SyntheticField {
-  readonly prop: string;
-  readonly value: PlannedValue;
-  readonly optional: boolean;
+export interface OmittedOperation {
+  readonly operation: BindingOperation;
+  readonly reason: string;
 }
-
-export type MethodShape =
-  | { readonly kind: 'element'; readonly element: string }
-  | { readonly kind: 'synthetic'; readonly tsName: string; readonly fields: readonly SyntheticField[] }
-  | { readonly kind: 'empty' };
 
 export interface PlannedOperation {
   /** Identity across bindings: operation name + input (Message)name. */
@@ -52,8 +56,19 @@ export interface PlannedOperation {
   readonly documentation?: string;
   readonly input: MethodShape;
   readonly output: MethodShape;
+  /** SOAP header blocks of the request and of the response (from the first SOAP binding). */
+  readonly requestHeaders?: PlannedHeaders;
+  readonly responseHeaders?: PlannedHeaders;
+  /** The client method that also returns the response's SOAP headers (set when it declares any). */
+  readonly headersMethod?: string;
   /** The binding operations that carry it, in binding order. */
   readonly bound: readonly { readonly binding: Binding; readonly operation: BindingOperation }[];
+}
+
+/** The SOAP header blocks of one direction, declared as one interface in types.ts. */
+export interface PlannedHeaders {
+  readonly tsName: string;
+  readonly blocks: readonly HeaderProp[];
 }
 
 export interface ServicePlan {
@@ -64,16 +79,16 @@ export interface ServicePlan {
   readonly bindings: readonly PlannedBinding[];
   readonly operations: readonly PlannedOperation[];
   readonly notes: readonly string[];
+  /** Operations left out of a binding, or of the service, and why (file and line of each). */
+  readonly warnings: readonly ModelWarning[];
 }
-
-export const SOAP_PROTOCOLS: ReadonlySet<Protocol> = new Set(['soap11', 'soap12']);
 
 export function operationKey(op: BindingOperation): string {
   return `${op.name}\u0000${op.inputName ?? op.portTypeOperation.inputName ?? ''}`;
 }
 
-export function chooseBindings(model: WsdlModel, service: Service): { bindings: PlannedBinding[]; notes: string[] } {
-  const bindings: PlannedBinding[] = [];
+export function chooseBindings(model: WsdlModel, service: Service): { bindings: { binding: Binding; port: Port }[]; notes: string[] } {
+  const bindings: { binding: Binding; port: Port }[] = [];
   const notes: string[] = [];
   for (const port of service.ports) {
     const binding = model.bindings.find((b) => clark(b.name) === clark(port.binding));
@@ -92,7 +107,8 @@ export function chooseBindings(model: WsdlModel, service: Service): { bindings: 
 }
 
 export function planService(model: WsdlModel, service: Service, schema: SchemaPlan, folder: string): ServicePlan {
-  const { bindings, notes } = chooseBindings(model, service);
+  const chosen = chooseBindings(model, service);
+  const bindings = chosen.bindings.map(({ binding, port }) => sortByCarriage(model, schema, binding, port));
   const grouped = groupOperations(bindings);
   const methods = allocateMethodNames(
     [...grouped.entries()].map(([key, bound]) => {
@@ -102,16 +118,44 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
     }),
   );
   const ident = toTypeIdentifier(service.name.local);
-  const operations = [...grouped.entries()].map(([key, bound]) =>
-    planOperation(model, schema, key, methods.get(key)!.name, bound),
-  );
-  return { service, ident, folder, names: serviceIdentifiers(ident), bindings, operations, notes };
+  const operations = nameHeaderMethods([...grouped.entries()].map(([key, bound]) => planOperation(model, schema, key, methods.get(key)!.name, bound)));
+  const warnings = omissionWarnings(bindings, grouped);
+  return { service, ident, folder, names: serviceIdentifiers(ident), bindings, operations, notes: chosen.notes, warnings };
+}
+
+/** Splits a binding's operations into those it can carry and those it cannot (with why). */
+function sortByCarriage(model: WsdlModel, schema: SchemaPlan, binding: Binding, port: Port): PlannedBinding {
+  const operations: BindingOperation[] = [];
+  const omitted: OmittedOperation[] = [];
+  for (const operation of binding.operations) {
+    const reason = carriageProblem(model, schema, binding, operation);
+    if (reason === undefined) operations.push(operation);
+    else omitted.push({ operation, reason });
+  }
+  return { binding, port, operations, omitted };
+}
+
+function omissionWarnings(bindings: readonly PlannedBinding[], grouped: ReadonlyMap<string, unknown>): ModelWarning[] {
+  const warnings: ModelWarning[] = [];
+  for (const { binding, omitted } of bindings) {
+    for (const { operation, reason } of omitted) {
+      const elsewhere = grouped.has(operationKey(operation));
+      warnings.push({
+        code: elsewhere ? 'OPERATION_OMITTED_FROM_BINDING' : 'OPERATION_OMITTED',
+        message:
+          `operation ${operation.name} is left out of binding ${binding.name.local} (${binding.protocol}): ${reason}` +
+          (elsewhere ? '' : '; no other binding carries it, so the generated code has no method for it'),
+        source: operation.source,
+      });
+    }
+  }
+  return warnings;
 }
 
 function groupOperations(bindings: readonly PlannedBinding[]): Map<string, PlannedOperation['bound'][number][]> {
   const grouped = new Map<string, PlannedOperation['bound'][number][]>();
-  for (const { binding } of bindings) {
-    for (const operation of binding.operations) {
+  for (const { binding, operations } of bindings) {
+    for (const operation of operations) {
       const key = operationKey(operation);
       const list = grouped.get(key) ?? [];
       list.push({ binding, operation });
@@ -137,36 +181,27 @@ function planOperation(
       ...common,
       input: soapShape(model, soap.binding, soap.operation, 'input'),
       output: soapShape(model, soap.binding, soap.operation, 'output'),
+      ...optional('requestHeaders', plannedHeaders(model, schema, method, 'RequestHeaders', soap.operation.inputHeaders)),
+      ...optional('responseHeaders', plannedHeaders(model, schema, method, 'ResponseHeaders', soap.operation.outputHeaders)),
     };
   }
   const http = bound[0]!;
   return { ...common, ...syntheticShapes(model, schema, http.operation, method) };
 }
 
-/** The document/literal body element of a SOAP operation's input or output. */
-export function soapShape(model: WsdlModel, binding: Binding, op: BindingOperation, direction: 'input' | 'output'): MethodShape {
-  const style = op.style ?? binding.style ?? 'document';
-  const where = `operation ${op.name} of binding ${binding.name.local}`;
-  if (style === 'rpc') refuse('UNSUPPORTED_CONSTRUCT', `rpc style (${where}) is not supported; only document/literal`, op.source);
-  const body = direction === 'input' ? op.inputBody : op.outputBody;
-  if (body?.use === 'encoded') refuse('UNSUPPORTED_CONSTRUCT', `use="encoded" (${where}) is not supported; only document/literal`, op.source);
-  const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
-  if (messageName === undefined) return { kind: 'empty' };
-  const message = findMessage(model, messageName, op);
-  const parts = message.parts.filter((p) => body?.parts === undefined || body.parts.includes(p.name));
-  if (parts.length === 0) return { kind: 'empty' };
-  if (parts.length > 1) refuse('UNSUPPORTED_CONSTRUCT', `message ${message.name.local} has ${parts.length} body parts (${where}); document/literal needs one`, message.source);
-  const part = parts[0]!;
-  if (part.element === undefined) refuse('UNSUPPORTED_CONSTRUCT', `part ${part.name} of message ${message.name.local} names a type, not an element (${where})`, message.source);
-  const element = clark(part.element);
-  if (model.schema.elements[element] === undefined) refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
-  return { kind: 'element', element };
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-export function findMessage(model: WsdlModel, name: QName, op: BindingOperation) {
-  const message = model.messages.find((m) => clark(m.name) === clark(name));
-  if (message === undefined) refuse('MISSING_REFERENCE', `message ${clark(name)} (operation ${op.name}) is not declared`, op.source);
-  return message;
+function plannedHeaders(model: WsdlModel, schema: SchemaPlan, method: string, suffix: string, headers: readonly SoapHeaderUse[]): PlannedHeaders | undefined {
+  if (headers.length === 0) return undefined;
+  return { tsName: schema.scope.claim(candidatesFor(`${method}${suffix}`, 'synthetic', model.targetNamespace)), blocks: headerProps(headers) };
+}
+
+/** `<method>WithHeaders` for every operation whose response declares SOAP headers. */
+function nameHeaderMethods(operations: readonly PlannedOperation[]): PlannedOperation[] {
+  const scope = new NameScope([...CLIENT_MEMBERS, ...operations.map((op) => op.method)]);
+  return operations.map((op) => (op.responseHeaders !== undefined ? { ...op, headersMethod: scope.claim([`${op.method}WithHeaders`]) } : op));
 }
 
 function syntheticShapes(model: WsdlModel, schema: SchemaPlan, op: BindingOperation, method: string): { input: MethodShape; output: MethodShape } {
@@ -181,7 +216,7 @@ function syntheticShapes(model: WsdlModel, schema: SchemaPlan, op: BindingOperat
           tsName: schema.scope.claim(candidatesFor(`${method}Input`, 'synthetic', ns)),
           fields: findMessage(model, inputName, op).parts.map((part) => ({ prop: part.name, value: partValue(model, schema, part, op), optional: false })),
         };
-  if (outputName === undefined) return { input, output: { kind: 'empty' } };
+  if (outputName === undefined || httpOutputIsEmpty(model, op, outputName)) return { input, output: { kind: 'empty' } };
   const outPart = httpResultPart(model, op, outputName);
   const output: MethodShape = {
     kind: 'synthetic',
@@ -189,28 +224,6 @@ function syntheticShapes(model: WsdlModel, schema: SchemaPlan, op: BindingOperat
     fields: [{ prop: `${op.name}Result`, value: partValue(model, schema, outPart, op), optional: true }],
   };
   return { input, output };
-}
-
-export function partValue(model: WsdlModel, schema: SchemaPlan, part: { name: string; element?: QName; type?: import('../model.js').TypeUse }, op: BindingOperation): PlannedValue {
-  if (part.element !== undefined) {
-    const element = schema.elements.get(clark(part.element));
-    if (element === undefined) refuse('MISSING_REFERENCE', `element ${clark(part.element)} (part ${part.name}) is not declared`, op.source);
-    return element.value;
-  }
-  if (part.type !== undefined) return resolveValue(part.type, schema.lookup, op.source);
-  return refuse('UNSUPPORTED_CONSTRUCT', `part ${part.name} has neither element nor type`, op.source);
-}
-
-/** The message part an HTTP operation answers with (`mime:mimeXml part=...`). */
-export function httpResultPart(model: WsdlModel, op: BindingOperation, outputName: QName) {
-  const out = op.httpOutput;
-  if (out === undefined || out.kind !== 'mimeXml') {
-    refuse('UNSUPPORTED_CONSTRUCT', `HTTP operation ${op.name} answers ${out === undefined ? 'nothing declared' : `mime:content ${out.type}`}; only mime:mimeXml is supported`, op.source);
-  }
-  const message = findMessage(model, outputName, op);
-  const part = out.part !== undefined ? message.parts.find((p) => p.name === out.part) : message.parts[0];
-  if (part === undefined) refuse('MISSING_REFERENCE', `part ${out.part ?? '(first)'} of message ${message.name.local} is missing`, message.source);
-  return part;
 }
 
 export function uniqueFolders(services: readonly Service[]): string[] {

@@ -28,7 +28,10 @@ export class TypeText {
       this.#usesXml = true;
       return 'XmlElement';
     }
-    if (value.kind === 'type') return this.#ref(this.schema.byKey.get(value.key)!.tsName);
+    if (value.kind === 'type') {
+      const type = this.schema.byKey.get(value.key)!;
+      return this.#ref(type.kind === 'complex' && type.unionName !== undefined ? type.unionName : type.tsName);
+    }
     if (value.simpleType !== undefined) {
       const alias = this.schema.byKey.get(value.simpleType);
       if (alias !== undefined) return this.#ref(alias.tsName);

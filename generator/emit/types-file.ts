@@ -4,21 +4,26 @@
  */
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from 'ts-morph';
 import { StructureKind } from './kinds.js';
-import { propertyKey } from '../naming.js';
+import { propertyKey, quoteString } from '../naming.js';
 import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './docs.js';
 import type { PlannedAttribute, PlannedField } from './members.js';
 import type { PlannedComplex, PlannedSimple, PlannedType, PlannedXmlAlias, SchemaPlan } from './schema-plan.js';
-import type { ServicePlan, SyntheticField } from './service-plan.js';
+import type { PlannedHeaders, ServicePlan, SyntheticField } from './service-plan.js';
 import { primitiveText, TypeText } from './type-text.js';
 import type { PlannedValue } from './values.js';
 
 export function typesStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
   const text = new TypeText(schema);
-  const declarations: StatementStructures[] = schema.types.map((t) => declareType(t, schema, text));
+  const declarations: StatementStructures[] = schema.types.flatMap((t) => {
+    const declared = declareType(t, schema, text);
+    return t.kind === 'complex' && t.unionName !== undefined ? [declared, unionAlias(t, t.unionName, schema)] : [declared];
+  });
   for (const op of service.operations) {
     for (const shape of [op.input, op.output]) {
       if (shape.kind === 'synthetic') declarations.push(syntheticInterface(shape.tsName, shape.fields, op.name, text));
     }
+    if (op.requestHeaders !== undefined) declarations.push(headersAlias(op.requestHeaders, `the request of operation \`${op.name}\``, schema, text));
+    if (op.responseHeaders !== undefined) declarations.push(headersAlias(op.responseHeaders, `the response of operation \`${op.name}\``, schema, text));
   }
   const imports: StatementStructures[] = text.usesXml
     ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }]
@@ -66,6 +71,25 @@ function arrayAlias(type: PlannedComplex, item: PlannedField, text: TypeText): T
     jsDoc(
       cleanDocumentation(type.type.documentation),
       `${origin(type)}: array wrapper; each item is the element ${wireName(item.name)} (${occurrence(item.minOccurs, item.maxOccurs, item.nillable)}).`,
+    ),
+  );
+}
+
+/**
+ * `AnyShape`: the concrete variants of a polymorphic type, each tagged by `$type` (the runtime
+ * writes and reads it as xsi:type). Abstract types have no variant: they cannot be sent.
+ */
+function unionAlias(type: PlannedComplex, name: string, schema: SchemaPlan): TypeAliasDeclarationStructure {
+  const concrete = [type, ...type.derived.map((key) => schema.byKey.get(key))].filter(
+    (t): t is PlannedComplex => t?.kind === 'complex' && !t.type.abstract,
+  );
+  const variants = concrete.map((t) => `({ $type: ${quoteString(t.tsName)} } & ${t.tsName})`);
+  return typeAlias(
+    name,
+    variants.length > 0 ? variants.join(' | ') : 'never',
+    jsDoc(
+      `A value declared as ${wireName(type.wireName)}${type.type.abstract ? ' (abstract)' : ''}: one of its concrete types, named by \`$type\` ` +
+        '(on the wire: xsi:type; no xsi:type means the declared type itself).',
     ),
   );
 }
@@ -155,6 +179,20 @@ function syntheticInterface(name: string, fields: readonly SyntheticField[], ope
       docs: jsDoc(`${f.optional ? 'Result' : 'Parameter'} \`${f.prop}\`: ${describeValue(f.value)}.`),
     })),
   };
+}
+
+/**
+ * The SOAP header blocks of one direction of an operation, by property. A type literal (not an
+ * interface) so that it is assignable to the runtime's `Record<string, unknown>` header maps.
+ */
+function headersAlias(headers: PlannedHeaders, what: string, schema: SchemaPlan, text: TypeText): TypeAliasDeclarationStructure {
+  const members = headers.blocks.map((b) => `${propertyKey(b.prop)}?: ${text.value(schema.elements.get(b.element)!.value)}`);
+  const elements = headers.blocks.map((b) => `\`${b.prop}\`: ${wireName(schema.elements.get(b.element)!.decl.name)}`);
+  return typeAlias(
+    headers.tsName,
+    `{ ${members.join('; ')} }`,
+    jsDoc(`SOAP header blocks of ${what} (SOAP 1.1/1.2 only: HTTP GET/POST carry none). ${elements.join('; ')}.`),
+  );
 }
 
 function describeValue(value: PlannedValue): string {

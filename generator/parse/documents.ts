@@ -12,7 +12,7 @@ import { readXmlFast } from '../../runtime/xml/fast-reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import type { ModelWarning } from '../model.js';
-import { WSDL20_NS, WSDL_NS, XSD_NS } from './namespaces.js';
+import { SOAP_ENCODING_NS, WSDL20_NS, WSDL_NS, XSD_NS } from './namespaces.js';
 import { at, attr, children, tagName } from './xml-access.js';
 
 export type ReadFile = (absPath: string) => string | Uint8Array;
@@ -190,7 +190,12 @@ function notWsdl(file: string, root: XmlElement, expected: string): GeneratorErr
   return new GeneratorError('WSDL_NOT_WSDL', `expected ${expected}, found ${found}${hint}`, at(file, root));
 }
 
-const IMPLICIT_NAMESPACES = new Set([XSD_NS, 'http://www.w3.org/XML/1998/namespace']);
+/**
+ * Namespaces imported without a location that need no schema: XSD and xml: are built in, and
+ * ASMX imports SOAP-ENC in every WSDL with array parameters only for the `soapenc:Array`
+ * restriction base, which is read as a literal array (parse/complex-types.ts).
+ */
+const IMPLICIT_NAMESPACES = new Set([XSD_NS, 'http://www.w3.org/XML/1998/namespace', SOAP_ENCODING_NS]);
 
 /** Loads the root WSDL and its imports; `file` is kept exactly as given for display. */
 export function loadDocuments(file: string, readFile: ReadFile = (p) => readFileSync(p)): DocumentSet {

@@ -1,4 +1,8 @@
-/** The HTTP GET/POST extensions of a binding operation: location, urlEncoded / mime input, mimeXml output. */
+/**
+ * The HTTP GET/POST extensions of a binding operation: location, urlEncoded / mime input,
+ * mimeXml output. An encoding smskit cannot carry is kept as `unsupported` with what it was:
+ * the service plan leaves that one operation out of the binding, with a warning.
+ */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import type { BindingOperation } from '../model.js';
@@ -12,8 +16,8 @@ export function readHttpOperation(file: string, op: XmlElement, input: XmlElemen
   if (httpOp === undefined) {
     throw new GeneratorError('WSDL_INVALID', `${where} has no http:operation`, at(file, op));
   }
-  const httpInput = input === undefined ? undefined : readInput(file, input, where);
-  const httpOutput = output === undefined ? undefined : readOutput(file, output, where);
+  const httpInput = input === undefined ? undefined : readInput(file, input);
+  const httpOutput = output === undefined ? undefined : readOutput(file, output);
   return {
     httpLocation: requiredAttr(file, httpOp, 'location'),
     ...(httpInput === undefined ? {} : { httpInput }),
@@ -21,18 +25,18 @@ export function readHttpOperation(file: string, op: XmlElement, input: XmlElemen
   };
 }
 
-function readInput(file: string, input: XmlElement, where: string): BindingOperation['httpInput'] {
+function readInput(file: string, input: XmlElement): BindingOperation['httpInput'] {
   if (firstChild(input, HTTP_BINDING_NS, 'urlEncoded') !== undefined) return { kind: 'urlEncoded' };
   const replacement = firstChild(input, HTTP_BINDING_NS, 'urlReplacement');
-  if (replacement !== undefined) {
-    throw new GeneratorError('WSDL_UNSUPPORTED', `${where}: <${tagName(replacement)}> (parameters in the URL path) is not supported`, at(file, replacement));
-  }
+  if (replacement !== undefined) return { kind: 'unsupported', what: `<${tagName(replacement)}> (parameters in the URL path) is not supported` };
   const content = firstChild(input, MIME_NS, 'content');
   if (content !== undefined) return { kind: 'mimeContent', type: requiredAttr(file, content, 'type') };
-  return unsupportedEncoding(file, input, where);
+  return unsupportedEncoding(input);
 }
 
-function readOutput(file: string, output: XmlElement, where: string): BindingOperation['httpOutput'] {
+function readOutput(file: string, output: XmlElement): BindingOperation['httpOutput'] {
+  // `<wsdl:output />` with no encoding: ASMX's void methods answer an empty body.
+  if (!output.children.some((c) => c.type === 'element')) return undefined;
   const mimeXml = firstChild(output, MIME_NS, 'mimeXml');
   if (mimeXml !== undefined) {
     const part = attr(mimeXml, 'part');
@@ -40,15 +44,12 @@ function readOutput(file: string, output: XmlElement, where: string): BindingOpe
   }
   const content = firstChild(output, MIME_NS, 'content');
   if (content !== undefined) return { kind: 'mimeContent', type: requiredAttr(file, content, 'type') };
-  return unsupportedEncoding(file, output, where);
+  return unsupportedEncoding(output);
 }
 
-function unsupportedEncoding(file: string, el: XmlElement, where: string): never {
+/** An encoding smskit cannot carry: recorded, so that only this operation is left out. */
+function unsupportedEncoding(el: XmlElement): { kind: 'unsupported'; what: string } {
   const found = el.children.find((c) => c.type === 'element');
   const what = found === undefined || found.type !== 'element' ? 'no encoding' : `<${tagName(found)}>`;
-  throw new GeneratorError(
-    'WSDL_UNSUPPORTED',
-    `${where} ${el.local}: ${what} (expected http:urlEncoded, mime:content or mime:mimeXml)`,
-    at(file, el),
-  );
+  return { kind: 'unsupported', what: `${el.local}: ${what} (expected http:urlEncoded, mime:content or mime:mimeXml)` };
 }

@@ -15,9 +15,18 @@ export interface OperationKey {
 }
 
 export function matchPortTypeOperation(portType: PortType, key: OperationKey, file: string, el: XmlElement, binding: string): PortTypeOperation {
-  const candidates = portType.operations.filter(
+  const byName = portType.operations.filter((op) => op.name === key.name);
+  // ASMX overloads: the first overload has no input/output names, the others have their
+  // MessageName. WSDL 1.1 §2.4.5 gives unnamed ones the default names, so an unnamed binding
+  // operation is the unnamed portType operation, not the named overload.
+  const exact = byName.filter(
     (op) =>
-      op.name === key.name &&
+      effectiveName(key.inputName, `${op.name}Request`, op) === effectiveName(op.inputName, `${op.name}Request`, op) &&
+      effectiveName(key.outputName, `${op.name}Response`, op) === effectiveName(op.outputName, `${op.name}Response`, op),
+  );
+  if (exact.length === 1) return exact[0]!;
+  const candidates = byName.filter(
+    (op) =>
       namesAgree(key.inputName, op.inputName, `${op.name}Request`, op.name) &&
       namesAgree(key.outputName, op.outputName, `${op.name}Response`, op.name),
   );
@@ -35,6 +44,12 @@ export function matchPortTypeOperation(portType: PortType, key: OperationKey, fi
     `binding ${binding} operation ${shown} matches ${candidates.length} operations of portType ${showQName(portType.name)}; name its wsdl:input/wsdl:output to tell them apart`,
     at(file, el),
   );
+}
+
+/** A name as given, or the WSDL 1.1 default (one-way operations: the operation's name). */
+function effectiveName(name: string | undefined, requestResponseDefault: string, op: PortTypeOperation): string {
+  if (name !== undefined) return name;
+  return op.input !== undefined && op.output !== undefined ? requestResponseDefault : op.name;
 }
 
 /**

@@ -1,0 +1,71 @@
+/**
+ * An operation a binding cannot carry is left out of that binding only: a warning names the
+ * WSDL line, the operation and the binding; the descriptor lists it under `omitted` with the
+ * reason; the generated method says where it is not available. The file is refused only when
+ * no operation is left anywhere.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toDescriptor } from '../../generator/descriptor.js';
+import { GeneratorError } from '../../generator/errors.js';
+import { generate, parseWsdl } from '../../generator/index.js';
+import type { ModelWarning } from '../../generator/model.js';
+import { repoRoot } from '../fixtures/models/golden-inputs.js';
+
+const MIXED = 'test/fixtures/wsdl-partial/mixed-carriage.wsdl';
+const NOTHING_LEFT = 'test/fixtures/wsdl-partial/nothing-left.wsdl';
+
+beforeAll(() => {
+  process.chdir(repoRoot);
+});
+
+function generateWithWarnings(file: string): { files: Map<string, string>; warnings: ModelWarning[] } {
+  const warnings: ModelWarning[] = [];
+  const files = generate(parseWsdl(file), { toolVersion: '0.0.0-test', onWarning: (w) => warnings.push(w) });
+  return { files, warnings };
+}
+
+describe('operations a binding cannot carry', () => {
+  it('warns once per left-out operation and binding, with the WSDL line', () => {
+    const { warnings } = generateWithWarnings(MIXED);
+    expect(warnings.map((w) => [w.code, w.source.file, w.source.line, w.message])).toEqual([
+      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 60, 'operation Echo is left out of binding MixedHttpGet (http-get): its input <http:urlReplacement> (parameters in the URL path) is not supported'],
+      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 65, 'operation Move is left out of binding MixedHttpGet (http-get): parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)'],
+      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 73, 'operation Echo is left out of binding MixedHttpPost (http-post): HTTP operation Echo answers mime:content text/plain; only mime:mimeXml is supported'],
+      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 78, 'operation Move is left out of binding MixedHttpPost (http-post): parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)'],
+    ]);
+  });
+
+  it('keeps every operation on the binding that carries it and lists the others as omitted', () => {
+    const descriptor = toDescriptor(parseWsdl(MIXED));
+    const byProtocol = Object.fromEntries(descriptor.bindings.map((b) => [b.protocol, b]));
+    expect(byProtocol['soap11']!.operations.map((o) => o.name)).toEqual(['Echo', 'Move']);
+    expect(byProtocol['soap11']!.omitted).toBeUndefined();
+    expect(byProtocol['http-get']!.operations).toEqual([]);
+    expect(byProtocol['http-get']!.omitted).toEqual([
+      { name: 'Echo', method: 'Echo', reason: 'its input <http:urlReplacement> (parameters in the URL path) is not supported' },
+      { name: 'Move', method: 'Move', reason: 'parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)' },
+    ]);
+    expect(byProtocol['http-post']!.omitted?.map((o) => o.name)).toEqual(['Echo', 'Move']);
+  });
+
+  it('says in the generated code where each method is not available', () => {
+    const { files } = generateWithWarnings(MIXED);
+    const client = files.get('mixed/client.ts')!;
+    expect(client).toContain('Not available on:\n   * - http-get (MixedHttpGet): parameter to is of the complex type Point');
+    expect(files.get('mixed/server.ts')).toContain('Not available on:');
+    expect(files.get('mixed/descriptor.ts')).toContain('Left out: operation Echo is left out of binding MixedHttpGet (http-get)');
+  });
+
+  it('refuses the file only when no operation is left, naming the first reason and its line', () => {
+    let caught: unknown;
+    try {
+      generate(parseWsdl(NOTHING_LEFT), { toolVersion: '0.0.0-test' });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(GeneratorError);
+    const error = caught as GeneratorError;
+    expect([error.code, error.file, error.line]).toEqual(['UNSUPPORTED_CONSTRUCT', NOTHING_LEFT, 59]);
+    expect(error.what).toMatch(/^no operation can be generated: operation Echo is left out of binding MixedHttpGet \(http-get\)/);
+  });
+});
