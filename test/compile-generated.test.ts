@@ -10,10 +10,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../generator/errors.js';
 import { generate, parseWsdl } from '../generator/index.js';
 import { goldenInputs, repoRoot } from './fixtures/models/golden-inputs.js';
+import { sharedSkipReason } from './helpers/shared-dir.js';
 
 const VIRTUAL_ROOT = join(repoRoot, 'test/golden/.compile');
 const diagnosticsByStem = new Map<string, string[]>();
 const refused = new Set<string>();
+const SKIP = sharedSkipReason('wsdl-corpus');
+if (SKIP !== undefined) console.warn(`compile-generated: corpus inputs ${SKIP}`);
 
 function compilerOptions(): ts.CompilerOptions {
   const parsed = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, {

@@ -9,9 +9,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../generator/errors.js';
 import { generate, parseWsdl } from '../generator/index.js';
 import { goldenInputs, goldenRoot, readTree, REFUSED_FILE, repoRoot, writeTree } from './fixtures/models/golden-inputs.js';
+import { sharedSkipReason } from './helpers/shared-dir.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const TOOL_VERSION = '0.0.0-golden';
+const SKIP = sharedSkipReason('wsdl-corpus');
+if (SKIP !== undefined) console.warn(`generate-golden: corpus inputs ${SKIP}`);
 
 beforeAll(() => {
   process.chdir(repoRoot); // relative WSDL paths resolve, and headers stay machine-independent

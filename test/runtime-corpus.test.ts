@@ -2,8 +2,10 @@
  * The runtime over real-world WSDLs with complex types (arrays, nested types, nillable and
  * optional fields, several schemas): descriptors from the generator's parser and
  * toDescriptor, sample values for every operation, and a round trip through our client and
- * server over every binding each WSDL declares.
+ * server over every binding each WSDL declares. Needs ../shared/wsdl-corpus; skipped, with one
+ * line saying so, without it.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWsdl, toDescriptor } from '../generator/index.js';
 import { createRequestListener, listen, ServiceClient, type Listening, type OperationHandler } from '../runtime/index.js';
@@ -11,8 +13,10 @@ import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../runtim
 import { soapWrappers } from '../runtime/http-binding.js';
 import { addressPath } from '../runtime/wire.js';
 import { normalise, sampleValue } from './fixtures/runtime/sample-values.js';
+import { sharedDir, sharedSkipReason } from './helpers/shared-dir.js';
 
-const CORPUS = '/work/shared/wsdl-corpus';
+const CORPUS = join(sharedDir, 'wsdl-corpus');
+const SKIP = sharedSkipReason('wsdl-corpus');
 const FILES = [
   'countryinfo-oorsprong-dataflex.wsdl',
   'wsf-schedule-wsdot-asmx.wsdl',
@@ -48,8 +52,16 @@ function samplesFor(d: ServiceDescriptor): Map<string, Sample> {
   return samples;
 }
 
-describe.each(FILES)('%s', (file) => {
-  const d = toDescriptor(parseWsdl(`${CORPUS}/${file}`));
+if (SKIP === undefined) {
+  describe.each(FILES)('%s', roundTrips);
+} else {
+  console.warn(`runtime-corpus: ${SKIP}`);
+  describe.skip(SKIP, () => it.each(FILES)('%s round-trips', () => {}));
+}
+
+/** Every operation of `file` round-trips over every binding, through our client and server. */
+function roundTrips(file: string): void {
+  const d = toDescriptor(parseWsdl(join(CORPUS, file)));
   const samples = samplesFor(d);
   let server: Listening;
   let endpoint: string;
@@ -87,7 +99,7 @@ describe.each(FILES)('%s', (file) => {
       await client.close();
     }
   });
-});
+}
 
 function pick(input: unknown, op: OperationDescriptor, d: ServiceDescriptor): unknown {
   if (op.input.kind !== 'params') return input;

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { spawnTracked } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { median } from '../lib/stats.js';
+import { SHARED_FROM_ROOT, sharedSkipReason } from '../../test/helpers/shared-dir.js';
 
+/** Paths relative to the repo root, the bench's working directory; `shared` names a ../shared folder the file needs. */
 const FILES = [
   { label: 'serviceapi.wsdl', path: 'wsdl/serviceapi.wsdl' },
-  { label: 'properties-multischema-asmx.wsdl (largest corpus file)', path: '/work/shared/wsdl-corpus/properties-multischema-asmx.wsdl' },
+  { label: 'properties-multischema-asmx.wsdl (largest corpus file)', path: `${SHARED_FROM_ROOT}/wsdl-corpus/properties-multischema-asmx.wsdl`, shared: 'wsdl-corpus' },
 ];
 
 /** Runs `node args` to completion; the wall time in seconds. Throws on a non-zero exit. */
@@ -40,6 +42,11 @@ export async function runGeneratorSection(settings: Settings, log: (line: string
   const figures: Record<string, unknown> = {};
   try {
     for (const file of FILES) {
+      const skip = file.shared === undefined ? undefined : sharedSkipReason(file.shared);
+      if (skip !== undefined) {
+        log(`  generate ${file.label}: ${skip}`);
+        continue;
+      }
       const ours = (): Promise<number> => timeProcess(['bin/smskit.js', 'generate', '--wsdl', file.path, '--out', join(out, 'ours')], `smskit generate ${file.label}`);
       const theirs = (): Promise<number> => timeProcess(['node_modules/wsdl-tsclient/dist/src/cli.js', file.path, '-o', join(out, 'wsdl-tsclient')], `wsdl-tsclient ${file.label}`);
       await ours(); // warm-up: the file system cache, not the process
