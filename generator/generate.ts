@@ -13,7 +13,6 @@ import { printFile, provenanceHeader } from './emit/project.js';
 import { serverStatements } from './emit/server-file.js';
 import { typesStatements } from './emit/types-file.js';
 import type { ModelWarning, WsdlModel } from './model.js';
-import type { ModelPlan } from './emit/model-plan.js';
 
 export const DEFAULT_RUNTIME_IMPORT = 'smskit/runtime';
 
@@ -42,7 +41,6 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
   if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
   const header = provenanceHeader({ toolVersion: options.toolVersion, wsdlFile: model.file, wsdlHash: model.hash, options: { runtimeImport } });
   const plan = planModel(model);
-  refuseWhenNothingIsLeft(plan);
   for (const service of plan.services) for (const warning of service.warnings) options.onWarning?.(warning);
   const files = new Map<string, string>();
   for (const service of plan.services) {
@@ -60,12 +58,3 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
   return files;
 }
 
-/**
- * Operations a binding cannot carry are left out one by one; the file as a whole is refused
- * only when that leaves no operation anywhere, with the first reason.
- */
-function refuseWhenNothingIsLeft(plan: ModelPlan): void {
-  if (plan.services.some((s) => s.operations.length > 0)) return;
-  const first = plan.services.flatMap((s) => s.warnings)[0];
-  if (first !== undefined) refuse('UNSUPPORTED_CONSTRUCT', `no operation can be generated: ${first.message}`, first.source);
-}

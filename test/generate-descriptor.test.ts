@@ -106,11 +106,29 @@ describe('binding choice and synthesised shapes', () => {
     expect(get.output).toEqual({ kind: 'xml-result', element: `{${NS}}string`, field: 'SMSSendResult' });
   });
 
-  it('rpc style is refused with a GeneratorError naming the operation and its line', () => {
+  it('rpc style leaves the operations out of that binding only, with a warning naming the line', () => {
     const base = serviceApiModel();
     const soap = base.bindings[0]!;
     const rpc = { ...soap, operations: soap.operations.map((o) => ({ ...o, style: 'rpc' as const, source: { file: 'fixture.wsdl', line: 42 } })) };
     const model: WsdlModel = { ...base, bindings: [rpc, ...base.bindings.slice(1)] };
+    const descriptor = toDescriptor(model);
+    const soap11 = descriptor.bindings.find((b) => b.protocol === 'soap11')!;
+    expect(soap11.operations).toEqual([]);
+    expect(soap11.omitted?.map((o) => [o.name, o.reason])).toEqual([
+      ['SMSSend', 'rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal'],
+      ['SMSSendToPort', 'rpc style (operation SMSSendToPort of binding ServiceAPISoap) is not supported; only document/literal'],
+    ]);
+    expect(descriptor.bindings.find((b) => b.protocol === 'soap12')!.operations.map((o) => o.name)).toEqual(['SMSSend', 'SMSSendToPort']);
+    const warnings: string[] = [];
+    generate(model, { toolVersion: 't', onWarning: (w) => warnings.push(`${w.source.file}:${w.source.line}: ${w.message}`) });
+    expect(warnings[0]).toBe('fixture.wsdl:42: operation SMSSend is left out of binding ServiceAPISoap (soap11): rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal');
+  });
+
+  it('refuses with a GeneratorError naming the operation and its line when no binding is left', () => {
+    const base = serviceApiModel();
+    const soap = base.bindings[0]!;
+    const rpc = { ...soap, operations: soap.operations.map((o) => ({ ...o, style: 'rpc' as const, source: { file: 'fixture.wsdl', line: 42 } })) };
+    const model: WsdlModel = { ...base, bindings: [rpc, ...base.bindings.slice(1)], services: [{ ...base.services[0]!, ports: base.services[0]!.ports.slice(0, 1) }] };
     let caught: unknown;
     try {
       toDescriptor(model);
@@ -119,7 +137,7 @@ describe('binding choice and synthesised shapes', () => {
     }
     expect(caught).toBeInstanceOf(GeneratorError);
     expect(caught).toMatchObject({ code: 'UNSUPPORTED_CONSTRUCT', file: 'fixture.wsdl', line: 42 });
-    expect((caught as Error).message).toMatch(/rpc style \(operation SMSSend of binding ServiceAPISoap\)/);
+    expect((caught as Error).message).toMatch(/no operation can be generated: operation SMSSend is left out of binding ServiceAPISoap \(soap11\): rpc style/);
   });
 });
 

@@ -64,7 +64,7 @@ function clientMethods(op: PlannedOperation, service: ServicePlan, types: Operat
   const withHeaders: OptionalKind<MethodDeclarationStructure> = {
     name: op.headersMethod,
     parameters,
-    returnType: `Promise<{ output: ${output}; soapHeaders: ${responseHeaders} }>`,
+    returnType: `Promise<{ output: ${output}; soapHeaders: ${responseHeaders}; }>`,
     docs: jsDoc(`\`${op.method}\`, also returning the SOAP header blocks of the response (none over HTTP GET/POST).`),
     statements: [`return this.#client.callWithHeaders<${input ?? 'undefined'}, ${output}, ${responseHeaders}>(${args});`],
   };

@@ -3,6 +3,7 @@
  * one service plan per wsdl:service, in document order.
  */
 import type { WsdlModel } from '../model.js';
+import { refuse } from './failure.js';
 import { TS_RESERVED_WORDS, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
 import { planSchema, type SchemaPlan } from './schema-plan.js';
 import { planService, uniqueFolders, type ServicePlan } from './service-plan.js';
@@ -27,5 +28,18 @@ export function planModel(model: WsdlModel): ModelPlan {
   const schema = planSchema(model, reservedTypeNames(model));
   const folders = uniqueFolders(model.services);
   const services = model.services.map((service, i) => planService(model, service, schema, folders[i]!));
-  return { schema, services };
+  const plan = { schema, services };
+  refuseWhenNothingIsLeft(plan);
+  return plan;
 }
+
+/**
+ * Operations a binding cannot carry are left out one by one; the file as a whole is refused
+ * only when that leaves no operation anywhere, with the first reason.
+ */
+function refuseWhenNothingIsLeft(plan: ModelPlan): void {
+  if (plan.services.some((s) => s.operations.length > 0)) return;
+  const first = plan.services.flatMap((s) => s.warnings)[0];
+  if (first !== undefined) refuse('UNSUPPORTED_CONSTRUCT', `no operation can be generated: ${first.message}`, first.source);
+}
+

@@ -83,7 +83,7 @@ function unionAlias(type: PlannedComplex, name: string, schema: SchemaPlan): Typ
   const concrete = [type, ...type.derived.map((key) => schema.byKey.get(key))].filter(
     (t): t is PlannedComplex => t?.kind === 'complex' && !t.type.abstract,
   );
-  const variants = concrete.map((t) => `({ $type: ${quoteString(t.tsName)} } & ${t.tsName})`);
+  const variants = concrete.map((t) => `({ $type: ${quoteString(t.tsName)}; } & ${t.tsName})`);
   return typeAlias(
     name,
     variants.length > 0 ? variants.join(' | ') : 'never',
@@ -190,7 +190,7 @@ function headersAlias(headers: PlannedHeaders, what: string, schema: SchemaPlan,
   const elements = headers.blocks.map((b) => `\`${b.prop}\`: ${wireName(schema.elements.get(b.element)!.decl.name)}`);
   return typeAlias(
     headers.tsName,
-    `{ ${members.join('; ')} }`,
+    `{ ${members.map((m) => `${m}; `).join('')}}`,
     jsDoc(`SOAP header blocks of ${what} (SOAP 1.1/1.2 only: HTTP GET/POST carry none). ${elements.join('; ')}.`),
   );
 }

@@ -5,7 +5,7 @@
 
 import { ServiceClient, type CallOptions, type ClientOptions } from 'smskit/runtime';
 import { WebServiceDescriptor } from './descriptor.js';
-import type { CheckServerHealth, CheckServerHealthResponse, CheckServerHealthV2, CheckServerHealthV2Response, Newsletter, NewsletterResponse, AdditionalServices, AdditionalServicesResponse, Availability, AvailabilityResponse, NearestBookingDate, NearestBookingDateResponse, PriceDetail, PriceDetailResponse, Prices, PricesResponse, PriceList, PriceListResponse, ClientBooking, ClientBookingResponse, RetailerBooking, RetailerBookingResponse, ReadBooking, ReadBookingResponse, RatifyBooking, RatifyBookingResponse, CancelBooking, CancelBookingResponse, CheckBooking, CheckBookingResponse, CancellationConditions, CancellationConditionsResponse, Search, SearchResponse, AccommodationDetail, AccommodationDetailResponse, Trips, TripsResponse, AffiliateDetail, AffiliateDetailResponse, VoucherDetail, VoucherDetailResponse, PaymentExtInformation, PaymentExtInformationResponse } from './types.js';
+import type { CheckServerHealth, CheckServerHealthResponse, CheckServerHealthV2, CheckServerHealthV2Response, Newsletter, NewsletterResponse, AdditionalServices, AdditionalServicesResponse, Availability, AvailabilityResponse, NearestBookingDate, NearestBookingDateResponse, PriceDetail, PriceDetailResponse, Prices, PricesResponse, PriceList, PriceListResponse, ClientBooking, ClientBookingResponse, RetailerBooking, RetailerBookingResponse, ReadBooking, ReadBookingResponse, RatifyBooking, RatifyBookingResponse, CancelBooking, CancelBookingResponse, CheckBooking, CheckBookingResponse, CancellationConditions, CancellationConditionsResponse, Search, SearchResponse, AccommodationDetail, AccommodationDetailResponse, Trips, TripsResponse, AffiliateDetail, AffiliateDetailResponse, VoucherDetail, VoucherDetailResponse, PaymentExtInformation, PaymentExtInformationResponse, NewsletterRequestHeaders, AdditionalServicesRequestHeaders, AvailabilityRequestHeaders, NearestBookingDateRequestHeaders, PriceDetailRequestHeaders, PricesRequestHeaders, PriceListRequestHeaders, ClientBookingRequestHeaders, RetailerBookingRequestHeaders, ReadBookingRequestHeaders, RatifyBookingRequestHeaders, CancelBookingRequestHeaders, CheckBookingRequestHeaders, CancellationConditionsRequestHeaders, SearchRequestHeaders, AccommodationDetailRequestHeaders, TripsRequestHeaders, VoucherDetailRequestHeaders, PaymentExtInformationRequestHeaders } from './types.js';
 
 /**
  * Interhome WebService
@@ -48,7 +48,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Newsletter`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Newsletter`
    */
-  Newsletter(input: Newsletter, options?: CallOptions): Promise<NewsletterResponse> {
+  Newsletter(input: Newsletter, options?: CallOptions<NewsletterRequestHeaders>): Promise<NewsletterResponse> {
     return this.#client.call<Newsletter, NewsletterResponse>('Newsletter', input, options);
   }
 
@@ -59,7 +59,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/AdditionalServices`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/AdditionalServices`
    */
-  AdditionalServices(input: AdditionalServices, options?: CallOptions): Promise<AdditionalServicesResponse> {
+  AdditionalServices(input: AdditionalServices, options?: CallOptions<AdditionalServicesRequestHeaders>): Promise<AdditionalServicesResponse> {
     return this.#client.call<AdditionalServices, AdditionalServicesResponse>('AdditionalServices', input, options);
   }
 
@@ -70,7 +70,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Availability`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Availability`
    */
-  Availability(input: Availability, options?: CallOptions): Promise<AvailabilityResponse> {
+  Availability(input: Availability, options?: CallOptions<AvailabilityRequestHeaders>): Promise<AvailabilityResponse> {
     return this.#client.call<Availability, AvailabilityResponse>('Availability', input, options);
   }
 
@@ -81,7 +81,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/NearestBookingDate`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/NearestBookingDate`
    */
-  NearestBookingDate(input: NearestBookingDate, options?: CallOptions): Promise<NearestBookingDateResponse> {
+  NearestBookingDate(input: NearestBookingDate, options?: CallOptions<NearestBookingDateRequestHeaders>): Promise<NearestBookingDateResponse> {
     return this.#client.call<NearestBookingDate, NearestBookingDateResponse>('NearestBookingDate', input, options);
   }
 
@@ -92,7 +92,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/PriceDetail`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/PriceDetail`
    */
-  PriceDetail(input: PriceDetail, options?: CallOptions): Promise<PriceDetailResponse> {
+  PriceDetail(input: PriceDetail, options?: CallOptions<PriceDetailRequestHeaders>): Promise<PriceDetailResponse> {
     return this.#client.call<PriceDetail, PriceDetailResponse>('PriceDetail', input, options);
   }
 
@@ -103,7 +103,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Prices`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Prices`
    */
-  Prices(input: Prices, options?: CallOptions): Promise<PricesResponse> {
+  Prices(input: Prices, options?: CallOptions<PricesRequestHeaders>): Promise<PricesResponse> {
     return this.#client.call<Prices, PricesResponse>('Prices', input, options);
   }
 
@@ -114,7 +114,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/PriceList`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/PriceList`
    */
-  PriceList(input: PriceList, options?: CallOptions): Promise<PriceListResponse> {
+  PriceList(input: PriceList, options?: CallOptions<PriceListRequestHeaders>): Promise<PriceListResponse> {
     return this.#client.call<PriceList, PriceListResponse>('PriceList', input, options);
   }
 
@@ -125,7 +125,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/ClientBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/ClientBooking`
    */
-  ClientBooking(input: ClientBooking, options?: CallOptions): Promise<ClientBookingResponse> {
+  ClientBooking(input: ClientBooking, options?: CallOptions<ClientBookingRequestHeaders>): Promise<ClientBookingResponse> {
     return this.#client.call<ClientBooking, ClientBookingResponse>('ClientBooking', input, options);
   }
 
@@ -136,7 +136,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/RetailerBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/RetailerBooking`
    */
-  RetailerBooking(input: RetailerBooking, options?: CallOptions): Promise<RetailerBookingResponse> {
+  RetailerBooking(input: RetailerBooking, options?: CallOptions<RetailerBookingRequestHeaders>): Promise<RetailerBookingResponse> {
     return this.#client.call<RetailerBooking, RetailerBookingResponse>('RetailerBooking', input, options);
   }
 
@@ -147,7 +147,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/ReadBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/ReadBooking`
    */
-  ReadBooking(input: ReadBooking, options?: CallOptions): Promise<ReadBookingResponse> {
+  ReadBooking(input: ReadBooking, options?: CallOptions<ReadBookingRequestHeaders>): Promise<ReadBookingResponse> {
     return this.#client.call<ReadBooking, ReadBookingResponse>('ReadBooking', input, options);
   }
 
@@ -158,7 +158,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/RatifyBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/RatifyBooking`
    */
-  RatifyBooking(input: RatifyBooking, options?: CallOptions): Promise<RatifyBookingResponse> {
+  RatifyBooking(input: RatifyBooking, options?: CallOptions<RatifyBookingRequestHeaders>): Promise<RatifyBookingResponse> {
     return this.#client.call<RatifyBooking, RatifyBookingResponse>('RatifyBooking', input, options);
   }
 
@@ -169,7 +169,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/CancelBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/CancelBooking`
    */
-  CancelBooking(input: CancelBooking, options?: CallOptions): Promise<CancelBookingResponse> {
+  CancelBooking(input: CancelBooking, options?: CallOptions<CancelBookingRequestHeaders>): Promise<CancelBookingResponse> {
     return this.#client.call<CancelBooking, CancelBookingResponse>('CancelBooking', input, options);
   }
 
@@ -180,7 +180,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/CheckBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/CheckBooking`
    */
-  CheckBooking(input: CheckBooking, options?: CallOptions): Promise<CheckBookingResponse> {
+  CheckBooking(input: CheckBooking, options?: CallOptions<CheckBookingRequestHeaders>): Promise<CheckBookingResponse> {
     return this.#client.call<CheckBooking, CheckBookingResponse>('CheckBooking', input, options);
   }
 
@@ -191,7 +191,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/CancellationConditions`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/CancellationConditions`
    */
-  CancellationConditions(input: CancellationConditions, options?: CallOptions): Promise<CancellationConditionsResponse> {
+  CancellationConditions(input: CancellationConditions, options?: CallOptions<CancellationConditionsRequestHeaders>): Promise<CancellationConditionsResponse> {
     return this.#client.call<CancellationConditions, CancellationConditionsResponse>('CancellationConditions', input, options);
   }
 
@@ -202,7 +202,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Search`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Search`
    */
-  Search(input: Search, options?: CallOptions): Promise<SearchResponse> {
+  Search(input: Search, options?: CallOptions<SearchRequestHeaders>): Promise<SearchResponse> {
     return this.#client.call<Search, SearchResponse>('Search', input, options);
   }
 
@@ -213,7 +213,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/AccommodationDetail`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/AccommodationDetail`
    */
-  AccommodationDetail(input: AccommodationDetail, options?: CallOptions): Promise<AccommodationDetailResponse> {
+  AccommodationDetail(input: AccommodationDetail, options?: CallOptions<AccommodationDetailRequestHeaders>): Promise<AccommodationDetailResponse> {
     return this.#client.call<AccommodationDetail, AccommodationDetailResponse>('AccommodationDetail', input, options);
   }
 
@@ -224,7 +224,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Trips`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Trips`
    */
-  Trips(input: Trips, options?: CallOptions): Promise<TripsResponse> {
+  Trips(input: Trips, options?: CallOptions<TripsRequestHeaders>): Promise<TripsResponse> {
     return this.#client.call<Trips, TripsResponse>('Trips', input, options);
   }
 
@@ -246,7 +246,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/VoucherDetail`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/VoucherDetail`
    */
-  VoucherDetail(input: VoucherDetail, options?: CallOptions): Promise<VoucherDetailResponse> {
+  VoucherDetail(input: VoucherDetail, options?: CallOptions<VoucherDetailRequestHeaders>): Promise<VoucherDetailResponse> {
     return this.#client.call<VoucherDetail, VoucherDetailResponse>('VoucherDetail', input, options);
   }
 
@@ -257,7 +257,7 @@ export class WebServiceClient {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/PaymentExtInformation`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/PaymentExtInformation`
    */
-  PaymentExtInformation(input: PaymentExtInformation, options?: CallOptions): Promise<PaymentExtInformationResponse> {
+  PaymentExtInformation(input: PaymentExtInformation, options?: CallOptions<PaymentExtInformationRequestHeaders>): Promise<PaymentExtInformationResponse> {
     return this.#client.call<PaymentExtInformation, PaymentExtInformationResponse>('PaymentExtInformation', input, options);
   }
 

@@ -826,6 +826,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'NewsletterReturnValue',
     },
     '{http://www.interhome.com/webservice}ReturnValue': {
       kind: 'complex',
@@ -850,6 +851,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
       ],
       attributes: [],
       derived: ['{http://www.interhome.com/webservice}NewsletterReturnValue', '{http://www.interhome.com/webservice}AdditionalServicesReturnValue', '{http://www.interhome.com/webservice}AvailabilityRetunValue', '{http://www.interhome.com/webservice}NearestBookingDateReturnValue', '{http://www.interhome.com/webservice}PriceDetailRetunValue', '{http://www.interhome.com/webservice}PricesRetunValue', '{http://www.interhome.com/webservice}PriceListReturnValue', '{http://www.interhome.com/webservice}ClientBookingReturnValue', '{http://www.interhome.com/webservice}RetailerBookingReturnValue', '{http://www.interhome.com/webservice}ReadBookingReturnValue', '{http://www.interhome.com/webservice}RatifyBookingReturnValue', '{http://www.interhome.com/webservice}CancelBookingReturnValue', '{http://www.interhome.com/webservice}CheckBookingReturnValue', '{http://www.interhome.com/webservice}CancellationConditionReturnValue', '{http://www.interhome.com/webservice}SearchReturnValue', '{http://www.interhome.com/webservice}AccommodationDetailReturnValue', '{http://www.interhome.com/webservice}TripsReturnValue', '{http://www.interhome.com/webservice}AffiliateDetailReturnValue', '{http://www.interhome.com/webservice}VoucherDetailReturnValue', '{http://www.interhome.com/webservice}PaymentInformationReturnValue'],
+      tag: 'ReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfError': {
       kind: 'complex',
@@ -1042,6 +1044,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'AdditionalServicesReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfAdditionalServiceItem': {
       kind: 'complex',
@@ -1297,6 +1300,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'AvailabilityRetunValue',
     },
     '{http://www.interhome.com/webservice}NearestBookingDateInputValue': {
       kind: 'complex',
@@ -1383,6 +1387,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'NearestBookingDateReturnValue',
     },
     '{http://www.interhome.com/webservice}PriceDetailInputValue': {
       kind: 'complex',
@@ -1618,6 +1623,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'PriceDetailRetunValue',
     },
     '{http://www.interhome.com/webservice}PricesInputValue': {
       kind: 'complex',
@@ -1733,6 +1739,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'PricesRetunValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfPricesPriceItem': {
       kind: 'complex',
@@ -1896,6 +1903,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'PriceListReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfPriceListItem': {
       kind: 'complex',
@@ -2283,6 +2291,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'ClientBookingReturnValue',
     },
     '{http://www.interhome.com/webservice}RetailerBookingInputValue': {
       kind: 'complex',
@@ -2545,6 +2554,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'RetailerBookingReturnValue',
     },
     '{http://www.interhome.com/webservice}ReadBookingInputValue': {
       kind: 'complex',
@@ -2799,6 +2809,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'ReadBookingReturnValue',
     },
     '{http://www.interhome.com/webservice}ReadBookingPriceItem': {
       kind: 'complex',
@@ -2932,6 +2943,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'RatifyBookingReturnValue',
     },
     '{http://www.interhome.com/webservice}CancelBookingInputValue': {
       kind: 'complex',
@@ -2986,6 +2998,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'CancelBookingReturnValue',
     },
     '{http://www.interhome.com/webservice}CheckBookingInputValue': {
       kind: 'complex',
@@ -3080,6 +3093,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'CheckBookingReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfCheckBookingItem': {
       kind: 'complex',
@@ -3187,6 +3201,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'CancellationConditionReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfCancellationConditionItem': {
       kind: 'complex',
@@ -3664,6 +3679,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'SearchReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfSearchResultItem': {
       kind: 'complex',
@@ -4259,6 +4275,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'AccommodationDetailReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfString': {
       kind: 'complex',
@@ -4351,6 +4368,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'TripsReturnValue',
     },
     '{http://www.interhome.com/webservice}ArrayOfTripItem': {
       kind: 'complex',
@@ -4498,6 +4516,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'AffiliateDetailReturnValue',
     },
     '{http://www.interhome.com/webservice}VoucherDetailInputValue': {
       kind: 'complex',
@@ -4728,6 +4747,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'VoucherDetailReturnValue',
     },
     '{http://www.interhome.com/webservice}VoucherDetailAddress': {
       kind: 'complex',
@@ -5161,6 +5181,7 @@ export const WebServiceDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'PaymentInformationReturnValue',
     },
     'element:{http://www.interhome.com/webservice}CheckServerHealth': { kind: 'complex', fields: [], attributes: [] },
     'element:{http://www.interhome.com/webservice}CheckServerHealthResponse': {

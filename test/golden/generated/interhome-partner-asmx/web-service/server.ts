@@ -5,7 +5,7 @@
 
 import { createRequestListener, type OperationHandler, type RequestContext, type ServerOptions } from 'smskit/runtime';
 import { WebServiceDescriptor } from './descriptor.js';
-import type { CheckServerHealth, CheckServerHealthResponse, CheckServerHealthV2, CheckServerHealthV2Response, Newsletter, NewsletterResponse, AdditionalServices, AdditionalServicesResponse, Availability, AvailabilityResponse, NearestBookingDate, NearestBookingDateResponse, PriceDetail, PriceDetailResponse, Prices, PricesResponse, PriceList, PriceListResponse, ClientBooking, ClientBookingResponse, RetailerBooking, RetailerBookingResponse, ReadBooking, ReadBookingResponse, RatifyBooking, RatifyBookingResponse, CancelBooking, CancelBookingResponse, CheckBooking, CheckBookingResponse, CancellationConditions, CancellationConditionsResponse, Search, SearchResponse, AccommodationDetail, AccommodationDetailResponse, Trips, TripsResponse, AffiliateDetail, AffiliateDetailResponse, VoucherDetail, VoucherDetailResponse, PaymentExtInformation, PaymentExtInformationResponse } from './types.js';
+import type { CheckServerHealth, CheckServerHealthResponse, CheckServerHealthV2, CheckServerHealthV2Response, Newsletter, NewsletterResponse, AdditionalServices, AdditionalServicesResponse, Availability, AvailabilityResponse, NearestBookingDate, NearestBookingDateResponse, PriceDetail, PriceDetailResponse, Prices, PricesResponse, PriceList, PriceListResponse, ClientBooking, ClientBookingResponse, RetailerBooking, RetailerBookingResponse, ReadBooking, ReadBookingResponse, RatifyBooking, RatifyBookingResponse, CancelBooking, CancelBookingResponse, CheckBooking, CheckBookingResponse, CancellationConditions, CancellationConditionsResponse, Search, SearchResponse, AccommodationDetail, AccommodationDetailResponse, Trips, TripsResponse, AffiliateDetail, AffiliateDetailResponse, VoucherDetail, VoucherDetailResponse, PaymentExtInformation, PaymentExtInformationResponse, NewsletterRequestHeaders, AdditionalServicesRequestHeaders, AvailabilityRequestHeaders, NearestBookingDateRequestHeaders, PriceDetailRequestHeaders, PricesRequestHeaders, PriceListRequestHeaders, ClientBookingRequestHeaders, RetailerBookingRequestHeaders, ReadBookingRequestHeaders, RatifyBookingRequestHeaders, CancelBookingRequestHeaders, CheckBookingRequestHeaders, CancellationConditionsRequestHeaders, SearchRequestHeaders, AccommodationDetailRequestHeaders, TripsRequestHeaders, VoucherDetailRequestHeaders, PaymentExtInformationRequestHeaders } from './types.js';
 
 /** Handlers of service `WebService`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
 export interface WebServiceHandlers {
@@ -32,7 +32,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Newsletter`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Newsletter`
    */
-  Newsletter(input: Newsletter, context: RequestContext): NewsletterResponse | Promise<NewsletterResponse>;
+  Newsletter(input: Newsletter, context: RequestContext<NewsletterRequestHeaders, Record<string, never>>): NewsletterResponse | Promise<NewsletterResponse>;
   /**
    * AdditionalServices Request
    *
@@ -40,7 +40,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/AdditionalServices`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/AdditionalServices`
    */
-  AdditionalServices(input: AdditionalServices, context: RequestContext): AdditionalServicesResponse | Promise<AdditionalServicesResponse>;
+  AdditionalServices(input: AdditionalServices, context: RequestContext<AdditionalServicesRequestHeaders, Record<string, never>>): AdditionalServicesResponse | Promise<AdditionalServicesResponse>;
   /**
    * Availability Request
    *
@@ -48,7 +48,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Availability`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Availability`
    */
-  Availability(input: Availability, context: RequestContext): AvailabilityResponse | Promise<AvailabilityResponse>;
+  Availability(input: Availability, context: RequestContext<AvailabilityRequestHeaders, Record<string, never>>): AvailabilityResponse | Promise<AvailabilityResponse>;
   /**
    * NearestBookingDate Request
    *
@@ -56,7 +56,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/NearestBookingDate`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/NearestBookingDate`
    */
-  NearestBookingDate(input: NearestBookingDate, context: RequestContext): NearestBookingDateResponse | Promise<NearestBookingDateResponse>;
+  NearestBookingDate(input: NearestBookingDate, context: RequestContext<NearestBookingDateRequestHeaders, Record<string, never>>): NearestBookingDateResponse | Promise<NearestBookingDateResponse>;
   /**
    * PriceDetail Request
    *
@@ -64,7 +64,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/PriceDetail`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/PriceDetail`
    */
-  PriceDetail(input: PriceDetail, context: RequestContext): PriceDetailResponse | Promise<PriceDetailResponse>;
+  PriceDetail(input: PriceDetail, context: RequestContext<PriceDetailRequestHeaders, Record<string, never>>): PriceDetailResponse | Promise<PriceDetailResponse>;
   /**
    * Prices Request
    *
@@ -72,7 +72,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Prices`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Prices`
    */
-  Prices(input: Prices, context: RequestContext): PricesResponse | Promise<PricesResponse>;
+  Prices(input: Prices, context: RequestContext<PricesRequestHeaders, Record<string, never>>): PricesResponse | Promise<PricesResponse>;
   /**
    * PriceList Request
    *
@@ -80,7 +80,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/PriceList`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/PriceList`
    */
-  PriceList(input: PriceList, context: RequestContext): PriceListResponse | Promise<PriceListResponse>;
+  PriceList(input: PriceList, context: RequestContext<PriceListRequestHeaders, Record<string, never>>): PriceListResponse | Promise<PriceListResponse>;
   /**
    * ClientBooking Request
    *
@@ -88,7 +88,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/ClientBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/ClientBooking`
    */
-  ClientBooking(input: ClientBooking, context: RequestContext): ClientBookingResponse | Promise<ClientBookingResponse>;
+  ClientBooking(input: ClientBooking, context: RequestContext<ClientBookingRequestHeaders, Record<string, never>>): ClientBookingResponse | Promise<ClientBookingResponse>;
   /**
    * RetailerBooking Request
    *
@@ -96,7 +96,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/RetailerBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/RetailerBooking`
    */
-  RetailerBooking(input: RetailerBooking, context: RequestContext): RetailerBookingResponse | Promise<RetailerBookingResponse>;
+  RetailerBooking(input: RetailerBooking, context: RequestContext<RetailerBookingRequestHeaders, Record<string, never>>): RetailerBookingResponse | Promise<RetailerBookingResponse>;
   /**
    * ReadBooking Request
    *
@@ -104,7 +104,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/ReadBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/ReadBooking`
    */
-  ReadBooking(input: ReadBooking, context: RequestContext): ReadBookingResponse | Promise<ReadBookingResponse>;
+  ReadBooking(input: ReadBooking, context: RequestContext<ReadBookingRequestHeaders, Record<string, never>>): ReadBookingResponse | Promise<ReadBookingResponse>;
   /**
    * RatifyBooking Request
    *
@@ -112,7 +112,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/RatifyBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/RatifyBooking`
    */
-  RatifyBooking(input: RatifyBooking, context: RequestContext): RatifyBookingResponse | Promise<RatifyBookingResponse>;
+  RatifyBooking(input: RatifyBooking, context: RequestContext<RatifyBookingRequestHeaders, Record<string, never>>): RatifyBookingResponse | Promise<RatifyBookingResponse>;
   /**
    * CancelBooking Request
    *
@@ -120,7 +120,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/CancelBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/CancelBooking`
    */
-  CancelBooking(input: CancelBooking, context: RequestContext): CancelBookingResponse | Promise<CancelBookingResponse>;
+  CancelBooking(input: CancelBooking, context: RequestContext<CancelBookingRequestHeaders, Record<string, never>>): CancelBookingResponse | Promise<CancelBookingResponse>;
   /**
    * CheckBooking Request
    *
@@ -128,7 +128,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/CheckBooking`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/CheckBooking`
    */
-  CheckBooking(input: CheckBooking, context: RequestContext): CheckBookingResponse | Promise<CheckBookingResponse>;
+  CheckBooking(input: CheckBooking, context: RequestContext<CheckBookingRequestHeaders, Record<string, never>>): CheckBookingResponse | Promise<CheckBookingResponse>;
   /**
    * CancellationConditions Request
    *
@@ -136,7 +136,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/CancellationConditions`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/CancellationConditions`
    */
-  CancellationConditions(input: CancellationConditions, context: RequestContext): CancellationConditionsResponse | Promise<CancellationConditionsResponse>;
+  CancellationConditions(input: CancellationConditions, context: RequestContext<CancellationConditionsRequestHeaders, Record<string, never>>): CancellationConditionsResponse | Promise<CancellationConditionsResponse>;
   /**
    * Search Request
    *
@@ -144,7 +144,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Search`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Search`
    */
-  Search(input: Search, context: RequestContext): SearchResponse | Promise<SearchResponse>;
+  Search(input: Search, context: RequestContext<SearchRequestHeaders, Record<string, never>>): SearchResponse | Promise<SearchResponse>;
   /**
    * Accommodation details Request
    *
@@ -152,7 +152,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/AccommodationDetail`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/AccommodationDetail`
    */
-  AccommodationDetail(input: AccommodationDetail, context: RequestContext): AccommodationDetailResponse | Promise<AccommodationDetailResponse>;
+  AccommodationDetail(input: AccommodationDetail, context: RequestContext<AccommodationDetailRequestHeaders, Record<string, never>>): AccommodationDetailResponse | Promise<AccommodationDetailResponse>;
   /**
    * Trips Request
    *
@@ -160,7 +160,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/Trips`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/Trips`
    */
-  Trips(input: Trips, context: RequestContext): TripsResponse | Promise<TripsResponse>;
+  Trips(input: Trips, context: RequestContext<TripsRequestHeaders, Record<string, never>>): TripsResponse | Promise<TripsResponse>;
   /**
    * AffiliateDetail Request
    *
@@ -176,7 +176,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/VoucherDetail`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/VoucherDetail`
    */
-  VoucherDetail(input: VoucherDetail, context: RequestContext): VoucherDetailResponse | Promise<VoucherDetailResponse>;
+  VoucherDetail(input: VoucherDetail, context: RequestContext<VoucherDetailRequestHeaders, Record<string, never>>): VoucherDetailResponse | Promise<VoucherDetailResponse>;
   /**
    * PaymentExtInformation Request
    *
@@ -184,7 +184,7 @@ export interface WebServiceHandlers {
    * - soap11 (WebServiceSoap): SOAPAction `http://www.interhome.com/webservice/PaymentExtInformation`
    * - soap12 (WebServiceSoap12): SOAPAction `http://www.interhome.com/webservice/PaymentExtInformation`
    */
-  PaymentExtInformation(input: PaymentExtInformation, context: RequestContext): PaymentExtInformationResponse | Promise<PaymentExtInformationResponse>;
+  PaymentExtInformation(input: PaymentExtInformation, context: RequestContext<PaymentExtInformationRequestHeaders, Record<string, never>>): PaymentExtInformationResponse | Promise<PaymentExtInformationResponse>;
 }
 
 /** A `node:http` request listener serving every binding of `WebService` from one handler set. */
@@ -192,26 +192,26 @@ export function createWebServiceListener(handlers: WebServiceHandlers, options?:
   const table: Record<string, OperationHandler> = {
     CheckServerHealth: (input, context) => handlers.CheckServerHealth(input, context),
     CheckServerHealthV2: (input, context) => handlers.CheckServerHealthV2(input, context),
-    Newsletter: (input, context) => handlers.Newsletter(input, context),
-    AdditionalServices: (input, context) => handlers.AdditionalServices(input, context),
-    Availability: (input, context) => handlers.Availability(input, context),
-    NearestBookingDate: (input, context) => handlers.NearestBookingDate(input, context),
-    PriceDetail: (input, context) => handlers.PriceDetail(input, context),
-    Prices: (input, context) => handlers.Prices(input, context),
-    PriceList: (input, context) => handlers.PriceList(input, context),
-    ClientBooking: (input, context) => handlers.ClientBooking(input, context),
-    RetailerBooking: (input, context) => handlers.RetailerBooking(input, context),
-    ReadBooking: (input, context) => handlers.ReadBooking(input, context),
-    RatifyBooking: (input, context) => handlers.RatifyBooking(input, context),
-    CancelBooking: (input, context) => handlers.CancelBooking(input, context),
-    CheckBooking: (input, context) => handlers.CheckBooking(input, context),
-    CancellationConditions: (input, context) => handlers.CancellationConditions(input, context),
-    Search: (input, context) => handlers.Search(input, context),
-    AccommodationDetail: (input, context) => handlers.AccommodationDetail(input, context),
-    Trips: (input, context) => handlers.Trips(input, context),
+    Newsletter: (input, context) => handlers.Newsletter(input, context as RequestContext<NewsletterRequestHeaders, Record<string, never>>),
+    AdditionalServices: (input, context) => handlers.AdditionalServices(input, context as RequestContext<AdditionalServicesRequestHeaders, Record<string, never>>),
+    Availability: (input, context) => handlers.Availability(input, context as RequestContext<AvailabilityRequestHeaders, Record<string, never>>),
+    NearestBookingDate: (input, context) => handlers.NearestBookingDate(input, context as RequestContext<NearestBookingDateRequestHeaders, Record<string, never>>),
+    PriceDetail: (input, context) => handlers.PriceDetail(input, context as RequestContext<PriceDetailRequestHeaders, Record<string, never>>),
+    Prices: (input, context) => handlers.Prices(input, context as RequestContext<PricesRequestHeaders, Record<string, never>>),
+    PriceList: (input, context) => handlers.PriceList(input, context as RequestContext<PriceListRequestHeaders, Record<string, never>>),
+    ClientBooking: (input, context) => handlers.ClientBooking(input, context as RequestContext<ClientBookingRequestHeaders, Record<string, never>>),
+    RetailerBooking: (input, context) => handlers.RetailerBooking(input, context as RequestContext<RetailerBookingRequestHeaders, Record<string, never>>),
+    ReadBooking: (input, context) => handlers.ReadBooking(input, context as RequestContext<ReadBookingRequestHeaders, Record<string, never>>),
+    RatifyBooking: (input, context) => handlers.RatifyBooking(input, context as RequestContext<RatifyBookingRequestHeaders, Record<string, never>>),
+    CancelBooking: (input, context) => handlers.CancelBooking(input, context as RequestContext<CancelBookingRequestHeaders, Record<string, never>>),
+    CheckBooking: (input, context) => handlers.CheckBooking(input, context as RequestContext<CheckBookingRequestHeaders, Record<string, never>>),
+    CancellationConditions: (input, context) => handlers.CancellationConditions(input, context as RequestContext<CancellationConditionsRequestHeaders, Record<string, never>>),
+    Search: (input, context) => handlers.Search(input, context as RequestContext<SearchRequestHeaders, Record<string, never>>),
+    AccommodationDetail: (input, context) => handlers.AccommodationDetail(input, context as RequestContext<AccommodationDetailRequestHeaders, Record<string, never>>),
+    Trips: (input, context) => handlers.Trips(input, context as RequestContext<TripsRequestHeaders, Record<string, never>>),
     AffiliateDetail: (input, context) => handlers.AffiliateDetail(input, context),
-    VoucherDetail: (input, context) => handlers.VoucherDetail(input, context),
-    PaymentExtInformation: (input, context) => handlers.PaymentExtInformation(input, context),
+    VoucherDetail: (input, context) => handlers.VoucherDetail(input, context as RequestContext<VoucherDetailRequestHeaders, Record<string, never>>),
+    PaymentExtInformation: (input, context) => handlers.PaymentExtInformation(input, context as RequestContext<PaymentExtInformationRequestHeaders, Record<string, never>>),
   };
   return createRequestListener(WebServiceDescriptor, table, options);
 }

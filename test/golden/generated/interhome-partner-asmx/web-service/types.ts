@@ -102,6 +102,9 @@ export interface ReturnValue {
   Errors?: ArrayOfError;
 }
 
+/** A value declared as `{http://www.interhome.com/webservice}ReturnValue`: one of its concrete types, named by `$type` (on the wire: xsi:type; no xsi:type means the declared type itself). */
+export type AnyReturnValue = ({ $type: 'ReturnValue'; } & ReturnValue) | ({ $type: 'NewsletterReturnValue'; } & NewsletterReturnValue) | ({ $type: 'AdditionalServicesReturnValue'; } & AdditionalServicesReturnValue) | ({ $type: 'AvailabilityRetunValue'; } & AvailabilityRetunValue) | ({ $type: 'NearestBookingDateReturnValue'; } & NearestBookingDateReturnValue) | ({ $type: 'PriceDetailRetunValue'; } & PriceDetailRetunValue) | ({ $type: 'PricesRetunValue'; } & PricesRetunValue) | ({ $type: 'PriceListReturnValue'; } & PriceListReturnValue) | ({ $type: 'ClientBookingReturnValue'; } & ClientBookingReturnValue) | ({ $type: 'RetailerBookingReturnValue'; } & RetailerBookingReturnValue) | ({ $type: 'ReadBookingReturnValue'; } & ReadBookingReturnValue) | ({ $type: 'RatifyBookingReturnValue'; } & RatifyBookingReturnValue) | ({ $type: 'CancelBookingReturnValue'; } & CancelBookingReturnValue) | ({ $type: 'CheckBookingReturnValue'; } & CheckBookingReturnValue) | ({ $type: 'CancellationConditionReturnValue'; } & CancellationConditionReturnValue) | ({ $type: 'SearchReturnValue'; } & SearchReturnValue) | ({ $type: 'AccommodationDetailReturnValue'; } & AccommodationDetailReturnValue) | ({ $type: 'TripsReturnValue'; } & TripsReturnValue) | ({ $type: 'AffiliateDetailReturnValue'; } & AffiliateDetailReturnValue) | ({ $type: 'VoucherDetailReturnValue'; } & VoucherDetailReturnValue) | ({ $type: 'PaymentInformationReturnValue'; } & PaymentInformationReturnValue);
+
 /** Complex type `{http://www.interhome.com/webservice}ArrayOfError`: array wrapper; each item is the element `{http://www.interhome.com/webservice}Error` (minOccurs 0, maxOccurs unbounded, nillable). */
 export type ArrayOfError = (ErrorType | null)[];
 
@@ -489,7 +492,7 @@ export interface ClientBookingReturnValue extends ReturnValue {
   /** Element `{http://www.interhome.com/webservice}BookingID`: xs:string. MinOccurs 0, maxOccurs 1. */
   BookingID?: string;
   /** Element `{http://www.interhome.com/webservice}PaymentStatus`: type `{http://www.interhome.com/webservice}ReturnValue`. MinOccurs 0, maxOccurs 1. */
-  PaymentStatus?: ReturnValue;
+  PaymentStatus?: AnyReturnValue;
 }
 
 /** Complex type `{http://www.interhome.com/webservice}RetailerBookingInputValue`. */
@@ -553,7 +556,7 @@ export interface RetailerBookingReturnValue extends ReturnValue {
   /** Element `{http://www.interhome.com/webservice}BookingID`: xs:string. MinOccurs 0, maxOccurs 1. */
   BookingID?: string;
   /** Element `{http://www.interhome.com/webservice}PaymentStatus`: type `{http://www.interhome.com/webservice}ReturnValue`. MinOccurs 0, maxOccurs 1. */
-  PaymentStatus?: ReturnValue;
+  PaymentStatus?: AnyReturnValue;
 }
 
 /** Complex type `{http://www.interhome.com/webservice}ReadBookingInputValue`. */
@@ -1518,3 +1521,60 @@ export interface PaymentExtInformationResponse {
   /** Element `{http://www.interhome.com/webservice}PaymentExtInformationResult`: type `{http://www.interhome.com/webservice}PaymentInformationReturnValue`. MinOccurs 0, maxOccurs 1. */
   PaymentExtInformationResult?: PaymentInformationReturnValue;
 }
+
+/** SOAP header blocks of the request of operation `Newsletter` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type NewsletterRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `AdditionalServices` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type AdditionalServicesRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `Availability` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type AvailabilityRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `NearestBookingDate` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type NearestBookingDateRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `PriceDetail` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type PriceDetailRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `Prices` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type PricesRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `PriceList` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type PriceListRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `ClientBooking` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type ClientBookingRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `RetailerBooking` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type RetailerBookingRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `ReadBooking` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type ReadBookingRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `RatifyBooking` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type RatifyBookingRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `CancelBooking` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type CancelBookingRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `CheckBooking` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type CheckBookingRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `CancellationConditions` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type CancellationConditionsRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `Search` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type SearchRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `AccommodationDetail` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type AccommodationDetailRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `Trips` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type TripsRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `VoucherDetail` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type VoucherDetailRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };
+
+/** SOAP header blocks of the request of operation `PaymentExtInformation` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `ServiceAuthHeader`: `{http://www.interhome.com/webservice}ServiceAuthHeader`. */
+export type PaymentExtInformationRequestHeaders = { ServiceAuthHeader?: ServiceAuthHeader; };

@@ -351,6 +351,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'VerifiedAddress',
     },
     '{http://taxcloud.net}Address': {
       kind: 'complex',
@@ -407,6 +408,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
       ],
       attributes: [],
       derived: ['{http://taxcloud.net}VerifiedAddress'],
+      tag: 'Address',
     },
     '{http://taxcloud.net}ArrayOfCartItem': {
       kind: 'complex',
@@ -765,6 +767,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'LookupRsp',
     },
     '{http://taxcloud.net}ResponseBase': {
       kind: 'complex',
@@ -789,6 +792,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
       ],
       attributes: [],
       derived: ['{http://taxcloud.net}LookupRsp', '{http://taxcloud.net}AuthorizedRsp', '{http://taxcloud.net}CapturedRsp', '{http://taxcloud.net}ReturnedRsp', '{http://taxcloud.net}GetTICGroupsRsp', '{http://taxcloud.net}GetTICsRsp', '{http://taxcloud.net}AddCertificateRsp', '{http://taxcloud.net}DeleteCertificateRsp', '{http://taxcloud.net}GetCertificatesRsp'],
+      tag: 'ResponseBase',
     },
     '{http://taxcloud.net}ArrayOfResponseMessage': {
       kind: 'complex',
@@ -886,6 +890,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'AuthorizedRsp',
     },
     '{http://taxcloud.net}CapturedRsp': {
       kind: 'complex',
@@ -909,6 +914,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'CapturedRsp',
     },
     '{http://taxcloud.net}ReturnedRsp': {
       kind: 'complex',
@@ -932,6 +938,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'ReturnedRsp',
     },
     '{http://taxcloud.net}GetTICGroupsRsp': {
       kind: 'complex',
@@ -963,6 +970,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'GetTICGroupsRsp',
     },
     '{http://taxcloud.net}ArrayOfTICGroup': {
       kind: 'complex',
@@ -1031,6 +1039,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'GetTICsRsp',
     },
     '{http://taxcloud.net}ArrayOfTIC': {
       kind: 'complex',
@@ -1099,6 +1108,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'AddCertificateRsp',
     },
     '{http://taxcloud.net}DeleteCertificateRsp': {
       kind: 'complex',
@@ -1122,6 +1132,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'DeleteCertificateRsp',
     },
     '{http://taxcloud.net}GetCertificatesRsp': {
       kind: 'complex',
@@ -1153,6 +1164,7 @@ export const TaxCloudDescriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+      tag: 'GetCertificatesRsp',
     },
     '{http://taxcloud.net}ArrayOfExemptionCertificate': {
       kind: 'complex',

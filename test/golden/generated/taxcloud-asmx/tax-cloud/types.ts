@@ -31,6 +31,9 @@ export interface Address {
   Zip4?: string;
 }
 
+/** A value declared as `{http://taxcloud.net}Address`: one of its concrete types, named by `$type` (on the wire: xsi:type; no xsi:type means the declared type itself). */
+export type AnyAddress = ({ $type: 'Address'; } & Address) | ({ $type: 'VerifiedAddress'; } & VerifiedAddress);
+
 /** Complex type `{http://taxcloud.net}ArrayOfCartItem`: array wrapper; each item is the element `{http://taxcloud.net}CartItem` (minOccurs 0, maxOccurs unbounded, nillable). */
 export type ArrayOfCartItem = (CartItem | null)[];
 
@@ -148,6 +151,9 @@ export interface ResponseBase {
   /** Element `{http://taxcloud.net}Messages`: type `{http://taxcloud.net}ArrayOfResponseMessage`. MinOccurs 0, maxOccurs 1. */
   Messages?: ArrayOfResponseMessage;
 }
+
+/** A value declared as `{http://taxcloud.net}ResponseBase`: one of its concrete types, named by `$type` (on the wire: xsi:type; no xsi:type means the declared type itself). */
+export type AnyResponseBase = ({ $type: 'ResponseBase'; } & ResponseBase) | ({ $type: 'LookupRsp'; } & LookupRsp) | ({ $type: 'AuthorizedRsp'; } & AuthorizedRsp) | ({ $type: 'CapturedRsp'; } & CapturedRsp) | ({ $type: 'ReturnedRsp'; } & ReturnedRsp) | ({ $type: 'GetTICGroupsRsp'; } & GetTICGroupsRsp) | ({ $type: 'GetTICsRsp'; } & GetTICsRsp) | ({ $type: 'AddCertificateRsp'; } & AddCertificateRsp) | ({ $type: 'DeleteCertificateRsp'; } & DeleteCertificateRsp) | ({ $type: 'GetCertificatesRsp'; } & GetCertificatesRsp);
 
 /** Simple type `{http://taxcloud.net}MessageType`: restriction of xs:string. */
 export type MessageType = 'Error' | 'Warning' | 'Informational' | 'OK';
@@ -276,9 +282,9 @@ export interface LookupForDate {
   /** Element `{http://taxcloud.net}cartItems`: type `{http://taxcloud.net}ArrayOfCartItem`. MinOccurs 0, maxOccurs 1. */
   cartItems?: ArrayOfCartItem;
   /** Element `{http://taxcloud.net}origin`: type `{http://taxcloud.net}Address`. MinOccurs 0, maxOccurs 1. */
-  origin?: Address;
+  origin?: AnyAddress;
   /** Element `{http://taxcloud.net}destination`: type `{http://taxcloud.net}Address`. MinOccurs 0, maxOccurs 1. */
-  destination?: Address;
+  destination?: AnyAddress;
   /** Element `{http://taxcloud.net}deliveredBySeller`: xs:boolean. MinOccurs 1, maxOccurs 1. */
   deliveredBySeller: boolean;
   /** Element `{http://taxcloud.net}exemptCert`: type `{http://taxcloud.net}ExemptionCertificate`. MinOccurs 0, maxOccurs 1. */
@@ -306,9 +312,9 @@ export interface Lookup {
   /** Element `{http://taxcloud.net}cartItems`: type `{http://taxcloud.net}ArrayOfCartItem`. MinOccurs 0, maxOccurs 1. */
   cartItems?: ArrayOfCartItem;
   /** Element `{http://taxcloud.net}origin`: type `{http://taxcloud.net}Address`. MinOccurs 0, maxOccurs 1. */
-  origin?: Address;
+  origin?: AnyAddress;
   /** Element `{http://taxcloud.net}destination`: type `{http://taxcloud.net}Address`. MinOccurs 0, maxOccurs 1. */
-  destination?: Address;
+  destination?: AnyAddress;
   /** Element `{http://taxcloud.net}deliveredBySeller`: xs:boolean. MinOccurs 1, maxOccurs 1. */
   deliveredBySeller: boolean;
   /** Element `{http://taxcloud.net}exemptCert`: type `{http://taxcloud.net}ExemptionCertificate`. MinOccurs 0, maxOccurs 1. */

@@ -5,7 +5,7 @@
 
 import { ServiceClient, type CallOptions, type ClientOptions } from 'smskit/runtime';
 import { WSF_x0020_ScheduleDescriptor } from './descriptor.js';
-import type { GetActiveScheduledSeasons, GetActiveScheduledSeasonsResponse, GetAllAlerts, GetAllAlertsResponse, GetAllRouteDetails, GetAllRouteDetailsResponse, GetAllRoutes, GetAllRoutesResponse, GetAllRoutesHavingServiceDisruptions, GetAllRoutesHavingServiceDisruptionsResponse, GetAllSchedRoutes, GetAllSchedRoutesResponse, GetAllTerminals, GetAllTerminalsResponse, GetAllTerminalsAndMates, GetAllTerminalsAndMatesResponse, GetAllTimeAdj, GetAllTimeAdjResponse, GetCacheFlushDate, GetCacheFlushDateResponse, GetRouteDetail, GetRouteDetailResponse, GetRouteDetailsByTerminalCombo, GetRouteDetailsByTerminalComboResponse, GetRoutesByTerminalCombo, GetRoutesByTerminalComboResponse, GetSchedRoutesByScheduledSeason, GetSchedRoutesByScheduledSeasonResponse, GetSchedSailingsBySchedRoute, GetSchedSailingsBySchedRouteResponse, GetScheduleByRoute, GetScheduleByRouteResponse, GetScheduleByTerminalCombo, GetScheduleByTerminalComboResponse, GetTerminalMates, GetTerminalMatesResponse, GetTimeAdjByRoute, GetTimeAdjByRouteResponse, GetTimeAdjBySchedRoute, GetTimeAdjBySchedRouteResponse, GetTodaysScheduleByRoute, GetTodaysScheduleByRouteResponse, GetTodaysScheduleByTerminalCombo, GetTodaysScheduleByTerminalComboResponse, GetValidDateRange, GetValidDateRangeResponse } from './types.js';
+import type { GetActiveScheduledSeasons, GetActiveScheduledSeasonsResponse, GetAllAlerts, GetAllAlertsResponse, GetAllRouteDetails, GetAllRouteDetailsResponse, GetAllRoutes, GetAllRoutesResponse, GetAllRoutesHavingServiceDisruptions, GetAllRoutesHavingServiceDisruptionsResponse, GetAllSchedRoutes, GetAllSchedRoutesResponse, GetAllTerminals, GetAllTerminalsResponse, GetAllTerminalsAndMates, GetAllTerminalsAndMatesResponse, GetAllTimeAdj, GetAllTimeAdjResponse, GetCacheFlushDate, GetCacheFlushDateResponse, GetRouteDetail, GetRouteDetailResponse, GetRouteDetailsByTerminalCombo, GetRouteDetailsByTerminalComboResponse, GetRoutesByTerminalCombo, GetRoutesByTerminalComboResponse, GetSchedRoutesByScheduledSeason, GetSchedRoutesByScheduledSeasonResponse, GetSchedSailingsBySchedRoute, GetSchedSailingsBySchedRouteResponse, GetScheduleByRoute, GetScheduleByRouteResponse, GetScheduleByTerminalCombo, GetScheduleByTerminalComboResponse, GetTerminalMates, GetTerminalMatesResponse, GetTimeAdjByRoute, GetTimeAdjByRouteResponse, GetTimeAdjBySchedRoute, GetTimeAdjBySchedRouteResponse, GetTodaysScheduleByRoute, GetTodaysScheduleByRouteResponse, GetTodaysScheduleByTerminalCombo, GetTodaysScheduleByTerminalComboResponse, GetValidDateRange, GetValidDateRangeResponse, GetActiveScheduledSeasonsRequestHeaders, GetAllAlertsRequestHeaders, GetAllRouteDetailsRequestHeaders, GetAllRoutesRequestHeaders, GetAllRoutesHavingServiceDisruptionsRequestHeaders, GetAllSchedRoutesRequestHeaders, GetAllTerminalsRequestHeaders, GetAllTerminalsAndMatesRequestHeaders, GetAllTimeAdjRequestHeaders, GetRouteDetailRequestHeaders, GetRouteDetailsByTerminalComboRequestHeaders, GetRoutesByTerminalComboRequestHeaders, GetSchedRoutesByScheduledSeasonRequestHeaders, GetSchedSailingsBySchedRouteRequestHeaders, GetScheduleByRouteRequestHeaders, GetScheduleByTerminalComboRequestHeaders, GetTerminalMatesRequestHeaders, GetTimeAdjByRouteRequestHeaders, GetTimeAdjBySchedRouteRequestHeaders, GetTodaysScheduleByRouteRequestHeaders, GetTodaysScheduleByTerminalComboRequestHeaders, GetValidDateRangeRequestHeaders } from './types.js';
 
 /**
  * The Washington State Ferries schedule web service provides sailing times pertaining to terminal combinations or routes for a particular date.
@@ -28,7 +28,7 @@ export class WSF_x0020_ScheduleClient {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetActiveScheduledSeasons`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetActiveScheduledSeasons`
    */
-  GetActiveScheduledSeasons(input: GetActiveScheduledSeasons, options?: CallOptions): Promise<GetActiveScheduledSeasonsResponse> {
+  GetActiveScheduledSeasons(input: GetActiveScheduledSeasons, options?: CallOptions<GetActiveScheduledSeasonsRequestHeaders>): Promise<GetActiveScheduledSeasonsResponse> {
     return this.#client.call<GetActiveScheduledSeasons, GetActiveScheduledSeasonsResponse>('GetActiveScheduledSeasons', input, options);
   }
 
@@ -41,7 +41,7 @@ export class WSF_x0020_ScheduleClient {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetAllAlerts`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetAllAlerts`
    */
-  GetAllAlerts(input: GetAllAlerts, options?: CallOptions): Promise<GetAllAlertsResponse> {
+  GetAllAlerts(input: GetAllAlerts, options?: CallOptions<GetAllAlertsRequestHeaders>): Promise<GetAllAlertsResponse> {
     return this.#client.call<GetAllAlerts, GetAllAlertsResponse>('GetAllAlerts', input, options);
   }
 
@@ -52,7 +52,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRouteDetails`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRouteDetails`
    */
-  GetAllRouteDetails(input: GetAllRouteDetails, options?: CallOptions): Promise<GetAllRouteDetailsResponse> {
+  GetAllRouteDetails(input: GetAllRouteDetails, options?: CallOptions<GetAllRouteDetailsRequestHeaders>): Promise<GetAllRouteDetailsResponse> {
     return this.#client.call<GetAllRouteDetails, GetAllRouteDetailsResponse>('GetAllRouteDetails', input, options);
   }
 
@@ -63,7 +63,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutes`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutes`
    */
-  GetAllRoutes(input: GetAllRoutes, options?: CallOptions): Promise<GetAllRoutesResponse> {
+  GetAllRoutes(input: GetAllRoutes, options?: CallOptions<GetAllRoutesRequestHeaders>): Promise<GetAllRoutesResponse> {
     return this.#client.call<GetAllRoutes, GetAllRoutesResponse>('GetAllRoutes', input, options);
   }
 
@@ -74,7 +74,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutesHavingServiceDisruptions`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutesHavingServiceDisruptions`
    */
-  GetAllRoutesHavingServiceDisruptions(input: GetAllRoutesHavingServiceDisruptions, options?: CallOptions): Promise<GetAllRoutesHavingServiceDisruptionsResponse> {
+  GetAllRoutesHavingServiceDisruptions(input: GetAllRoutesHavingServiceDisruptions, options?: CallOptions<GetAllRoutesHavingServiceDisruptionsRequestHeaders>): Promise<GetAllRoutesHavingServiceDisruptionsResponse> {
     return this.#client.call<GetAllRoutesHavingServiceDisruptions, GetAllRoutesHavingServiceDisruptionsResponse>('GetAllRoutesHavingServiceDisruptions', input, options);
   }
 
@@ -87,7 +87,7 @@ export class WSF_x0020_ScheduleClient {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetAllSchedRoutes`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetAllSchedRoutes`
    */
-  GetAllSchedRoutes(input: GetAllSchedRoutes, options?: CallOptions): Promise<GetAllSchedRoutesResponse> {
+  GetAllSchedRoutes(input: GetAllSchedRoutes, options?: CallOptions<GetAllSchedRoutesRequestHeaders>): Promise<GetAllSchedRoutesResponse> {
     return this.#client.call<GetAllSchedRoutes, GetAllSchedRoutesResponse>('GetAllSchedRoutes', input, options);
   }
 
@@ -98,7 +98,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminals`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminals`
    */
-  GetAllTerminals(input: GetAllTerminals, options?: CallOptions): Promise<GetAllTerminalsResponse> {
+  GetAllTerminals(input: GetAllTerminals, options?: CallOptions<GetAllTerminalsRequestHeaders>): Promise<GetAllTerminalsResponse> {
     return this.#client.call<GetAllTerminals, GetAllTerminalsResponse>('GetAllTerminals', input, options);
   }
 
@@ -109,7 +109,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminalsAndMates`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminalsAndMates`
    */
-  GetAllTerminalsAndMates(input: GetAllTerminalsAndMates, options?: CallOptions): Promise<GetAllTerminalsAndMatesResponse> {
+  GetAllTerminalsAndMates(input: GetAllTerminalsAndMates, options?: CallOptions<GetAllTerminalsAndMatesRequestHeaders>): Promise<GetAllTerminalsAndMatesResponse> {
     return this.#client.call<GetAllTerminalsAndMates, GetAllTerminalsAndMatesResponse>('GetAllTerminalsAndMates', input, options);
   }
 
@@ -122,7 +122,7 @@ export class WSF_x0020_ScheduleClient {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetAllTimeAdj`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetAllTimeAdj`
    */
-  GetAllTimeAdj(input: GetAllTimeAdj, options?: CallOptions): Promise<GetAllTimeAdjResponse> {
+  GetAllTimeAdj(input: GetAllTimeAdj, options?: CallOptions<GetAllTimeAdjRequestHeaders>): Promise<GetAllTimeAdjResponse> {
     return this.#client.call<GetAllTimeAdj, GetAllTimeAdjResponse>('GetAllTimeAdj', input, options);
   }
 
@@ -146,7 +146,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetail`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetail`
    */
-  GetRouteDetail(input: GetRouteDetail, options?: CallOptions): Promise<GetRouteDetailResponse> {
+  GetRouteDetail(input: GetRouteDetail, options?: CallOptions<GetRouteDetailRequestHeaders>): Promise<GetRouteDetailResponse> {
     return this.#client.call<GetRouteDetail, GetRouteDetailResponse>('GetRouteDetail', input, options);
   }
 
@@ -157,7 +157,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetailsByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetailsByTerminalCombo`
    */
-  GetRouteDetailsByTerminalCombo(input: GetRouteDetailsByTerminalCombo, options?: CallOptions): Promise<GetRouteDetailsByTerminalComboResponse> {
+  GetRouteDetailsByTerminalCombo(input: GetRouteDetailsByTerminalCombo, options?: CallOptions<GetRouteDetailsByTerminalComboRequestHeaders>): Promise<GetRouteDetailsByTerminalComboResponse> {
     return this.#client.call<GetRouteDetailsByTerminalCombo, GetRouteDetailsByTerminalComboResponse>('GetRouteDetailsByTerminalCombo', input, options);
   }
 
@@ -168,7 +168,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRoutesByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRoutesByTerminalCombo`
    */
-  GetRoutesByTerminalCombo(input: GetRoutesByTerminalCombo, options?: CallOptions): Promise<GetRoutesByTerminalComboResponse> {
+  GetRoutesByTerminalCombo(input: GetRoutesByTerminalCombo, options?: CallOptions<GetRoutesByTerminalComboRequestHeaders>): Promise<GetRoutesByTerminalComboResponse> {
     return this.#client.call<GetRoutesByTerminalCombo, GetRoutesByTerminalComboResponse>('GetRoutesByTerminalCombo', input, options);
   }
 
@@ -179,7 +179,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedRoutesByScheduledSeason`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedRoutesByScheduledSeason`
    */
-  GetSchedRoutesByScheduledSeason(input: GetSchedRoutesByScheduledSeason, options?: CallOptions): Promise<GetSchedRoutesByScheduledSeasonResponse> {
+  GetSchedRoutesByScheduledSeason(input: GetSchedRoutesByScheduledSeason, options?: CallOptions<GetSchedRoutesByScheduledSeasonRequestHeaders>): Promise<GetSchedRoutesByScheduledSeasonResponse> {
     return this.#client.call<GetSchedRoutesByScheduledSeason, GetSchedRoutesByScheduledSeasonResponse>('GetSchedRoutesByScheduledSeason', input, options);
   }
 
@@ -190,7 +190,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedSailingsBySchedRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedSailingsBySchedRoute`
    */
-  GetSchedSailingsBySchedRoute(input: GetSchedSailingsBySchedRoute, options?: CallOptions): Promise<GetSchedSailingsBySchedRouteResponse> {
+  GetSchedSailingsBySchedRoute(input: GetSchedSailingsBySchedRoute, options?: CallOptions<GetSchedSailingsBySchedRouteRequestHeaders>): Promise<GetSchedSailingsBySchedRouteResponse> {
     return this.#client.call<GetSchedSailingsBySchedRoute, GetSchedSailingsBySchedRouteResponse>('GetSchedSailingsBySchedRoute', input, options);
   }
 
@@ -201,7 +201,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByRoute`
    */
-  GetScheduleByRoute(input: GetScheduleByRoute, options?: CallOptions): Promise<GetScheduleByRouteResponse> {
+  GetScheduleByRoute(input: GetScheduleByRoute, options?: CallOptions<GetScheduleByRouteRequestHeaders>): Promise<GetScheduleByRouteResponse> {
     return this.#client.call<GetScheduleByRoute, GetScheduleByRouteResponse>('GetScheduleByRoute', input, options);
   }
 
@@ -212,7 +212,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByTerminalCombo`
    */
-  GetScheduleByTerminalCombo(input: GetScheduleByTerminalCombo, options?: CallOptions): Promise<GetScheduleByTerminalComboResponse> {
+  GetScheduleByTerminalCombo(input: GetScheduleByTerminalCombo, options?: CallOptions<GetScheduleByTerminalComboRequestHeaders>): Promise<GetScheduleByTerminalComboResponse> {
     return this.#client.call<GetScheduleByTerminalCombo, GetScheduleByTerminalComboResponse>('GetScheduleByTerminalCombo', input, options);
   }
 
@@ -223,7 +223,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTerminalMates`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTerminalMates`
    */
-  GetTerminalMates(input: GetTerminalMates, options?: CallOptions): Promise<GetTerminalMatesResponse> {
+  GetTerminalMates(input: GetTerminalMates, options?: CallOptions<GetTerminalMatesRequestHeaders>): Promise<GetTerminalMatesResponse> {
     return this.#client.call<GetTerminalMates, GetTerminalMatesResponse>('GetTerminalMates', input, options);
   }
 
@@ -234,7 +234,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjByRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjByRoute`
    */
-  GetTimeAdjByRoute(input: GetTimeAdjByRoute, options?: CallOptions): Promise<GetTimeAdjByRouteResponse> {
+  GetTimeAdjByRoute(input: GetTimeAdjByRoute, options?: CallOptions<GetTimeAdjByRouteRequestHeaders>): Promise<GetTimeAdjByRouteResponse> {
     return this.#client.call<GetTimeAdjByRoute, GetTimeAdjByRouteResponse>('GetTimeAdjByRoute', input, options);
   }
 
@@ -245,7 +245,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjBySchedRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjBySchedRoute`
    */
-  GetTimeAdjBySchedRoute(input: GetTimeAdjBySchedRoute, options?: CallOptions): Promise<GetTimeAdjBySchedRouteResponse> {
+  GetTimeAdjBySchedRoute(input: GetTimeAdjBySchedRoute, options?: CallOptions<GetTimeAdjBySchedRouteRequestHeaders>): Promise<GetTimeAdjBySchedRouteResponse> {
     return this.#client.call<GetTimeAdjBySchedRoute, GetTimeAdjBySchedRouteResponse>('GetTimeAdjBySchedRoute', input, options);
   }
 
@@ -256,7 +256,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByRoute`
    */
-  GetTodaysScheduleByRoute(input: GetTodaysScheduleByRoute, options?: CallOptions): Promise<GetTodaysScheduleByRouteResponse> {
+  GetTodaysScheduleByRoute(input: GetTodaysScheduleByRoute, options?: CallOptions<GetTodaysScheduleByRouteRequestHeaders>): Promise<GetTodaysScheduleByRouteResponse> {
     return this.#client.call<GetTodaysScheduleByRoute, GetTodaysScheduleByRouteResponse>('GetTodaysScheduleByRoute', input, options);
   }
 
@@ -267,7 +267,7 @@ export class WSF_x0020_ScheduleClient {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByTerminalCombo`
    */
-  GetTodaysScheduleByTerminalCombo(input: GetTodaysScheduleByTerminalCombo, options?: CallOptions): Promise<GetTodaysScheduleByTerminalComboResponse> {
+  GetTodaysScheduleByTerminalCombo(input: GetTodaysScheduleByTerminalCombo, options?: CallOptions<GetTodaysScheduleByTerminalComboRequestHeaders>): Promise<GetTodaysScheduleByTerminalComboResponse> {
     return this.#client.call<GetTodaysScheduleByTerminalCombo, GetTodaysScheduleByTerminalComboResponse>('GetTodaysScheduleByTerminalCombo', input, options);
   }
 
@@ -280,7 +280,7 @@ export class WSF_x0020_ScheduleClient {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetValidDateRange`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetValidDateRange`
    */
-  GetValidDateRange(input: GetValidDateRange, options?: CallOptions): Promise<GetValidDateRangeResponse> {
+  GetValidDateRange(input: GetValidDateRange, options?: CallOptions<GetValidDateRangeRequestHeaders>): Promise<GetValidDateRangeResponse> {
     return this.#client.call<GetValidDateRange, GetValidDateRangeResponse>('GetValidDateRange', input, options);
   }
 

@@ -5,7 +5,7 @@
 
 import { createRequestListener, type OperationHandler, type RequestContext, type ServerOptions } from 'smskit/runtime';
 import { WSF_x0020_ScheduleDescriptor } from './descriptor.js';
-import type { GetActiveScheduledSeasons, GetActiveScheduledSeasonsResponse, GetAllAlerts, GetAllAlertsResponse, GetAllRouteDetails, GetAllRouteDetailsResponse, GetAllRoutes, GetAllRoutesResponse, GetAllRoutesHavingServiceDisruptions, GetAllRoutesHavingServiceDisruptionsResponse, GetAllSchedRoutes, GetAllSchedRoutesResponse, GetAllTerminals, GetAllTerminalsResponse, GetAllTerminalsAndMates, GetAllTerminalsAndMatesResponse, GetAllTimeAdj, GetAllTimeAdjResponse, GetCacheFlushDate, GetCacheFlushDateResponse, GetRouteDetail, GetRouteDetailResponse, GetRouteDetailsByTerminalCombo, GetRouteDetailsByTerminalComboResponse, GetRoutesByTerminalCombo, GetRoutesByTerminalComboResponse, GetSchedRoutesByScheduledSeason, GetSchedRoutesByScheduledSeasonResponse, GetSchedSailingsBySchedRoute, GetSchedSailingsBySchedRouteResponse, GetScheduleByRoute, GetScheduleByRouteResponse, GetScheduleByTerminalCombo, GetScheduleByTerminalComboResponse, GetTerminalMates, GetTerminalMatesResponse, GetTimeAdjByRoute, GetTimeAdjByRouteResponse, GetTimeAdjBySchedRoute, GetTimeAdjBySchedRouteResponse, GetTodaysScheduleByRoute, GetTodaysScheduleByRouteResponse, GetTodaysScheduleByTerminalCombo, GetTodaysScheduleByTerminalComboResponse, GetValidDateRange, GetValidDateRangeResponse } from './types.js';
+import type { GetActiveScheduledSeasons, GetActiveScheduledSeasonsResponse, GetAllAlerts, GetAllAlertsResponse, GetAllRouteDetails, GetAllRouteDetailsResponse, GetAllRoutes, GetAllRoutesResponse, GetAllRoutesHavingServiceDisruptions, GetAllRoutesHavingServiceDisruptionsResponse, GetAllSchedRoutes, GetAllSchedRoutesResponse, GetAllTerminals, GetAllTerminalsResponse, GetAllTerminalsAndMates, GetAllTerminalsAndMatesResponse, GetAllTimeAdj, GetAllTimeAdjResponse, GetCacheFlushDate, GetCacheFlushDateResponse, GetRouteDetail, GetRouteDetailResponse, GetRouteDetailsByTerminalCombo, GetRouteDetailsByTerminalComboResponse, GetRoutesByTerminalCombo, GetRoutesByTerminalComboResponse, GetSchedRoutesByScheduledSeason, GetSchedRoutesByScheduledSeasonResponse, GetSchedSailingsBySchedRoute, GetSchedSailingsBySchedRouteResponse, GetScheduleByRoute, GetScheduleByRouteResponse, GetScheduleByTerminalCombo, GetScheduleByTerminalComboResponse, GetTerminalMates, GetTerminalMatesResponse, GetTimeAdjByRoute, GetTimeAdjByRouteResponse, GetTimeAdjBySchedRoute, GetTimeAdjBySchedRouteResponse, GetTodaysScheduleByRoute, GetTodaysScheduleByRouteResponse, GetTodaysScheduleByTerminalCombo, GetTodaysScheduleByTerminalComboResponse, GetValidDateRange, GetValidDateRangeResponse, GetActiveScheduledSeasonsRequestHeaders, GetAllAlertsRequestHeaders, GetAllRouteDetailsRequestHeaders, GetAllRoutesRequestHeaders, GetAllRoutesHavingServiceDisruptionsRequestHeaders, GetAllSchedRoutesRequestHeaders, GetAllTerminalsRequestHeaders, GetAllTerminalsAndMatesRequestHeaders, GetAllTimeAdjRequestHeaders, GetRouteDetailRequestHeaders, GetRouteDetailsByTerminalComboRequestHeaders, GetRoutesByTerminalComboRequestHeaders, GetSchedRoutesByScheduledSeasonRequestHeaders, GetSchedSailingsBySchedRouteRequestHeaders, GetScheduleByRouteRequestHeaders, GetScheduleByTerminalComboRequestHeaders, GetTerminalMatesRequestHeaders, GetTimeAdjByRouteRequestHeaders, GetTimeAdjBySchedRouteRequestHeaders, GetTodaysScheduleByRouteRequestHeaders, GetTodaysScheduleByTerminalComboRequestHeaders, GetValidDateRangeRequestHeaders } from './types.js';
 
 /** Handlers of service `WSF_x0020_Schedule`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
 export interface WSF_x0020_ScheduleHandlers {
@@ -18,7 +18,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetActiveScheduledSeasons`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetActiveScheduledSeasons`
    */
-  GetActiveScheduledSeasons(input: GetActiveScheduledSeasons, context: RequestContext): GetActiveScheduledSeasonsResponse | Promise<GetActiveScheduledSeasonsResponse>;
+  GetActiveScheduledSeasons(input: GetActiveScheduledSeasons, context: RequestContext<GetActiveScheduledSeasonsRequestHeaders, Record<string, never>>): GetActiveScheduledSeasonsResponse | Promise<GetActiveScheduledSeasonsResponse>;
   /**
    * Retrieves all published alerts.
    *
@@ -28,7 +28,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetAllAlerts`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetAllAlerts`
    */
-  GetAllAlerts(input: GetAllAlerts, context: RequestContext): GetAllAlertsResponse | Promise<GetAllAlertsResponse>;
+  GetAllAlerts(input: GetAllAlerts, context: RequestContext<GetAllAlertsRequestHeaders, Record<string, never>>): GetAllAlertsResponse | Promise<GetAllAlertsResponse>;
   /**
    * Provides detailed information for all available routes pertaining to a particular date.
    *
@@ -36,7 +36,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRouteDetails`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRouteDetails`
    */
-  GetAllRouteDetails(input: GetAllRouteDetails, context: RequestContext): GetAllRouteDetailsResponse | Promise<GetAllRouteDetailsResponse>;
+  GetAllRouteDetails(input: GetAllRouteDetails, context: RequestContext<GetAllRouteDetailsRequestHeaders, Record<string, never>>): GetAllRouteDetailsResponse | Promise<GetAllRouteDetailsResponse>;
   /**
    * Provides all available routes for a particular date.
    *
@@ -44,7 +44,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutes`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutes`
    */
-  GetAllRoutes(input: GetAllRoutes, context: RequestContext): GetAllRoutesResponse | Promise<GetAllRoutesResponse>;
+  GetAllRoutes(input: GetAllRoutes, context: RequestContext<GetAllRoutesRequestHeaders, Record<string, never>>): GetAllRoutesResponse | Promise<GetAllRoutesResponse>;
   /**
    * Provides all available routes for a particular date where one or more service disruptions are present.
    *
@@ -52,7 +52,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutesHavingServiceDisruptions`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllRoutesHavingServiceDisruptions`
    */
-  GetAllRoutesHavingServiceDisruptions(input: GetAllRoutesHavingServiceDisruptions, context: RequestContext): GetAllRoutesHavingServiceDisruptionsResponse | Promise<GetAllRoutesHavingServiceDisruptionsResponse>;
+  GetAllRoutesHavingServiceDisruptions(input: GetAllRoutesHavingServiceDisruptions, context: RequestContext<GetAllRoutesHavingServiceDisruptionsRequestHeaders, Record<string, never>>): GetAllRoutesHavingServiceDisruptionsResponse | Promise<GetAllRoutesHavingServiceDisruptionsResponse>;
   /**
    * Retrieves the scheduled route(s) for all seasons that are currently active / available.
    *
@@ -62,7 +62,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetAllSchedRoutes`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetAllSchedRoutes`
    */
-  GetAllSchedRoutes(input: GetAllSchedRoutes, context: RequestContext): GetAllSchedRoutesResponse | Promise<GetAllSchedRoutesResponse>;
+  GetAllSchedRoutes(input: GetAllSchedRoutes, context: RequestContext<GetAllSchedRoutesRequestHeaders, Record<string, never>>): GetAllSchedRoutesResponse | Promise<GetAllSchedRoutesResponse>;
   /**
    * Provides all available terminals for a particular date.
    *
@@ -70,7 +70,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminals`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminals`
    */
-  GetAllTerminals(input: GetAllTerminals, context: RequestContext): GetAllTerminalsResponse | Promise<GetAllTerminalsResponse>;
+  GetAllTerminals(input: GetAllTerminals, context: RequestContext<GetAllTerminalsRequestHeaders, Record<string, never>>): GetAllTerminalsResponse | Promise<GetAllTerminalsResponse>;
   /**
    * For a given date, retrieves all available terminal combinations.
    *
@@ -78,7 +78,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminalsAndMates`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetAllTerminalsAndMates`
    */
-  GetAllTerminalsAndMates(input: GetAllTerminalsAndMates, context: RequestContext): GetAllTerminalsAndMatesResponse | Promise<GetAllTerminalsAndMatesResponse>;
+  GetAllTerminalsAndMates(input: GetAllTerminalsAndMates, context: RequestContext<GetAllTerminalsAndMatesRequestHeaders, Record<string, never>>): GetAllTerminalsAndMatesResponse | Promise<GetAllTerminalsAndMatesResponse>;
   /**
    * Provides a list of all individual time adjustments (additions or cancellations) that are currently active / available.
    *
@@ -88,7 +88,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetAllTimeAdj`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetAllTimeAdj`
    */
-  GetAllTimeAdj(input: GetAllTimeAdj, context: RequestContext): GetAllTimeAdjResponse | Promise<GetAllTimeAdjResponse>;
+  GetAllTimeAdj(input: GetAllTimeAdj, context: RequestContext<GetAllTimeAdjRequestHeaders, Record<string, never>>): GetAllTimeAdjResponse | Promise<GetAllTimeAdjResponse>;
   /**
    * Most web methods in this service are cached. If you are also using caching in your user interface, it may be helpful to know the date and time that the cache was last flushed in this web service.
    *
@@ -106,7 +106,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetail`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetail`
    */
-  GetRouteDetail(input: GetRouteDetail, context: RequestContext): GetRouteDetailResponse | Promise<GetRouteDetailResponse>;
+  GetRouteDetail(input: GetRouteDetail, context: RequestContext<GetRouteDetailRequestHeaders, Record<string, never>>): GetRouteDetailResponse | Promise<GetRouteDetailResponse>;
   /**
    * Retrieves detailed information for scheduled routes that are associated with a particular terminal combination.
    *
@@ -114,7 +114,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetailsByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRouteDetailsByTerminalCombo`
    */
-  GetRouteDetailsByTerminalCombo(input: GetRouteDetailsByTerminalCombo, context: RequestContext): GetRouteDetailsByTerminalComboResponse | Promise<GetRouteDetailsByTerminalComboResponse>;
+  GetRouteDetailsByTerminalCombo(input: GetRouteDetailsByTerminalCombo, context: RequestContext<GetRouteDetailsByTerminalComboRequestHeaders, Record<string, never>>): GetRouteDetailsByTerminalComboResponse | Promise<GetRouteDetailsByTerminalComboResponse>;
   /**
    * Retrieves route(s) for a particular date and terminal combination.
    *
@@ -122,7 +122,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRoutesByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetRoutesByTerminalCombo`
    */
-  GetRoutesByTerminalCombo(input: GetRoutesByTerminalCombo, context: RequestContext): GetRoutesByTerminalComboResponse | Promise<GetRoutesByTerminalComboResponse>;
+  GetRoutesByTerminalCombo(input: GetRoutesByTerminalCombo, context: RequestContext<GetRoutesByTerminalComboRequestHeaders, Record<string, never>>): GetRoutesByTerminalComboResponse | Promise<GetRoutesByTerminalComboResponse>;
   /**
    * Retrieves scheduled route(s) for a particular active season.
    *
@@ -130,7 +130,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedRoutesByScheduledSeason`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedRoutesByScheduledSeason`
    */
-  GetSchedRoutesByScheduledSeason(input: GetSchedRoutesByScheduledSeason, context: RequestContext): GetSchedRoutesByScheduledSeasonResponse | Promise<GetSchedRoutesByScheduledSeasonResponse>;
+  GetSchedRoutesByScheduledSeason(input: GetSchedRoutesByScheduledSeason, context: RequestContext<GetSchedRoutesByScheduledSeasonRequestHeaders, Record<string, never>>): GetSchedRoutesByScheduledSeasonResponse | Promise<GetSchedRoutesByScheduledSeasonResponse>;
   /**
    * Retrieves sailings and departure/arrival times that correspond with a particular scheduled route.
    *
@@ -138,7 +138,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedSailingsBySchedRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetSchedSailingsBySchedRoute`
    */
-  GetSchedSailingsBySchedRoute(input: GetSchedSailingsBySchedRoute, context: RequestContext): GetSchedSailingsBySchedRouteResponse | Promise<GetSchedSailingsBySchedRouteResponse>;
+  GetSchedSailingsBySchedRoute(input: GetSchedSailingsBySchedRoute, context: RequestContext<GetSchedSailingsBySchedRouteRequestHeaders, Record<string, never>>): GetSchedSailingsBySchedRouteResponse | Promise<GetSchedSailingsBySchedRouteResponse>;
   /**
    * Retrieves sailing times associated with a specific route for a particular date.
    *
@@ -146,7 +146,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByRoute`
    */
-  GetScheduleByRoute(input: GetScheduleByRoute, context: RequestContext): GetScheduleByRouteResponse | Promise<GetScheduleByRouteResponse>;
+  GetScheduleByRoute(input: GetScheduleByRoute, context: RequestContext<GetScheduleByRouteRequestHeaders, Record<string, never>>): GetScheduleByRouteResponse | Promise<GetScheduleByRouteResponse>;
   /**
    * Retrieves sailing times associated with a specific departing / arriving terminal combination for a particular date.
    *
@@ -154,7 +154,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetScheduleByTerminalCombo`
    */
-  GetScheduleByTerminalCombo(input: GetScheduleByTerminalCombo, context: RequestContext): GetScheduleByTerminalComboResponse | Promise<GetScheduleByTerminalComboResponse>;
+  GetScheduleByTerminalCombo(input: GetScheduleByTerminalCombo, context: RequestContext<GetScheduleByTerminalComboRequestHeaders, Record<string, never>>): GetScheduleByTerminalComboResponse | Promise<GetScheduleByTerminalComboResponse>;
   /**
    * Provides all available terminals that correspond to a given terminal for a particular date.
    *
@@ -162,7 +162,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTerminalMates`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTerminalMates`
    */
-  GetTerminalMates(input: GetTerminalMates, context: RequestContext): GetTerminalMatesResponse | Promise<GetTerminalMatesResponse>;
+  GetTerminalMates(input: GetTerminalMates, context: RequestContext<GetTerminalMatesRequestHeaders, Record<string, never>>): GetTerminalMatesResponse | Promise<GetTerminalMatesResponse>;
   /**
    * Provides a list of individual time adjustments (additions or cancellations) for a particular route.
    *
@@ -170,7 +170,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjByRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjByRoute`
    */
-  GetTimeAdjByRoute(input: GetTimeAdjByRoute, context: RequestContext): GetTimeAdjByRouteResponse | Promise<GetTimeAdjByRouteResponse>;
+  GetTimeAdjByRoute(input: GetTimeAdjByRoute, context: RequestContext<GetTimeAdjByRouteRequestHeaders, Record<string, never>>): GetTimeAdjByRouteResponse | Promise<GetTimeAdjByRouteResponse>;
   /**
    * Provides a list of individual time adjustments (additions or cancellations) for a particular scheduled route.
    *
@@ -178,7 +178,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjBySchedRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTimeAdjBySchedRoute`
    */
-  GetTimeAdjBySchedRoute(input: GetTimeAdjBySchedRoute, context: RequestContext): GetTimeAdjBySchedRouteResponse | Promise<GetTimeAdjBySchedRouteResponse>;
+  GetTimeAdjBySchedRoute(input: GetTimeAdjBySchedRoute, context: RequestContext<GetTimeAdjBySchedRouteRequestHeaders, Record<string, never>>): GetTimeAdjBySchedRouteResponse | Promise<GetTimeAdjBySchedRouteResponse>;
   /**
    * Retrieves sailing times associated with a specific route for the current date. User may specify if only the times for the remainder of this sailing date are required.
    *
@@ -186,7 +186,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByRoute`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByRoute`
    */
-  GetTodaysScheduleByRoute(input: GetTodaysScheduleByRoute, context: RequestContext): GetTodaysScheduleByRouteResponse | Promise<GetTodaysScheduleByRouteResponse>;
+  GetTodaysScheduleByRoute(input: GetTodaysScheduleByRoute, context: RequestContext<GetTodaysScheduleByRouteRequestHeaders, Record<string, never>>): GetTodaysScheduleByRouteResponse | Promise<GetTodaysScheduleByRouteResponse>;
   /**
    * Retrieves sailing times associated with a specific departing / arriving terminal combination for the current date. User may specify if only the times for the remainder of this sailing date are required.
    *
@@ -194,7 +194,7 @@ export interface WSF_x0020_ScheduleHandlers {
    * - soap11 (WSF_x0020_ScheduleSoap): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByTerminalCombo`
    * - soap12 (WSF_x0020_ScheduleSoap12): SOAPAction `http://www.wsdot.wa.gov/ferries/schedule/GetTodaysScheduleByTerminalCombo`
    */
-  GetTodaysScheduleByTerminalCombo(input: GetTodaysScheduleByTerminalCombo, context: RequestContext): GetTodaysScheduleByTerminalComboResponse | Promise<GetTodaysScheduleByTerminalComboResponse>;
+  GetTodaysScheduleByTerminalCombo(input: GetTodaysScheduleByTerminalCombo, context: RequestContext<GetTodaysScheduleByTerminalComboRequestHeaders, Record<string, never>>): GetTodaysScheduleByTerminalComboResponse | Promise<GetTodaysScheduleByTerminalComboResponse>;
   /**
    * Reveals a valid date range for retrieving schedule data. This begins with today's date and extends to the end of the most recently posted schedule.
    *
@@ -204,35 +204,35 @@ export interface WSF_x0020_ScheduleHandlers {
    * - http-get (WSF_x0020_ScheduleHttpGet): GET `/GetValidDateRange`
    * - http-post (WSF_x0020_ScheduleHttpPost): POST `/GetValidDateRange`
    */
-  GetValidDateRange(input: GetValidDateRange, context: RequestContext): GetValidDateRangeResponse | Promise<GetValidDateRangeResponse>;
+  GetValidDateRange(input: GetValidDateRange, context: RequestContext<GetValidDateRangeRequestHeaders, Record<string, never>>): GetValidDateRangeResponse | Promise<GetValidDateRangeResponse>;
 }
 
 /** A `node:http` request listener serving every binding of `WSF_x0020_Schedule` from one handler set. */
 export function createWSF_x0020_ScheduleListener(handlers: WSF_x0020_ScheduleHandlers, options?: ServerOptions): ReturnType<typeof createRequestListener> {
   const table: Record<string, OperationHandler> = {
-    GetActiveScheduledSeasons: (input, context) => handlers.GetActiveScheduledSeasons(input, context),
-    GetAllAlerts: (input, context) => handlers.GetAllAlerts(input, context),
-    GetAllRouteDetails: (input, context) => handlers.GetAllRouteDetails(input, context),
-    GetAllRoutes: (input, context) => handlers.GetAllRoutes(input, context),
-    GetAllRoutesHavingServiceDisruptions: (input, context) => handlers.GetAllRoutesHavingServiceDisruptions(input, context),
-    GetAllSchedRoutes: (input, context) => handlers.GetAllSchedRoutes(input, context),
-    GetAllTerminals: (input, context) => handlers.GetAllTerminals(input, context),
-    GetAllTerminalsAndMates: (input, context) => handlers.GetAllTerminalsAndMates(input, context),
-    GetAllTimeAdj: (input, context) => handlers.GetAllTimeAdj(input, context),
+    GetActiveScheduledSeasons: (input, context) => handlers.GetActiveScheduledSeasons(input, context as RequestContext<GetActiveScheduledSeasonsRequestHeaders, Record<string, never>>),
+    GetAllAlerts: (input, context) => handlers.GetAllAlerts(input, context as RequestContext<GetAllAlertsRequestHeaders, Record<string, never>>),
+    GetAllRouteDetails: (input, context) => handlers.GetAllRouteDetails(input, context as RequestContext<GetAllRouteDetailsRequestHeaders, Record<string, never>>),
+    GetAllRoutes: (input, context) => handlers.GetAllRoutes(input, context as RequestContext<GetAllRoutesRequestHeaders, Record<string, never>>),
+    GetAllRoutesHavingServiceDisruptions: (input, context) => handlers.GetAllRoutesHavingServiceDisruptions(input, context as RequestContext<GetAllRoutesHavingServiceDisruptionsRequestHeaders, Record<string, never>>),
+    GetAllSchedRoutes: (input, context) => handlers.GetAllSchedRoutes(input, context as RequestContext<GetAllSchedRoutesRequestHeaders, Record<string, never>>),
+    GetAllTerminals: (input, context) => handlers.GetAllTerminals(input, context as RequestContext<GetAllTerminalsRequestHeaders, Record<string, never>>),
+    GetAllTerminalsAndMates: (input, context) => handlers.GetAllTerminalsAndMates(input, context as RequestContext<GetAllTerminalsAndMatesRequestHeaders, Record<string, never>>),
+    GetAllTimeAdj: (input, context) => handlers.GetAllTimeAdj(input, context as RequestContext<GetAllTimeAdjRequestHeaders, Record<string, never>>),
     GetCacheFlushDate: (input, context) => handlers.GetCacheFlushDate(input, context),
-    GetRouteDetail: (input, context) => handlers.GetRouteDetail(input, context),
-    GetRouteDetailsByTerminalCombo: (input, context) => handlers.GetRouteDetailsByTerminalCombo(input, context),
-    GetRoutesByTerminalCombo: (input, context) => handlers.GetRoutesByTerminalCombo(input, context),
-    GetSchedRoutesByScheduledSeason: (input, context) => handlers.GetSchedRoutesByScheduledSeason(input, context),
-    GetSchedSailingsBySchedRoute: (input, context) => handlers.GetSchedSailingsBySchedRoute(input, context),
-    GetScheduleByRoute: (input, context) => handlers.GetScheduleByRoute(input, context),
-    GetScheduleByTerminalCombo: (input, context) => handlers.GetScheduleByTerminalCombo(input, context),
-    GetTerminalMates: (input, context) => handlers.GetTerminalMates(input, context),
-    GetTimeAdjByRoute: (input, context) => handlers.GetTimeAdjByRoute(input, context),
-    GetTimeAdjBySchedRoute: (input, context) => handlers.GetTimeAdjBySchedRoute(input, context),
-    GetTodaysScheduleByRoute: (input, context) => handlers.GetTodaysScheduleByRoute(input, context),
-    GetTodaysScheduleByTerminalCombo: (input, context) => handlers.GetTodaysScheduleByTerminalCombo(input, context),
-    GetValidDateRange: (input, context) => handlers.GetValidDateRange(input, context),
+    GetRouteDetail: (input, context) => handlers.GetRouteDetail(input, context as RequestContext<GetRouteDetailRequestHeaders, Record<string, never>>),
+    GetRouteDetailsByTerminalCombo: (input, context) => handlers.GetRouteDetailsByTerminalCombo(input, context as RequestContext<GetRouteDetailsByTerminalComboRequestHeaders, Record<string, never>>),
+    GetRoutesByTerminalCombo: (input, context) => handlers.GetRoutesByTerminalCombo(input, context as RequestContext<GetRoutesByTerminalComboRequestHeaders, Record<string, never>>),
+    GetSchedRoutesByScheduledSeason: (input, context) => handlers.GetSchedRoutesByScheduledSeason(input, context as RequestContext<GetSchedRoutesByScheduledSeasonRequestHeaders, Record<string, never>>),
+    GetSchedSailingsBySchedRoute: (input, context) => handlers.GetSchedSailingsBySchedRoute(input, context as RequestContext<GetSchedSailingsBySchedRouteRequestHeaders, Record<string, never>>),
+    GetScheduleByRoute: (input, context) => handlers.GetScheduleByRoute(input, context as RequestContext<GetScheduleByRouteRequestHeaders, Record<string, never>>),
+    GetScheduleByTerminalCombo: (input, context) => handlers.GetScheduleByTerminalCombo(input, context as RequestContext<GetScheduleByTerminalComboRequestHeaders, Record<string, never>>),
+    GetTerminalMates: (input, context) => handlers.GetTerminalMates(input, context as RequestContext<GetTerminalMatesRequestHeaders, Record<string, never>>),
+    GetTimeAdjByRoute: (input, context) => handlers.GetTimeAdjByRoute(input, context as RequestContext<GetTimeAdjByRouteRequestHeaders, Record<string, never>>),
+    GetTimeAdjBySchedRoute: (input, context) => handlers.GetTimeAdjBySchedRoute(input, context as RequestContext<GetTimeAdjBySchedRouteRequestHeaders, Record<string, never>>),
+    GetTodaysScheduleByRoute: (input, context) => handlers.GetTodaysScheduleByRoute(input, context as RequestContext<GetTodaysScheduleByRouteRequestHeaders, Record<string, never>>),
+    GetTodaysScheduleByTerminalCombo: (input, context) => handlers.GetTodaysScheduleByTerminalCombo(input, context as RequestContext<GetTodaysScheduleByTerminalComboRequestHeaders, Record<string, never>>),
+    GetValidDateRange: (input, context) => handlers.GetValidDateRange(input, context as RequestContext<GetValidDateRangeRequestHeaders, Record<string, never>>),
   };
   return createRequestListener(WSF_x0020_ScheduleDescriptor, table, options);
 }

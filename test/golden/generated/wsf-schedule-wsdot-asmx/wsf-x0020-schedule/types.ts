@@ -833,3 +833,69 @@ export interface GetValidDateRangeResponse {
   /** Element `{http://www.wsdot.wa.gov/ferries/schedule/}GetValidDateRangeResult`: type `{http://www.wsdot.wa.gov/ferries/schedule/}ValidDateRangeResponse`. MinOccurs 0, maxOccurs 1. */
   GetValidDateRangeResult?: ValidDateRangeResponse;
 }
+
+/** SOAP header blocks of the request of operation `GetActiveScheduledSeasons` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetActiveScheduledSeasonsRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllAlerts` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllAlertsRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllRouteDetails` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllRouteDetailsRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllRoutes` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllRoutesRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllRoutesHavingServiceDisruptions` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllRoutesHavingServiceDisruptionsRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllSchedRoutes` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllSchedRoutesRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllTerminals` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllTerminalsRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllTerminalsAndMates` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllTerminalsAndMatesRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetAllTimeAdj` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetAllTimeAdjRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetRouteDetail` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetRouteDetailRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetRouteDetailsByTerminalCombo` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetRouteDetailsByTerminalComboRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetRoutesByTerminalCombo` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetRoutesByTerminalComboRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetSchedRoutesByScheduledSeason` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetSchedRoutesByScheduledSeasonRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetSchedSailingsBySchedRoute` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetSchedSailingsBySchedRouteRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetScheduleByRoute` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetScheduleByRouteRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetScheduleByTerminalCombo` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetScheduleByTerminalComboRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetTerminalMates` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetTerminalMatesRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetTimeAdjByRoute` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetTimeAdjByRouteRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetTimeAdjBySchedRoute` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetTimeAdjBySchedRouteRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetTodaysScheduleByRoute` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetTodaysScheduleByRouteRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetTodaysScheduleByTerminalCombo` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetTodaysScheduleByTerminalComboRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
+
+/** SOAP header blocks of the request of operation `GetValidDateRange` (SOAP 1.1/1.2 only: HTTP GET/POST carry none). `APIAccessHeader`: `{http://www.wsdot.wa.gov/ferries/schedule/}APIAccessHeader`. */
+export type GetValidDateRangeRequestHeaders = { APIAccessHeader?: APIAccessHeader; };
