@@ -5,10 +5,11 @@
  */
 import { Pool } from 'undici';
 import type { BindingDescriptor, OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
-import { compileHttpOperation, decodeHttpResponse, soapWrappers, type HttpOperation } from './http-binding.js';
+import { CodecError } from './errors.js';
+import { compileHttpBinding, decodeHttpResponse, isUnusable, type HttpOperation, type UnusableHttpOperation } from './http-binding.js';
 import { buildGetRequest } from './http-get.js';
 import { buildPostRequest } from './http-post.js';
-import { buildSoapRequest, parseSoapResponse } from './soap/client.js';
+import { buildSoapRequest, readSoapResponse } from './soap/client.js';
 import { soap11 } from './soap11.js';
 import { soap12 } from './soap12.js';
 import { send } from './transport.js';
@@ -28,12 +29,34 @@ export interface ClientOptions {
   connections?: number;
 }
 
-export interface CallOptions {
+export interface CallOptions<InHeaders extends object = Record<string, unknown>> {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Extra HTTP headers for this call. */
   headers?: Record<string, string>;
-  /** SOAP header blocks by the operation's header property names. */
-  soapHeaders?: Record<string, unknown>;
+  /**
+   * SOAP header blocks by the operation's input header property names. SOAP bindings only:
+   * HTTP GET/POST cannot carry them, and giving any there is an error rather than a silent loss.
+   */
+  soapHeaders?: InHeaders;
+  /** Header blocks (of `soapHeaders`) to mark `soap:mustUnderstand` ("1" in SOAP 1.1, "true" in 1.2). */
+  mustUnderstand?: readonly (keyof InHeaders & string)[];
+}
+
+/**
+ * What `call` and `callWithHeaders` accept: CallOptions for any header type (generated clients
+ * narrow it per operation; `CallOptions<AuthIn>` is assignable to this, not to `CallOptions`).
+ */
+export type AnyCallOptions = Omit<CallOptions, 'soapHeaders' | 'mustUnderstand'> & { soapHeaders?: object; mustUnderstand?: readonly string[] };
+
+/** A call's output with the response's declared SOAP header blocks, by property name. */
+export interface CallResult<O, OutHeaders extends object = Record<string, unknown>> {
+  output: O;
+  /**
+   * The declared output header blocks the response carries ({} over HTTP GET/POST): a block
+   * may be absent (ASMX writes none for a null header), so OutHeaders' properties are optional.
+   */
+  soapHeaders: OutHeaders;
 }
 
 interface PreparedOperation {
@@ -53,6 +76,8 @@ export class ServiceClient {
   private readonly maxResponseBytes: number;
   private readonly headers: Record<string, string>;
   private readonly operations = new Map<string, PreparedOperation>();
+  /** Operations of the service this binding cannot carry, with the error a call gets. */
+  private readonly unusable = new Map<string, UnusableHttpOperation>();
 
   constructor(descriptor: ServiceDescriptor, options: ClientOptions) {
     for (const key of Object.keys(options)) if (!CLIENT_OPTIONS.has(key)) throw new TypeError(`Unknown client option: ${key}`);
@@ -72,45 +97,81 @@ export class ServiceClient {
   }
 
   private prepare(binding: BindingDescriptor): void {
-    const wrappers = soapWrappers(this.descriptor);
-    for (const op of binding.operations) {
-      const http = binding.protocol === 'http-get' || binding.protocol === 'http-post' ? compileHttpOperation(this.descriptor, op, wrappers.get(op.method)) : undefined;
-      this.operations.set(op.method, { op, http });
+    if (binding.protocol === 'http-get' || binding.protocol === 'http-post') {
+      for (const [method, compiled] of compileHttpBinding(this.descriptor, binding)) {
+        if (isUnusable(compiled)) this.unusable.set(method, compiled);
+        else this.operations.set(method, { op: compiled.op, http: compiled });
+      }
+      return;
+    }
+    for (const op of binding.operations) this.operations.set(op.method, { op, http: undefined });
+    for (const omitted of binding.omitted ?? []) {
+      const error = new CodecError('CODEC_UNSUPPORTED', omitted.name, `the operation ${omitted.name} cannot be called over ${binding.protocol} (binding ${binding.name}): ${omitted.reason}`);
+      this.unusable.set(omitted.method, { name: omitted.name, method: omitted.method, error });
     }
   }
 
-  /** Calls the operation whose method name is `method` (OperationDescriptor.method). */
-  async call<I, O>(method: string, input: I, options: CallOptions = {}): Promise<O> {
-    const prepared = this.operations.get(method);
-    if (prepared === undefined) throw new TypeError(`${this.descriptor.name} has no operation method "${method}" on ${this.binding}`);
+  /** Calls the operation whose method name is `method` (OperationDescriptor.method); resolves to its output. */
+  async call<I, O>(method: string, input: I, options: AnyCallOptions = {}): Promise<O> {
+    return (await this.exchange(method, input, options, false)).output as O;
+  }
+
+  /**
+   * Like `call`, and also resolves to the response's declared output SOAP header blocks.
+   * Undeclared blocks are ignored, unless marked mustUnderstand for this node: then the call
+   * fails (TransportError BAD_RESPONSE), as SOAP requires of any receiver.
+   */
+  async callWithHeaders<I, O, OutHeaders extends object = Record<string, unknown>>(method: string, input: I, options: AnyCallOptions = {}): Promise<CallResult<O, OutHeaders>> {
+    const { output, soapHeaders } = await this.exchange(method, input, options, true);
+    return { output: output as O, soapHeaders: soapHeaders as OutHeaders };
+  }
+
+  private async exchange(method: string, input: unknown, options: AnyCallOptions, withHeaders: boolean): Promise<{ output: unknown; soapHeaders: Record<string, unknown> }> {
+    const prepared = this.prepared(method);
     const request = this.prepareRequest(prepared, input, options);
     const response = await send(this.pool, request, {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
       maxResponseBytes: this.maxResponseBytes,
       signal: options.signal,
     });
-    if (prepared.http !== undefined) return decodeHttpResponse(this.descriptor, prepared.http, this.binding, response.status, response.headers, response.body) as O;
+    if (prepared.http !== undefined) return { output: decodeHttpResponse(this.descriptor, prepared.http, this.binding, response.status, response.headers, response.body), soapHeaders: {} };
     const version = this.binding === 'soap12' ? soap12 : soap11;
     const contentType = response.headers['content-type'];
-    return parseSoapResponse(this.descriptor, version, prepared.op, response.status, typeof contentType === 'string' ? contentType : '', response.body) as O;
+    return readSoapResponse(this.descriptor, version, prepared.op, response.status, typeof contentType === 'string' ? contentType : '', response.body, withHeaders);
   }
 
   /** The request a call would send, without sending it (for the conformance runner and tests). */
-  buildRequest(method: string, input: unknown, options: CallOptions = {}): WireRequest {
-    const prepared = this.operations.get(method);
-    if (prepared === undefined) throw new TypeError(`${this.descriptor.name} has no operation method "${method}" on ${this.binding}`);
-    return this.prepareRequest(prepared, input, options);
+  buildRequest(method: string, input: unknown, options: AnyCallOptions = {}): WireRequest {
+    return this.prepareRequest(this.prepared(method), input, options);
   }
 
-  private prepareRequest(prepared: PreparedOperation, input: unknown, options: CallOptions): WireRequest {
+  private prepared(method: string): PreparedOperation {
+    const prepared = this.operations.get(method);
+    if (prepared !== undefined) return prepared;
+    const unusable = this.unusable.get(method);
+    if (unusable !== undefined) throw unusable.error;
+    throw new TypeError(`${this.descriptor.name} has no operation method "${method}" on ${this.binding}`);
+  }
+
+  private prepareRequest(prepared: PreparedOperation, input: unknown, options: AnyCallOptions): WireRequest {
     const headers = options.headers === undefined ? this.headers : { ...this.headers, ...options.headers };
     if (prepared.http !== undefined) {
+      checkNoSoapHeaders(prepared.op, this.binding, options);
       return this.binding === 'http-get' ? buildGetRequest(this.path, prepared.http, input, headers) : buildPostRequest(this.path, prepared.http, input, headers);
     }
-    return buildSoapRequest(this.descriptor, this.binding === 'soap12' ? soap12 : soap11, this.path === '' ? '/' : this.path, prepared.op, input, options.soapHeaders, headers);
+    const version = this.binding === 'soap12' ? soap12 : soap11;
+    return buildSoapRequest(this.descriptor, version, this.path === '' ? '/' : this.path, prepared.op, input, options.soapHeaders, headers, options.mustUnderstand);
   }
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+/** HTTP GET/POST have no SOAP headers: a caller's header blocks would be lost, so they are refused. */
+function checkNoSoapHeaders(op: OperationDescriptor, binding: Protocol, options: AnyCallOptions): void {
+  const given = options.soapHeaders === undefined ? [] : Object.entries(options.soapHeaders).filter(([, v]) => v !== undefined);
+  if (given.length !== 0 || (options.mustUnderstand !== undefined && options.mustUnderstand.length !== 0)) {
+    throw new CodecError('CODEC_UNSUPPORTED', op.name, `SOAP headers cannot be sent over ${binding} (${given.map(([k]) => k).join(', ') || 'mustUnderstand'} given for ${op.name}): use a SOAP binding`);
   }
 }

@@ -15,6 +15,7 @@ export type CodecErrorCode =
   | 'CODEC_MISSING' // a required element/attribute/parameter is absent
   | 'CODEC_UNEXPECTED' // an element, text or attribute the descriptor does not declare
   | 'CODEC_NIL' // xsi:nil on a non-nillable element, or null for a non-nillable field
+  | 'CODEC_UNSUPPORTED' // the binding cannot carry it (a complex parameter or SOAP headers on HTTP GET/POST)
   | 'CODEC_DESCRIPTOR'; // the descriptor itself is inconsistent (a bug in generated code)
 
 export class CodecError extends Error {

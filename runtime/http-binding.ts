@@ -1,33 +1,25 @@
 /**
- * What HTTP GET and HTTP POST share: named parameters (query string or form) on the way in,
- * an XML document whose root is the result element (`<string xmlns="{ns}">`) on the way out,
- * and one-line text/plain errors (ASMX's behaviour: `Missing parameter: smsto.`).
+ * What HTTP GET and HTTP POST share: named parameters (query string or form, http-params.ts)
+ * on the way in, an XML document whose root is the result element (`<string xmlns="{ns}">`) on
+ * the way out, and one-line text/plain errors (ASMX's behaviour: `Missing parameter: smsto.`).
  *
  * The input object is the same as on SOAP: parameters map to the properties of the SOAP input
  * wrapper that has the same element name (so a renamed property still lines up), see soapWrappers.
  */
-import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor } from './descriptor.js';
+import type { BindingDescriptor, FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from './descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from './errors.js';
-import { decodeElement, decodeText, encodeElement, primitiveCodec, resolveValue, type PrimitiveCodec } from './codec/index.js';
+import { decodeElement, encodeElementWith, isStringLike, resolveValue, XSI_NS } from './codec/index.js';
+import { compileParam, type CompiledParam, type ParamOperation } from './http-params.js';
 import type { Protocol } from './descriptor.js';
 import { elementOf } from './message.js';
 import { XmlReadError } from './xml/reader.js';
 import { readXmlFast as readXml } from './xml/fast-reader.js';
+import type { XmlElement } from './xml/types.js';
+import { escapeAttr } from './xml/writer.js';
 
-interface CompiledParam {
-  readonly name: string;
-  readonly prop: string;
-  /**
-   * Whether the SOAP wrapper field this parameter maps to is required (true too when there is
-   * no such field). Used only when the server passes absent optional parameters through.
-   */
-  readonly required: boolean;
-  readonly xsd: string;
-  readonly enumeration: readonly string[] | undefined;
-  readonly codec: PrimitiveCodec;
-}
+export { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
 
-export interface HttpOperation {
+export interface HttpOperation extends ParamOperation {
   readonly op: OperationDescriptor;
   readonly params: readonly CompiledParam[];
   /**
@@ -36,86 +28,106 @@ export interface HttpOperation {
    * (so the output object is the same as over SOAP).
    */
   readonly result: { readonly elementKey: string; readonly field: string; readonly nilAsNull: boolean } | undefined;
+  /** The properties an output object may have, when the SOAP output wrapper is known. */
+  readonly outputProps: ReadonlySet<string> | undefined;
+  /** The method's output SOAP header properties (from its SOAP operation): a handler may set them. */
+  readonly outputHeaderProps: ReadonlySet<string>;
 }
 
 /**
  * Compiles an HTTP operation. `wrapperProps` maps a wire name to the property of the SOAP
  * input wrapper (from the SOAP binding's operation with the same method), when there is one.
+ * Throws a CODEC_UNSUPPORTED CodecError for an operation HTTP GET/POST cannot carry (a
+ * parameter that is neither simple nor an array of a simple type); compileHttpBinding turns
+ * that into an unusable operation rather than a failed binding.
  */
 export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescriptor, wrapperOrProps?: SoapWrapper | ReadonlyMap<string, string>): HttpOperation {
   // A plain Map (wire name -> property) is the earlier form of this parameter, still accepted.
   const wrapper = wrapperOrProps instanceof Map ? legacyWrapper(wrapperOrProps) : (wrapperOrProps as SoapWrapper | undefined);
   const params: CompiledParam[] = [];
   if (op.input.kind === 'params') {
-    for (const p of op.input.params) {
-      const field = wrapper?.inputByWireName.get(p.name);
-      const fieldValue = field !== undefined && field.maxOccurs === 1 ? resolveValue(d, field.value, p.name) : undefined;
-      const resolved = fieldValue?.kind === 'primitive' ? fieldValue : resolveValue(d, p.value, p.name);
-      if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${op.name}/${p.name}`, 'an HTTP parameter must be of a simple type');
-      const required = field === undefined || (field.minOccurs > 0 && field.inChoice !== true);
-      params.push({ name: p.name, prop: field?.prop ?? p.name, required, xsd: resolved.xsd, enumeration: resolved.enumeration, codec: primitiveCodec(resolved.xsd, p.name) });
-    }
+    for (const p of op.input.params) params.push(compileParam(d, op, p, wrapper?.inputByWireName.get(p.name)));
   } else if (op.input.kind !== 'empty') {
-    throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP input of kind ${op.input.kind} is not supported`);
+    throw new CodecError('CODEC_UNSUPPORTED', op.name, `an HTTP input of kind ${op.input.kind} is not supported`);
   }
   let result: HttpOperation['result'];
   if (op.output.kind === 'xml-result') {
     result = { elementKey: op.output.element, field: op.output.field, nilAsNull: wrapper?.outputByProp.get(op.output.field)?.nillable === true };
+  } else if (op.output.kind !== 'empty') {
+    throw new CodecError('CODEC_UNSUPPORTED', op.name, `an HTTP output of kind ${op.output.kind} is not supported`);
   }
-  else if (op.output.kind !== 'empty') throw new CodecError('CODEC_DESCRIPTOR', op.name, `HTTP output of kind ${op.output.kind} is not supported`);
-  return { op, params, result };
+  const inputProps = new Set(params.map((p) => p.prop));
+  if (wrapper !== undefined) for (const field of wrapper.inputByWireName.values()) inputProps.add(field.prop);
+  const outputProps = wrapper === undefined || wrapper.outputByProp.size === 0 ? undefined : new Set(wrapper.outputByProp.keys());
+  return { op, params, result, inputProps, outputProps, outputHeaderProps: wrapper?.outputHeaderProps ?? new Set() };
 }
 
-/** Client: the parameters as `a=1&b=2` in descriptor order (undefined/null values are left out). */
-export function encodeParams(hop: HttpOperation, input: unknown): string {
-  const record = (input ?? {}) as Record<string, unknown>;
-  const search = new URLSearchParams();
-  for (const p of hop.params) {
-    const value = record[p.prop];
-    if (value === undefined || value === null) continue;
-    search.append(p.name, p.codec.encode(value, `${hop.op.name}/${p.name}`));
-  }
-  return search.toString();
+/** An operation of an HTTP binding that cannot be called on it, and why. */
+export interface UnusableHttpOperation {
+  readonly name: string;
+  readonly method: string;
+  readonly error: CodecError;
 }
 
 /**
- * Server: the input object, or the one-line error text for the caller. An absent parameter is
- * `Missing parameter: x.` (ASMX: every method parameter is required) unless `passAbsentOptional`
- * is set and the SOAP wrapper field is optional: then it reaches the handler as undefined,
- * exactly as the absent element does over SOAP. `code` is the stable error code that rides in
- * `X-Smskit-Error-Code`, so a client tells the refusal apart without parsing ASMX's wording.
+ * Compiles every operation of an HTTP GET/POST binding. An operation the binding cannot carry
+ * (and those the generator left out, `binding.omitted`) becomes an UnusableHttpOperation, so
+ * one complex parameter makes that one operation unusable, not the whole binding.
  */
-export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
-
-export function decodeParams(hop: HttpOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
-  const input: Record<string, unknown> = {};
-  for (const p of hop.params) {
-    const text = search.get(p.name);
-    if (text === null) {
-      if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };
-      continue;
-    }
+export function compileHttpBinding(d: ServiceDescriptor, binding: BindingDescriptor, wrappers = soapWrappers(d)): Map<string, HttpOperation | UnusableHttpOperation> {
+  const out = new Map<string, HttpOperation | UnusableHttpOperation>();
+  for (const op of binding.operations) {
     try {
-      input[p.prop] = decodeText(p.xsd, p.enumeration, text, p.name);
+      out.set(op.method, compileHttpOperation(d, op, wrappers.get(op.method)));
     } catch (err) {
-      if (err instanceof CodecError) return { error: `Invalid value for parameter: ${p.name}.`, code: 'InvalidParameter' };
-      throw err;
+      if (!(err instanceof CodecError) || err.code !== 'CODEC_UNSUPPORTED') throw err;
+      out.set(op.method, { name: op.name, method: op.method, error: unusable(binding, op.name, err.path, err.message) });
     }
   }
-  return { input };
+  for (const omitted of binding.omitted ?? []) {
+    if (!out.has(omitted.method)) out.set(omitted.method, { name: omitted.name, method: omitted.method, error: unusable(binding, omitted.name, omitted.name, omitted.reason) });
+  }
+  return out;
+}
+
+function unusable(binding: BindingDescriptor, operation: string, path: string, why: string): CodecError {
+  return new CodecError('CODEC_UNSUPPORTED', path, `the operation ${operation} cannot be called over ${binding.protocol} (binding ${binding.name}): ${why}`);
+}
+
+export function isUnusable(compiled: HttpOperation | UnusableHttpOperation): compiled is UnusableHttpOperation {
+  return 'error' in compiled;
 }
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
+/** What ASMX declares on every response root that is not a plain simple value. */
+const ROOT_DECLARATIONS = ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="${XSI_NS}"`;
 
-/** Server: the response document (`<?xml ...?>\n<string xmlns="{ns}">...</string>`). */
+/**
+ * Server: the response document, as ASMX writes it: `<int xmlns="{ns}">6</int>` for a simple
+ * value; a complex, array or null result has xsd and xsi declared on the root. A null result is
+ * `xsi:nil="true"` when the result element is nillable, else an empty element (what ASMX writes
+ * for a null `int?` when the service's global `int` element is not nillable).
+ */
 export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, output: unknown): string {
   if (hop.result === undefined) return '';
+  const record = output === undefined || output === null ? undefined : (output as Record<string, unknown>);
+  if (record !== undefined && hop.outputProps !== undefined) {
+    for (const key in record) {
+      if (!hop.outputProps.has(key)) throw new CodecError('CODEC_UNEXPECTED', hop.op.name, `unexpected property: "${key}" is not a member of the output of ${hop.op.name}`);
+    }
+  }
   const element = elementOf(d, hop.result.elementKey, hop.op.name);
-  const value = output === undefined || output === null ? undefined : (output as Record<string, unknown>)[hop.result.field];
-  // An absent result is written as xsi:nil when the element allows it (ASMX does the same).
-  const shown = value === undefined && element.nillable ? null : value;
-  if (shown === undefined) throw new CodecError('CODEC_MISSING', `${hop.op.name}/${hop.result.field}`, 'the result is required');
-  return XML_DECLARATION + encodeElement(d, element.name, element.value, shown, element.nillable, '', element.name.local);
+  const path = element.name.local;
+  const value = record?.[hop.result.field];
+  if (value === undefined || value === null) {
+    // An absent result is written as null when the element allows it (ASMX does the same).
+    if (value === undefined && !element.nillable) throw new CodecError('CODEC_MISSING', `${hop.op.name}/${hop.result.field}`, 'the result is required');
+    if (value === null && !element.nillable && !hop.result.nilAsNull) throw new CodecError('CODEC_NIL', `${hop.op.name}/${hop.result.field}`, 'null given for a result that is not nillable');
+    const nil = element.nillable ? ' xsi:nil="true"' : '';
+    return `${XML_DECLARATION}<${path} xmlns="${escapeAttr(element.name.ns, path)}"${nil}${ROOT_DECLARATIONS}/>`;
+  }
+  const simple = resolveValue(d, element.value, path).kind === 'primitive';
+  return XML_DECLARATION + encodeElementWith(d, element.name, element.value, value, element.nillable, '', path, !simple, simple ? '' : ROOT_DECLARATIONS);
 }
 
 /** Client: the output object from a response, or the error to reject with. */
@@ -132,19 +144,31 @@ export function decodeHttpResponse(
   if (hop.result === undefined) return {};
   if (!mediaType.endsWith('xml')) throw new TransportError('BAD_RESPONSE', `Expected an XML response, got ${mediaType || 'no content type'} (HTTP ${status})`, { httpStatus: status });
   const element = elementOf(d, hop.result.elementKey, hop.op.name);
+  const { nilAsNull } = hop.result;
   let value: unknown;
   try {
     const root = readXml(body).root;
     if (root.local !== element.name.local || root.ns !== element.name.ns) {
       throw new TransportError('BAD_RESPONSE', `Expected the response element {${element.name.ns}}${element.name.local}, got {${root.ns}}${root.local}`, { httpStatus: status });
     }
-    value = decodeElement(d, element.value, root, element.nillable, element.name.local);
+    // ASMX shares one global element per result type (`int`) among a service's methods, and its
+    // nillable says little about this method: a nullable result may come as xsi:nil on an
+    // element declared not nillable, or as an empty element (see encodeHttpResponse).
+    value = nilAsNull && isEmptyNull(d, element.value, root) ? null : decodeElement(d, element.value, root, element.nillable || nilAsNull, element.name.local);
   } catch (err) {
     if (err instanceof XmlReadError) throw new TransportError('BAD_RESPONSE', `The response is not well-formed XML: ${err.message}`, { httpStatus: status, cause: err });
     if (err instanceof CodecError) throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, { httpStatus: status, cause: err });
     throw err;
   }
-  return value === null && !hop.result.nilAsNull ? {} : { [hop.result.field]: value };
+  return value === null && !nilAsNull ? {} : { [hop.result.field]: value };
+}
+
+/** An empty root of a simple type for which '' is not a value (int, an enum): ASMX's null. */
+function isEmptyNull(d: ServiceDescriptor, vd: ValueDescriptor, root: XmlElement): boolean {
+  if (root.children.length !== 0) return false;
+  const resolved = resolveValue(d, vd, root.local);
+  if (resolved.kind !== 'primitive') return false;
+  return !isStringLike(resolved.xsd) || (resolved.enumeration !== undefined && resolved.enumeration.length !== 0 && !resolved.enumeration.includes(''));
 }
 
 function httpError(protocol: Protocol, status: number, mediaType: string, headers: Record<string, string | string[] | undefined>, body: Uint8Array): SoapFaultError | TransportError {
@@ -168,7 +192,7 @@ function legacyWrapper(props: ReadonlyMap<string, string>): SoapWrapper | undefi
   if (props.size === 0) return undefined;
   const inputByWireName = new Map<string, FieldDescriptor>();
   for (const [name, prop] of props) inputByWireName.set(name, { prop, name: { ns: '', local: name }, value: { kind: 'primitive', xsd: 'string' }, minOccurs: 1, maxOccurs: -1, nillable: false });
-  return { inputByWireName, outputByProp: new Map() };
+  return { inputByWireName, outputByProp: new Map(), outputHeaderProps: new Set() };
 }
 
 /** The SOAP wrapper fields of one method: what HTTP parameters and results map to. */
@@ -177,6 +201,8 @@ export interface SoapWrapper {
   readonly inputByWireName: ReadonlyMap<string, FieldDescriptor>;
   /** Output wrapper fields by property name. */
   readonly outputByProp: ReadonlyMap<string, FieldDescriptor>;
+  /** The SOAP operation's output header properties. */
+  readonly outputHeaderProps: ReadonlySet<string>;
 }
 
 /**
@@ -191,7 +217,11 @@ export function soapWrappers(d: ServiceDescriptor): Map<string, SoapWrapper> {
     if (binding.protocol !== 'soap11' && binding.protocol !== 'soap12') continue;
     for (const op of binding.operations) {
       if (out.has(op.method)) continue;
-      out.set(op.method, { inputByWireName: wrapperFields(d, op.input, (f) => f.name.local), outputByProp: wrapperFields(d, op.output, (f) => f.prop) });
+      out.set(op.method, {
+        inputByWireName: wrapperFields(d, op.input, (f) => f.name.local),
+        outputByProp: wrapperFields(d, op.output, (f) => f.prop),
+        outputHeaderProps: new Set(op.outputHeaders.map((h) => h.prop)),
+      });
     }
   }
   return out;

@@ -1,5 +1,6 @@
 /** HTTP GET binding: `GET {address}{location}?a=1&b=2`; the response is the result element document. */
-import { encodeParams, decodeParams, type HttpOperation, type ParamDecodeError } from './http-binding.js';
+import type { HttpOperation } from './http-binding.js';
+import { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
 import type { WireRequest } from './wire.js';
 
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';

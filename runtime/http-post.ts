@@ -1,5 +1,6 @@
 /** HTTP POST binding: `POST {address}{location}` with an `application/x-www-form-urlencoded` body. */
-import { encodeParams, decodeParams, type HttpOperation, type ParamDecodeError } from './http-binding.js';
+import type { HttpOperation } from './http-binding.js';
+import { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
 import type { WireRequest } from './wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';

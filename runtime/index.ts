@@ -3,7 +3,7 @@
  * runner import (README.md, "The wire runtime").
  */
 export * from './descriptor.js';
-export { ServiceClient, type ClientOptions, type CallOptions } from './client.js';
+export { ServiceClient, type ClientOptions, type CallOptions, type AnyCallOptions, type CallResult } from './client.js';
 export { createRequestListener, LISTENER_OPTIONS, type RequestContext, type OperationHandler, type ServerOptions, type Logger, type SmskitRequestListener } from './server.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
 export { ServiceError, SoapFaultError, TransportError, CodecError, type TransportErrorCode, type CodecErrorCode } from './errors.js';
@@ -14,10 +14,10 @@ export type { WireRequest } from './wire.js';
 export { addressPath } from './wire.js';
 export { encodeElement, decodeElement, primitiveCodec } from './codec/index.js';
 export { escapeText, escapeAttr } from './xml/writer.js';
-export { buildSoapRequest, parseSoapResponse } from './soap/client.js';
+export { buildSoapRequest, parseSoapResponse, readSoapResponse } from './soap/client.js';
 export { soap11, SOAP11_ENV_NS } from './soap11.js';
 export { soap12, SOAP12_ENV_NS } from './soap12.js';
 export type { SoapVersion, FaultSpec, FaultKind } from './soap/version.js';
-export { compileHttpOperation, encodeParams, decodeHttpResponse, type HttpOperation } from './http-binding.js';
+export { compileHttpOperation, compileHttpBinding, encodeParams, decodeHttpResponse, type HttpOperation, type UnusableHttpOperation } from './http-binding.js';
 export { parseContentType, type ContentType } from './content-type.js';
 export { rewriteWsdlAddresses } from './server/wsdl.js';

@@ -4,7 +4,7 @@
  */
 import type { BodyDescriptor, ElementDescriptor, HeaderDescriptor, ServiceDescriptor } from './descriptor.js';
 import { CodecError } from './errors.js';
-import { decodeElement, encodeElement } from './codec/index.js';
+import { decodeElement, encodeElement, encodeElementWith } from './codec/index.js';
 import type { XmlElement } from './xml/types.js';
 
 export function elementOf(d: ServiceDescriptor, key: string, path: string): ElementDescriptor {
@@ -13,12 +13,15 @@ export function elementOf(d: ServiceDescriptor, key: string, path: string): Elem
   return element;
 }
 
-/** Encodes a document/literal body value as its element ('' for an empty message). */
+/**
+ * Encodes a document/literal body value as its element ('' for an empty message), for a SOAP
+ * envelope (which declares the xsi prefix).
+ */
 export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: unknown, path: string): string {
   if (body.kind === 'empty') return '';
   if (body.kind !== 'element') throw new CodecError('CODEC_DESCRIPTOR', path, `a SOAP body cannot be of kind ${body.kind}`);
   const element = elementOf(d, body.element, path);
-  return encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local);
+  return encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local, true);
 }
 
 /** Decodes a SOAP Body child against the expected message; a different element is an error. */
@@ -33,20 +36,38 @@ export function decodeBody(d: ServiceDescriptor, body: BodyDescriptor, el: XmlEl
   return decodeElement(d, element.value, el, element.nillable, element.name.local);
 }
 
-/** Encodes the header blocks given by property name; an unknown property is an error. */
-export function encodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], values: Record<string, unknown> | undefined): string {
-  if (values === undefined) return '';
+/** Header blocks to mark mustUnderstand, and the attribute that marks one in this SOAP version. */
+export interface MustUnderstand {
+  readonly props: readonly string[];
+  /** ` soap:mustUnderstand="1"` (1.1) or ` soap:mustUnderstand="true"` (1.2). */
+  readonly attribute: string;
+}
+
+/**
+ * Encodes the header blocks given by property name, in the descriptor's order, for a SOAP
+ * envelope. An unknown property is an error, and so is a mustUnderstand name that is not a
+ * given header (the mark would otherwise be lost without a word).
+ */
+export function encodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], values: object | undefined, mustUnderstand?: MustUnderstand): string {
+  const must = mustUnderstand?.props ?? [];
+  if (values === undefined) {
+    if (must.length !== 0) throw new CodecError('CODEC_MISSING', `Header/${must[0]!}`, 'marked mustUnderstand but no SOAP headers are given');
+    return '';
+  }
+  const record = values as Record<string, unknown>;
   let out = '';
-  const known = new Set<string>();
   for (const header of headers) {
-    known.add(header.prop);
-    const value = values[header.prop];
+    const value = record[header.prop];
     if (value === undefined) continue;
     const element = elementOf(d, header.element, header.prop);
-    out += encodeElement(d, element.name, element.value, value, element.nillable, '', `Header/${element.name.local}`);
+    const attrs = must.length !== 0 && must.includes(header.prop) ? mustUnderstand!.attribute : '';
+    out += encodeElementWith(d, element.name, element.value, value, element.nillable, '', `Header/${element.name.local}`, true, attrs);
   }
-  for (const prop of Object.keys(values)) {
-    if (!known.has(prop)) throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such SOAP header');
+  for (const prop of Object.keys(record)) {
+    if (!headers.some((h) => h.prop === prop)) throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such SOAP header');
+  }
+  for (const prop of must) {
+    if (record[prop] === undefined) throw new CodecError('CODEC_MISSING', `Header/${prop}`, 'marked mustUnderstand but not given');
   }
   return out;
 }

@@ -11,7 +11,8 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerRespo
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
 import { CodecError, ServiceError } from './errors.js';
 import { isAcceptedCharset, parseContentType } from './content-type.js';
-import { encodeHttpResponse, type HttpOperation, type ParamDecodeError } from './http-binding.js';
+import { encodeHttpResponse, type HttpOperation } from './http-binding.js';
+import type { ParamDecodeError } from './http-params.js';
 import { decodeGetRequest } from './http-get.js';
 import { decodePostRequest, FORM_CONTENT_TYPE } from './http-post.js';
 import { encodeSoapResponse, SoapRequestDecoder } from './soap/server.js';
@@ -24,25 +25,33 @@ import { BodyReader, type BodyFailure } from './server/body.js';
 import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
 import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
 
-export interface RequestContext {
+export interface RequestContext<InHeaders = Record<string, unknown>, OutHeaders = Record<string, unknown>> {
   readonly binding: Protocol;
   /** The operation's WSDL name. */
   readonly operation: string;
   readonly remoteAddress?: string;
   readonly headers: IncomingHttpHeaders;
-  /** Declared SOAP header blocks of the request, by property name. */
-  readonly soapHeaders: Record<string, unknown>;
+  /** Declared SOAP header blocks of the request, by property name ({} over HTTP GET/POST). */
+  readonly soapHeaders: InHeaders;
+  /**
+   * SOAP header blocks for the response, by the operation's output header property names: the
+   * handler sets them, the server writes the set ones in the response's Header. A property that
+   * is not a declared output header is a handler bug (a Server fault, logged). HTTP GET/POST
+   * have no headers: there they are checked the same way but not sent, as ASMX does.
+   */
+  readonly responseSoapHeaders: Partial<OutHeaders>;
   /** Aborted when the client goes away before the response is sent. */
   readonly signal: AbortSignal;
 }
 
 /**
- * A handler gets the decoded input and returns the output (or a promise of it). The input is
- * typed `any` here because generated code narrows it per operation (`(input: SMSSend) => ...`),
- * which a parameter of type `unknown` would not accept under strictFunctionTypes.
+ * A handler gets the decoded input and returns the output (or a promise of it). The input and
+ * the context's header types are `any` here because generated code narrows them per operation
+ * (`(input: SMSSend, context: RequestContext<AuthIn, TraceOut>) => ...`), which `unknown` would
+ * not accept under strictFunctionTypes.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandler = (input: any, context: RequestContext) => unknown;
+export type OperationHandler = (input: any, context: RequestContext<any, any>) => unknown;
 
 export interface Logger {
   /** One line about a failure the client only saw as a generic Server fault. Never request values. */
@@ -181,10 +190,10 @@ function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingM
   }
   if (!decoded.ok) return writeFault(res, decoded.version, decoded.fault);
   const { version, op } = decoded;
-  invoke(plan, op, version.protocol, decoded.input, decoded.soapHeaders, req, res, (output) => {
+  invoke(plan, op, version.protocol, decoded.input, decoded.soapHeaders, req, res, (output, responseHeaders) => {
     let xml: string;
     try {
-      xml = encodeSoapResponse(plan.d, version, op, output);
+      xml = encodeSoapResponse(plan.d, version, op, output, responseHeaders);
     } catch (err) {
       return writeFault(res, version, internalFault(plan, err, op, version.protocol, 'encoding the response'));
     }
@@ -235,16 +244,32 @@ function writeFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec)
 
 function serveHttp(plan: Plan, hop: HttpOperation, binding: Protocol, req: IncomingMessage, res: ServerResponse, decoded: { input: Record<string, unknown> } | ParamDecodeError): void {
   if ('error' in decoded) return writePlain(res, 500, decoded.error, 'Client', decoded.code);
-  invoke(plan, hop.op, binding, decoded.input, {}, req, res, (output) => {
+  invoke(plan, hop.op, binding, decoded.input, {}, req, res, (output, responseHeaders) => {
     let xml: string;
     try {
+      checkResponseHeaders(hop, responseHeaders);
       xml = encodeHttpResponse(plan.d, hop, output);
     } catch (err) {
       internalFault(plan, err, hop.op, binding, 'encoding the response');
       return writePlain(res, 500, 'Server was unable to process request.', 'Server');
     }
+    // A void operation: ASMX answers 200 with an empty body and no Content-Type.
+    if (hop.result === undefined) return writeEmpty(res);
     writeText(res, 200, 'text/xml; charset=utf-8', xml);
   }, (fault) => writePlain(res, 500, fault.message, fault.kind === 'client' ? 'Client' : 'Server', fault.detail?.entries['code']));
+}
+
+/**
+ * HTTP GET/POST carry no SOAP headers, so the handler's are not sent (ASMX does the same); one
+ * its operation does not declare (on its SOAP bindings) is still a handler bug.
+ */
+function checkResponseHeaders(hop: HttpOperation, headers: Record<string, unknown> | undefined): void {
+  if (headers === undefined) return;
+  for (const prop of Object.keys(headers)) {
+    if (headers[prop] !== undefined && !hop.outputHeaderProps.has(prop)) {
+      throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such output SOAP header');
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,25 +283,26 @@ function invoke(
   soapHeaders: Record<string, unknown>,
   req: IncomingMessage,
   res: ServerResponse,
-  onOutput: (output: unknown) => void,
+  onOutput: (output: unknown, responseHeaders: Record<string, unknown> | undefined) => void,
   onFault: (fault: FaultSpec) => void,
 ): void {
   const handler = plan.handlers.get(op.method)!;
+  const context = new HandlerContext(binding, op.name, req, res, soapHeaders);
   let result: unknown;
   try {
-    result = handler(input, makeContext(binding, op, req, res, soapHeaders));
+    result = handler(input, context);
   } catch (err) {
     return handlerFailed(plan, op, binding, res, onFault, err);
   }
   if (result instanceof Promise || (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function')) {
     Promise.resolve(result).then(
       (output) => {
-        if (!res.destroyed) onOutput(output);
+        if (!res.destroyed) onOutput(output, context.setHeaders);
       },
       (err: unknown) => handlerFailed(plan, op, binding, res, onFault, err),
     );
   } else {
-    onOutput(result);
+    onOutput(result, context.setHeaders);
   }
 }
 
@@ -293,6 +319,8 @@ function serviceFault(plan: Plan, err: ServiceError): FaultSpec {
 class HandlerContext implements RequestContext {
   readonly remoteAddress: string | undefined;
   readonly headers: IncomingHttpHeaders;
+  /** The response header object, made when a handler first asks for it (most never do). */
+  setHeaders: Record<string, unknown> | undefined;
   private controller: AbortController | undefined;
 
   constructor(
@@ -306,6 +334,10 @@ class HandlerContext implements RequestContext {
     this.headers = req.headers;
   }
 
+  get responseSoapHeaders(): Record<string, unknown> {
+    return (this.setHeaders ??= {});
+  }
+
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       const controller = (this.controller = new AbortController());
@@ -317,10 +349,6 @@ class HandlerContext implements RequestContext {
   }
 }
 
-function makeContext(binding: Protocol, op: OperationDescriptor, req: IncomingMessage, res: ServerResponse, soapHeaders: Record<string, unknown>): RequestContext {
-  return new HandlerContext(binding, op.name, req, res, soapHeaders);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Plain responses
 
@@ -328,6 +356,12 @@ function writeText(res: ServerResponse, status: number, contentType: string, tex
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))]);
   res.end(text);
+}
+
+function writeEmpty(res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(200, ['Content-Length', '0']);
+  res.end();
 }
 
 /** A one-line text/plain answer; for GET/POST errors the fault family rides in a header. */

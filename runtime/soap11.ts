@@ -20,10 +20,22 @@ const FAULT_CODES: Record<FaultKind, string> = {
   mustUnderstand: 'soap:MustUnderstand',
 };
 
+/**
+ * A Client or Server fault always has a detail, empty when there is nothing to say (SOAP 1.1
+ * section 4.4: it MUST be present when the Body could not be processed; ASMX writes `<detail />`
+ * on every such fault); a MustUnderstand or VersionMismatch fault, about headers or the
+ * envelope, has none (it MUST NOT carry header errors).
+ */
+export function faultDetail(kind: FaultKind, entries: string, tag: string): string {
+  if (kind === 'mustUnderstand' || kind === 'versionMismatch') return '';
+  return entries === '' ? `<${tag}/>` : `<${tag}>${entries}</${tag}>`;
+}
+
 export const soap11: SoapVersion = {
   protocol: 'soap11',
   envNs: SOAP11_ENV_NS,
   contentType: 'text/xml; charset=utf-8',
+  mustUnderstandAttribute: ' soap:mustUnderstand="1"',
   envelopeOpen: envelopeOpen(SOAP11_ENV_NS),
   requestHeaders(soapAction) {
     return { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${soapAction}"` };
@@ -43,7 +55,7 @@ export const soap11: SoapVersion = {
     return (
       `${this.envelopeOpen}<soap:Body><soap:Fault><faultcode>${FAULT_CODES[fault.kind]}</faultcode>` +
       `<faultstring>${escapeText(fault.message, 'faultstring')}</faultstring>` +
-      (detail === '' ? '' : `<detail>${detail}</detail>`) +
+      faultDetail(fault.kind, detail, 'detail') +
       '</soap:Fault></soap:Body></soap:Envelope>'
     );
   },

@@ -10,7 +10,7 @@ import { SoapFaultError } from './errors.js';
 import type { XmlElement } from './xml/types.js';
 import { escapeAttr, escapeText } from './xml/writer.js';
 import type { ContentType } from './content-type.js';
-import { SOAP11_ENV_NS } from './soap11.js';
+import { faultDetail, SOAP11_ENV_NS } from './soap11.js';
 import { child, detailEntries, envelopeOpen, qnameText, textOf, type FaultKind, type FaultSpec, type SoapVersion } from './soap/version.js';
 
 export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
@@ -38,6 +38,7 @@ export const soap12: SoapVersion = {
   protocol: 'soap12',
   envNs: SOAP12_ENV_NS,
   contentType: 'application/soap+xml; charset=utf-8',
+  mustUnderstandAttribute: ' soap:mustUnderstand="true"',
   envelopeOpen: envelopeOpen(SOAP12_ENV_NS),
   requestHeaders(soapAction) {
     return { 'content-type': soapAction === '' ? 'application/soap+xml; charset=utf-8' : `application/soap+xml; charset=utf-8; action="${soapAction}"` };
@@ -55,7 +56,7 @@ export const soap12: SoapVersion = {
       `${this.envelopeOpen}${faultHeader(fault)}<soap:Body><soap:Fault>` +
       `<soap:Code><soap:Value>${FAULT_CODES[fault.kind]}</soap:Value></soap:Code>` +
       `<soap:Reason><soap:Text xml:lang="en">${escapeText(fault.message, 'Reason')}</soap:Text></soap:Reason>` +
-      (detail === '' ? '' : `<soap:Detail>${detail}</soap:Detail>`) +
+      faultDetail(fault.kind, detail, 'soap:Detail') +
       '</soap:Fault></soap:Body></soap:Envelope>'
     );
   },

@@ -5,12 +5,14 @@
  * (ASMX's XmlSerializer does not enforce it either, and the conformance runner checks order
  * on responses separately); an undeclared child, a second occurrence of a single-valued
  * field, non-whitespace text in element-only content and a missing required element are
- * errors naming the element path.
+ * errors naming the element path. A value of a type with derived types is read as the type its
+ * xsi:type names (the declared type without one) and carries that type's tag in `$type`.
  */
 import type { ComplexTypeDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import { isStringLike, primitiveCodec } from './primitives.js';
+import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
 import { XSI_NS, checkEnumeration, resolveValue } from './shared.js';
 
 /** Decodes the value of element `el` described by `vd`. */
@@ -23,7 +25,13 @@ export function decodeElement(d: ServiceDescriptor, vd: ValueDescriptor, el: Xml
   const resolved = resolveValue(d, vd, path);
   if (resolved.kind === 'xml') return el;
   if (resolved.kind === 'primitive') return decodeText(resolved.xsd, resolved.enumeration, simpleText(el, path), path);
-  return decodeComplex(d, resolved.type, el, path);
+  const declared = resolved.type;
+  if (isPolymorphic(declared)) {
+    const type = receivedType(d, declared, el, path);
+    return decodeComplex(d, type, el, path, type.tag);
+  }
+  if (el.attributes.length !== 0) checkOwnXsiType(declared, el, path);
+  return decodeComplex(d, declared, el, path);
 }
 
 function isNil(el: XmlElement): boolean {
@@ -54,10 +62,13 @@ export function decodeText(xsd: string, enumeration: readonly string[] | undefin
   return primitiveCodec(xsd, path).decode(lexical, path);
 }
 
-/** Decodes a complex value (array wrapper, simple content or a sequence of fields). */
-export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor, el: XmlElement, path: string): unknown {
+/**
+ * Decodes a complex value (array wrapper, simple content or a sequence of fields). `tag`: the
+ * value is polymorphic and `type` its concrete type; the result carries it in `$type` (first).
+ */
+export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor, el: XmlElement, path: string, tag?: string): unknown {
   if (type.arrayItem !== undefined) return decodeArray(d, type.arrayItem, el, path);
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = tag === undefined ? {} : { $type: tag };
   if (type.attributes.length !== 0) decodeAttributes(d, type, el, out, path);
   if (type.text !== undefined) {
     const resolved = resolveValue(d, type.text, path);

@@ -5,7 +5,7 @@
  */
 import type { ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { compileHttpOperation, soapWrappers, type HttpOperation } from '../http-binding.js';
+import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../http-binding.js';
 import { compileSoapEndpoint, type SoapEndpoint } from '../soap/server.js';
 import { addressPath } from '../wire.js';
 
@@ -37,9 +37,11 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
       routeAt(base === '' ? '/' : base)[binding.protocol] = compileSoapEndpoint(d, binding);
       continue;
     }
-    for (const op of binding.operations) {
-      const hop = compileHttpOperation(d, op, wrappers.get(op.method));
-      routeAt(`${base}${op.httpPath ?? `/${op.name}`}`)[binding.protocol === 'http-get' ? 'get' : 'post'] = hop;
+    // An operation the binding cannot carry is not routed: its path answers as an unknown
+    // method's does (ASMX: "method name is not valid"), while the rest of the binding serves.
+    for (const hop of compileHttpBinding(d, binding, wrappers).values()) {
+      if (isUnusable(hop)) continue;
+      routeAt(`${base}${hop.op.httpPath ?? `/${hop.op.name}`}`)[binding.protocol === 'http-get' ? 'get' : 'post'] = hop;
     }
   }
   const lower = new Map<string, Route>();

@@ -1,7 +1,7 @@
 /** The client half of the SOAP bindings (both versions): build the request, read the response or fault. */
 import type { OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { CodecError, TransportError } from '../errors.js';
-import { decodeBody, encodeBody, encodeHeaders } from '../message.js';
+import { decodeBody, decodeHeaders, encodeBody, encodeHeaders, isDeclaredHeader } from '../message.js';
 import { XmlReadError } from '../xml/reader.js';
 import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
@@ -16,10 +16,12 @@ export function buildSoapRequest(
   path: string,
   op: OperationDescriptor,
   input: unknown,
-  soapHeaders: Record<string, unknown> | undefined,
+  soapHeaders: object | undefined,
   extraHeaders: Record<string, string>,
+  mustUnderstand?: readonly string[],
 ): WireRequest {
-  const headerXml = encodeHeaders(d, op.inputHeaders, soapHeaders);
+  const must = mustUnderstand === undefined || mustUnderstand.length === 0 ? undefined : { props: mustUnderstand, attribute: version.mustUnderstandAttribute };
+  const headerXml = encodeHeaders(d, op.inputHeaders, soapHeaders, must);
   const body =
     `${version.envelopeOpen}${headerXml === '' ? '' : `<soap:Header>${headerXml}</soap:Header>`}` +
     `<soap:Body>${encodeBody(d, op.input, input, op.name)}</soap:Body></soap:Envelope>`;
@@ -28,6 +30,26 @@ export function buildSoapRequest(
 
 /** The operation's output, or throws SoapFaultError (a Fault) / TransportError (anything unusable). */
 export function parseSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, status: number, contentType: string, body: Uint8Array): unknown {
+  return readSoapResponse(d, version, op, status, contentType, body, false).output;
+}
+
+/**
+ * Like parseSoapResponse; `withHeaders` also decodes the operation's declared output header
+ * blocks (by property name). Either way a header block marked mustUnderstand (for this node)
+ * that the operation does not declare fails the call: SOAP 1.1 section 4.2.3 and SOAP 1.2 part
+ * 1 section 5.2.3 require the receiver of a message, a response too, to process such a block or
+ * fail, and .NET's client throws "SOAP header X was not understood" there. Undeclared blocks
+ * without the mark are ignored, as SOAP allows.
+ */
+export function readSoapResponse(
+  d: ServiceDescriptor,
+  version: SoapVersion,
+  op: OperationDescriptor,
+  status: number,
+  contentType: string,
+  body: Uint8Array,
+  withHeaders: boolean,
+): { output: unknown; soapHeaders: Record<string, unknown> } {
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   if (!mediaType.endsWith('xml')) {
     throw new TransportError('BAD_RESPONSE', `Expected a SOAP response, got HTTP ${status} with ${mediaType || 'no content type'}`, { httpStatus: status });
@@ -44,24 +66,41 @@ export function parseSoapResponse(d: ServiceDescriptor, version: SoapVersion, op
   if (envelopeVersion === undefined || root.local !== 'Envelope') {
     throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not a SOAP envelope: {${root.ns}}${root.local}`, { httpStatus: status });
   }
-  const bodyChild = firstBodyChild(root, envelopeVersion.envNs);
+  const { bodyChild, headerBlocks } = envelopeChildren(root, envelopeVersion.envNs);
   if (bodyChild !== undefined && bodyChild.local === 'Fault' && bodyChild.ns === envelopeVersion.envNs) throw envelopeVersion.readFault(bodyChild, status);
   if (status !== 200) throw new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} without a SOAP fault`, { httpStatus: status });
   if (envelopeVersion !== version) throw new TransportError('BAD_RESPONSE', `Expected a SOAP ${version === soap11 ? '1.1' : '1.2'} envelope, got {${root.ns}}Envelope`, { httpStatus: status });
+  for (const block of headerBlocks) {
+    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.outputHeaders, block)) {
+      throw new TransportError('BAD_RESPONSE', `The response carries the header block {${block.ns}}${block.local} marked mustUnderstand, which ${op.name} does not declare`, { httpStatus: status });
+    }
+  }
   try {
-    return decodeBody(d, op.output, bodyChild);
+    const output = decodeBody(d, op.output, bodyChild);
+    return { output, soapHeaders: withHeaders ? decodeHeaders(d, op.outputHeaders, headerBlocks) : {} };
   } catch (err) {
     if (err instanceof CodecError) throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, { httpStatus: status, cause: err });
     throw err;
   }
 }
 
-function firstBodyChild(root: XmlElement, envNs: string): XmlElement | undefined {
+/** The first Body child and the Header's blocks. */
+function envelopeChildren(root: XmlElement, envNs: string): { bodyChild: XmlElement | undefined; headerBlocks: XmlElement[] } {
+  const headerBlocks: XmlElement[] = [];
+  let bodyChild: XmlElement | undefined;
   for (const c of root.children) {
-    if (c.type === 'element' && c.local === 'Body' && c.ns === envNs) {
-      for (const b of c.children) if (b.type === 'element') return b;
-      return undefined;
+    if (c.type !== 'element' || c.ns !== envNs) continue;
+    if (c.local === 'Header') {
+      for (const b of c.children) if (b.type === 'element') headerBlocks.push(b);
+    } else if (c.local === 'Body') {
+      for (const b of c.children) {
+        if (b.type === 'element') {
+          bodyChild = b;
+          break;
+        }
+      }
+      break;
     }
   }
-  return undefined;
+  return { bodyChild, headerBlocks };
 }

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BindingDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
-import { decodeBody, decodeHeaders, elementOf, encodeBody, isDeclaredHeader } from '../message.js';
+import { decodeBody, decodeHeaders, elementOf, encodeBody, encodeHeaders, isDeclaredHeader } from '../message.js';
 import { ShapeCache, type ShapeMatch } from '../xml/shape-cache.js';
 import type { XmlDocument, XmlElement, XmlReadLimits } from '../xml/types.js';
 import { planFor, type DecodePlan } from './request-plan.js';
@@ -170,8 +170,13 @@ function routeOperation(endpoint: SoapEndpoint, action: string | undefined, body
   return `Server did not recognize the request element {${bodyChild.ns}}${bodyChild.local}.`;
 }
 
-/** The complete success response document for an operation's output. */
-export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {
-  return `${version.envelopeOpen}<soap:Body>${encodeBody(d, op.output, output, op.name)}</soap:Body></soap:Envelope>`;
+/**
+ * The complete success response document for an operation's output, with the handler's
+ * response header blocks (declared output headers only, in the descriptor's order) in a
+ * Header before the Body, as ASMX writes them.
+ */
+export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown, soapHeaders?: object): string {
+  const headers = soapHeaders === undefined ? '' : encodeHeaders(d, op.outputHeaders, soapHeaders);
+  return `${version.envelopeOpen}${headers === '' ? '' : `<soap:Header>${headers}</soap:Header>`}<soap:Body>${encodeBody(d, op.output, output, op.name)}</soap:Body></soap:Envelope>`;
 }
 

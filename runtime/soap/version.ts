@@ -35,6 +35,8 @@ export interface SoapVersion {
   readFault(fault: XmlElement, httpStatus: number): SoapFaultError;
   /** Whether a header block is addressed to this node and carries mustUnderstand true. */
   mustUnderstand(block: XmlElement): boolean;
+  /** The attribute that marks a header block mustUnderstand (the envelope declares `soap`). */
+  readonly mustUnderstandAttribute: string;
 }
 
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';

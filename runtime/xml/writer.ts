@@ -67,9 +67,10 @@ export type WriterScope = Readonly<Record<string, string>>;
  * Serialises an element from the reader's tree (used for `xml`-kind values: anyType, xs:any).
  * Prefixes are kept; a declaration is written wherever the output scope does not already bind
  * a prefix to the element's or an attribute's namespace, so the result is namespace-correct
- * wherever it is embedded. `rename` writes the element under another name (the field's).
+ * wherever it is embedded. `rename` writes the element under another name (the field's);
+ * `extraAttrs` is written as is on the start tag (e.g. ` soap:mustUnderstand="1"`).
  */
-export function writeElement(el: XmlElement, scope: WriterScope, path: string, rename?: { ns: string; local: string }): string {
+export function writeElement(el: XmlElement, scope: WriterScope, path: string, rename?: { ns: string; local: string }, extraAttrs = ''): string {
   const ns = rename?.ns ?? el.ns;
   const local = rename?.local ?? el.local;
   const prefix = rename === undefined ? el.prefix : '';
@@ -88,6 +89,7 @@ export function writeElement(el: XmlElement, scope: WriterScope, path: string, r
     attrs += ` ${a.prefix === '' ? '' : `${a.prefix}:`}${a.local}="${escapeAttr(a.value, path)}"`;
   }
   const tag = prefix === '' ? local : `${prefix}:${local}`;
+  attrs += extraAttrs;
   if (el.children.length === 0) return `<${tag}${decls}${attrs}/>`;
   let content = '';
   for (const child of el.children) {
