@@ -158,7 +158,10 @@ function describeElements(schema: SchemaPlan): Record<string, ElementDescriptor>
 
 function describeTypes(schema: SchemaPlan): Record<string, TypeDescriptor> {
   const out: Record<string, TypeDescriptor> = {};
-  for (const type of schema.types) if (type.kind === 'complex') out[type.key] = describeComplex(type);
+  for (const type of schema.types) {
+    if (type.kind === 'complex') out[type.key] = describeComplex(type);
+    else if (type.kind === 'simple' && type.value.list === true) out[type.key] = { kind: 'simple', name: qname(type.wireName), xsd: 'string', list: true };
+  }
   return out;
 }
 
@@ -196,6 +199,9 @@ function toAttribute(attribute: PlannedAttribute): { prop: string; name: { ns: s
 export function toValue(value: PlannedValue): ValueDescriptor {
   if (value.kind === 'xml') return { kind: 'xml' };
   if (value.kind === 'type') return { kind: 'type', type: value.key };
+  // A named list type stays a reference: ASMX's [Flags] enums are lists of names, which HTTP
+  // GET/POST carry comma-separated (`Read,Write`) instead of space-separated.
+  if (value.list === true && value.simpleType !== undefined) return { kind: 'type', type: value.simpleType };
   return value.enumeration !== undefined ? { kind: 'primitive', xsd: value.xsd, enumeration: value.enumeration } : { kind: 'primitive', xsd: value.xsd };
 }
 

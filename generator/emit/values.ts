@@ -75,9 +75,17 @@ function namedValue(key: string, name: { ns: string; local: string }, lookup: Ty
   return refuse('MISSING_REFERENCE', `type ${key} is not declared in any schema`, at);
 }
 
+/**
+ * Microsoft's `char` (ASMX: `{http://microsoft.com/wsdl/types/}char`, a restriction of
+ * unsignedShort; DataContract: a restriction of int) is a UTF-16 code unit: a number in XML, but
+ * ASMX's HTTP GET/POST reader takes the character itself, so the runtime needs to know it.
+ */
+const CHAR_TYPES = new Set(['{http://microsoft.com/wsdl/types/}char', '{http://schemas.microsoft.com/2003/10/Serialization/}char']);
+
 /** The primitive a simple type restricts, with its (own or inherited) enumeration. */
 export function simpleValue(type: SimpleType, lookup: TypeLookup, at: SourceLocation, depth: number): PrimitiveValue {
   if (depth > 32) refuse('UNSUPPORTED_CONSTRUCT', 'simple type derivation is circular or too deep', at);
+  if (type.name !== undefined && CHAR_TYPES.has(clark(type.name))) return { kind: 'primitive', xsd: 'char', ts: 'number' };
   if (type.variety === 'list') return { kind: 'primitive', xsd: 'string', ts: 'string', list: true };
   if (type.variety === 'union' || type.base === undefined) return { kind: 'primitive', xsd: 'string', ts: 'string' };
   const base = baseValue(type.base, lookup, type.source, depth);

@@ -840,7 +840,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
     },
     '{http://smskit.dev/rich/}Access': {
       name: { ns: 'http://smskit.dev/rich/', local: 'Access' },
-      value: { kind: 'primitive', xsd: 'string' },
+      value: { kind: 'type', type: '{http://smskit.dev/rich/}Access' },
       nillable: false,
     },
     '{http://smskit.dev/rich/}Shape': {
@@ -1102,6 +1102,12 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         nillable: false,
       },
     },
+    '{http://smskit.dev/rich/}Access': {
+      kind: 'simple',
+      name: { ns: 'http://smskit.dev/rich/', local: 'Access' },
+      xsd: 'string',
+      list: true,
+    },
     '{http://smskit.dev/rich/}Order': {
       kind: 'complex',
       name: { ns: 'http://smskit.dev/rich/', local: 'Order' },
@@ -1173,7 +1179,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'Flag',
           name: { ns: 'http://smskit.dev/rich/', local: 'Flag' },
-          value: { kind: 'primitive', xsd: 'unsignedShort' },
+          value: { kind: 'primitive', xsd: 'char' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -1213,7 +1219,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'Access',
           name: { ns: 'http://smskit.dev/rich/', local: 'Access' },
-          value: { kind: 'primitive', xsd: 'string' },
+          value: { kind: 'type', type: '{http://smskit.dev/rich/}Access' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -1429,7 +1435,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'Char',
           name: { ns: 'http://smskit.dev/rich/', local: 'Char' },
-          value: { kind: 'primitive', xsd: 'unsignedShort' },
+          value: { kind: 'primitive', xsd: 'char' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -1726,7 +1732,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'access',
           name: { ns: 'http://smskit.dev/rich/', local: 'access' },
-          value: { kind: 'primitive', xsd: 'string' },
+          value: { kind: 'type', type: '{http://smskit.dev/rich/}Access' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -1740,7 +1746,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'EchoAccessResult',
           name: { ns: 'http://smskit.dev/rich/', local: 'EchoAccessResult' },
-          value: { kind: 'primitive', xsd: 'string' },
+          value: { kind: 'type', type: '{http://smskit.dev/rich/}Access' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -1910,7 +1916,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'flag',
           name: { ns: 'http://smskit.dev/rich/', local: 'flag' },
-          value: { kind: 'primitive', xsd: 'unsignedShort' },
+          value: { kind: 'primitive', xsd: 'char' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -2010,7 +2016,7 @@ export const RichServiceDescriptor: ServiceDescriptor = {
         {
           prop: 'flag',
           name: { ns: 'http://smskit.dev/rich/', local: 'flag' },
-          value: { kind: 'primitive', xsd: 'unsignedShort' },
+          value: { kind: 'primitive', xsd: 'char' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,

@@ -96,7 +96,7 @@ export interface Order {
   Reference: Guid;
   /** Element `{http://smskit.dev/rich/}Attachment`: xs:base64Binary. MinOccurs 0, maxOccurs 1. */
   Attachment?: Uint8Array;
-  /** Element `{http://smskit.dev/rich/}Flag`: `{http://microsoft.com/wsdl/types/}char` (xs:unsignedShort). MinOccurs 1, maxOccurs 1. */
+  /** Element `{http://smskit.dev/rich/}Flag`: `{http://microsoft.com/wsdl/types/}char` (a UTF-16 code unit as a number). MinOccurs 1, maxOccurs 1. */
   Flag: Char;
   /** Element `{http://smskit.dev/rich/}Total`: xs:decimal. MinOccurs 1, maxOccurs 1. */
   Total: string;
@@ -167,7 +167,7 @@ export interface Scalars {
   Double: number;
   /** Element `{http://smskit.dev/rich/}Decimal`: xs:decimal. MinOccurs 1, maxOccurs 1. */
   Decimal: string;
-  /** Element `{http://smskit.dev/rich/}Char`: `{http://microsoft.com/wsdl/types/}char` (xs:unsignedShort). MinOccurs 1, maxOccurs 1. */
+  /** Element `{http://smskit.dev/rich/}Char`: `{http://microsoft.com/wsdl/types/}char` (a UTF-16 code unit as a number). MinOccurs 1, maxOccurs 1. */
   Char: Char;
   /** Element `{http://smskit.dev/rich/}Guid`: `{http://microsoft.com/wsdl/types/}guid` (xs:string). MinOccurs 1, maxOccurs 1. */
   Guid: Guid;
@@ -222,7 +222,7 @@ export interface TraceHeader {
  */
 export type Guid = string;
 
-/** Simple type `{http://microsoft.com/wsdl/types/}char`: restriction of xs:unsignedShort. */
+/** Simple type `{http://microsoft.com/wsdl/types/}char`: restriction of xs:char. */
 export type Char = number;
 
 /** Complex type `{http://smskit.dev/rich/AbstractTypes}StringArray`: array wrapper; each item is the element `String` (no namespace) (minOccurs 0, maxOccurs unbounded). */
@@ -378,7 +378,7 @@ export interface EchoScalarsResponse {
 export interface DescribeScalars {
   /** Element `{http://smskit.dev/rich/}id`: `{http://microsoft.com/wsdl/types/}guid` (xs:string). MinOccurs 1, maxOccurs 1. */
   id: Guid;
-  /** Element `{http://smskit.dev/rich/}flag`: `{http://microsoft.com/wsdl/types/}char` (xs:unsignedShort). MinOccurs 1, maxOccurs 1. */
+  /** Element `{http://smskit.dev/rich/}flag`: `{http://microsoft.com/wsdl/types/}char` (a UTF-16 code unit as a number). MinOccurs 1, maxOccurs 1. */
   flag: Char;
   /** Element `{http://smskit.dev/rich/}amount`: xs:decimal. MinOccurs 1, maxOccurs 1. */
   amount: string;
@@ -408,7 +408,7 @@ export interface DescribeScalarsResponse {
 
 /** Element `{http://smskit.dev/rich/}DescribeHttpScalars` (anonymous type). */
 export interface DescribeHttpScalars {
-  /** Element `{http://smskit.dev/rich/}flag`: `{http://microsoft.com/wsdl/types/}char` (xs:unsignedShort). MinOccurs 1, maxOccurs 1. */
+  /** Element `{http://smskit.dev/rich/}flag`: `{http://microsoft.com/wsdl/types/}char` (a UTF-16 code unit as a number). MinOccurs 1, maxOccurs 1. */
   flag: Char;
   /** Element `{http://smskit.dev/rich/}amount`: xs:decimal. MinOccurs 1, maxOccurs 1. */
   amount: string;

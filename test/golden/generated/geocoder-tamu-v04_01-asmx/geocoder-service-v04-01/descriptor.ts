@@ -646,7 +646,7 @@ export const GeocoderService_V04_01Descriptor: ServiceDescriptor = {
         {
           prop: 'FeatureMatchingResultType',
           name: { ns: '', local: 'FeatureMatchingResultType' },
-          value: { kind: 'primitive', xsd: 'string' },
+          value: { kind: 'type', type: '{https://geoservices.tamu.edu/}FeatureMatchingResultType' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -1134,7 +1134,7 @@ export const GeocoderService_V04_01Descriptor: ServiceDescriptor = {
         {
           prop: 'FeatureMatchingResultType',
           name: { ns: '', local: 'FeatureMatchingResultType' },
-          value: { kind: 'primitive', xsd: 'string' },
+          value: { kind: 'type', type: '{https://geoservices.tamu.edu/}FeatureMatchingResultType' },
           minOccurs: 1,
           maxOccurs: 1,
           nillable: false,
@@ -2337,6 +2337,12 @@ export const GeocoderService_V04_01Descriptor: ServiceDescriptor = {
         },
       ],
       attributes: [],
+    },
+    '{https://geoservices.tamu.edu/}FeatureMatchingResultType': {
+      kind: 'simple',
+      name: { ns: 'https://geoservices.tamu.edu/', local: 'FeatureMatchingResultType' },
+      xsd: 'string',
+      list: true,
     },
     '{https://geoservices.tamu.edu/}ArrayOfCensusOutputRecord': {
       kind: 'complex',

@@ -120,6 +120,12 @@ export const Sql_endpointDescriptor: ServiceDescriptor = {
     },
   },
   types: {
+    '{http://schemas.microsoft.com/sqlserver/2004/sqltypes}sqlCompareOptionsList': {
+      kind: 'simple',
+      name: { ns: 'http://schemas.microsoft.com/sqlserver/2004/sqltypes', local: 'sqlCompareOptionsList' },
+      xsd: 'string',
+      list: true,
+    },
     '{http://schemas.microsoft.com/sqlserver/2004/SOAP/types/SqlTransaction}SqlTransaction': {
       kind: 'complex',
       name: {
@@ -404,7 +410,10 @@ export const Sql_endpointDescriptor: ServiceDescriptor = {
         {
           prop: 'sqlCompareOptions',
           name: { ns: '', local: 'sqlCompareOptions' },
-          value: { kind: 'primitive', xsd: 'string' },
+          value: {
+            kind: 'type',
+            type: '{http://schemas.microsoft.com/sqlserver/2004/sqltypes}sqlCompareOptionsList',
+          },
           required: false,
         },
         {

@@ -1,0 +1,54 @@
+/** What every report format shares: locations, binding lists, the summary line. */
+import { gatingChanges } from '../compare.js';
+import type { Change, DiffReport, FailOn, Location, Protocol } from '../types.js';
+
+export function at(location: Location | undefined): string {
+  return location === undefined ? '—' : `${location.file}:${location.line}`;
+}
+
+export function whereText(change: Change): string {
+  if (change.old === undefined && change.new === undefined) return '';
+  return `${at(change.old)} -> ${at(change.new)}`;
+}
+
+export function bindings(list: readonly Protocol[]): string {
+  return list.length === 0 ? '—' : list.join(', ');
+}
+
+export type Group = 'both' | 'clients' | 'servers' | 'compatible' | 'documentation';
+
+export const GROUP_TITLES: Readonly<Record<Group, string>> = {
+  both: 'Breaks existing clients and existing servers',
+  clients: 'Breaks existing clients',
+  servers: 'Breaks existing servers',
+  compatible: 'Compatible',
+  documentation: 'Documentation and formatting only',
+};
+
+export const GROUPS: readonly Group[] = ['both', 'clients', 'servers', 'compatible', 'documentation'];
+
+export function groupOf(change: Change): Group {
+  if (change.verdict === 'documentation') return 'documentation';
+  if (change.verdict === 'compatible') return 'compatible';
+  if (change.breaksClients.length > 0 && change.breaksServers.length > 0) return 'both';
+  return change.breaksClients.length > 0 ? 'clients' : 'servers';
+}
+
+/** `3 breaking (2 break existing clients, 2 break existing servers), 1 compatible, 1 documentation` */
+export function summaryText(report: DiffReport): string {
+  const s = report.summary;
+  if (report.changes.length === 0) return 'no changes';
+  const parts = [`${s.breaking} breaking${s.breaking === 0 ? '' : ` (${s.breaksClients} break existing clients, ${s.breaksServers} break existing servers)`}`, `${s.compatible} compatible`, `${s.documentation} documentation`];
+  return parts.join(', ');
+}
+
+export function gateText(report: DiffReport, failOn: FailOn): string {
+  const gating = gatingChanges(report, failOn).length;
+  return gating === 0 ? `--fail-on ${failOn}: passes` : `--fail-on ${failOn}: fails (${gating} change${gating === 1 ? '' : 's'})`;
+}
+
+/** The lines of `why` worth showing by default: the failures for a breaking change, else all. */
+export function shownWhy(change: Change): readonly string[] {
+  if (change.verdict !== 'breaking') return change.why;
+  return change.why.filter((line) => line.includes(': fails on '));
+}
