@@ -1,25 +1,27 @@
 /**
  * `npm run bench`: every figure of issue 6 measured against its peer in one run on this
- * machine, printed as a table and written to bench/results.json. Never part of `npm test`.
+ * machine, printed as a table and written to bench/results.json (the sections a run leaves out
+ * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   node --import tsx bench/run.ts [--quick] [--only server,service,client,generator,conformance]
+ *   node --import tsx bench/run.ts [--quick] [--only server,service,client,rich,generator,conformance]
  *
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
- * BENCH_PROFILE=<dir>: the fixed-result servers write --cpu-prof profiles there.
+ * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
  */
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { installCleanup, killAll, stopChild } from './lib/procs.js';
 import { renderTable, type Row, type Settings } from './lib/report.js';
+import { writeResults } from './lib/results.js';
 import { captureResponses, startLoadGenerator, startServer } from './lib/servers.js';
 import { runClientSection } from './sections/client.js';
 import { runConformanceSection } from './sections/conformance.js';
 import { runGeneratorSection } from './sections/generator.js';
+import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 
-const SECTIONS = ['server', 'service', 'client', 'generator', 'conformance'] as const;
+const SECTIONS = ['server', 'service', 'client', 'rich', 'generator', 'conformance'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section> } {
@@ -99,6 +101,10 @@ async function main(): Promise<number> {
     log('service: smskit serve end to end');
     await section('service', rows, figures, errors, () => runServiceSection(settings, log));
   }
+  if (only.has('rich')) {
+    log('rich: EchoOrder / EchoShapes (100 nested items, derived types) on rich.wsdl: generated vs node-soap vs bare / raw undici');
+    await section('rich', rows, figures, errors, () => runRichSection(settings, log));
+  }
   if (only.has('generator')) {
     log('generator: smskit generate vs wsdl-tsclient');
     await section('generator', rows, figures, errors, () => runGeneratorSection(settings, log));
@@ -109,8 +115,10 @@ async function main(): Promise<number> {
   }
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverageAtStart: loadAtStart, loadAverage: os.loadavg() };
   const result = { date: new Date().toISOString(), machine, settings, wallSeconds: (Date.now() - started) / 1000, rows, errors, figures };
-  writeFileSync(fileURLToPath(new URL('results.json', import.meta.url)), `${JSON.stringify(result, null, 2)}\n`);
+  const written = writeResults(fileURLToPath(new URL('results.json', import.meta.url)), result, SECTIONS, only);
   process.stdout.write(`\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${loadAtStart[0]!.toFixed(1)} at start, ${machine.loadAverage[0]!.toFixed(1)} at end, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections; process timings: medians of ${settings.runs} runs. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`);
+  const carried = Object.entries(written.carriedOver ?? {}).map(([name, { date }]) => `${name} (${date})`);
+  if (carried.length > 0) process.stdout.write(`Kept in bench/results.json from earlier runs: ${carried.join(', ')}.\n`);
   const misses = rows.filter((r) => r.pass === false).length;
   process.stdout.write(`${misses === 0 ? 'All targets met.' : `${misses} target(s) missed.`}\n`);
   for (const error of errors) process.stdout.write(`FAILED ${error}\n`);

@@ -17,16 +17,18 @@ export interface ChildServer {
   readonly child: ChildProcess;
 }
 
-export async function startServer(kind: ServerKind, responses?: FixedResponses): Promise<ChildServer> {
-  const child = forkChild('server.ts', responses === undefined ? [kind] : [kind, JSON.stringify(responses)], profileArgs(kind));
+/** A server of the SMS contract (children/server.ts); `module` picks another contract's servers. */
+export async function startServer(kind: ServerKind, responses?: FixedResponses, module = 'server.ts'): Promise<ChildServer> {
+  const profileName = module === 'server.ts' ? kind : `${module.replace(/-server\.ts$/, '')}-${kind}`;
+  const child = forkChild(module, responses === undefined ? [kind] : [kind, JSON.stringify(responses)], profileArgs(profileName));
   const { url } = await nextMessage<{ url: string }>(child, 30_000, `${kind} server start`);
   return { kind, url, child };
 }
 
 /** BENCH_PROFILE=<dir> runs the servers with --cpu-prof (written when they exit). */
-function profileArgs(kind: string): string[] {
+export function profileArgs(name: string): string[] {
   const dir = process.env['BENCH_PROFILE'];
-  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}/${kind}`];
+  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`];
 }
 
 export interface LoadGenerator {
