@@ -4,6 +4,7 @@
  * CONFORMANCE_OPTIONS error, which the CLI reports as a usage error, exit 2).
  */
 import type { Argv } from 'yargs';
+import { BOUND_RANGES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, formatBytes } from './bounds.js';
 import { ConformanceError } from './errors.js';
 import { REPORTERS, type ReporterName } from './report/index.js';
 import { LEVELS, type CaseBinding, type Level } from './types.js';
@@ -38,8 +39,13 @@ export interface ConformanceCliOptions {
   readonly failOn: Level;
   readonly list: boolean;
   readonly concurrency: number;
+  /** Whole-exchange time limit of each request, the WSDL fetch included. */
   readonly timeoutMs: number;
   readonly retries: number;
+  /** Largest response body read (any exchange, the WSDL fetch included). */
+  readonly maxResponseBytes: number;
+  /** Time limit of the whole run. */
+  readonly runTimeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly reporters: readonly ReporterTarget[];
   readonly maxBodyBytes?: number;
@@ -63,8 +69,10 @@ export function conformanceBuilder(yargs: Argv): Argv {
     .option('fail-on', { type: 'string', choices: LEVELS, default: 'must', describe: 'Exit 1 when a failure is at or above this level' })
     .option('list', { type: 'boolean', default: false, describe: 'Print the planned cases and send nothing' })
     .option('concurrency', { type: 'number', default: 16, describe: 'Requests in flight (keep-alive connections)' })
-    .option('timeout', { type: 'number', default: 10_000, describe: 'Per-request timeout (ms)' })
+    .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Time limit of each exchange, connect to last body byte (ms)' })
     .option('retries', { type: 'number', default: 1, describe: 'Retries after a transport error (never after an HTTP answer)' })
+    .option('max-response-bytes', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: `Largest response body read; a larger one fails its case (default ${formatBytes(DEFAULT_MAX_RESPONSE_BYTES)})` })
+    .option('run-timeout', { type: 'number', default: DEFAULT_RUN_TIMEOUT_MS, describe: 'Time limit of the whole run (ms); cases it cuts off are reported as not run, exit 2' })
     .option('header', { alias: 'H', type: 'string', array: true, describe: 'Extra request header name:value (repeatable)' })
     .option('reporter', { type: 'string', array: true, choices: REPORTERS, default: ['pretty'], describe: 'pretty | json | junit (repeatable)' })
     .option('out', { type: 'string', array: true, describe: 'Output file of each json/junit reporter, in order' })
@@ -87,6 +95,11 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: st
 
 function positive(value: unknown, name: string, min: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) refuse(`--${name} must be an integer >= ${min}`);
+  return value;
+}
+
+function bounded(value: unknown, name: string, range: { readonly min: number; readonly max: number }): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) refuse(`--${name} must be an integer from ${range.min} to ${range.max}`);
   return value;
 }
 
@@ -137,8 +150,10 @@ export function validateConformanceArgs(args: Record<string, unknown>, env: Read
     failOn: oneOf(args['fail-on'] ?? args['failOn'] ?? 'must', LEVELS, 'fail-on'),
     list: args['list'] === true,
     concurrency: positive(args['concurrency'] ?? 16, 'concurrency', 1),
-    timeoutMs: positive(args['timeout'] ?? 10_000, 'timeout', 1),
+    timeoutMs: bounded(args['timeout'] ?? DEFAULT_TIMEOUT_MS, 'timeout', BOUND_RANGES.timeoutMs),
     retries: positive(args['retries'] ?? 1, 'retries', 0),
+    maxResponseBytes: bounded(args['max-response-bytes'] ?? DEFAULT_MAX_RESPONSE_BYTES, 'max-response-bytes', BOUND_RANGES.maxResponseBytes),
+    runTimeoutMs: bounded(args['run-timeout'] ?? DEFAULT_RUN_TIMEOUT_MS, 'run-timeout', BOUND_RANGES.runTimeoutMs),
     headers: pairs(strings(args['header'], 'header'), ':', 'header'),
     reporters: reportersFrom({ reporter: args['reporter'] ?? ['pretty'], out: args['out'] }),
     ...(target === undefined ? {} : { target }),

@@ -19,6 +19,8 @@ export interface CommandIo {
 
 export const EXIT_PASSED = 0;
 export const EXIT_CHECKS_FAILED = 1;
+/** The run's deadline cut it short: the report is incomplete, as with an unreachable target. */
+export const EXIT_RUN_INCOMPLETE = 2;
 
 function baseOptions(options: ConformanceCliOptions, contract: Contract, target: string, inputs: ConformanceInputs): ConformanceOptions {
   return {
@@ -32,6 +34,8 @@ function baseOptions(options: ConformanceCliOptions, contract: Contract, target:
     concurrency: options.concurrency,
     timeoutMs: options.timeoutMs,
     retries: options.retries,
+    maxResponseBytes: options.maxResponseBytes,
+    runTimeoutMs: options.runTimeoutMs,
     headers: options.headers,
     ...(options.binding === undefined ? {} : { binding: options.binding }),
     ...(options.operation === undefined ? {} : { operation: options.operation }),
@@ -46,7 +50,7 @@ function printList(options: ConformanceOptions, io: CommandIo): void {
 }
 
 export async function executeConformance(options: ConformanceCliOptions, io: CommandIo): Promise<number> {
-  const contract = await loadContract(options.wsdl, options.timeoutMs);
+  const contract = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
   const path = endpointPath(contract.descriptor, undefined);
   if (options.list) {
     printList(baseOptions(options, contract, options.target ?? `http://127.0.0.1${path}`, { values: options.inputs, secrets: ['password'] }), io);
@@ -63,7 +67,12 @@ export async function executeConformance(options: ConformanceCliOptions, io: Com
       if (reporter.out === undefined) io.stdout(text);
       else io.writeFile(reporter.out, text);
     }
-    return report.summary.ok ? EXIT_PASSED : EXIT_CHECKS_FAILED;
+    const { summary } = report;
+    if (summary.timedOut) {
+      io.stderr(`smskit: the run did not finish within ${summary.runTimeoutMs} ms (--run-timeout): ${summary.notRun} of ${summary.total - summary.skipped} selected cases not run\n`);
+      return EXIT_RUN_INCOMPLETE;
+    }
+    return summary.ok ? EXIT_PASSED : EXIT_CHECKS_FAILED;
   } finally {
     await embedded?.close();
   }

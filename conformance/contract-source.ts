@@ -1,19 +1,19 @@
 /**
  * Where the contract comes from: a WSDL file (local imports followed by the parser), or a URL
- * (typically `<target>?wsdl`), fetched once and parsed from a temporary file. Either way the
- * result is the model, its descriptor and the WSDL text (served by the embedded service).
+ * (typically `<target>?wsdl`), fetched once — under the runner's own exchange bounds, as the
+ * target may be the hostile server under test — and parsed from a temporary file. Either way
+ * the result is the model, its descriptor and the WSDL text (served by the embedded service).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'undici';
 import { toDescriptor } from '../generator/descriptor.js';
 import { parseWsdl } from '../generator/parse/index.js';
 import type { WsdlModel } from '../generator/model.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './bounds.js';
 import { ConformanceError } from './errors.js';
-import { TransportError } from '../runtime/errors.js';
-import { send } from '../runtime/transport.js';
+import { Transport, TransportFailure } from './transport.js';
 
 export interface Contract {
   readonly model: WsdlModel;
@@ -21,21 +21,18 @@ export interface Contract {
   readonly wsdlText: string;
 }
 
-/** Largest WSDL fetched from a URL: the biggest real ASMX WSDLs are well under 1 MiB. */
-export const MAX_WSDL_BYTES = 16 * 1024 * 1024;
-
 async function fetchText(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
   const target = new URL(url);
-  const pool = new Pool(target.origin, { connections: 1 });
+  const transport = new Transport({ origin: target.origin, concurrency: 1, timeoutMs, retries: 0, maxResponseBytes: maxBytes, headers: {} });
   try {
-    const response = await send(pool, { method: 'GET', path: `${target.pathname}${target.search}`, headers: {}, body: undefined }, { timeoutMs, maxResponseBytes: maxBytes, signal: undefined });
+    const { response } = await transport.send({ method: 'GET', path: `${target.pathname}${target.search}`, headers: {} });
     if (response.status !== 200) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.status}`);
-    return response.body.toString('utf8');
+    return Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength).toString('utf8');
   } catch (error) {
-    if (error instanceof TransportError) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${error.message}`);
+    if (error instanceof TransportFailure) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${error.message}`);
     throw error;
   } finally {
-    void pool.destroy().catch(() => {});
+    await transport.destroy();
   }
 }
 
@@ -50,7 +47,7 @@ function parseText(text: string, label: string): WsdlModel {
   }
 }
 
-export async function loadContract(wsdl: string, timeoutMs: number, maxBytes = MAX_WSDL_BYTES): Promise<Contract> {
+export async function loadContract(wsdl: string, timeoutMs: number, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<Contract> {
   const isUrl = /^https?:\/\//i.test(wsdl);
   let wsdlText: string;
   try {

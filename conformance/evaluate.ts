@@ -5,7 +5,7 @@
  */
 import { refusalSummary } from './checks/index.js';
 import type { Redactor } from './redact.js';
-import { traceOf, type Trace } from './trace.js';
+import { responseExcerpt, traceOf, type ResponseExcerpt, type Trace } from './trace.js';
 import { atOrAbove, weaker, type Case, type CaseOutcome, type Check, type Exchange, type Failure, type Level } from './types.js';
 
 function runCheck(check: Check, exchange: Exchange, testCase: Case): ReturnType<Check['run']> {
@@ -41,6 +41,9 @@ export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonl
     if (seen !== undefined) observations.push(`${check.id}: ${redact(seen)}`);
   }
   const refused = refusalSummary(exchange, testCase);
+  // The trace keeps the head and a body excerpt, not the exchange: its body may be megabytes.
+  const { request } = exchange;
+  const response = responseExcerpt(exchange.response);
   return withLazyTrace({
     id: testCase.id,
     operation: testCase.operation,
@@ -52,7 +55,7 @@ export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonl
     checks: applicable.map((c) => c.id),
     observations,
     ...(refused === undefined ? {} : { refused: redact(refused) }),
-  }, () => traceOf(exchange.request, exchange, redact));
+  }, () => traceOf(request, response, redact));
 }
 
 /**
@@ -65,8 +68,12 @@ function withLazyTrace(outcome: Omit<CaseOutcome, 'trace'>, build: () => Trace):
   return Object.defineProperty(outcome, 'trace', { get: () => (trace ??= build()), enumerable: true }) as CaseOutcome;
 }
 
-/** A case whose request never got an HTTP answer (after retries); the target was reachable before. */
-export function transportFailure(testCase: Case, request: Exchange['request'], reason: string, durationMs: number, redact: Redactor): CaseOutcome {
+/**
+ * A case whose request got no complete HTTP answer within the runner's bounds (after retries);
+ * the target was reachable before. `partial` is what arrived before the exchange was cut short.
+ */
+export function transportFailure(testCase: Case, request: Exchange['request'], reason: string, durationMs: number, redact: Redactor, partial?: ResponseExcerpt): CaseOutcome {
+  const message = partial === undefined ? `no HTTP response: ${redact(reason)}` : `no complete HTTP response (HTTP ${partial.status} arrived): ${redact(reason)}`;
   return withLazyTrace({
     id: testCase.id,
     operation: testCase.operation,
@@ -74,13 +81,18 @@ export function transportFailure(testCase: Case, request: Exchange['request'], r
     level: testCase.level,
     status: 'failed',
     durationMs: Math.round(durationMs * 10) / 10,
-    failures: [{ check: 'transport', level: testCase.level, source: 'RFC 9112 (an HTTP response to every request)', expected: 'an HTTP response', actual: redact(reason), message: `no HTTP response: ${redact(reason)}` }],
+    failures: [{ check: 'transport', level: testCase.level, source: 'RFC 9112 (an HTTP response to every request)', expected: 'a complete HTTP response within the runner\'s bounds', actual: redact(reason), message }],
     checks: ['transport'],
     observations: [],
     transportError: redact(reason),
-  }, () => traceOf(request, undefined, redact));
+  }, () => traceOf(request, partial, redact));
 }
 
 export function skippedCase(testCase: Case, reason: string): CaseOutcome {
   return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'skipped', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
+}
+
+/** A selected case the run never completed: its deadline (`--run-timeout`) came first. */
+export function notRunCase(testCase: Case, reason: string): CaseOutcome {
+  return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'not-run', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
 }

@@ -59,7 +59,12 @@ function selectionOf(options: ValidatedOptions): Parameters<typeof selectCases>[
   };
 }
 
-export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durationMs: number): Report['summary'] {
+export interface RunState {
+  readonly timedOut: boolean;
+  readonly runTimeoutMs: number;
+}
+
+export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durationMs: number, run: RunState): Report['summary'] {
   const byLevel = Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
   for (const o of outcomes) for (const f of o.failures) byLevel[f.level]++;
   const count = (status: CaseOutcome['status']): number => outcomes.filter((o) => o.status === status).length;
@@ -68,11 +73,14 @@ export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durat
     passed: count('passed'),
     failed: count('failed'),
     skipped: count('skipped'),
+    notRun: count('not-run'),
+    timedOut: run.timedOut,
+    runTimeoutMs: run.runTimeoutMs,
     refused: outcomes.filter((o) => o.refused !== undefined).length,
     failuresByLevel: byLevel,
     durationMs: Math.round(durationMs),
     failOn,
-    ok: LEVELS.every((l) => !atOrAbove(l, failOn) || byLevel[l] === 0),
+    ok: !run.timedOut && LEVELS.every((l) => !atOrAbove(l, failOn) || byLevel[l] === 0),
   };
 }
 
@@ -86,12 +94,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
   const redact = makeRedactor(secretValues(validated.inputs, allParams));
   const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
-  const outcomes = await runCases(run, {
+  const { outcomes, timedOut } = await runCases(run, {
     origin: validated.target.origin,
     probePath: basePath,
     concurrency: validated.concurrency,
     timeoutMs: validated.timeoutMs,
     retries: validated.retries,
+    maxResponseBytes: validated.maxResponseBytes,
+    runTimeoutMs: validated.runTimeoutMs,
     headers: validated.headers,
     level: validated.level,
     checks: ALL_CHECKS,
@@ -102,7 +112,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const ordered = cases.map((c) => byId.get(c.id)!);
   return {
     target: redact(validated.target.href),
-    summary: summarize(ordered, validated.failOn, performance.now() - started),
+    summary: summarize(ordered, validated.failOn, performance.now() - started, { timedOut, runTimeoutMs: validated.runTimeoutMs }),
     cases: ordered,
     checks: ALL_CHECKS.map(({ id, level, source, title }) => ({ id, level, source, title })),
   };

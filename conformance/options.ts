@@ -3,6 +3,7 @@
  * values are refused with a CONFORMANCE_OPTIONS error; the result is frozen and never mutated.
  */
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
+import { BOUND_RANGES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './bounds.js';
 import type { WsdlModel } from '../generator/model.js';
 import { ConformanceError } from './errors.js';
 import type { ConformanceInputs } from './inputs.js';
@@ -24,8 +25,13 @@ export interface ConformanceOptions {
   /** Failures at or above this level make the run fail. Default `must`. */
   readonly failOn?: Level;
   readonly concurrency?: number;
+  /** Whole-exchange time limit of each request (connect, head, body). Default 10 s. */
   readonly timeoutMs?: number;
   readonly retries?: number;
+  /** Largest response body the runner reads (any exchange, the WSDL too). Default 16 MiB. */
+  readonly maxResponseBytes?: number;
+  /** Time limit of the whole run; when it passes, the cases without a verdict are not run. Default 10 min. */
+  readonly runTimeoutMs?: number;
   readonly headers?: Readonly<Record<string, string>>;
   /** The server's body limit, exceeded by the over-size cases. Default 4 MiB. */
   readonly maxBodyBytes?: number;
@@ -46,6 +52,8 @@ export interface ValidatedOptions {
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly retries: number;
+  readonly maxResponseBytes: number;
+  readonly runTimeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly maxBodyBytes: number;
   readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
@@ -53,7 +61,7 @@ export interface ValidatedOptions {
 
 const KNOWN_KEYS = new Set([
   'target', 'descriptor', 'wsdlModel', 'inputs', 'binding', 'operation', 'run', 'skip', 'level', 'failOn',
-  'concurrency', 'timeoutMs', 'retries', 'headers', 'maxBodyBytes', 'onCase',
+  'concurrency', 'timeoutMs', 'retries', 'maxResponseBytes', 'runTimeoutMs', 'headers', 'maxBodyBytes', 'onCase',
 ]);
 const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
 
@@ -65,6 +73,10 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) refuse(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   return value;
+}
+
+function bound(name: keyof typeof BOUND_RANGES, value: number | undefined, fallback: number): number {
+  return integer(name, value, fallback, BOUND_RANGES[name].min, BOUND_RANGES[name].max);
 }
 
 function level(name: string, value: Level | undefined, fallback: Level): Level {
@@ -100,8 +112,10 @@ export function validateOptions(options: ConformanceOptions): ValidatedOptions {
     level: level('level', options.level, 'compat'),
     failOn: level('failOn', options.failOn, 'must'),
     concurrency: integer('concurrency', options.concurrency, 16, 1, 256),
-    timeoutMs: integer('timeoutMs', options.timeoutMs, 10_000, 1, 600_000),
+    timeoutMs: bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
     retries: integer('retries', options.retries, 1, 0, 10),
+    maxResponseBytes: bound('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
+    runTimeoutMs: bound('runTimeoutMs', options.runTimeoutMs, DEFAULT_RUN_TIMEOUT_MS),
     headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     ...(options.descriptor === undefined ? {} : { descriptor: options.descriptor }),

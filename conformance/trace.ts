@@ -21,9 +21,31 @@ function bodyBytes(body: RequestSpec['body']): Uint8Array {
   return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
 
-export function excerpt(bytes: Uint8Array, limit = DISPLAY_BODY_LIMIT): string {
-  const text = new TextDecoder('utf-8').decode(bytes.length > limit * 4 ? bytes.subarray(0, limit * 4) : bytes);
-  return text.length <= limit ? text : `${text.slice(0, limit)}… [${bytes.length} bytes in all]`;
+/** Enough bytes for DISPLAY_BODY_LIMIT characters of UTF-8. */
+const EXCERPT_BYTES = DISPLAY_BODY_LIMIT * 4;
+
+/**
+ * What a trace keeps of a response: the head and the first bytes of the body (copied), with the
+ * body's full length. Outcomes hold this rather than the exchange, so a run does not keep every
+ * response body alive until the report is written.
+ */
+export interface ResponseExcerpt {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly bodyPrefix: Uint8Array;
+  readonly bodyBytes: number;
+}
+
+export function responseExcerpt(response: Exchange['response']): ResponseExcerpt {
+  const { status, headers, body } = response;
+  return { status, headers, bodyPrefix: body.slice(0, EXCERPT_BYTES), bodyBytes: body.length };
+}
+
+export function excerpt(bytes: Uint8Array, limit = DISPLAY_BODY_LIMIT, total = bytes.length): string {
+  const shown = bytes.subarray(0, Math.min(bytes.length, limit * 4));
+  const text = new TextDecoder('utf-8').decode(shown);
+  if (text.length <= limit && shown.length === total) return text;
+  return `${text.slice(0, limit)}… [${total} bytes in all]`;
 }
 
 /** POSIX shell single-quoting. */
@@ -43,13 +65,13 @@ export function curlCommand(url: string, request: RequestSpec, redact: Redactor)
   return parts.join(' ');
 }
 
-export function traceOf(request: RequestSpec & { readonly url: string }, exchange: Exchange | undefined, redact: Redactor): Trace {
+export function traceOf(request: RequestSpec & { readonly url: string }, response: ResponseExcerpt | undefined, redact: Redactor): Trace {
   const reqBytes = bodyBytes(request.body);
   const base = {
     request: { method: request.method, url: redact(request.url), headers: redactHeaders(request.headers, redact), body: redact(excerpt(reqBytes)), bodyBytes: reqBytes.length },
     curl: curlCommand(request.url, request, redact),
   };
-  if (exchange === undefined) return base;
-  const { response } = exchange;
-  return { ...base, response: { status: response.status, headers: redactHeaders(response.headers, redact), body: redact(excerpt(response.body)), bodyBytes: response.body.length } };
+  if (response === undefined) return base;
+  const body = redact(excerpt(response.bodyPrefix, DISPLAY_BODY_LIMIT, response.bodyBytes));
+  return { ...base, response: { status: response.status, headers: redactHeaders(response.headers, redact), body, bodyBytes: response.bodyBytes } };
 }

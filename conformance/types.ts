@@ -141,7 +141,8 @@ export interface Failure {
   readonly message: string;
 }
 
-export type CaseStatus = 'passed' | 'failed' | 'skipped';
+/** `not-run`: selected, but the run's deadline (`--run-timeout`) ended it before a verdict. */
+export type CaseStatus = 'passed' | 'failed' | 'skipped' | 'not-run';
 
 export interface CaseOutcome {
   readonly id: string;
@@ -157,7 +158,7 @@ export interface CaseOutcome {
   readonly observations: readonly string[];
   /** Set when a positive case was refused by the service's validation (accepted, counted). */
   readonly refused?: string;
-  /** Why the case was skipped (selection or level). */
+  /** Why the case was skipped (selection or level) or not run (the run timed out). */
   readonly skipReason?: string;
   /** Request and response for display: redacted, bodies truncated, with a curl command. */
   readonly trace?: Trace;
@@ -170,13 +171,18 @@ export interface ReportSummary {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Selected cases the run did not complete because it timed out. */
+  readonly notRun: number;
+  /** The run was ended by its deadline (`--run-timeout`): the report is incomplete. */
+  readonly timedOut: boolean;
+  readonly runTimeoutMs: number;
   /** Positive cases the service refused with a well-formed client error (accepted). */
   readonly refused: number;
   /** Failures by level (after capping by the case's level). */
   readonly failuresByLevel: Readonly<Record<Level, number>>;
   readonly durationMs: number;
   readonly failOn: Level;
-  /** True when no failure is at or above `failOn`. */
+  /** True when the run completed and no failure is at or above `failOn`. */
   readonly ok: boolean;
 }
 

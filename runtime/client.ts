@@ -92,7 +92,8 @@ export class ServiceClient {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
     this.headers = { ...options.headers };
-    this.pool = new Pool(url.origin, { connections: options.connections ?? 32, keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    // Connecting counts against the call's time limit too (undici's own default is 10 s).
+    this.pool = new Pool(url.origin, { connections: options.connections ?? 32, keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connect: { timeout: this.timeoutMs } });
     this.prepare(binding);
   }
 

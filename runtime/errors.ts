@@ -102,7 +102,7 @@ export type TransportErrorCode =
   | 'TIMEOUT' // connect, headers, body or overall call timeout
   | 'TLS' // certificate or handshake failure
   | 'RESET' // the connection was closed or reset before a complete response
-  | 'TOO_LARGE' // the response is over maxResponseBytes
+  | 'TOO_LARGE' // the response is over maxResponseBytes, or its head over the 16 KiB header limit
   | 'BAD_RESPONSE' // an answer that is not what the binding expects (HTML page, bad XML, 404...)
   | 'ABORTED'; // the caller's AbortSignal fired
 

@@ -19,9 +19,10 @@ export interface SendOptions {
 }
 
 /**
- * Sends one request. Without a caller signal, the time limit is undici's own headers and body
- * timeouts (no AbortController or timer per call: they cost as much as the XML work); with a
- * signal, an AbortController joins the caller's signal and the overall timer.
+ * Sends one request. Without a caller signal, the time limit is undici's own headers timeout,
+ * then what is left of the call for the body (no AbortController per call, and a timer only for
+ * a body that did not arrive with its head: they cost as much as the XML work); with a signal,
+ * an AbortController joins the caller's signal and the overall timer.
  */
 export async function send(dispatcher: Dispatcher, request: WireRequest, options: SendOptions): Promise<WireResponse> {
   if (options.signal === undefined) {
@@ -31,7 +32,7 @@ export async function send(dispatcher: Dispatcher, request: WireRequest, options
         method: request.method, path: request.path, headers: request.headers, body: request.body,
         headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
       });
-      const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs);
+      const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs, true);
       return { status: response.statusCode, headers: response.headers, body };
     } catch (err) {
       throw classify(err, false, options.timeoutMs);
@@ -53,7 +54,7 @@ async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, opti
   const started = performance.now();
   try {
     const response = await dispatcher.request({ method: request.method, path: request.path, headers: request.headers, body: request.body, signal: controller.signal });
-    const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs);
+    const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs, false);
     return { status: response.statusCode, headers: response.headers, body };
   } catch (err) {
     throw classify(err, timedOut, options.timeoutMs);
@@ -64,29 +65,39 @@ async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, opti
 }
 
 /**
- * Reads the body within `limit` bytes and by `deadline` (a performance.now() time): undici's
+ * Reads the body within `limit` bytes and by `deadline` (a performance.now() time). undici's
  * bodyTimeout only bounds the pause between chunks, so a body that trickles in a byte at a time
- * would never end the call; the whole-call limit is checked as each chunk arrives instead.
+ * would never end the call: the deadline is checked as each chunk arrives and, with
+ * `guardDeadline` (no caller timer), a body not already buffered whole when its head arrived
+ * gets one timer for what is left of the call, so a trickle or a stall ends at the deadline.
  */
-async function readLimited(response: Dispatcher.ResponseData, limit: number, deadline: number, timeoutMs: number): Promise<Buffer> {
+async function readLimited(response: Dispatcher.ResponseData, limit: number, deadline: number, timeoutMs: number, guardDeadline: boolean): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     response.body.destroy();
     throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
   }
+  const late = (): TransportError => new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
+  // undici pushes the body bytes that came with the head before this runs: usually all of them.
+  const whole = Number.isFinite(declared) && response.body.readableLength >= declared;
+  const timer = guardDeadline && !whole ? setTimeout(() => response.body.destroy(late()), Math.max(0, deadline - performance.now())) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      response.body.destroy();
-      throw new TransportError('TOO_LARGE', `The response is over the limit of ${limit} bytes`, { httpStatus: response.statusCode });
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        response.body.destroy();
+        throw new TransportError('TOO_LARGE', `The response is over the limit of ${limit} bytes`, { httpStatus: response.statusCode });
+      }
+      if (performance.now() > deadline) {
+        response.body.destroy();
+        throw late();
+      }
+      chunks.push(chunk);
     }
-    if (performance.now() > deadline) {
-      response.body.destroy();
-      throw new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
-    }
-    chunks.push(chunk);
+  } finally {
+    clearTimeout(timer);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
@@ -112,6 +123,7 @@ export function classify(err: unknown, timedOut: boolean, timeoutMs: number): Tr
   if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT')) return new TransportError('TIMEOUT', `Connection timed out: ${message}`, { cause: err });
   if (has((c) => TLS_CODES.has(c) || c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.startsWith('CERT_'))) return new TransportError('TLS', `TLS failure: ${message}`, { cause: err });
   if (has((c) => c === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')) return new TransportError('TOO_LARGE', `The response is too large: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_HEADERS_OVERFLOW')) return new TransportError('TOO_LARGE', 'The response head (status line and headers) is over the 16 KiB header limit', { cause: err });
   if (has((c) => c.startsWith('HPE_') || c === 'UND_ERR_INFO')) return new TransportError('BAD_RESPONSE', `Not a valid HTTP response: ${message}`, { cause: err });
   if (has((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c === 'UND_ERR_CLOSED' || c === 'ECONNABORTED')) return new TransportError('RESET', `Connection closed before a complete response: ${message}`, { cause: err });
   return new TransportError('BAD_RESPONSE', `Request failed: ${message}`, { cause: err });

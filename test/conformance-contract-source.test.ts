@@ -50,7 +50,7 @@ describe('loadContract from a URL', () => {
   });
 
   it('refuses a document over the size limit', async () => {
-    expect((await refusal(`${origin}/big`, 2_000, 1024)).message).toMatch(/limit of 1024 bytes/);
+    expect((await refusal(`${origin}/big`, 2_000, 1024)).message).toMatch(/the response exceeded 1 KiB \(--max-response-bytes\)/);
   });
 
   it('gives up on a server that does not answer in time', async () => {

@@ -6,8 +6,9 @@ export function summaryLine(report: Report): string {
   const s = report.summary;
   const refused = s.refused > 0 ? ` (${s.refused} refused by the service, accepted)` : '';
   const levels = `must ${s.failuresByLevel.must}, should ${s.failuresByLevel.should}, compat ${s.failuresByLevel.compat}`;
-  const verdict = s.ok ? 'PASS' : 'FAIL';
-  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${refused}; failures by level: ${levels}; ${s.durationMs} ms`;
+  const verdict = s.timedOut ? `TIMED OUT (--run-timeout ${s.runTimeoutMs} ms)` : s.ok ? 'PASS' : 'FAIL';
+  const notRun = s.notRun > 0 ? `, ${s.notRun} not run` : '';
+  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${notRun}${refused}; failures by level: ${levels}; ${s.durationMs} ms`;
 }
 
 export function failureLines(failure: Failure, indent = '  '): string[] {

@@ -1,8 +1,9 @@
 /**
  * The JUnit XML report for CI: one testsuite per operation/binding, one testcase per case.
  * A case fails (has a <failure>) only for failures at or above `--fail-on`, so the CI gate
- * and the exit code agree; weaker findings go to <system-out> as warnings. Messages are plain
- * text: every mismatch, the request and response excerpts and the curl command.
+ * and the exit code agree; weaker findings go to <system-out> as warnings. A case the run's
+ * deadline cut off (`not-run`) is an <error>. Messages are plain text: every mismatch, the
+ * request and response excerpts and the curl command.
  */
 import type { CaseOutcome, Report } from '../types.js';
 import { failureLines, gatingFailures, traceLines, xmlSafe } from './format.js';
@@ -17,6 +18,8 @@ function suiteName(outcome: CaseOutcome): string {
 
 function testcase(outcome: CaseOutcome, report: Report): string {
   const open = `    <testcase classname="conformance.${escape(suiteName(outcome).replace(/\//g, '.'))}" name="${escape(outcome.id)}" time="${(outcome.durationMs / 1000).toFixed(3)}"`;
+  // No verdict: an error rather than a skip, so the CI view fails as the exit code (2) does.
+  if (outcome.status === 'not-run') return `${open}>\n      <error message="${escape(outcome.skipReason ?? 'not run')}" type="not-run"/>\n    </testcase>`;
   if (outcome.status === 'skipped') return `${open}>\n      <skipped message="${escape(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
   const gating = gatingFailures(outcome, report);
   const warnings = outcome.failures.filter((f) => !gating.includes(f));
@@ -38,13 +41,14 @@ export function renderJunit(report: Report): string {
   for (const c of report.cases) suites.set(suiteName(c), [...(suites.get(suiteName(c)) ?? []), c]);
   const failing = (cases: readonly CaseOutcome[]): number => cases.filter((c) => gatingFailures(c, report).length > 0).length;
   const skipped = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'skipped').length;
+  const errors = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'not-run').length;
   const time = (cases: readonly CaseOutcome[]): string => (cases.reduce((t, c) => t + c.durationMs, 0) / 1000).toFixed(3);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="smskit conformance" tests="${report.cases.length}" failures="${failing(report.cases)}" skipped="${skipped(report.cases)}" time="${(report.summary.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="smskit conformance" tests="${report.cases.length}" failures="${failing(report.cases)}" errors="${errors(report.cases)}" skipped="${skipped(report.cases)}" time="${(report.summary.durationMs / 1000).toFixed(3)}">`,
   ];
   for (const [name, cases] of suites) {
-    lines.push(`  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="0" skipped="${skipped(cases)}" time="${time(cases)}">`);
+    lines.push(`  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="${errors(cases)}" skipped="${skipped(cases)}" time="${time(cases)}">`);
     for (const c of cases) lines.push(testcase(c, report));
     lines.push('  </testsuite>');
   }

@@ -12,7 +12,7 @@ export interface PrettyOptions {
   readonly bodyLimit?: number;
 }
 
-const MARK: Record<CaseOutcome['status'], string> = { passed: '.', failed: 'F', skipped: 's' };
+const MARK: Record<CaseOutcome['status'], string> = { passed: '.', failed: 'F', skipped: 's', 'not-run': '-' };
 
 export function createPrettyProgress(options: PrettyOptions): (outcome: CaseOutcome, done: number, total: number) => void {
   return (outcome, done, total) => {
@@ -33,7 +33,7 @@ function byCheck(report: Report): string[] {
   }
   const transport = report.cases.filter((c) => c.transportError !== undefined);
   if (transport.length > 0) {
-    lines.push('', `✗ transport — ${transport.length} case(s) got no HTTP response`);
+    lines.push('', `✗ transport — ${transport.length} case(s) got no complete HTTP response within the runner's bounds`);
     for (const c of transport) lines.push(`  ${c.id}: ${c.transportError}`);
   }
   return lines;
@@ -69,6 +69,8 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
   }
   const skipped = report.cases.filter((c) => c.status === 'skipped');
   if (skipped.length > 0) lines.push('', `Skipped: ${skipped.length} (${[...new Set(skipped.map((c) => c.skipReason))].join('; ')})`);
+  const notRun = report.cases.filter((c) => c.status === 'not-run');
+  if (notRun.length > 0) lines.push('', `Not run: ${notRun.length} (${notRun[0]!.skipReason?.replace(/^not run: /, '')})`, ...notRun.map((c) => `  ${c.id}`));
   lines.push('', summaryLine(report), '');
   return lines.join('\n');
 }

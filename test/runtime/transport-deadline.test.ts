@@ -1,0 +1,96 @@
+/**
+ * The client transport's whole-call limit without a caller signal: a body that trickles with
+ * pauses just under the limit, or a head that comes late and is followed by silence, ends at
+ * the call's deadline (undici's own timers only bound each pause); a head over undici's header
+ * limit is TOO_LARGE.
+ */
+import net from 'node:net';
+import { once } from 'node:events';
+import { Pool } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TransportError } from '../../runtime/errors.js';
+import { send } from '../../runtime/transport.js';
+
+const TIMEOUT_MS = 1000;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** A server that runs `answer` on each connection once the request head has arrived. */
+async function serve(answer: (socket: net.Socket) => void): Promise<string> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.once('data', () => answer(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+function every(socket: net.Socket, ms: number, tick: () => void): void {
+  const timer = setInterval(tick, ms);
+  socket.once('close', () => clearInterval(timer));
+  cleanups.push(() => clearInterval(timer));
+}
+
+async function call(origin: string): Promise<{ error: unknown; ms: number }> {
+  const pool = new Pool(origin, { headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  cleanups.push(() => void pool.destroy().catch(() => {}));
+  const started = performance.now();
+  const error = await send(pool, { method: 'POST', path: '/x', headers: {}, body: '<x/>' }, { timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024, signal: undefined }).then(() => undefined, (e: unknown) => e);
+  return { error, ms: performance.now() - started };
+}
+
+describe('send without a caller signal', () => {
+  it('ends a body that trickles with pauses just under the limit at the deadline', async () => {
+    const origin = await serve((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: 100\r\n\r\n<');
+      every(socket, 900, () => socket.write('a'));
+    });
+    const { error, ms } = await call(origin);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).code).toBe('TIMEOUT');
+    expect((error as TransportError).message).toBe(`No complete response within ${TIMEOUT_MS} ms`);
+    // Checked only as chunks arrive, the call would end at the second pause's end (~1800 ms).
+    expect(ms).toBeLessThan(1600);
+  });
+
+  it('ends a call whose head comes late and whose body never does at the deadline', async () => {
+    const origin = await serve((socket) => {
+      const timer = setTimeout(() => socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: 100\r\n\r\n'), 600);
+      cleanups.push(() => clearTimeout(timer));
+    });
+    const { error, ms } = await call(origin);
+    expect((error as TransportError).code).toBe('TIMEOUT');
+    // undici's body timeout alone would end it a whole limit after the head (~1600 ms).
+    expect(ms).toBeLessThan(1400);
+  });
+
+  it('calls a head over the header limit TOO_LARGE', async () => {
+    const origin = await serve((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\n');
+      every(socket, 1, () => socket.write(`x-filler: ${'a'.repeat(1000)}\r\n`));
+    });
+    const { error } = await call(origin);
+    expect({ code: (error as TransportError).code, message: (error as Error).message }).toEqual({ code: 'TOO_LARGE', message: 'The response head (status line and headers) is over the 16 KiB header limit' });
+  });
+
+  it('still reads a whole answer, in one read or in many', async () => {
+    const body = 'z'.repeat(50_000);
+    const origin = await serve((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      setTimeout(() => socket.write(body.slice(10)), 50);
+    });
+    const pool = new Pool(origin);
+    cleanups.push(() => void pool.destroy().catch(() => {}));
+    const response = await send(pool, { method: 'GET', path: '/x', headers: {}, body: undefined }, { timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024, signal: undefined });
+    expect(response.body.toString()).toBe(body);
+  });
+});
