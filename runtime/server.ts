@@ -193,7 +193,7 @@ function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingM
   invoke(plan, op, version.protocol, decoded.input, decoded.soapHeaders, req, res, (output, responseHeaders) => {
     let xml: string;
     try {
-      xml = encodeSoapResponse(plan.d, version, op, output, responseHeaders);
+      xml = encodeSoapResponse(plan.d, version, op, output, responseHeaders, decoded.mustUnderstand);
     } catch (err) {
       return writeFault(res, version, internalFault(plan, err, op, version.protocol, 'encoding the response'));
     }

@@ -39,7 +39,16 @@ export function compileSoapEndpoint(d: ServiceDescriptor, binding: BindingDescri
 }
 
 export type SoapDecoded =
-  | { readonly ok: true; readonly version: SoapVersion; readonly endpoint: SoapEndpoint; readonly op: OperationDescriptor; readonly input: unknown; readonly soapHeaders: Record<string, unknown> }
+  | {
+      readonly ok: true;
+      readonly version: SoapVersion;
+      readonly endpoint: SoapEndpoint;
+      readonly op: OperationDescriptor;
+      readonly input: unknown;
+      readonly soapHeaders: Record<string, unknown>;
+      /** Properties of the request's header blocks that carried mustUnderstand (echoed on InOut headers). */
+      readonly mustUnderstand?: readonly string[];
+    }
   | { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
 
 const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({ ok: false, version, fault: { kind: 'client', message } });
@@ -122,7 +131,19 @@ export function decodeSoapDocument(
   }
   const input = decodeBody(d, op.input, parts.bodyChild);
   const soapHeaders = decodeHeaders(d, op.inputHeaders, parts.headerBlocks);
-  return { ok: true, version, endpoint, op, input, soapHeaders };
+  const mustUnderstand = markedHeaders(d, op, parts.headerBlocks, version);
+  return { ok: true, version, endpoint, op, input, soapHeaders, ...(mustUnderstand.length > 0 ? { mustUnderstand } : {}) };
+}
+
+/** The declared request header blocks marked mustUnderstand, by property. */
+function markedHeaders(d: ServiceDescriptor, op: OperationDescriptor, blocks: readonly XmlElement[], version: SoapVersion): string[] {
+  const marked: string[] = [];
+  if (blocks.length === 0) return marked;
+  for (const header of op.inputHeaders) {
+    const name = d.elements[header.element]?.name;
+    if (name !== undefined && blocks.some((b) => b.local === name.local && b.ns === name.ns && version.mustUnderstand(b))) marked.push(header.prop);
+  }
+  return marked;
 }
 
 /** Header blocks and the single Body child, or a message saying what is wrong. */
@@ -175,8 +196,16 @@ function routeOperation(endpoint: SoapEndpoint, action: string | undefined, body
  * response header blocks (declared output headers only, in the descriptor's order) in a
  * Header before the Body, as ASMX writes them.
  */
-export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown, soapHeaders?: object): string {
-  const headers = soapHeaders === undefined ? '' : encodeHeaders(d, op.outputHeaders, soapHeaders);
+/**
+ * The response envelope. `echoMustUnderstand`: request header blocks that carried
+ * mustUnderstand; a response block of the same property (an in-out header) carries it back, as
+ * ASMX writes an InOut SoapHeader object with the MustUnderstand it was read with — as "1" in
+ * both SOAP versions, which is what ASMX writes (SOAP 1.2 takes "1" as true).
+ */
+export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown, soapHeaders?: object, echoMustUnderstand?: readonly string[]): string {
+  const echoed = soapHeaders === undefined || echoMustUnderstand === undefined ? [] : echoMustUnderstand.filter((p) => (soapHeaders as Record<string, unknown>)[p] !== undefined);
+  const must = echoed.length > 0 ? { props: echoed, attribute: ' soap:mustUnderstand="1"' } : undefined;
+  const headers = soapHeaders === undefined ? '' : encodeHeaders(d, op.outputHeaders, soapHeaders, must);
   return `${version.envelopeOpen}${headers === '' ? '' : `<soap:Header>${headers}</soap:Header>`}<soap:Body>${encodeBody(d, op.output, output, op.name)}</soap:Body></soap:Envelope>`;
 }
 

@@ -39,10 +39,6 @@ const KNOWN: Readonly<Record<string, string>> = {
   'rich/EchoOrder.soap11.sparse': MISSING_REQUIRED,
   'rich/EchoOrder.soap11.reordered': `${MISSING_REQUIRED} (The order of the elements itself is accepted by both.)`,
   'rich/EchoColor.get.numeric-value': "ASMX also reads an enum parameter given as the .NET member's number; the WSDL carries only the names, so smskit cannot.",
-  'rich/WhoAmI.soap11':
-    'ASMX writes an InOut header back with the mustUnderstand it arrived with; smskit gives handlers no way to mark a response header ' +
-    'block and writes none (the block is declared in the WSDL, so a client built from it understands it anyway).',
-  'rich/WhoAmI.soap12': 'As rich/WhoAmI.soap11 (mustUnderstand on the InOut header of the response).',
 };
 
 /**
