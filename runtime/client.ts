@@ -151,6 +151,11 @@ export class ServiceClient {
     if (prepared !== undefined) return prepared;
     const unusable = this.unusable.get(method);
     if (unusable !== undefined) throw unusable.error;
+    const elsewhere = this.descriptor.bindings.filter((b) => b.operations.some((o) => o.method === method)).map((b) => b.protocol);
+    if (elsewhere.length > 0) {
+      // The WSDL leaves it out of this binding (ASMX does so for complex parameters on HTTP).
+      throw new CodecError('CODEC_UNSUPPORTED', method, `${this.descriptor.name} offers ${method} on ${elsewhere.join(', ')}, not on ${this.binding}`);
+    }
     throw new TypeError(`${this.descriptor.name} has no operation method "${method}" on ${this.binding}`);
   }
 
