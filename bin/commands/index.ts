@@ -1,10 +1,13 @@
 import { accountCommand } from './account.js';
+import { callCommand } from './call.js';
 import type { CliCommand } from './command.js';
 import { conformanceCommand } from './conformance.js';
+import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
+import { inspectCommand } from './inspect.js';
 import { outboxCommand } from './outbox.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 
 /** Every command the CLI offers, in the order `smskit --help` lists them. */
-export const commands: readonly CliCommand[] = [conformanceCommand, generateCommand, serveCommand, accountCommand, sendCommand, outboxCommand];
+export const commands: readonly CliCommand[] = [conformanceCommand, generateCommand, diffCommand, inspectCommand, callCommand, serveCommand, accountCommand, sendCommand, outboxCommand];

@@ -1,0 +1,36 @@
+/**
+ * `smskit inspect WSDL`: services, ports, bindings and every operation's signature with types,
+ * documentation and SOAPAction / path; `--json` for scripts. WSDL is a file or an http(s) URL
+ * (fetched once, bounded in size and time like every fetch of the toolkit).
+ */
+import type { Argv } from 'yargs';
+import { CliError, EXIT_OK } from '../cli-error.js';
+import type { CliCommand } from './command.js';
+
+function builder(yargs: Argv): Argv {
+  return yargs
+    .positional('wsdl', { type: 'string', describe: 'WSDL file or URL (e.g. http://host/service.asmx?wsdl)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the description as JSON' })
+    .option('timeout', { type: 'number', default: 10_000, describe: 'Time limit for fetching a WSDL URL, in milliseconds' })
+    .example('smskit inspect wsdl/serviceapi.wsdl', 'every operation of the contract with its parameters')
+    .example('smskit inspect http://127.0.0.1:8080/serviceapi.asmx?wsdl --json', 'a running service, as JSON');
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const wsdl = args['wsdl'];
+  if (typeof wsdl !== 'string' || wsdl.trim() === '') throw new CliError('name a WSDL file or URL: smskit inspect <wsdl>');
+  const timeout = Number(args['timeout']);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError('--timeout must be a positive number of milliseconds');
+  const { loadContract } = await import('../../conformance/contract-source.js');
+  const { describeContract, formatDescription } = await import('../../generator/describe.js');
+  const description = describeContract((await loadContract(wsdl, timeout)).model);
+  process.stdout.write(args['json'] === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description));
+  return EXIT_OK;
+}
+
+export const inspectCommand: CliCommand = {
+  command: 'inspect <wsdl>',
+  describe: 'Show the services, ports and operation signatures of a WSDL',
+  builder,
+  run,
+};
