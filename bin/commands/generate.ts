@@ -4,6 +4,7 @@ import { CliError, EXIT_FAILED, EXIT_OK } from '../cli-error.js';
 import { diffTrees, readTree, replaceTreeAtomically } from '../file-tree.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
+import type { WsdlModel } from '../../generator/model.js';
 
 export interface GenerateCommandOptions {
   readonly wsdl: string;
@@ -44,11 +45,13 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const files = generate(model, { runtimeImport: options.runtimeImport, toolVersion: toolVersion(), onWarning: (w) => planWarnings.push(w) });
   const elapsed = Math.round(performance.now() - started);
   if (options.check) {
-    const diff = diffTrees(options.out, readTree(options.out), files);
+    const current = readTree(options.out);
+    const diff = diffTrees(options.out, current, files);
     if (diff === '') {
       process.stdout.write(`${options.out} is up to date with ${options.wsdl} (${files.size} files)\n`);
       return EXIT_OK;
     }
+    process.stdout.write(`${await semanticChange(options, current, model)}\n`);
     process.stdout.write(diff);
     process.stderr.write(`smskit: ${options.out} is stale: run \`smskit generate --wsdl ${options.wsdl} --out ${options.out}\` and commit the result\n`);
     return EXIT_FAILED;
@@ -59,6 +62,23 @@ async function run(args: Record<string, unknown>): Promise<number> {
     process.stderr.write(`smskit: warning: ${warning.source.file}:${warning.source.line}: ${warning.message}\n`);
   }
   return EXIT_OK;
+}
+
+/**
+ * What the stale output means on the wire, in one line: the descriptors committed in the
+ * output folder (what deployed code runs with, read back as data) against the WSDL's. Never
+ * fails the check: when the committed descriptors cannot be read, the line says so.
+ */
+async function semanticChange(options: GenerateCommandOptions, current: ReadonlyMap<string, string>, model: WsdlModel): Promise<string> {
+  try {
+    const diff = await import('../../generator/diff/index.js');
+    const committed = diff.readCommittedDescriptors(current);
+    if (committed.length === 0) return `smskit: wire change: unknown (${options.out} holds no generated descriptor.ts)`;
+    const report = diff.diffSides({ label: options.out, services: committed }, diff.sideFromModel(options.wsdl, model));
+    return `smskit: wire change from ${options.out} to ${options.wsdl}: ${diff.oneLineSummary(report)}`;
+  } catch (error) {
+    return `smskit: wire change: unknown (${error instanceof Error ? error.message : String(error)})`;
+  }
 }
 
 export const generateCommand: CliCommand = {

@@ -121,12 +121,6 @@ function dotnetNote(old: ValueSummary, now: ValueSummary): string {
   return `.NET parses ${which}: genuine ASMX refuses text that is not one, where smskit keeps any text`;
 }
 
-function describe(s: ValueSummary): string {
-  if (s.kind === 'xml') return 'XML';
-  if (s.kind === 'complex') return `complex ${s.key}`;
-  return `xs:${s.xsd}`;
-}
-
 /** How a value declared `old` in OLD and `now` in NEW reads across versions. */
 export function valueAcceptance(old: ValueSummary, now: ValueSummary): ValueAcceptance {
   const forwardWhy = summaryGap(now, old);
@@ -160,7 +154,9 @@ export function paramAcceptance(old: ParamSummary | undefined, now: ParamSummary
 }
 
 export function describeSummary(s: ValueSummary): string {
-  return describe(s);
+  if (s.kind === 'xml') return 'XML';
+  if (s.kind === 'complex') return `complex ${s.key}`;
+  return `xs:${s.xsd}`;
 }
 
 /** Whether two summaries declare the same value (nothing to report). */

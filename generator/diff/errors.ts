@@ -1,16 +1,14 @@
 /**
  * The diff layer's one error type. Parse errors of either WSDL stay GeneratorErrors (they
- * already say `<file>:<line>: <what>`); DiffError covers what happens before parsing (a file
- * that cannot be read, a URL that cannot be fetched) and the options.
+ * already say `<file>:<line>: <what>`); DiffError covers what the diff reads itself: a URL that
+ * cannot be fetched, a committed descriptor that cannot be read back. Options are the CLI's.
  */
 
 export type DiffErrorCode =
   /** A file cannot be read or a URL cannot be fetched (status, time or size limit). */
   | 'DIFF_INPUT_UNREADABLE'
   /** The committed generated code holds no descriptor smskit can read back. */
-  | 'DIFF_DESCRIPTOR_UNREADABLE'
-  /** Invalid or conflicting options. */
-  | 'DIFF_OPTIONS';
+  | 'DIFF_DESCRIPTOR_UNREADABLE';
 
 export class DiffError extends Error {
   override readonly name = 'DiffError';

@@ -60,6 +60,7 @@ function parseFetched(url: string, bytes: Uint8Array): WsdlModel {
   return parseWsdl(url, {
     readFile: (abs) => {
       if (abs === self) return bytes;
+      // The parser names the import and shows `code` as the reason it cannot be read.
       throw Object.assign(new Error('imports of a fetched WSDL are not fetched'), { code: 'not fetched: save the WSDL and its imports locally' });
     },
   });

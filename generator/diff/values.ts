@@ -6,9 +6,9 @@
  * is one member that moved (a targetNamespace or elementFormDefault change), not a removal and
  * an addition.
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
+import type { ComplexTypeDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
 import { describeSummary, paramAcceptance, sameSummary, valueAcceptance, type ParamSummary, type ValueSummary } from './acceptance.js';
-import { describeValue, docsDiffer, finding, keyNamespace, occursText, typeLabel, where, type PairContext, type Where } from './context.js';
+import { describeValue, docsDiffer, finding, keyNamespace, typeLabel, where, type PairContext, type Where } from './context.js';
 import { compareMembers } from './members.js';
 import type { Declared } from './locate.js';
 
@@ -104,11 +104,12 @@ export class ValueWalker {
       return;
     }
     if (sameSummary(os, ns)) return;
-    // A named simple type is one declaration however many members use it: one change, located there.
-    const shared = simple?.old !== undefined && simple.new !== undefined && localOf(simple.old.key) === localOf(simple.new.key);
-    const key = shared ? `simple:${localOf(simple!.new!.key)}` : `${node}|${member}`;
-    if (shared) {
-      subject = `simple type ${localOf(simple!.new!.key)}`;
+    // A named simple type is one declaration however many members use it: one change, located
+    // there. Without a model on one side (a committed descriptor), the other side's name decides.
+    const named = sharedSimpleType(simple, this.p.old.locate.model !== undefined, this.p.new.locate.model !== undefined);
+    const key = named === undefined ? `${node}|${member}` : `simple:${named}`;
+    if (named !== undefined) {
+      subject = `simple type ${named}`;
       at = where(simple!.old, simple!.new);
     }
     if (os.kind === 'primitive' && ns.kind === 'primitive' && os.xsd === ns.xsd) {
@@ -160,10 +161,6 @@ export class ValueWalker {
   docs(node: string, subject: string, at: Where): void {
     this.p.c.alone(finding('documentation-changed', `${node}|${subject}`, subject, 'documentation changed', {}, at));
   }
-
-  fieldParam(d: ServiceDescriptor, f: FieldDescriptor): ParamSummary | undefined {
-    return paramOf(d, summarize(d, f.value), f.maxOccurs);
-  }
 }
 
 export interface SimpleTypes {
@@ -172,6 +169,14 @@ export interface SimpleTypes {
 }
 
 const localOf = (key: string): string => key.slice(key.indexOf('}') + 1);
+
+function sharedSimpleType(simple: SimpleTypes | undefined, oldModel: boolean, newModel: boolean): string | undefined {
+  const [o, n] = [simple?.old, simple?.new];
+  if (o !== undefined && n !== undefined) return localOf(o.key) === localOf(n.key) ? localOf(n.key) : undefined;
+  if (oldModel && newModel) return undefined;
+  const known = o ?? n;
+  return known === undefined ? undefined : localOf(known.key);
+}
 
 function shape(t: ComplexTypeDescriptor): string {
   return t.arrayItem !== undefined ? 'an array' : t.text !== undefined ? 'text with attributes (simpleContent)' : 'a structure';
@@ -205,4 +210,3 @@ function paramOf(d: ServiceDescriptor, s: ValueSummary, maxOccurs: number): Para
   return itemSummary.kind === 'primitive' ? { xsd: itemSummary.xsd, ...(itemSummary.enumeration === undefined ? {} : { enumeration: itemSummary.enumeration }), repeated: true } : undefined;
 }
 
-export { occursText };

@@ -38,7 +38,8 @@ export function groupOf(change: Change): Group {
 export function summaryText(report: DiffReport): string {
   const s = report.summary;
   if (report.changes.length === 0) return 'no changes';
-  const parts = [`${s.breaking} breaking${s.breaking === 0 ? '' : ` (${s.breaksClients} break existing clients, ${s.breaksServers} break existing servers)`}`, `${s.compatible} compatible`, `${s.documentation} documentation`];
+  const verb = (n: number): string => `${n} ${n === 1 ? 'breaks' : 'break'}`;
+  const parts = [`${s.breaking} breaking${s.breaking === 0 ? '' : ` (${verb(s.breaksClients)} existing clients, ${verb(s.breaksServers)} existing servers)`}`, `${s.compatible} compatible`, `${s.documentation} documentation`];
   return parts.join(', ');
 }
 
