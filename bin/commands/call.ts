@@ -21,7 +21,8 @@ function builder(yargs: Argv): Argv {
     .option('input', { type: 'string', default: '{}', describe: 'Input as JSON, @file.json, or @- for standard input' })
     .option('soap-headers', { type: 'string', describe: 'SOAP header blocks as JSON, by header name (see inspect)' })
     .option('show-headers', { type: 'boolean', default: false, describe: "Print { output, soapHeaders } with the response's SOAP headers" })
-    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds (also for fetching a WSDL URL)' })
+    .option('timeout', { type: 'number', default: 30_000, describe: 'Time limit for the whole call in milliseconds (also for fetching a WSDL URL)' })
+    .option('max-response-bytes', { type: 'number', default: 16 * 1024 * 1024, describe: 'Largest response accepted (also for a WSDL URL)' })
     .example("smskit call calc.wsdl Add --input '{\"intA\": 6, \"intB\": 3}'", 'calls Add over SOAP 1.1 at the address in the WSDL')
     .example('smskit call http://host/rich.asmx?wsdl EchoShapes --binding soap12 --input @shapes.json', 'input from a file')
     .epilogue('Exit codes: 0 result printed, 1 the service answered with a fault, 2 usage, input or transport error.');
@@ -36,6 +37,7 @@ interface CallOptions {
   readonly soapHeaders: string | undefined;
   readonly showHeaders: boolean;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
 }
 
 function validate(args: Record<string, unknown>): CallOptions {
@@ -46,6 +48,8 @@ function validate(args: Record<string, unknown>): CallOptions {
   };
   const timeout = Number(args['timeout']);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError('--timeout must be a positive number of milliseconds');
+  const maxBytes = Number(args['max-response-bytes']);
+  if (!Number.isInteger(maxBytes) || maxBytes < 1024) throw new CliError('--max-response-bytes must be a whole number of bytes, at least 1024');
   return Object.freeze({
     wsdl: text('wsdl'),
     operation: text('operation'),
@@ -55,6 +59,7 @@ function validate(args: Record<string, unknown>): CallOptions {
     soapHeaders: typeof args['soap-headers'] === 'string' ? args['soap-headers'] : undefined,
     showHeaders: args['show-headers'] === true,
     timeoutMs: timeout,
+    maxResponseBytes: maxBytes,
   });
 }
 
@@ -85,7 +90,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const options = validate(args);
   const { loadContract } = await import('../../conformance/contract-source.js');
   const runtime = await import('../../runtime/index.js');
-  const { descriptor } = await loadContract(options.wsdl, options.timeoutMs);
+  const { descriptor } = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
   const method = findMethod(descriptor, options.operation);
   const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
   if (binding === undefined) throw new CliError(`${descriptor.name} has no ${options.binding} binding (bindings: ${descriptor.bindings.map((b) => b.protocol).join(', ')})`);
@@ -93,7 +98,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   if (url === undefined) throw new CliError(`the WSDL gives no address for ${binding.name}: pass --url`);
   const input = runtime.operationInputFromJson(descriptor, method, readJson(options.input, '--input'));
   const soapHeaders = options.soapHeaders === undefined ? undefined : runtime.soapHeadersFromJson(descriptor, method, readJson(options.soapHeaders, '--soap-headers'));
-  const client = new runtime.ServiceClient(descriptor, { url, binding: options.binding, timeoutMs: options.timeoutMs });
+  const client = new runtime.ServiceClient(descriptor, { url, binding: options.binding, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes });
   try {
     const result = await client.callWithHeaders(method, input, soapHeaders === undefined ? {} : { soapHeaders });
     const shown = options.showHeaders ? { output: result.output, soapHeaders: result.soapHeaders } : result.output;

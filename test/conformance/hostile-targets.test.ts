@@ -74,6 +74,12 @@ function conformance(target: string, extra: readonly string[], wsdl = 'wsdl/serv
   return runChild(args, 60_000);
 }
 
+/** `smskit call` of SMSSend on the target, with the same bounds as the runner. */
+function callRun(target: string): Promise<ChildRun> {
+  const input = JSON.stringify({ keyword: 'KW', emailAddress: 'a@example.com', password: 'pw', smsto: '+15551234567', carrierCode: 'att', smsmsg: 'hello' });
+  return runChild(['bin/smskit.js', 'call', 'wsdl/serviceapi.wsdl', 'SMSSend', '--url', target, '--input', input, '--timeout', String(TIMEOUT_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES)], 60_000);
+}
+
 function caseRun(target: string): Promise<ChildRun> {
   return conformance(target, [...CASES.flatMap((c) => ['--run', c]), '--reporter', 'json']);
 }
@@ -128,6 +134,7 @@ const servers: HostileServer[] = [];
 const runnerRuns = new Map<HostileKind, ChildRun>();
 const wholeRuns = new Map<WholeRun, ChildRun>();
 let clientRun: ChildRun;
+const callRuns = new Map<HostileKind, ChildRun>();
 let gzipServer: HostileServer;
 
 async function start(kind: HostileKind, hostileWsdl = false): Promise<HostileServer> {
@@ -148,6 +155,7 @@ beforeAll(async () => {
     async () => void (clientRun = await runChild(['--import', 'tsx', clientChild, JSON.stringify(clientInput)], 60_000)),
     ...[...whole].map(([name, server]) => async () => void wholeRuns.set(name, await WHOLE_RUN[name].run(server.url))),
     ...HOSTILE_KINDS.map((kind) => async () => void runnerRuns.set(kind, await caseRun(byKind.get(kind)!.url))),
+    ...HOSTILE_KINDS.map((kind) => async () => void callRuns.set(kind, await callRun(byKind.get(kind)!.url))),
   ]);
 }, 150_000);
 
@@ -291,5 +299,38 @@ describe('the generated client against a hostile target (one child, all calls at
     }
     expect(result!.outcome).toBe('rejected');
     expect({ name: result!.errorName, code: result!.code }, result!.message).toEqual({ name: 'TransportError', code: expected[kind] });
+  });
+});
+
+describe('smskit call against a hostile target (real CLI, --timeout 2000, --max-response-bytes 1 MiB)', () => {
+  const expected: Record<HostileKind, RegExp | 'answered'> = {
+    'endless-body': /The response is over the limit of 1048576 bytes/,
+    'slow-drip': /No complete response within 2000 ms/,
+    'endless-headers': /The response head \(status line and headers\) is over the 16 KiB header limit/,
+    'huge-length': /The response declares 10737418240 bytes, over the limit of 1048576/,
+    'xml-bomb': /not well-formed XML: .*A DOCTYPE declaration is not allowed/,
+    dtd: /not well-formed XML: .*A DOCTYPE declaration is not allowed/,
+    'deep-nesting': /not well-formed XML: .*nested deeper than 256 levels/,
+    garbage: /Response does not match the HTTP\/1\.1 protocol/,
+    'reset-mid-body': /Connection closed before a complete response/,
+    'never-answers': /No complete response within 2000 ms/,
+    'tiny-chunks': 'answered',
+    'gzip-bomb': /not well-formed XML: .*not valid UTF-8/,
+  };
+
+  it.each(HOSTILE_KINDS)('%s', (kind) => {
+    const run = callRuns.get(kind)!;
+    expectBoundedChild(run, TIMEOUT_MS * 2 + SLACK_MS);
+    if (expected[kind] === 'answered') {
+      // The hostile server answers a canned SOAP response: decoded, printed, exit 0.
+      expect(run.exitCode, run.stderr).toBe(0);
+      return;
+    }
+    expect(run.exitCode, run.stderr).toBe(2);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^smskit: /);
+    expect(lines[0]).toMatch(expected[kind]);
   });
 });
