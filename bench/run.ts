@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of issue 6 measured against its peer in one run on this
+ * `npm run bench`: every performance figure measured against its peer in one run on this
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 4's kill test, end to end: `smskit serve` runs as a real process; a batch of 200 requests
+ * The kill test, end to end: `smskit serve` runs as a real process; a batch of 200 requests
  * mixed over the four bindings (a quarter of them deliberately refused) is sent concurrently; the
  * server is SIGKILLed right after the batch's responses, restarted on the same database, and
  * every acknowledged id must be in `smskit outbox --json` exactly once while no refused request's

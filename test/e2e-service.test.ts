@@ -1,5 +1,5 @@
 /**
- * End to end (issue 4, "Done when"): `smskit serve` runs as a real process on an ephemeral port
+ * End to end: `smskit serve` runs as a real process on an ephemeral port
  * with a temporary database; we drive it over all four bindings with the generated client and
  * with `smskit send`, and read the results back with `smskit outbox --json`. One server for the
  * whole file (a fresh login costs an scrypt run; the service caches successful ones).

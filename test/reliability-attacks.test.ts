@@ -1,5 +1,5 @@
 /**
- * Issue 7, named attack cases, one test each, against the server child (SMS service and the
+ * Named attack cases, one test each, against the server child (SMS service and the
  * generated listener): status, content type and body shape for every answer, and the process's
  * memory where the attack is about memory.
  */

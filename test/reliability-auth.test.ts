@@ -1,5 +1,5 @@
 /**
- * Issue 7, authentication abuse through the wire (the SMS service on port 0): repeated wrong
+ * Authentication abuse through the wire (the SMS service on port 0): repeated wrong
  * passwords for one account, and from one remote address across accounts, are refused with
  * TooManyAttempts on every binding (other accounts are not affected); and an unknown account
  * takes as long as a wrong password on a known one (medians compared, real scrypt cost).

@@ -1,5 +1,5 @@
 /**
- * Issue 7, the client against hostile or broken servers, on every binding: each failure is a
+ * The client against hostile or broken servers, on every binding: each failure is a
  * typed error (TransportError with its code, or SoapFaultError), settles within its time limit,
  * and no promise rejection is left unhandled. (runtime-client.test.ts covers each code once over
  * SOAP 1.1; this is the binding x behaviour matrix, plus responses that try to attack the client.)

@@ -1,5 +1,5 @@
 /**
- * Issue 7, crash safety under load through the real CLI: `smskit serve` is SIGKILLed at seeded
+ * Crash safety under load through the real CLI: `smskit serve` is SIGKILLed at seeded
  * random moments while clients send over all four bindings, restarted on the same database, and
  * killed again. Then: every acknowledged message is stored exactly once (by `smskit outbox
  * --json` and by text), nothing refused is stored, nothing is stored that no client sent, and the

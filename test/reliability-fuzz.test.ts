@@ -1,5 +1,5 @@
 /**
- * Issue 7, hostile input: a seeded, bounded fuzz run against the real SMS service and the
+ * Hostile input: a seeded, bounded fuzz run against the real SMS service and the
  * generated listener (checking handlers), each in a child process started with --expose-gc.
  * FUZZ_COUNT (default 20,000) and FUZZ_SEED (default: fixed, so CI is reproducible) tune it;
  * FUZZ_ONLY=<index> replays one case. `scripts/fuzz-long.ts` runs the same with large counts.

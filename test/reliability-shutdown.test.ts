@@ -1,5 +1,5 @@
 /**
- * Issue 7, graceful shutdown through the real CLI: `smskit serve` under load over all four
+ * Graceful shutdown through the real CLI: `smskit serve` under load over all four
  * bindings gets SIGTERM. It must exit 0; every acknowledged message is in the outbox exactly
  * once; a call that got no answer (connection refused or reset) was never accepted, i.e. its
  * message is not stored; nothing refused is stored.

@@ -1,5 +1,5 @@
 /**
- * Issue 7, the short CI soak: `smskit serve` at a steady rate over all four bindings for
+ * The short CI soak: `smskit serve` at a steady rate over all four bindings for
  * SOAK_SECONDS (default 12). Zero errors; RSS flat (the last third's mean within a bound of the
  * mean after warm-up). `scripts/soak.ts` runs the same for minutes.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7, disk and database faults through the wire, against the real `smskit serve`:
+ * Disk and database faults through the wire, against the real `smskit serve`:
  * a read-only database (the files made immutable with chattr +i, which binds root too), a full
  * disk (the database on a 2 MiB tmpfs, filled up), a database locked by another process, and a
  * corrupt file. Each refuses with a Server/Receiver fault on every binding (GET/POST: 500 with

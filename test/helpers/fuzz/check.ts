@@ -1,5 +1,5 @@
 /**
- * What every answer of the server must look like, whatever it was sent (issue 7): a 200 with a
+ * What every answer of the server must look like, whatever it was sent: a 200 with a
  * well-formed document of the binding's content type, a well-formed fault of the right SOAP
  * version, or a 4xx/5xx with the documented content type; never a stack trace, a file path or
  * the password. `checkResponse` returns every problem found (empty when the answer is fine).
@@ -20,6 +20,8 @@ export const LEAK = /\bat [^\n]*\(?[^\s()]+:\d+:\d+\)?|node:internal|\/work\/|\/
 
 const SOAP_TYPES: Record<string, string> = { 'text/xml; charset=utf-8': SOAP11, 'application/soap+xml; charset=utf-8': SOAP12 };
 const PLAIN = 'text/plain; charset=utf-8';
+/** The service's help pages (GET on the service path, `?op=`): HTML, never scripted. */
+const HTML = 'text/html; charset=utf-8';
 /** Statuses our runtime answers with text/plain. */
 const PLAIN_STATUSES = new Set([400, 404, 405, 408, 413, 415, 500]);
 /** Statuses Node's own HTTP parser answers with, before the request reaches the runtime (no body). */
@@ -33,7 +35,8 @@ export function checkResponse(req: FuzzRequest, answer: Answer, secrets: readonl
   for (const secret of secrets) if (text.includes(secret) || JSON.stringify(answer.headers).includes(secret)) problems.push('the answer contains the password');
   if (LEAK.test(text)) problems.push(`the answer leaks internals: ${JSON.stringify(LEAK.exec(text)?.[0])}`);
   if (req.method === 'HEAD') return problems;
-  if (answer.status === 200) problems.push(...checkSuccess(type, text));
+  if (type === HTML && req.method === 'GET' && (answer.status === 200 || answer.status === 404)) problems.push(...checkHelpPage(text));
+  else if (answer.status === 200) problems.push(...checkSuccess(type, text));
   else if (answer.status === 500 && type in SOAP_TYPES) problems.push(...checkFault(type, text));
   else if (PLAIN_STATUSES.has(answer.status) && type === PLAIN) problems.push(...checkPlain(answer, text));
   else if (PARSER_STATUSES.has(answer.status) && type === '' && text === '') {
@@ -50,6 +53,12 @@ function checkSuccess(type: string, text: string): string[] {
   if (text.includes('<wsdl:definitions') || /<string xmlns="http:\/\/smskit.dev\/serviceapi\/"/.test(text)) return [];
   const envNs = /^<\?xml[^>]*\?>\s*<([\w]+):Envelope xmlns:\1="([^"]+)"/.exec(text)?.[2];
   if (envNs !== SOAP_TYPES[type]) return [`200 ${type} with envelope namespace ${JSON.stringify(envNs)}`];
+  return [];
+}
+
+function checkHelpPage(text: string): string[] {
+  if (!/^<!DOCTYPE html>/i.test(text)) return ['an HTML answer that is not a whole page'];
+  if (/<script\b/i.test(text)) return ['a help page with a script in it'];
   return [];
 }
 
