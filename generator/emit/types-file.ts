@@ -199,7 +199,7 @@ function describeValue(value: PlannedValue): string {
   if (value.kind === 'xml') return 'arbitrary XML';
   if (value.kind === 'type') return `type \`${value.key}\``;
   const enumeration = value.enumeration !== undefined ? `, enumeration of ${value.enumeration.length}` : '';
-  const xsd = value.xsd === 'char' ? 'a UTF-16 code unit as a number' : `xs:${value.xsd}`;
+  const xsd = value.xsd === 'char' ? 'a UTF-16 code unit as a number' : value.xsd === 'guid' ? 'a GUID, 8-4-4-4-12 hex digits' : `xs:${value.xsd}`;
   const via = value.simpleType !== undefined ? `\`${value.simpleType}\` (${xsd})` : xsd;
   return `${via}${enumeration}`;
 }

@@ -7,24 +7,37 @@
  * field, non-whitespace text in element-only content and a missing required element are
  * errors naming the element path. A value of a type with derived types is read as the type its
  * xsi:type names (the declared type without one) and carries that type's tag in `$type`.
+ *
+ * Every element of a response goes through here, so the per-element work is kept to what the
+ * value needs: types come with a plan (plan.ts), and paths are built only for errors (path.ts).
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
+import type { ComplexTypeDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import { isStringLike, primitiveCodec } from './primitives.js';
 import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
-import { XSI_NS, checkEnumeration, resolveValue } from './shared.js';
+import { fieldFor, planOf, resolveSlot, type FieldSlot, type TypePlan } from './plan.js';
+import { atPath, childPath, PathNode, type Path } from './path.js';
+import { XSI_NS, checkEnumeration, decodeLexical, resolveValue, type PrimitiveValue, type ResolvedValue } from './shared.js';
 
 /** Decodes the value of element `el` described by `vd`. */
 export function decodeElement(d: ServiceDescriptor, vd: ValueDescriptor, el: XmlElement, nillable: boolean, path: string): unknown {
+  return decodeNode(d, el, nillable, path, undefined, vd);
+}
+
+/**
+ * Decodes element `el` whose path is `path`: its value is `slot`'s (resolved there once) or,
+ * without a slot, `vd`'s.
+ */
+function decodeNode(d: ServiceDescriptor, el: XmlElement, nillable: boolean, path: Path, slot: FieldSlot | undefined, vd?: ValueDescriptor): unknown {
   if (el.attributes.length !== 0 && isNil(el)) {
-    if (!nillable) throw new CodecError('CODEC_NIL', path, 'xsi:nil on an element that is not nillable');
-    if (el.children.length !== 0) throw new CodecError('CODEC_UNEXPECTED', path, 'an element with xsi:nil="true" must be empty');
+    if (!nillable) throw new CodecError('CODEC_NIL', String(path), 'xsi:nil on an element that is not nillable');
+    if (el.children.length !== 0) throw new CodecError('CODEC_UNEXPECTED', String(path), 'an element with xsi:nil="true" must be empty');
     return null;
   }
-  const resolved = resolveValue(d, vd, path);
+  const resolved: ResolvedValue = slot === undefined ? resolveValue(d, vd!, String(path)) : resolveSlot(d, slot, path);
   if (resolved.kind === 'xml') return el;
-  if (resolved.kind === 'primitive') return decodeText(resolved.xsd, resolved.enumeration, simpleText(el, path), path);
+  if (resolved.kind === 'primitive') return decodeSimple(resolved, el, path);
   const declared = resolved.type;
   if (isPolymorphic(declared)) {
     const type = receivedType(d, declared, el, path);
@@ -32,6 +45,38 @@ export function decodeElement(d: ServiceDescriptor, vd: ValueDescriptor, el: Xml
   }
   if (el.attributes.length !== 0) checkOwnXsiType(declared, el, path);
   return decodeComplex(d, declared, el, path);
+}
+
+/**
+ * Decodes the child `el` of the element at `parent`, the `index`th of its repeated field or
+ * array (0: a single field). A simple value without attributes (no xsi:nil, no xsi:type) is read
+ * here without a path of its own; anything else gets one and goes the general way.
+ */
+function decodeChild(d: ServiceDescriptor, slot: FieldSlot, el: XmlElement, parent: Path, index: number): unknown {
+  const resolved = slot.resolved;
+  if (resolved !== undefined && resolved.kind === 'primitive' && el.attributes.length === 0) return decodeLeaf(resolved, el, parent, index);
+  return decodeNode(d, el, slot.field.nillable, new PathNode(parent, el.local, index), slot);
+}
+
+/** The simple value of `el` (an element's or its simple content), its path built on failure only. */
+function decodeSimple(value: PrimitiveValue, el: XmlElement, path: Path): unknown {
+  const text = textOf(el);
+  if (text === undefined) throw elementInText(el, String(path));
+  try {
+    return decodeLexical(value, text, '');
+  } catch (err) {
+    throw atPath(err, path);
+  }
+}
+
+function decodeLeaf(value: PrimitiveValue, el: XmlElement, parent: Path, index: number): unknown {
+  const text = textOf(el);
+  if (text === undefined) throw elementInText(el, childPath(parent, el.local, index));
+  try {
+    return decodeLexical(value, text, '');
+  } catch (err) {
+    throw atPath(err, new PathNode(parent, el.local, index));
+  }
 }
 
 function isNil(el: XmlElement): boolean {
@@ -46,14 +91,30 @@ function isNil(el: XmlElement): boolean {
 
 /** The text of an element that may hold only text. */
 export function simpleText(el: XmlElement, path: string): string {
+  const text = textOf(el);
+  if (text === undefined) throw elementInText(el, path);
+  return text;
+}
+
+/** The element's text; undefined when it has an element child. */
+function textOf(el: XmlElement): string | undefined {
   const children = el.children;
   if (children.length === 0) return '';
+  if (children.length === 1) {
+    const only = children[0]!;
+    return only.type === 'text' ? only.text : undefined;
+  }
   let text = '';
   for (const child of children) {
-    if (child.type !== 'text') throw new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, 'an element inside a simple-typed value');
+    if (child.type !== 'text') return undefined;
     text += child.text;
   }
   return text;
+}
+
+function elementInText(el: XmlElement, path: string): CodecError {
+  const child = el.children.find((c) => c.type === 'element') as XmlElement;
+  return new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, 'an element inside a simple-typed value');
 }
 
 export function decodeText(xsd: string, enumeration: readonly string[] | undefined, text: string, path: string): unknown {
@@ -66,112 +127,99 @@ export function decodeText(xsd: string, enumeration: readonly string[] | undefin
  * Decodes a complex value (array wrapper, simple content or a sequence of fields). `tag`: the
  * value is polymorphic and `type` its concrete type; the result carries it in `$type` (first).
  */
-export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor, el: XmlElement, path: string, tag?: string): unknown {
-  if (type.arrayItem !== undefined) return decodeArray(d, type.arrayItem, el, path);
+export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor, el: XmlElement, path: Path, tag?: string): unknown {
+  const plan = planOf(type);
+  if (plan.item !== undefined) return decodeArray(d, plan.item, el, path);
   const out: Record<string, unknown> = tag === undefined ? {} : { $type: tag };
-  if (type.attributes.length !== 0) decodeAttributes(d, type, el, out, path);
-  if (type.text !== undefined) {
-    const resolved = resolveValue(d, type.text, path);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', path, 'simple content must be of a simple type');
-    out['value'] = decodeText(resolved.xsd, resolved.enumeration, simpleText(el, path), path);
+  if (plan.attributes.length !== 0) decodeAttributes(d, plan, el, out, path);
+  if (plan.text !== undefined) {
+    const resolved = resolveSlot(d, plan.text, path);
+    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
+    out['value'] = decodeSimple(resolved, el, path);
     return out;
   }
-  const index = fieldIndex(type);
+  let last = -1;
+  // The single-valued fields seen so far, one bit per field position below 31 (the others are
+  // looked up in `out`): cheaper than reading a property of `out` per element.
+  let seen = 0;
   for (const child of el.children) {
     if (child.type === 'text') {
-      if (!isWhitespace(child.text)) throw new CodecError('CODEC_UNEXPECTED', path, 'text inside element-only content');
+      if (!isWhitespace(child.text)) throw new CodecError('CODEC_UNEXPECTED', String(path), 'text inside element-only content');
       continue;
     }
-    const field = lookupField(index, child) ?? index.wildcard;
-    if (field === undefined) throw new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, `unexpected element {${child.ns}}${child.local}`);
-    addFieldValue(d, field, child, out, path);
+    const slot = fieldFor(plan, child, last);
+    if (slot === undefined) throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), `unexpected element {${child.ns}}${child.local}`);
+    if (slot.repeated || slot.field.wildcard === true) addRepeated(d, slot, child, out, path);
+    else {
+      const bit = slot.bit;
+      if (bit !== 0 ? (seen & bit) !== 0 : out[slot.prop] !== undefined) throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), 'occurs more than once');
+      seen |= bit;
+      out[slot.prop] = decodeChild(d, slot, child, path, 0);
+    }
+    last = slot.position;
   }
-  for (const field of type.fields) checkPresence(field, out[field.prop], path);
+  for (const slot of plan.required) checkPresence(slot, out[slot.prop], path);
   return out;
 }
 
-function addFieldValue(d: ServiceDescriptor, field: FieldDescriptor, child: XmlElement, out: Record<string, unknown>, path: string): void {
+function addRepeated(d: ServiceDescriptor, slot: FieldSlot, child: XmlElement, out: Record<string, unknown>, path: Path): void {
+  const field = slot.field;
   if (field.wildcard === true) {
     const list = (out[field.prop] ??= []) as XmlElement[];
     list.push(child);
     return;
   }
-  const repeated = field.maxOccurs !== 1;
-  const existing = out[field.prop];
-  if (!repeated && existing !== undefined) throw new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, 'occurs more than once');
-  if (repeated) {
-    const list = (existing ?? (out[field.prop] = [])) as unknown[];
-    if (field.maxOccurs > 0 && list.length >= field.maxOccurs) throw new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, `more than ${field.maxOccurs} occurrences`);
-    list.push(decodeElement(d, field.value, child, field.nillable, `${path}/${child.local}[${list.length + 1}]`));
-  } else {
-    out[field.prop] = decodeElement(d, field.value, child, field.nillable, `${path}/${child.local}`);
-  }
+  const list = (out[slot.prop] ??= []) as unknown[];
+  if (field.maxOccurs > 0 && list.length >= field.maxOccurs) throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), `more than ${field.maxOccurs} occurrences`);
+  list.push(decodeChild(d, slot, child, path, list.length + 1));
 }
 
-function checkPresence(field: FieldDescriptor, value: unknown, path: string): void {
-  if (field.inChoice === true || field.wildcard === true || field.minOccurs === 0) return;
-  const count = value === undefined ? 0 : field.maxOccurs !== 1 ? (value as unknown[]).length : 1;
+function checkPresence(slot: FieldSlot, value: unknown, path: Path): void {
+  const field = slot.field;
+  const count = value === undefined ? 0 : slot.repeated ? (value as unknown[]).length : 1;
   if (count < field.minOccurs) {
-    throw new CodecError('CODEC_MISSING', `${path}/${field.name.local}`, field.minOccurs === 1 ? 'required element is missing' : `${count} found, at least ${field.minOccurs} required`);
+    throw new CodecError('CODEC_MISSING', childPath(path, field.name.local, 0), field.minOccurs === 1 ? 'required element is missing' : `${count} found, at least ${field.minOccurs} required`);
   }
 }
 
-function decodeArray(d: ServiceDescriptor, item: FieldDescriptor, el: XmlElement, path: string): unknown[] {
+function decodeArray(d: ServiceDescriptor, item: FieldSlot, el: XmlElement, path: Path): unknown[] {
   const out: unknown[] = [];
+  const name = item.field.name;
   for (const child of el.children) {
     if (child.type === 'text') {
-      if (!isWhitespace(child.text)) throw new CodecError('CODEC_UNEXPECTED', path, 'text inside an array');
+      if (!isWhitespace(child.text)) throw new CodecError('CODEC_UNEXPECTED', String(path), 'text inside an array');
       continue;
     }
-    const itemPath = `${path}/${child.local}[${out.length + 1}]`;
-    if (child.local !== item.name.local || child.ns !== item.name.ns) throw new CodecError('CODEC_UNEXPECTED', itemPath, `unexpected element {${child.ns}}${child.local}, expected {${item.name.ns}}${item.name.local}`);
-    out.push(decodeElement(d, item.value, child, item.nillable, itemPath));
+    if (child.local !== name.local || child.ns !== name.ns) {
+      throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, out.length + 1), `unexpected element {${child.ns}}${child.local}, expected {${name.ns}}${name.local}`);
+    }
+    out.push(decodeChild(d, item, child, path, out.length + 1));
   }
   return out;
 }
 
-function decodeAttributes(d: ServiceDescriptor, type: ComplexTypeDescriptor, el: XmlElement, out: Record<string, unknown>, path: string): void {
-  for (const attribute of type.attributes) {
-    const attrPath = `${path}/@${attribute.name.local}`;
-    const found = el.attributes.find((a) => a.local === attribute.name.local && a.ns === attribute.name.ns);
+function decodeAttributes(d: ServiceDescriptor, plan: TypePlan, el: XmlElement, out: Record<string, unknown>, path: Path): void {
+  for (const slot of plan.attributes) {
+    const name = slot.attribute.name;
+    let found: string | undefined;
+    for (const a of el.attributes) {
+      if (a.local === name.local && a.ns === name.ns) {
+        found = a.value;
+        break;
+      }
+    }
     if (found === undefined) {
-      if (attribute.required) throw new CodecError('CODEC_MISSING', attrPath, 'required attribute is missing');
+      if (slot.attribute.required) throw new CodecError('CODEC_MISSING', `${path}/@${name.local}`, 'required attribute is missing');
       continue;
     }
-    const resolved = resolveValue(d, attribute.value, attrPath);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', attrPath, 'an attribute must be of a simple type');
-    out[attribute.prop] = decodeText(resolved.xsd, resolved.enumeration, found.value, attrPath);
-  }
-}
-
-interface FieldIndex {
-  readonly byLocal: ReadonlyMap<string, readonly FieldDescriptor[]>;
-  readonly wildcard: FieldDescriptor | undefined;
-}
-
-const indexCache = new WeakMap<ComplexTypeDescriptor, FieldIndex>();
-
-/** Fields by local name (namespaces compared after), built once per type. */
-function fieldIndex(type: ComplexTypeDescriptor): FieldIndex {
-  let index = indexCache.get(type);
-  if (index === undefined) {
-    const byLocal = new Map<string, FieldDescriptor[]>();
-    let wildcard: FieldDescriptor | undefined;
-    for (const field of type.fields) {
-      if (field.wildcard === true) wildcard = field;
-      else byLocal.set(field.name.local, [...(byLocal.get(field.name.local) ?? []), field]);
+    const resolved = slot.resolved ?? resolveSlot(d, slot, `${path}/@${name.local}`);
+    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${path}/@${name.local}`, 'an attribute must be of a simple type');
+    try {
+      out[slot.attribute.prop] = decodeLexical(resolved, found, '');
+    } catch (err) {
+      throw atPath(err, `${path}/@${name.local}`);
     }
-    index = { byLocal, wildcard };
-    indexCache.set(type, index);
   }
-  return index;
-}
-
-function lookupField(index: FieldIndex, child: XmlElement): FieldDescriptor | undefined {
-  const candidates = index.byLocal.get(child.local);
-  if (candidates === undefined) return undefined;
-  for (const field of candidates) if (field.name.ns === child.ns) return field;
-  return undefined;
 }
 
 function isWhitespace(text: string): boolean {

@@ -6,14 +6,18 @@
  *
  * Nothing is dropped: a property that is not a member of the value's type is an error, and a
  * value of a type with derived types names its concrete type in `$type` (written as xsi:type).
+ *
+ * Every element of a request goes through here, so the per-element work is kept to what the
+ * output needs: types come with a plan (plan.ts), and paths are built only for errors (path.ts).
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
+import type { ComplexTypeDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { escapeAttr, escapeText, writeElement } from '../xml/writer.js';
 import type { XmlElement } from '../xml/types.js';
-import { primitiveCodec } from './primitives.js';
 import { checkMembers, concreteType, isPolymorphic, xsiTypeAttribute } from './polymorphism.js';
-import { XSI_NS, checkEnumeration, resolveValue } from './shared.js';
+import { planOf, resolveSlot, type FieldSlot, type TypePlan } from './plan.js';
+import { atPath, childPath, PathNode, type Path } from './path.js';
+import { XSI_NS, encodeLexical, resolveValue, type ResolvedValue } from './shared.js';
 
 const XSI_DECL = ` xmlns:xsi="${XSI_NS}"`;
 
@@ -33,7 +37,7 @@ export function encodeElement(
   path: string,
   xsiInScope = false,
 ): string {
-  return encodeElementWith(d, name, vd, value, nillable, parentNs, path, xsiInScope, '');
+  return encodeNode(d, name, nillable, value, parentNs, path, xsiInScope, '', undefined, vd);
 }
 
 /**
@@ -51,20 +55,42 @@ export function encodeElementWith(
   xsiInScope: boolean,
   extraAttrs: string,
 ): string {
-  const start = name.ns === parentNs ? `<${name.local}${extraAttrs}` : `<${name.local} xmlns="${escapeAttr(name.ns, path)}"${extraAttrs}`;
+  return encodeNode(d, name, nillable, value, parentNs, path, xsiInScope, extraAttrs, undefined, vd);
+}
+
+/** Encodes an element whose path is `path`; its value is `slot`'s (resolved there once) or, without a slot, `vd`'s. */
+function encodeNode(
+  d: ServiceDescriptor,
+  name: NameDescriptor,
+  nillable: boolean,
+  value: unknown,
+  parentNs: string,
+  path: Path,
+  xsiInScope: boolean,
+  extraAttrs: string,
+  slot: FieldSlot | undefined,
+  vd?: ValueDescriptor,
+): string {
+  const start =
+    name.ns !== parentNs ? `<${name.local} xmlns="${namespaceAttr(name.ns, path)}"${extraAttrs}` : slot === undefined || extraAttrs !== '' ? `<${name.local}${extraAttrs}` : slot.open;
+  const end = slot === undefined ? `</${name.local}>` : slot.close;
   if (value === null) {
-    if (!nillable) throw new CodecError('CODEC_NIL', path, 'null given for an element that is not nillable');
+    if (!nillable) throw new CodecError('CODEC_NIL', String(path), 'null given for an element that is not nillable');
     return `${start} xsi:nil="true"${xsiInScope ? '' : XSI_DECL}/>`;
   }
-  const resolved = resolveValue(d, vd, path);
+  const resolved: ResolvedValue = slot === undefined ? resolveValue(d, vd!, String(path)) : resolveSlot(d, slot, path);
   if (resolved.kind === 'xml') {
-    if (!isXmlElement(value)) throw new CodecError('CODEC_INVALID_VALUE', path, 'expected an XmlElement');
-    return writeElement(value, { '': parentNs }, path, name, extraAttrs);
+    if (!isXmlElement(value)) throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an XmlElement');
+    return writeElement(value, { '': parentNs }, String(path), name, extraAttrs);
   }
   if (resolved.kind === 'primitive') {
-    const lexical = primitiveCodec(resolved.xsd, path).encode(value, path);
-    checkEnumeration(resolved.enumeration, lexical, path);
-    return `${start}>${escapeText(lexical, path)}</${name.local}>`;
+    let text: string;
+    try {
+      text = escapeText(encodeLexical(resolved, value, ''), '');
+    } catch (err) {
+      throw atPath(err, path);
+    }
+    return `${start}>${text}${end}`;
   }
   let type = resolved.type;
   let typeAttr = '';
@@ -79,8 +105,24 @@ export function encodeElementWith(
       type = concrete;
     }
   }
-  const [attrs, content] = encodeComplex(d, type, value, name.ns, path, polymorphic, childXsi);
-  return content === '' ? `${start}${typeAttr}${attrs}/>` : `${start}${typeAttr}${attrs}>${content}</${name.local}>`;
+  const plan = planOf(type);
+  if (plan.item !== undefined) {
+    if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an array');
+    const items = encodeItems(d, plan.item, value, name.ns, path, childXsi);
+    return items === '' ? `${start}${typeAttr}/>` : `${start}${typeAttr}>${items}${end}`;
+  }
+  const record = checkedRecord(type, value, polymorphic, path);
+  const attrs = plan.attributes.length === 0 ? '' : encodeAttributes(d, plan, record, path);
+  const content = encodeContent(d, plan, record, name.ns, path, childXsi);
+  return content === '' ? `${start}${typeAttr}${attrs}/>` : `${start}${typeAttr}${attrs}>${content}${end}`;
+}
+
+function namespaceAttr(ns: string, path: Path): string {
+  try {
+    return escapeAttr(ns, '');
+  } catch (err) {
+    throw atPath(err, path);
+  }
 }
 
 /**
@@ -96,61 +138,104 @@ export function encodeComplex(
   polymorphic = false,
   xsiInScope = false,
 ): [string, string] {
-  if (type.arrayItem !== undefined) {
+  const plan = planOf(type);
+  if (plan.item !== undefined) {
     if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', path, 'expected an array');
-    return ['', encodeItems(d, type.arrayItem, value, ownNs, path, xsiInScope)];
+    return ['', encodeItems(d, plan.item, value, ownNs, path, xsiInScope)];
   }
+  const record = checkedRecord(type, value, polymorphic, path);
+  const attrs = plan.attributes.length === 0 ? '' : encodeAttributes(d, plan, record, path);
+  return [attrs, encodeContent(d, plan, record, ownNs, path, xsiInScope)];
+}
+
+/** The value as an object of `type`'s members (`$type` too when polymorphic), or an error. */
+function checkedRecord(type: ComplexTypeDescriptor, value: unknown, polymorphic: boolean, path: Path): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
-    throw new CodecError('CODEC_INVALID_VALUE', path, 'expected an object');
+    throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an object');
   }
   const record = value as Record<string, unknown>;
   checkMembers(type, record, polymorphic, path);
-  const attrs = type.attributes.length === 0 ? '' : encodeAttributes(d, type, record, path);
-  if (type.text !== undefined) {
-    const resolved = resolveValue(d, type.text, path);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', path, 'simple content must be of a simple type');
+  return record;
+}
+
+/** The content of a complex value: its simple content or its fields, in schema order. */
+function encodeContent(d: ServiceDescriptor, plan: TypePlan, record: Record<string, unknown>, ownNs: string, path: Path, xsiInScope: boolean): string {
+  if (plan.text !== undefined) {
+    const resolved = resolveSlot(d, plan.text, path);
+    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
     const text = record['value'];
-    if (text === undefined || text === null) return [attrs, ''];
-    const lexical = primitiveCodec(resolved.xsd, path).encode(text, path);
-    checkEnumeration(resolved.enumeration, lexical, path);
-    return [attrs, escapeText(lexical, `${path}/value`)];
+    if (text === undefined || text === null) return '';
+    let lexical: string;
+    try {
+      lexical = encodeLexical(resolved, text, '');
+    } catch (err) {
+      throw atPath(err, path);
+    }
+    try {
+      return escapeText(lexical, '');
+    } catch (err) {
+      throw atPath(err, `${path}/value`);
+    }
   }
   let content = '';
-  for (const field of type.fields) content += encodeField(d, field, record[field.prop], ownNs, path, xsiInScope);
-  return [attrs, content];
+  for (const slot of plan.fields) {
+    const value = record[slot.prop];
+    if (value === undefined && slot.field.minOccurs === 0) continue;
+    content += encodeField(d, slot, value, ownNs, path, xsiInScope);
+  }
+  return content;
 }
 
 /** Encodes one particle of a sequence: absent, one element, or several. */
-function encodeField(d: ServiceDescriptor, field: FieldDescriptor, value: unknown, parentNs: string, parentPath: string, xsiInScope: boolean): string {
-  const path = `${parentPath}/${field.name.local}`;
-  if (field.wildcard === true) return encodeWildcard(value, parentNs, path);
-  if (field.maxOccurs !== 1) {
+function encodeField(d: ServiceDescriptor, slot: FieldSlot, value: unknown, parentNs: string, parent: Path, xsiInScope: boolean): string {
+  const field = slot.field;
+  if (field.wildcard === true) return encodeWildcard(value, parentNs, parent, field.name.local);
+  if (slot.repeated) {
     if (value === undefined) {
-      if (field.minOccurs > 0 && field.inChoice !== true) throw new CodecError('CODEC_MISSING', path, `required (at least ${field.minOccurs})`);
+      if (field.minOccurs > 0 && field.inChoice !== true) throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), `required (at least ${field.minOccurs})`);
       return '';
     }
-    if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', path, 'expected an array (maxOccurs > 1)');
-    if (value.length < field.minOccurs && field.inChoice !== true) throw new CodecError('CODEC_MISSING', path, `${value.length} given, at least ${field.minOccurs} required`);
-    if (field.maxOccurs > 0 && value.length > field.maxOccurs) throw new CodecError('CODEC_UNEXPECTED', path, `${value.length} given, at most ${field.maxOccurs} allowed`);
-    return encodeItems(d, field, value, parentNs, parentPath, xsiInScope);
+    if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', childPath(parent, field.name.local, 0), 'expected an array (maxOccurs > 1)');
+    if (value.length < field.minOccurs && field.inChoice !== true) throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), `${value.length} given, at least ${field.minOccurs} required`);
+    if (field.maxOccurs > 0 && value.length > field.maxOccurs) throw new CodecError('CODEC_UNEXPECTED', childPath(parent, field.name.local, 0), `${value.length} given, at most ${field.maxOccurs} allowed`);
+    return encodeItems(d, slot, value, parentNs, parent, xsiInScope);
   }
   if (value === undefined) {
-    if (field.minOccurs > 0 && field.inChoice !== true) throw new CodecError('CODEC_MISSING', path, 'required');
+    if (field.minOccurs > 0 && field.inChoice !== true) throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), 'required');
     return '';
   }
-  return encodeElement(d, field.name, field.value, value, field.nillable, parentNs, path, xsiInScope);
+  return encodeChild(d, slot, value, parentNs, parent, 0, xsiInScope);
 }
 
-function encodeItems(d: ServiceDescriptor, item: FieldDescriptor, values: readonly unknown[], parentNs: string, parentPath: string, xsiInScope: boolean): string {
+function encodeItems(d: ServiceDescriptor, item: FieldSlot, values: readonly unknown[], parentNs: string, parent: Path, xsiInScope: boolean): string {
   let out = '';
-  for (let i = 0; i < values.length; i++) {
-    out += encodeElement(d, item.name, item.value, values[i], item.nillable, parentNs, `${parentPath}/${item.name.local}[${i + 1}]`, xsiInScope);
-  }
+  for (let i = 0; i < values.length; i++) out += encodeChild(d, item, values[i], parentNs, parent, i + 1, xsiInScope);
   return out;
 }
 
-function encodeWildcard(value: unknown, parentNs: string, path: string): string {
+/**
+ * Encodes a child of the element at `parent`: the `index`th of its repeated field or array (0:
+ * a single field). A simple value in the parent's namespace is written here without a path of
+ * its own; anything else gets one and goes the general way.
+ */
+function encodeChild(d: ServiceDescriptor, slot: FieldSlot, value: unknown, parentNs: string, parent: Path, index: number, xsiInScope: boolean): string {
+  const resolved = slot.resolved;
+  const field = slot.field;
+  if (value !== null && resolved !== undefined && resolved.kind === 'primitive' && slot.ns === parentNs) {
+    let text: string;
+    try {
+      text = escapeText(encodeLexical(resolved, value, ''), '');
+    } catch (err) {
+      throw atPath(err, new PathNode(parent, field.name.local, index));
+    }
+    return slot.openTag + text + slot.close;
+  }
+  return encodeNode(d, field.name, field.nillable, value, parentNs, new PathNode(parent, field.name.local, index), xsiInScope, '', slot);
+}
+
+function encodeWildcard(value: unknown, parentNs: string, parent: Path, local: string): string {
   if (value === undefined) return '';
+  const path = childPath(parent, local, 0);
   const items = Array.isArray(value) ? value : [value];
   let out = '';
   for (const item of items) {
@@ -160,27 +245,30 @@ function encodeWildcard(value: unknown, parentNs: string, path: string): string 
   return out;
 }
 
-function encodeAttributes(d: ServiceDescriptor, type: ComplexTypeDescriptor, record: Record<string, unknown>, path: string): string {
+function encodeAttributes(d: ServiceDescriptor, plan: TypePlan, record: Record<string, unknown>, path: Path): string {
   let out = '';
   let prefixes = 0;
-  for (const attribute of type.attributes) {
+  for (const slot of plan.attributes) {
+    const attribute = slot.attribute;
     const value = record[attribute.prop];
-    const attrPath = `${path}/@${attribute.name.local}`;
     if (value === undefined || value === null) {
-      if (attribute.required) throw new CodecError('CODEC_MISSING', attrPath, 'required attribute');
+      if (attribute.required) throw new CodecError('CODEC_MISSING', `${path}/@${attribute.name.local}`, 'required attribute');
       continue;
     }
-    const resolved = resolveValue(d, attribute.value, attrPath);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', attrPath, 'an attribute must be of a simple type');
-    const lexical = primitiveCodec(resolved.xsd, attrPath).encode(value, attrPath);
-    checkEnumeration(resolved.enumeration, lexical, attrPath);
-    const text = escapeAttr(lexical, attrPath);
+    const resolved = slot.resolved ?? resolveSlot(d, slot, `${path}/@${attribute.name.local}`);
+    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${path}/@${attribute.name.local}`, 'an attribute must be of a simple type');
+    let text: string;
+    try {
+      text = escapeAttr(encodeLexical(resolved, value, ''), '');
+    } catch (err) {
+      throw atPath(err, `${path}/@${attribute.name.local}`);
+    }
     if (attribute.name.ns === '') {
       out += ` ${attribute.name.local}="${text}"`;
     } else {
       // Qualified attributes need a prefix (a default namespace does not apply to attributes).
       const prefix = `a${++prefixes}`;
-      out += ` xmlns:${prefix}="${escapeAttr(attribute.name.ns, attrPath)}" ${prefix}:${attribute.name.local}="${text}"`;
+      out += ` xmlns:${prefix}="${escapeAttr(attribute.name.ns, `${path}/@${attribute.name.local}`)}" ${prefix}:${attribute.name.local}="${text}"`;
     }
   }
   return out;

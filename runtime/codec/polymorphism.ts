@@ -3,21 +3,23 @@
  *
  * A value whose declared complex type has derived types is polymorphic: in TypeScript it names
  * its concrete type in `$type` (the type's `tag`), on the wire in xsi:type (the type's QName).
- * Both lookups are built once per declared type and kept in WeakMaps, as encoding and decoding
+ * Both lookups are built once per declared type and kept in a WeakMap, as encoding and decoding
  * are on the hot path.
  */
 import type { ComplexTypeDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import { escapeAttr } from '../xml/writer.js';
+import { atPath, type Path } from './path.js';
+import { planOf } from './plan.js';
 import { XSI_NS } from './shared.js';
 
 /** The declared type and every type derived from it, by `$type` tag and by wire name. */
 export interface Hierarchy {
   readonly declared: ComplexTypeDescriptor;
   readonly byTag: ReadonlyMap<string, ComplexTypeDescriptor>;
-  /** By Clark name `{ns}local` (ComplexTypeDescriptor.name). */
-  readonly byName: ReadonlyMap<string, ComplexTypeDescriptor>;
+  /** By namespace URI, then local name (ComplexTypeDescriptor.name): no key to build per lookup. */
+  readonly byName: ReadonlyMap<string, ReadonlyMap<string, ComplexTypeDescriptor>>;
   /** The tags a value may carry (abstract types left out), for error messages. */
   readonly allowed: string;
 }
@@ -29,20 +31,21 @@ export function isPolymorphic(type: ComplexTypeDescriptor): boolean {
   return type.derived !== undefined && type.derived.length !== 0;
 }
 
-export function hierarchyOf(d: ServiceDescriptor, declared: ComplexTypeDescriptor, path: string): Hierarchy {
+export function hierarchyOf(d: ServiceDescriptor, declared: ComplexTypeDescriptor, path: Path): Hierarchy {
   let hierarchy = hierarchies.get(declared);
   if (hierarchy === undefined) {
     const byTag = new Map<string, ComplexTypeDescriptor>();
-    const byName = new Map<string, ComplexTypeDescriptor>();
+    const byName = new Map<string, Map<string, ComplexTypeDescriptor>>();
     const add = (type: ComplexTypeDescriptor, key: string): void => {
-      if (type.tag === undefined || type.name === undefined) throw new CodecError('CODEC_DESCRIPTOR', path, `the type ${key} of a derivation hierarchy has no tag or no name`);
+      if (type.tag === undefined || type.name === undefined) throw new CodecError('CODEC_DESCRIPTOR', String(path), `the type ${key} of a derivation hierarchy has no tag or no name`);
       byTag.set(type.tag, type);
-      byName.set(`{${type.name.ns}}${type.name.local}`, type);
+      const inNs = byName.get(type.name.ns) ?? byName.set(type.name.ns, new Map()).get(type.name.ns)!;
+      inNs.set(type.name.local, type);
     };
     add(declared, declared.name === undefined ? '(anonymous)' : `{${declared.name.ns}}${declared.name.local}`);
     for (const key of declared.derived ?? []) {
       const type = d.types[key];
-      if (type === undefined || type.kind !== 'complex') throw new CodecError('CODEC_DESCRIPTOR', path, `the derived type ${key} is not a complex type of the descriptor`);
+      if (type === undefined || type.kind !== 'complex') throw new CodecError('CODEC_DESCRIPTOR', String(path), `the derived type ${key} is not a complex type of the descriptor`);
       add(type, key);
     }
     const allowed = [...byTag].filter(([, t]) => t.abstract !== true).map(([tag]) => tag).join(', ');
@@ -53,15 +56,20 @@ export function hierarchyOf(d: ServiceDescriptor, declared: ComplexTypeDescripto
 }
 
 /** Encode: the concrete type a polymorphic value names in `$type`. */
-export function concreteType(d: ServiceDescriptor, declared: ComplexTypeDescriptor, value: unknown, path: string): ComplexTypeDescriptor {
+export function concreteType(d: ServiceDescriptor, declared: ComplexTypeDescriptor, value: unknown, path: Path): ComplexTypeDescriptor {
   const hierarchy = hierarchyOf(d, declared, path);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', path, 'expected an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an object');
   const tag = (value as { $type?: unknown }).$type;
-  if (tag === undefined) throw new CodecError('CODEC_MISSING', path, `$type is required (the declared type has derived types): one of ${hierarchy.allowed}`);
+  if (tag === undefined) throw new CodecError('CODEC_MISSING', String(path), `$type is required (the declared type has derived types): one of ${hierarchy.allowed}`);
   const type = typeof tag === 'string' ? hierarchy.byTag.get(tag) : undefined;
-  if (type === undefined) throw new CodecError('CODEC_INVALID_VALUE', path, `$type ${JSON.stringify(tag)} is not one of ${hierarchy.allowed}`);
-  if (type.abstract === true) throw new CodecError('CODEC_INVALID_VALUE', path, `$type "${String(tag)}" is abstract: use one of ${hierarchy.allowed}`);
+  if (type === undefined) throw new CodecError('CODEC_INVALID_VALUE', String(path), `$type ${shownTag(tag)} is not one of ${hierarchy.allowed}`);
+  if (type.abstract === true) throw new CodecError('CODEC_INVALID_VALUE', String(path), `$type "${String(tag)}" is abstract: use one of ${hierarchy.allowed}`);
   return type;
+}
+
+/** A `$type` that is not a known tag, for the message (JSON.stringify throws on a bigint). */
+function shownTag(tag: unknown): string {
+  return typeof tag === 'bigint' ? `${tag}n` : (JSON.stringify(tag) ?? String(tag));
 }
 
 /**
@@ -70,16 +78,22 @@ export function concreteType(d: ServiceDescriptor, declared: ComplexTypeDescript
  * as ASMX writes it (`<Shape xsi:type="Circle">`); another namespace gets a prefix, q1 as
  * XmlSerializer names them. The caller declares xsi.
  */
-export function xsiTypeAttribute(type: ComplexTypeDescriptor, elementNs: string, path: string): string {
+export function xsiTypeAttribute(type: ComplexTypeDescriptor, elementNs: string, path: Path): string {
   const name = type.name!; // checked by hierarchyOf
   if (name.ns === elementNs) return ` xsi:type="${name.local}"`;
   // A prefix cannot name "no namespace": an element in a namespace cannot carry such a type.
-  if (name.ns === '') throw new CodecError('CODEC_DESCRIPTOR', path, `the type ${name.local} has no namespace and cannot be named by xsi:type on an element in ${elementNs}`);
-  return ` xmlns:q1="${escapeAttr(name.ns, path)}" xsi:type="q1:${name.local}"`;
+  if (name.ns === '') throw new CodecError('CODEC_DESCRIPTOR', String(path), `the type ${name.local} has no namespace and cannot be named by xsi:type on an element in ${elementNs}`);
+  let ns: string;
+  try {
+    ns = escapeAttr(name.ns, '');
+  } catch (err) {
+    throw atPath(err, path);
+  }
+  return ` xmlns:q1="${ns}" xsi:type="q1:${name.local}"`;
 }
 
 /** Decode: the xsi:type QName of an element, resolved against its namespaces (undefined: none). */
-export function xsiTypeOf(el: XmlElement, path: string): { readonly ns: string; readonly local: string; readonly text: string } | undefined {
+export function xsiTypeOf(el: XmlElement, path: Path): { readonly ns: string; readonly local: string; readonly text: string } | undefined {
   if (el.attributes.length === 0) return undefined;
   for (const a of el.attributes) {
     if (a.local !== 'type' || a.ns !== XSI_NS) continue;
@@ -96,12 +110,12 @@ export function xsiTypeOf(el: XmlElement, path: string): { readonly ns: string; 
 }
 
 /** Decode: the type an element of polymorphic declared type carries. */
-export function receivedType(d: ServiceDescriptor, declared: ComplexTypeDescriptor, el: XmlElement, path: string): ComplexTypeDescriptor {
+export function receivedType(d: ServiceDescriptor, declared: ComplexTypeDescriptor, el: XmlElement, path: Path): ComplexTypeDescriptor {
   const hierarchy = hierarchyOf(d, declared, path);
   const xsiType = xsiTypeOf(el, path);
-  const type = xsiType === undefined ? declared : hierarchy.byName.get(`{${xsiType.ns}}${xsiType.local}`);
-  if (type === undefined) throw new CodecError('CODEC_UNEXPECTED', path, `xsi:type {${xsiType!.ns}}${xsiType!.local} is not the declared type or one derived from it (${hierarchy.allowed})`);
-  if (type.abstract === true) throw new CodecError('CODEC_INVALID_VALUE', path, `the specified type is abstract: {${type.name!.ns}}${type.name!.local}${xsiType === undefined ? ' (no xsi:type given)' : ''}`);
+  const type = xsiType === undefined ? declared : hierarchy.byName.get(xsiType.ns)?.get(xsiType.local);
+  if (type === undefined) throw new CodecError('CODEC_UNEXPECTED', String(path), `xsi:type {${xsiType!.ns}}${xsiType!.local} is not the declared type or one derived from it (${hierarchy.allowed})`);
+  if (type.abstract === true) throw new CodecError('CODEC_INVALID_VALUE', String(path), `the specified type is abstract: {${type.name!.ns}}${type.name!.local}${xsiType === undefined ? ' (no xsi:type given)' : ''}`);
   return type;
 }
 
@@ -109,40 +123,25 @@ export function receivedType(d: ServiceDescriptor, declared: ComplexTypeDescript
  * Decode: a monomorphic named type accepts an xsi:type only when it names the type itself
  * (ASMX answers "The specified type was not recognized" otherwise); anonymous types ignore it.
  */
-export function checkOwnXsiType(type: ComplexTypeDescriptor, el: XmlElement, path: string): void {
+export function checkOwnXsiType(type: ComplexTypeDescriptor, el: XmlElement, path: Path): void {
   const name = type.name;
   if (name === undefined) return;
   const xsiType = xsiTypeOf(el, path);
   if (xsiType !== undefined && (xsiType.ns !== name.ns || xsiType.local !== name.local)) {
-    throw new CodecError('CODEC_UNEXPECTED', path, `xsi:type {${xsiType.ns}}${xsiType.local} is not the declared type {${name.ns}}${name.local}, which has no derived types`);
+    throw new CodecError('CODEC_UNEXPECTED', String(path), `xsi:type {${xsiType.ns}}${xsiType.local} is not the declared type {${name.ns}}${name.local}, which has no derived types`);
   }
-}
-
-const memberSets = new WeakMap<ComplexTypeDescriptor, ReadonlySet<string>>();
-
-/** Encode: the properties an object of `type` may have (fields, attributes, `value`). */
-function membersOf(type: ComplexTypeDescriptor): ReadonlySet<string> {
-  let members = memberSets.get(type);
-  if (members === undefined) {
-    const set = new Set<string>();
-    for (const f of type.fields) set.add(f.prop);
-    for (const a of type.attributes) set.add(a.prop);
-    if (type.text !== undefined) set.add('value');
-    memberSets.set(type, (members = set));
-  }
-  return members;
 }
 
 /**
  * Encode: refuses a property that is not a member of `type` — the encoder would otherwise drop
  * it without a word (a misspelt optional field, a subtype's field on a base-typed value).
  */
-export function checkMembers(type: ComplexTypeDescriptor, record: Record<string, unknown>, polymorphic: boolean, path: string): void {
-  const members = membersOf(type);
+export function checkMembers(type: ComplexTypeDescriptor, record: Record<string, unknown>, polymorphic: boolean, path: Path): void {
+  const members = planOf(type).members;
   for (const key in record) {
     if (members.has(key) || (polymorphic && key === '$type')) continue;
     const name = type.name === undefined ? 'this type' : `{${type.name.ns}}${type.name.local}`;
     const why = key === '$type' ? `${name} has no derived types, so its values carry no $type` : `"${key}" is not a member of ${name}`;
-    throw new CodecError('CODEC_UNEXPECTED', path, `unexpected property: ${why}`);
+    throw new CodecError('CODEC_UNEXPECTED', String(path), `unexpected property: ${why}`);
   }
 }

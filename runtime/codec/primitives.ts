@@ -2,7 +2,8 @@
  * One codec per XSD built-in type: TypeScript value <-> lexical form (unescaped).
  *
  * The mapping (mirrors the table in README.md, "XSD → TypeScript type mapping"):
- *   string family, date/time types, durations, anyURI, QName, guid -> string
+ *   string family, date/time types, durations, anyURI, QName, guid -> string (date/time types and
+ *     durations checked against their XSD lexical forms, temporal.ts; guid against its pattern)
  *   boolean -> boolean (in: 'true'/'false'/'1'/'0'; out: 'true'/'false')
  *   float, double -> number (INF, -INF, NaN)
  *   int, short, byte, unsignedInt, unsignedShort, unsignedByte, (DataContract) char -> number (range-checked)
@@ -12,6 +13,7 @@
  * Unknown primitive names are a descriptor error, found when the codec is looked up.
  */
 import { CodecError } from '../errors.js';
+import { checkTemporal, readTemporal, TEMPORAL_TYPES, temporalForm } from './temporal.js';
 
 export interface PrimitiveCodec {
   /** The TypeScript type name, for error messages. */
@@ -159,14 +161,52 @@ const hexCodec: PrimitiveCodec = {
   },
 };
 
+/** A date, time or duration type: its text, checked against the type's lexical form (whitespace collapses, as XSD says). */
+function temporalCodec(xsd: string): PrimitiveCodec {
+  const form = temporalForm(xsd)!;
+  return {
+    tsType: 'string',
+    encode(value, path) {
+      if (typeof value !== 'string') throw invalid(path, `expected an xs:${xsd} string, got ${describe(value)}`);
+      checkTemporal(form, value, path);
+      return value;
+    },
+    decode: (text, path) => readTemporal(form, text.trim(), path),
+  };
+}
+
+/**
+ * Microsoft's guid (`{http://microsoft.com/wsdl/types/}guid` in ASMX WSDLs, and DataContract's):
+ * xs:string restricted by this pattern, so whitespace is kept and fails the pattern.
+ */
+const GUID_LEXICAL = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function checkGuid(text: string, path: string): string {
+  if (!GUID_LEXICAL.test(text)) throw invalid(path, `${describe(text)} is not a guid (expected 8-4-4-4-12 hexadecimal digits, such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301)`);
+  return text;
+}
+
+const guidCodec: PrimitiveCodec = {
+  tsType: 'string',
+  encode(value, path) {
+    if (typeof value !== 'string') throw invalid(path, `expected a guid string, got ${describe(value)}`);
+    return checkGuid(value, path);
+  },
+  decode: checkGuid,
+};
+
 const STRING_TYPES = [
   'string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'NMTOKENS', 'ID', 'IDREF', 'IDREFS',
-  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth',
-  'gMonthDay', 'gDay', 'duration', 'dayTimeDuration', 'yearMonthDuration', 'dateTimeStamp', 'guid', 'anySimpleType',
+  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'anySimpleType',
 ];
+
+/** Types whose text is the value as written (whitespace kept); the others collapse it. */
+const KEEP_WHITESPACE = new Set([...STRING_TYPES, 'guid']);
 
 const CODECS: ReadonlyMap<string, PrimitiveCodec> = new Map<string, PrimitiveCodec>([
   ...STRING_TYPES.map((name): [string, PrimitiveCodec] => [name, stringCodec]),
+  ...TEMPORAL_TYPES.map((name): [string, PrimitiveCodec] => [name, temporalCodec(name)]),
+  ['guid', guidCodec],
   ['boolean', booleanCodec],
   ['float', floatCodec],
   ['double', floatCodec],
@@ -196,7 +236,12 @@ export function primitiveCodec(xsd: string, path: string): PrimitiveCodec {
   return codec;
 }
 
+/** The codec for an XSD built-in, undefined when there is none. */
+export function findPrimitiveCodec(xsd: string): PrimitiveCodec | undefined {
+  return CODECS.get(xsd);
+}
+
 /** Whether the type keeps whitespace as written (string-like) rather than collapsing it. */
 export function isStringLike(xsd: string): boolean {
-  return CODECS.get(xsd) === stringCodec;
+  return KEEP_WHITESPACE.has(xsd);
 }

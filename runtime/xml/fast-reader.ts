@@ -12,7 +12,7 @@
  * that the trees are identical when both accept.
  *
  * Why: on a 500-byte envelope the saxes reader costs about as much as the whole bare HTTP
- * request; issue 6 wants the server within 0.7x of bare node:http.
+ * request; the server aims to stay within 0.7x of a bare node:http server.
  */
 import { isUtf8 } from 'node:buffer';
 import { readXml, type MutableElement, type XmlReadOptions } from './reader.js';
@@ -344,6 +344,12 @@ function decodeReferences(value: string): string {
  * them; a lookup compares those short lists directly (joining them into a string key and
  * hashing it cost ~0.4 us per element). Both bounds keep hostile declarations from growing the
  * cache or the scan.
+ *
+ * A cached scope keeps interned copies of the prefixes and URIs, not the slices of the document
+ * that declared them: a slice would keep that whole document (and whatever secret it carried)
+ * alive for as long as the scope is cached, and the codec compares every element's namespace
+ * with a descriptor's, which V8 does by reference for two interned strings but through a slow
+ * path (several times slower) for a slice.
  */
 interface ScopeEntry {
   readonly declarations: readonly string[];
@@ -359,7 +365,8 @@ function scopeWith(parent: Readonly<Record<string, string>>, declarations: reado
   if (entries !== undefined) {
     for (let i = 0; i < entries.length; i++) if (sameStrings(entries[i]!.declarations, declarations)) return entries[i]!.scope;
   }
-  const scope = buildScope(parent, declarations);
+  const kept = declarations.map(intern);
+  const scope = buildScope(parent, kept);
   if (scopeCacheEntries >= 1024) {
     // Full (many distinct declarations, maybe hostile): start over rather than grow.
     scopeCache = new WeakMap();
@@ -368,9 +375,14 @@ function scopeWith(parent: Readonly<Record<string, string>>, declarations: reado
   }
   if (entries === undefined) scopeCache.set(parent, (entries = []));
   if (entries.length >= SCOPES_PER_PARENT) entries.pop(); // keep the scan short
-  entries.unshift({ declarations, scope });
+  entries.unshift({ declarations: kept, scope });
   scopeCacheEntries++;
   return scope;
+}
+
+/** The interned string equal to `s` (a property key is interned; this one is a fresh copy, not a slice). */
+function intern(s: string): string {
+  return Object.keys({ [s]: 0 })[0]!;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
