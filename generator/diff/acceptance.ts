@@ -26,12 +26,25 @@ export interface ParamSummary {
 
 const TEXT_TYPES = new Set([
   'string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'NMTOKENS', 'ID', 'IDREF', 'IDREFS',
-  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth',
-  'gMonthDay', 'gDay', 'duration', 'dayTimeDuration', 'yearMonthDuration', 'dateTimeStamp', 'guid', 'anySimpleType',
+  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'anySimpleType',
 ]);
 
-/** Text types .NET parses into a value of its own (XmlConvert), refusing other text. */
-const PARSED_BY_DOTNET = new Set(['dateTime', 'date', 'time', 'duration', 'guid', 'QName', 'dateTimeStamp']);
+/**
+ * Text types the runtime checks against their lexical form (runtime/codec/temporal.ts and the
+ * guid codec), as .NET parses them: other text is refused on both.
+ */
+const LEXICAL_TYPES = new Set([
+  'dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay', 'duration', 'dayTimeDuration', 'yearMonthDuration', 'dateTimeStamp', 'guid',
+]);
+
+/** Lexical types whose values another lexical type's all are (a bare date reads as a dateTime at midnight, on both runtimes). */
+const LEXICAL_SUBSETS: Readonly<Record<string, readonly string[]>> = {
+  dateTime: ['dateTimeStamp', 'date'],
+  duration: ['dayTimeDuration', 'yearMonthDuration'],
+};
+
+/** Text types .NET parses into a value of its own (XmlConvert) while smskit keeps the text. */
+const PARSED_BY_DOTNET = new Set(['QName']);
 
 const INT_RANGES: Readonly<Record<string, readonly [bigint | undefined, bigint | undefined]>> = {
   byte: [-128n, 127n],
@@ -52,10 +65,11 @@ const INT_RANGES: Readonly<Record<string, readonly [bigint | undefined, bigint |
 
 const DOUBLE_EXACT = 2n ** 53n;
 
-type Family = 'text' | 'integer' | 'decimal' | 'float' | 'boolean' | 'base64' | 'hex' | 'other';
+type Family = 'text' | 'lexical' | 'integer' | 'decimal' | 'float' | 'boolean' | 'base64' | 'hex' | 'other';
 
 function family(xsd: string): Family {
   if (TEXT_TYPES.has(xsd)) return 'text';
+  if (LEXICAL_TYPES.has(xsd)) return 'lexical';
   if (xsd in INT_RANGES) return 'integer';
   if (xsd === 'decimal') return 'decimal';
   if (xsd === 'float' || xsd === 'double') return 'float';
@@ -71,6 +85,7 @@ function primitiveGap(receiver: string, sender: string): string | undefined {
   const r = family(receiver);
   const s = family(sender);
   if (r === 'text') return undefined;
+  if (r === 'lexical') return LEXICAL_SUBSETS[receiver]?.includes(sender) === true ? undefined : `xs:${sender} ${s === 'text' ? 'text' : 'values'} that is not an xs:${receiver}`;
   if (r === 'integer' && s === 'integer') return rangeGap(receiver, sender);
   if (r === 'decimal' && s === 'integer') return undefined;
   if (r === 'float' && s === 'float') return undefined;

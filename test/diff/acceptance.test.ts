@@ -17,7 +17,9 @@ describe('value acceptance', () => {
     ['float -> double (one JS number)', p('float'), p('double'), true, true],
     ['decimal -> double loses digits', p('decimal'), p('double'), false, false],
     ['anything -> string widens', p('boolean'), p('string'), true, false],
-    ['dateTime <-> string (smskit keeps text)', p('dateTime'), p('string'), true, true],
+    ['dateTime -> string (any text reads as a string, not every string as a dateTime)', p('dateTime'), p('string'), true, false],
+    ['date -> dateTime (a bare date reads as midnight)', p('date'), p('dateTime'), true, false],
+    ['guid -> string', p('guid'), p('string'), true, false],
     ['boolean -> int', p('boolean'), p('int'), false, false],
     ['base64 -> hex', p('base64Binary'), p('hexBinary'), false, false],
     ['enum gains a value', p('string', ['A']), p('string', ['A', 'B']), true, false],
@@ -30,7 +32,8 @@ describe('value acceptance', () => {
   });
 
   it('names what .NET parses and smskit does not', () => {
-    expect(valueAcceptance(p('string'), p('dateTime')).asmx).toContain('genuine ASMX refuses text that is not one');
+    expect(valueAcceptance(p('string'), p('QName')).asmx).toContain('genuine ASMX refuses text that is not one');
+    expect(valueAcceptance(p('string'), p('dateTime')).asmx).toBe('');
     expect(valueAcceptance(p('int'), p('long')).asmx).toBe('');
   });
 
