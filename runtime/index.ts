@@ -5,6 +5,7 @@
 export * from './descriptor.js';
 export { ServiceClient, type ClientOptions, type CallOptions, type AnyCallOptions, type CallResult } from './client.js';
 export { createRequestListener, LISTENER_OPTIONS, type RequestContext, type OperationHandler, type ServerOptions, type Logger, type SmskitRequestListener } from './server.js';
+export type { HelpPagesMode } from './server/help-mode.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
 export { ServiceError, SoapFaultError, TransportError, CodecError, type TransportErrorCode, type CodecErrorCode } from './errors.js';
 export type { XmlElement, XmlNode, XmlText, XmlAttribute } from './xml/types.js';

@@ -6,6 +6,7 @@
  * SOAP 1.2 Sender faults); GET/POST errors 500 text/plain; 404 unknown path; 405 wrong method
  * (with Allow); 415 unsupported content type; 413 body over maxBodyBytes; 408 body too slow;
  * 400 invalid Content-Length. See README.md, "Errors the server answers".
+ * GET on the service address: the help pages and `?disco` (server/help.ts), `?wsdl`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
@@ -24,6 +25,7 @@ import type { XmlReadLimits } from './xml/types.js';
 import { BodyReader, type BodyFailure } from './server/body.js';
 import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
 import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
+import { answerHelp, compileHelp, helpPagesMode, type HelpPagesMode, type HelpSite } from './server/help.js';
 
 export interface RequestContext<InHeaders = Record<string, unknown>, OutHeaders = Record<string, unknown>> {
   readonly binding: Protocol;
@@ -83,9 +85,15 @@ export interface ServerOptions {
    * ones are still refused), so a service can validate all four bindings the same way.
    */
   readonly httpMissingParameters?: 'refuse' | 'pass';
+  /**
+   * The help pages at the service address (`GET {path}`, `{path}?op=NAME`, with sample messages
+   * and an HTTP POST test form): 'local-test-form' (default, as ASMX) shows the test form only to
+   * requests from this machine, 'test-form' to every client, 'off' serves no pages.
+   */
+  readonly helpPages?: HelpPagesMode;
 }
 
-const OPTION_NAMES = new Set(['wsdl', 'maxBodyBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'bodyTimeoutMs', 'logger', 'basePath', 'trustForwardedHeaders', 'xmlLimits', 'httpMissingParameters']);
+const OPTION_NAMES = new Set(['wsdl', 'maxBodyBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'bodyTimeoutMs', 'logger', 'basePath', 'trustForwardedHeaders', 'xmlLimits', 'httpMissingParameters', 'helpPages']);
 
 interface Plan {
   readonly d: ServiceDescriptor;
@@ -98,6 +106,8 @@ interface Plan {
   /** Reads and decodes SOAP requests (shape cache and decode plans: soap/server.ts). */
   readonly soapRequests: SoapRequestDecoder;
   readonly passAbsentOptional: boolean;
+  /** Help pages and DISCO; undefined when neither is served. */
+  readonly help: HelpSite | undefined;
 }
 
 /** Marks the listener with its options, so `listen` can apply the server-level timeouts. */
@@ -139,6 +149,7 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
     trustForwarded: options.trustForwardedHeaders === true,
     soapRequests: new SoapRequestDecoder(d, options.xmlLimits),
     passAbsentOptional: missingParameters(options.httpMissingParameters) === 'pass',
+    help: compileHelp(d, helpPagesMode(options.helpPages), options.basePath, options.wsdl),
   };
 }
 
@@ -150,7 +161,9 @@ function missingParameters(value: unknown): 'refuse' | 'pass' {
 function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const route = lookupRoute(plan.routes, q < 0 ? url : url.slice(0, q));
+  const path = q < 0 ? url : url.slice(0, q);
+  if (req.method === 'GET' && answerHelp(plan.help, req, res, { path, query: q < 0 ? '' : url.slice(q + 1), trustForwarded: plan.trustForwarded, logError: (m) => plan.logger.error(m) })) return;
+  const route = lookupRoute(plan.routes, path);
   if (route === undefined) return writePlain(res, 404, 'Not found.');
   const method = req.method;
   if (method === 'POST') {
@@ -171,7 +184,7 @@ function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): v
     }
     if (route.get !== undefined) return serveHttp(plan, route.get, 'http-get', req, res, decodeGetRequest(route.get, q < 0 ? '' : url.slice(q + 1), plan.passAbsentOptional));
   }
-  return writeMethodNotAllowed(plan, res, route);
+  return writeMethodNotAllowed(plan, req, res, route);
 }
 
 function receive(req: IncomingMessage, plan: Plan, onBody: (body: Buffer) => void, onFailure: (f: BodyFailure) => void): void {
@@ -386,13 +399,16 @@ function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
 
 function allowedMethods(plan: Plan, route: Route): string {
   const methods = new Set<string>();
-  if (route.get !== undefined || (plan.wsdl !== undefined && (route.soap11 !== undefined || route.soap12 !== undefined))) methods.add('GET');
+  const soap = route.soap11 !== undefined || route.soap12 !== undefined;
+  if (route.get !== undefined || (soap && (plan.wsdl !== undefined || (plan.help !== undefined && plan.help.mode !== 'off')))) methods.add('GET');
   if (route.post !== undefined || route.soap11 !== undefined || route.soap12 !== undefined) methods.add('POST');
   return [...methods].join(', ');
 }
 
-function writeMethodNotAllowed(plan: Plan, res: ServerResponse, route: Route): void {
+function writeMethodNotAllowed(plan: Plan, req: IncomingMessage, res: ServerResponse, route: Route): void {
   const allow = allowedMethods(plan, route);
+  // The method is allowed here, only not with this query (`?wsdl` on a server without a WSDL).
+  if (req.method !== undefined && allow.split(', ').includes(req.method)) return writePlain(res, 404, 'Not found.');
   const line = `Method not allowed. Use ${allow}.`;
   res.writeHead(405, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line)), 'Allow', allow]);
   res.end(line);

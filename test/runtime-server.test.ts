@@ -211,8 +211,26 @@ describe('HTTP-level errors', () => {
     const del = await raw(`${server.endpoint}/SMSSend`, { method: 'DELETE' });
     expectPlain(del, 405);
     expect(del.headers['allow']).toBe('GET, POST');
-    const get = await raw(server.endpoint);
-    expectPlain(get, 405);
+    // GET is allowed here, and answers: the help page (test/runtime/help-pages.test.ts).
+    expect((await raw(server.endpoint)).status).toBe(200);
+  });
+
+  it('GET without a page: 404 where GET is allowed (?wsdl), else 405 with an Allow that leaves GET out', async () => {
+    const pagesOff = await startServer({ helpPages: 'off' });
+    try {
+      expectPlain(await raw(pagesOff.endpoint), 404);
+      expect((await raw(`${pagesOff.endpoint}?wsdl`)).status).toBe(200);
+    } finally {
+      await pagesOff.close();
+    }
+    const bare = await listen(createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}), SMSSendToPort: () => ({}) }, { helpPages: 'off' }), {});
+    try {
+      const get = await raw(`${bare.url}/serviceapi.asmx`);
+      expectPlain(get, 405, /^Method not allowed\. Use POST\.$/);
+      expect(get.headers['allow']).toBe('POST');
+    } finally {
+      await bare.close();
+    }
   });
 
   it('415 for an unsupported content type', async () => {
@@ -444,7 +462,7 @@ describe('clients that go away', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(aborted).toBe(3);
       const after = await raw(`${s.url}/serviceapi.asmx?wsdl`);
-      expect(after.status).toBe(405); // no wsdl configured here: still answering
+      expect(after.status).toBe(404); // no wsdl configured here: still answering
     } finally {
       await s.close();
     }

@@ -1,8 +1,9 @@
 /** `smskit serve`: the SMS service on all four bindings, until SIGINT/SIGTERM (graceful). */
 import type { Argv } from 'yargs';
-import { CliError, EXIT_OK } from '../cli-error.js';
+import { CliError, EXIT_OK, UsageError } from '../cli-error.js';
 import { withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
+import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help-mode.js';
 
 export interface ServeOptions {
   readonly host: string;
@@ -12,15 +13,22 @@ export interface ServeOptions {
   readonly defaultCountryCode: string | undefined;
   readonly maxSegments: number | undefined;
   readonly maxBodyBytes: number | undefined;
+  readonly helpPages: HelpPagesMode;
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
   const value = args[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new CliError(`--${name} must be an integer from ${min} to ${max}`);
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   }
   return value;
+}
+
+function helpPagesOf(value: unknown): HelpPagesMode {
+  if (value === undefined) return 'local-test-form';
+  if (HELP_PAGES_MODES.includes(value as HelpPagesMode)) return value as HelpPagesMode;
+  throw new CliError(`--help-pages must be one of ${HELP_PAGES_MODES.join(', ')}`);
 }
 
 export function validateServeOptions(args: Record<string, unknown>): ServeOptions {
@@ -33,6 +41,7 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
     defaultCountryCode: optionalText('default-country-code'),
     maxSegments: integerIn(args, 'max-segments', 1, 255),
     maxBodyBytes: integerIn(args, 'max-body-bytes', 1024, 1024 ** 3),
+    helpPages: helpPagesOf(args['help-pages']),
   });
 }
 
@@ -43,7 +52,8 @@ function builder(yargs: Argv): Argv {
     .option('carriers', { type: 'string', describe: 'JSON carrier table replacing the built-in one' })
     .option('default-country-code', { type: 'string', describe: 'Country calling code for national numbers (refused without it)' })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
-    .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' });
+    .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
+    .option('help-pages', { type: 'string', choices: HELP_PAGES_MODES, describe: 'Help pages at GET /serviceapi.asmx: test form for local requests only (default), for every client, or no pages' });
 }
 
 function waitForShutdownSignal(): Promise<string> {
@@ -75,6 +85,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       wsdl: builtInWsdlText(),
       logger: { error: log },
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      helpPages: options.helpPages,
     },
   });
   const accounts = server.app.accounts.list().length;
@@ -82,6 +93,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     [
       `SMS service listening on ${server.url}/serviceapi.asmx`,
       `  contract:  ${server.url}/serviceapi.asmx?wsdl`,
+      ...(options.helpPages === 'off' ? [] : [`  help:      ${server.url}/serviceapi.asmx (operations, samples, test form)`]),
       `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
@@ -100,5 +112,10 @@ export const serveCommand: CliCommand = {
   command: 'serve',
   describe: 'Run the SMS service (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST at /serviceapi.asmx)',
   builder,
+  examples: [
+    ['smskit serve', 'on 127.0.0.1:8080, data in ./smskit.sqlite'],
+    ['smskit serve --host 0.0.0.0 --port 0 --db /var/lib/sms.sqlite', 'on every interface, a free port, another database'],
+  ],
+  exitCodes: { 0: 'stopped by SIGINT or SIGTERM after in-flight requests finished', 2: 'usage error, or the port or database cannot be opened' },
   run,
 };

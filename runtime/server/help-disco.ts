@@ -1,0 +1,28 @@
+/**
+ * `GET {path}?disco`: the DISCO document ASMX serves there — where the contract is (`?wsdl`),
+ * where its help page is, and each SOAP binding's address — so that discovery tools (Visual
+ * Studio's "Add Web Reference", wsdl.exe /disco) find the service.
+ */
+import { escapeAttr } from '../xml/writer.js';
+import type { HelpSite } from './help-site.js';
+
+const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
+const SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
+const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
+
+/** `origin` is the scheme://host:port the request was addressed to; `path` the page's path. */
+export function renderDisco(site: HelpSite, origin: string, path: string): string {
+  const attr = (value: string): string => escapeAttr(value, 'disco');
+  const docRef = site.mode === 'off' ? '' : ` docRef="${attr(origin + path)}"`;
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    `<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="${DISCO_NS}">`,
+    `  <contractRef ref="${attr(`${origin}${path}?wsdl`)}"${docRef} xmlns="${SCL_NS}" />`,
+  ];
+  site.soapEndpoints.forEach(({ binding, path: address }, i) => {
+    const prefix = `q${i + 1}`;
+    lines.push(`  <soap address="${attr(origin + address)}" xmlns:${prefix}="${attr(site.d.targetNamespace)}" binding="${prefix}:${attr(binding.name)}" xmlns="${DISCO_SOAP_NS}" />`);
+  });
+  lines.push('</discovery>');
+  return lines.join('\n');
+}
