@@ -1,26 +1,23 @@
-/** What every case builder of one (binding, operation) needs: the plan, the path, the bound inputs. */
+/** What every case builder of one (binding, operation) needs: the plan, the path, the inputs. */
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import type { OperationPlan } from './contract.js';
-import type { ParamValues } from './requests.js';
-import { TEXT_VARIANTS } from './variants.js';
+import type { BuiltInput, InputResult, MethodInputs } from './operation-input.js';
 
 /** Shared per-operation facts the case builders need. */
 export interface CaseContext {
   readonly descriptor: ServiceDescriptor;
   readonly plan: OperationPlan;
   readonly basePath: string;
-  readonly bound: ReadonlyMap<string, string>;
   readonly maxBodyBytes: number;
-  /** `<Operation>/<binding>` */
+  /** The operation's name in case ids: its WSDL name, or its method where the binding overloads the name. */
+  readonly caseName: string;
+  /** `<caseName>/<binding>` */
   readonly prefix: string;
+  readonly inputs: MethodInputs;
+  /** The plain (typical) input every negative case starts from. */
+  readonly plain: BuiltInput;
 }
 
-/** The parameter values for a text variant: bound inputs, and the text in every free parameter. */
-export function valuesFor(ctx: CaseContext, text: string): ParamValues {
-  return ctx.plan.params.map((p) => [p.name, ctx.bound.get(p.name) ?? text] as const);
+export function isBuilt(result: InputResult): result is BuiltInput {
+  return !('unusable' in result);
 }
-
-export function plainValues(ctx: CaseContext): ParamValues {
-  return valuesFor(ctx, TEXT_VARIANTS[0]!.text);
-}
-

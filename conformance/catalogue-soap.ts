@@ -2,15 +2,16 @@
  * The negative and COMPAT cases of a SOAP binding, each a positive request with one named
  * alteration, and the answers SOAP allows for it.
  */
-import { plainValues, type CaseContext } from './case-context.js';
+import type { CaseContext } from './case-context.js';
 import {
   UNKNOWN_ENVELOPE_NS,
   UNKNOWN_SOAP_ACTION,
+  bodyChildOf,
   bodyString,
+  headerBlocksOf,
   mustUnderstandHeader,
   padToSize,
   positiveRequest,
-  soapBodyChild,
   soapEnvelope,
   soapVersionOf,
   truncateDocument,
@@ -37,13 +38,13 @@ function faultCase(ctx: CaseContext, spec: FaultCaseSpec): Case {
     acceptAnyVersion: spec.acceptAnyVersion ?? false,
     acceptStatuses: spec.acceptStatuses ?? [],
   };
-  return { id: `${ctx.prefix}/fault/${spec.name}`, operation: ctx.plan.operation.name, binding: ctx.plan.protocol, level: 'should', description: spec.description, request: spec.request, expect };
+  return { id: `${ctx.prefix}/fault/${spec.name}`, operation: ctx.caseName, binding: ctx.plan.protocol, level: 'should', description: spec.description, request: spec.request, expect };
 }
 
 function compatCase(ctx: CaseContext, name: string, level: Level, description: string, request: RequestSpec): Case {
   return {
     id: `${ctx.prefix}/compat/${name}`,
-    operation: ctx.plan.operation.name,
+    operation: ctx.caseName,
     binding: ctx.plan.protocol,
     level,
     description,
@@ -58,9 +59,11 @@ function withoutHeader(headers: Readonly<Record<string, string>>, name: string):
 
 export function soapNegativeCases(ctx: CaseContext): Case[] {
   const version = soapVersionOf(ctx.plan.protocol);
-  const plain = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, plainValues(ctx));
+  const plain = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, ctx.plain);
   const body = bodyString(plain);
-  const bodyChild = soapBodyChild(ctx.descriptor, ctx.plan, ctx.basePath, plainValues(ctx));
+  const bodyChild = bodyChildOf(plain);
+  // The declared header blocks go along, so that only the alteration can explain a refusal.
+  const declaredHeaders = headerBlocksOf(plain);
   const envNs = envelopeNamespace(version);
   const specs: FaultCaseSpec[] = [
     { name: 'malformed-xml', description: 'a request whose XML is not well-formed', request: { ...plain, body: truncateDocument(body) }, family: 'client', acceptStatuses: [400] },
@@ -75,7 +78,7 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
     {
       name: 'must-understand',
       description: 'a request with a mustUnderstand header block nobody understands',
-      request: { ...plain, body: soapEnvelope(envNs, bodyChild, mustUnderstandHeader(version)) },
+      request: { ...plain, body: soapEnvelope(envNs, bodyChild, declaredHeaders + mustUnderstandHeader(version)) },
       family: 'must-understand',
     },
     {

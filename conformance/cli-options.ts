@@ -29,8 +29,18 @@ export interface ConformanceCliOptions {
   /** Undefined: start the built-in service (the embedded default). */
   readonly target?: string;
   readonly wsdl: string;
-  /** Inputs by key (flags) and by exact parameter name (--param). */
+  /** Inputs by key (flags) and by exact parameter name or path (--param). */
   readonly inputs: Readonly<Record<string, string>>;
+  /** `--inputs FILE`: values per operation and SOAP headers, JSON or YAML. */
+  readonly inputsFile?: string;
+  /** Every result element required in an answer; undefined: on for the built-in contract only. */
+  readonly requireResults?: boolean;
+  /** Stop sending after this many failing cases. */
+  readonly maxFailures?: number;
+  /** Known failures: gate on new ones only. */
+  readonly baseline?: string;
+  /** Write the run's failures as a baseline to this file. */
+  readonly writeBaseline?: string;
   readonly binding?: readonly CaseBinding[];
   readonly operation?: readonly string[];
   readonly run: readonly string[];
@@ -55,18 +65,23 @@ export function conformanceBuilder(yargs: Argv): Argv {
   return yargs
     .option('target', { type: 'string', describe: 'Service endpoint URL (e.g. http://host:8080/serviceapi.asmx); default: start the built-in service' })
     .option('wsdl', { type: 'string', default: DEFAULT_WSDL, describe: 'The contract: a WSDL file, or a URL such as <target>?wsdl' })
-    .option('keyword', { type: 'string', describe: `Input for the keyword parameter (or $${INPUT_ENV.keyword})` })
-    .option('email', { type: 'string', describe: `Account e-mail (or $${INPUT_ENV.email})` })
-    .option('password', { type: 'string', describe: `Account password (prefer $${INPUT_ENV.password}); redacted in all output` })
-    .option('to', { type: 'string', describe: 'Recipient phone number' })
-    .option('carrier', { type: 'string', describe: 'Carrier code' })
-    .option('param', { type: 'string', array: true, describe: 'Any other input as <parameter>=<value> (exact parameter name), repeatable' })
+    .option('inputs', { type: 'string', describe: 'Values per operation and SOAP header, JSON or YAML (docs/conformance.md); the rest is generated from the schema' })
+    .option('param', { type: 'string', array: true, describe: 'A value for every operation with that parameter: <name or path>=<value> (typed by the schema; JSON for arrays), repeatable' })
+    .option('keyword', { type: 'string', describe: `Alias of --param keyword=… (or $${INPUT_ENV.keyword})` })
+    .option('email', { type: 'string', describe: `Alias of --param email=… (or $${INPUT_ENV.email})` })
+    .option('password', { type: 'string', describe: `Alias of --param password=… (prefer $${INPUT_ENV.password}); redacted in all output` })
+    .option('to', { type: 'string', describe: 'Alias of --param to=… (the SMS recipient)' })
+    .option('carrier', { type: 'string', describe: 'Alias of --param carrier=…' })
     .option('binding', { type: 'string', array: true, choices: BINDINGS, describe: 'Only these bindings (repeatable)' })
     .option('operation', { type: 'string', array: true, describe: 'Only these operations (repeatable)' })
     .option('run', { type: 'string', array: true, describe: 'Only cases whose id matches a glob (* within a segment, ** across)' })
     .option('skip', { type: 'string', array: true, describe: 'Skip cases whose id matches a glob' })
     .option('level', { type: 'string', choices: LEVELS, default: 'compat', describe: 'Run checks (and cases) of this level and stricter' })
     .option('fail-on', { type: 'string', choices: LEVELS, default: 'must', describe: 'Exit 1 when a failure is at or above this level' })
+    .option('max-failures', { type: 'number', describe: 'Stop sending after this many failing cases (the rest: not run)' })
+    .option('baseline', { type: 'string', describe: 'Known failures (from --write-baseline): reported, not failing the run; exit 1 on new ones only' })
+    .option('write-baseline', { type: 'string', describe: "Write this run's failures (at or above --fail-on) as a baseline file; exit 0 when the run completed" })
+    .option('require-results', { type: 'boolean', describe: 'Every result element must be in an answer even where the schema makes it optional (default: on for the built-in contract)' })
     .option('list', { type: 'boolean', default: false, describe: 'Print the planned cases and send nothing' })
     .option('concurrency', { type: 'number', default: 16, describe: 'Requests in flight (keep-alive connections)' })
     .option('timeout', { type: 'number', default: DEFAULT_TIMEOUT_MS, describe: 'Time limit of each exchange, connect to last body byte (ms)' })
@@ -74,8 +89,8 @@ export function conformanceBuilder(yargs: Argv): Argv {
     .option('max-response-bytes', { type: 'number', default: DEFAULT_MAX_RESPONSE_BYTES, describe: `Largest response body read; a larger one fails its case (default ${formatBytes(DEFAULT_MAX_RESPONSE_BYTES)})` })
     .option('run-timeout', { type: 'number', default: DEFAULT_RUN_TIMEOUT_MS, describe: 'Time limit of the whole run (ms); cases it cuts off are reported as not run, exit 2' })
     .option('header', { alias: 'H', type: 'string', array: true, describe: 'Extra request header name:value (repeatable)' })
-    .option('reporter', { type: 'string', array: true, choices: REPORTERS, default: ['pretty'], describe: 'pretty | json | junit (repeatable)' })
-    .option('out', { type: 'string', array: true, describe: 'Output file of each json/junit reporter, in order' })
+    .option('reporter', { type: 'string', array: true, choices: REPORTERS, default: ['pretty'], describe: 'pretty | json | junit | html (repeatable)' })
+    .option('out', { type: 'string', array: true, describe: 'Output file of each reporter but pretty, in the order given' })
     .option('max-body-bytes', { type: 'number', describe: "The server's body limit for the over-size cases (default 4 MiB)" });
 }
 
@@ -140,6 +155,15 @@ export function validateConformanceArgs(args: Record<string, unknown>, env: Read
     refuse('--keyword/--email/--password/--to/--carrier apply to a --target; the built-in service uses an account it creates');
   }
   const operation = strings(args['operation'], 'operation');
+  const single = (name: string): string | undefined => {
+    const value = args[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value.trim() === '') return refuse(`--${name} needs a file name`);
+    return value;
+  };
+  const inputsFile = single('inputs');
+  const baseline = single('baseline');
+  const writeBaseline = single('write-baseline');
   const binding = strings(args['binding'], 'binding').map((b) => oneOf(b, BINDINGS, 'binding'));
   const options: ConformanceCliOptions = {
     wsdl: typeof args['wsdl'] === 'string' && args['wsdl'] !== '' ? args['wsdl'] : DEFAULT_WSDL,
@@ -160,6 +184,13 @@ export function validateConformanceArgs(args: Record<string, unknown>, env: Read
     ...(binding.length === 0 ? {} : { binding }),
     ...(operation.length === 0 ? {} : { operation }),
     ...(args['max-body-bytes'] === undefined ? {} : { maxBodyBytes: positive(args['max-body-bytes'], 'max-body-bytes', 1024) }),
+    ...(args['max-failures'] === undefined ? {} : { maxFailures: positive(args['max-failures'], 'max-failures', 1) }),
+    ...(typeof args['require-results'] === 'boolean' ? { requireResults: args['require-results'] } : {}),
+    ...(inputsFile === undefined ? {} : { inputsFile }),
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(writeBaseline === undefined ? {} : { writeBaseline }),
   };
+  if (options.list && writeBaseline !== undefined) refuse('--write-baseline needs a run: it cannot go with --list');
+  if (options.maxFailures !== undefined && writeBaseline !== undefined) refuse('--write-baseline records every failure: it cannot go with --max-failures, which stops the run early');
   return Object.freeze(options);
 }

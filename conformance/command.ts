@@ -1,31 +1,55 @@
 /**
  * `smskit conformance` as a function: validated CLI options in, exit code out. Output goes
- * through the `io` the CLI passes (so only bin/ touches the process); a thrown error
- * (ConformanceError, GeneratorError) is the CLI's to print, with exit code 2.
+ * through the `io` the CLI passes (so only bin/ touches the process: its streams, its signals,
+ * its files); a thrown error (ConformanceError, GeneratorError) is the CLI's to print, with exit
+ * code 2 — after every report file has been replaced by one that says why, so that no report of
+ * an earlier run is ever left in place.
  */
+import { resolve } from 'node:path';
+import { baselineOf, readBaseline, renderBaseline } from './baseline.js';
 import { endpointPath } from './catalogue.js';
-import type { ConformanceCliOptions } from './cli-options.js';
+import { DEFAULT_WSDL, type ConformanceCliOptions } from './cli-options.js';
 import { loadContract, type Contract } from './contract-source.js';
 import { startEmbeddedService } from './embedded.js';
+import { ConformanceError } from './errors.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
 import type { ConformanceInputs } from './inputs.js';
-import { createPrettyProgress, renderReport } from './report/index.js';
+import { readInputsFile } from './inputs-file.js';
+import { createProgress, renderReport } from './report/index.js';
+import type { Report } from './types.js';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Writes a report file; the CLI's replaces the file atomically (temp file + rename). */
   readonly writeFile: (path: string, text: string) => void;
+  /** Standard error is a terminal (progress redraws one line). */
+  readonly isTTY?: boolean;
+  /** Aborted on Ctrl-C: the run stops sending and reports what ran. */
+  readonly signal?: AbortSignal;
+  /** For `$env` values of an inputs file. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Recorded in every report. */
+  readonly toolVersion?: string;
 }
 
 export const EXIT_PASSED = 0;
 export const EXIT_CHECKS_FAILED = 1;
-/** The run's deadline cut it short: the report is incomplete, as with an unreachable target. */
+/** The run's deadline cut it short, or its answers cannot be judged: the report is incomplete. */
 export const EXIT_RUN_INCOMPLETE = 2;
+/** Ctrl-C (128 + SIGINT), after the reports of what ran were written. */
+export const EXIT_INTERRUPTED = 130;
 
-function baseOptions(options: ConformanceCliOptions, contract: Contract, target: string, inputs: ConformanceInputs): ConformanceOptions {
+interface RunInputs {
+  readonly contract: Contract;
+  readonly inputs: Omit<ConformanceInputs, 'values'>;
+  readonly baseline?: { readonly file: string; readonly baseline: ReturnType<typeof readBaseline> };
+}
+
+function baseOptions(options: ConformanceCliOptions, loaded: RunInputs, target: string, inputs: ConformanceInputs, io: CommandIo): ConformanceOptions {
   return {
     target,
-    wsdlModel: contract.model,
+    wsdlModel: loaded.contract.model,
     inputs,
     run: options.run,
     skip: options.skip,
@@ -37,9 +61,17 @@ function baseOptions(options: ConformanceCliOptions, contract: Contract, target:
     maxResponseBytes: options.maxResponseBytes,
     runTimeoutMs: options.runTimeoutMs,
     headers: options.headers,
+    // The built-in contract's spec requires its result element; any other WSDL: its schema decides.
+    // The CLI always decides (bin/commands/index.ts knows the packaged contract's path); a
+    // programmatic caller that does not is taken to mean the contract in the working folder.
+    requireResults: options.requireResults ?? resolve(options.wsdl) === resolve(DEFAULT_WSDL),
+    provenance: { toolVersion: io.toolVersion ?? 'unknown', wsdlSource: options.wsdl, wsdlSha256: loaded.contract.model.hash },
     ...(options.binding === undefined ? {} : { binding: options.binding }),
     ...(options.operation === undefined ? {} : { operation: options.operation }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.maxFailures === undefined ? {} : { maxFailures: options.maxFailures }),
+    ...(loaded.baseline === undefined ? {} : { baseline: loaded.baseline }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
 }
 
@@ -49,31 +81,102 @@ function printList(options: ConformanceOptions, io: CommandIo): void {
   io.stdout(`${planned.filter((c) => c.selected).length} of ${planned.length} cases selected\n`);
 }
 
-export async function executeConformance(options: ConformanceCliOptions, io: CommandIo): Promise<number> {
+async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promise<RunInputs> {
   const contract = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
-  const path = endpointPath(contract.descriptor, undefined);
-  if (options.list) {
-    printList(baseOptions(options, contract, options.target ?? `http://127.0.0.1${path}`, { values: options.inputs, secrets: ['password'] }), io);
+  const inputs = options.inputsFile === undefined ? {} : await readInputsFile(options.inputsFile, io.env ?? {});
+  const baseline = options.baseline === undefined ? undefined : { file: options.baseline, baseline: readBaseline(options.baseline) };
+  return { contract, inputs: { ...inputs, secrets: ['password'] }, ...(baseline === undefined ? {} : { baseline }) };
+}
+
+/** Report files that say the run did not happen, and why (so a CI never reads an older one). */
+function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: CommandIo): void {
+  const code = error instanceof ConformanceError ? error.code : 'ERROR';
+  const message = error instanceof Error ? error.message : String(error);
+  for (const reporter of options.reporters) {
+    if (reporter.out === undefined) continue;
+    if (reporter.name === 'json') io.writeFile(reporter.out, `${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
+    else if (reporter.name === 'junit') io.writeFile(reporter.out, junitError(code, message));
+    else io.writeFile(reporter.out, `smskit conformance did not run: ${message}\n`);
+  }
+}
+
+function junitError(code: string, message: string): string {
+  const escape = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites name="smskit conformance" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
+    '  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
+    `    <testcase classname="conformance.run" name="run" time="0.000">\n      <error message="${escape(message)}" type="${escape(code)}"/>\n    </testcase>`,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function writeReports(options: ConformanceCliOptions, report: Report, io: CommandIo): void {
+  for (const reporter of options.reporters) {
+    const text = renderReport(reporter.name, report);
+    if (reporter.out === undefined) io.stdout(text);
+    else io.writeFile(reporter.out, text);
+  }
+}
+
+/** The exit code, and the one line on stderr that says why a run is incomplete or not judged. */
+function verdict(options: ConformanceCliOptions, report: Report, io: CommandIo): number {
+  const { summary } = report;
+  const selected = summary.total - summary.skipped;
+  if (summary.interrupted) {
+    io.stderr(`smskit: interrupted: ${selected - summary.notRun} of ${selected} selected cases ran; the reports hold what ran\n`);
+    return EXIT_INTERRUPTED;
+  }
+  if (summary.timedOut) {
+    io.stderr(`smskit: the run did not finish within ${summary.runTimeoutMs} ms (--run-timeout): ${summary.notRun} of ${selected} selected cases not run\n`);
+    return EXIT_RUN_INCOMPLETE;
+  }
+  if (summary.diagnosis !== undefined) {
+    io.stderr(`smskit: ${summary.diagnosis}\n`);
+    return EXIT_RUN_INCOMPLETE;
+  }
+  if (options.writeBaseline !== undefined) {
+    const baseline = baselineOf(report);
+    io.writeFile(options.writeBaseline, renderBaseline(baseline));
+    io.stderr(`smskit: wrote ${baseline.failures.length} known failure(s) to ${options.writeBaseline}\n`);
     return EXIT_PASSED;
   }
-  const embedded = options.target === undefined ? await startEmbeddedService({ wsdl: contract.wsdlText, path, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }) : undefined;
+  return summary.ok ? EXIT_PASSED : EXIT_CHECKS_FAILED;
+}
+
+export async function executeConformance(options: ConformanceCliOptions, io: CommandIo): Promise<number> {
+  try {
+    return await execute(options, io);
+  } catch (error) {
+    writeErrorReports(options, error, io);
+    throw error;
+  }
+}
+
+async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<number> {
+  const loaded = await loadInputs(options, io);
+  const path = endpointPath(loaded.contract.descriptor, undefined);
+  if (options.list) {
+    printList(baseOptions(options, loaded, options.target ?? `http://127.0.0.1${path}`, { ...loaded.inputs, values: options.inputs }, io), io);
+    return EXIT_PASSED;
+  }
+  const embedded = options.target === undefined ? await startEmbeddedService({ wsdl: loaded.contract.wsdlText, path, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }) : undefined;
+  // Progress goes with the pretty reporter (a machine reading JSON from stdout wants a quiet stderr).
+  const progress = options.reporters.some((r) => r.name === 'pretty') ? createProgress({ write: io.stderr, isTTY: io.isTTY === true }) : undefined;
   try {
     const target = embedded?.target ?? options.target!;
-    const inputs: ConformanceInputs = embedded === undefined ? { values: options.inputs, secrets: ['password'] } : { values: { ...embedded.inputs.values, ...options.inputs }, secrets: ['password'] };
-    const pretty = options.reporters.some((r) => r.name === 'pretty');
-    const report = await runConformance({ ...baseOptions(options, contract, target, inputs), ...(pretty ? { onCase: createPrettyProgress({ progress: io.stderr }) } : {}) });
-    for (const reporter of options.reporters) {
-      const text = renderReport(reporter.name, report);
-      if (reporter.out === undefined) io.stdout(text);
-      else io.writeFile(reporter.out, text);
-    }
-    const { summary } = report;
-    if (summary.timedOut) {
-      io.stderr(`smskit: the run did not finish within ${summary.runTimeoutMs} ms (--run-timeout): ${summary.notRun} of ${summary.total - summary.skipped} selected cases not run\n`);
-      return EXIT_RUN_INCOMPLETE;
-    }
-    return summary.ok ? EXIT_PASSED : EXIT_CHECKS_FAILED;
+    const values = embedded === undefined ? options.inputs : { ...embedded.inputs.values, ...options.inputs };
+    const report = await runConformance({
+      ...baseOptions(options, loaded, target, { ...loaded.inputs, values }, io),
+      ...(progress === undefined ? {} : { onStart: (n: number) => progress.start(n), onCase: progress.onCase }),
+    });
+    progress?.finish();
+    writeReports(options, report, io);
+    return verdict(options, report, io);
   } finally {
+    progress?.finish();
     await embedded?.close();
   }
 }

@@ -5,8 +5,37 @@
  */
 import { refusalSummary } from './checks/index.js';
 import type { Redactor } from './redact.js';
+import { bodyText, contentTypeOf, isFaultElement, parseBody, readFault, soapViewOf } from './response-view.js';
 import { responseExcerpt, traceOf, type ResponseExcerpt, type Trace } from './trace.js';
-import { atOrAbove, weaker, type Case, type CaseOutcome, type Check, type Exchange, type Failure, type Level } from './types.js';
+import { atOrAbove, weaker, type AnswerSummary, type Case, type CaseOutcome, type Check, type Exchange, type Failure, type Level } from './types.js';
+
+const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+html|<html[\s>])/i;
+
+function firstLine(text: string): string {
+  const line = text.trim().split(/\r?\n/)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** What kind of answer an exchange got (for the run's diagnosis), read from the parsed body. */
+export function answerSummary(exchange: Exchange): AnswerSummary {
+  const { status, body } = exchange.response;
+  if (body.length === 0) return { status, body: 'empty' };
+  const media = contentTypeOf(exchange.response.headers).type;
+  const view = parseBody(exchange).doc === undefined ? undefined : soapViewOf(exchange);
+  if (view?.version !== undefined) {
+    const first = view.bodyChildren[0];
+    if (first !== undefined && isFaultElement(first)) {
+      const reason = readFault(first).reason;
+      return { status, body: 'soap-fault', ...(reason === undefined ? {} : { reason: firstLine(reason) }) };
+    }
+    return { status, body: 'soap' };
+  }
+  const head = new TextDecoder().decode(body.subarray(0, 2048));
+  if (media === 'text/html' || HTML_START.test(head)) return { status, body: 'html' };
+  if (view !== undefined) return { status, body: 'xml' };
+  if (media.startsWith('text/')) return { status, body: 'text', reason: firstLine(bodyText(exchange).slice(0, 2048)) };
+  return { status, body: 'other' };
+}
 
 function runCheck(check: Check, exchange: Exchange, testCase: Case): ReturnType<Check['run']> {
   try {
@@ -55,7 +84,12 @@ export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonl
     checks: applicable.map((c) => c.id),
     observations,
     ...(refused === undefined ? {} : { refused: redact(refused) }),
+    answer: redactAnswer(answerSummary(exchange), redact),
   }, () => traceOf(request, response, redact));
+}
+
+function redactAnswer(answer: AnswerSummary, redact: Redactor): AnswerSummary {
+  return answer.reason === undefined ? answer : { ...answer, reason: redact(answer.reason) };
 }
 
 /**
@@ -92,7 +126,14 @@ export function skippedCase(testCase: Case, reason: string): CaseOutcome {
   return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'skipped', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
 }
 
-/** A selected case the run never completed: its deadline (`--run-timeout`) came first. */
+/** A selected case the run never completed: its deadline, Ctrl-C or --max-failures came first. */
 export function notRunCase(testCase: Case, reason: string): CaseOutcome {
   return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'not-run', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
+}
+
+/** The outcome with other failures, keeping its lazily built trace lazy (a spread would build it). */
+export function withFailures(outcome: CaseOutcome, failures: readonly Failure[]): CaseOutcome {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(outcome)) as CaseOutcome;
+  Object.defineProperty(copy, 'failures', { value: failures, enumerable: true });
+  return copy;
 }

@@ -5,20 +5,24 @@
  */
 import { toDescriptor } from '../generator/descriptor.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import { buildCatalogue } from './catalogue.js';
+import { fixedEntries, knownMarker } from './baseline.js';
+import { buildCatalogue, endpointPath } from './catalogue.js';
 import { ALL_CHECKS } from './checks/index.js';
 import { planOperations } from './contract.js';
+import { diagnoseRun } from './diagnose.js';
+import { ConformanceError } from './errors.js';
 import { skippedCase } from './evaluate.js';
 import { secretValues } from './inputs.js';
 import { validateOptions, type ConformanceOptions, type ValidatedOptions } from './options.js';
 import { makeRedactor } from './redact.js';
-import { runCases } from './runner.js';
+import { runCases, type RunResult } from './runner.js';
+import { schemaFacts } from './schema-facts.js';
 import { selectCases } from './select.js';
-import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report } from './types.js';
+import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report, type ReportMeta } from './types.js';
 
-export type { ConformanceOptions } from './options.js';
-export type { ConformanceInputs } from './inputs.js';
-export type { Case, CaseOutcome, Check, Failure, Level, Report, ReportSummary } from './types.js';
+export type { ConformanceOptions, Provenance } from './options.js';
+export type { ConformanceInputs, OperationInputs } from './inputs.js';
+export type { Case, CaseOutcome, Check, Failure, Level, Report, ReportMeta, ReportSummary } from './types.js';
 export { ConformanceError } from './errors.js';
 export { ALL_CHECKS } from './checks/index.js';
 export { buildCatalogue } from './catalogue.js';
@@ -28,7 +32,15 @@ function descriptorOf(options: ValidatedOptions): ServiceDescriptor {
 }
 
 function catalogueOf(options: ValidatedOptions, descriptor: ServiceDescriptor): Case[] {
-  return buildCatalogue({ descriptor, inputs: options.inputs, basePath: options.target.pathname, maxBodyBytes: options.maxBodyBytes });
+  const facts = options.facts ?? (options.wsdlModel === undefined ? undefined : schemaFacts(options.wsdlModel));
+  return buildCatalogue({
+    descriptor,
+    inputs: options.inputs,
+    basePath: options.target.pathname,
+    maxBodyBytes: options.maxBodyBytes,
+    requireResults: options.requireResults,
+    ...(facts === undefined ? {} : { facts }),
+  });
 }
 
 export interface PlannedCase {
@@ -62,12 +74,26 @@ function selectionOf(options: ValidatedOptions): Parameters<typeof selectCases>[
 export interface RunState {
   readonly timedOut: boolean;
   readonly runTimeoutMs: number;
+  readonly interrupted?: boolean;
+  readonly stoppedAfterFailures?: number;
+  readonly baseline?: { readonly file: string; readonly fixed: readonly string[] };
+  readonly diagnosis?: string;
 }
 
 export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durationMs: number, run: RunState): Report['summary'] {
   const byLevel = Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
-  for (const o of outcomes) for (const f of o.failures) byLevel[f.level]++;
+  let known = 0;
+  let fresh = 0;
+  for (const o of outcomes) {
+    for (const f of o.failures) {
+      byLevel[f.level]++;
+      if (!atOrAbove(f.level, failOn)) continue;
+      if (f.baseline === 'known') known++;
+      else fresh++;
+    }
+  }
   const count = (status: CaseOutcome['status']): number => outcomes.filter((o) => o.status === status).length;
+  const interrupted = run.interrupted === true;
   return {
     total: outcomes.length,
     passed: count('passed'),
@@ -76,27 +102,34 @@ export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durat
     notRun: count('not-run'),
     timedOut: run.timedOut,
     runTimeoutMs: run.runTimeoutMs,
+    interrupted,
+    ...(run.stoppedAfterFailures === undefined ? {} : { stoppedAfterFailures: run.stoppedAfterFailures }),
     refused: outcomes.filter((o) => o.refused !== undefined).length,
     failuresByLevel: byLevel,
+    ...(run.baseline === undefined ? {} : { baseline: { file: run.baseline.file, known, new: fresh, fixed: run.baseline.fixed } }),
+    ...(run.diagnosis === undefined ? {} : { diagnosis: run.diagnosis }),
     durationMs: Math.round(durationMs),
     failOn,
-    ok: !run.timedOut && LEVELS.every((l) => !atOrAbove(l, failOn) || byLevel[l] === 0),
+    ok: !run.timedOut && !interrupted && run.diagnosis === undefined && fresh === 0,
   };
 }
 
-/** Runs the catalogue against `options.target` and returns the report (never prints or exits). */
-export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const started = performance.now();
-  const validated = validateOptions(options);
-  const descriptor = descriptorOf(validated);
-  const cases = catalogueOf(validated, descriptor);
-  const { run, skipped } = selectCases(cases, selectionOf(validated));
-  const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
-  const redact = makeRedactor(secretValues(validated.inputs, allParams));
-  const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
-  const { outcomes, timedOut } = await runCases(run, {
+function metaOf(options: ValidatedOptions, target: string, startedAt: Date): ReportMeta {
+  const p = options.provenance;
+  return {
+    tool: 'smskit',
+    version: p?.toolVersion ?? 'unknown',
+    wsdl: { source: p?.wsdlSource ?? options.wsdlModel?.file ?? '(descriptor)', sha256: p?.wsdlSha256 ?? options.wsdlModel?.hash ?? '' },
+    target,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+function runnerOptions(validated: ValidatedOptions, probePath: string, redact: ReturnType<typeof makeRedactor>): Parameters<typeof runCases>[1] {
+  return {
     origin: validated.target.origin,
-    probePath: basePath,
+    probePath,
     concurrency: validated.concurrency,
     timeoutMs: validated.timeoutMs,
     retries: validated.retries,
@@ -104,15 +137,49 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     runTimeoutMs: validated.runTimeoutMs,
     headers: validated.headers,
     level: validated.level,
+    failOn: validated.failOn,
     checks: ALL_CHECKS,
     redact,
+    ...(validated.maxFailures === undefined ? {} : { maxFailures: validated.maxFailures }),
+    ...(validated.signal === undefined ? {} : { signal: validated.signal }),
+    ...(validated.baseline === undefined ? {} : { annotate: knownMarker(validated.baseline.baseline) }),
     ...(validated.onCase === undefined ? {} : { onCase: validated.onCase }),
-  });
-  const byId = new Map([...outcomes, ...skipped.map((s) => skippedCase(s.testCase, s.reason))].map((o) => [o.id, o]));
+  };
+}
+
+/** Runs the catalogue against `options.target` and returns the report (never prints or exits). */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  const started = performance.now();
+  const startedAt = new Date();
+  const validated = validateOptions(options);
+  const descriptor = descriptorOf(validated);
+  const cases = catalogueOf(validated, descriptor);
+  const { run, skipped } = selectCases(cases, selectionOf(validated));
+  if (run.length === 0) {
+    const why = [...new Set(skipped.map((s) => s.reason))].slice(0, 3).join('; ');
+    throw new ConformanceError('NOTHING_SELECTED', `no case selected: all ${cases.length} cases are skipped (${why}); nothing would be checked`);
+  }
+  validated.onStart?.(run.length);
+  const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
+  const redact = makeRedactor(secretValues(validated.inputs, allParams));
+  const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
+  const result: RunResult = await runCases(run, runnerOptions(validated, basePath, redact));
+  const byId = new Map([...result.outcomes, ...skipped.map((s) => skippedCase(s.testCase, s.reason))].map((o) => [o.id, o]));
   const ordered = cases.map((c) => byId.get(c.id)!);
+  const target = redact(validated.target.href);
+  const diagnosis = diagnoseRun(new Map(cases.map((c) => [c.id, c])), result.outcomes, { target, wsdlPath: endpointPath(descriptor, undefined) });
+  const state: RunState = {
+    timedOut: result.timedOut,
+    runTimeoutMs: validated.runTimeoutMs,
+    interrupted: result.interrupted,
+    ...(result.stoppedAfterFailures ? { stoppedAfterFailures: validated.maxFailures! } : {}),
+    ...(validated.baseline === undefined ? {} : { baseline: { file: validated.baseline.file, fixed: fixedEntries(validated.baseline.baseline, ordered) } }),
+    ...(diagnosis === undefined ? {} : { diagnosis }),
+  };
   return {
-    target: redact(validated.target.href),
-    summary: summarize(ordered, validated.failOn, performance.now() - started, { timedOut, runTimeoutMs: validated.runTimeoutMs }),
+    meta: metaOf(validated, target, startedAt),
+    target,
+    summary: summarize(ordered, validated.failOn, performance.now() - started, state),
     cases: ordered,
     checks: ALL_CHECKS.map(({ id, level, source, title }) => ({ id, level, source, title })),
   };

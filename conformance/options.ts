@@ -6,8 +6,19 @@ import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { BOUND_RANGES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './bounds.js';
 import type { WsdlModel } from '../generator/model.js';
 import { ConformanceError } from './errors.js';
+import type { Baseline } from './baseline.js';
 import type { ConformanceInputs } from './inputs.js';
+import type { SchemaFacts } from './schema-facts.js';
 import { LEVELS, type CaseBinding, type CaseOutcome, type Level } from './types.js';
+
+/** Where the run's contract and tool come from, recorded in every report. */
+export interface Provenance {
+  readonly toolVersion: string;
+  /** The WSDL as the user gave it (path or URL). */
+  readonly wsdlSource: string;
+  /** sha256 (hex) of the WSDL's bytes (and of its local imports). */
+  readonly wsdlSha256: string;
+}
 
 export interface ConformanceOptions {
   /** The service endpoint URL, e.g. `http://127.0.0.1:8080/serviceapi.asmx`. */
@@ -35,6 +46,19 @@ export interface ConformanceOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The server's body limit, exceeded by the over-size cases. Default 4 MiB. */
   readonly maxBodyBytes?: number;
+  /** Facets and list items for sample values; derived from `wsdlModel` when not given. */
+  readonly facts?: SchemaFacts;
+  /** Every result element is required in an answer (the built-in contract's spec §4.1). Default false. */
+  readonly requireResults?: boolean;
+  /** Stop sending after this many failing cases (at or above failOn, baseline ones excluded). */
+  readonly maxFailures?: number;
+  /** Known failures: reported, never failing the run. */
+  readonly baseline?: { readonly file: string; readonly baseline: Baseline };
+  /** Aborted (Ctrl-C): stop sending, wait briefly for the exchanges in flight, report what ran. */
+  readonly signal?: AbortSignal;
+  readonly provenance?: Provenance;
+  /** Called once the cases are selected, before anything is sent (for progress output). */
+  readonly onStart?: (selected: number) => void;
   readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
 }
 
@@ -56,12 +80,20 @@ export interface ValidatedOptions {
   readonly runTimeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly maxBodyBytes: number;
+  readonly facts?: SchemaFacts;
+  readonly requireResults: boolean;
+  readonly maxFailures?: number;
+  readonly baseline?: { readonly file: string; readonly baseline: Baseline };
+  readonly signal?: AbortSignal;
+  readonly provenance?: Provenance;
+  readonly onStart?: (selected: number) => void;
   readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
 }
 
 const KNOWN_KEYS = new Set([
   'target', 'descriptor', 'wsdlModel', 'inputs', 'binding', 'operation', 'run', 'skip', 'level', 'failOn',
   'concurrency', 'timeoutMs', 'retries', 'maxResponseBytes', 'runTimeoutMs', 'headers', 'maxBodyBytes', 'onCase',
+  'facts', 'requireResults', 'maxFailures', 'baseline', 'signal', 'provenance', 'onStart',
 ]);
 const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
 
@@ -118,6 +150,13 @@ export function validateOptions(options: ConformanceOptions): ValidatedOptions {
     runTimeoutMs: bound('runTimeoutMs', options.runTimeoutMs, DEFAULT_RUN_TIMEOUT_MS),
     headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    requireResults: options.requireResults === true,
+    ...(options.maxFailures === undefined ? {} : { maxFailures: integer('maxFailures', options.maxFailures, 0, 1, 1_000_000) }),
+    ...(options.facts === undefined ? {} : { facts: options.facts }),
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.provenance === undefined ? {} : { provenance: options.provenance }),
+    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.descriptor === undefined ? {} : { descriptor: options.descriptor }),
     ...(options.wsdlModel === undefined ? {} : { wsdlModel: options.wsdlModel }),
     ...(options.binding === undefined ? {} : { binding: options.binding }),

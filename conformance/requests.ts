@@ -1,19 +1,22 @@
 /**
- * Request bodies and headers for the cases. Positive SOAP requests are built by the runtime's
- * public `buildSoapRequest` (the operation element by the descriptor codec, headers by the
- * version objects): the same bytes the generated client sends, so there is one truth about a
- * correct message. GET/POST requests are named string parameters in descriptor order,
- * URL-encoded exactly as the runtime's `encodeParams` does for strings; they are built here
- * because the runtime's HTTP compile step is internal (its signature changes with the client),
- * and because the negative cases need orders and omissions the runtime never produces.
- * Negative requests are derived from a positive one by a single, named alteration.
+ * Request bodies and headers for the cases. Positive requests are built by the runtime: SOAP by
+ * its public `buildSoapRequest` (the operation element and the header blocks by the descriptor
+ * codec), HTTP GET/POST by its `encodeParams` (arrays as repeated parameters, bytes and chars in
+ * ASMX's forms): the same bytes the generated client sends, so there is one truth about a
+ * correct message. Negative requests are derived from a positive one by a single, named
+ * alteration: a parameter left out, the parameters reordered, one value replaced by text its
+ * type does not allow, an envelope cut short.
  */
 import type { Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
-import { buildSoapRequest, soap11, soap12 } from '../runtime/index.js';
+import { buildSoapRequest, encodeParams, soap11, soap12 } from '../runtime/index.js';
+import { readXml } from '../runtime/xml/reader.js';
+import type { XmlElement, XmlNode } from '../runtime/xml/types.js';
+import { writeElement } from '../runtime/xml/writer.js';
 import type { OperationPlan } from './contract.js';
+import type { BuiltInput } from './operation-input.js';
 import type { RequestSpec } from './types.js';
 
-/** Parameter values by wire name, in the order they are to be sent. */
+/** Parameter values by wire name, in the order they are to be sent (an array's items repeat the name). */
 export type ParamValues = ReadonlyArray<readonly [name: string, value: string]>;
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
@@ -23,40 +26,52 @@ export function soapVersionOf(protocol: Protocol): '1.1' | '1.2' {
   return protocol === 'soap11' ? '1.1' : '1.2';
 }
 
-/** A SOAP envelope around a Body child, with an optional Header; prefix `soap` (our choice). */
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+const XSD = 'http://www.w3.org/2001/XMLSchema';
+
+/**
+ * A SOAP envelope around a Body child, with an optional Header; prefix `soap` (our choice), and
+ * xsi/xsd declared as the runtime declares them (a Body child cut from its request may use them).
+ */
 export function soapEnvelope(envNs: string, bodyChild: string, header = ''): string {
   const head = header === '' ? '' : `<soap:Header>${header}</soap:Header>`;
-  return `${XML_DECLARATION}<soap:Envelope xmlns:soap="${envNs}">${head}<soap:Body>${bodyChild}</soap:Body></soap:Envelope>`;
+  return `${XML_DECLARATION}<soap:Envelope xmlns:soap="${envNs}" xmlns:xsi="${XSI}" xmlns:xsd="${XSD}">${head}<soap:Body>${bodyChild}</soap:Body></soap:Envelope>`;
 }
 
-/** The runtime's input object (by property) for parameter values given by wire name. */
-function inputObject(plan: OperationPlan, values: ParamValues): Record<string, string> {
-  const byName = new Map(values);
-  const input: Record<string, string> = {};
-  for (const p of plan.params) {
-    const value = byName.get(p.name);
-    if (value !== undefined) input[p.prop] = value;
-  }
-  return input;
-}
-
-/** The operation element (Body child) for the values: cut from the runtime's own request. */
-export function soapBodyChild(d: ServiceDescriptor, plan: OperationPlan, basePath: string, values: ParamValues): string {
-  const body = bodyString(positiveRequest(d, plan, basePath, values));
+/** The operation element (Body child) of a SOAP request, cut from its body. */
+export function bodyChildOf(request: RequestSpec): string {
+  const body = bodyString(request);
   const start = BODY_START.exec(body);
   const end = body.search(/<\/(?:[\w.-]+:)?Body>\s*<\/(?:[\w.-]+:)?Envelope>\s*$/);
   if (start === null || end < 0) throw new Error(`unexpected SOAP request layout from the runtime: ${body.slice(0, 120)}`);
   return body.slice(start.index + start[0].length, end);
 }
 
-/** A correct request of the operation on its binding, with the values given. */
-export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, basePath: string, values: ParamValues): RequestSpec {
+/** The header blocks (Header content) of a SOAP request, '' when it has none. */
+export function headerBlocksOf(request: RequestSpec): string {
+  const body = bodyString(request);
+  const match = /<(?:[\w.-]+:)?Header>([\s\S]*?)<\/(?:[\w.-]+:)?Header>/.exec(body);
+  return match?.[1] ?? '';
+}
+
+/**
+ * A correct request of the operation on its binding. `mustUnderstand`: header properties to
+ * send marked mustUnderstand (the server declares them, so it must process them).
+ */
+export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, basePath: string, built: BuiltInput, mustUnderstand?: readonly string[]): RequestSpec {
   if (plan.protocol === 'soap11' || plan.protocol === 'soap12') {
     const version = plan.protocol === 'soap11' ? soap11 : soap12;
-    const built = buildSoapRequest(d, version, basePath, plan.operation, inputObject(plan, values), undefined, {});
-    return { method: built.method, path: built.path, headers: built.headers, body: built.body ?? '' };
+    const headers = Object.keys(built.soapHeaders).length === 0 ? undefined : built.soapHeaders;
+    const wire = buildSoapRequest(d, version, basePath, plan.operation, built.input, headers, {}, mustUnderstand);
+    return { method: wire.method, path: wire.path, headers: wire.headers, body: wire.body ?? '' };
   }
-  return httpRequestWithParams(plan, basePath, values);
+  return httpRequestWithParams(plan, basePath, httpParams(plan, built));
+}
+
+/** The GET/POST parameters of an input, as the runtime writes them (descriptor order). */
+export function httpParams(plan: OperationPlan, built: BuiltInput): ParamValues {
+  if (plan.http === undefined) throw new Error(`httpParams: ${plan.operation.name} on ${plan.protocol} has no compiled HTTP operation`);
+  return [...new URLSearchParams(encodeParams(plan.http, built.input)).entries()];
 }
 
 /**
@@ -67,8 +82,51 @@ export function httpRequestWithParams(plan: OperationPlan, basePath: string, val
   const search = new URLSearchParams();
   for (const [name, value] of values) search.append(name, value);
   const path = `${basePath}${plan.operation.httpPath ?? `/${plan.operation.name}`}`;
-  if (plan.protocol === 'http-get') return { method: 'GET', path: `${path}?${search.toString()}`, headers: {} };
+  if (plan.protocol === 'http-get') return { method: 'GET', path: search.size === 0 ? path : `${path}?${search.toString()}`, headers: {} };
   return { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search.toString() };
+}
+
+/** The parameters with each name's values moved as a group, names in reverse order (items keep theirs). */
+export function reverseParams(values: ParamValues): ParamValues {
+  const names = [...new Set(values.map(([name]) => name))].reverse();
+  return names.flatMap((name) => values.filter(([n]) => n === name));
+}
+
+/** One element of a SOAP request body, by the local names from the Body child down (first match at each step). */
+export type WirePath = readonly string[];
+
+/**
+ * The request with the element at `path` (under the Body child) given `text` instead of its
+ * content, or removed (`text` undefined). Re-serialised from the reader's tree: namespaces stay
+ * correct whatever prefixes the runtime chose. Undefined when the path is not in the body.
+ */
+export function alterSoapValue(request: RequestSpec, path: WirePath, text: string | undefined): RequestSpec | undefined {
+  const body = bodyString(request);
+  const start = BODY_START.exec(body);
+  if (start === null) return undefined;
+  const root = readXml(body).root;
+  const changed = alterAt(root, ['Body', ...path], text);
+  if (changed === undefined) return undefined;
+  return { ...request, body: `${XML_DECLARATION}${writeElement(changed, {}, 'Envelope')}` };
+}
+
+function alterAt(el: XmlElement, path: readonly string[], text: string | undefined): XmlElement | undefined {
+  const [head, ...rest] = path;
+  const index = el.children.findIndex((c) => c.type === 'element' && c.local === head);
+  if (index < 0) return undefined;
+  const target = el.children[index] as XmlElement;
+  let replacement: XmlNode | undefined;
+  if (rest.length > 0) {
+    replacement = alterAt(target, rest, text);
+    if (replacement === undefined) return undefined;
+  } else if (text !== undefined) {
+    // The value only: attributes other than xsi:nil stay (an xsi:type keeps the type known).
+    replacement = { ...target, attributes: target.attributes.filter((a) => a.local !== 'nil'), children: [{ type: 'text', text }] };
+  }
+  const children = [...el.children];
+  if (replacement === undefined) children.splice(index, 1);
+  else children[index] = replacement;
+  return { ...el, children };
 }
 
 /** The body as a string (negative cases alter text). */

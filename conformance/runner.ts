@@ -3,15 +3,23 @@
  * target is one clear error, not a hundred failed cases), then every case concurrently over the
  * keep-alive pool, each outcome evaluated as soon as its exchange is complete.
  *
- * The run has its own deadline (`runTimeoutMs`): when it fires, the exchanges in flight are
- * abandoned, nothing more is sent, and every case without a verdict is reported as not run.
+ * A run ends early in three ways, and in each the cases without a verdict are reported as not
+ * run, with the reason:
+ * - its deadline (`runTimeoutMs`): the exchanges in flight are abandoned at once;
+ * - an interruption (`signal`, Ctrl-C in the CLI): nothing more is sent, the exchanges in flight
+ *   get `graceMs` to finish, then they are abandoned;
+ * - `maxFailures` failing cases: nothing more is sent, the exchanges in flight finish.
  */
+import { setMaxListeners } from 'node:events';
 import { runTimedOut } from './bounds.js';
 import { ConformanceError } from './errors.js';
 import { evaluateCase, notRunCase, transportFailure } from './evaluate.js';
 import type { Redactor } from './redact.js';
 import { Transport, TransportFailure } from './transport.js';
-import type { Case, CaseOutcome, Check, Level } from './types.js';
+import { atOrAbove, type Case, type CaseOutcome, type Check, type Level } from './types.js';
+
+/** How long an interrupted run waits for the exchanges in flight before abandoning them. */
+export const INTERRUPT_GRACE_MS = 1000;
 
 export interface RunnerOptions {
   /** The target origin, e.g. `http://127.0.0.1:8080`. */
@@ -29,14 +37,28 @@ export interface RunnerOptions {
   readonly level: Level;
   readonly checks: readonly Check[];
   readonly redact: Redactor;
+  /** Stop sending once this many cases have failed at or above `failOn` (undefined: never). */
+  readonly maxFailures?: number;
+  readonly failOn?: Level;
+  /** Aborted: stop sending, give the exchanges in flight `graceMs`, report the rest as not run. */
+  readonly signal?: AbortSignal;
+  readonly graceMs?: number;
+  /** Applied to each outcome as it completes (the baseline marks known failures). */
+  readonly annotate?: (outcome: CaseOutcome) => CaseOutcome;
   /** Called after each case, in completion order (for progress output). */
   readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
 }
+
+export type StopReason = 'timed-out' | 'interrupted' | 'max-failures';
 
 export interface RunResult {
   readonly outcomes: CaseOutcome[];
   /** The run's deadline fired: some outcomes are `not-run`. */
   readonly timedOut: boolean;
+  /** The run was interrupted (its `signal`): some outcomes may be `not-run`. */
+  readonly interrupted: boolean;
+  /** `maxFailures` stopped the run. */
+  readonly stoppedAfterFailures: boolean;
 }
 
 /** Resolves when the target answered; a response head is an answer, even if a bound then cut it short. */
@@ -64,40 +86,89 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
   return results;
 }
 
-async function runOne(transport: Transport, testCase: Case, options: RunnerOptions, run: AbortSignal): Promise<CaseOutcome> {
-  if (run.aborted) return notRunCase(testCase, notRunReason(options));
+/** Why the run stopped early, as the reason a case without a verdict shows. */
+function notRunReason(stop: StopReason, options: RunnerOptions): string {
+  switch (stop) {
+    case 'timed-out':
+      return `not run: ${runTimedOut(options.runTimeoutMs).message}`;
+    case 'interrupted':
+      return 'not run: the run was interrupted (Ctrl-C)';
+    case 'max-failures':
+      return `not run: the run stopped after ${options.maxFailures} failing case(s) (--max-failures ${options.maxFailures})`;
+  }
+}
+
+class RunControl {
+  stop: StopReason | undefined;
+  failures = 0;
+  readonly abort = new AbortController();
+  private grace: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: RunnerOptions) {
+    // Every exchange in flight listens on the run's signal: up to --concurrency of them, by design.
+    setMaxListeners(0, this.abort.signal);
+  }
+
+  timeout(): void {
+    this.stop ??= 'timed-out';
+    this.abort.abort(runTimedOut(this.options.runTimeoutMs));
+  }
+
+  interrupt(): void {
+    this.stop ??= 'interrupted';
+    // The exchanges in flight may finish within the grace; then they are abandoned.
+    this.grace ??= setTimeout(() => this.abort.abort(new Error('interrupted')), this.options.graceMs ?? INTERRUPT_GRACE_MS);
+  }
+
+  counted(outcome: CaseOutcome): void {
+    const { maxFailures, failOn = 'must' } = this.options;
+    if (maxFailures === undefined || outcome.status !== 'failed') return;
+    if (outcome.failures.some((f) => atOrAbove(f.level, failOn) && f.baseline !== 'known')) this.failures++;
+    if (this.failures >= maxFailures) this.stop ??= 'max-failures';
+  }
+
+  dispose(): void {
+    if (this.grace !== undefined) clearTimeout(this.grace);
+  }
+}
+
+async function runOne(transport: Transport, testCase: Case, options: RunnerOptions, control: RunControl): Promise<CaseOutcome> {
+  if (control.stop !== undefined) return notRunCase(testCase, notRunReason(control.stop, options));
   const started = performance.now();
   try {
-    const exchange = await transport.send(testCase.request, run);
+    const exchange = await transport.send(testCase.request, control.abort.signal);
     return evaluateCase(testCase, exchange, options.checks, options.level, options.redact);
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
-    if (error.reason === 'interrupted') return notRunCase(testCase, notRunReason(options));
+    if (error.reason === 'interrupted') return notRunCase(testCase, notRunReason(control.stop ?? 'interrupted', options));
     const request = { ...testCase.request, headers: { ...options.headers, ...testCase.request.headers }, url: `${options.origin}${testCase.request.path}` };
     return transportFailure(testCase, request, error.message, performance.now() - started, options.redact, error.partial);
   }
 }
 
-function notRunReason(options: RunnerOptions): string {
-  return `not run: ${runTimedOut(options.runTimeoutMs).message}`;
-}
-
 export async function runCases(cases: readonly Case[], options: RunnerOptions): Promise<RunResult> {
   const transport = new Transport(options);
-  const run = new AbortController();
-  const timer = setTimeout(() => run.abort(runTimedOut(options.runTimeoutMs)), options.runTimeoutMs);
+  const control = new RunControl(options);
+  const timer = setTimeout(() => control.timeout(), options.runTimeoutMs);
+  const onInterrupt = (): void => control.interrupt();
+  if (options.signal?.aborted === true) control.interrupt();
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
   try {
-    await probe(transport, options, run.signal);
+    await probe(transport, options, control.abort.signal);
     let done = 0;
     const outcomes = await mapConcurrent(cases, options.concurrency, async (testCase) => {
-      const outcome = await runOne(transport, testCase, options, run.signal);
+      const raw = await runOne(transport, testCase, options, control);
+      const outcome = options.annotate === undefined ? raw : options.annotate(raw);
+      control.counted(outcome);
       options.onCase?.(outcome, ++done, cases.length);
       return outcome;
     });
-    return { outcomes, timedOut: outcomes.some((o) => o.status === 'not-run') };
+    return { outcomes, timedOut: control.stop === 'timed-out', interrupted: control.stop === 'interrupted', stoppedAfterFailures: control.stop === 'max-failures' };
   } finally {
     clearTimeout(timer);
-    // After the deadline nothing is waited for: a hostile target may hold connections open.
-    await (run.signal.aborted ? transport.destroy() : transport.close());
+    control.dispose();
+    options.signal?.removeEventListener('abort', onInterrupt);
+    // After an abort nothing is waited for: a hostile target may hold connections open.
+    await (control.abort.signal.aborted ? transport.destroy() : transport.close());
   }
 }

@@ -39,6 +39,7 @@ export function skipReason(testCase: Case, selection: Selection, run: readonly R
   const skipped = skip.find((r) => r.test(testCase.id));
   if (skipped !== undefined) return `matched by --skip ${skipped.source}`;
   if (!atOrAbove(testCase.level, selection.level)) return `case level ${testCase.level} is below --level ${selection.level}`;
+  if (testCase.unusable !== undefined) return `cannot be exercised: ${testCase.unusable}`;
   return undefined;
 }
 
@@ -46,9 +47,16 @@ export function skipReason(testCase: Case, selection: Selection, run: readonly R
 export function selectCases(cases: readonly Case[], selection: Selection): { run: Case[]; skipped: { testCase: Case; reason: string }[] } {
   const runRes = (selection.run ?? []).map(globToRegExp);
   const skipRes = (selection.skip ?? []).map(globToRegExp);
-  const known = new Set(cases.map((c) => c.operation));
+  const known = new Set(cases.filter((c) => c.binding !== 'wsdl').map((c) => c.operation));
   for (const op of selection.operations ?? []) {
     if (!known.has(op)) throw new ConformanceError('CONFORMANCE_OPTIONS', `--operation ${op}: no such operation (operations: ${[...known].join(', ')})`);
+  }
+  // A --run pattern that matches no case id is a typo, never a selection: a CI gate would pass on nothing.
+  for (const [i, re] of runRes.entries()) {
+    if (!cases.some((c) => re.test(c.id))) {
+      const example = cases.find((c) => c.binding !== 'wsdl')?.id ?? cases[0]?.id ?? '';
+      throw new ConformanceError('NOTHING_SELECTED', `--run ${selection.run![i]} matches no case (case ids look like ${example}; --list shows them all)`);
+    }
   }
   const out = { run: [] as Case[], skipped: [] as { testCase: Case; reason: string }[] };
   for (const c of cases) {

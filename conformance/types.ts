@@ -5,7 +5,7 @@
  * Pipeline: descriptor ──catalogue──▶ cases ──expand──▶ selection ──run──▶ exchanges
  *           ──checks──▶ outcomes ──report──▶ pretty / json / junit.
  */
-import type { NameDescriptor, Protocol } from '../runtime/descriptor.js';
+import type { NameDescriptor, Protocol, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
 import type { Trace } from './trace.js';
 
 /** How much a finding matters: MUST (service spec), SHOULD (SOAP, WS-I BP), COMPAT (ASMX habits). */
@@ -44,18 +44,42 @@ export interface RequestSpec {
 /** One expected field of a response wrapper, from the descriptor, in schema order. */
 export interface ExpectedField {
   readonly name: NameDescriptor;
+  /** Its schema type: the response is validated against it, at every depth. */
+  readonly value: ValueDescriptor;
   /** Primitive XSD type name when the value is a primitive (e.g. 'string', 'int'); else undefined. */
   readonly xsd?: string;
   readonly enumeration?: readonly string[];
   readonly required: boolean;
   readonly nillable: boolean;
   readonly repeated: boolean;
+  /** -1 for unbounded. */
+  readonly maxOccurs: number;
+}
+
+/** A SOAP header block the operation declares in its output. */
+export interface ExpectedHeader {
+  readonly name: NameDescriptor;
+  readonly value: ValueDescriptor;
+  readonly nillable: boolean;
+  /** Declared in the input too (in-out) and sent with the request: it must come back. */
+  readonly echoed: boolean;
 }
 
 /** What a successful answer looks like for one operation on one binding. */
 export type SuccessShape =
-  | { readonly kind: 'soap'; readonly version: '1.1' | '1.2'; readonly element: NameDescriptor; readonly fields: readonly ExpectedField[] }
-  | { readonly kind: 'xml-root'; readonly element: NameDescriptor; readonly field: ExpectedField };
+  | {
+      readonly kind: 'soap';
+      readonly version: '1.1' | '1.2';
+      readonly element: NameDescriptor;
+      readonly fields: readonly ExpectedField[];
+      /** The output header blocks the operation declares. */
+      readonly headers: readonly ExpectedHeader[];
+      /** The contract the values are validated against (a reference, not a copy). */
+      readonly schema: ServiceDescriptor;
+    }
+  | { readonly kind: 'xml-root'; readonly element: NameDescriptor; readonly field: ExpectedField; readonly schema: ServiceDescriptor }
+  /** HTTP GET/POST of an operation without output: 200, any (usually empty) body. */
+  | { readonly kind: 'empty' };
 
 /** Which fault code a negative case expects. */
 export type FaultFamily = 'client' | 'server' | 'version-mismatch' | 'must-understand';
@@ -66,7 +90,16 @@ export type Expectation =
    * long, non-ASCII): then a well-formed Client/Sender fault (SOAP) or an error answer (GET/POST)
    * in the right shape is accepted instead, and counted as "refused" in the summary.
    */
-  | { readonly kind: 'success'; readonly shape: SuccessShape; readonly allowRefusal: boolean }
+  | {
+      readonly kind: 'success';
+      readonly shape: SuccessShape;
+      readonly allowRefusal: boolean;
+      /**
+       * Plain HTTP answers accepted as a refusal whatever their body (ASMX answers a query string
+       * over its 2048-character limit with 400 and an HTML page); each names why it is allowed.
+       */
+      readonly acceptStatuses?: readonly { readonly status: number; readonly why: string }[];
+    }
   /**
    * A SOAP negative case: a fault in `version` (or either version for a version mismatch) of the
    * given family; `acceptStatuses` lists plain HTTP answers SOAP/HTTP also allow (415, 405, 413).
@@ -94,6 +127,12 @@ export interface Case {
   readonly description: string;
   readonly request: RequestSpec;
   readonly expect: Expectation;
+  /**
+   * Set when the case cannot be exercised (an operation style the runner does not support, a
+   * value it cannot build, a binding that cannot carry the value): the case is reported as
+   * skipped with this reason, and its request is a placeholder that is never sent.
+   */
+  readonly unusable?: string;
 }
 
 /** What was sent and what came back. Header names are lowercase. */
@@ -139,9 +178,11 @@ export interface Failure {
   readonly expected: string;
   readonly actual: string;
   readonly message: string;
+  /** `known`: listed in the baseline (`--baseline`): reported, but it does not fail the run. */
+  readonly baseline?: 'known';
 }
 
-/** `not-run`: selected, but the run's deadline (`--run-timeout`) ended it before a verdict. */
+/** `not-run`: selected, but the run ended before a verdict (`--run-timeout`, Ctrl-C, `--max-failures`). */
 export type CaseStatus = 'passed' | 'failed' | 'skipped' | 'not-run';
 
 export interface CaseOutcome {
@@ -164,6 +205,15 @@ export interface CaseOutcome {
   readonly trace?: Trace;
   /** A transport failure on this case (the target was reachable at first). */
   readonly transportError?: string;
+  /** What kind of answer came back (for the run's diagnosis: 404 everywhere, HTML pages, ...). */
+  readonly answer?: AnswerSummary;
+}
+
+/** The gist of an answer: its status, what its body is, and a fault's or error's first line. */
+export interface AnswerSummary {
+  readonly status: number;
+  readonly body: 'soap' | 'soap-fault' | 'xml' | 'html' | 'text' | 'empty' | 'other';
+  readonly reason?: string;
 }
 
 export interface ReportSummary {
@@ -171,22 +221,43 @@ export interface ReportSummary {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
-  /** Selected cases the run did not complete because it timed out. */
+  /** Selected cases the run did not complete (it timed out, was interrupted or stopped). */
   readonly notRun: number;
   /** The run was ended by its deadline (`--run-timeout`): the report is incomplete. */
   readonly timedOut: boolean;
   readonly runTimeoutMs: number;
+  /** The run was interrupted (Ctrl-C): the report holds what ran. */
+  readonly interrupted: boolean;
+  /** Set when `--max-failures` stopped the run: the limit it reached. */
+  readonly stoppedAfterFailures?: number;
   /** Positive cases the service refused with a well-formed client error (accepted). */
   readonly refused: number;
-  /** Failures by level (after capping by the case's level). */
+  /** Failures by level (after capping by the case's level), known ones (baseline) included. */
   readonly failuresByLevel: Readonly<Record<Level, number>>;
+  /** With `--baseline`: failures it lists (reported, not gating), new ones, and listed ones now passing. */
+  readonly baseline?: { readonly file: string; readonly known: number; readonly new: number; readonly fixed: readonly string[] };
+  /** Why the run's answers cannot be judged (not this SOAP service, credentials refused); exit 2. */
+  readonly diagnosis?: string;
   readonly durationMs: number;
   readonly failOn: Level;
-  /** True when the run completed and no failure is at or above `failOn`. */
+  /** True when the run completed and no failure (not known in the baseline) is at or above `failOn`. */
   readonly ok: boolean;
 }
 
+/** Where the report comes from: enough to tell two reports apart and to reproduce the run. */
+export interface ReportMeta {
+  readonly tool: string;
+  readonly version: string;
+  /** The WSDL as given (path or URL) and the sha256 of its bytes (and of its local imports). */
+  readonly wsdl: { readonly source: string; readonly sha256: string };
+  readonly target: string;
+  /** ISO 8601 UTC. */
+  readonly startedAt: string;
+  readonly finishedAt: string;
+}
+
 export interface Report {
+  readonly meta: ReportMeta;
   readonly target: string;
   readonly summary: ReportSummary;
   readonly cases: readonly CaseOutcome[];

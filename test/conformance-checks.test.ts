@@ -64,7 +64,16 @@ describe('positive cases the service may refuse', () => {
   });
   it('GET/POST refusals: 500 text/plain, one line', () => {
     expect(failed('SMSSend/http-get/ok/long', exchange(500, 'text/plain; charset=utf-8', 'MessageTooLong: too long'))).toEqual([]);
-    expect(failed('SMSSend/http-get/ok/long', exchange(400, 'text/plain; charset=utf-8', 'too long\n   at x (/app/a.js:1:2)'))).toEqual(['fault.no-stack-trace', 'http.error-text']);
+    expect(failed('SMSSend/http-post/ok/long', exchange(400, 'text/plain; charset=utf-8', 'too long\n   at x (/app/a.js:1:2)'))).toEqual(['fault.no-stack-trace', 'http.error-text']);
+  });
+  it('a GET query over ASMX\'s 2048-character limit: its 400 HTML page is accepted, and named', () => {
+    const outcome = run('SMSSend/http-get/ok/long', exchange(400, 'text/html; charset=utf-8', '<!DOCTYPE html><html><body>Bad Request</body></html>'));
+    expect(outcome.failures).toEqual([]);
+    expect(outcome.refused).toMatch(/^HTTP 400: the query string \(\d+ characters\) is over ASMX's 2048-character limit$/);
+    expect(outcome.observations).toContainEqual(expect.stringMatching(/^http\.status-200: HTTP 400 instead of an answer: the query string/));
+  });
+  it('a 404 is no refusal of a value: the success checks judge it', () => {
+    expect(failed('SMSSend/http-post/ok/long', exchange(404, 'text/html', '<html>Not Found</html>'))).toEqual(expect.arrayContaining(['http.status-200']));
   });
 });
 

@@ -11,15 +11,21 @@ function expectedMediaType(shape: SuccessShape): string {
   return shape.kind === 'soap' ? soapMediaType(shape.version) : 'text/xml';
 }
 
+/** Answers with a body to type: every success but an HTTP GET/POST operation without output. */
+const hasTypedBody = (testCase: Case): boolean => {
+  const kind = successShape(testCase)?.kind;
+  return kind === 'soap' || kind === 'xml-root';
+};
+
 export const contentTypeCheck = defineCheck({
   id: 'http.content-type',
   level: 'must',
   source: 'spec §4.1, §4.2 (Response column)',
   title: 'Response Content-Type media type and charset match the binding',
-  applies: (testCase) => successShape(testCase) !== undefined,
+  applies: hasTypedBody,
   run(exchange, testCase) {
     const shape = successShape(testCase);
-    if (shape === undefined || !judgedAsSuccess(exchange, testCase)) return [];
+    if (shape === undefined || shape.kind === 'empty' || !judgedAsSuccess(exchange, testCase)) return [];
     const media = contentTypeOf(exchange.response.headers);
     const want = expectedMediaType(shape);
     const found = [];
@@ -39,10 +45,10 @@ export const contentTypeExactCheck = defineCheck({
   level: 'compat',
   source: 'ASMX',
   title: 'Content-Type is exactly the string ASMX sends',
-  applies: (testCase: Case) => successShape(testCase) !== undefined,
+  applies: hasTypedBody,
   run(exchange, testCase) {
     const shape = successShape(testCase);
-    if (shape === undefined || !judgedAsSuccess(exchange, testCase)) return [];
+    if (shape === undefined || shape.kind === 'empty' || !judgedAsSuccess(exchange, testCase)) return [];
     const want = `${expectedMediaType(shape)}; charset=utf-8`;
     const raw = exchange.response.headers['content-type'] ?? '';
     return raw === want ? [] : [mismatch(want, raw || '(no Content-Type)', 'ASMX clients may compare the Content-Type string exactly')];

@@ -8,7 +8,7 @@
  */
 import { contentTypeOf, envelopeNamespace, isFaultElement, readFault, soapMediaType, soapViewOf, type FaultView } from '../response-view.js';
 import type { Case, Exchange, FaultFamily } from '../types.js';
-import { acceptedPlainStatus, answerKind, defineCheck, expectedFaultVersion, mismatch, truncate } from './support.js';
+import { acceptedPlainStatus, acceptedStatus, answerKind, defineCheck, expectedFaultVersion, mismatch, truncate } from './support.js';
 
 const appliesToFaults = (testCase: Case): boolean =>
   testCase.expect.kind === 'fault' || (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind === 'soap');
@@ -145,6 +145,8 @@ export const faultShapeCheck = defineCheck({
 /** For reporters: a one-line description of a refused positive case. */
 export function refusalSummary(exchange: Exchange, testCase: Case): string | undefined {
   if (answerKind(exchange, testCase) !== 'refusal') return undefined;
+  const accepted = acceptedStatus(exchange, testCase);
+  if (accepted !== undefined) return `HTTP ${accepted.status}: ${accepted.why}`;
   const first = soapViewOf(exchange)?.bodyChildren[0];
   if (first !== undefined && isFaultElement(first)) {
     const fault = readFault(first);

@@ -7,7 +7,7 @@
  */
 import { bodyText, contentTypeOf } from '../response-view.js';
 import type { Case, Exchange } from '../types.js';
-import { answerKind, defineCheck, mismatch, truncate } from './support.js';
+import { acceptedStatus, answerKind, defineCheck, mismatch, truncate } from './support.js';
 
 export const errorStatusCheck = defineCheck({
   id: 'http.error-status',
@@ -33,7 +33,8 @@ function wantedMessage(testCase: Case): string | undefined {
 
 function judgedAsErrorText(exchange: Exchange, testCase: Case): boolean {
   if (testCase.expect.kind === 'http-error') return testCase.expect.message !== undefined;
-  return answerKind(exchange, testCase) === 'refusal' && testCase.expect.kind === 'success' && testCase.expect.shape.kind === 'xml-root';
+  if (acceptedStatus(exchange, testCase) !== undefined) return false;
+  return answerKind(exchange, testCase) === 'refusal' && testCase.expect.kind === 'success' && testCase.expect.shape.kind !== 'soap';
 }
 
 export const errorTextCheck = defineCheck({
@@ -43,7 +44,7 @@ export const errorTextCheck = defineCheck({
   title: 'HTTP GET/POST errors are 500 text/plain with a one-line message',
   applies: (testCase) =>
     (testCase.expect.kind === 'http-error' && testCase.expect.message !== undefined) ||
-    (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind === 'xml-root'),
+    (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind !== 'soap'),
   run(exchange, testCase) {
     if (!judgedAsErrorText(exchange, testCase)) return [];
     const found = [];

@@ -1,5 +1,5 @@
 /** `http.status-200`: a successful call is answered with status 200 on every binding. */
-import { defineCheck, judgedAsSuccess, mismatch } from './support.js';
+import { acceptedStatus, defineCheck, judgedAsSuccess, mismatch } from './support.js';
 
 export const statusOkCheck = defineCheck({
   id: 'http.status-200',
@@ -11,5 +11,9 @@ export const statusOkCheck = defineCheck({
     if (!judgedAsSuccess(exchange, testCase)) return [];
     const { status } = exchange.response;
     return status === 200 ? [] : [mismatch('200', String(status), `a successful call must be answered with 200, got ${status}`)];
+  },
+  observe(exchange, testCase) {
+    const accepted = acceptedStatus(exchange, testCase);
+    return accepted === undefined ? undefined : `HTTP ${accepted.status} instead of an answer: ${accepted.why} (allowed)`;
   },
 });

@@ -7,9 +7,10 @@ import { statusOkCheck } from './http-status.js';
 import { xmlRootCheck } from './http-xml-root.js';
 import { noStackTraceCheck } from './no-stack-trace.js';
 import { responseElementCheck } from './response-element.js';
-import { fieldNamespaceCheck, fieldOrderCheck, fieldSetCheck } from './response-fields.js';
+import { arrayItemCheck, fieldNamespaceCheck, fieldOrderCheck, fieldSetCheck, xsiTypeCheck } from './response-fields.js';
 import { resultTypeCheck } from './result-type.js';
 import { bodySingleChildCheck, envelopeStructureCheck, envelopeVersionCheck } from './soap-envelope.js';
+import { responseHeadersCheck } from './soap-headers.js';
 import { wsdlStructureCheck } from './wsdl-structure.js';
 import { encodingCheck, noDtdCheck, wellFormedCheck } from './xml-document.js';
 
@@ -27,6 +28,8 @@ export const ALL_CHECKS: readonly Check[] = [
   fieldNamespaceCheck,
   fieldOrderCheck,
   resultTypeCheck,
+  xsiTypeCheck,
+  arrayItemCheck,
   xmlRootCheck,
   faultAnswerCheck,
   faultVersionCheck,
@@ -34,6 +37,7 @@ export const ALL_CHECKS: readonly Check[] = [
   faultStatusCheck,
   faultShapeCheck,
   noStackTraceCheck,
+  responseHeadersCheck,
   errorStatusCheck,
   wsdlStructureCheck,
   contentTypeExactCheck,

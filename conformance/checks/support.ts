@@ -25,21 +25,33 @@ export function isXmlMediaType(type: string): boolean {
   return type === 'text/xml' || type === 'application/xml' || type === 'application/soap+xml' || type.endsWith('+xml');
 }
 
+/** HTTP GET/POST statuses that refuse a value (ASMX: 500 text/plain; others: 400). 404, 401, 403 refuse nothing of the sort. */
+export const REFUSAL_STATUSES: readonly number[] = [400, 500];
+
+/** The plain HTTP answer the case accepts whatever its body (ASMX's 400 for a long query), with why. */
+export function acceptedStatus(exchange: Exchange, testCase: Case): { readonly status: number; readonly why: string } | undefined {
+  const expect = testCase.expect;
+  if (expect.kind !== 'success' || expect.acceptStatuses === undefined) return undefined;
+  return expect.acceptStatuses.find((a) => a.status === exchange.response.status);
+}
+
 /**
  * Which answer a positive case received. `refusal` only when the case allows one and the
- * response is one: a SOAP Fault as the Body child, or (GET/POST) an error status with a
- * non-XML body. Everything else is judged as a success answer, so a wrong one fails there.
+ * response is one: a SOAP Fault as the Body child, or (GET/POST) a 400 or 500 with a non-XML
+ * body; or a status the case accepts for a reason of its own. Everything else is judged as a
+ * success answer, so a wrong one fails there.
  */
 export function answerKind(exchange: Exchange, testCase: Case): 'success' | 'refusal' | undefined {
   const expect = testCase.expect;
   if (expect.kind !== 'success') return undefined;
+  if (acceptedStatus(exchange, testCase) !== undefined) return 'refusal';
   if (!expect.allowRefusal) return 'success';
   if (expect.shape.kind === 'soap') {
     const view = soapViewOf(exchange);
     return view !== undefined && isFaultElement(view.bodyChildren[0]) ? 'refusal' : 'success';
   }
   const { status } = exchange.response;
-  return status >= 400 && !isXmlMediaType(contentTypeOf(exchange.response.headers).type) ? 'refusal' : 'success';
+  return REFUSAL_STATUSES.includes(status) && !isXmlMediaType(contentTypeOf(exchange.response.headers).type) ? 'refusal' : 'success';
 }
 
 /** True for a response that the success checks should judge. */

@@ -5,13 +5,15 @@
  */
 import { parseBody } from '../response-view.js';
 import type { Case, Exchange } from '../types.js';
-import { acceptedPlainStatus, answerKind, defineCheck, mismatch } from './support.js';
+import { acceptedPlainStatus, acceptedStatus, answerKind, defineCheck, mismatch } from './support.js';
 
 /** Whether the case's answer must be an XML document (not a 415/405 or a GET/POST text error). */
 export function expectsXmlBody(exchange: Exchange, testCase: Case): boolean {
   const expect = testCase.expect;
   switch (expect.kind) {
     case 'success':
+      if (expect.shape.kind === 'empty') return false;
+      if (acceptedStatus(exchange, testCase) !== undefined) return false;
       return expect.shape.kind === 'soap' || answerKind(exchange, testCase) === 'success';
     case 'fault':
       return acceptedPlainStatus(exchange, testCase) === undefined;

@@ -6,9 +6,11 @@ export function summaryLine(report: Report): string {
   const s = report.summary;
   const refused = s.refused > 0 ? ` (${s.refused} refused by the service, accepted)` : '';
   const levels = `must ${s.failuresByLevel.must}, should ${s.failuresByLevel.should}, compat ${s.failuresByLevel.compat}`;
-  const verdict = s.timedOut ? `TIMED OUT (--run-timeout ${s.runTimeoutMs} ms)` : s.ok ? 'PASS' : 'FAIL';
+  const verdict = s.timedOut ? `TIMED OUT (--run-timeout ${s.runTimeoutMs} ms)` : s.interrupted ? 'INTERRUPTED' : s.diagnosis !== undefined ? 'NOT JUDGED' : s.ok ? 'PASS' : 'FAIL';
   const notRun = s.notRun > 0 ? `, ${s.notRun} not run` : '';
-  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${notRun}${refused}; failures by level: ${levels}; ${s.durationMs} ms`;
+  const stopped = s.stoppedAfterFailures === undefined ? '' : `; stopped after ${s.stoppedAfterFailures} failing case(s) (--max-failures)`;
+  const baseline = s.baseline === undefined ? '' : `; baseline ${s.baseline.file}: ${s.baseline.known} known, ${s.baseline.new} new, ${s.baseline.fixed.length} fixed`;
+  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${notRun}${refused}; failures by level: ${levels}${baseline}${stopped}; ${s.durationMs} ms`;
 }
 
 export function failureLines(failure: Failure, indent = '  '): string[] {
@@ -39,9 +41,9 @@ export function traceLines(trace: Trace, bodyLimit: number, indent = '  '): stri
   return lines;
 }
 
-/** Failures that make the run fail under `--fail-on`. */
+/** Failures that make the run fail under `--fail-on` (those the baseline knows do not). */
 export function gatingFailures(outcome: CaseOutcome, report: Report): Failure[] {
-  return outcome.failures.filter((f) => atOrAbove(f.level, report.summary.failOn));
+  return outcome.failures.filter((f) => atOrAbove(f.level, report.summary.failOn) && f.baseline !== 'known');
 }
 
 /** Characters XML 1.0 cannot carry, removed from report text. */

@@ -1,11 +1,12 @@
 /** The reporters by name, as `--reporter` selects them. */
 import type { Report } from '../types.js';
+import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderPretty } from './pretty.js';
 
-export type ReporterName = 'pretty' | 'json' | 'junit';
-export const REPORTERS: readonly ReporterName[] = ['pretty', 'json', 'junit'];
+export type ReporterName = 'pretty' | 'json' | 'junit' | 'html';
+export const REPORTERS: readonly ReporterName[] = ['pretty', 'json', 'junit', 'html'];
 
 export function renderReport(name: ReporterName, report: Report): string {
   switch (name) {
@@ -15,10 +16,14 @@ export function renderReport(name: ReporterName, report: Report): string {
       return renderJson(report);
     case 'junit':
       return renderJunit(report);
+    case 'html':
+      return renderHtml(report);
   }
 }
 
-export { createPrettyProgress, renderPretty } from './pretty.js';
+export { renderPretty } from './pretty.js';
+export { createProgress, type Progress } from './progress.js';
 export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
+export { renderHtml } from './html.js';
 export { summaryLine } from './format.js';

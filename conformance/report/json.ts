@@ -1,6 +1,7 @@
 /**
- * The JSON report: `{ summary, cases: [{ id, operation, binding, status, durationMs, failures }],
- * checks }`, with the trace (redacted request, response, curl) on failed cases only.
+ * The JSON report: `{ meta, target, summary, cases: [{ id, operation, binding, status, durationMs,
+ * failures }], checks }`, with the trace (redacted request, response, curl) on failed cases only.
+ * `meta` says where it comes from: tool and version, the WSDL and its sha256, target, times.
  */
 import type { Report } from '../types.js';
 
@@ -12,11 +13,11 @@ export function renderJson(report: Report): string {
     level: c.level,
     status: c.status,
     durationMs: c.durationMs,
-    failures: c.failures.map(({ check, level, source, expected, actual, message }) => ({ check, level, source, expected, actual, message })),
+    failures: c.failures.map(({ check, level, source, expected, actual, message, baseline }) => ({ check, level, source, expected, actual, message, ...(baseline === undefined ? {} : { baseline }) })),
     ...(c.observations.length > 0 ? { observations: c.observations } : {}),
     ...(c.refused !== undefined ? { refused: c.refused } : {}),
     ...(c.skipReason !== undefined ? { skipReason: c.skipReason } : {}),
     ...(c.status === 'failed' && c.trace !== undefined ? { trace: c.trace } : {}),
   }));
-  return `${JSON.stringify({ target: report.target, summary: report.summary, cases, checks: report.checks }, null, 2)}\n`;
+  return `${JSON.stringify({ meta: report.meta, target: report.target, summary: report.summary, cases, checks: report.checks }, null, 2)}\n`;
 }
