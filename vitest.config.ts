@@ -1,8 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The repo's own `smskit/*` imports (generated code, tests) resolve to the TypeScript sources
+ * through the "smskit-source" condition of package.json "exports"; a user's project has no such
+ * condition and gets the compiled dist/. Setting the list replaces Vite's server defaults, so
+ * they are repeated after ours.
+ */
+const conditions = ['smskit-source', 'module', 'node', 'development|production'];
+/** The same for every child process a test starts (a service under tsx, a fuzz server): see .npmrc. */
+const inherited = process.env['NODE_OPTIONS'] ?? '';
+const nodeOptions = inherited.includes('--conditions=smskit-source') ? inherited : `${inherited} --conditions=smskit-source`.trim();
+
 export default defineConfig({
+  ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts'],
+    env: { NODE_OPTIONS: nodeOptions },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -6,7 +6,7 @@
  * drives them from this process, pinned to CPU 0, with autocannon in interleaved rounds.
  * Prints the server CPU µs per request (user and system) and the ratio to the bare server.
  *
- *   node --import tsx bench/ablate-server.ts [--rounds 5] [--seconds 3] [--binding soap11]
+ *   npx tsx bench/ablate-server.ts [--rounds 5] [--seconds 3] [--binding soap11]
  *
  * A diagnostic, not part of `npm run bench`: the patches replace exact source lines, and a
  * patch that no longer applies stops the run with its name (update it with the source).

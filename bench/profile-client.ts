@@ -1,6 +1,6 @@
 /**
  * Profiles one client of section 3 (default: generated) against the bare server for 5 s:
- *   node --import tsx bench/profile-client.ts [generated|node-soap|undici] [profile-dir]
+ *   npx tsx bench/profile-client.ts [generated|node-soap|undici] [profile-dir]
  * The client process writes a --cpu-prof profile into profile-dir (default bench/profiles).
  */
 import { ask, forkChild, installCleanup, killAll, nextMessage, stopChild } from './lib/procs.js';

@@ -1,7 +1,7 @@
 /**
  * Profiles one server or client of the rich section for 5 s on one operation:
- *   node --import tsx bench/profile-rich.ts server [generated|node-soap|bare] [EchoOrder|EchoShapes] [profile-dir]
- *   node --import tsx bench/profile-rich.ts client [generated|node-soap|undici] [EchoOrder|EchoShapes] [profile-dir]
+ *   npx tsx bench/profile-rich.ts server [generated|node-soap|bare] [EchoOrder|EchoShapes] [profile-dir]
+ *   npx tsx bench/profile-rich.ts client [generated|node-soap|undici] [EchoOrder|EchoShapes] [profile-dir]
  * The profiled process writes a --cpu-prof profile into profile-dir (default bench/profiles);
  * servers are loaded by the load generator, clients call the bare server with 32 callers.
  */

@@ -1,6 +1,6 @@
 /**
  * Profiles one server of section 1 under 5 s of load on one binding:
- *   node --import tsx bench/profile-server.ts [generated|bare|node-soap] [soap11|soap12|http-get|http-post] [profile-dir]
+ *   npx tsx bench/profile-server.ts [generated|bare|node-soap] [soap11|soap12|http-get|http-post] [profile-dir]
  * The server process writes a --cpu-prof profile into profile-dir (default bench/profiles).
  */
 import type { Protocol } from '../runtime/index.js';

@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   node --import tsx bench/run.ts [--quick] [--only server,service,client,rich,generator,conformance]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,generator,conformance]
  *
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
@@ -43,7 +43,7 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
 }
 
 function usage(message: string): never {
-  process.stderr.write(`bench: ${message}\nusage: node --import tsx bench/run.ts [--quick] [--only ${SECTIONS.join(',')}]\n`);
+  process.stderr.write(`bench: ${message}\nusage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]\n`);
   process.exit(2);
 }
 

@@ -17,14 +17,36 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * A flag or argument the command cannot take (as opposed to input it cannot use): the message
+ * goes out with a pointer to the command's help, like yargs' own usage errors.
+ */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT_USAGE);
+    this.name = 'UsageError';
+  }
+}
+
 /** Errors from our layers carry a stable `code` and a message that already names the location. */
 function isLayerError(error: unknown): error is Error & { code: string } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }
 
+/**
+ * better-sqlite3 is an optional dependency (native code only the built-in service needs): an
+ * install that skipped or failed it shows up as Node's module-not-found error, which says what
+ * is missing but not why, nor what to do.
+ */
+function missingOptionalDependency(error: unknown): string | undefined {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  if (!/['"]better-sqlite3['"]/.test(error.message)) return undefined;
+  return 'the built-in SMS service needs better-sqlite3, an optional dependency of smskit that is not installed here (npm install better-sqlite3)';
+}
+
 /** Formats an error for stderr: one line, no stack unless verbose. */
 export function formatCliError(error: unknown, verbose: boolean): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = missingOptionalDependency(error) ?? (error instanceof Error ? error.message : String(error));
   const line = `smskit: ${message}`;
   if (verbose && error instanceof Error && error.stack) return `${line}\n${error.stack}`;
   return line;

@@ -1,30 +1,33 @@
 #!/usr/bin/env node
-// The `smskit` command. The toolkit is written in TypeScript and runs from source through tsx's
-// loader — unless dist/ holds a bundle built from exactly the current sources
-// (scripts/build-cli.mjs, run by `npm install`), which starts without the loader (~0.4 s less).
+// The `smskit` command. It runs compiled JavaScript: dist/cli/, an esbuild bundle of bin/cli.ts
+// (scripts/build-cli.mjs). An installed package ships that bundle and no TypeScript sources, so
+// it always starts the bundle.
 //
-// Fresh means: dist/manifest.json lists every file that went into the bundle with its mtime and
-// size at build time, and each still has both. Any difference, a missing file or an unreadable
-// manifest selects tsx; never stale code. Limit: a file *added* since the build is not seen, so
-// a new file that changes how an unchanged import resolves (say foo.js beside foo.ts) is missed;
-// every other new module is only reachable through an edited, hence stale, importer.
+// In a clone the sources change under it, so the bundle is used only while it was built from
+// exactly the current sources: dist/cli/manifest.json lists every file that went into it with its
+// mtime and size at build time, and each must still have both. Any difference, a missing file or
+// an unreadable manifest runs the sources through tsx's loader instead (~0.4 s slower); never
+// stale code. Limit: a file *added* since the build is not seen, so a new file that changes how
+// an unchanged import resolves (say foo.js beside foo.ts) is missed; every other new module is
+// only reachable through an edited, hence stale, importer.
 // SMSKIT_NO_BUNDLE=1 forces tsx; SMSKIT_DEBUG_LOADER=1 prints the choice to stderr.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
-const dist = new URL('dist/', root);
+const bundle = new URL('dist/cli/', root);
 // Plain path strings for the per-file checks: a URL per manifest entry cost ~5 ms a start.
 const rootPath = fileURLToPath(root);
+const debug = process.env.SMSKIT_DEBUG_LOADER === '1';
 
 /** Returns undefined when the bundle can be used, else why not. */
 function bundleRejection() {
   if (process.env.SMSKIT_NO_BUNDLE === '1') return 'SMSKIT_NO_BUNDLE=1';
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync(new URL('manifest.json', dist), 'utf8'));
+    manifest = JSON.parse(readFileSync(new URL('manifest.json', bundle), 'utf8'));
   } catch {
-    return 'no readable dist/manifest.json';
+    return 'no readable dist/cli/manifest.json';
   }
   if (manifest?.format !== 1 || typeof manifest.entry !== 'string' || !Array.isArray(manifest.files) || manifest.files.length === 0) {
     return 'unknown manifest format';
@@ -37,16 +40,37 @@ function bundleRejection() {
   return undefined;
 }
 
-const rejection = bundleRejection();
-const debug = process.env.SMSKIT_DEBUG_LOADER === '1';
-if (rejection === undefined) {
-  if (debug) process.stderr.write('loader: bundle\n');
+async function startBundle(why) {
+  if (debug) process.stderr.write(`loader: bundle${why}\n`);
   // Stack traces (--verbose) then name the TypeScript sources rather than dist/ chunks.
   if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
-  await import(new URL('cli.mjs', dist).href);
-} else {
+  await import(new URL('cli.mjs', bundle).href);
+}
+
+/**
+ * The sources through tsx, with the "smskit-source" export condition added so the package's own
+ * `smskit/runtime` imports (generated/) resolve to runtime/index.ts rather than to dist/. A
+ * condition cannot be added to a running process by flag, hence a resolve hook.
+ */
+async function startSources(rejection) {
   if (debug) process.stderr.write(`loader: tsx (${rejection})\n`);
   const { register } = await import('tsx/esm/api');
   register();
+  const { register: registerHook } = await import('node:module');
+  const hook = 'export function resolve(specifier, context, next) { return next(specifier, { ...context, conditions: [...context.conditions, "smskit-source"] }); }';
+  registerHook(`data:text/javascript,${encodeURIComponent(hook)}`);
   await import('./cli.ts');
+}
+
+if (!existsSync(new URL('bin/cli.ts', root))) {
+  if (!existsSync(new URL('cli.mjs', bundle))) {
+    process.stderr.write(`smskit: the package is incomplete: ${fileURLToPath(new URL('cli.mjs', bundle))} is missing (reinstall smskit)\n`);
+    process.exitCode = 2;
+  } else {
+    await startBundle(' (installed package)');
+  }
+} else {
+  const rejection = bundleRejection();
+  if (rejection === undefined) await startBundle('');
+  else await startSources(rejection);
 }

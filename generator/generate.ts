@@ -3,16 +3,18 @@
  * Never touches the disk (only the CLI writes, atomically). Layout:
  * `<service-folder>/{types,descriptor,client,server,index}.ts` per wsdl:service, plus `index.ts`.
  */
+import { createHash } from 'node:crypto';
 import { describeService } from './descriptor.js';
 import { clientStatements } from './emit/client-file.js';
 import { descriptorStatements } from './emit/descriptor-file.js';
 import { refuse } from './emit/failure.js';
 import { rootIndexStatements, serviceIndexStatements } from './emit/index-file.js';
-import { planModel } from './emit/model-plan.js';
+import { planModel, type ModelPlan } from './emit/model-plan.js';
 import { printFile, provenanceHeader } from './emit/project.js';
 import { serverStatements } from './emit/server-file.js';
 import { typesStatements } from './emit/types-file.js';
 import type { ModelWarning, WsdlModel } from './model.js';
+import type { ServiceDescriptor } from '../runtime/descriptor.js';
 
 export const DEFAULT_RUNTIME_IMPORT = 'smskit/runtime';
 
@@ -21,11 +23,21 @@ export interface GenerateOptions {
   readonly runtimeImport?: string;
   /** The toolkit version, for the provenance header. */
   readonly toolVersion: string;
+  /**
+   * How the header names the WSDL (default: the model's file as given to the parser). The CLI
+   * passes the path relative to the output folder, or the URL, so the header does not depend
+   * on the working directory or on how the path was typed.
+   */
+  readonly source?: string;
   /** Told of every operation left out of a binding (or of the service), with its WSDL line. */
   readonly onWarning?: (warning: ModelWarning) => void;
 }
 
-/** Turns one file's statement structures into text; `printFile` unless a test compares printers. */
+/**
+ * Turns one file's statement structures into text; `printFile` unless a test compares printers.
+ * @internal Left out of the published declarations (with generateWith), which would otherwise
+ * make users' type checks need ts-morph, a development dependency.
+ */
 export type FilePrinter = (header: string, statements: Parameters<typeof printFile>[1]) => string;
 
 export function generate(model: WsdlModel, options: GenerateOptions): Map<string, string> {
@@ -35,16 +47,19 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
 /**
  * `generate` with the printer as a parameter: the differential test prints the same structures
  * through ts-morph's own Project and formatter and requires identical bytes.
+ * @internal
  */
 export function generateWith(model: WsdlModel, options: GenerateOptions, print: FilePrinter): Map<string, string> {
   const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
   if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
-  const header = provenanceHeader({ toolVersion: options.toolVersion, wsdlFile: model.file, wsdlHash: model.hash, options: { runtimeImport } });
   const plan = planModel(model);
   for (const service of plan.services) for (const warning of service.warnings) options.onWarning?.(warning);
+  const descriptors = plan.services.map((service) => describeService(model, plan.schema, service));
+  const contractHash = contractHashOf(plan, descriptors);
+  const header = provenanceHeader({ toolVersion: options.toolVersion, source: options.source ?? model.file, contractHash, options: { runtimeImport } });
   const files = new Map<string, string>();
-  for (const service of plan.services) {
-    const descriptor = describeService(model, plan.schema, service);
+  for (const [i, service] of plan.services.entries()) {
+    const descriptor = descriptors[i]!;
     const put = (name: string, statements: Parameters<typeof printFile>[1]): void => {
       files.set(`${service.folder}/${name}`, print(header, statements));
     };
@@ -56,5 +71,19 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
   }
   files.set('index.ts', print(header, rootIndexStatements(plan.services)));
   return files;
+}
+
+/**
+ * sha256 of what the generated code is made from: each service's descriptor (wire names,
+ * types, bindings, addresses, documentation; descriptor.ts prints it whole) and the TypeScript
+ * names planned for the schema types and the service. No file names, line numbers or WSDL
+ * bytes, so reformatting or commenting the WSDL keeps it, and any change to it changes the code.
+ */
+function contractHashOf(plan: ModelPlan, descriptors: readonly ServiceDescriptor[]): string {
+  const fingerprint = {
+    types: plan.schema.types.map((t) => [t.key, t.tsName, t.kind === 'complex' ? (t.unionName ?? null) : null]),
+    services: plan.services.map((s, i) => ({ folder: s.folder, names: s.names, descriptor: descriptors[i] })),
+  };
+  return createHash('sha256').update(JSON.stringify(fingerprint)).digest('hex');
 }
 

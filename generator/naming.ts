@@ -217,12 +217,14 @@ export function allocateMethodNames(requests: readonly MethodNameRequest[]): Map
 /** The identifiers generated per service; type names must stay clear of them. */
 export function serviceIdentifiers(serviceIdent: string): {
   client: string;
+  clientOptions: string;
   handlers: string;
   descriptor: string;
   listenerFactory: string;
 } {
   return {
     client: `${serviceIdent}Client`,
+    clientOptions: `${serviceIdent}ClientOptions`,
     handlers: `${serviceIdent}Handlers`,
     descriptor: `${serviceIdent}Descriptor`,
     listenerFactory: `create${serviceIdent}Listener`,

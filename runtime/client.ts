@@ -15,10 +15,15 @@ import { soap12 } from './soap12.js';
 import { send } from './transport.js';
 import type { WireRequest } from './wire.js';
 
-export interface ClientOptions {
-  /** The port address, e.g. `http://host:8080/serviceapi.asmx`. */
-  url: string;
-  binding: Protocol;
+/**
+ * How a client reaches the service. `B` is the bindings it may choose from: a generated client
+ * narrows it to the bindings its WSDL has, so asking for another one does not compile.
+ */
+export interface ClientOptions<B extends Protocol = Protocol> {
+  /** The port address, e.g. `http://host:8080/serviceapi.asmx` (default: the binding's address in the WSDL). */
+  url?: string;
+  /** The binding to call over; required, as each binding puts different bytes on the wire. */
+  binding: B;
   /** Whole-call time limit (default 30 s). */
   timeoutMs?: number;
   /** Extra HTTP headers on every request. */
@@ -84,8 +89,7 @@ export class ServiceClient {
     if (!PROTOCOLS.has(options.binding)) throw new TypeError(`Unknown binding "${String(options.binding)}": use soap11, soap12, http-get or http-post`);
     const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
     if (binding === undefined) throw new TypeError(`${descriptor.name} has no ${options.binding} binding`);
-    const url = new URL(options.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Unsupported URL scheme: ${url.protocol}`);
+    const url = clientUrl(descriptor, binding, options.url);
     this.descriptor = descriptor;
     this.binding = options.binding;
     this.path = url.pathname.replace(/\/+$/, '');
@@ -172,6 +176,21 @@ export class ServiceClient {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+/** `options.url`, else the address the WSDL gives the binding's port; either must be an http(s) URL. */
+function clientUrl(descriptor: ServiceDescriptor, binding: BindingDescriptor, given: string | undefined): URL {
+  if (given === undefined && binding.address === undefined) {
+    throw new TypeError(`${descriptor.name}: the WSDL gives no address for binding ${binding.name} (${binding.protocol}): pass options.url`);
+  }
+  let url: URL;
+  try {
+    url = new URL(given ?? binding.address!);
+  } catch {
+    throw new TypeError(given === undefined ? `${descriptor.name}: the WSDL's address for binding ${binding.name} is not a URL (${binding.address}): pass options.url` : `options.url is not a URL: ${given}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Unsupported URL scheme: ${url.protocol}`);
+  return url;
 }
 
 /** HTTP GET/POST have no SOAP headers: a caller's header blocks would be lost, so they are refused. */

@@ -3,21 +3,19 @@
  * Builds the prebuilt CLI bundle that `bin/smskit.js` starts from when it is fresh, so the
  * command does not pay for tsx's loader (about 0.4 s of every run on a 2-core machine).
  *
- *   node scripts/build-cli.mjs [--out-dir <dir>]      (default: <repo>/dist)
+ *   node scripts/build-cli.mjs [--out-dir <dir>]      (default: <repo>/dist/cli)
  *
  * Output: <out-dir>/cli.mjs, one chunk per lazily imported command module (code splitting keeps
  * every `await import(...)` in bin/commands/ lazy), and <out-dir>/manifest.json: every source
  * file that went into the bundle with the mtime and size it had when esbuild read it, and its
- * sha256. The shim compares mtime+size with fs.statSync and falls back to tsx on any difference.
+ * sha256. In a clone the shim compares mtime+size with fs.statSync and falls back to tsx on any
+ * difference; the published package ships no sources, and its shim always starts the bundle.
  *
  * Plain .mjs on purpose: it runs from `npm install` (prepare) before anything else exists.
- * node_modules stay external (better-sqlite3, undici, ts-morph, ...): they are resolved at run
- * time exactly as under tsx, so the manifest does not need to cover them.
- *
- * The out dir must be a direct child of the repository root and every output file sits directly
- * in it: modules read files relative to their own URL (bin/tool-version.ts reads
- * `../package.json`, bin/built-in-contract.ts `../wsdl/serviceapi.wsdl`), which resolve the same
- * from <repo>/dist/*.mjs as from <repo>/bin/*.ts only at that depth.
+ * node_modules stay external where they must (better-sqlite3 is native): they are resolved at
+ * run time from the package's own dependencies, so the manifest does not need to cover them.
+ * Modules find the package's own files (package.json, wsdl/) by walking up from their URL
+ * (bin/package-files.ts), so the out dir may sit at any depth.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +25,8 @@ import { build, version as esbuildVersion } from 'esbuild';
 
 export const MANIFEST_NAME = 'manifest.json';
 export const MANIFEST_FORMAT = 1;
+/** Where the shim (bin/smskit.js) looks for the bundle, relative to the package root. */
+export const DEFAULT_OUT_DIR = 'dist/cli';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Files that shape the bundle without being modules in it. */
 const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'scripts/build-cli.mjs'];
@@ -34,13 +34,15 @@ export const UNDICI_ENTRY = 'scripts/undici-entry.cjs';
 const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
 
 /**
- * Dependencies that stay in node_modules: native code (better-sqlite3), the big generator-only
- * or peer packages, and anything that reads files beside its own modules. The small pure-JS
- * packages every command loads (yargs, undici, saxes, diff, ...) are bundled: resolving and
- * reading their hundreds of files was ~0.15 s of each run. The recorder below puts their files
- * in the manifest too, so an `npm install` that changes them makes the bundle stale.
+ * Dependencies that stay in node_modules: native code (better-sqlite3). The pure-JS packages
+ * the commands load (yargs, undici, saxes, diff) are bundled: resolving and reading their
+ * hundreds of files was ~0.15 s of each run. The recorder below puts their files in the
+ * manifest too, so an `npm install` that changes them makes the bundle stale. The sources
+ * import ts-morph only for types, so nothing of it reaches the bundle.
  */
-const KEEP_EXTERNAL = ['better-sqlite3', 'ts-morph', 'typescript', 'tsx', 'tsx/*', 'esbuild', 'soap', 'xmlbuilder2', 'fast-xml-parser'];
+const KEEP_EXTERNAL = ['better-sqlite3'];
+/** The package.json "exports" condition that maps the package's own `smskit/*` imports to source. */
+export const SOURCE_CONDITION = 'smskit-source';
 
 class BuildError extends Error {
   code = 'CLI_BUILD';
@@ -87,8 +89,8 @@ function recordInputs(root, recorded) {
 
 /**
  * esbuild plugin: the package's imports of itself (generated/ imports `smskit/runtime`) are
- * source, not node_modules: resolve them through package.json "exports" and bundle them, or the
- * bundle would hand Node a .ts file it cannot load without tsx.
+ * source, not node_modules: resolve them through package.json "exports" (its source condition)
+ * and bundle them, or the bundle would load a second copy of the runtime from dist/.
  */
 function bundleSelfReferences(root) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -99,8 +101,9 @@ function bundleSelfReferences(root) {
     setup(b) {
       b.onResolve({ filter: new RegExp(`^${escaped}(/|$)`) }, (args) => {
         const subpath = `.${args.path.slice(pkg.name.length)}`;
-        const target = exportsMap[subpath];
-        if (typeof target !== 'string') throw new BuildError(`${args.path} (from ${args.importer}) is not a string entry of package.json "exports"`);
+        const entry = exportsMap[subpath];
+        const target = typeof entry === 'string' ? entry : entry?.[SOURCE_CONDITION];
+        if (typeof target !== 'string') throw new BuildError(`${args.path} (from ${args.importer}) has no "${SOURCE_CONDITION}" entry in package.json "exports"`);
         return { path: resolve(root, target) };
       });
     },
@@ -117,20 +120,13 @@ function slimUndici(root) {
   };
 }
 
-function checkOutDir(root, outDir) {
-  if (dirname(outDir) !== root) {
-    throw new BuildError(`--out-dir must be a direct child of ${root} (got ${outDir}): modules read ../package.json and ../wsdl relative to their own URL`);
-  }
-}
-
 /**
  * Bundles <root>/bin/cli.ts into outDir and writes the manifest. Returns the manifest.
  * The previous contents of outDir are removed first, so no stale chunk survives a rebuild.
  */
-export async function buildCli({ root = ROOT, outDir = join(root, 'dist') } = {}) {
+export async function buildCli({ root = ROOT, outDir = join(root, DEFAULT_OUT_DIR) } = {}) {
   root = resolve(root);
   outDir = resolve(outDir);
-  checkOutDir(root, outDir);
   const recorded = new Map();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -195,7 +191,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     const options = parseArgs(process.argv.slice(2));
     const manifest = await buildCli(options);
-    const outDir = options.outDir ?? join(ROOT, 'dist');
+    const outDir = options.outDir ?? join(ROOT, DEFAULT_OUT_DIR);
     const ms = Math.round(performance.now() - started);
     process.stdout.write(`build-cli: ${relative(process.cwd(), join(outDir, manifest.entry)) || manifest.entry} from ${manifest.files.length} files in ${ms} ms\n`);
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * Many crash rounds outside CI: `node --import tsx scripts/crash-loop.ts [--rounds 50] [--seed S]`.
+ * Many crash rounds outside CI: `npx tsx scripts/crash-loop.ts [--rounds 50] [--seed S]`.
  * `smskit serve` under load over all bindings, SIGKILLed at seeded moments and restarted on the
  * same database; prints acknowledged vs stored and every problem. Exit 0 when clean, 1 otherwise.
  */

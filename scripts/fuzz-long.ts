@@ -1,5 +1,5 @@
 /**
- * The long fuzz run, outside CI: `node --import tsx scripts/fuzz-long.ts [--count N] [--seed S] [--only I]`.
+ * The long fuzz run, outside CI: `npx tsx scripts/fuzz-long.ts [--count N] [--seed S] [--only I]`.
  * Same cases and checks as test/reliability-fuzz.test.ts; prints progress, a summary and every
  * failure (with the seed and the redacted request). Exit 0 when clean, 1 on failures.
  */

@@ -1,5 +1,5 @@
 /**
- * The soak run outside CI: `node --import tsx scripts/soak.ts [--seconds 300] [--rate 200] [--concurrency 32]`.
+ * The soak run outside CI: `npx tsx scripts/soak.ts [--seconds 300] [--rate 200] [--concurrency 32]`.
  * Drives `smskit serve` at a steady rate over all four bindings; prints RSS every 10 s, then
  * throughput, latency percentiles, errors (must be 0) and the RSS series. Exit 1 on any error.
  */

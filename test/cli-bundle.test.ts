@@ -1,6 +1,6 @@
 /**
- * The prebuilt CLI bundle (scripts/build-cli.mjs → dist/) and the shim's choice between it and
- * tsx (bin/smskit.js). Everything runs in a temporary copy of the sources with node_modules
+ * The prebuilt CLI bundle (scripts/build-cli.mjs → dist/cli/) and the shim's choice between it
+ * and tsx (bin/smskit.js): in a clone by the manifest, in an installed package always the bundle. Everything runs in a temporary copy of the sources with node_modules
  * linked, so touching a file to make the bundle stale never disturbs the working tree.
  */
 import { spawnSync } from 'node:child_process';
@@ -43,7 +43,7 @@ function split(result: Run): { loader: string; rest: Run } {
 }
 
 function manifestPath(): string {
-  return join(copy, 'dist', 'manifest.json');
+  return join(copy, 'dist', 'cli', 'manifest.json');
 }
 
 function rebuild(): void {
@@ -77,14 +77,16 @@ describe('scripts/build-cli.mjs', () => {
     }
   });
 
-  it('keeps native and heavy packages external, bundles smskit/runtime and the small pure-JS dependencies, and leaves the heavy modules out of the entry chunk', () => {
-    const dist = join(copy, 'dist');
+  it('keeps native better-sqlite3 external, bundles smskit/runtime and the pure-JS dependencies, never ts-morph, and leaves the heavy modules out of the entry chunk', () => {
+    const dist = join(copy, 'dist', 'cli');
     const texts = readdirSync(dist)
       .filter((name) => name.endsWith('.mjs'))
       .map((name) => readFileSync(join(dist, name), 'utf8'));
     expect(texts.some((text) => text.includes('from "better-sqlite3"') || text.includes('import("better-sqlite3")'))).toBe(true);
     expect(texts.some((text) => text.includes('from "smskit/runtime"'))).toBe(false);
-    for (const bundled of ['undici', 'yargs']) expect(texts.some((text) => text.includes(`from "${bundled}"`))).toBe(false);
+    for (const bundled of ['undici', 'yargs', 'saxes', 'diff']) expect(texts.some((text) => text.includes(`from "${bundled}"`))).toBe(false);
+    // The sources import ts-morph for types only: an installed package does not depend on it.
+    for (const text of texts) expect(text).not.toMatch(/from "ts-morph"|node_modules\/ts-morph\//);
     // Bundled dependencies are inputs like our sources: changing them makes the bundle stale.
     const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { files: { path: string }[] };
     expect(manifest.files.some((f) => /node_modules\/undici\/lib\/dispatcher\/pool\.js$/.test(f.path))).toBe(true);
@@ -127,10 +129,20 @@ describe('scripts/build-cli.mjs', () => {
     expect(typeof (entry['Pool'] as { prototype: { request?: unknown } }).prototype.request).toBe('function');
   });
 
-  it('refuses an out dir that is not a direct child of the repository (relative reads would break)', () => {
-    const result = build(['--out-dir', join(copy, 'nested', 'dist')]);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain('direct child');
+  it('builds into an out dir at any depth: the bundle finds package.json and the built-in contract from there', () => {
+    const nested = join(copy, 'nested', 'deeper', 'out');
+    expect(build(['--out-dir', nested])).toMatchObject({ status: 0, stderr: '' });
+    const elsewhere = mkdtempSync(join(tmpdir(), 'smskit-cli-cwd-'));
+    try {
+      const version = spawnSync(process.execPath, [join(nested, 'cli.mjs'), '--version'], { cwd: elsewhere, encoding: 'utf8' });
+      expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version);
+      const list = spawnSync(process.execPath, [join(nested, 'cli.mjs'), 'conformance', '--list'], { cwd: elsewhere, encoding: 'utf8' });
+      expect(list.stderr).toBe('');
+      expect(list.stdout).toMatch(/cases selected/);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+      rmSync(join(copy, 'nested'), { recursive: true, force: true });
+    }
   });
 });
 
@@ -147,7 +159,7 @@ describe('bin/smskit.js with a fresh bundle', () => {
     expect(bundled.rest).toEqual(fromSource.rest);
   });
 
-  it('reads package.json and the built-in WSDL relative to the bundle (same depth as bin/)', () => {
+  it('reads package.json relative to the bundle, not to the working directory', () => {
     const version = split(cli(['--version']));
     expect(version.rest.stdout.trim()).toBe((JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version);
   });
@@ -185,8 +197,41 @@ describe('bin/smskit.js with a stale or broken bundle falls back to tsx', () => 
   it('an unreadable manifest', () => {
     writeFileSync(manifestPath(), '{"format":');
     const result = split(cli(['--version']));
-    expect(result.loader).toBe('loader: tsx (no readable dist/manifest.json)');
+    expect(result.loader).toBe('loader: tsx (no readable dist/cli/manifest.json)');
     expect(result.rest.status).toBe(0);
     rebuild();
+  });
+});
+
+describe('bin/smskit.js in an installed package (no TypeScript sources beside it)', () => {
+  let installed: string;
+  beforeAll(() => {
+    // What package.json "files" ships of the CLI: the shim, the bundle and the contract.
+    installed = mkdtempSync(join(tmpdir(), 'smskit-installed-'));
+    for (const path of ['bin/smskit.js', 'dist/cli', 'wsdl/serviceapi.wsdl', 'package.json']) cpSync(join(copy, path), join(installed, path), { recursive: true });
+    rmSync(join(installed, 'dist', 'cli', 'manifest.json'));
+    symlinkSync(join(repoRoot, 'node_modules'), join(installed, 'node_modules'), 'dir');
+  });
+  afterAll(() => {
+    rmSync(installed, { recursive: true, force: true });
+  });
+  const installedCli = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run => {
+    const { NODE_OPTIONS: _repoConditions, ...userEnv } = process.env;
+    const result = spawnSync(process.execPath, [join(installed, 'bin', 'smskit.js'), ...args], { cwd: tmpdir(), encoding: 'utf8', env: { ...userEnv, SMSKIT_DEBUG_LOADER: '1', ...env } });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  it('always starts the bundle (there is nothing to be stale against, and no tsx)', () => {
+    const result = split(installedCli(['conformance', '--list']));
+    expect(result.loader).toBe('loader: bundle (installed package)');
+    expect(result.rest.stderr).toBe('');
+    expect(result.rest.stdout).toMatch(/cases selected/);
+  });
+
+  it('says the package is incomplete, exit 2, when the bundle is missing', () => {
+    rmSync(join(installed, 'dist'), { recursive: true, force: true });
+    const result = installedCli(['--version']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^smskit: the package is incomplete: .*cli\.mjs is missing \(reinstall smskit\)\n$/);
   });
 });

@@ -1,6 +1,6 @@
 /** `smskit account add|list|disable|enable`: manage the service's accounts in its database. */
 import type { Argv } from 'yargs';
-import { CliError, EXIT_OK } from '../cli-error.js';
+import { EXIT_OK, UsageError } from '../cli-error.js';
 import { readSecret } from '../secret-input.js';
 import { PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -21,9 +21,9 @@ export function validateAccountOptions(args: Record<string, unknown>): AccountOp
   const action = args.action as Action;
   const email = typeof args.email === 'string' ? args.email : undefined;
   const keywords = ((args.keyword as unknown[] | undefined) ?? []).map(String);
-  if (action !== 'list' && email === undefined) throw new CliError(`account ${action} needs --email`);
-  if (action === 'add' && keywords.length === 0) throw new CliError('account add needs at least one --keyword');
-  if (action !== 'add' && keywords.length > 0) throw new CliError(`--keyword goes with account add only`);
+  if (action !== 'list' && email === undefined) throw new UsageError(`account ${action} needs --email`);
+  if (action === 'add' && keywords.length === 0) throw new UsageError('account add needs at least one --keyword');
+  if (action !== 'add' && keywords.length > 0) throw new UsageError(`--keyword goes with account add only`);
   return Object.freeze({ action, db: String(args.db), email, keywords, passwordStdin: args['password-stdin'] === true, json: args.json === true });
 }
 
@@ -64,5 +64,11 @@ export const accountCommand: CliCommand = {
   command: 'account <action>',
   describe: 'Manage accounts: add (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable',
   builder,
+  examples: [
+    ['smskit account add --email you@example.com --keyword ACME', 'the password is prompted for (or $SMSKIT_PASSWORD, or --password-stdin)'],
+    ['smskit account list --json', 'every account as JSON'],
+    ['smskit account disable --email you@example.com', 'refuse its requests from now on'],
+  ],
+  exitCodes: { 0: 'done', 2: 'usage error, no such account, or the database cannot be opened' },
   run,
 };

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { Protocol, ServiceDescriptor } from '../../runtime/index.js';
-import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../cli-error.js';
+import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.js';
 import type { CliCommand } from './command.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
@@ -22,10 +22,7 @@ function builder(yargs: Argv): Argv {
     .option('soap-headers', { type: 'string', describe: 'SOAP header blocks as JSON, by header name (see inspect)' })
     .option('show-headers', { type: 'boolean', default: false, describe: "Print { output, soapHeaders } with the response's SOAP headers" })
     .option('timeout', { type: 'number', default: 30_000, describe: 'Time limit for the whole call in milliseconds (also for fetching a WSDL URL)' })
-    .option('max-response-bytes', { type: 'number', default: 16 * 1024 * 1024, describe: 'Largest response accepted (also for a WSDL URL)' })
-    .example("smskit call calc.wsdl Add --input '{\"intA\": 6, \"intB\": 3}'", 'calls Add over SOAP 1.1 at the address in the WSDL')
-    .example('smskit call http://host/rich.asmx?wsdl EchoShapes --binding soap12 --input @shapes.json', 'input from a file')
-    .epilogue('Exit codes: 0 result printed, 1 the service answered with a fault, 2 usage, input or transport error.');
+    .option('max-response-bytes', { type: 'number', default: 16 * 1024 * 1024, describe: 'Largest response accepted (also for a WSDL URL)' });
 }
 
 interface CallOptions {
@@ -43,13 +40,13 @@ interface CallOptions {
 function validate(args: Record<string, unknown>): CallOptions {
   const text = (name: string): string => {
     const value = args[name];
-    if (typeof value !== 'string' || value.trim() === '') throw new CliError(`${name} is required: smskit call <wsdl> <operation>`);
+    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${name} is required: smskit call <wsdl> <operation>`);
     return value;
   };
   const timeout = Number(args['timeout']);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError('--timeout must be a positive number of milliseconds');
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
   const maxBytes = Number(args['max-response-bytes']);
-  if (!Number.isInteger(maxBytes) || maxBytes < 1024) throw new CliError('--max-response-bytes must be a whole number of bytes, at least 1024');
+  if (!Number.isInteger(maxBytes) || maxBytes < 1024) throw new UsageError('--max-response-bytes must be a whole number of bytes, at least 1024');
   return Object.freeze({
     wsdl: text('wsdl'),
     operation: text('operation'),
@@ -123,5 +120,10 @@ export const callCommand: CliCommand = {
   command: 'call <wsdl> <operation>',
   describe: 'Call any operation of a WSDL over any binding, input and result as JSON',
   builder,
+  examples: [
+    ["smskit call calc.wsdl Add --input '{\"intA\": 6, \"intB\": 3}'", 'calls Add over SOAP 1.1 at the address in the WSDL'],
+    ['smskit call http://host/rich.asmx?wsdl EchoShapes --binding soap12 --input @shapes.json', 'input from a file'],
+  ],
+  exitCodes: { 0: 'the result was printed', 1: 'the service answered with a fault', 2: 'usage, input or transport error' },
   run,
 };

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { CliError, EXIT_FAILED, EXIT_OK } from '../cli-error.js';
+import { EXIT_FAILED, EXIT_OK, UsageError } from '../cli-error.js';
 import type { CliCommand } from './command.js';
 
 const FAIL_ON = ['breaking', 'client', 'server', 'any'] as const;
@@ -24,16 +24,16 @@ export interface DiffCommandOptions {
 export function validateDiffOptions(args: Record<string, unknown>): DiffCommandOptions {
   const text = (name: string): string => {
     const value = args[name];
-    if (typeof value !== 'string' || value.trim() === '') throw new CliError(`${name} needs a WSDL file or an http(s) URL`);
+    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${name} needs a WSDL file or an http(s) URL`);
     return value;
   };
-  if (args['json'] === true && args['markdown'] === true) throw new CliError('--json and --markdown cannot be combined: choose one format for stdout');
+  if (args['json'] === true && args['markdown'] === true) throw new UsageError('--json and --markdown cannot be combined: choose one format for stdout');
   const failOn = args['fail-on'] ?? 'breaking';
-  if (!FAIL_ON.includes(failOn as (typeof FAIL_ON)[number])) throw new CliError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  if (!FAIL_ON.includes(failOn as (typeof FAIL_ON)[number])) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
   const junit = args['junit'];
-  if (junit !== undefined && (typeof junit !== 'string' || junit.trim() === '')) throw new CliError('--junit needs a file name');
+  if (junit !== undefined && (typeof junit !== 'string' || junit.trim() === '')) throw new UsageError('--junit needs a file name');
   const timeout = args['timeout'] ?? 10_000;
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000) throw new CliError('--timeout must be a number of milliseconds between 1 and 600000');
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000) throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
   return Object.freeze({
     old: text('old'),
     new: text('new'),
@@ -73,5 +73,10 @@ export const diffCommand: CliCommand = {
   command: 'diff <old> <new>',
   describe: 'Compare two versions of a WSDL: what the change breaks for deployed clients and servers, per binding',
   builder,
+  examples: [
+    ['smskit diff old.wsdl new.wsdl', 'what the change breaks, per binding and direction'],
+    ['smskit diff http://prod/service.asmx?wsdl service.wsdl --markdown --fail-on any', 'a pull-request comment; exit 1 on any change'],
+  ],
+  exitCodes: { 0: 'nothing at or above --fail-on changed', 1: 'a change at or above --fail-on', 2: 'a WSDL cannot be read or parsed, or a usage error' },
   run,
 };

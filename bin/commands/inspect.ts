@@ -4,23 +4,21 @@
  * (fetched once, bounded in size and time like every fetch of the toolkit).
  */
 import type { Argv } from 'yargs';
-import { CliError, EXIT_OK } from '../cli-error.js';
+import { EXIT_OK, UsageError } from '../cli-error.js';
 import type { CliCommand } from './command.js';
 
 function builder(yargs: Argv): Argv {
   return yargs
     .positional('wsdl', { type: 'string', describe: 'WSDL file or URL (e.g. http://host/service.asmx?wsdl)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the description as JSON' })
-    .option('timeout', { type: 'number', default: 10_000, describe: 'Time limit for fetching a WSDL URL, in milliseconds' })
-    .example('smskit inspect wsdl/serviceapi.wsdl', 'every operation of the contract with its parameters')
-    .example('smskit inspect http://127.0.0.1:8080/serviceapi.asmx?wsdl --json', 'a running service, as JSON');
+    .option('timeout', { type: 'number', default: 10_000, describe: 'Time limit for fetching a WSDL URL, in milliseconds' });
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const wsdl = args['wsdl'];
-  if (typeof wsdl !== 'string' || wsdl.trim() === '') throw new CliError('name a WSDL file or URL: smskit inspect <wsdl>');
+  if (typeof wsdl !== 'string' || wsdl.trim() === '') throw new UsageError('name a WSDL file or URL: smskit inspect <wsdl>');
   const timeout = Number(args['timeout']);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError('--timeout must be a positive number of milliseconds');
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
   const { loadContract } = await import('../../conformance/contract-source.js');
   const { describeContract, formatDescription } = await import('../../generator/describe.js');
   const description = describeContract((await loadContract(wsdl, timeout)).model);
@@ -32,5 +30,10 @@ export const inspectCommand: CliCommand = {
   command: 'inspect <wsdl>',
   describe: 'Show the services, ports and operation signatures of a WSDL',
   builder,
+  examples: [
+    ['smskit inspect calc.wsdl', 'every operation of the contract with its parameters'],
+    ['smskit inspect http://127.0.0.1:8080/serviceapi.asmx?wsdl --json', 'a running service, as JSON'],
+  ],
+  exitCodes: { 0: 'the description was printed', 2: 'the WSDL cannot be read, fetched or parsed, or a usage error' },
   run,
 };

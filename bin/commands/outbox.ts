@@ -28,5 +28,10 @@ export const outboxCommand: CliCommand = {
   command: 'outbox',
   describe: 'List the messages stored in the outbox (id, time, account, recipient, carrier, encoding, segments, port, state)',
   builder,
+  examples: [
+    ['smskit outbox', 'a table of the stored messages'],
+    ['smskit outbox --json --limit 10 --db service.sqlite', 'the ten oldest as JSON, from another database'],
+  ],
+  exitCodes: { 0: 'listed', 2: 'usage error, or no database at --db' },
   run,
 };

@@ -6,7 +6,7 @@
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
 import type { Protocol } from '../../runtime/index.js';
-import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../cli-error.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.js';
 import { readSecret } from '../secret-input.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -31,10 +31,10 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
   try {
     new URL(url);
   } catch {
-    throw new CliError(`--url is not a URL: ${url}`);
+    throw new UsageError(`--url is not a URL: ${url}`);
   }
   const timeout = Number(args.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError('--timeout must be a positive number of milliseconds');
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
   return Object.freeze({
     url,
     binding: args.binding as Protocol,
@@ -100,5 +100,10 @@ export const sendCommand: CliCommand = {
   command: 'send',
   describe: 'Send one SMS through a running service (SMSSend, or SMSSendToPort with --port)',
   builder,
+  examples: [
+    ['smskit send --url http://127.0.0.1:8080/serviceapi.asmx --keyword ACME --email you@example.com --to +14155550123 --carrier auto --message Hello', 'SMSSend over SOAP 1.1; prints the message id'],
+    ['SMSKIT_PASSWORD=... smskit send --binding http-post --port 2948 --url ... --keyword ACME --email you@example.com --to ... --carrier auto --message Hi', 'SMSSendToPort over HTTP POST'],
+  ],
+  exitCodes: { 0: 'sent: the message id was printed', 1: 'the service answered with a fault (code and message printed)', 2: 'usage or transport error' },
   run,
 };

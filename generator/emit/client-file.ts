@@ -1,4 +1,7 @@
-/** `client.ts`: `<Service>Client`, one typed method per operation over the runtime's ServiceClient. */
+/**
+ * `client.ts`: `<Service>Client`, one typed method per operation over the runtime's
+ * ServiceClient, and `<Service>ClientOptions`: the constructor's options, typed by the WSDL.
+ */
 import type { MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import { StructureKind } from './kinds.js';
 import { quoteString } from '../naming.js';
@@ -6,29 +9,29 @@ import { cleanDocumentation, jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from './schema-plan.js';
-import type { PlannedOperation, ServicePlan } from './service-plan.js';
+import type { PlannedBinding, PlannedOperation, ServicePlan } from './service-plan.js';
 
 export function clientStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
   const types = new OperationTypes(schema);
   const methods = service.operations.flatMap((op) => clientMethods(op, service, types));
-  const protocols = service.bindings.map((b) => `\`${b.binding.protocol}\``).join(', ');
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeImport, namedImports: ['ServiceClient', { name: 'CallOptions', isTypeOnly: true }, { name: 'ClientOptions', isTypeOnly: true }] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [service.names.descriptor] },
     ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
     ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
+    clientOptionsAlias(service),
     {
       kind: StructureKind.Class,
       isExported: true,
       name: service.names.client,
       docs: jsDoc(
         cleanDocumentation(service.service.documentation),
-        `Client of service \`${service.service.name.local}\`. Choose the binding with \`options.binding\` (${protocols}).`,
+        `Client of service \`${service.service.name.local}\`. Choose the binding with \`options.binding\` (${service.bindings.map((b) => `\`${b.binding.protocol}\``).join(', ')}).`,
       ),
       properties: [{ name: '#client', isReadonly: true, type: 'ServiceClient' }],
       ctors: [
         {
-          parameters: [{ name: 'options', type: 'ClientOptions' }],
+          parameters: [{ name: 'options', type: service.names.clientOptions }],
           statements: [`this.#client = new ServiceClient(${service.names.descriptor}, options);`],
         },
       ],
@@ -43,6 +46,42 @@ export function clientStatements(schema: SchemaPlan, service: ServicePlan, runti
       ],
     },
   ];
+}
+
+/**
+ * `binding` allows only the protocols the service's WSDL has a binding for, so a client asking
+ * for another one does not compile. `url` may be left out where the WSDL gives the binding's
+ * port an http(s) address (the runtime then uses it); elsewhere it is required.
+ */
+function clientOptionsAlias(service: ServicePlan): StatementStructures {
+  const protocols = (bindings: readonly PlannedBinding[]): string => bindings.map((b) => quoteString(b.binding.protocol)).join(' | ');
+  const addressed = service.bindings.filter((b) => isHttpUrl(b.port.address));
+  const unaddressed = service.bindings.filter((b) => !isHttpUrl(b.port.address));
+  const members = [
+    ...(addressed.length > 0 ? [`ClientOptions<${protocols(addressed)}>`] : []),
+    ...(unaddressed.length > 0 ? [`(ClientOptions<${protocols(unaddressed)}> & { url: string })`] : []),
+  ];
+  const defaults = addressed.map((b) => `- ${b.binding.protocol}: ${b.port.address}`);
+  return {
+    kind: StructureKind.TypeAlias,
+    isExported: true,
+    name: service.names.clientOptions,
+    type: members.length > 0 ? members.join(' | ') : 'never',
+    docs: jsDoc(
+      `Options of \`${service.names.client}\`: \`binding\` is one of the bindings the WSDL gives service \`${service.service.name.local}\`.`,
+      addressed.length > 0 ? `\`url\` defaults to the port address in the WSDL:\n${defaults.join('\n')}` : '`url` is required: the WSDL gives no http(s) port address.',
+    ),
+  };
+}
+
+function isHttpUrl(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  try {
+    const url = new URL(address);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function clientMethods(op: PlannedOperation, service: ServicePlan, types: OperationTypes): OptionalKind<MethodDeclarationStructure>[] {

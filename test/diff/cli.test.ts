@@ -79,7 +79,7 @@ describe('smskit diff', () => {
     ['a malformed WSDL', ['diff', 'test/fixtures/wsdl-bad/doctype.wsdl', `${FIX}/member-added/new.wsdl`], 'smskit: test/fixtures/wsdl-bad/doctype.wsdl:2: A DOCTYPE declaration is not allowed (no DTDs, no entity declarations) (column 1)\n'],
     ['a URL that answers 404', ['diff', `${FIX}/member-added/old.wsdl`, 'URL/missing?wsdl'], 'smskit: URL/missing?wsdl:1: cannot fetch the WSDL: HTTP 404\n'],
     ['a URL over the time limit', ['diff', 'URL/slow.asmx?wsdl', `${FIX}/member-added/old.wsdl`, '--timeout', '300'], /^smskit: URL\/slow\.asmx\?wsdl:1: cannot fetch the WSDL: No complete response within 300 ms\n$/],
-    ['conflicting formats', ['diff', 'a.wsdl', 'b.wsdl', '--json', '--markdown'], 'smskit: --json and --markdown cannot be combined: choose one format for stdout\n'],
+    ['conflicting formats', ['diff', 'a.wsdl', 'b.wsdl', '--json', '--markdown'], 'smskit: --json and --markdown cannot be combined: choose one format for stdout (see smskit diff --help)\n'],
   ])('exits 2 with one line on %s', async (_what, args, message) => {
     const result = await smskit(args.map((a) => a.replace('URL', origin)));
     expect(result.status).toBe(2);

@@ -1,0 +1,258 @@
+/**
+ * The package as a user gets it. `npm pack` (which builds it), install the tarball into an
+ * empty project, `npx smskit generate` a client there (from a running service's ?wsdl and from
+ * the built-in contract), compile it with that project's `tsc` (strict, declarations checked
+ * too), run it with plain `node` against `smskit serve`, and run `npx smskit conformance` from
+ * that folder. Nothing of the repository is on the way: the project sees only the tarball.
+ *
+ * Offline-friendly: the install takes the tarball's dependencies from npm's cache (which
+ * `npm ci` of this repo filled) with --prefer-offline; when npm needs the registry for something
+ * the cache lacks and the registry is unreachable, the test skips with one line saying so.
+ * Every install script runs, except
+ * better-sqlite3's native compile (about a minute): its binary is copied from the repo's own
+ * install of the same version, for the same Node; with another version it is rebuilt.
+ *
+ * SMSKIT_CONSUMER_TARBALL=<file.tgz> tests that tarball instead of packing the working tree
+ * (this is how the test was shown to fail on the package before it was compiled).
+ */
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const PASSWORD = 'consumer test password';
+/** What a copy of the repo needs to pack: everything but what is never packed or rebuilt anyway. */
+const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'test', 'bench', 'tmp', '.vitest']);
+
+function npmSkipReason(): string | undefined {
+  const version = spawnSync(NPM, ['--version'], { encoding: 'utf8', env: npmEnv() });
+  return version.status === 0 ? undefined : 'skipped: npm is not runnable here, so the package cannot be packed and installed';
+}
+const SKIP = npmSkipReason();
+if (SKIP !== undefined) console.warn(`package consumer: ${SKIP}`);
+
+/** The environment of a user's shell: without the npm_* variables of an enclosing `npm test` (its prefix, its lifecycle) and without the repo's NODE_OPTIONS. */
+function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  // NODE_OPTIONS carries the repo's source condition (.npmrc): a user's project has none.
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && key !== 'SMSKIT_PASSWORD' && key !== 'NODE_OPTIONS') env[key] = value;
+  return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
+}
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(command: string, args: readonly string[], cwd: string, timeout = 180_000, env: NodeJS.ProcessEnv = {}): Run {
+  const result: SpawnSyncReturns<string> = spawnSync(command, args, { cwd, env: npmEnv(env), encoding: 'utf8', timeout, input: '' });
+  return { status: result.status, stdout: result.stdout ?? '', stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}` };
+}
+
+/** Fails with everything the command printed, so a CI log shows why. */
+function ok(result: Run, what: string): Run {
+  if (result.status !== 0) throw new Error(`${what} exited ${result.status}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  return result;
+}
+
+const versionOf = (dir: string): string => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Packs a copy of the working tree (building it), so the repo's own dist/ is never rebuilt under running tests. */
+function packWorkingTree(work: string): string {
+  const copy = join(work, 'source');
+  mkdirSync(copy);
+  for (const entry of readdirSync(repoRoot)) {
+    if (!NOT_COPIED.has(entry) && !entry.endsWith('.sqlite')) cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  const packed = ok(run(NPM, ['pack', '--json', '--pack-destination', work], copy, 240_000), 'npm pack');
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
+  return join(work, info!.filename);
+}
+
+/** Install scripts of every installed package, by package directory. */
+function installScripts(nodeModules: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === '.bin') continue;
+      const path = join(dir, entry.name);
+      if (entry.name.startsWith('@')) {
+        visit(path);
+        continue;
+      }
+      const manifest = join(path, 'package.json');
+      if (existsSync(manifest)) {
+        const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> };
+        const scripts = ['preinstall', 'install', 'postinstall'].filter((name) => pkg.scripts?.[name] !== undefined);
+        if (scripts.length > 0 || existsSync(join(path, 'binding.gyp'))) found.set(path, scripts);
+      }
+      if (existsSync(join(path, 'node_modules'))) visit(join(path, 'node_modules'));
+    }
+  };
+  visit(nodeModules);
+  return found;
+}
+
+/** Runs what --ignore-scripts skipped; better-sqlite3's compile becomes a copy of the repo's binary when the versions match. */
+function runInstallScripts(project: string): void {
+  const nodeModules = join(project, 'node_modules');
+  const rebuild: string[] = [];
+  for (const dir of installScripts(nodeModules).keys()) {
+    const name = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name;
+    const repoCopy = join(repoRoot, 'node_modules', name);
+    const binary = join('build', 'Release', 'better_sqlite3.node');
+    if (name === 'better-sqlite3' && existsSync(join(repoCopy, binary)) && versionOf(repoCopy) === versionOf(dir)) {
+      mkdirSync(join(dir, 'build', 'Release'), { recursive: true });
+      copyFileSync(join(repoCopy, binary), join(dir, binary));
+    } else {
+      rebuild.push(name);
+    }
+  }
+  if (rebuild.length > 0) ok(run(NPM, ['rebuild', ...rebuild], project, 300_000), `npm rebuild ${rebuild.join(' ')}`);
+}
+
+const TSCONFIG = {
+  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'dist', rootDir: 'src', types: ['node'] },
+  include: ['src'],
+};
+
+/** The user's program: the generated client with no URL (the WSDL's address), plus the library entry points. */
+const APP = `import { createRequire } from 'node:module';
+import { SoapFaultError } from 'smskit/runtime';
+import { generate, parseWsdl } from 'smskit/generator';
+import { runConformance } from 'smskit/conformance';
+import { ServiceAPIClient } from './sms/service-api/index.js';
+
+const client = new ServiceAPIClient({ binding: 'soap12' });
+// @ts-expect-error only the WSDL's bindings are allowed
+void (() => new ServiceAPIClient({ binding: 'soap13' }));
+try {
+  const { SMSSendResult } = await client.SMSSend({ keyword: 'ACME', emailAddress: 'you@example.com', password: process.env.SMSKIT_PASSWORD ?? '', smsto: '+14155550123', carrierCode: 'auto', smsmsg: 'Hello from a consumer' });
+  console.log(\`sent \${SMSSendResult}\`);
+} catch (error) {
+  if (error instanceof SoapFaultError) console.log(\`fault \${error.message}\`);
+  throw error;
+} finally {
+  await client.close();
+}
+const contract = createRequire(import.meta.url).resolve('smskit/wsdl/serviceapi.wsdl');
+const files = generate(parseWsdl(contract), { toolVersion: 'build-script' });
+console.log(\`generator: \${files.size} files; conformance: \${typeof runConformance}\`);
+`;
+
+function startServe(project: string, db: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(join(project, 'node_modules', '.bin', 'smskit'), ['serve', '--port', '0', '--db', db], { cwd: project, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`smskit serve printed no URL in 30 s:\n${output}`));
+    }, 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const match = /listening on (http:\/\/\S+\/serviceapi\.asmx)/.exec(output);
+      if (match === null) return;
+      clearTimeout(timer);
+      resolve({ url: match[1]!, child });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`smskit serve exited (${code}) before listening:\n${output}`));
+    });
+  });
+}
+
+/** npm's own words for "the registry was needed and could not be reached". */
+const OFFLINE = /ENOTCACHED|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH/;
+
+describe.skipIf(SKIP !== undefined)('the packed package in a new project', () => {
+  let offline: string | undefined;
+  let work: string;
+  let project: string;
+  let tarball: string;
+  let serve: { url: string; child: ChildProcess } | undefined;
+  const npx = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run => run(NPX, ['--no', 'smskit', ...args], project, 180_000, env);
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'smskit-consumer-'));
+    project = join(work, 'project');
+    tarball = process.env.SMSKIT_CONSUMER_TARBALL ?? packWorkingTree(work);
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+    writeFileSync(join(project, 'src', 'app.ts'), APP);
+    // The same compiler and Node types as the repo: they are in npm's cache already.
+    const typescript = `typescript@${versionOf(join(repoRoot, 'node_modules', 'typescript'))}`;
+    const nodeTypes = `@types/node@${versionOf(join(repoRoot, 'node_modules', '@types', 'node'))}`;
+    const install = run(NPM, ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', tarball, typescript, nodeTypes], project, 300_000);
+    if (install.status !== 0 && OFFLINE.test(install.stderr)) {
+      offline = `skipped: npm install needs the registry for what its cache lacks, and the registry is unreachable (${OFFLINE.exec(install.stderr)![0]})`;
+      console.warn(`package consumer: ${offline}`);
+      return;
+    }
+    ok(install, 'npm install of the tarball');
+    runInstallScripts(project);
+    ok(npx(['account', 'add', '--db', 'sms.sqlite', '--email', 'you@example.com', '--keyword', 'ACME'], { SMSKIT_PASSWORD: PASSWORD }), 'smskit account add');
+    serve = await startServe(project, 'sms.sqlite');
+  }, 600_000);
+
+  afterAll(() => {
+    serve?.child.kill('SIGTERM');
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the tarball holds the compiled package and nothing of the repository besides', (ctx) => {
+    if (offline !== undefined) ctx.skip();
+    // The installed folder is the tarball unpacked.
+    const installed = join(project, 'node_modules', 'smskit');
+    const files = readdirSync(installed, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(installed, join(entry.parentPath, entry.name)).split(sep).join('/'))
+      .filter((file) => !file.startsWith('node_modules/'));
+    for (const file of ['bin/smskit.js', 'dist/cli/cli.mjs', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/generator/index.d.ts', 'dist/conformance/index.js', 'wsdl/serviceapi.wsdl', 'README.md']) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((f) => /^(test|bench|scripts|\.ci|generated|runtime|generator|conformance|service)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'smskit', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(Object.keys(pkg.dependencies ?? {}).filter((name) => ['soap', 'fast-xml-parser', 'ts-morph', 'xmlbuilder2', 'tsx', 'esbuild'].includes(name))).toEqual([]);
+  });
+
+  it("npx smskit generate writes a client from a running service's ?wsdl and, from any folder, from the built-in contract", (ctx) => {
+    if (offline !== undefined) ctx.skip();
+    ok(npx(['generate', '--wsdl', `${serve!.url}?wsdl`, '--out', 'src/sms']), 'generate --wsdl <url>');
+    expect(readFileSync(join(project, 'src', 'sms', 'service-api', 'client.ts'), 'utf8')).toContain(`from ${serve!.url}?wsdl`);
+    ok(npx(['generate', '--out', 'src/builtin']), 'generate (built-in contract)');
+    expect(readFileSync(join(project, 'src', 'builtin', 'index.ts'), 'utf8')).toMatch(/^\/\/ Generated by smskit .* from smskit\/wsdl\/serviceapi\.wsdl\n/);
+    expect(ok(npx(['generate', '--out', 'src/builtin', '--check']), 'generate --check').stdout).toContain('up to date');
+  });
+
+  it("the project compiles strictly with tsc, the package's declarations checked too", (ctx) => {
+    if (offline !== undefined) ctx.skip();
+    ok(run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project), 'tsc');
+    expect(existsSync(join(project, 'dist', 'app.js'))).toBe(true);
+  });
+
+  it('plain node runs the compiled client against smskit serve at the address from the WSDL', (ctx) => {
+    if (offline !== undefined) ctx.skip();
+    const result = ok(run(process.execPath, [join('dist', 'app.js')], project, 60_000, { SMSKIT_PASSWORD: PASSWORD }), 'node dist/app.js');
+    expect(result.stdout).toMatch(/^sent SMS-\w+$/m);
+    expect(result.stdout).toMatch(/^generator: 6 files; conformance: function$/m);
+  });
+
+  it('npx smskit conformance passes from the project folder', (ctx) => {
+    if (offline !== undefined) ctx.skip();
+    const result = ok(npx(['conformance', '--reporter', 'json']), 'smskit conformance');
+    const report = JSON.parse(result.stdout) as { summary: { ok: boolean; failed: number; total: number } };
+    expect(report.summary).toMatchObject({ ok: true, failed: 0 });
+    expect(report.summary.total).toBeGreaterThan(50);
+  });
+});
