@@ -20,7 +20,7 @@ export interface NameDescriptor {
 /**
  * XSD built-in types the runtime has a codec for, by their local name in the XSD namespace,
  * plus 'guid' and 'char' / 'duration' (Microsoft serialization types, carried as strings).
- * The TypeScript mapping is fixed by the runtime's codecs and documented in the README.
+ * The TypeScript mapping is fixed by the runtime's codecs and documented in docs/generator.md.
  */
 export type PrimitiveName = string;
 

@@ -1,6 +1,6 @@
 /**
  * The wire runtime's public API: what generated code, the SMS service and the conformance
- * runner import (README.md, "The wire runtime").
+ * runner import (docs/runtime.md).
  */
 export * from './descriptor.js';
 export { ServiceClient, type ClientOptions, type CallOptions, type AnyCallOptions, type CallResult } from './client.js';

@@ -20,7 +20,7 @@ import { openStore, type Store } from './store.js';
 export interface SmsAppOptions {
   readonly dbPath: string;
   readonly durability?: Durability;
-  /** JSON carrier table (see README); the default table otherwise. */
+  /** JSON carrier table (see docs/service.md); the default table otherwise. */
   readonly carriersFile?: string;
   /** Country calling code for national numbers; national numbers are refused without it. */
   readonly defaultCountryCode?: string;

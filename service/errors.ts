@@ -10,7 +10,7 @@
  * cannot forge log lines or faults).
  */
 
-/** Stable refusal codes; documented in README.md ("The SMS service: its contract"). Never rename one. */
+/** Stable refusal codes; documented in docs/service.md. Never rename one. */
 export type RefusalCode =
   | 'MissingParameter'
   | 'AuthenticationFailed'

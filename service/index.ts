@@ -1,6 +1,6 @@
 /**
  * The SMS service's public surface, for bin/ (serve, account, outbox, send) and tests.
- * See README.md ("The SMS service: its contract") for the contract.
+ * See docs/service.md for the contract.
  */
 export { openSmsApp, checkSmsAppOptions, type SmsApp, type SmsAppOptions } from './app.js';
 export { startSmsServer, type SmsServer, type SmsServerOptions } from './server.js';

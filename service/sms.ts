@@ -2,7 +2,7 @@
  * The two operations, independent of the wire: SMSSend and SMSSendToPort are both `send`, the
  * latter with `port`.
  *
- * Validation order (the first failing step answers; see README.md for every code):
+ * Validation order (the first failing step answers; see docs/service.md for every code):
  *   1. missing parameters (null/undefined; "" counts as missing except for smsmsg)
  *   2. authentication (TooManyAttempts, AuthenticationFailed, AccountDisabled)
  *   3. keyword (InvalidKeyword, KeywordNotAllowed)

@@ -1,5 +1,5 @@
 /**
- * An ABSENT parameter over HTTP GET / HTTP POST (the decision recorded in the README, "Missing
+ * An ABSENT parameter over HTTP GET / HTTP POST (the decision recorded in docs/runtime.md, "Missing
  * parameters"): the runtime answers as ASMX does, before the service runs, with HTTP 500
  * text/plain `Missing parameter: <name>.`, and adds the stable code in
  * `X-Smskit-Error-Code: MissingParameter` so that every binding carries the same code

@@ -5,7 +5,7 @@
  * whole file (a fresh login costs an scrypt run; the service caches successful ones).
  *
  * Covered: success (ids, normalised fields in the outbox), every refusal class of
- * README.md ("The SMS service: its contract") with the same code on every binding and nothing stored, non-ASCII texts and
+ * docs/service.md with the same code on every binding and nothing stored, non-ASCII texts and
  * their encodings, segment counting at the boundaries (with and without a port, up to the cap),
  * `smskit send` exit codes 0/1/2, account disable/enable on a running server, the password never
  * appearing in any output, and a graceful SIGTERM stop.
@@ -80,7 +80,7 @@ async function refusal(binding: Protocol, input: Input): Promise<SoapFaultError>
   throw new Error(`expected a refusal over ${binding}, got the result ${JSON.stringify(result)}`);
 }
 
-/** What a refusal with `code` looks like on `binding` (README.md ("The SMS service: its contract"), "Validation order and refusals"). */
+/** What a refusal with `code` looks like on `binding` (docs/service.md, "Validation order and refusals"). */
 function expectRefusal(fault: SoapFaultError, binding: Protocol, code: string, field?: string): void {
   const where = `${binding} ${code}`;
   expect(fault.httpStatus, where).toBe(500);
@@ -224,7 +224,7 @@ describe('success', () => {
 const SOAP_BINDINGS: readonly Protocol[] = ['soap11', 'soap12'];
 
 /**
- * [name, code, field, input, bindings]: the refusal classes of README.md ("The SMS service: its contract") and their
+ * [name, code, field, input, bindings]: the refusal classes of docs/service.md and their
  * variants. Absent parameters are tried over SOAP here; over GET/POST the runtime answers before
  * the service does (see e2e-known-bugs.test.ts). Empty strings reach the service on every binding.
  * The cases run in order; the sender's wrong-password cases (4 failures each, one per binding)

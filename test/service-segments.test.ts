@@ -31,7 +31,7 @@ describe('GSM 03.38 alphabet', () => {
   });
 });
 
-describe('segment capacity table (README)', () => {
+describe('segment capacity table (docs/service.md)', () => {
   const cases: Array<[string, { given: [Encoding, boolean, boolean]; want: { capacity: number; udh: number } }]> = [
     ['gsm7 single', { given: ['gsm7', false, false], want: { capacity: 160, udh: 0 } }],
     ['gsm7 concatenated', { given: ['gsm7', true, false], want: { capacity: 153, udh: 6 } }],

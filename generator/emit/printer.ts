@@ -5,7 +5,7 @@
  * so a new structure can never print silently wrong.
  *
  * Why not ts-morph itself: loading the TypeScript compiler and formatting through it took about
- * 90% of `smskit generate`'s wall time (README.md, "Performance"), for text whose layout is fixed.
+ * 90% of `smskit generate`'s wall time (bench/README.md), for text whose layout is fixed.
  * Multi-line strings (statements, initializers) are printed as written, each continuation line
  * indented by the current level: emitters lay out their own nested lines.
  */

@@ -1,5 +1,5 @@
 /**
- * XSD built-in -> TypeScript type: the table in README.md ("XSD → TypeScript type mapping"), as code. The runtime's codecs
+ * XSD built-in -> TypeScript type: the table in docs/generator.md ("XSD → TypeScript type mapping"), as code. The runtime's codecs
  * implement the same table; change both together.
  */
 

@@ -1,7 +1,7 @@
 /**
  * One codec per XSD built-in type: TypeScript value <-> lexical form (unescaped).
  *
- * The mapping (mirrors the table in README.md, "XSD → TypeScript type mapping"):
+ * The mapping (mirrors the table in docs/generator.md, "XSD → TypeScript type mapping"):
  *   string family, date/time types, durations, anyURI, QName, guid -> string (date/time types and
  *     durations checked against their XSD lexical forms, temporal.ts; guid against its pattern)
  *   boolean -> boolean (in: 'true'/'false'/'1'/'0'; out: 'true'/'false')

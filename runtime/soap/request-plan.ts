@@ -15,7 +15,7 @@
  * checks differentially that a plan's result equals the generic path's.
  *
  * Why: with the shape cache, decoding was the largest part left of the SOAP work per request
- * under load (README "Performance").
+ * under load (bench/README.md).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ComplexTypeDescriptor, FieldDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';

@@ -14,7 +14,7 @@
  * test (test/runtime-shape-cache.test.ts) checks that a hit gives exactly readXml's tree.
  *
  * Why: under load the XML read was the largest part of the generated server's cost per SOAP
- * request (see README "Performance").
+ * request (see bench/README.md).
  *
  * Secrets: a shape keeps the markup (tags, attribute values) but no text of the documents it
  * reads, so a password sent as element text (SMSSend's, WS-Security's) is not retained.

@@ -40,7 +40,7 @@ export interface FuzzReport {
   /**
    * Requests reset before any answer on a reused keep-alive connection, then answered on a retry:
    * the server closed the idle connection (its keep-alive timer) as the request arrived, which
-   * happens when its event loop was busy for seconds with a worst-case body (README.md, "Reliability").
+   * happens when its event loop was busy for seconds with a worst-case body (docs/reliability.md).
    */
   retriedResets: number;
   maxMs: number;
