@@ -49,9 +49,17 @@ export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, o
 }
 function encodeSoapResponseOnce(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {`,
 };
-const NO_PLANS: Patch = { file: 'runtime/soap/server.ts', find: 'if (plan != null && plan.endpoints === endpoints) {', replace: 'if (false as boolean) {' };
+const NO_PLANS: Patch = {
+  file: 'runtime/soap/server.ts',
+  find: 'if (plan != null && plan.endpoints === endpoints) {',
+  replace: 'if (false as boolean) {',
+};
 
-const VARIANTS: readonly { readonly name: string; readonly kind: 'bare' | 'generated'; readonly patches: readonly Patch[] }[] = [
+const VARIANTS: readonly {
+  readonly name: string;
+  readonly kind: 'bare' | 'generated';
+  readonly patches: readonly Patch[];
+}[] = [
   { name: 'bare node:http (the limit)', kind: 'bare', patches: [] },
   { name: 'generated, as it is', kind: 'generated', patches: [] },
   { name: 'generated, shape cache but no decode plans', kind: 'generated', patches: [NO_PLANS] },
@@ -68,7 +76,8 @@ function patching(patches: readonly Patch[]): Plugin {
         if (mine.length === 0) return undefined;
         let source = readFileSync(args.path, 'utf8');
         for (const p of mine) {
-          if (!source.includes(p.find)) throw new Error(`ablation patch no longer applies to ${p.file}: ${p.find.slice(0, 80)}`);
+          if (!source.includes(p.find))
+            throw new Error(`ablation patch no longer applies to ${p.file}: ${p.find.slice(0, 80)}`);
           source = source.replace(p.find, p.replace);
         }
         return { contents: source, loader: 'ts' };
@@ -116,9 +125,23 @@ process.once('exit', () => {
 async function start(index: number, responses: string): Promise<{ name: string; pid: number; url: string }> {
   const variant = VARIANTS[index]!;
   const outfile = join(dir, `server-${index}.mjs`);
-  await build({ entryPoints: [join(repoRoot, 'bench/children/server.ts')], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', plugins: [patching(variant.patches)], logLevel: 'warning' });
+  await build({
+    entryPoints: [join(repoRoot, 'bench/children/server.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    plugins: [patching(variant.patches)],
+    logLevel: 'warning',
+  });
   const args = [outfile, variant.kind, responses];
-  const child = pinned ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }) : spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = pinned
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      })
+    : spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
   const { url } = await new Promise<{ url: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string }));
@@ -136,7 +159,14 @@ const servers = VARIANTS.map((_v, i) => started.get(i)!);
 const request = sendRequest(binding, FIXED_INPUT);
 const samples = new Map<string, { total: number[]; user: number[] }>();
 const load = (url: string, duration: number) =>
-  autocannon({ url: url + request.path, connections: 32, duration, method: request.method, headers: { ...request.headers }, ...(request.body === undefined ? {} : { body: request.body }) });
+  autocannon({
+    url: url + request.path,
+    connections: 32,
+    duration,
+    method: request.method,
+    headers: { ...request.headers },
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
 for (const s of servers) await load(s.url, 1); // warm-up
 for (let round = 0; round < rounds; round++) {
   for (const s of servers) {
@@ -152,11 +182,15 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const bare = median(samples.get(VARIANTS[0]!.name)!.total);
-process.stdout.write(`\n${binding}, ${rounds} rounds x ${seconds} s, 32 connections, ${pinned ? 'servers pinned to CPU 1, load on CPU 0' : 'not pinned (no taskset)'}; server CPU per request (medians):\n\n`);
+process.stdout.write(
+  `\n${binding}, ${rounds} rounds x ${seconds} s, 32 connections, ${pinned ? 'servers pinned to CPU 1, load on CPU 0' : 'not pinned (no taskset)'}; server CPU per request (medians):\n\n`,
+);
 process.stdout.write('| server | µs CPU/request | of which user | bare / this |\n|---|---|---|---|\n');
 for (const s of servers) {
   const e = samples.get(s.name)!;
   const total = median(e.total);
-  process.stdout.write(`| ${s.name} | ${total.toFixed(1)} | ${median(e.user).toFixed(1)} | ${(bare / total).toFixed(2)} |\n`);
+  process.stdout.write(
+    `| ${s.name} | ${total.toFixed(1)} | ${median(e.user).toFixed(1)} | ${(bare / total).toFixed(2)} |\n`,
+  );
 }
 process.exit(0);

@@ -30,7 +30,7 @@ import { median } from './lib/stats.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? fallback : process.argv[i + 1] ?? fallback;
+  return i < 0 ? fallback : (process.argv[i + 1] ?? fallback);
 }
 const seconds = Number(option('seconds', '1'));
 const rounds = Number(option('rounds', '7'));
@@ -81,7 +81,11 @@ for (const op of ops) {
   const response = Buffer.from(encodeSoapResponse(d, soap11, descriptor, output));
   const request = buildSoapRequest(d, soap11, RICH_PATH, descriptor, input, undefined, {}).body!;
   const tree = bodyChild(readXmlFast(response).root);
-  const mismatch = firstDifference(output, parseSoapResponse(d, soap11, descriptor, 200, 'text/xml; charset=utf-8', response), op);
+  const mismatch = firstDifference(
+    output,
+    parseSoapResponse(d, soap11, descriptor, 200, 'text/xml; charset=utf-8', response),
+    op,
+  );
   if (mismatch !== undefined) throw new Error(`the response does not decode to the output: ${mismatch}`);
 
   const all: Record<string, () => unknown> = {
@@ -106,9 +110,16 @@ for (const op of ops) {
       (gc.get(name) ?? gc.set(name, []).get(name)!).push((gcMs - result.gc) / wall);
     }
   }
-  process.stdout.write(`${op}: request ${Buffer.byteLength(request)} B, response ${response.length} B; ${rounds} rounds of ${seconds} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `${op}: request ${Buffer.byteLength(request)} B, response ${response.length} B; ${rounds} rounds of ${seconds} s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
   for (const name of Object.keys(measures)) {
     const all = us.get(name)!;
-    process.stdout.write(`  ${name.padEnd(9)} ${median(all).toFixed(1).padStart(8)} µs/op  (min ${Math.min(...all).toFixed(1)}, max ${Math.max(...all).toFixed(1)})  GC ${(median(gc.get(name)!) * 100).toFixed(1)}%\n`);
+    process.stdout.write(
+      `  ${name.padEnd(9)} ${median(all).toFixed(1).padStart(8)} µs/op  (min ${Math.min(...all).toFixed(1)}, max ${Math.max(...all).toFixed(1)})  GC ${(median(gc.get(name)!) * 100).toFixed(1)}%\n`,
+    );
   }
 }

@@ -19,7 +19,9 @@ const request = richRequest(op);
 try {
   const generated = await startServer('generated', undefined, 'rich-server.ts');
   const captured = await exchange(generated.url, request);
-  const responses: FixedResponses = { [request.headers['soapaction']!]: { contentType: captured.contentType, body: captured.body } };
+  const responses: FixedResponses = {
+    [request.headers['soapaction']!]: { contentType: captured.contentType, body: captured.body },
+  };
   await stopChild(generated.child);
   if (side === 'server') {
     process.env['BENCH_PROFILE'] = dir;
@@ -27,14 +29,23 @@ try {
     delete process.env['BENCH_PROFILE'];
     const load = startLoadGenerator();
     const result = await load.run({ url: server.url, request, connections: 32, seconds: 5 });
-    process.stdout.write(`${kind} server ${op}: ${Math.round(result.rps)} req/s, ${result.failures} failures; profile in ${dir}/rich-${kind}\n`);
+    process.stdout.write(
+      `${kind} server ${op}: ${Math.round(result.rps)} req/s, ${result.failures} failures; profile in ${dir}/rich-${kind}\n`,
+    );
     await Promise.all([stopChild(server.child), stopChild(load.child)]);
   } else {
     const bare = await startServer('bare', responses, 'rich-server.ts');
     const client = forkChild('rich-client.ts', [kind], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     await nextMessage(client, 30_000, 'client start');
-    const result = await ask<{ cps: number; failures: number }>(client, { url: bare.url, op, seconds: 5, callers: 32 }, 60_000, 'client run');
-    process.stdout.write(`${kind} client ${op}: ${Math.round(result.cps)} calls/s, ${result.failures} failures; profile in ${dir}\n`);
+    const result = await ask<{ cps: number; failures: number }>(
+      client,
+      { url: bare.url, op, seconds: 5, callers: 32 },
+      60_000,
+      'client run',
+    );
+    process.stdout.write(
+      `${kind} client ${op}: ${Math.round(result.cps)} calls/s, ${result.failures} failures; profile in ${dir}\n`,
+    );
     await Promise.all([stopChild(client), stopChild(bare.child)]);
   }
 } finally {

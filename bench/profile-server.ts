@@ -20,8 +20,15 @@ try {
   const server = await startServer(kind, responses);
   delete process.env['BENCH_PROFILE'];
   const load = startLoadGenerator();
-  const result = await load.run({ url: server.url, request: sendRequest(binding, FIXED_INPUT), connections: 32, seconds: 5 });
-  process.stdout.write(`${kind} ${binding}: ${Math.round(result.rps)} req/s, ${result.ok} requests; profile in ${dir}/${kind}\n`);
+  const result = await load.run({
+    url: server.url,
+    request: sendRequest(binding, FIXED_INPUT),
+    connections: 32,
+    seconds: 5,
+  });
+  process.stdout.write(
+    `${kind} ${binding}: ${Math.round(result.rps)} req/s, ${result.ok} requests; profile in ${dir}/${kind}\n`,
+  );
   await Promise.all([stopChild(server.child), stopChild(load.child)]);
 } finally {
   killAll();

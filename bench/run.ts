@@ -31,14 +31,16 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
-      const list = arg === '--only' ? argv[++i] ?? '' : arg.slice('--only='.length);
+      const list = arg === '--only' ? (argv[++i] ?? '') : arg.slice('--only='.length);
       const names = list.split(',').filter((s) => s !== '');
       const bad = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
       if (bad.length > 0 || names.length === 0) usage(`unknown section(s): ${bad.join(', ') || '(none)'}`);
       only = new Set(names as Section[]);
     } else usage(`unknown argument: ${arg}`);
   }
-  const settings: Settings = quick ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 } : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
+  const settings: Settings = quick
+    ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 }
+    : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
   return { settings, only };
 }
 
@@ -50,7 +52,13 @@ function usage(message: string): never {
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /** Sections 1 and 3 share the fixed-result servers and the load generator. */
-async function runHttpSections(only: Set<Section>, settings: Settings, rows: Row[], figures: Record<string, unknown>, errors: string[]): Promise<void> {
+async function runHttpSections(
+  only: Set<Section>,
+  settings: Settings,
+  rows: Row[],
+  figures: Record<string, unknown>,
+  errors: string[],
+): Promise<void> {
   const generated = await startServer('generated');
   const responses = await captureResponses(generated.url);
   const [bare, nodeSoap] = await Promise.all([startServer('bare', responses), startServer('node-soap')]);
@@ -58,7 +66,9 @@ async function runHttpSections(only: Set<Section>, settings: Settings, rows: Row
   try {
     if (only.has('server')) {
       log('server: generated vs bare node:http vs node-soap, fixed result');
-      await section('server', rows, figures, errors, () => runServerSection({ generated, bare, nodeSoap, load }, settings, log));
+      await section('server', rows, figures, errors, () =>
+        runServerSection({ generated, bare, nodeSoap, load }, settings, log),
+      );
     }
     if (only.has('client')) {
       log('client: generated vs node-soap vs raw undici, against the bare server');
@@ -70,7 +80,13 @@ async function runHttpSections(only: Set<Section>, settings: Settings, rows: Row
 }
 
 /** Runs one section; a failure is recorded (and makes the run exit 1) but the other sections still run. */
-async function section(name: string, rows: Row[], figures: Record<string, unknown>, errors: string[], run: () => Promise<{ rows: Row[]; figures: Record<string, unknown> }>): Promise<void> {
+async function section(
+  name: string,
+  rows: Row[],
+  figures: Record<string, unknown>,
+  errors: string[],
+  run: () => Promise<{ rows: Row[]; figures: Record<string, unknown> }>,
+): Promise<void> {
   try {
     const result = await run();
     rows.push(...result.rows);
@@ -102,7 +118,9 @@ async function main(): Promise<number> {
     await section('service', rows, figures, errors, () => runServiceSection(settings, log));
   }
   if (only.has('rich')) {
-    log('rich: EchoOrder / EchoShapes (100 nested items, derived types) on rich.wsdl: generated vs node-soap vs bare / raw undici');
+    log(
+      'rich: EchoOrder / EchoShapes (100 nested items, derived types) on rich.wsdl: generated vs node-soap vs bare / raw undici',
+    );
     await section('rich', rows, figures, errors, () => runRichSection(settings, log));
   }
   if (only.has('generator')) {
@@ -113,12 +131,31 @@ async function main(): Promise<number> {
     log('conformance: embedded run and a run against a running server');
     await section('conformance', rows, figures, errors, () => runConformanceSection(settings, log));
   }
-  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, loadAverageAtStart: loadAtStart, loadAverage: os.loadavg() };
-  const result = { date: new Date().toISOString(), machine, settings, wallSeconds: (Date.now() - started) / 1000, rows, errors, figures };
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverageAtStart: loadAtStart,
+    loadAverage: os.loadavg(),
+  };
+  const result = {
+    date: new Date().toISOString(),
+    machine,
+    settings,
+    wallSeconds: (Date.now() - started) / 1000,
+    rows,
+    errors,
+    figures,
+  };
   const written = writeResults(fileURLToPath(new URL('results.json', import.meta.url)), result, SECTIONS, only);
-  process.stdout.write(`\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${loadAtStart[0]!.toFixed(1)} at start, ${machine.loadAverage[0]!.toFixed(1)} at end, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections; process timings: medians of ${settings.runs} runs. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`);
+  process.stdout.write(
+    `\n${renderTable(rows)}\n\n${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, load average ${loadAtStart[0]!.toFixed(1)} at start, ${machine.loadAverage[0]!.toFixed(1)} at end, ${result.date}; medians of ${settings.rounds} rounds x ${settings.seconds} s, ${settings.connections} connections; process timings: medians of ${settings.runs} runs. Wrote bench/results.json (${Math.round(result.wallSeconds)} s).\n`,
+  );
   const carried = Object.entries(written.carriedOver ?? {}).map(([name, { date }]) => `${name} (${date})`);
-  if (carried.length > 0) process.stdout.write(`Kept in bench/results.json from earlier runs: ${carried.join(', ')}.\n`);
+  if (carried.length > 0)
+    process.stdout.write(`Kept in bench/results.json from earlier runs: ${carried.join(', ')}.\n`);
   const misses = rows.filter((r) => r.pass === false).length;
   process.stdout.write(`${misses === 0 ? 'All targets met.' : `${misses} target(s) missed.`}\n`);
   for (const error of errors) process.stdout.write(`FAILED ${error}\n`);

@@ -22,7 +22,9 @@ async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
   const parser = yargs(argv)
     .scriptName('smskit')
-    .usage('smskit <command> [options]\n\nWSDL → typed TypeScript client and server, the wire runtime, the SMS service and its conformance runner.')
+    .usage(
+      'smskit <command> [options]\n\nWSDL → typed TypeScript client and server, the wire runtime, the SMS service and its conformance runner.',
+    )
     .version(toolVersion())
     .help('help')
     .alias('help', 'h')
@@ -30,7 +32,10 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, 'Name a command')
     .recommendCommands()
-    .example('smskit generate --wsdl calc.wsdl --out src/calc', 'typed client, server skeleton and descriptor from a WSDL')
+    .example(
+      'smskit generate --wsdl calc.wsdl --out src/calc',
+      'typed client, server skeleton and descriptor from a WSDL',
+    )
     .example('smskit conformance', 'check the built-in service against the contract')
     .epilogue(`${exitCodeText(TOP_LEVEL_EXIT_CODES)}\n\nEach command's options and examples: smskit <command> --help`)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
@@ -54,7 +59,8 @@ async function main(argv: string[]): Promise<number> {
     await parser.parseAsync();
     return exitCode;
   } catch (error) {
-    const help = error instanceof UsageError ? ` (see smskit${commandName === undefined ? '' : ` ${commandName}`} --help)` : '';
+    const help =
+      error instanceof UsageError ? ` (see smskit${commandName === undefined ? '' : ` ${commandName}`} --help)` : '';
     process.stderr.write(`${formatCliError(error, verbose)}${help}\n`);
     return exitCodeFor(error);
   }
@@ -67,7 +73,9 @@ function withHelp(yargs: Argv, command: CliCommand): Argv {
 }
 
 function exitCodeText(codes: ExitCodes): string {
-  const lines = ([0, 1, 2] as const).flatMap((code) => (codes[code] === undefined ? [] : [`  ${code}  ${codes[code]}`]));
+  const lines = ([0, 1, 2] as const).flatMap((code) =>
+    codes[code] === undefined ? [] : [`  ${code}  ${codes[code]}`],
+  );
   return `Exit codes:\n${lines.join('\n')}`;
 }
 
@@ -84,7 +92,9 @@ function chosenCommand(argv: readonly string[]): string | undefined {
 function knownFlags(parser: Argv): string[] {
   // A method of the yargs instance that @types/yargs leaves out, hence the guard: without it,
   // a failure simply comes without a suggestion.
-  const options = (parser as unknown as { getOptions?: () => { key?: Record<string, unknown>; alias?: Record<string, string[]> } }).getOptions?.();
+  const options = (
+    parser as unknown as { getOptions?: () => { key?: Record<string, unknown>; alias?: Record<string, string[]> } }
+  ).getOptions?.();
   if (options === undefined) return [];
   const names = new Set(Object.keys(options.key ?? {}));
   for (const aliases of Object.values(options.alias ?? {})) for (const alias of aliases) names.add(alias);
@@ -98,7 +108,9 @@ function knownFlags(parser: Argv): string[] {
  * Internal API, hence the guard: without it, yargs simply keeps caching.
  */
 function skipHelpCache(parser: unknown): void {
-  const usage = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }).getInternalMethods?.().getUsageInstance?.();
+  const usage = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } })
+    .getInternalMethods?.()
+    .getUsageInstance?.();
   if (usage !== undefined && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 

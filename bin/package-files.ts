@@ -16,7 +16,8 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}: the smskit package is incomplete`);
+    if (parent === dir)
+      throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}: the smskit package is incomplete`);
     dir = parent;
   }
   root = dir;

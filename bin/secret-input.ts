@@ -53,7 +53,9 @@ export async function readSecret(source: SecretSource): Promise<string> {
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
   if (source.fromStdin) return readStdinLine();
   if (!process.stdin.isTTY) {
-    throw new CliError(`no password: set ${source.envName}, pass --password-stdin and pipe it, or run in a terminal to be prompted`);
+    throw new CliError(
+      `no password: set ${source.envName}, pass --password-stdin and pipe it, or run in a terminal to be prompted`,
+    );
   }
   return promptHidden(source.prompt);
 }

@@ -29,7 +29,12 @@ function bundleRejection() {
   } catch {
     return 'no readable dist/cli/manifest.json';
   }
-  if (manifest?.format !== 1 || typeof manifest.entry !== 'string' || !Array.isArray(manifest.files) || manifest.files.length === 0) {
+  if (
+    manifest?.format !== 1 ||
+    typeof manifest.entry !== 'string' ||
+    !Array.isArray(manifest.files) ||
+    manifest.files.length === 0
+  ) {
     return 'unknown manifest format';
   }
   for (const file of manifest.files) {
@@ -57,14 +62,17 @@ async function startSources(rejection) {
   const { register } = await import('tsx/esm/api');
   register();
   const { register: registerHook } = await import('node:module');
-  const hook = 'export function resolve(specifier, context, next) { return next(specifier, { ...context, conditions: [...context.conditions, "smskit-source"] }); }';
+  const hook =
+    'export function resolve(specifier, context, next) { return next(specifier, { ...context, conditions: [...context.conditions, "smskit-source"] }); }';
   registerHook(`data:text/javascript,${encodeURIComponent(hook)}`);
   await import('./cli.ts');
 }
 
 if (!existsSync(new URL('bin/cli.ts', root))) {
   if (!existsSync(new URL('cli.mjs', bundle))) {
-    process.stderr.write(`smskit: the package is incomplete: ${fileURLToPath(new URL('cli.mjs', bundle))} is missing (reinstall smskit)\n`);
+    process.stderr.write(
+      `smskit: the package is incomplete: ${fileURLToPath(new URL('cli.mjs', bundle))} is missing (reinstall smskit)\n`,
+    );
     process.exitCode = 2;
   } else {
     await startBundle(' (installed package)');

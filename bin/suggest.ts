@@ -2,12 +2,15 @@
 
 /** Edit distance (insert, delete, substitute, swap two neighbours), capped by the caller's use. */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -22,7 +25,8 @@ export function closestFlag(given: string, known: readonly string[]): string | u
     const distance = editDistance(given.toLowerCase(), name.toLowerCase());
     const prefix = name.startsWith(given) && given.length >= 3;
     const score = prefix ? 0.5 : distance;
-    if ((prefix || distance <= limit) && (best === undefined || score < best.distance)) best = { name, distance: score };
+    if ((prefix || distance <= limit) && (best === undefined || score < best.distance))
+      best = { name, distance: score };
   }
   return best?.name;
 }

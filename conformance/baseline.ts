@@ -42,9 +42,11 @@ export function parseBaseline(file: string, text: string): Baseline {
     return refuse(file, `not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   const b = json as Partial<Baseline>;
-  if (typeof json !== 'object' || json === null || b.format !== 1 || !Array.isArray(b.failures)) refuse(file, 'not a baseline written by --write-baseline (format 1 with a "failures" list)');
+  if (typeof json !== 'object' || json === null || b.format !== 1 || !Array.isArray(b.failures))
+    refuse(file, 'not a baseline written by --write-baseline (format 1 with a "failures" list)');
   for (const [i, f] of b.failures.entries()) {
-    if (typeof f?.case !== 'string' || typeof f.check !== 'string') refuse(file, `failures[${i}] needs "case" and "check"`);
+    if (typeof f?.case !== 'string' || typeof f.check !== 'string')
+      refuse(file, `failures[${i}] needs "case" and "check"`);
   }
   return b as Baseline;
 }
@@ -64,7 +66,10 @@ export function knownMarker(baseline: Baseline): (outcome: CaseOutcome) => CaseO
   const known = new Set(baseline.failures.map((f) => key(f.case, f.check)));
   return (outcome) => {
     if (!outcome.failures.some((f) => known.has(key(outcome.id, f.check)))) return outcome;
-    return withFailures(outcome, outcome.failures.map((f) => (known.has(key(outcome.id, f.check)) ? { ...f, baseline: 'known' as const } : f)));
+    return withFailures(
+      outcome,
+      outcome.failures.map((f) => (known.has(key(outcome.id, f.check)) ? { ...f, baseline: 'known' as const } : f)),
+    );
   };
 }
 
@@ -74,7 +79,11 @@ export function fixedEntries(baseline: Baseline, outcomes: readonly CaseOutcome[
   return baseline.failures
     .filter((f) => {
       const o = byId.get(f.case);
-      return o !== undefined && (o.status === 'passed' || o.status === 'failed') && !o.failures.some((x) => x.check === f.check);
+      return (
+        o !== undefined &&
+        (o.status === 'passed' || o.status === 'failed') &&
+        !o.failures.some((x) => x.check === f.check)
+      );
     })
     .map((f) => `${f.case} ${f.check}`);
 }
@@ -84,10 +93,13 @@ export function baselineOf(report: Report): Baseline {
   const entries = new Map<string, BaselineEntry>();
   for (const c of report.cases) {
     for (const f of c.failures) {
-      if (atOrAbove(f.level, report.summary.failOn)) entries.set(key(c.id, f.check), { case: c.id, check: f.check, level: f.level });
+      if (atOrAbove(f.level, report.summary.failOn))
+        entries.set(key(c.id, f.check), { case: c.id, check: f.check, level: f.level });
     }
   }
-  const failures = [...entries.values()].sort((a, b) => (a.case === b.case ? a.check.localeCompare(b.check) : a.case.localeCompare(b.case)));
+  const failures = [...entries.values()].sort((a, b) =>
+    a.case === b.case ? a.check.localeCompare(b.check) : a.case.localeCompare(b.case),
+  );
   return {
     format: 1,
     tool: `${report.meta.tool} ${report.meta.version}`,

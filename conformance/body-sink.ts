@@ -33,7 +33,9 @@ export class BodySink implements BodyProgress {
     const needed = this.#length + piece.length;
     if (needed > this.#limit) throw responseTooLarge(this.#limit);
     if (needed > this.#buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.min(this.#limit, Math.max(INITIAL_CAPACITY, needed, this.#buffer.length * 2)));
+      const grown = Buffer.allocUnsafe(
+        Math.min(this.#limit, Math.max(INITIAL_CAPACITY, needed, this.#buffer.length * 2)),
+      );
       this.#buffer.copy(grown, 0, 0, this.#length);
       this.#buffer = grown;
     }

@@ -43,11 +43,17 @@ export class BoundHit extends Error {
 
 export function responseTooLarge(limit: number, declared?: number): BoundHit {
   const detail = declared === undefined ? '' : `: it declares Content-Length ${declared}`;
-  return new BoundHit('RESPONSE_TOO_LARGE', `the response exceeded ${formatBytes(limit)} (--max-response-bytes)${detail}`);
+  return new BoundHit(
+    'RESPONSE_TOO_LARGE',
+    `the response exceeded ${formatBytes(limit)} (--max-response-bytes)${detail}`,
+  );
 }
 
 export function headTooLarge(): BoundHit {
-  return new BoundHit('HEAD_TOO_LARGE', `the response head (status line and headers) exceeded ${formatBytes(MAX_HEAD_BYTES)}`);
+  return new BoundHit(
+    'HEAD_TOO_LARGE',
+    `the response head (status line and headers) exceeded ${formatBytes(MAX_HEAD_BYTES)}`,
+  );
 }
 
 export function runTimedOut(runTimeoutMs: number): BoundHit {
@@ -62,7 +68,10 @@ export class ExchangeDeadline {
   readonly #onRunAbort = (): void => this.#controller.abort(this.#run!.reason);
 
   constructor(timeoutMs: number, run: AbortSignal | undefined) {
-    this.#timer = setTimeout(() => this.#controller.abort(new BoundHit('DEADLINE', `no complete answer within ${timeoutMs} ms (--timeout)`)), timeoutMs);
+    this.#timer = setTimeout(
+      () => this.#controller.abort(new BoundHit('DEADLINE', `no complete answer within ${timeoutMs} ms (--timeout)`)),
+      timeoutMs,
+    );
     this.#run = run;
     if (run?.aborted === true) this.#onRunAbort();
     else run?.addEventListener('abort', this.#onRunAbort, { once: true });

@@ -13,7 +13,14 @@
  * Each is generated only when the operation's input has such a value.
  */
 import type { CaseContext } from './case-context.js';
-import { alterSoapValue, httpParams, httpRequestWithParams, positiveRequest, soapVersionOf, type WirePath } from './requests.js';
+import {
+  alterSoapValue,
+  httpParams,
+  httpRequestWithParams,
+  positiveRequest,
+  soapVersionOf,
+  type WirePath,
+} from './requests.js';
 import { isNumeric } from './samples.js';
 import { findLeaf, findRequired } from './value-paths.js';
 import type { Case, Expectation, RequestSpec } from './types.js';
@@ -29,7 +36,15 @@ interface InvalidSpec {
 }
 
 function invalidCase(ctx: CaseContext, spec: InvalidSpec): Case {
-  return { id: `${ctx.prefix}/invalid/${spec.name}`, operation: ctx.caseName, binding: ctx.plan.protocol, level: 'should', description: spec.description, request: spec.request, expect: spec.expect };
+  return {
+    id: `${ctx.prefix}/invalid/${spec.name}`,
+    operation: ctx.caseName,
+    binding: ctx.plan.protocol,
+    level: 'should',
+    description: spec.description,
+    request: spec.request,
+    expect: spec.expect,
+  };
 }
 
 function wrapperName(ctx: CaseContext): string | undefined {
@@ -47,17 +62,45 @@ function soapInvalidCases(ctx: CaseContext): InvalidSpec[] {
   if (root === undefined || op.input.kind !== 'element') return [];
   const value = ctx.descriptor.elements[op.input.element]!.value;
   const plain = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, ctx.plain);
-  const fault: Expectation = { kind: 'fault', version: soapVersionOf(ctx.plan.protocol), family: 'client', acceptAnyVersion: false, acceptStatuses: [400] };
+  const fault: Expectation = {
+    kind: 'fault',
+    version: soapVersionOf(ctx.plan.protocol),
+    family: 'client',
+    acceptAnyVersion: false,
+    acceptStatuses: [400],
+  };
   const specs: InvalidSpec[] = [];
-  const number = findLeaf(ctx.descriptor, value, ctx.plain.json, (xsd, enumeration) => isNumeric(xsd) && enumeration === undefined, [root]);
+  const number = findLeaf(
+    ctx.descriptor,
+    value,
+    ctx.plain.json,
+    (xsd, enumeration) => isNumeric(xsd) && enumeration === undefined,
+    [root],
+  );
   const numberRequest = number === undefined ? undefined : alterSoapValue(plain, number.path, NOT_A_NUMBER);
   if (number !== undefined && numberRequest !== undefined) {
-    specs.push({ name: 'not-a-number', description: `a request whose ${shown(number.path)} (xs:${number.xsd}) is "${NOT_A_NUMBER}"`, request: numberRequest, expect: fault });
+    specs.push({
+      name: 'not-a-number',
+      description: `a request whose ${shown(number.path)} (xs:${number.xsd}) is "${NOT_A_NUMBER}"`,
+      request: numberRequest,
+      expect: fault,
+    });
   }
-  const enumerated = findLeaf(ctx.descriptor, value, ctx.plain.json, (_, enumeration) => enumeration !== undefined && enumeration.length > 0 && !enumeration.includes(UNKNOWN_ENUM), [root]);
+  const enumerated = findLeaf(
+    ctx.descriptor,
+    value,
+    ctx.plain.json,
+    (_, enumeration) => enumeration !== undefined && enumeration.length > 0 && !enumeration.includes(UNKNOWN_ENUM),
+    [root],
+  );
   const enumRequest = enumerated === undefined ? undefined : alterSoapValue(plain, enumerated.path, UNKNOWN_ENUM);
   if (enumerated !== undefined && enumRequest !== undefined) {
-    specs.push({ name: 'unknown-enum', description: `a request whose ${shown(enumerated.path)} is "${UNKNOWN_ENUM}", not one of its enumeration values`, request: enumRequest, expect: fault });
+    specs.push({
+      name: 'unknown-enum',
+      description: `a request whose ${shown(enumerated.path)} is "${UNKNOWN_ENUM}", not one of its enumeration values`,
+      request: enumRequest,
+      expect: fault,
+    });
   }
   const required = findRequired(ctx.descriptor, value, ctx.plain.json, [root]);
   const missingRequest = required === undefined ? undefined : alterSoapValue(plain, required, undefined);
@@ -80,14 +123,35 @@ function httpInvalidCases(ctx: CaseContext): InvalidSpec[] {
   const error: Expectation = { kind: 'http-error', acceptStatuses: [500, 400] };
   const replaceFirst = (name: string, text: string): RequestSpec => {
     let done = false;
-    return httpRequestWithParams(ctx.plan, ctx.basePath, values.map(([n, v]) => (n === name && !done ? ((done = true), [n, text] as const) : [n, v] as const)));
+    return httpRequestWithParams(
+      ctx.plan,
+      ctx.basePath,
+      values.map(([n, v]) => (n === name && !done ? ((done = true), [n, text] as const) : ([n, v] as const))),
+    );
   };
   const specs: InvalidSpec[] = [];
   // A char parameter is the character itself on HTTP (any text is one), so it is no number there.
-  const number = http.params.find((p) => p.form === 'xml' && isNumeric(p.xsd) && p.enumeration === undefined && values.some(([n]) => n === p.name));
-  if (number !== undefined) specs.push({ name: 'not-a-number', description: `a request whose parameter ${number.name} (xs:${number.xsd}) is "${NOT_A_NUMBER}"`, request: replaceFirst(number.name, NOT_A_NUMBER), expect: error });
-  const enumerated = http.params.find((p) => p.form === 'xml' && p.enumeration !== undefined && p.enumeration.length > 0 && values.some(([n]) => n === p.name));
-  if (enumerated !== undefined) specs.push({ name: 'unknown-enum', description: `a request whose parameter ${enumerated.name} is "${UNKNOWN_ENUM}", not one of its enumeration values`, request: replaceFirst(enumerated.name, UNKNOWN_ENUM), expect: error });
+  const number = http.params.find(
+    (p) => p.form === 'xml' && isNumeric(p.xsd) && p.enumeration === undefined && values.some(([n]) => n === p.name),
+  );
+  if (number !== undefined)
+    specs.push({
+      name: 'not-a-number',
+      description: `a request whose parameter ${number.name} (xs:${number.xsd}) is "${NOT_A_NUMBER}"`,
+      request: replaceFirst(number.name, NOT_A_NUMBER),
+      expect: error,
+    });
+  const enumerated = http.params.find(
+    (p) =>
+      p.form === 'xml' && p.enumeration !== undefined && p.enumeration.length > 0 && values.some(([n]) => n === p.name),
+  );
+  if (enumerated !== undefined)
+    specs.push({
+      name: 'unknown-enum',
+      description: `a request whose parameter ${enumerated.name} is "${UNKNOWN_ENUM}", not one of its enumeration values`,
+      request: replaceFirst(enumerated.name, UNKNOWN_ENUM),
+      expect: error,
+    });
   return specs;
 }
 

@@ -38,7 +38,15 @@ function faultCase(ctx: CaseContext, spec: FaultCaseSpec): Case {
     acceptAnyVersion: spec.acceptAnyVersion ?? false,
     acceptStatuses: spec.acceptStatuses ?? [],
   };
-  return { id: `${ctx.prefix}/fault/${spec.name}`, operation: ctx.caseName, binding: ctx.plan.protocol, level: 'should', description: spec.description, request: spec.request, expect };
+  return {
+    id: `${ctx.prefix}/fault/${spec.name}`,
+    operation: ctx.caseName,
+    binding: ctx.plan.protocol,
+    level: 'should',
+    description: spec.description,
+    request: spec.request,
+    expect,
+  };
 }
 
 function compatCase(ctx: CaseContext, name: string, level: Level, description: string, request: RequestSpec): Case {
@@ -66,8 +74,20 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
   const declaredHeaders = headerBlocksOf(plain);
   const envNs = envelopeNamespace(version);
   const specs: FaultCaseSpec[] = [
-    { name: 'malformed-xml', description: 'a request whose XML is not well-formed', request: { ...plain, body: truncateDocument(body) }, family: 'client', acceptStatuses: [400] },
-    { name: 'doctype', description: 'a request with a DOCTYPE declaring an entity', request: { ...plain, body: withDoctype(body) }, family: 'client', acceptStatuses: [400] },
+    {
+      name: 'malformed-xml',
+      description: 'a request whose XML is not well-formed',
+      request: { ...plain, body: truncateDocument(body) },
+      family: 'client',
+      acceptStatuses: [400],
+    },
+    {
+      name: 'doctype',
+      description: 'a request with a DOCTYPE declaring an entity',
+      request: { ...plain, body: withDoctype(body) },
+      family: 'client',
+      acceptStatuses: [400],
+    },
     {
       name: 'version-mismatch',
       description: 'a request whose envelope is in an unknown namespace',
@@ -84,12 +104,22 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
     {
       name: 'wrong-content-type',
       description: 'a request sent as text/plain',
-      request: { ...plain, headers: { ...withoutHeader(plain.headers, 'content-type'), 'content-type': 'text/plain; charset=utf-8' } },
+      request: {
+        ...plain,
+        headers: { ...withoutHeader(plain.headers, 'content-type'), 'content-type': 'text/plain; charset=utf-8' },
+      },
       family: 'client',
       acceptStatuses: [415, 400],
       acceptAnyVersion: true,
     },
-    { name: 'unsupported-method', description: 'a PUT request to the endpoint', request: { ...plain, method: 'PUT' }, family: 'client', acceptStatuses: [405, 501], acceptAnyVersion: true },
+    {
+      name: 'unsupported-method',
+      description: 'a PUT request to the endpoint',
+      request: { ...plain, method: 'PUT' },
+      family: 'client',
+      acceptStatuses: [405, 501],
+      acceptAnyVersion: true,
+    },
   ];
   // The body limit is the endpoint's, not the operation's: one (expensive) over-size case per
   // binding, on its first operation, keeps a full run fast without losing the rule.
@@ -106,13 +136,21 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
     specs.push({
       name: 'unknown-soapaction',
       description: 'a request whose SOAPAction names no operation',
-      request: { ...plain, headers: { ...withoutHeader(plain.headers, 'soapaction'), soapaction: `"${UNKNOWN_SOAP_ACTION}"` } },
+      request: {
+        ...plain,
+        headers: { ...withoutHeader(plain.headers, 'soapaction'), soapaction: `"${UNKNOWN_SOAP_ACTION}"` },
+      },
       family: 'client',
     });
   }
   const cases = specs.map((spec) => faultCase(ctx, spec));
   if (version === '1.1') {
-    cases.push(compatCase(ctx, 'no-soapaction', 'compat', 'a correct request without SOAPAction (routed by the Body element)', { ...plain, headers: withoutHeader(plain.headers, 'soapaction') }));
+    cases.push(
+      compatCase(ctx, 'no-soapaction', 'compat', 'a correct request without SOAPAction (routed by the Body element)', {
+        ...plain,
+        headers: withoutHeader(plain.headers, 'soapaction'),
+      }),
+    );
   }
   return cases;
 }

@@ -76,29 +76,87 @@ function variantsOf(ctx: Pick<CaseContext, 'plan' | 'inputs' | 'descriptor'>): P
   }));
   if (features.arrays) {
     // An empty array has no form on HTTP GET/POST (an absent parameter, which ASMX refuses).
-    if (soap) out.push({ name: 'arrays-empty', description: 'every array empty', sample: { kind: 'arrays', count: 0 }, mayBeRefused: true, level: 'must' });
-    out.push({ name: 'arrays-one', description: 'every array with one item', sample: { kind: 'arrays', count: 1 }, mayBeRefused: true, level: 'must' });
-    out.push({ name: 'arrays-many', description: 'every array with five items', sample: { kind: 'arrays', count: 5 }, mayBeRefused: true, level: 'must' });
+    if (soap)
+      out.push({
+        name: 'arrays-empty',
+        description: 'every array empty',
+        sample: { kind: 'arrays', count: 0 },
+        mayBeRefused: true,
+        level: 'must',
+      });
+    out.push({
+      name: 'arrays-one',
+      description: 'every array with one item',
+      sample: { kind: 'arrays', count: 1 },
+      mayBeRefused: true,
+      level: 'must',
+    });
+    out.push({
+      name: 'arrays-many',
+      description: 'every array with five items',
+      sample: { kind: 'arrays', count: 5 },
+      mayBeRefused: true,
+      level: 'must',
+    });
   }
   // xsi:nil and derived types travel only in XML: SOAP.
-  if (soap && features.nillable) out.push({ name: 'nil', description: 'xsi:nil in every nillable element', sample: { kind: 'nil' }, mayBeRefused: true, level: 'must' });
+  if (soap && features.nillable)
+    out.push({
+      name: 'nil',
+      description: 'xsi:nil in every nillable element',
+      sample: { kind: 'nil' },
+      mayBeRefused: true,
+      level: 'must',
+    });
   if (soap) {
     for (const key of features.derived) {
-      out.push({ name: `derived-${tagOf(ctx.descriptor, key)}`, description: `the derived type ${tagOf(ctx.descriptor, key)} (xsi:type) wherever it is allowed`, sample: { kind: 'derived', type: key }, mayBeRefused: false, level: 'must' });
+      out.push({
+        name: `derived-${tagOf(ctx.descriptor, key)}`,
+        description: `the derived type ${tagOf(ctx.descriptor, key)} (xsi:type) wherever it is allowed`,
+        sample: { kind: 'derived', type: key },
+        mayBeRefused: false,
+        level: 'must',
+      });
     }
   }
   if (soap && ctx.plan.operation.inputHeaders.length > 0) {
-    out.push({ name: 'headers-must-understand', description: 'the declared SOAP headers marked mustUnderstand', sample: { kind: 'typical', text: PLAIN_TEXT }, mayBeRefused: false, level: 'should', mustUnderstand: true });
+    out.push({
+      name: 'headers-must-understand',
+      description: 'the declared SOAP headers marked mustUnderstand',
+      sample: { kind: 'typical', text: PLAIN_TEXT },
+      mayBeRefused: false,
+      level: 'should',
+      mustUnderstand: true,
+    });
   }
   return out;
 }
 
-function caseBase(ctx: Pick<CaseContext, 'plan' | 'prefix' | 'caseName'>, group: string, name: string, level: Level, description: string): Pick<Case, 'id' | 'operation' | 'binding' | 'level' | 'description'> {
-  return { id: `${ctx.prefix}/${group}/${name}`, operation: ctx.caseName, binding: ctx.plan.protocol, level, description };
+function caseBase(
+  ctx: Pick<CaseContext, 'plan' | 'prefix' | 'caseName'>,
+  group: string,
+  name: string,
+  level: Level,
+  description: string,
+): Pick<Case, 'id' | 'operation' | 'binding' | 'level' | 'description'> {
+  return {
+    id: `${ctx.prefix}/${group}/${name}`,
+    operation: ctx.caseName,
+    binding: ctx.plan.protocol,
+    level,
+    description,
+  };
 }
 
 /** A case that keeps its id and is reported as skipped with `reason`. */
-export function unusableCase(ctx: Pick<CaseContext, 'plan' | 'prefix' | 'basePath' | 'caseName'>, group: string, name: string, level: Level, description: string, reason: string): Case {
+export function unusableCase(
+  ctx: Pick<CaseContext, 'plan' | 'prefix' | 'basePath' | 'caseName'>,
+  group: string,
+  name: string,
+  level: Level,
+  description: string,
+  reason: string,
+): Case {
   return {
     ...caseBase(ctx, group, name, level, description),
     request: { method: 'GET', path: ctx.basePath.startsWith('/') ? ctx.basePath : `/${ctx.basePath}`, headers: {} },
@@ -110,9 +168,18 @@ export function unusableCase(ctx: Pick<CaseContext, 'plan' | 'prefix' | 'basePat
 /** GET query strings ASMX refuses for their length: a 400 (or 414) is then an accepted refusal. */
 function successExpectation(ctx: CaseContext, request: RequestSpec, allowRefusal: boolean): Expectation {
   const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
-  if (ctx.plan.protocol !== 'http-get' || query.length <= ASMX_MAX_QUERY) return { kind: 'success', shape: ctx.plan.success, allowRefusal };
+  if (ctx.plan.protocol !== 'http-get' || query.length <= ASMX_MAX_QUERY)
+    return { kind: 'success', shape: ctx.plan.success, allowRefusal };
   const why = `the query string (${query.length} characters) is over ASMX's ${ASMX_MAX_QUERY}-character limit`;
-  return { kind: 'success', shape: ctx.plan.success, allowRefusal, acceptStatuses: [{ status: 400, why }, { status: 414, why }] };
+  return {
+    kind: 'success',
+    shape: ctx.plan.success,
+    allowRefusal,
+    acceptStatuses: [
+      { status: 400, why },
+      { status: 414, why },
+    ],
+  };
 }
 
 function positiveCase(ctx: CaseContext, variant: PositiveVariant): Case {
@@ -121,16 +188,35 @@ function positiveCase(ctx: CaseContext, variant: PositiveVariant): Case {
   if (!isBuilt(built)) return unusableCase(ctx, 'ok', variant.name, variant.level, description, built.unusable);
   let request: RequestSpec;
   try {
-    const mustUnderstand = variant.mustUnderstand === true ? ctx.plan.operation.inputHeaders.map((h) => h.prop) : undefined;
+    const mustUnderstand =
+      variant.mustUnderstand === true ? ctx.plan.operation.inputHeaders.map((h) => h.prop) : undefined;
     request = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, built, mustUnderstand);
   } catch (error) {
     if (!(error instanceof CodecError)) throw error;
-    return unusableCase(ctx, 'ok', variant.name, variant.level, description, `cannot be sent over ${ctx.plan.protocol}: ${error.message}`);
+    return unusableCase(
+      ctx,
+      'ok',
+      variant.name,
+      variant.level,
+      description,
+      `cannot be sent over ${ctx.plan.protocol}: ${error.message}`,
+    );
   }
-  return { ...caseBase(ctx, 'ok', variant.name, variant.level, description), request, expect: successExpectation(ctx, request, variant.mayBeRefused) };
+  return {
+    ...caseBase(ctx, 'ok', variant.name, variant.level, description),
+    request,
+    expect: successExpectation(ctx, request, variant.mayBeRefused),
+  };
 }
 
-function httpCase(ctx: CaseContext, group: string, name: string, level: Level, description: string, fields: Pick<Case, 'request' | 'expect'>): Case {
+function httpCase(
+  ctx: CaseContext,
+  group: string,
+  name: string,
+  level: Level,
+  description: string,
+  fields: Pick<Case, 'request' | 'expect'>,
+): Case {
   return { ...caseBase(ctx, group, name, level, description), ...fields };
 }
 
@@ -143,7 +229,11 @@ function httpNegativeCases(ctx: CaseContext): Case[] {
   if (last !== undefined) {
     cases.push(
       httpCase(ctx, 'error', 'missing-parameter', 'compat', `a request without the parameter ${last}`, {
-        request: httpRequestWithParams(ctx.plan, ctx.basePath, values.filter(([name]) => name !== last)),
+        request: httpRequestWithParams(
+          ctx.plan,
+          ctx.basePath,
+          values.filter(([name]) => name !== last),
+        ),
         expect: { kind: 'http-error', acceptStatuses: [500], message: `Missing parameter: ${last}.` },
       }),
     );
@@ -218,7 +308,16 @@ export function buildCatalogue(options: CatalogueOptions): Case[] {
     const prefix = `${caseName}/${plan.protocol}`;
     const method = inputs.get(plan.operation.method);
     if (plan.unusable !== undefined || method === undefined) {
-      cases.push(unusableCase({ plan, prefix, basePath, caseName }, 'ok', 'plain', 'must', `a correct ${plan.operation.name} request over ${plan.protocol}`, plan.unusable ?? 'no input could be planned'));
+      cases.push(
+        unusableCase(
+          { plan, prefix, basePath, caseName },
+          'ok',
+          'plain',
+          'must',
+          `a correct ${plan.operation.name} request over ${plan.protocol}`,
+          plan.unusable ?? 'no input could be planned',
+        ),
+      );
       continue;
     }
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -235,14 +334,26 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
 export function validateCatalogue(cases: readonly Case[]): void {
   const seen = new Set<string>();
   for (const c of cases) {
-    const problem =
-      !ID_PATTERN.test(c.id) ? 'the id is not a path of [A-Za-z0-9_.-] segments' :
-      seen.has(c.id) ? 'the id is used twice' :
-      !c.request.path.startsWith('/') ? 'the request path must start with /' :
-      c.expect.kind === 'fault' && c.binding !== 'soap11' && c.binding !== 'soap12' ? 'a fault is expected on a binding without SOAP' :
-      c.unusable === undefined && c.expect.kind === 'success' && c.expect.shape.kind === 'soap' && c.binding !== 'soap11' && c.binding !== 'soap12' ? 'the success shape does not match the binding' :
-      c.unusable === undefined && c.expect.kind === 'success' && c.expect.shape.kind !== 'soap' && (c.binding === 'soap11' || c.binding === 'soap12') ? 'the success shape does not match the binding' :
-      undefined;
+    const problem = !ID_PATTERN.test(c.id)
+      ? 'the id is not a path of [A-Za-z0-9_.-] segments'
+      : seen.has(c.id)
+        ? 'the id is used twice'
+        : !c.request.path.startsWith('/')
+          ? 'the request path must start with /'
+          : c.expect.kind === 'fault' && c.binding !== 'soap11' && c.binding !== 'soap12'
+            ? 'a fault is expected on a binding without SOAP'
+            : c.unusable === undefined &&
+                c.expect.kind === 'success' &&
+                c.expect.shape.kind === 'soap' &&
+                c.binding !== 'soap11' &&
+                c.binding !== 'soap12'
+              ? 'the success shape does not match the binding'
+              : c.unusable === undefined &&
+                  c.expect.kind === 'success' &&
+                  c.expect.shape.kind !== 'soap' &&
+                  (c.binding === 'soap11' || c.binding === 'soap12')
+                ? 'the success shape does not match the binding'
+                : undefined;
     if (problem !== undefined) throw new ConformanceError('CONFORMANCE_CATALOGUE', `case ${c.id}: ${problem}`);
     seen.add(c.id);
   }

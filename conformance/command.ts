@@ -46,7 +46,13 @@ interface RunInputs {
   readonly baseline?: { readonly file: string; readonly baseline: ReturnType<typeof readBaseline> };
 }
 
-function baseOptions(options: ConformanceCliOptions, loaded: RunInputs, target: string, inputs: ConformanceInputs, io: CommandIo): ConformanceOptions {
+function baseOptions(
+  options: ConformanceCliOptions,
+  loaded: RunInputs,
+  target: string,
+  inputs: ConformanceInputs,
+  io: CommandIo,
+): ConformanceOptions {
   return {
     target,
     wsdlModel: loaded.contract.model,
@@ -65,7 +71,11 @@ function baseOptions(options: ConformanceCliOptions, loaded: RunInputs, target: 
     // The CLI always decides (bin/commands/index.ts knows the packaged contract's path); a
     // programmatic caller that does not is taken to mean the contract in the working folder.
     requireResults: options.requireResults ?? resolve(options.wsdl) === resolve(DEFAULT_WSDL),
-    provenance: { toolVersion: io.toolVersion ?? 'unknown', wsdlSource: options.wsdl, wsdlSha256: loaded.contract.model.hash },
+    provenance: {
+      toolVersion: io.toolVersion ?? 'unknown',
+      wsdlSource: options.wsdl,
+      wsdlSha256: loaded.contract.model.hash,
+    },
     ...(options.binding === undefined ? {} : { binding: options.binding }),
     ...(options.operation === undefined ? {} : { operation: options.operation }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
@@ -77,14 +87,18 @@ function baseOptions(options: ConformanceCliOptions, loaded: RunInputs, target: 
 
 function printList(options: ConformanceOptions, io: CommandIo): void {
   const planned = listCases(options);
-  for (const c of planned) io.stdout(`${c.selected ? '  ' : '- '}${c.id.padEnd(52)} ${c.level.padEnd(6)} ${c.selected ? c.description : `(skipped: ${c.skipReason})`}\n`);
+  for (const c of planned)
+    io.stdout(
+      `${c.selected ? '  ' : '- '}${c.id.padEnd(52)} ${c.level.padEnd(6)} ${c.selected ? c.description : `(skipped: ${c.skipReason})`}\n`,
+    );
   io.stdout(`${planned.filter((c) => c.selected).length} of ${planned.length} cases selected\n`);
 }
 
 async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promise<RunInputs> {
   const contract = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
   const inputs = options.inputsFile === undefined ? {} : await readInputsFile(options.inputsFile, io.env ?? {});
-  const baseline = options.baseline === undefined ? undefined : { file: options.baseline, baseline: readBaseline(options.baseline) };
+  const baseline =
+    options.baseline === undefined ? undefined : { file: options.baseline, baseline: readBaseline(options.baseline) };
   return { contract, inputs: { ...inputs, secrets: ['password'] }, ...(baseline === undefined ? {} : { baseline }) };
 }
 
@@ -94,14 +108,16 @@ function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: C
   const message = error instanceof Error ? error.message : String(error);
   for (const reporter of options.reporters) {
     if (reporter.out === undefined) continue;
-    if (reporter.name === 'json') io.writeFile(reporter.out, `${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
+    if (reporter.name === 'json')
+      io.writeFile(reporter.out, `${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
     else if (reporter.name === 'junit') io.writeFile(reporter.out, junitError(code, message));
     else io.writeFile(reporter.out, `smskit conformance did not run: ${message}\n`);
   }
 }
 
 function junitError(code: string, message: string): string {
-  const escape = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const escape = (t: string): string =>
+    t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<testsuites name="smskit conformance" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
@@ -126,11 +142,15 @@ function verdict(options: ConformanceCliOptions, report: Report, io: CommandIo):
   const { summary } = report;
   const selected = summary.total - summary.skipped;
   if (summary.interrupted) {
-    io.stderr(`smskit: interrupted: ${selected - summary.notRun} of ${selected} selected cases ran; the reports hold what ran\n`);
+    io.stderr(
+      `smskit: interrupted: ${selected - summary.notRun} of ${selected} selected cases ran; the reports hold what ran\n`,
+    );
     return EXIT_INTERRUPTED;
   }
   if (summary.timedOut) {
-    io.stderr(`smskit: the run did not finish within ${summary.runTimeoutMs} ms (--run-timeout): ${summary.notRun} of ${selected} selected cases not run\n`);
+    io.stderr(
+      `smskit: the run did not finish within ${summary.runTimeoutMs} ms (--run-timeout): ${summary.notRun} of ${selected} selected cases not run\n`,
+    );
     return EXIT_RUN_INCOMPLETE;
   }
   if (summary.diagnosis !== undefined) {
@@ -159,12 +179,30 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<n
   const loaded = await loadInputs(options, io);
   const path = endpointPath(loaded.contract.descriptor, undefined);
   if (options.list) {
-    printList(baseOptions(options, loaded, options.target ?? `http://127.0.0.1${path}`, { ...loaded.inputs, values: options.inputs }, io), io);
+    printList(
+      baseOptions(
+        options,
+        loaded,
+        options.target ?? `http://127.0.0.1${path}`,
+        { ...loaded.inputs, values: options.inputs },
+        io,
+      ),
+      io,
+    );
     return EXIT_PASSED;
   }
-  const embedded = options.target === undefined ? await startEmbeddedService({ wsdl: loaded.contract.wsdlText, path, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }) : undefined;
+  const embedded =
+    options.target === undefined
+      ? await startEmbeddedService({
+          wsdl: loaded.contract.wsdlText,
+          path,
+          ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+        })
+      : undefined;
   // Progress goes with the pretty reporter (a machine reading JSON from stdout wants a quiet stderr).
-  const progress = options.reporters.some((r) => r.name === 'pretty') ? createProgress({ write: io.stderr, isTTY: io.isTTY === true }) : undefined;
+  const progress = options.reporters.some((r) => r.name === 'pretty')
+    ? createProgress({ write: io.stderr, isTTY: io.isTTY === true })
+    : undefined;
   try {
     const target = embedded?.target ?? options.target!;
     const values = embedded === undefined ? options.inputs : { ...embedded.inputs.values, ...options.inputs };

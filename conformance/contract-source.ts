@@ -23,13 +23,26 @@ export interface Contract {
 
 async function fetchText(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
   const target = new URL(url);
-  const transport = new Transport({ origin: target.origin, concurrency: 1, timeoutMs, retries: 0, maxResponseBytes: maxBytes, headers: {} });
+  const transport = new Transport({
+    origin: target.origin,
+    concurrency: 1,
+    timeoutMs,
+    retries: 0,
+    maxResponseBytes: maxBytes,
+    headers: {},
+  });
   try {
-    const { response } = await transport.send({ method: 'GET', path: `${target.pathname}${target.search}`, headers: {} });
-    if (response.status !== 200) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.status}`);
+    const { response } = await transport.send({
+      method: 'GET',
+      path: `${target.pathname}${target.search}`,
+      headers: {},
+    });
+    if (response.status !== 200)
+      throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: HTTP ${response.status}`);
     return Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength).toString('utf8');
   } catch (error) {
-    if (error instanceof TransportFailure) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${error.message}`);
+    if (error instanceof TransportFailure)
+      throw new ConformanceError('CONTRACT_UNREADABLE', `cannot fetch the WSDL ${url}: ${error.message}`);
     throw error;
   } finally {
     await transport.destroy();
@@ -47,14 +60,21 @@ function parseText(text: string, label: string): WsdlModel {
   }
 }
 
-export async function loadContract(wsdl: string, timeoutMs: number, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<Contract> {
+export async function loadContract(
+  wsdl: string,
+  timeoutMs: number,
+  maxBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<Contract> {
   const isUrl = /^https?:\/\//i.test(wsdl);
   let wsdlText: string;
   try {
     wsdlText = isUrl ? await fetchText(wsdl, timeoutMs, maxBytes) : readFileSync(wsdl, 'utf8');
   } catch (error) {
     if (error instanceof ConformanceError) throw error;
-    throw new ConformanceError('CONTRACT_UNREADABLE', `cannot read the WSDL ${wsdl}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConformanceError(
+      'CONTRACT_UNREADABLE',
+      `cannot read the WSDL ${wsdl}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   // Parser errors (GeneratorError, with file:line) pass through: they already say what is wrong.
   const model = isUrl ? parseText(wsdlText, wsdl) : parseWsdl(wsdl);

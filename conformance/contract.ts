@@ -62,15 +62,23 @@ export function complexOf(d: ServiceDescriptor, value: ValueDescriptor): Complex
 }
 
 /** The primitive XSD type name of a value, following simple types; undefined for complex/XML. */
-function primitiveOf(d: ServiceDescriptor, value: ValueDescriptor): { xsd: string; enumeration?: readonly string[] } | undefined {
-  if (value.kind === 'primitive') return value.enumeration === undefined ? { xsd: value.xsd } : { xsd: value.xsd, enumeration: value.enumeration };
+function primitiveOf(
+  d: ServiceDescriptor,
+  value: ValueDescriptor,
+): { xsd: string; enumeration?: readonly string[] } | undefined {
+  if (value.kind === 'primitive')
+    return value.enumeration === undefined ? { xsd: value.xsd } : { xsd: value.xsd, enumeration: value.enumeration };
   if (value.kind !== 'type') return undefined;
   const type = d.types[value.type];
   if (type?.kind !== 'simple') return undefined;
   return type.enumeration === undefined ? { xsd: type.xsd } : { xsd: type.xsd, enumeration: type.enumeration };
 }
 
-export function expectedField(d: ServiceDescriptor, field: Pick<FieldDescriptor, 'name' | 'value' | 'minOccurs' | 'maxOccurs' | 'nillable' | 'inChoice'>, forceRequired = false): ExpectedField {
+export function expectedField(
+  d: ServiceDescriptor,
+  field: Pick<FieldDescriptor, 'name' | 'value' | 'minOccurs' | 'maxOccurs' | 'nillable' | 'inChoice'>,
+  forceRequired = false,
+): ExpectedField {
   const primitive = primitiveOf(d, field.value);
   return {
     name: field.name,
@@ -85,60 +93,128 @@ export function expectedField(d: ServiceDescriptor, field: Pick<FieldDescriptor,
 }
 
 function param(f: FieldDescriptor): InputParam {
-  return { name: f.name.local, prop: f.prop, value: f.value, minOccurs: f.minOccurs, maxOccurs: f.maxOccurs, nillable: f.nillable };
+  return {
+    name: f.name.local,
+    prop: f.prop,
+    value: f.value,
+    minOccurs: f.minOccurs,
+    maxOccurs: f.maxOccurs,
+    nillable: f.nillable,
+  };
 }
 
 function unusablePlan(binding: BindingDescriptor, op: OperationDescriptor, reason: string): OperationPlan {
-  return { protocol: binding.protocol, binding, operation: op, params: [], success: { kind: 'empty' }, unusable: reason };
+  return {
+    protocol: binding.protocol,
+    binding,
+    operation: op,
+    params: [],
+    success: { kind: 'empty' },
+    unusable: reason,
+  };
 }
 
 function outputHeaders(d: ServiceDescriptor, op: OperationDescriptor): ExpectedHeader[] {
   const sent = new Set(op.inputHeaders.map((h) => h.element));
   return op.outputHeaders.flatMap((h) => {
     const element = d.elements[h.element];
-    return element === undefined ? [] : [{ name: element.name, value: element.value, nillable: element.nillable, echoed: sent.has(h.element) }];
+    return element === undefined
+      ? []
+      : [{ name: element.name, value: element.value, nillable: element.nillable, echoed: sent.has(h.element) }];
   });
 }
 
-function soapPlan(d: ServiceDescriptor, binding: BindingDescriptor, op: OperationDescriptor, options: PlanOptions): OperationPlan {
-  if (op.input.kind !== 'element') return unusablePlan(binding, op, 'not a document/literal operation with an input element (rpc or no input message)');
-  if (op.output.kind !== 'element') return unusablePlan(binding, op, 'a one-way operation (no output message): there is no answer to check');
+function soapPlan(
+  d: ServiceDescriptor,
+  binding: BindingDescriptor,
+  op: OperationDescriptor,
+  options: PlanOptions,
+): OperationPlan {
+  if (op.input.kind !== 'element')
+    return unusablePlan(
+      binding,
+      op,
+      'not a document/literal operation with an input element (rpc or no input message)',
+    );
+  if (op.output.kind !== 'element')
+    return unusablePlan(binding, op, 'a one-way operation (no output message): there is no answer to check');
   const input = d.elements[op.input.element];
   const output = d.elements[op.output.element];
-  if (input === undefined || output === undefined) return unusablePlan(binding, op, `the message element ${input === undefined ? op.input.element : op.output.element} is not in the descriptor`);
+  if (input === undefined || output === undefined)
+    return unusablePlan(
+      binding,
+      op,
+      `the message element ${input === undefined ? op.input.element : op.output.element} is not in the descriptor`,
+    );
   const outputType = complexOf(d, output.value);
-  if (outputType === undefined || outputType.arrayItem !== undefined) return unusablePlan(binding, op, 'the output element is not a wrapper of result elements');
+  if (outputType === undefined || outputType.arrayItem !== undefined)
+    return unusablePlan(binding, op, 'the output element is not a wrapper of result elements');
   const params = (complexOf(d, input.value)?.fields ?? []).map(param);
   const version = binding.protocol === 'soap11' ? '1.1' : '1.2';
   const required = options.requireResults === true;
   const fields = outputType.fields.map((f) => expectedField(d, f, required));
-  return { protocol: binding.protocol, binding, operation: op, params, success: { kind: 'soap', version, element: output.name, fields, headers: outputHeaders(d, op), schema: d } };
+  return {
+    protocol: binding.protocol,
+    binding,
+    operation: op,
+    params,
+    success: { kind: 'soap', version, element: output.name, fields, headers: outputHeaders(d, op), schema: d },
+  };
 }
 
 /** The SOAP output wrapper's field an HTTP result maps to (ASMX: the same method's result). */
 function soapResultField(d: ServiceDescriptor, op: OperationDescriptor, field: string): FieldDescriptor | undefined {
-  const soap = d.bindings.flatMap((b) => b.operations).find((o) => o.method === op.method && o.output.kind === 'element');
+  const soap = d.bindings
+    .flatMap((b) => b.operations)
+    .find((o) => o.method === op.method && o.output.kind === 'element');
   if (soap === undefined || soap.output.kind !== 'element') return undefined;
   const wrapper = d.elements[soap.output.element];
   return wrapper === undefined ? undefined : complexOf(d, wrapper.value)?.fields.find((f) => f.prop === field);
 }
 
-function httpPlan(d: ServiceDescriptor, binding: BindingDescriptor, op: OperationDescriptor, compiled: HttpOperation | UnusableHttpOperation | undefined, options: PlanOptions): OperationPlan {
+function httpPlan(
+  d: ServiceDescriptor,
+  binding: BindingDescriptor,
+  op: OperationDescriptor,
+  compiled: HttpOperation | UnusableHttpOperation | undefined,
+  options: PlanOptions,
+): OperationPlan {
   if (compiled === undefined) return unusablePlan(binding, op, 'the runtime cannot compile this HTTP operation');
   if ('error' in compiled) return unusablePlan(binding, op, compiled.error.message);
   const params = compiled.params.map((p) => {
     const declared = op.input.kind === 'params' ? op.input.params.find((q) => q.name === p.name) : undefined;
-    return { name: p.name, prop: p.prop, value: declared?.value ?? { kind: 'primitive' as const, xsd: p.xsd }, minOccurs: 1, maxOccurs: p.repeated ? -1 : 1, nillable: false };
+    return {
+      name: p.name,
+      prop: p.prop,
+      value: declared?.value ?? { kind: 'primitive' as const, xsd: p.xsd },
+      minOccurs: 1,
+      maxOccurs: p.repeated ? -1 : 1,
+      nillable: false,
+    };
   });
-  if (op.output.kind === 'empty') return { protocol: binding.protocol, binding, operation: op, params, success: { kind: 'empty' }, http: compiled };
-  if (op.output.kind !== 'xml-result') return unusablePlan(binding, op, 'an HTTP operation whose answer is not an XML document (mime:mimeXml)');
+  if (op.output.kind === 'empty')
+    return { protocol: binding.protocol, binding, operation: op, params, success: { kind: 'empty' }, http: compiled };
+  if (op.output.kind !== 'xml-result')
+    return unusablePlan(binding, op, 'an HTTP operation whose answer is not an XML document (mime:mimeXml)');
   const element = d.elements[op.output.element];
-  if (element === undefined) return unusablePlan(binding, op, `the result element ${op.output.element} is not in the descriptor`);
+  if (element === undefined)
+    return unusablePlan(binding, op, `the result element ${op.output.element} is not in the descriptor`);
   // ASMX shares one global element per result type among methods: a null result may come as
   // xsi:nil even where that element is not nillable, when the method's SOAP result is.
   const nillable = element.nillable || soapResultField(d, op, op.output.field)?.nillable === true;
-  const field = expectedField(d, { name: element.name, value: element.value, minOccurs: 1, maxOccurs: 1, nillable }, options.requireResults === true);
-  return { protocol: binding.protocol, binding, operation: op, params, success: { kind: 'xml-root', element: element.name, field, schema: d }, http: compiled };
+  const field = expectedField(
+    d,
+    { name: element.name, value: element.value, minOccurs: 1, maxOccurs: 1, nillable },
+    options.requireResults === true,
+  );
+  return {
+    protocol: binding.protocol,
+    binding,
+    operation: op,
+    params,
+    success: { kind: 'xml-root', element: element.name, field, schema: d },
+    http: compiled,
+  };
 }
 
 /** Every (binding, operation) of the descriptor, bindings in descriptor order. */
@@ -148,11 +224,20 @@ export function planOperations(d: ServiceDescriptor, options: PlanOptions = {}):
     const soap = binding.protocol === 'soap11' || binding.protocol === 'soap12';
     const compiled = soap ? undefined : compileHttpBinding(d, binding);
     for (const op of binding.operations) {
-      plans.push(soap ? soapPlan(d, binding, op, options) : httpPlan(d, binding, op, compiled!.get(op.method), options));
+      plans.push(
+        soap ? soapPlan(d, binding, op, options) : httpPlan(d, binding, op, compiled!.get(op.method), options),
+      );
     }
     // Operations the WSDL lists on this binding but the generator had to leave out: skipped, with why.
     for (const omitted of binding.omitted ?? []) {
-      const op: OperationDescriptor = { name: omitted.name, method: omitted.method, input: { kind: 'empty' }, output: { kind: 'empty' }, inputHeaders: [], outputHeaders: [] };
+      const op: OperationDescriptor = {
+        name: omitted.name,
+        method: omitted.method,
+        input: { kind: 'empty' },
+        output: { kind: 'empty' },
+        inputHeaders: [],
+        outputHeaders: [],
+      };
       plans.push(unusablePlan(binding, op, omitted.reason));
     }
   }

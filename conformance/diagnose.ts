@@ -10,7 +10,8 @@
 import type { AnswerSummary, Case, CaseOutcome } from './types.js';
 
 /** Words of a refusal that is about who is calling, not about the values. */
-const AUTH_REASON = /auth|password|credential|log ?in|sign ?in|unauthori[sz]ed|forbidden|access denied|permission|not allowed|token|api[- ]?key|account/i;
+const AUTH_REASON =
+  /auth|password|credential|log ?in|sign ?in|unauthori[sz]ed|forbidden|access denied|permission|not allowed|token|api[- ]?key|account/i;
 
 export interface DiagnosisContext {
   readonly target: string;
@@ -21,7 +22,10 @@ export interface DiagnosisContext {
 function statuses(answers: readonly AnswerSummary[]): string {
   const counts = new Map<number, number>();
   for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status} ×${n}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, n]) => `${status} ×${n}`)
+    .join(', ');
 }
 
 function notThisService(answers: readonly AnswerSummary[], ctx: DiagnosisContext): string | undefined {
@@ -39,11 +43,19 @@ function notThisService(answers: readonly AnswerSummary[], ctx: DiagnosisContext
 }
 
 function authRefused(cases: ReadonlyMap<string, Case>, outcomes: readonly CaseOutcome[]): string | undefined {
-  const positive = outcomes.filter((o) => o.answer !== undefined && /\/ok\//.test(o.id) && cases.get(o.id)?.expect.kind === 'success');
+  const positive = outcomes.filter(
+    (o) => o.answer !== undefined && /\/ok\//.test(o.id) && cases.get(o.id)?.expect.kind === 'success',
+  );
   if (positive.length === 0) return undefined;
   const refusedAll = positive.every((o) => o.status === 'failed' || o.refused !== undefined);
   if (!refusedAll) return undefined;
-  const auth = positive.filter((o) => o.answer!.status === 401 || o.answer!.status === 403 || AUTH_REASON.test(o.answer!.reason ?? '') || AUTH_REASON.test(o.refused ?? ''));
+  const auth = positive.filter(
+    (o) =>
+      o.answer!.status === 401 ||
+      o.answer!.status === 403 ||
+      AUTH_REASON.test(o.answer!.reason ?? '') ||
+      AUTH_REASON.test(o.refused ?? ''),
+  );
   if (auth.length * 2 < positive.length) return undefined;
   const sample = auth[0]!.answer!;
   const said = sample.reason === undefined ? '' : `: "${sample.reason}"`;
@@ -51,7 +63,11 @@ function authRefused(cases: ReadonlyMap<string, Case>, outcomes: readonly CaseOu
 }
 
 /** The one-line reason the run's answers cannot be judged, or undefined when they can. */
-export function diagnoseRun(cases: ReadonlyMap<string, Case>, outcomes: readonly CaseOutcome[], ctx: DiagnosisContext): string | undefined {
+export function diagnoseRun(
+  cases: ReadonlyMap<string, Case>,
+  outcomes: readonly CaseOutcome[],
+  ctx: DiagnosisContext,
+): string | undefined {
   const answers = outcomes.flatMap((o) => (o.answer === undefined ? [] : [o.answer]));
   // Judged on runs that asked for something real (a positive case or the WSDL), not on a
   // selection of negative cases only, whose right answers may well be errors.

@@ -29,7 +29,13 @@ export interface EmbeddedOptions {
   readonly maxBodyBytes?: number;
 }
 
-export const EMBEDDED_ACCOUNT = { email: 'conformance@example.invalid', keyword: 'CONFORM', to: '+15551234567', carrier: 'auto', port: '5000' } as const;
+export const EMBEDDED_ACCOUNT = {
+  email: 'conformance@example.invalid',
+  keyword: 'CONFORM',
+  to: '+15551234567',
+  carrier: 'auto',
+  port: '5000',
+} as const;
 
 export async function startEmbeddedService(options: EmbeddedOptions): Promise<EmbeddedTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-conformance-db-'));
@@ -40,7 +46,11 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       dbPath: join(dir, 'outbox.db'),
       durability: 'normal',
       scrypt: { logN: 10, r: 8, p: 1 },
-      http: { wsdl: options.wsdl, logger: { error: () => {} }, ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) },
+      http: {
+        wsdl: options.wsdl,
+        logger: { error: () => {} },
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      },
     });
     await server.app.accounts.add({ email: EMBEDDED_ACCOUNT.email, password, keywords: [EMBEDDED_ACCOUNT.keyword] });
   } catch (error) {

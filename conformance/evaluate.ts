@@ -7,7 +7,17 @@ import { refusalSummary } from './checks/index.js';
 import type { Redactor } from './redact.js';
 import { bodyText, contentTypeOf, isFaultElement, parseBody, readFault, soapViewOf } from './response-view.js';
 import { responseExcerpt, traceOf, type ResponseExcerpt, type Trace } from './trace.js';
-import { atOrAbove, weaker, type AnswerSummary, type Case, type CaseOutcome, type Check, type Exchange, type Failure, type Level } from './types.js';
+import {
+  atOrAbove,
+  weaker,
+  type AnswerSummary,
+  type Case,
+  type CaseOutcome,
+  type Check,
+  type Exchange,
+  type Failure,
+  type Level,
+} from './types.js';
 
 const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+html|<html[\s>])/i;
 
@@ -43,7 +53,13 @@ function runCheck(check: Check, exchange: Exchange, testCase: Case): ReturnType<
   } catch (error) {
     // A check that throws is a bug in the kit; say so instead of hiding the case.
     const message = error instanceof Error ? error.message : String(error);
-    return [{ expected: 'the check to complete', actual: `internal error: ${message}`, message: `check ${check.id} failed to run: ${message}` }];
+    return [
+      {
+        expected: 'the check to complete',
+        actual: `internal error: ${message}`,
+        message: `check ${check.id} failed to run: ${message}`,
+      },
+    ];
   }
 }
 
@@ -51,7 +67,13 @@ export function applicableChecks(checks: readonly Check[], testCase: Case, level
   return checks.filter((check) => atOrAbove(check.level, level) && check.applies(testCase));
 }
 
-export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonly Check[], level: Level, redact: Redactor): CaseOutcome {
+export function evaluateCase(
+  testCase: Case,
+  exchange: Exchange,
+  checks: readonly Check[],
+  level: Level,
+  redact: Redactor,
+): CaseOutcome {
   const applicable = applicableChecks(checks, testCase, level);
   const failures: Failure[] = [];
   const observations: string[] = [];
@@ -73,19 +95,22 @@ export function evaluateCase(testCase: Case, exchange: Exchange, checks: readonl
   // The trace keeps the head and a body excerpt, not the exchange: its body may be megabytes.
   const { request } = exchange;
   const response = responseExcerpt(exchange.response);
-  return withLazyTrace({
-    id: testCase.id,
-    operation: testCase.operation,
-    binding: testCase.binding,
-    level: testCase.level,
-    status: failures.length === 0 ? 'passed' : 'failed',
-    durationMs: Math.round(exchange.durationMs * 10) / 10,
-    failures,
-    checks: applicable.map((c) => c.id),
-    observations,
-    ...(refused === undefined ? {} : { refused: redact(refused) }),
-    answer: redactAnswer(answerSummary(exchange), redact),
-  }, () => traceOf(request, response, redact));
+  return withLazyTrace(
+    {
+      id: testCase.id,
+      operation: testCase.operation,
+      binding: testCase.binding,
+      level: testCase.level,
+      status: failures.length === 0 ? 'passed' : 'failed',
+      durationMs: Math.round(exchange.durationMs * 10) / 10,
+      failures,
+      checks: applicable.map((c) => c.id),
+      observations,
+      ...(refused === undefined ? {} : { refused: redact(refused) }),
+      answer: redactAnswer(answerSummary(exchange), redact),
+    },
+    () => traceOf(request, response, redact),
+  );
 }
 
 function redactAnswer(answer: AnswerSummary, redact: Redactor): AnswerSummary {
@@ -106,29 +131,73 @@ function withLazyTrace(outcome: Omit<CaseOutcome, 'trace'>, build: () => Trace):
  * A case whose request got no complete HTTP answer within the runner's bounds (after retries);
  * the target was reachable before. `partial` is what arrived before the exchange was cut short.
  */
-export function transportFailure(testCase: Case, request: Exchange['request'], reason: string, durationMs: number, redact: Redactor, partial?: ResponseExcerpt): CaseOutcome {
-  const message = partial === undefined ? `no HTTP response: ${redact(reason)}` : `no complete HTTP response (HTTP ${partial.status} arrived): ${redact(reason)}`;
-  return withLazyTrace({
+export function transportFailure(
+  testCase: Case,
+  request: Exchange['request'],
+  reason: string,
+  durationMs: number,
+  redact: Redactor,
+  partial?: ResponseExcerpt,
+): CaseOutcome {
+  const message =
+    partial === undefined
+      ? `no HTTP response: ${redact(reason)}`
+      : `no complete HTTP response (HTTP ${partial.status} arrived): ${redact(reason)}`;
+  return withLazyTrace(
+    {
+      id: testCase.id,
+      operation: testCase.operation,
+      binding: testCase.binding,
+      level: testCase.level,
+      status: 'failed',
+      durationMs: Math.round(durationMs * 10) / 10,
+      failures: [
+        {
+          check: 'transport',
+          level: testCase.level,
+          source: 'RFC 9112 (an HTTP response to every request)',
+          expected: "a complete HTTP response within the runner's bounds",
+          actual: redact(reason),
+          message,
+        },
+      ],
+      checks: ['transport'],
+      observations: [],
+      transportError: redact(reason),
+    },
+    () => traceOf(request, partial, redact),
+  );
+}
+
+export function skippedCase(testCase: Case, reason: string): CaseOutcome {
+  return {
     id: testCase.id,
     operation: testCase.operation,
     binding: testCase.binding,
     level: testCase.level,
-    status: 'failed',
-    durationMs: Math.round(durationMs * 10) / 10,
-    failures: [{ check: 'transport', level: testCase.level, source: 'RFC 9112 (an HTTP response to every request)', expected: 'a complete HTTP response within the runner\'s bounds', actual: redact(reason), message }],
-    checks: ['transport'],
+    status: 'skipped',
+    durationMs: 0,
+    failures: [],
+    checks: [],
     observations: [],
-    transportError: redact(reason),
-  }, () => traceOf(request, partial, redact));
-}
-
-export function skippedCase(testCase: Case, reason: string): CaseOutcome {
-  return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'skipped', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
+    skipReason: reason,
+  };
 }
 
 /** A selected case the run never completed: its deadline, Ctrl-C or --max-failures came first. */
 export function notRunCase(testCase: Case, reason: string): CaseOutcome {
-  return { id: testCase.id, operation: testCase.operation, binding: testCase.binding, level: testCase.level, status: 'not-run', durationMs: 0, failures: [], checks: [], observations: [], skipReason: reason };
+  return {
+    id: testCase.id,
+    operation: testCase.operation,
+    binding: testCase.binding,
+    level: testCase.level,
+    status: 'not-run',
+    durationMs: 0,
+    failures: [],
+    checks: [],
+    observations: [],
+    skipReason: reason,
+  };
 }
 
 /** The outcome with other failures, keeping its lazily built trace lazy (a spread would build it). */

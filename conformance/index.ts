@@ -58,7 +58,13 @@ export function listCases(options: ConformanceOptions): PlannedCase[] {
   const { run, skipped } = selectCases(cases, { ...selectionOf(validated) });
   const reasons = new Map(skipped.map((s) => [s.testCase.id, s.reason]));
   const selected = new Set(run.map((c) => c.id));
-  return cases.map((c) => ({ id: c.id, level: c.level, description: c.description, selected: selected.has(c.id), ...(reasons.has(c.id) ? { skipReason: reasons.get(c.id)! } : {}) }));
+  return cases.map((c) => ({
+    id: c.id,
+    level: c.level,
+    description: c.description,
+    selected: selected.has(c.id),
+    ...(reasons.has(c.id) ? { skipReason: reasons.get(c.id)! } : {}),
+  }));
 }
 
 function selectionOf(options: ValidatedOptions): Parameters<typeof selectCases>[1] {
@@ -80,7 +86,12 @@ export interface RunState {
   readonly diagnosis?: string;
 }
 
-export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durationMs: number, run: RunState): Report['summary'] {
+export function summarize(
+  outcomes: readonly CaseOutcome[],
+  failOn: Level,
+  durationMs: number,
+  run: RunState,
+): Report['summary'] {
   const byLevel = Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
   let known = 0;
   let fresh = 0;
@@ -106,7 +117,9 @@ export function summarize(outcomes: readonly CaseOutcome[], failOn: Level, durat
     ...(run.stoppedAfterFailures === undefined ? {} : { stoppedAfterFailures: run.stoppedAfterFailures }),
     refused: outcomes.filter((o) => o.refused !== undefined).length,
     failuresByLevel: byLevel,
-    ...(run.baseline === undefined ? {} : { baseline: { file: run.baseline.file, known, new: fresh, fixed: run.baseline.fixed } }),
+    ...(run.baseline === undefined
+      ? {}
+      : { baseline: { file: run.baseline.file, known, new: fresh, fixed: run.baseline.fixed } }),
     ...(run.diagnosis === undefined ? {} : { diagnosis: run.diagnosis }),
     durationMs: Math.round(durationMs),
     failOn,
@@ -119,14 +132,21 @@ function metaOf(options: ValidatedOptions, target: string, startedAt: Date): Rep
   return {
     tool: 'smskit',
     version: p?.toolVersion ?? 'unknown',
-    wsdl: { source: p?.wsdlSource ?? options.wsdlModel?.file ?? '(descriptor)', sha256: p?.wsdlSha256 ?? options.wsdlModel?.hash ?? '' },
+    wsdl: {
+      source: p?.wsdlSource ?? options.wsdlModel?.file ?? '(descriptor)',
+      sha256: p?.wsdlSha256 ?? options.wsdlModel?.hash ?? '',
+    },
     target,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
   };
 }
 
-function runnerOptions(validated: ValidatedOptions, probePath: string, redact: ReturnType<typeof makeRedactor>): Parameters<typeof runCases>[1] {
+function runnerOptions(
+  validated: ValidatedOptions,
+  probePath: string,
+  redact: ReturnType<typeof makeRedactor>,
+): Parameters<typeof runCases>[1] {
   return {
     origin: validated.target.origin,
     probePath,
@@ -157,23 +177,33 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const { run, skipped } = selectCases(cases, selectionOf(validated));
   if (run.length === 0) {
     const why = [...new Set(skipped.map((s) => s.reason))].slice(0, 3).join('; ');
-    throw new ConformanceError('NOTHING_SELECTED', `no case selected: all ${cases.length} cases are skipped (${why}); nothing would be checked`);
+    throw new ConformanceError(
+      'NOTHING_SELECTED',
+      `no case selected: all ${cases.length} cases are skipped (${why}); nothing would be checked`,
+    );
   }
   validated.onStart?.(run.length);
   const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
   const redact = makeRedactor(secretValues(validated.inputs, allParams));
   const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
   const result: RunResult = await runCases(run, runnerOptions(validated, basePath, redact));
-  const byId = new Map([...result.outcomes, ...skipped.map((s) => skippedCase(s.testCase, s.reason))].map((o) => [o.id, o]));
+  const byId = new Map(
+    [...result.outcomes, ...skipped.map((s) => skippedCase(s.testCase, s.reason))].map((o) => [o.id, o]),
+  );
   const ordered = cases.map((c) => byId.get(c.id)!);
   const target = redact(validated.target.href);
-  const diagnosis = diagnoseRun(new Map(cases.map((c) => [c.id, c])), result.outcomes, { target, wsdlPath: endpointPath(descriptor, undefined) });
+  const diagnosis = diagnoseRun(new Map(cases.map((c) => [c.id, c])), result.outcomes, {
+    target,
+    wsdlPath: endpointPath(descriptor, undefined),
+  });
   const state: RunState = {
     timedOut: result.timedOut,
     runTimeoutMs: validated.runTimeoutMs,
     interrupted: result.interrupted,
     ...(result.stoppedAfterFailures ? { stoppedAfterFailures: validated.maxFailures! } : {}),
-    ...(validated.baseline === undefined ? {} : { baseline: { file: validated.baseline.file, fixed: fixedEntries(validated.baseline.baseline, ordered) } }),
+    ...(validated.baseline === undefined
+      ? {}
+      : { baseline: { file: validated.baseline.file, fixed: fixedEntries(validated.baseline.baseline, ordered) } }),
     ...(diagnosis === undefined ? {} : { diagnosis }),
   };
   return {

@@ -31,19 +31,28 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Replaces `{ $env: NAME }` by the variable's value, collecting it as a secret. */
-function resolveEnv(file: string, json: unknown, path: string, env: Readonly<Record<string, string | undefined>>, secrets: Set<string>): unknown {
+function resolveEnv(
+  file: string,
+  json: unknown,
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+  secrets: Set<string>,
+): unknown {
   if (Array.isArray(json)) return json.map((item, i) => resolveEnv(file, item, `${path}[${i + 1}]`, env, secrets));
   if (!isRecord(json)) return json;
   const keys = Object.keys(json);
   if (keys.includes('$env')) {
     const name = json['$env'];
-    if (keys.length !== 1 || typeof name !== 'string') refuse(file, `${path}: { $env: NAME } takes one variable name and nothing else`);
+    if (keys.length !== 1 || typeof name !== 'string')
+      refuse(file, `${path}: { $env: NAME } takes one variable name and nothing else`);
     const value = env[name];
     if (value === undefined) refuse(file, `${path}: the environment variable ${name} is not set`);
     if (value !== '') secrets.add(value);
     return value;
   }
-  return Object.fromEntries(keys.map((k) => [k, resolveEnv(file, json[k], path === '' ? k : `${path}/${k}`, env, secrets)]));
+  return Object.fromEntries(
+    keys.map((k) => [k, resolveEnv(file, json[k], path === '' ? k : `${path}/${k}`, env, secrets)]),
+  );
 }
 
 async function parseText(file: string, text: string): Promise<unknown> {
@@ -63,7 +72,11 @@ async function parseText(file: string, text: string): Promise<unknown> {
 }
 
 /** The operations' values and the secrets they hold, from the file's text. */
-export async function parseInputsFile(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Promise<Pick<ConformanceInputs, 'operations' | 'secretValues' | 'source'>> {
+export async function parseInputsFile(
+  file: string,
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Pick<ConformanceInputs, 'operations' | 'secretValues' | 'source'>> {
   const json = await parseText(file, text);
   if (json === null || json === undefined) return { operations: {}, secretValues: [], source: `--inputs ${file}` };
   if (!isRecord(json)) refuse(file, 'expected a mapping of operation names ("*" for all) to { input, headers }');
@@ -72,14 +85,21 @@ export async function parseInputsFile(file: string, text: string, env: Readonly<
   for (const [name, spec] of Object.entries(json)) {
     if (!isRecord(spec)) refuse(file, `${name}: expected { input: …, headers: … }`);
     for (const part of ['input', 'headers'] as const) {
-      if (spec[part] !== undefined && !isRecord(spec[part])) refuse(file, `${name}/${part}: expected a mapping of ${part === 'input' ? 'parameters (or paths)' : 'header blocks'} to values`);
+      if (spec[part] !== undefined && !isRecord(spec[part]))
+        refuse(
+          file,
+          `${name}/${part}: expected a mapping of ${part === 'input' ? 'parameters (or paths)' : 'header blocks'} to values`,
+        );
     }
     operations[name] = resolveEnv(file, spec, name, env, secrets) as OperationInputs;
   }
   return { operations, secretValues: [...secrets], source: `--inputs ${file}` };
 }
 
-export async function readInputsFile(file: string, env: Readonly<Record<string, string | undefined>>): Promise<Pick<ConformanceInputs, 'operations' | 'secretValues' | 'source'>> {
+export async function readInputsFile(
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Pick<ConformanceInputs, 'operations' | 'secretValues' | 'source'>> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

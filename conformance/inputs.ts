@@ -56,20 +56,35 @@ function matchKey(key: string, params: readonly string[]): string[] {
  * `allParams` is every parameter name of every operation, so that a key unknown everywhere is
  * reported once, clearly.
  */
-export function bindInputs(inputs: Pick<ConformanceInputs, 'values'>, params: readonly string[], allParams: readonly string[]): Map<string, string> {
+export function bindInputs(
+  inputs: Pick<ConformanceInputs, 'values'>,
+  params: readonly string[],
+  allParams: readonly string[],
+): Map<string, string> {
   const bound = new Map<string, string>();
   const boundBy = new Map<string, string>();
   const everyParam = [...new Set(allParams)];
   for (const [key, value] of Object.entries(inputs.values)) {
     const everywhere = matchKey(key, everyParam);
-    if (everywhere.length === 0) throw new ConformanceError('CONFORMANCE_OPTIONS', `input "${key}" matches no parameter (parameters: ${everyParam.join(', ') || 'none'})`);
-    if (everywhere.length > 1) throw new ConformanceError('CONFORMANCE_OPTIONS', `input "${key}" is ambiguous: it matches ${everywhere.join(', ')}; use --param <exact name>=<value>`);
+    if (everywhere.length === 0)
+      throw new ConformanceError(
+        'CONFORMANCE_OPTIONS',
+        `input "${key}" matches no parameter (parameters: ${everyParam.join(', ') || 'none'})`,
+      );
+    if (everywhere.length > 1)
+      throw new ConformanceError(
+        'CONFORMANCE_OPTIONS',
+        `input "${key}" is ambiguous: it matches ${everywhere.join(', ')}; use --param <exact name>=<value>`,
+      );
     const param = everywhere[0]!;
     if (!params.includes(param)) continue;
     const target = key.includes('/') ? key : param;
     const previous = boundBy.get(target);
     if (previous !== undefined && previous !== target && key !== target) {
-      throw new ConformanceError('CONFORMANCE_OPTIONS', `inputs "${previous}" and "${key}" both name parameter ${param}`);
+      throw new ConformanceError(
+        'CONFORMANCE_OPTIONS',
+        `inputs "${previous}" and "${key}" both name parameter ${param}`,
+      );
     }
     // An exact name wins over a short key naming the same parameter.
     if (previous === undefined || key === target) {
@@ -86,7 +101,8 @@ function collectSecrets(json: unknown, secretKey: boolean, into: Set<string>): v
     return;
   }
   if (Array.isArray(json)) for (const item of json) collectSecrets(item, secretKey, into);
-  else if (typeof json === 'object' && json !== null) for (const [key, value] of Object.entries(json)) collectSecrets(value, secretKey || SECRET_NAME.test(key), into);
+  else if (typeof json === 'object' && json !== null)
+    for (const [key, value] of Object.entries(json)) collectSecrets(value, secretKey || SECRET_NAME.test(key), into);
 }
 
 /**
@@ -98,7 +114,8 @@ export function secretValues(inputs: ConformanceInputs, allParams: readonly stri
   const secretKeys = new Set((inputs.secrets ?? []).map((k) => k.toLowerCase()));
   for (const [key, value] of Object.entries(inputs.values)) {
     const params = matchKey(key, [...new Set(allParams)]);
-    const isSecret = secretKeys.has(key.toLowerCase()) || SECRET_NAME.test(key) || params.some((p) => SECRET_NAME.test(p));
+    const isSecret =
+      secretKeys.has(key.toLowerCase()) || SECRET_NAME.test(key) || params.some((p) => SECRET_NAME.test(p));
     if (isSecret && value !== '') secrets.add(value);
   }
   for (const spec of Object.values(inputs.operations ?? {})) collectSecrets(spec, false, secrets);

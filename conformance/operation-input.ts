@@ -8,7 +8,12 @@
  * naming the operation and the path (exit 2). One in a value the runner built is the runner's
  * limit: the operation's cases are skipped with the reason, and the run goes on.
  */
-import type { ElementDescriptor, HeaderDescriptor, OperationDescriptor, ServiceDescriptor } from '../runtime/descriptor.js';
+import type {
+  ElementDescriptor,
+  HeaderDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+} from '../runtime/descriptor.js';
 import { CodecError, valueFromJson } from '../runtime/index.js';
 import { complexOf, type InputParam, type OperationPlan } from './contract.js';
 import { ConformanceError } from './errors.js';
@@ -82,7 +87,10 @@ function methodShapes(d: ServiceDescriptor, plans: readonly OperationPlan[]): Ma
     if (existing?.element !== undefined) continue;
     const soap = op.input.kind === 'element' ? op : undefined;
     if (soap === undefined && existing !== undefined) continue;
-    shapes.set(op.method, soap === undefined ? { method: op.method, params: plan.params, headers: [] } : soapShape(d, soap, plan.params));
+    shapes.set(
+      op.method,
+      soap === undefined ? { method: op.method, params: plan.params, headers: [] } : soapShape(d, soap, plan.params),
+    );
   }
   return shapes;
 }
@@ -113,14 +121,23 @@ interface UserValues {
   readonly headers: Record<string, unknown>;
 }
 
-function userValues(d: ServiceDescriptor, inputs: ConformanceInputs, shape: MethodShape, names: readonly string[], allParams: readonly string[]): UserValues {
+function userValues(
+  d: ServiceDescriptor,
+  inputs: ConformanceInputs,
+  shape: MethodShape,
+  names: readonly string[],
+  allParams: readonly string[],
+): UserValues {
   const ops = inputs.operations ?? {};
-  const own = ops[shape.method] ?? Object.entries(ops).find(([name]) => name === names[0])?.[1] ?? ({} as OperationInputs);
+  const own =
+    ops[shape.method] ?? Object.entries(ops).find(([name]) => name === names[0])?.[1] ?? ({} as OperationInputs);
   const every = ops['*'] ?? {};
   const paramNames = shape.params.map((p) => p.name);
   // `*` applies to the operations that have the parameter (by name or property).
   const known = new Set([...paramNames, ...shape.params.map((p) => p.prop)]);
-  const everyInput = Object.fromEntries(Object.entries((expandPaths(every.input ?? {}) as Record<string, unknown>)).filter(([k]) => known.has(k)));
+  const everyInput = Object.fromEntries(
+    Object.entries(expandPaths(every.input ?? {}) as Record<string, unknown>).filter(([k]) => known.has(k)),
+  );
   const headerNames = new Set(shape.headers.flatMap((h) => [h.header.prop, h.element.name.local]));
   const everyHeaders = Object.fromEntries(Object.entries(every.headers ?? {}).filter(([k]) => headerNames.has(k)));
   const flags: Record<string, unknown> = {};
@@ -128,7 +145,12 @@ function userValues(d: ServiceDescriptor, inputs: ConformanceInputs, shape: Meth
     const isPath = target.includes('/');
     const param = shape.params.find((p) => p.name === (isPath ? target.slice(0, target.indexOf('/')) : target));
     const prop = param?.prop ?? target;
-    Object.assign(flags, expandPaths({ [isPath ? `${prop}${target.slice(target.indexOf('/'))}` : prop]: flagJson(d, param, text, isPath) }));
+    Object.assign(
+      flags,
+      expandPaths({
+        [isPath ? `${prop}${target.slice(target.indexOf('/'))}` : prop]: flagJson(d, param, text, isPath),
+      }),
+    );
   }
   const input = mergeJson(mergeJson(everyInput, expandPaths(own.input ?? {})), flags) as Record<string, unknown>;
   const headers = mergeJson(everyHeaders, own.headers ?? {}) as Record<string, unknown>;
@@ -136,7 +158,12 @@ function userValues(d: ServiceDescriptor, inputs: ConformanceInputs, shape: Meth
 }
 
 /** Builds every method's inputs for the catalogue; user mistakes throw, the runner's limits become `unusable`. */
-export function methodInputs(d: ServiceDescriptor, plans: readonly OperationPlan[], inputs: ConformanceInputs, facts: SchemaFacts = NO_FACTS): Map<string, MethodInputs> {
+export function methodInputs(
+  d: ServiceDescriptor,
+  plans: readonly OperationPlan[],
+  inputs: ConformanceInputs,
+  facts: SchemaFacts = NO_FACTS,
+): Map<string, MethodInputs> {
   const shapes = methodShapes(d, plans);
   const allParams = plans.flatMap((p) => p.params.map((q) => q.name));
   checkOperationNames(inputs, plans);
@@ -152,9 +179,14 @@ export function methodInputs(d: ServiceDescriptor, plans: readonly OperationPlan
 function checkOperationNames(inputs: ConformanceInputs, plans: readonly OperationPlan[]): void {
   const known = new Set(plans.flatMap((p) => [p.operation.method, p.operation.name]));
   for (const [name, spec] of Object.entries(inputs.operations ?? {})) {
-    if (name !== '*' && !known.has(name)) refuse(inputs.source, `${name}: no such operation (operations: ${[...new Set(plans.map((p) => p.operation.method))].join(', ')})`);
+    if (name !== '*' && !known.has(name))
+      refuse(
+        inputs.source,
+        `${name}: no such operation (operations: ${[...new Set(plans.map((p) => p.operation.method))].join(', ')})`,
+      );
     for (const key of Object.keys(spec as object)) {
-      if (key !== 'input' && key !== 'headers') refuse(inputs.source, `${name}/${key}: unknown key (an operation takes "input" and "headers")`);
+      if (key !== 'input' && key !== 'headers')
+        refuse(inputs.source, `${name}/${key}: unknown key (an operation takes "input" and "headers")`);
     }
   }
 }
@@ -163,7 +195,13 @@ function refuse(source: string | undefined, message: string): never {
   throw new ConformanceError('CONFORMANCE_INPUTS', source === undefined ? message : `${source}: ${message}`);
 }
 
-function forMethod(d: ServiceDescriptor, facts: SchemaFacts, shape: MethodShape, user: UserValues, source: string | undefined): MethodInputs {
+function forMethod(
+  d: ServiceDescriptor,
+  facts: SchemaFacts,
+  shape: MethodShape,
+  user: UserValues,
+  source: string | undefined,
+): MethodInputs {
   const typical = sampleInput(d, facts, shape, { kind: 'typical', text: PLAIN_TEXT }, user);
   const cache = new Map<string, InputResult>();
   return {
@@ -197,7 +235,13 @@ function addFeatures(into: SampleFeatures, from: SampleFeatures): void {
   for (const k of from.derived) into.derived.add(k);
 }
 
-function sampleInput(d: ServiceDescriptor, facts: SchemaFacts, shape: MethodShape, variant: SampleVariant, user: UserValues): SampledInput {
+function sampleInput(
+  d: ServiceDescriptor,
+  facts: SchemaFacts,
+  shape: MethodShape,
+  variant: SampleVariant,
+  user: UserValues,
+): SampledInput {
   const features = newFeatures();
   const problems: string[] = [];
   const absorb = (result: ReturnType<typeof sampleValue>): unknown => {
@@ -205,55 +249,100 @@ function sampleInput(d: ServiceDescriptor, facts: SchemaFacts, shape: MethodShap
     problems.push(...result.problems.map((p) => `${p.path}: ${p.reason}`));
     return result.json;
   };
-  const input = shape.element !== undefined ? absorb(sampleValue(d, facts, variant, shape.element.value, user.input, shape.method)) : paramsSample(d, facts, variant, shape, user, absorb);
+  const input =
+    shape.element !== undefined
+      ? absorb(sampleValue(d, facts, variant, shape.element.value, user.input, shape.method))
+      : paramsSample(d, facts, variant, shape, user, absorb);
   const inputFeatures = newFeatures();
   addFeatures(inputFeatures, features);
   const headers: Record<string, unknown> = {};
   for (const { header, element } of shape.headers) {
     const given = user.headers[header.prop] ?? user.headers[element.name.local];
-    headers[header.prop] = absorb(sampleValue(d, facts, variant, element.value, given, `${shape.method}/Header/${element.name.local}`));
+    headers[header.prop] = absorb(
+      sampleValue(d, facts, variant, element.value, given, `${shape.method}/Header/${element.name.local}`),
+    );
   }
   return { input, headers, features, inputFeatures, problems };
 }
 
 /** HTTP-only methods: the parameters as a record (no SOAP wrapper to sample). */
-function paramsSample(d: ServiceDescriptor, facts: SchemaFacts, variant: SampleVariant, shape: MethodShape, user: UserValues, absorb: (r: ReturnType<typeof sampleValue>) => unknown): Record<string, unknown> {
+function paramsSample(
+  d: ServiceDescriptor,
+  facts: SchemaFacts,
+  variant: SampleVariant,
+  shape: MethodShape,
+  user: UserValues,
+  absorb: (r: ReturnType<typeof sampleValue>) => unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const p of shape.params) out[p.prop] = absorb(sampleValue(d, facts, variant, p.value, user.input[p.prop] ?? user.input[p.name], `${shape.method}/${p.name}`));
-  for (const [key, value] of Object.entries(user.input)) if (!shape.params.some((p) => p.prop === key || p.name === key)) out[key] = value;
+  for (const p of shape.params)
+    out[p.prop] = absorb(
+      sampleValue(d, facts, variant, p.value, user.input[p.prop] ?? user.input[p.name], `${shape.method}/${p.name}`),
+    );
+  for (const [key, value] of Object.entries(user.input))
+    if (!shape.params.some((p) => p.prop === key || p.name === key)) out[key] = value;
   return out;
 }
 
 function convertInput(d: ServiceDescriptor, shape: MethodShape, json: unknown): unknown {
-  if (shape.element !== undefined) return valueFromJson(d, shape.element.value, json, shape.element.nillable, shape.method);
+  if (shape.element !== undefined)
+    return valueFromJson(d, shape.element.value, json, shape.element.nillable, shape.method);
   const record = (json ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     const p = shape.params.find((q) => q.prop === key || q.name === key);
-    if (p === undefined) throw new CodecError('CODEC_UNEXPECTED', `${shape.method}/${key}`, `not a parameter (parameters: ${shape.params.map((q) => q.name).join(', ')})`);
+    if (p === undefined)
+      throw new CodecError(
+        'CODEC_UNEXPECTED',
+        `${shape.method}/${key}`,
+        `not a parameter (parameters: ${shape.params.map((q) => q.name).join(', ')})`,
+      );
     out[p.prop] = valueFromJson(d, p.value, value, false, `${shape.method}/${p.name}`);
   }
   return out;
 }
 
-function convertHeaders(d: ServiceDescriptor, shape: MethodShape, json: Record<string, unknown>): Record<string, unknown> {
+function convertHeaders(
+  d: ServiceDescriptor,
+  shape: MethodShape,
+  json: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { header, element } of shape.headers) {
-    out[header.prop] = valueFromJson(d, element.value, json[header.prop], element.nillable, `${shape.method}/Header/${element.name.local}`);
+    out[header.prop] = valueFromJson(
+      d,
+      element.value,
+      json[header.prop],
+      element.nillable,
+      `${shape.method}/Header/${element.name.local}`,
+    );
   }
   return out;
 }
 
-function convert(d: ServiceDescriptor, facts: SchemaFacts, shape: MethodShape, variant: SampleVariant, user: UserValues, source: string | undefined): InputResult {
+function convert(
+  d: ServiceDescriptor,
+  facts: SchemaFacts,
+  shape: MethodShape,
+  variant: SampleVariant,
+  user: UserValues,
+  source: string | undefined,
+): InputResult {
   const sampled = sampleInput(d, facts, shape, variant, user);
-  const unknownHeaders = Object.keys(user.headers).filter((k) => !shape.headers.some((h) => h.header.prop === k || h.element.name.local === k));
+  const unknownHeaders = Object.keys(user.headers).filter(
+    (k) => !shape.headers.some((h) => h.header.prop === k || h.element.name.local === k),
+  );
   if (unknownHeaders.length > 0) {
-    refuse(source, `${shape.method}/Header/${unknownHeaders[0]}: ${shape.method} declares no such SOAP header (${shape.headers.map((h) => h.header.prop).join(', ') || 'it declares none'})`);
+    refuse(
+      source,
+      `${shape.method}/Header/${unknownHeaders[0]}: ${shape.method} declares no such SOAP header (${shape.headers.map((h) => h.header.prop).join(', ') || 'it declares none'})`,
+    );
   }
   try {
     const input = convertInput(d, shape, sampled.input);
     const soapHeaders = convertHeaders(d, shape, sampled.headers);
-    if (sampled.problems.length > 0) return { unusable: `cannot build a value: ${sampled.problems[0]} (give one with --inputs)` };
+    if (sampled.problems.length > 0)
+      return { unusable: `cannot build a value: ${sampled.problems[0]} (give one with --inputs)` };
     return { input, soapHeaders, json: sampled.input };
   } catch (error) {
     if (!(error instanceof CodecError)) throw error;

@@ -91,9 +91,31 @@ export interface ValidatedOptions {
 }
 
 const KNOWN_KEYS = new Set([
-  'target', 'descriptor', 'wsdlModel', 'inputs', 'binding', 'operation', 'run', 'skip', 'level', 'failOn',
-  'concurrency', 'timeoutMs', 'retries', 'maxResponseBytes', 'runTimeoutMs', 'headers', 'maxBodyBytes', 'onCase',
-  'facts', 'requireResults', 'maxFailures', 'baseline', 'signal', 'provenance', 'onStart',
+  'target',
+  'descriptor',
+  'wsdlModel',
+  'inputs',
+  'binding',
+  'operation',
+  'run',
+  'skip',
+  'level',
+  'failOn',
+  'concurrency',
+  'timeoutMs',
+  'retries',
+  'maxResponseBytes',
+  'runTimeoutMs',
+  'headers',
+  'maxBodyBytes',
+  'onCase',
+  'facts',
+  'requireResults',
+  'maxFailures',
+  'baseline',
+  'signal',
+  'provenance',
+  'onStart',
 ]);
 const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
 
@@ -103,7 +125,8 @@ function refuse(message: string): never {
 
 function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) refuse(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    refuse(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   return value;
 }
 
@@ -124,17 +147,21 @@ function targetUrl(target: string): URL {
   } catch {
     return refuse(`target ${JSON.stringify(target)} is not a URL (e.g. http://127.0.0.1:8080/serviceapi.asmx)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(`target must be an http or https URL, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    refuse(`target must be an http or https URL, got ${url.protocol}`);
   if (url.search !== '' || url.hash !== '') refuse('target must not carry a query or a fragment');
   return url;
 }
 
 export function validateOptions(options: ConformanceOptions): ValidatedOptions {
   for (const key of Object.keys(options)) if (!KNOWN_KEYS.has(key)) refuse(`unknown option ${key}`);
-  if ((options.descriptor === undefined) === (options.wsdlModel === undefined)) refuse('give exactly one of descriptor and wsdlModel');
-  for (const b of options.binding ?? []) if (!BINDINGS.includes(b)) refuse(`unknown binding ${b} (bindings: ${BINDINGS.join(', ')})`);
+  if ((options.descriptor === undefined) === (options.wsdlModel === undefined))
+    refuse('give exactly one of descriptor and wsdlModel');
+  for (const b of options.binding ?? [])
+    if (!BINDINGS.includes(b)) refuse(`unknown binding ${b} (bindings: ${BINDINGS.join(', ')})`);
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n]/.test(value)) refuse(`invalid extra header ${JSON.stringify(name)}`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n]/.test(value))
+      refuse(`invalid extra header ${JSON.stringify(name)}`);
   }
   const validated: ValidatedOptions = {
     target: targetUrl(options.target),
@@ -151,7 +178,9 @@ export function validateOptions(options: ConformanceOptions): ValidatedOptions {
     headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     requireResults: options.requireResults === true,
-    ...(options.maxFailures === undefined ? {} : { maxFailures: integer('maxFailures', options.maxFailures, 0, 1, 1_000_000) }),
+    ...(options.maxFailures === undefined
+      ? {}
+      : { maxFailures: integer('maxFailures', options.maxFailures, 0, 1, 1_000_000) }),
     ...(options.facts === undefined ? {} : { facts: options.facts }),
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -28,8 +28,18 @@ export interface RawOptions {
 
 const EARLY_ANSWER_WINDOW_MS = 250;
 
-function requestHead(url: URL, request: RequestSpec, headers: Readonly<Record<string, string>>, length: number): string {
-  const lines = [`${request.method} ${request.path} HTTP/1.1`, `host: ${url.host}`, 'connection: close', `content-length: ${length}`];
+function requestHead(
+  url: URL,
+  request: RequestSpec,
+  headers: Readonly<Record<string, string>>,
+  length: number,
+): string {
+  const lines = [
+    `${request.method} ${request.path} HTTP/1.1`,
+    `host: ${url.host}`,
+    'connection: close',
+    `content-length: ${length}`,
+  ];
   for (const [name, value] of Object.entries(headers)) {
     if (!/^(host|connection|content-length|transfer-encoding)$/i.test(name)) lines.push(`${name}: ${value}`);
   }
@@ -41,13 +51,21 @@ function bodyBuffer(body: RequestSpec['body']): Buffer {
   return typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-export function sendRaw(origin: string, request: RequestSpec, headers: Readonly<Record<string, string>>, options: RawOptions): Promise<RawResponse> {
+export function sendRaw(
+  origin: string,
+  request: RequestSpec,
+  headers: Readonly<Record<string, string>>,
+  options: RawOptions,
+): Promise<RawResponse> {
   const url = new URL(origin);
   const body = bodyBuffer(request.body);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(options.signal.reason);
-    const socket = url.protocol === 'https:' ? tls.connect({ host: url.hostname, port, servername: url.hostname }) : net.connect({ host: url.hostname, port });
+    const socket =
+      url.protocol === 'https:'
+        ? tls.connect({ host: url.hostname, port, servername: url.hostname })
+        : net.connect({ host: url.hostname, port });
     const reader = new RawResponseReader(options.maxResponseBytes);
     let readError: unknown;
     let writeError: unknown;
@@ -85,8 +103,16 @@ export function sendRaw(origin: string, request: RequestSpec, headers: Readonly<
       if (readError !== undefined) return reject(readError);
       const response = reader.result();
       if (response !== undefined) return resolve(response);
-      if (reader.started) return reject(Object.assign(new Error('the server closed the connection without a complete HTTP response head'), { code: 'HPE_INCOMPLETE' }));
-      reject(writeError ?? Object.assign(new Error('the server closed the connection without answering'), { code: 'ECONNRESET' }));
+      if (reader.started)
+        return reject(
+          Object.assign(new Error('the server closed the connection without a complete HTTP response head'), {
+            code: 'HPE_INCOMPLETE',
+          }),
+        );
+      reject(
+        writeError ??
+          Object.assign(new Error('the server closed the connection without answering'), { code: 'ECONNRESET' }),
+      );
     });
     socket.write(requestHead(url, request, headers, body.length));
     // No half-close after the body: some servers drop a connection whose client sent FIN before

@@ -64,7 +64,8 @@ class ChunkedDecoder {
       this.#line += data.toString('latin1', at, end);
       if (this.#state === 'trailer') this.#trailerBytes += end - at;
       at = end;
-      if (this.#line.length > MAX_CHUNK_LINE || this.#trailerBytes > MAX_HEAD_BYTES) throw notHttp('a chunk-size or trailer line is too long', 'HPE_CHUNK_SIZE');
+      if (this.#line.length > MAX_CHUNK_LINE || this.#trailerBytes > MAX_HEAD_BYTES)
+        throw notHttp('a chunk-size or trailer line is too long', 'HPE_CHUNK_SIZE');
       if (eol >= 0) this.#endOfLine(this.#line.replace(/\r?\n$/, ''));
     }
   }
@@ -149,7 +150,11 @@ export class RawResponseReader {
     const copied = data.copy(this.#headBuffer, this.#headFilled, 0, Math.min(room, data.length));
     this.#headFilled += copied;
     // Refuse bytes that are not HTTP at once rather than when the head limit is reached.
-    if (this.#headFilled >= 5 && this.#headBuffer.toString('latin1', 0, 5) !== 'HTTP/') throw notHttp(`not an HTTP status line: ${JSON.stringify(this.#headBuffer.toString('latin1', 0, 40))}`, 'HPE_INVALID_CONSTANT');
+    if (this.#headFilled >= 5 && this.#headBuffer.toString('latin1', 0, 5) !== 'HTTP/')
+      throw notHttp(
+        `not an HTTP status line: ${JSON.stringify(this.#headBuffer.toString('latin1', 0, 40))}`,
+        'HPE_INVALID_CONSTANT',
+      );
     const end = this.#headBuffer.subarray(0, this.#headFilled).indexOf('\r\n\r\n', searchFrom);
     if (end < 0) {
       if (copied < data.length || this.#headFilled === MAX_HEAD_BYTES) throw headTooLarge();
@@ -174,7 +179,11 @@ export class RawResponseReader {
       this.#chunked = new ChunkedDecoder();
     } else if (head.headers['content-length'] !== undefined) {
       const declared = Number(head.headers['content-length']);
-      if (!Number.isSafeInteger(declared) || declared < 0) throw notHttp(`invalid Content-Length ${head.headers['content-length'].slice(0, 40)}`, 'HPE_INVALID_CONTENT_LENGTH');
+      if (!Number.isSafeInteger(declared) || declared < 0)
+        throw notHttp(
+          `invalid Content-Length ${head.headers['content-length'].slice(0, 40)}`,
+          'HPE_INVALID_CONTENT_LENGTH',
+        );
       if (declared > this.#maxBodyBytes) throw responseTooLarge(this.#maxBodyBytes, declared);
       this.#framing = 'length';
       this.#declared = declared;

@@ -43,7 +43,8 @@ export function bodyChildOf(request: RequestSpec): string {
   const body = bodyString(request);
   const start = BODY_START.exec(body);
   const end = body.search(/<\/(?:[\w.-]+:)?Body>\s*<\/(?:[\w.-]+:)?Envelope>\s*$/);
-  if (start === null || end < 0) throw new Error(`unexpected SOAP request layout from the runtime: ${body.slice(0, 120)}`);
+  if (start === null || end < 0)
+    throw new Error(`unexpected SOAP request layout from the runtime: ${body.slice(0, 120)}`);
   return body.slice(start.index + start[0].length, end);
 }
 
@@ -58,7 +59,13 @@ export function headerBlocksOf(request: RequestSpec): string {
  * A correct request of the operation on its binding. `mustUnderstand`: header properties to
  * send marked mustUnderstand (the server declares them, so it must process them).
  */
-export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, basePath: string, built: BuiltInput, mustUnderstand?: readonly string[]): RequestSpec {
+export function positiveRequest(
+  d: ServiceDescriptor,
+  plan: OperationPlan,
+  basePath: string,
+  built: BuiltInput,
+  mustUnderstand?: readonly string[],
+): RequestSpec {
   if (plan.protocol === 'soap11' || plan.protocol === 'soap12') {
     const version = plan.protocol === 'soap11' ? soap11 : soap12;
     const headers = Object.keys(built.soapHeaders).length === 0 ? undefined : built.soapHeaders;
@@ -70,7 +77,8 @@ export function positiveRequest(d: ServiceDescriptor, plan: OperationPlan, baseP
 
 /** The GET/POST parameters of an input, as the runtime writes them (descriptor order). */
 export function httpParams(plan: OperationPlan, built: BuiltInput): ParamValues {
-  if (plan.http === undefined) throw new Error(`httpParams: ${plan.operation.name} on ${plan.protocol} has no compiled HTTP operation`);
+  if (plan.http === undefined)
+    throw new Error(`httpParams: ${plan.operation.name} on ${plan.protocol} has no compiled HTTP operation`);
   return [...new URLSearchParams(encodeParams(plan.http, built.input)).entries()];
 }
 
@@ -82,8 +90,14 @@ export function httpRequestWithParams(plan: OperationPlan, basePath: string, val
   const search = new URLSearchParams();
   for (const [name, value] of values) search.append(name, value);
   const path = `${basePath}${plan.operation.httpPath ?? `/${plan.operation.name}`}`;
-  if (plan.protocol === 'http-get') return { method: 'GET', path: search.size === 0 ? path : `${path}?${search.toString()}`, headers: {} };
-  return { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: search.toString() };
+  if (plan.protocol === 'http-get')
+    return { method: 'GET', path: search.size === 0 ? path : `${path}?${search.toString()}`, headers: {} };
+  return {
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: search.toString(),
+  };
 }
 
 /** The parameters with each name's values moved as a group, names in reverse order (items keep theirs). */
@@ -100,7 +114,11 @@ export type WirePath = readonly string[];
  * content, or removed (`text` undefined). Re-serialised from the reader's tree: namespaces stay
  * correct whatever prefixes the runtime chose. Undefined when the path is not in the body.
  */
-export function alterSoapValue(request: RequestSpec, path: WirePath, text: string | undefined): RequestSpec | undefined {
+export function alterSoapValue(
+  request: RequestSpec,
+  path: WirePath,
+  text: string | undefined,
+): RequestSpec | undefined {
   const body = bodyString(request);
   const start = BODY_START.exec(body);
   if (start === null) return undefined;
@@ -121,7 +139,11 @@ function alterAt(el: XmlElement, path: readonly string[], text: string | undefin
     if (replacement === undefined) return undefined;
   } else if (text !== undefined) {
     // The value only: attributes other than xsi:nil stay (an xsi:type keeps the type known).
-    replacement = { ...target, attributes: target.attributes.filter((a) => a.local !== 'nil'), children: [{ type: 'text', text }] };
+    replacement = {
+      ...target,
+      attributes: target.attributes.filter((a) => a.local !== 'nil'),
+      children: [{ type: 'text', text }],
+    };
   }
   const children = [...el.children];
   if (replacement === undefined) children.splice(index, 1);
@@ -170,5 +192,9 @@ export function padToSize(body: string, bytes: number): Uint8Array {
   const match = BODY_START.exec(body);
   if (match === null) throw new Error('padToSize: the body has no Body start tag');
   const split = match.index + match[0].length;
-  return Buffer.concat([Buffer.from(`${body.slice(0, split)}<!--`), Buffer.alloc(missing, 'x'), Buffer.from(`-->${body.slice(split)}`)]);
+  return Buffer.concat([
+    Buffer.from(`${body.slice(0, split)}<!--`),
+    Buffer.alloc(missing, 'x'),
+    Buffer.from(`-->${body.slice(split)}`),
+  ]);
 }

@@ -55,7 +55,9 @@ function readBody(body: Uint8Array): ParsedBody {
     // A wrong encoding declaration on UTF-8 bytes: read the tree anyway so that structural
     // checks still run, and leave the encoding finding to xml.encoding alone.
     const retried = readIgnoringDeclaredEncoding(body);
-    return retried === undefined ? { error: described, encodingError: described.message } : { doc: retried, encodingError: described.message };
+    return retried === undefined
+      ? { error: described, encodingError: described.message }
+      : { doc: retried, encodingError: described.message };
   }
 }
 
@@ -75,7 +77,8 @@ function readIgnoringDeclaredEncoding(body: Uint8Array): XmlDocument | undefined
 }
 
 export function describeReadError(error: unknown): { code: string; message: string } {
-  if (error instanceof XmlReadError) return { code: error.code, message: `${error.code} at ${error.line}:${error.column}: ${error.detail}` };
+  if (error instanceof XmlReadError)
+    return { code: error.code, message: `${error.code} at ${error.line}:${error.column}: ${error.detail}` };
   return { code: 'XML_MALFORMED', message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -165,7 +168,9 @@ function readFault11(fault: XmlElement): FaultView {
   const code = child(fault, 'faultcode', '');
   const reason = child(fault, 'faultstring', '');
   const detail = child(fault, 'detail', '');
-  const missing = [code === undefined ? 'faultcode' : '', reason === undefined ? 'faultstring' : ''].filter((m) => m !== '');
+  const missing = [code === undefined ? 'faultcode' : '', reason === undefined ? 'faultstring' : ''].filter(
+    (m) => m !== '',
+  );
   const resolved = qnameOf(code);
   return {
     version: '1.1',
@@ -187,7 +192,9 @@ function readFault12(fault: XmlElement): FaultView {
   }
   const text = child(child(fault, 'Reason', SOAP12_ENV), 'Text', SOAP12_ENV);
   const detail = child(fault, 'Detail', SOAP12_ENV);
-  const missing = [value === undefined ? 'Code/Value' : '', text === undefined ? 'Reason/Text' : ''].filter((m) => m !== '');
+  const missing = [value === undefined ? 'Code/Value' : '', text === undefined ? 'Reason/Text' : ''].filter(
+    (m) => m !== '',
+  );
   const lang = text?.attributes.find((a) => a.local === 'lang' && a.ns === XML_NS)?.value;
   const resolved = qnameOf(value);
   return {

@@ -73,7 +73,11 @@ async function probe(transport: Transport, options: RunnerOptions, run: AbortSig
 }
 
 /** Runs `work` over the items with at most `limit` in flight; results keep the items' order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -117,7 +121,10 @@ class RunControl {
   interrupt(): void {
     this.stop ??= 'interrupted';
     // The exchanges in flight may finish within the grace; then they are abandoned.
-    this.grace ??= setTimeout(() => this.abort.abort(new Error('interrupted')), this.options.graceMs ?? INTERRUPT_GRACE_MS);
+    this.grace ??= setTimeout(
+      () => this.abort.abort(new Error('interrupted')),
+      this.options.graceMs ?? INTERRUPT_GRACE_MS,
+    );
   }
 
   counted(outcome: CaseOutcome): void {
@@ -132,7 +139,12 @@ class RunControl {
   }
 }
 
-async function runOne(transport: Transport, testCase: Case, options: RunnerOptions, control: RunControl): Promise<CaseOutcome> {
+async function runOne(
+  transport: Transport,
+  testCase: Case,
+  options: RunnerOptions,
+  control: RunControl,
+): Promise<CaseOutcome> {
   if (control.stop !== undefined) return notRunCase(testCase, notRunReason(control.stop, options));
   const started = performance.now();
   try {
@@ -140,9 +152,21 @@ async function runOne(transport: Transport, testCase: Case, options: RunnerOptio
     return evaluateCase(testCase, exchange, options.checks, options.level, options.redact);
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
-    if (error.reason === 'interrupted') return notRunCase(testCase, notRunReason(control.stop ?? 'interrupted', options));
-    const request = { ...testCase.request, headers: { ...options.headers, ...testCase.request.headers }, url: `${options.origin}${testCase.request.path}` };
-    return transportFailure(testCase, request, error.message, performance.now() - started, options.redact, error.partial);
+    if (error.reason === 'interrupted')
+      return notRunCase(testCase, notRunReason(control.stop ?? 'interrupted', options));
+    const request = {
+      ...testCase.request,
+      headers: { ...options.headers, ...testCase.request.headers },
+      url: `${options.origin}${testCase.request.path}`,
+    };
+    return transportFailure(
+      testCase,
+      request,
+      error.message,
+      performance.now() - started,
+      options.redact,
+      error.partial,
+    );
   }
 }
 
@@ -163,7 +187,12 @@ export async function runCases(cases: readonly Case[], options: RunnerOptions): 
       options.onCase?.(outcome, ++done, cases.length);
       return outcome;
     });
-    return { outcomes, timedOut: control.stop === 'timed-out', interrupted: control.stop === 'interrupted', stoppedAfterFailures: control.stop === 'max-failures' };
+    return {
+      outcomes,
+      timedOut: control.stop === 'timed-out',
+      interrupted: control.stop === 'interrupted',
+      stoppedAfterFailures: control.stop === 'max-failures',
+    };
   } finally {
     clearTimeout(timer);
     control.dispose();

@@ -17,7 +17,12 @@
  * matches, an abstract type with no concrete subtype) are collected with their path, not
  * thrown: the operation is then reported as not exercisable, unless the user's values cover it.
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
+import type {
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../runtime/descriptor.js';
 import { resolveValue } from '../runtime/codec/index.js';
 import type { Facets, SchemaFacts } from './schema-facts.js';
 
@@ -78,13 +83,35 @@ export function newFeatures(): SampleFeatures {
 }
 
 /** A sample of a value (an element's content) with the user's `override` laid over it. */
-export function sampleValue(d: ServiceDescriptor, facts: SchemaFacts, variant: SampleVariant, vd: ValueDescriptor, override: unknown, path: string, typeKey?: string): SampleResult {
-  const walk: Walk = { d, facts, variant, features: newFeatures(), problems: [], stack: typeKey === undefined ? [] : [typeKey] };
+export function sampleValue(
+  d: ServiceDescriptor,
+  facts: SchemaFacts,
+  variant: SampleVariant,
+  vd: ValueDescriptor,
+  override: unknown,
+  path: string,
+  typeKey?: string,
+): SampleResult {
+  const walk: Walk = {
+    d,
+    facts,
+    variant,
+    features: newFeatures(),
+    problems: [],
+    stack: typeKey === undefined ? [] : [typeKey],
+  };
   const json = valueSample(walk, vd, false, override, path, undefined);
   return { json, features: walk.features, problems: walk.problems };
 }
 
-function valueSample(walk: Walk, vd: ValueDescriptor, nillable: boolean, override: unknown, path: string, owner: Owner | undefined): unknown {
+function valueSample(
+  walk: Walk,
+  vd: ValueDescriptor,
+  nillable: boolean,
+  override: unknown,
+  path: string,
+  owner: Owner | undefined,
+): unknown {
   if (override === null) return null;
   if (nillable && override === undefined) {
     walk.features.nillable = true;
@@ -92,7 +119,8 @@ function valueSample(walk: Walk, vd: ValueDescriptor, nillable: boolean, overrid
   }
   if (vd.kind === 'xml') return override ?? `<sample xmlns="urn:smskit:conformance">${PLAIN_TEXT}</sample>`;
   const resolved = resolveValue(walk.d, vd, path);
-  if (resolved.kind === 'complex') return complexSample(walk, vd.kind === 'type' ? vd.type : path, resolved.type, override, path);
+  if (resolved.kind === 'complex')
+    return complexSample(walk, vd.kind === 'type' ? vd.type : path, resolved.type, override, path);
   if (override !== undefined) return override;
   if (resolved.kind === 'xml') return `<sample xmlns="urn:smskit:conformance">${PLAIN_TEXT}</sample>`;
   if (vd.kind === 'type') {
@@ -142,7 +170,9 @@ const TYPICAL: Readonly<Record<string, string>> = {
 };
 
 /** Each numeric primitive: typical value, range, whether it is integral. */
-const NUMBERS: Readonly<Record<string, { readonly typical: number; readonly min: number; readonly max: number; readonly integral: boolean }>> = {
+const NUMBERS: Readonly<
+  Record<string, { readonly typical: number; readonly min: number; readonly max: number; readonly integral: boolean }>
+> = {
   int: { typical: 42, min: -2147483648, max: 2147483647, integral: true },
   short: { typical: 42, min: -32768, max: 32767, integral: true },
   byte: { typical: 42, min: -128, max: 127, integral: true },
@@ -178,13 +208,22 @@ function facetNumber(text: string | undefined): number | undefined {
 function numberSample(xsd: string, facets: Facets | undefined): string {
   const spec = NUMBERS[xsd]!;
   const step = spec.integral ? 1 : 0.5;
-  const lows = [spec.min, facetNumber(facets?.minInclusive), (facetNumber(facets?.minExclusive) ?? -Infinity) + step].filter((n): n is number => n !== undefined);
-  const highs = [spec.max, facetNumber(facets?.maxInclusive), (facetNumber(facets?.maxExclusive) ?? Infinity) - step].filter((n): n is number => n !== undefined);
+  const lows = [
+    spec.min,
+    facetNumber(facets?.minInclusive),
+    (facetNumber(facets?.minExclusive) ?? -Infinity) + step,
+  ].filter((n): n is number => n !== undefined);
+  const highs = [
+    spec.max,
+    facetNumber(facets?.maxInclusive),
+    (facetNumber(facets?.maxExclusive) ?? Infinity) - step,
+  ].filter((n): n is number => n !== undefined);
   const low = Math.max(...lows);
   const high = Math.min(...highs);
   let value = Math.min(Math.max(spec.typical, low), high);
   if (facets?.fractionDigits === 0 || spec.integral) value = Math.trunc(value);
-  if (facets?.totalDigits !== undefined && String(Math.abs(value)).replace('.', '').length > facets.totalDigits) value = Math.min(Math.max(1, low), high);
+  if (facets?.totalDigits !== undefined && String(Math.abs(value)).replace('.', '').length > facets.totalDigits)
+    value = Math.min(Math.max(1, low), high);
   return String(value);
 }
 
@@ -196,7 +235,22 @@ function fitLength(text: string, facets: Facets | undefined): string {
   return out;
 }
 
-const PATTERN_CANDIDATES = ['A1', 'a', 'A', '1', '42', 'abc', 'ABC', 'abc123', 'ABC123', 'A-1', 'a@example.com', '+15551234567', '12345', 'AB'];
+const PATTERN_CANDIDATES = [
+  'A1',
+  'a',
+  'A',
+  '1',
+  '42',
+  'abc',
+  'ABC',
+  'abc123',
+  'ABC123',
+  'A-1',
+  'a@example.com',
+  '+15551234567',
+  '12345',
+  'AB',
+];
 
 /** A value matching every pattern (XSD patterns are anchored), or undefined. */
 function matchPatterns(patterns: readonly string[], candidates: readonly string[]): string | undefined {
@@ -211,7 +265,13 @@ function matchPatterns(patterns: readonly string[], candidates: readonly string[
   return candidates.find((c) => compiled.every((r) => r.test(c)));
 }
 
-function simpleSample(walk: Walk, xsd: string, enumeration: readonly string[] | undefined, facets: Facets | undefined, path: string): unknown {
+function simpleSample(
+  walk: Walk,
+  xsd: string,
+  enumeration: readonly string[] | undefined,
+  facets: Facets | undefined,
+  path: string,
+): unknown {
   if (enumeration !== undefined && enumeration.length > 0) return enumeration[0]!;
   if (isNumeric(xsd)) return numberSample(xsd, facets);
   const typical = TYPICAL[xsd];
@@ -220,7 +280,8 @@ function simpleSample(walk: Walk, xsd: string, enumeration: readonly string[] | 
   if (facets?.pattern !== undefined && facets.pattern.length > 0) {
     const candidates = [base, ...PATTERN_CANDIDATES, ...Object.values(TYPICAL)].map((c) => fitLength(c, facets));
     const found = matchPatterns(facets.pattern, candidates);
-    if (found === undefined) walk.problems.push({ path, reason: `no sample matches its pattern ${facets.pattern.join(' | ')}` });
+    if (found === undefined)
+      walk.problems.push({ path, reason: `no sample matches its pattern ${facets.pattern.join(' | ')}` });
     return found ?? base;
   }
   if (free && typical === undefined) walk.features.freeText = true;
@@ -243,11 +304,20 @@ export function concreteTypes(d: ServiceDescriptor, key: string, type: ComplexTy
 }
 
 function byTag(d: ServiceDescriptor, keys: readonly string[], tag: unknown): string | undefined {
-  return typeof tag === 'string' ? keys.find((k) => (d.types[k] as ComplexTypeDescriptor | undefined)?.tag === tag) : undefined;
+  return typeof tag === 'string'
+    ? keys.find((k) => (d.types[k] as ComplexTypeDescriptor | undefined)?.tag === tag)
+    : undefined;
 }
 
 /** Which concrete type a polymorphic value takes: the user's `$type`, the variant's, or the first (or the `index`-th). */
-function chooseType(walk: Walk, key: string, type: ComplexTypeDescriptor, override: unknown, path: string, index: number | undefined): string | undefined {
+function chooseType(
+  walk: Walk,
+  key: string,
+  type: ComplexTypeDescriptor,
+  override: unknown,
+  path: string,
+  index: number | undefined,
+): string | undefined {
   const concrete = concreteTypes(walk.d, key, type);
   if (concrete.length === 0) {
     walk.problems.push({ path, reason: `the type ${key} is abstract and has no concrete subtype` });
@@ -261,11 +331,19 @@ function chooseType(walk: Walk, key: string, type: ComplexTypeDescriptor, overri
   return concrete[0];
 }
 
-function complexSample(walk: Walk, key: string, declared: ComplexTypeDescriptor, override: unknown, path: string, index?: number): unknown {
+function complexSample(
+  walk: Walk,
+  key: string,
+  declared: ComplexTypeDescriptor,
+  override: unknown,
+  path: string,
+  index?: number,
+): unknown {
   if (declared.arrayItem !== undefined) return itemsSample(walk, key, declared.arrayItem, override, path, true);
   if (override !== undefined && !isRecord(override)) return override; // valueFromJson names the mistake
   const polymorphic = (declared.derived?.length ?? 0) > 0;
-  const chosen = polymorphic || declared.abstract === true ? chooseType(walk, key, declared, override, path, index) : key;
+  const chosen =
+    polymorphic || declared.abstract === true ? chooseType(walk, key, declared, override, path, index) : key;
   if (chosen === undefined) return override ?? {};
   const type = walk.d.types[chosen] as ComplexTypeDescriptor;
   const recursive = walk.stack.includes(chosen);
@@ -287,13 +365,23 @@ function complexSample(walk: Walk, key: string, declared: ComplexTypeDescriptor,
         walk.problems.push({ path: memberPath, reason: `the type ${chosen} contains itself through required members` });
         continue;
       }
-      out[field.prop] = field.maxOccurs !== 1 ? itemsSample(walk, chosen, field, value, memberPath, false) : valueSample(walk, field.value, field.nillable, value, memberPath, { typeKey: chosen, prop: field.prop });
+      out[field.prop] =
+        field.maxOccurs !== 1
+          ? itemsSample(walk, chosen, field, value, memberPath, false)
+          : valueSample(walk, field.value, field.nillable, value, memberPath, { typeKey: chosen, prop: field.prop });
     }
     for (const attribute of type.attributes) {
       const value = given[attribute.prop];
-      out[attribute.prop] = value !== undefined ? value : valueSample(walk, attribute.value, false, undefined, `${path}/@${attribute.name.local}`, { typeKey: chosen, prop: attribute.prop });
+      out[attribute.prop] =
+        value !== undefined
+          ? value
+          : valueSample(walk, attribute.value, false, undefined, `${path}/@${attribute.name.local}`, {
+              typeKey: chosen,
+              prop: attribute.prop,
+            });
     }
-    if (type.text !== undefined) out['value'] = given['value'] ?? valueSample(walk, type.text, false, undefined, `${path}/value`, undefined);
+    if (type.text !== undefined)
+      out['value'] = given['value'] ?? valueSample(walk, type.text, false, undefined, `${path}/value`, undefined);
     // Whatever else the user gave is kept, so the conversion reports it with its path.
     for (const [prop, value] of Object.entries(given)) if (!(prop in out)) out[prop] = value;
     return out;
@@ -316,7 +404,7 @@ function normalizeKeys(type: ComplexTypeDescriptor, given: Record<string, unknow
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) {
     if (key === '$type') continue;
-    out[props.has(key) ? key : byWire.get(key) ?? key] = value;
+    out[props.has(key) ? key : (byWire.get(key) ?? key)] = value;
   }
   return out;
 }
@@ -325,27 +413,49 @@ function normalizeKeys(type: ComplexTypeDescriptor, given: Record<string, unknow
 function itemCount(walk: Walk, item: FieldDescriptor): number {
   if (walk.variant.kind === 'arrays') return walk.variant.count;
   const itemType = item.value.kind === 'type' ? walk.d.types[item.value.type] : undefined;
-  const kinds = itemType?.kind === 'complex' && (itemType.derived?.length ?? 0) > 0 ? concreteTypes(walk.d, item.value.kind === 'type' ? item.value.type : '', itemType).length : 0;
+  const kinds =
+    itemType?.kind === 'complex' && (itemType.derived?.length ?? 0) > 0
+      ? concreteTypes(walk.d, item.value.kind === 'type' ? item.value.type : '', itemType).length
+      : 0;
   return Math.max(2, kinds);
 }
 
 /** An array wrapper's items (`wrapped`) or a repeated element's occurrences. */
-function itemsSample(walk: Walk, ownerKey: string, item: FieldDescriptor, override: unknown, path: string, wrapped: boolean): unknown {
+function itemsSample(
+  walk: Walk,
+  ownerKey: string,
+  item: FieldDescriptor,
+  override: unknown,
+  path: string,
+  wrapped: boolean,
+): unknown {
   const itemPath = (i: number): string => (wrapped ? `${path}/${item.name.local}[${i + 1}]` : `${path}[${i + 1}]`);
   if (override !== undefined && !Array.isArray(override)) return override;
-  if (Array.isArray(override)) return override.map((given, i) => itemSample(walk, ownerKey, item, given, itemPath(i), i));
+  if (Array.isArray(override))
+    return override.map((given, i) => itemSample(walk, ownerKey, item, given, itemPath(i), i));
   walk.features.arrays = true;
   if (walk.stack.filter((k) => k === ownerKey).length > 1) return [];
   const count = itemCount(walk, item);
   const items: unknown[] = [];
   for (let i = 0; i < count; i++) {
     if (item.nillable) walk.features.nillable = true;
-    items.push(walk.variant.kind === 'nil' && item.nillable && i === count - 1 ? null : itemSample(walk, ownerKey, item, undefined, itemPath(i), i));
+    items.push(
+      walk.variant.kind === 'nil' && item.nillable && i === count - 1
+        ? null
+        : itemSample(walk, ownerKey, item, undefined, itemPath(i), i),
+    );
   }
   return items;
 }
 
-function itemSample(walk: Walk, ownerKey: string, item: FieldDescriptor, given: unknown, path: string, index: number): unknown {
+function itemSample(
+  walk: Walk,
+  ownerKey: string,
+  item: FieldDescriptor,
+  given: unknown,
+  path: string,
+  index: number,
+): unknown {
   if (given === null) return null;
   if (item.value.kind === 'type') {
     const type = walk.d.types[item.value.type];

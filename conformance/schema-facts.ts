@@ -28,7 +28,8 @@ function clarkOf(name: { ns: string; local: string }): string {
 
 /** Facets of a simple type, its bases' first (a restriction narrows what its base allows). */
 function facetsOf(types: WsdlModel['schema']['types'], type: SimpleType, depth = 0): Facets {
-  const base = type.variety === 'atomic' && type.base?.kind === 'named' && depth < 16 ? types[clarkOf(type.base.name)] : undefined;
+  const base =
+    type.variety === 'atomic' && type.base?.kind === 'named' && depth < 16 ? types[clarkOf(type.base.name)] : undefined;
   const inherited = base?.kind === 'simple' ? facetsOf(types, base, depth + 1) : {};
   return { ...inherited, ...type.facets };
 }
@@ -47,7 +48,11 @@ function hasFacets(facets: Facets): boolean {
   return Object.keys(facets).length > 0;
 }
 
-function valueFacets(types: WsdlModel['schema']['types'], value: PlannedValue, declared: TypeUse | undefined): Facets | undefined {
+function valueFacets(
+  types: WsdlModel['schema']['types'],
+  value: PlannedValue,
+  declared: TypeUse | undefined,
+): Facets | undefined {
   if (value.kind !== 'primitive') return undefined;
   const named = value.simpleType === undefined ? undefined : types[value.simpleType];
   const simple = named?.kind === 'simple' ? named : simpleOfUse(types, declared);

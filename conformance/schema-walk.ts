@@ -14,7 +14,12 @@
  *   resolved), none where the declared type is abstract;
  * - `array-item`: a child of an array wrapper (ArrayOfX) that is not its item element.
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
+import type {
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../runtime/descriptor.js';
 import { resolveValue } from '../runtime/codec/index.js';
 import { childElements, resolveQNameValue, textContent } from '../runtime/xml/reader.js';
 import type { XmlElement } from '../runtime/xml/types.js';
@@ -57,7 +62,13 @@ export function memberOfField(field: FieldDescriptor): Member {
 }
 
 export function memberOfExpected(field: ExpectedField): Member {
-  return { name: field.name, value: field.value, required: field.required, maxOccurs: field.maxOccurs, nillable: field.nillable };
+  return {
+    name: field.name,
+    value: field.value,
+    required: field.required,
+    maxOccurs: field.maxOccurs,
+    nillable: field.nillable,
+  };
 }
 
 /** Lexical forms of the XSD primitives (XSD Part 2 §3.2, §3.3), after whitespace collapsing. */
@@ -111,14 +122,19 @@ function isWhitespaceCollapsed(xsd: string): boolean {
 }
 
 /** Mismatches of a simple value's text with its primitive and enumeration. */
-export function simpleValueProblem(xsd: string, enumeration: readonly string[] | undefined, text: string): { expected: string; why: string } | undefined {
+export function simpleValueProblem(
+  xsd: string,
+  enumeration: readonly string[] | undefined,
+  text: string,
+): { expected: string; why: string } | undefined {
   const value = isWhitespaceCollapsed(xsd) ? text.trim() : text;
   const pattern = LEXICAL[xsd];
   if (pattern !== undefined && !pattern.test(value)) return { expected: `xs:${xsd}`, why: `is not a valid xs:${xsd}` };
   const range = RANGES[xsd];
   if (range !== undefined) {
     const n = BigInt(value.replace(/^\+/, ''));
-    if (n < range[0] || n > range[1]) return { expected: `xs:${xsd} (${range[0]}..${range[1]})`, why: `is outside the range of xs:${xsd}` };
+    if (n < range[0] || n > range[1])
+      return { expected: `xs:${xsd} (${range[0]}..${range[1]})`, why: `is outside the range of xs:${xsd}` };
   }
   if (enumeration !== undefined && enumeration.length > 0 && !enumeration.includes(value)) {
     return { expected: `one of ${enumeration.join(', ')}`, why: 'is not an allowed value' };
@@ -138,8 +154,10 @@ class Walk {
   element(el: XmlElement, vd: ValueDescriptor, nillable: boolean, path: string): void {
     const nil = el.attributes.find((a) => a.ns === XSI_NS && a.local === 'nil')?.value.trim();
     if (nil === 'true' || nil === '1') {
-      if (!nillable) this.add('value', path, `<${el.local}> with a value`, 'xsi:nil="true"', `<${path}> is not nillable`);
-      else if (childElements(el).length > 0 || textContent(el).trim() !== '') this.add('value', path, 'an empty element', 'content', `<${path}> is xsi:nil and must be empty`);
+      if (!nillable)
+        this.add('value', path, `<${el.local}> with a value`, 'xsi:nil="true"', `<${path}> is not nillable`);
+      else if (childElements(el).length > 0 || textContent(el).trim() !== '')
+        this.add('value', path, 'an empty element', 'content', `<${path}> is xsi:nil and must be empty`);
       return;
     }
     if (vd.kind === 'xml') return;
@@ -150,7 +168,12 @@ class Walk {
       return; // a descriptor without the type: nothing to compare with
     }
     if (resolved.kind === 'primitive') {
-      this.simple(el, vd.kind === 'type' ? 'string' : resolved.xsd, vd.kind === 'type' ? undefined : resolved.enumeration, path);
+      this.simple(
+        el,
+        vd.kind === 'type' ? 'string' : resolved.xsd,
+        vd.kind === 'type' ? undefined : resolved.enumeration,
+        path,
+      );
       return;
     }
     if (resolved.kind !== 'complex') return;
@@ -161,12 +184,25 @@ class Walk {
   simple(el: XmlElement, xsd: string, enumeration: readonly string[] | undefined, path: string): void {
     const kids = childElements(el);
     if (kids.length > 0) {
-      this.add('value', path, `<${el.local}> of type xs:${xsd} (text only)`, `child <${kids[0]!.local}>`, `<${path}> must hold text, not elements`);
+      this.add(
+        'value',
+        path,
+        `<${el.local}> of type xs:${xsd} (text only)`,
+        `child <${kids[0]!.local}>`,
+        `<${path}> must hold text, not elements`,
+      );
       return;
     }
     const text = textContent(el);
     const problem = simpleValueProblem(xsd, enumeration, text);
-    if (problem !== undefined) this.add('value', path, problem.expected, JSON.stringify(truncate(isWhitespaceCollapsed(xsd) ? text.trim() : text)), `<${path}> ${problem.why}`);
+    if (problem !== undefined)
+      this.add(
+        'value',
+        path,
+        problem.expected,
+        JSON.stringify(truncate(isWhitespaceCollapsed(xsd) ? text.trim() : text)),
+        `<${path}> ${problem.why}`,
+      );
   }
 
   /**
@@ -175,7 +211,12 @@ class Walk {
    * xsi:type outside the hierarchy, or none where the declared type is abstract): the xsi-type
    * finding is then the one finding, not a cascade of undeclared members.
    */
-  actualType(el: XmlElement, declaredKey: string, declared: ComplexTypeDescriptor, path: string): ComplexTypeDescriptor | undefined {
+  actualType(
+    el: XmlElement,
+    declaredKey: string,
+    declared: ComplexTypeDescriptor,
+    path: string,
+  ): ComplexTypeDescriptor | undefined {
     const attribute = el.attributes.find((a) => a.ns === XSI_NS && a.local === 'type');
     const allowed = [declaredKey, ...(declared.derived ?? [])];
     const local = (key: string): string => key.slice(key.lastIndexOf('}') + 1);
@@ -185,11 +226,23 @@ class Walk {
       const q = resolveQNameValue(el, attribute.value);
       key = `{${q.ns}}${q.local}`;
     } catch {
-      this.add('xsi-type', path, 'a resolvable QName', JSON.stringify(attribute.value), `<${path}> has an xsi:type whose prefix is not declared`);
+      this.add(
+        'xsi-type',
+        path,
+        'a resolvable QName',
+        JSON.stringify(attribute.value),
+        `<${path}> has an xsi:type whose prefix is not declared`,
+      );
       return undefined;
     }
     if (!allowed.includes(key)) {
-      this.add('xsi-type', path, `one of ${allowed.map(local).join(', ')}`, key, `<${path}> has xsi:type ${key}, which is neither ${local(declaredKey)} nor a type derived from it`);
+      this.add(
+        'xsi-type',
+        path,
+        `one of ${allowed.map(local).join(', ')}`,
+        key,
+        `<${path}> has xsi:type ${key}, which is neither ${local(declaredKey)} nor a type derived from it`,
+      );
       return undefined;
     }
     const type = this.d.types[key];
@@ -202,19 +255,39 @@ class Walk {
   }
 
   /** No xsi:type: the declared type, unless it is abstract or the content is plainly a derived type's. */
-  untyped(el: XmlElement, declaredKey: string, declared: ComplexTypeDescriptor, path: string): ComplexTypeDescriptor | undefined {
-    const derived = (declared.derived ?? []).map((k) => [k, this.d.types[k]] as const).filter((e): e is readonly [string, ComplexTypeDescriptor] => e[1]?.kind === 'complex' && e[1].abstract !== true);
+  untyped(
+    el: XmlElement,
+    declaredKey: string,
+    declared: ComplexTypeDescriptor,
+    path: string,
+  ): ComplexTypeDescriptor | undefined {
+    const derived = (declared.derived ?? [])
+      .map((k) => [k, this.d.types[k]] as const)
+      .filter((e): e is readonly [string, ComplexTypeDescriptor] => e[1]?.kind === 'complex' && e[1].abstract !== true);
     const names = childElements(el).map((c) => c.local);
-    const fits = (t: ComplexTypeDescriptor): boolean => names.every((n) => t.fields.some((f) => f.name.local === n || f.wildcard === true));
+    const fits = (t: ComplexTypeDescriptor): boolean =>
+      names.every((n) => t.fields.some((f) => f.name.local === n || f.wildcard === true));
     const local = (key: string): string => key.slice(key.lastIndexOf('}') + 1);
     if (declared.abstract === true) {
-      this.add('xsi-type', path, `xsi:type naming one of ${derived.map(([k]) => local(k)).join(', ') || '(no concrete type)'}`, 'no xsi:type', `<${path}> is declared of the abstract type ${local(declaredKey)}: it must name its concrete type in xsi:type`);
+      this.add(
+        'xsi-type',
+        path,
+        `xsi:type naming one of ${derived.map(([k]) => local(k)).join(', ') || '(no concrete type)'}`,
+        'no xsi:type',
+        `<${path}> is declared of the abstract type ${local(declaredKey)}: it must name its concrete type in xsi:type`,
+      );
       return undefined;
     }
     if (derived.length === 0 || fits(declared)) return declared;
     const match = derived.find(([, t]) => fits(t));
     if (match === undefined) return declared;
-    this.add('xsi-type', path, `xsi:type="${local(match[0])}"`, 'no xsi:type', `<${path}> holds the members of the derived type ${local(match[0])} but no xsi:type saying so: a client reads it as ${local(declaredKey)}`);
+    this.add(
+      'xsi-type',
+      path,
+      `xsi:type="${local(match[0])}"`,
+      'no xsi:type',
+      `<${path}> holds the members of the derived type ${local(match[0])} but no xsi:type saying so: a client reads it as ${local(declaredKey)}`,
+    );
     return match[1];
   }
 
@@ -239,10 +312,23 @@ class Walk {
       index++;
       const childPath = `${path}/${child.local}[${index}]`;
       if (child.local !== item.name.local) {
-        this.add('array-item', childPath, `<${item.name.local}>`, `<${child.local}>`, `the items of <${path}> must be <${item.name.local}> elements; found <${child.local}>`);
+        this.add(
+          'array-item',
+          childPath,
+          `<${item.name.local}>`,
+          `<${child.local}>`,
+          `the items of <${path}> must be <${item.name.local}> elements; found <${child.local}>`,
+        );
         continue;
       }
-      if (child.ns !== item.name.ns) this.add('namespace', childPath, clark(item.name), clark(child), namespaceMessage(childPath, item.name.ns, child.ns));
+      if (child.ns !== item.name.ns)
+        this.add(
+          'namespace',
+          childPath,
+          clark(item.name),
+          clark(child),
+          namespaceMessage(childPath, item.name.ns, child.ns),
+        );
       this.element(child, item.value, item.nillable, childPath);
     }
   }
@@ -251,14 +337,32 @@ class Walk {
     for (const attribute of type.attributes) {
       const found = el.attributes.find((a) => a.local === attribute.name.local && a.ns === attribute.name.ns);
       if (found === undefined) {
-        if (attribute.required) this.add('occurrence', `${path}/@${attribute.name.local}`, `@${attribute.name.local}`, 'absent', `the required attribute ${attribute.name.local} of <${path}> is missing`);
+        if (attribute.required)
+          this.add(
+            'occurrence',
+            `${path}/@${attribute.name.local}`,
+            `@${attribute.name.local}`,
+            'absent',
+            `the required attribute ${attribute.name.local} of <${path}> is missing`,
+          );
         continue;
       }
       try {
         const resolved = resolveValue(this.d, attribute.value, path);
         if (resolved.kind !== 'primitive') continue;
-        const problem = simpleValueProblem(attribute.value.kind === 'type' ? 'string' : resolved.xsd, attribute.value.kind === 'type' ? undefined : resolved.enumeration, found.value);
-        if (problem !== undefined) this.add('value', `${path}/@${attribute.name.local}`, problem.expected, JSON.stringify(truncate(found.value)), `the attribute ${attribute.name.local} of <${path}> ${problem.why}`);
+        const problem = simpleValueProblem(
+          attribute.value.kind === 'type' ? 'string' : resolved.xsd,
+          attribute.value.kind === 'type' ? undefined : resolved.enumeration,
+          found.value,
+        );
+        if (problem !== undefined)
+          this.add(
+            'value',
+            `${path}/@${attribute.name.local}`,
+            problem.expected,
+            JSON.stringify(truncate(found.value)),
+            `the attribute ${attribute.name.local} of <${path}> ${problem.why}`,
+          );
       } catch {
         // unknown type: nothing to compare with
       }
@@ -275,28 +379,63 @@ class Walk {
       const found = children.filter((c) => c.local === member.name.local);
       const memberPath = join(path, member.name.local);
       if (found.length === 0 && member.required) {
-        this.add('occurrence', memberPath, `<${member.name.local}>`, 'absent', top ? `the result element ${clark(member.name)} is missing` : `<${memberPath}> is required and missing`);
+        this.add(
+          'occurrence',
+          memberPath,
+          `<${member.name.local}>`,
+          'absent',
+          top ? `the result element ${clark(member.name)} is missing` : `<${memberPath}> is required and missing`,
+        );
       }
       if (member.maxOccurs !== -1 && found.length > member.maxOccurs) {
-        this.add('occurrence', memberPath, member.maxOccurs === 1 ? `one <${member.name.local}>` : `at most ${member.maxOccurs} <${member.name.local}>`, `${found.length}`, `the element ${top ? clark(member.name) : `<${memberPath}>`} appears ${found.length} times`);
+        this.add(
+          'occurrence',
+          memberPath,
+          member.maxOccurs === 1 ? `one <${member.name.local}>` : `at most ${member.maxOccurs} <${member.name.local}>`,
+          `${found.length}`,
+          `the element ${top ? clark(member.name) : `<${memberPath}>`} appears ${found.length} times`,
+        );
       }
       let index = 0;
       for (const child of found) {
         index++;
         const childPath = found.length > 1 ? `${memberPath}[${index}]` : memberPath;
-        if (child.ns !== member.name.ns) this.add('namespace', childPath, clark(member.name), clark(child), namespaceMessage(top ? member.name.local : childPath, member.name.ns, child.ns));
+        if (child.ns !== member.name.ns)
+          this.add(
+            'namespace',
+            childPath,
+            clark(member.name),
+            clark(child),
+            namespaceMessage(top ? member.name.local : childPath, member.name.ns, child.ns),
+          );
         this.element(child, member.value, member.nillable, childPath);
       }
     }
     if (!wildcard) {
       for (const extra of children.filter((c) => !position.has(c.local))) {
-        this.add('occurrence', join(path, extra.local), 'no undeclared element', clark(extra), top ? `the response holds an element the schema does not declare: ${clark(extra)}` : `<${path}> holds an element its type does not declare: ${clark(extra)}`);
+        this.add(
+          'occurrence',
+          join(path, extra.local),
+          'no undeclared element',
+          clark(extra),
+          top
+            ? `the response holds an element the schema does not declare: ${clark(extra)}`
+            : `<${path}> holds an element its type does not declare: ${clark(extra)}`,
+        );
       }
     }
     const seen = children.map((c) => c.local).filter((local) => position.has(local));
     const sorted = [...seen].sort((a, b) => position.get(a)! - position.get(b)!);
     if (seen.join() !== sorted.join()) {
-      this.add('order', path || el.local, sorted.join(', '), seen.join(', '), top ? 'the result elements are not in the order the schema declares' : `the children of <${path}> are not in the order the schema declares`);
+      this.add(
+        'order',
+        path || el.local,
+        sorted.join(', '),
+        seen.join(', '),
+        top
+          ? 'the result elements are not in the order the schema declares'
+          : `the children of <${path}> are not in the order the schema declares`,
+      );
     }
   }
 }
@@ -315,14 +454,23 @@ function namespaceMessage(name: string, want: string, got: string): string {
 }
 
 /** Findings for a response wrapper's children (the top level keeps the messages of the first checks). */
-export function walkWrapper(d: ServiceDescriptor, wrapper: XmlElement, fields: readonly ExpectedField[]): SchemaFinding[] {
+export function walkWrapper(
+  d: ServiceDescriptor,
+  wrapper: XmlElement,
+  fields: readonly ExpectedField[],
+): SchemaFinding[] {
   const walk = new Walk(d);
   walk.members(wrapper, fields.map(memberOfExpected), '', true);
   return walk.findings;
 }
 
 /** Findings for one element declared to hold `vd` (an HTTP result root, a header block). */
-export function walkElement(d: ServiceDescriptor, el: XmlElement, vd: ValueDescriptor, nillable: boolean): SchemaFinding[] {
+export function walkElement(
+  d: ServiceDescriptor,
+  el: XmlElement,
+  vd: ValueDescriptor,
+  nillable: boolean,
+): SchemaFinding[] {
   const walk = new Walk(d);
   walk.element(el, vd, nillable, el.local);
   return walk.findings;

@@ -7,8 +7,19 @@ import { redactHeaders, type Redactor } from './redact.js';
 import type { Exchange, RequestSpec } from './types.js';
 
 export interface Trace {
-  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly bodyBytes: number };
-  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly bodyBytes: number };
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyBytes: number;
+  };
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyBytes: number;
+  };
   readonly curl: string;
 }
 
@@ -55,7 +66,8 @@ export function shellQuote(text: string): string {
 
 export function curlCommand(url: string, request: RequestSpec, redact: Redactor): string {
   const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(redact(url))];
-  for (const [name, value] of Object.entries(redactHeaders(request.headers, redact))) parts.push('-H', shellQuote(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(redactHeaders(request.headers, redact)))
+    parts.push('-H', shellQuote(`${name}: ${value}`));
   const bytes = bodyBytes(request.body);
   if (bytes.length > CURL_INLINE_LIMIT) {
     parts.push('--data-binary', '@request-body.bin', `  # the ${bytes.length}-byte body is not inlined`);
@@ -65,13 +77,31 @@ export function curlCommand(url: string, request: RequestSpec, redact: Redactor)
   return parts.join(' ');
 }
 
-export function traceOf(request: RequestSpec & { readonly url: string }, response: ResponseExcerpt | undefined, redact: Redactor): Trace {
+export function traceOf(
+  request: RequestSpec & { readonly url: string },
+  response: ResponseExcerpt | undefined,
+  redact: Redactor,
+): Trace {
   const reqBytes = bodyBytes(request.body);
   const base = {
-    request: { method: request.method, url: redact(request.url), headers: redactHeaders(request.headers, redact), body: redact(excerpt(reqBytes)), bodyBytes: reqBytes.length },
+    request: {
+      method: request.method,
+      url: redact(request.url),
+      headers: redactHeaders(request.headers, redact),
+      body: redact(excerpt(reqBytes)),
+      bodyBytes: reqBytes.length,
+    },
     curl: curlCommand(request.url, request, redact),
   };
   if (response === undefined) return base;
   const body = redact(excerpt(response.bodyPrefix, DISPLAY_BODY_LIMIT, response.bodyBytes));
-  return { ...base, response: { status: response.status, headers: redactHeaders(response.headers, redact), body, bodyBytes: response.bodyBytes } };
+  return {
+    ...base,
+    response: {
+      status: response.status,
+      headers: redactHeaders(response.headers, redact),
+      body,
+      bodyBytes: response.bodyBytes,
+    },
+  };
 }

@@ -52,7 +52,8 @@ interface Progress {
   body?: BodyProgress;
 }
 
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_OSSL)/;
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_OSSL)/;
 const TRACE_PREFIX_BYTES = 8000;
 
 /** The undici/Node error code of an error or of its cause. */
@@ -70,20 +71,32 @@ function codeOf(error: unknown): string {
 function partialOf(progress: Progress): ResponseExcerpt | undefined {
   if (progress.head === undefined) return undefined;
   const body = progress.body;
-  return { ...progress.head, bodyPrefix: body?.prefix(TRACE_PREFIX_BYTES) ?? new Uint8Array(0), bodyBytes: body?.length ?? 0 };
+  return {
+    ...progress.head,
+    bodyPrefix: body?.prefix(TRACE_PREFIX_BYTES) ?? new Uint8Array(0),
+    bodyBytes: body?.length ?? 0,
+  };
 }
 
 function arrived(partial: ResponseExcerpt | undefined): string {
-  return partial === undefined ? 'no response head had arrived' : `HTTP ${partial.status} and ${partial.bodyBytes} body bytes had arrived`;
+  return partial === undefined
+    ? 'no response head had arrived'
+    : `HTTP ${partial.status} and ${partial.bodyBytes} body bytes had arrived`;
 }
 
 function classifyBound(hit: BoundHit, partial: ResponseExcerpt | undefined): TransportFailure {
   if (hit.code === 'RUN_TIMEOUT') return new TransportFailure('interrupted', hit.code, hit.message, partial);
-  if (hit.code === 'DEADLINE') return new TransportFailure('timeout', hit.code, `${hit.message}: ${arrived(partial)}`, partial);
+  if (hit.code === 'DEADLINE')
+    return new TransportFailure('timeout', hit.code, `${hit.message}: ${arrived(partial)}`, partial);
   return new TransportFailure('too large', hit.code, hit.message, partial);
 }
 
-function classifyTransportError(error: unknown, origin: string, timeoutMs: number, progress: Progress): TransportFailure {
+function classifyTransportError(
+  error: unknown,
+  origin: string,
+  timeoutMs: number,
+  progress: Progress,
+): TransportFailure {
   const partial = partialOf(progress);
   if (error instanceof BoundHit) return classifyBound(error, partial);
   const code = codeOf(error);
@@ -92,17 +105,44 @@ function classifyTransportError(error: unknown, origin: string, timeoutMs: numbe
   const detail = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
   const name = error instanceof Error ? error.name : '';
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return classifyBound(headTooLarge(), partial);
-  if (code === 'ECONNREFUSED') return new TransportFailure('refused', code, `connection refused by ${host} (nothing listens there)`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return new TransportFailure('DNS', code, `DNS: the host name ${new URL(origin).hostname} does not resolve (${code})`);
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT' || error instanceof undiciErrors.HeadersTimeoutError) {
-    return new TransportFailure('timeout', code, `timeout: ${host} did not answer within ${timeoutMs} ms (${code})`, partial);
+  if (code === 'ECONNREFUSED')
+    return new TransportFailure('refused', code, `connection refused by ${host} (nothing listens there)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return new TransportFailure(
+      'DNS',
+      code,
+      `DNS: the host name ${new URL(origin).hostname} does not resolve (${code})`,
+    );
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'ETIMEDOUT' ||
+    error instanceof undiciErrors.HeadersTimeoutError
+  ) {
+    return new TransportFailure(
+      'timeout',
+      code,
+      `timeout: ${host} did not answer within ${timeoutMs} ms (${code})`,
+      partial,
+    );
   }
   if (TLS_CODE.test(code)) return new TransportFailure('TLS', code, `TLS: ${detail} (${code})`);
   if (name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_RESPONSE' || code === 'UND_ERR_INFO') {
-    return new TransportFailure('not HTTP', code, `not HTTP: ${host} answered with something that is not an HTTP response (${code === 'UNKNOWN' ? detail : code})`, partial);
+    return new TransportFailure(
+      'not HTTP',
+      code,
+      `not HTTP: ${host} answered with something that is not an HTTP response (${code === 'UNKNOWN' ? detail : code})`,
+      partial,
+    );
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || /other side closed/i.test(detail)) {
-    return new TransportFailure('reset', code, `connection closed by ${host} before a complete response (${code}: ${detail}): ${arrived(partial)}`, partial);
+    return new TransportFailure(
+      'reset',
+      code,
+      `connection closed by ${host} before a complete response (${code}: ${detail}): ${arrived(partial)}`,
+      partial,
+    );
   }
   return new TransportFailure('other', code, `${detail} (${code})`, partial);
 }
@@ -171,17 +211,34 @@ export class Transport {
     const deadline = new ExchangeDeadline(this.#options.timeoutMs, run);
     const progress: Progress = {};
     try {
-      const response = request.mayAnswerEarly === true ? await this.#sendRaw(request, headers, deadline.signal, progress) : await this.#sendPooled(request, headers, deadline.signal, progress);
-      return { request: { ...request, headers, url: `${this.#options.origin}${request.path}` }, response, durationMs: performance.now() - started };
+      const response =
+        request.mayAnswerEarly === true
+          ? await this.#sendRaw(request, headers, deadline.signal, progress)
+          : await this.#sendPooled(request, headers, deadline.signal, progress);
+      return {
+        request: { ...request, headers, url: `${this.#options.origin}${request.path}` },
+        response,
+        durationMs: performance.now() - started,
+      };
     } catch (error) {
       // An abort surfaces as undici's or the socket's own error; the signal says which bound it was.
-      throw classifyTransportError(deadline.signal.aborted ? deadline.signal.reason : error, this.#options.origin, this.#options.timeoutMs, progress);
+      throw classifyTransportError(
+        deadline.signal.aborted ? deadline.signal.reason : error,
+        this.#options.origin,
+        this.#options.timeoutMs,
+        progress,
+      );
     } finally {
       deadline.clear();
     }
   }
 
-  #sendRaw(request: RequestSpec, headers: Record<string, string>, signal: AbortSignal, progress: Progress): Promise<RawResponse> {
+  #sendRaw(
+    request: RequestSpec,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    progress: Progress,
+  ): Promise<RawResponse> {
     return sendRaw(this.#options.origin, request, headers, {
       maxResponseBytes: this.#options.maxResponseBytes,
       signal,
@@ -192,8 +249,19 @@ export class Transport {
     });
   }
 
-  async #sendPooled(request: RequestSpec, headers: Record<string, string>, signal: AbortSignal, progress: Progress): Promise<RawResponse> {
-    const response = await this.#pool.request({ method: request.method as 'GET', path: request.path, headers, body: request.body ?? null, signal });
+  async #sendPooled(
+    request: RequestSpec,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    progress: Progress,
+  ): Promise<RawResponse> {
+    const response = await this.#pool.request({
+      method: request.method as 'GET',
+      path: request.path,
+      headers,
+      body: request.body ?? null,
+      signal,
+    });
     return readBody(response, this.#options.maxResponseBytes, progress);
   }
 

@@ -77,7 +77,12 @@ export type SuccessShape =
       /** The contract the values are validated against (a reference, not a copy). */
       readonly schema: ServiceDescriptor;
     }
-  | { readonly kind: 'xml-root'; readonly element: NameDescriptor; readonly field: ExpectedField; readonly schema: ServiceDescriptor }
+  | {
+      readonly kind: 'xml-root';
+      readonly element: NameDescriptor;
+      readonly field: ExpectedField;
+      readonly schema: ServiceDescriptor;
+    }
   /** HTTP GET/POST of an operation without output: 200, any (usually empty) body. */
   | { readonly kind: 'empty' };
 
@@ -235,7 +240,12 @@ export interface ReportSummary {
   /** Failures by level (after capping by the case's level), known ones (baseline) included. */
   readonly failuresByLevel: Readonly<Record<Level, number>>;
   /** With `--baseline`: failures it lists (reported, not gating), new ones, and listed ones now passing. */
-  readonly baseline?: { readonly file: string; readonly known: number; readonly new: number; readonly fixed: readonly string[] };
+  readonly baseline?: {
+    readonly file: string;
+    readonly known: number;
+    readonly new: number;
+    readonly fixed: readonly string[];
+  };
   /** Why the run's answers cannot be judged (not this SOAP service, credentials refused); exit 2. */
   readonly diagnosis?: string;
   readonly durationMs: number;

@@ -17,7 +17,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function concrete(d: ServiceDescriptor, declared: ComplexTypeDescriptor, json: Record<string, unknown>): ComplexTypeDescriptor {
+function concrete(
+  d: ServiceDescriptor,
+  declared: ComplexTypeDescriptor,
+  json: Record<string, unknown>,
+): ComplexTypeDescriptor {
   const tag = json['$type'];
   if (typeof tag !== 'string') return declared;
   const found = (declared.derived ?? []).map((k) => d.types[k]).find((t) => t?.kind === 'complex' && t.tag === tag);
@@ -25,11 +29,23 @@ function concrete(d: ServiceDescriptor, declared: ComplexTypeDescriptor, json: R
 }
 
 /** The first simple value (depth first, wire order) that `accept` takes. */
-export function findLeaf(d: ServiceDescriptor, vd: ValueDescriptor, json: unknown, accept: (xsd: string, enumeration: readonly string[] | undefined) => boolean, path: WirePath = []): ValueLeaf | undefined {
+export function findLeaf(
+  d: ServiceDescriptor,
+  vd: ValueDescriptor,
+  json: unknown,
+  accept: (xsd: string, enumeration: readonly string[] | undefined) => boolean,
+  path: WirePath = [],
+): ValueLeaf | undefined {
   if (json === null || json === undefined || vd.kind === 'xml') return undefined;
   const resolved = resolveValue(d, vd, path.join('/'));
   if (resolved.kind === 'primitive') {
-    return vd.kind === 'primitive' && accept(resolved.xsd, resolved.enumeration) ? { path, xsd: resolved.xsd, ...(resolved.enumeration === undefined ? {} : { enumeration: resolved.enumeration }) } : undefined;
+    return vd.kind === 'primitive' && accept(resolved.xsd, resolved.enumeration)
+      ? {
+          path,
+          xsd: resolved.xsd,
+          ...(resolved.enumeration === undefined ? {} : { enumeration: resolved.enumeration }),
+        }
+      : undefined;
   }
   if (resolved.kind !== 'complex') return undefined;
   const declared = resolved.type;
@@ -49,12 +65,20 @@ export function findLeaf(d: ServiceDescriptor, vd: ValueDescriptor, json: unknow
 }
 
 /** The first element the schema requires (minOccurs >= 1, not in a choice) that the sample holds: outer ones first. */
-export function findRequired(d: ServiceDescriptor, vd: ValueDescriptor, json: unknown, path: WirePath = [], depth = 0): WirePath | undefined {
+export function findRequired(
+  d: ServiceDescriptor,
+  vd: ValueDescriptor,
+  json: unknown,
+  path: WirePath = [],
+  depth = 0,
+): WirePath | undefined {
   if (!isRecord(json) || vd.kind !== 'type' || depth > 8) return undefined;
   const declared = d.types[vd.type];
   if (declared?.kind !== 'complex' || declared.arrayItem !== undefined) return undefined;
   const type = concrete(d, declared, json);
-  const own = type.fields.find((f) => f.minOccurs >= 1 && f.inChoice !== true && f.wildcard !== true && json[f.prop] !== undefined);
+  const own = type.fields.find(
+    (f) => f.minOccurs >= 1 && f.inChoice !== true && f.wildcard !== true && json[f.prop] !== undefined,
+  );
   if (own !== undefined) return [...path, own.name.local];
   for (const field of type.fields) {
     if (field.maxOccurs !== 1) continue;

@@ -16,9 +16,24 @@ const LONG_UNIT = 'Conformance long text, 0123456789. ';
 
 export const TEXT_VARIANTS: readonly TextVariant[] = [
   { name: 'plain', description: 'plain ASCII text', text: 'Conformance check 42', mayBeRefused: false },
-  { name: 'non-ascii', description: 'accents, CJK and emoji', text: 'Grüße café naïve – 你好世界 🙂🚀', mayBeRefused: true },
-  { name: 'xml-special', description: 'XML-special characters <&>"\'', text: `a < b && c > d "q" 'a' ]]> &amp;`, mayBeRefused: true },
+  {
+    name: 'non-ascii',
+    description: 'accents, CJK and emoji',
+    text: 'Grüße café naïve – 你好世界 🙂🚀',
+    mayBeRefused: true,
+  },
+  {
+    name: 'xml-special',
+    description: 'XML-special characters <&>"\'',
+    text: `a < b && c > d "q" 'a' ]]> &amp;`,
+    mayBeRefused: true,
+  },
   { name: 'empty', description: 'empty strings', text: '', mayBeRefused: true },
   // Long, but short enough that a GET request line stays under common 8-16 KiB header limits.
-  { name: 'long', description: 'long text (5,000 characters)', text: LONG_UNIT.repeat(Math.ceil(5000 / LONG_UNIT.length)).slice(0, 5000), mayBeRefused: true },
+  {
+    name: 'long',
+    description: 'long text (5,000 characters)',
+    text: LONG_UNIT.repeat(Math.ceil(5000 / LONG_UNIT.length)).slice(0, 5000),
+    mayBeRefused: true,
+  },
 ];

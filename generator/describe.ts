@@ -4,7 +4,13 @@
  * documentation). `smskit inspect` prints it; `--json` gives the same data. Built from the
  * descriptor, so the signatures are exactly what the generated code and the runtime carry.
  */
-import type { BindingDescriptor, FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
+import type {
+  BindingDescriptor,
+  FieldDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../runtime/descriptor.js';
 import { toDescriptor } from './descriptor.js';
 import type { WsdlModel } from './model.js';
 
@@ -98,7 +104,8 @@ function bodyMembers(d: ServiceDescriptor, body: OperationDescriptor['input']): 
       if (element === undefined) return [];
       const type = element.value.kind === 'type' ? d.types[element.value.type] : undefined;
       // A wrapper element (ASMX's document/literal style) is shown as its fields.
-      if (type?.kind === 'complex' && type.arrayItem === undefined && type.text === undefined) return type.fields.map((f) => fieldMember(d, f));
+      if (type?.kind === 'complex' && type.arrayItem === undefined && type.text === undefined)
+        return type.fields.map((f) => fieldMember(d, f));
       return [{ name: element.name.local, type: typeText(d, element.value), optional: false }];
     }
   }
@@ -123,13 +130,17 @@ function headerMember(d: ServiceDescriptor, prop: string, element: string): Memb
 /** A short type expression: XSD names for simple values, type names, `T[]`, subtypes, enumerations. */
 export function typeText(d: ServiceDescriptor, value: ValueDescriptor): string {
   if (value.kind === 'xml') return 'xml';
-  if (value.kind === 'primitive') return value.enumeration !== undefined ? enumerationText(value.enumeration) : value.xsd;
+  if (value.kind === 'primitive')
+    return value.enumeration !== undefined ? enumerationText(value.enumeration) : value.xsd;
   const type = d.types[value.type];
   if (type === undefined) return value.type;
   if (type.kind === 'simple') return type.list === true ? `list of ${type.name?.local ?? 'string'}` : type.xsd;
-  if (type.arrayItem !== undefined) return `${parenthesised(`${typeText(d, type.arrayItem.value)}${type.arrayItem.nillable ? ' | null' : ''}`)}[]`;
+  if (type.arrayItem !== undefined)
+    return `${parenthesised(`${typeText(d, type.arrayItem.value)}${type.arrayItem.nillable ? ' | null' : ''}`)}[]`;
   const name = type.name?.local ?? value.type.replace(/^element:\{[^}]*\}/, '');
-  const derived = (type.derived ?? []).map((key) => d.types[key]).filter((t) => t?.kind === 'complex' && t.abstract !== true);
+  const derived = (type.derived ?? [])
+    .map((key) => d.types[key])
+    .filter((t) => t?.kind === 'complex' && t.abstract !== true);
   const variants = [...(type.abstract === true ? [] : [name]), ...derived.map((t) => t!.name?.local ?? '?')];
   return derived.length > 0 ? `${name} (${variants.join(' | ')})` : name;
 }
@@ -146,10 +157,15 @@ export function formatDescription(description: ContractDescription): string {
     lines.push('', `Service ${service.name} (${service.targetNamespace})`);
     if (service.documentation !== undefined) lines.push(`  ${service.documentation.replace(/\s+/g, ' ')}`);
     for (const port of service.ports) {
-      lines.push('', `  Port ${port.binding}: ${port.protocol}${port.address !== undefined ? ` at ${port.address}` : ''}`);
+      lines.push(
+        '',
+        `  Port ${port.binding}: ${port.protocol}${port.address !== undefined ? ` at ${port.address}` : ''}`,
+      );
       for (const op of port.operations) {
         lines.push(`    ${signature(op)}`);
-        lines.push(`      ${op.soapAction !== undefined ? `SOAPAction "${op.soapAction}"` : `${port.protocol === 'http-get' ? 'GET' : 'POST'} ${op.httpPath ?? ''}`}`);
+        lines.push(
+          `      ${op.soapAction !== undefined ? `SOAPAction "${op.soapAction}"` : `${port.protocol === 'http-get' ? 'GET' : 'POST'} ${op.httpPath ?? ''}`}`,
+        );
         if (op.inputHeaders.length > 0) lines.push(`      headers in: ${members(op.inputHeaders)}`);
         if (op.outputHeaders.length > 0) lines.push(`      headers out: ${members(op.outputHeaders)}`);
         if (op.documentation !== undefined) lines.push(`      ${op.documentation.replace(/\s+/g, ' ')}`);

@@ -30,7 +30,15 @@ import { refuse } from './emit/failure.js';
 import type { PlannedAttribute, PlannedField } from './emit/members.js';
 import { planModel, type ModelPlan } from './emit/model-plan.js';
 import type { PlannedComplex, SchemaPlan } from './emit/schema-plan.js';
-import { findMessage, headerProps, httpOutputIsEmpty, httpResultPart, partValue, soapShape, SOAP_PROTOCOLS } from './emit/message-shapes.js';
+import {
+  findMessage,
+  headerProps,
+  httpOutputIsEmpty,
+  httpResultPart,
+  partValue,
+  soapShape,
+  SOAP_PROTOCOLS,
+} from './emit/message-shapes.js';
 import { operationKey, type PlannedBinding, type PlannedOperation, type ServicePlan } from './emit/service-plan.js';
 import type { PlannedValue } from './emit/values.js';
 
@@ -59,9 +67,15 @@ export function describeService(model: WsdlModel, schema: SchemaPlan, plan: Serv
   };
 }
 
-function describeBinding(model: WsdlModel, schema: SchemaPlan, planned: PlannedBinding, ops: ReadonlyMap<string, PlannedOperation>): BindingDescriptor {
+function describeBinding(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  planned: PlannedBinding,
+  ops: ReadonlyMap<string, PlannedOperation>,
+): BindingDescriptor {
   const { binding, port } = planned;
-  const plannedOf = (op: BindingOperation): PlannedOperation | undefined => [...ops.values()].find((o) => o.bound.some((b) => b.operation === op));
+  const plannedOf = (op: BindingOperation): PlannedOperation | undefined =>
+    [...ops.values()].find((o) => o.bound.some((b) => b.operation === op));
   const operations = planned.operations.map((op) => {
     const operation = plannedOf(op)!;
     return SOAP_PROTOCOLS.has(binding.protocol)
@@ -82,7 +96,12 @@ function describeBinding(model: WsdlModel, schema: SchemaPlan, planned: PlannedB
   };
 }
 
-function describeSoapOperation(model: WsdlModel, planned: PlannedBinding, op: BindingOperation, operation: PlannedOperation): OperationDescriptor {
+function describeSoapOperation(
+  model: WsdlModel,
+  planned: PlannedBinding,
+  op: BindingOperation,
+  operation: PlannedOperation,
+): OperationDescriptor {
   const body = (direction: 'input' | 'output'): BodyDescriptor => {
     const shape = soapShape(model, planned.binding, op, direction);
     return shape.kind === 'element' ? { kind: 'element', element: shape.element } : { kind: 'empty' };
@@ -99,32 +118,65 @@ function describeSoapOperation(model: WsdlModel, planned: PlannedBinding, op: Bi
   };
 }
 
-function describeHeaders(model: WsdlModel, op: BindingOperation, headers: readonly SoapHeaderUse[]): HeaderDescriptor[] {
+function describeHeaders(
+  model: WsdlModel,
+  op: BindingOperation,
+  headers: readonly SoapHeaderUse[],
+): HeaderDescriptor[] {
   for (const h of headers) {
-    if (h.use === 'encoded') refuse('UNSUPPORTED_CONSTRUCT', `encoded SOAP header ${h.part} (operation ${op.name})`, op.source);
-    if (model.schema.elements[clark(h.element)] === undefined) refuse('MISSING_REFERENCE', `header element ${clark(h.element)} (operation ${op.name}) is not declared`, op.source);
+    if (h.use === 'encoded')
+      refuse('UNSUPPORTED_CONSTRUCT', `encoded SOAP header ${h.part} (operation ${op.name})`, op.source);
+    if (model.schema.elements[clark(h.element)] === undefined)
+      refuse(
+        'MISSING_REFERENCE',
+        `header element ${clark(h.element)} (operation ${op.name}) is not declared`,
+        op.source,
+      );
   }
   return headerProps(headers);
 }
 
-function describeHttpOperation(model: WsdlModel, schema: SchemaPlan, op: BindingOperation, operation: PlannedOperation): OperationDescriptor {
-  if (op.httpLocation === undefined) refuse('UNSUPPORTED_CONSTRUCT', `HTTP operation ${op.name} has no http:operation location`, op.source);
+function describeHttpOperation(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  op: BindingOperation,
+  operation: PlannedOperation,
+): OperationDescriptor {
+  if (op.httpLocation === undefined)
+    refuse('UNSUPPORTED_CONSTRUCT', `HTTP operation ${op.name} has no http:operation location`, op.source);
   const inputName = op.portTypeOperation.input;
   const input: BodyDescriptor =
     inputName === undefined
       ? { kind: 'empty' }
       : {
           kind: 'params',
-          params: findMessage(model, inputName, op).parts.map((part) => ({ name: part.name, value: toValue(partValue(model, schema, part, op)) })),
+          params: findMessage(model, inputName, op).parts.map((part) => ({
+            name: part.name,
+            value: toValue(partValue(model, schema, part, op)),
+          })),
         };
   const outputName = op.portTypeOperation.output;
   let output: BodyDescriptor = { kind: 'empty' };
   if (outputName !== undefined && !httpOutputIsEmpty(model, op, outputName)) {
     const part = httpResultPart(model, op, outputName);
-    if (part.element === undefined) refuse('UNSUPPORTED_CONSTRUCT', `mime:mimeXml part ${part.name} of operation ${op.name} names a type, not an element`, op.source);
+    if (part.element === undefined)
+      refuse(
+        'UNSUPPORTED_CONSTRUCT',
+        `mime:mimeXml part ${part.name} of operation ${op.name} names a type, not an element`,
+        op.source,
+      );
     output = { kind: 'xml-result', element: clark(part.element), field: resultField(schema, operation, op) };
   }
-  return { name: op.name, method: operation.method, httpPath: op.httpLocation, input, output, inputHeaders: [], outputHeaders: [], ...documentation(op) };
+  return {
+    name: op.name,
+    method: operation.method,
+    httpPath: op.httpLocation,
+    input,
+    output,
+    inputHeaders: [],
+    outputHeaders: [],
+    ...documentation(op),
+  };
 }
 
 /** The property an HTTP response document lands in: the output wrapper's single field. */
@@ -134,7 +186,8 @@ function resultField(schema: SchemaPlan, operation: PlannedOperation, op: Bindin
   if (shape.kind === 'element') {
     const value = schema.elements.get(shape.element)?.value;
     const wrapper = value?.kind === 'type' ? schema.byKey.get(value.key) : undefined;
-    if (wrapper?.kind === 'complex' && wrapper.fields.length === 1 && wrapper.attributes.length === 0) return wrapper.fields[0]!.prop;
+    if (wrapper?.kind === 'complex' && wrapper.fields.length === 1 && wrapper.attributes.length === 0)
+      return wrapper.fields[0]!.prop;
   }
   return refuse(
     'UNSUPPORTED_CONSTRUCT',
@@ -160,7 +213,8 @@ function describeTypes(schema: SchemaPlan): Record<string, TypeDescriptor> {
   const out: Record<string, TypeDescriptor> = {};
   for (const type of schema.types) {
     if (type.kind === 'complex') out[type.key] = describeComplex(type);
-    else if (type.kind === 'simple' && type.value.list === true) out[type.key] = { kind: 'simple', name: qname(type.wireName), xsd: 'string', list: true };
+    else if (type.kind === 'simple' && type.value.list === true)
+      out[type.key] = { kind: 'simple', name: qname(type.wireName), xsd: 'string', list: true };
   }
   return out;
 }
@@ -192,8 +246,18 @@ function toField(field: PlannedField): FieldDescriptor {
   };
 }
 
-function toAttribute(attribute: PlannedAttribute): { prop: string; name: { ns: string; local: string }; value: ValueDescriptor; required: boolean } {
-  return { prop: attribute.prop, name: qname(attribute.name), value: toValue(attribute.value), required: attribute.required };
+function toAttribute(attribute: PlannedAttribute): {
+  prop: string;
+  name: { ns: string; local: string };
+  value: ValueDescriptor;
+  required: boolean;
+} {
+  return {
+    prop: attribute.prop,
+    name: qname(attribute.name),
+    value: toValue(attribute.value),
+    required: attribute.required,
+  };
 }
 
 export function toValue(value: PlannedValue): ValueDescriptor {
@@ -202,7 +266,9 @@ export function toValue(value: PlannedValue): ValueDescriptor {
   // A named list type stays a reference: ASMX's [Flags] enums are lists of names, which HTTP
   // GET/POST carry comma-separated (`Read,Write`) instead of space-separated.
   if (value.list === true && value.simpleType !== undefined) return { kind: 'type', type: value.simpleType };
-  return value.enumeration !== undefined ? { kind: 'primitive', xsd: value.xsd, enumeration: value.enumeration } : { kind: 'primitive', xsd: value.xsd };
+  return value.enumeration !== undefined
+    ? { kind: 'primitive', xsd: value.xsd, enumeration: value.enumeration }
+    : { kind: 'primitive', xsd: value.xsd };
 }
 
 function qname(name: QName): { ns: string; local: string } {

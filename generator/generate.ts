@@ -51,12 +51,21 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
  */
 export function generateWith(model: WsdlModel, options: GenerateOptions, print: FilePrinter): Map<string, string> {
   const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
-  if (model.services.length === 0) refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', { file: model.file, line: 1 });
+  if (model.services.length === 0)
+    refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', {
+      file: model.file,
+      line: 1,
+    });
   const plan = planModel(model);
   for (const service of plan.services) for (const warning of service.warnings) options.onWarning?.(warning);
   const descriptors = plan.services.map((service) => describeService(model, plan.schema, service));
   const contractHash = contractHashOf(plan, descriptors);
-  const header = provenanceHeader({ toolVersion: options.toolVersion, source: options.source ?? model.file, contractHash, options: { runtimeImport } });
+  const header = provenanceHeader({
+    toolVersion: options.toolVersion,
+    source: options.source ?? model.file,
+    contractHash,
+    options: { runtimeImport },
+  });
   const files = new Map<string, string>();
   for (const [i, service] of plan.services.entries()) {
     const descriptor = descriptors[i]!;
@@ -86,4 +95,3 @@ function contractHashOf(plan: ModelPlan, descriptors: readonly ServiceDescriptor
   };
   return createHash('sha256').update(JSON.stringify(fingerprint)).digest('hex');
 }
-

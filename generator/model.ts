@@ -230,9 +230,15 @@ export interface BindingOperation {
   /** HTTP: `http:operation/@location`, e.g. '/SMSSend'. */
   readonly httpLocation?: string;
   /** HTTP input encoding: `http:urlEncoded` (GET) or `mime:content` type (POST). */
-  readonly httpInput?: { readonly kind: 'urlEncoded' } | { readonly kind: 'mimeContent'; readonly type: string } | UnsupportedEncoding;
+  readonly httpInput?:
+    | { readonly kind: 'urlEncoded' }
+    | { readonly kind: 'mimeContent'; readonly type: string }
+    | UnsupportedEncoding;
   /** HTTP output: `mime:mimeXml part=...` or `mime:content type=...`; undefined for `<wsdl:output/>`. */
-  readonly httpOutput?: { readonly kind: 'mimeXml'; readonly part?: string } | { readonly kind: 'mimeContent'; readonly type: string } | UnsupportedEncoding;
+  readonly httpOutput?:
+    | { readonly kind: 'mimeXml'; readonly part?: string }
+    | { readonly kind: 'mimeContent'; readonly type: string }
+    | UnsupportedEncoding;
   readonly documentation?: string;
   readonly source: SourceLocation;
 }

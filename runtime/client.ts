@@ -6,7 +6,13 @@
 import { Pool } from 'undici';
 import type { BindingDescriptor, OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
 import { CodecError } from './errors.js';
-import { compileHttpBinding, decodeHttpResponse, isUnusable, type HttpOperation, type UnusableHttpOperation } from './http-binding.js';
+import {
+  compileHttpBinding,
+  decodeHttpResponse,
+  isUnusable,
+  type HttpOperation,
+  type UnusableHttpOperation,
+} from './http-binding.js';
 import { buildGetRequest } from './http-get.js';
 import { buildPostRequest } from './http-post.js';
 import { buildSoapRequest, readSoapResponse } from './soap/client.js';
@@ -52,7 +58,10 @@ export interface CallOptions<InHeaders extends object = Record<string, unknown>>
  * What `call` and `callWithHeaders` accept: CallOptions for any header type (generated clients
  * narrow it per operation; `CallOptions<AuthIn>` is assignable to this, not to `CallOptions`).
  */
-export type AnyCallOptions = Omit<CallOptions, 'soapHeaders' | 'mustUnderstand'> & { soapHeaders?: object; mustUnderstand?: readonly string[] };
+export type AnyCallOptions = Omit<CallOptions, 'soapHeaders' | 'mustUnderstand'> & {
+  soapHeaders?: object;
+  mustUnderstand?: readonly string[];
+};
 
 /** A call's output with the response's declared SOAP header blocks, by property name. */
 export interface CallResult<O, OutHeaders extends object = Record<string, unknown>> {
@@ -85,8 +94,10 @@ export class ServiceClient {
   private readonly unusable = new Map<string, UnusableHttpOperation>();
 
   constructor(descriptor: ServiceDescriptor, options: ClientOptions) {
-    for (const key of Object.keys(options)) if (!CLIENT_OPTIONS.has(key)) throw new TypeError(`Unknown client option: ${key}`);
-    if (!PROTOCOLS.has(options.binding)) throw new TypeError(`Unknown binding "${String(options.binding)}": use soap11, soap12, http-get or http-post`);
+    for (const key of Object.keys(options))
+      if (!CLIENT_OPTIONS.has(key)) throw new TypeError(`Unknown client option: ${key}`);
+    if (!PROTOCOLS.has(options.binding))
+      throw new TypeError(`Unknown binding "${String(options.binding)}": use soap11, soap12, http-get or http-post`);
     const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
     if (binding === undefined) throw new TypeError(`${descriptor.name} has no ${options.binding} binding`);
     const url = clientUrl(descriptor, binding, options.url);
@@ -97,7 +108,13 @@ export class ServiceClient {
     this.maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
     this.headers = { ...options.headers };
     // Connecting counts against the call's time limit too (undici's own default is 10 s).
-    this.pool = new Pool(url.origin, { connections: options.connections ?? 32, keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connect: { timeout: this.timeoutMs } });
+    this.pool = new Pool(url.origin, {
+      connections: options.connections ?? 32,
+      keepAliveTimeout: 4_000,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connect: { timeout: this.timeoutMs },
+    });
     this.prepare(binding);
   }
 
@@ -111,7 +128,11 @@ export class ServiceClient {
     }
     for (const op of binding.operations) this.operations.set(op.method, { op, http: undefined });
     for (const omitted of binding.omitted ?? []) {
-      const error = new CodecError('CODEC_UNSUPPORTED', omitted.name, `the operation ${omitted.name} cannot be called over ${binding.protocol} (binding ${binding.name}): ${omitted.reason}`);
+      const error = new CodecError(
+        'CODEC_UNSUPPORTED',
+        omitted.name,
+        `the operation ${omitted.name} cannot be called over ${binding.protocol} (binding ${binding.name}): ${omitted.reason}`,
+      );
       this.unusable.set(omitted.method, { name: omitted.name, method: omitted.method, error });
     }
   }
@@ -126,12 +147,21 @@ export class ServiceClient {
    * Undeclared blocks are ignored, unless marked mustUnderstand for this node: then the call
    * fails (TransportError BAD_RESPONSE), as SOAP requires of any receiver.
    */
-  async callWithHeaders<I, O, OutHeaders extends object = Record<string, unknown>>(method: string, input: I, options: AnyCallOptions = {}): Promise<CallResult<O, OutHeaders>> {
+  async callWithHeaders<I, O, OutHeaders extends object = Record<string, unknown>>(
+    method: string,
+    input: I,
+    options: AnyCallOptions = {},
+  ): Promise<CallResult<O, OutHeaders>> {
     const { output, soapHeaders } = await this.exchange(method, input, options, true);
     return { output: output as O, soapHeaders: soapHeaders as OutHeaders };
   }
 
-  private async exchange(method: string, input: unknown, options: AnyCallOptions, withHeaders: boolean): Promise<{ output: unknown; soapHeaders: Record<string, unknown> }> {
+  private async exchange(
+    method: string,
+    input: unknown,
+    options: AnyCallOptions,
+    withHeaders: boolean,
+  ): Promise<{ output: unknown; soapHeaders: Record<string, unknown> }> {
     const prepared = this.prepared(method);
     const request = this.prepareRequest(prepared, input, options);
     const response = await send(this.pool, request, {
@@ -139,10 +169,29 @@ export class ServiceClient {
       maxResponseBytes: this.maxResponseBytes,
       signal: options.signal,
     });
-    if (prepared.http !== undefined) return { output: decodeHttpResponse(this.descriptor, prepared.http, this.binding, response.status, response.headers, response.body), soapHeaders: {} };
+    if (prepared.http !== undefined)
+      return {
+        output: decodeHttpResponse(
+          this.descriptor,
+          prepared.http,
+          this.binding,
+          response.status,
+          response.headers,
+          response.body,
+        ),
+        soapHeaders: {},
+      };
     const version = this.binding === 'soap12' ? soap12 : soap11;
     const contentType = response.headers['content-type'];
-    return readSoapResponse(this.descriptor, version, prepared.op, response.status, typeof contentType === 'string' ? contentType : '', response.body, withHeaders);
+    return readSoapResponse(
+      this.descriptor,
+      version,
+      prepared.op,
+      response.status,
+      typeof contentType === 'string' ? contentType : '',
+      response.body,
+      withHeaders,
+    );
   }
 
   /** The request a call would send, without sending it (for the conformance runner and tests). */
@@ -155,10 +204,16 @@ export class ServiceClient {
     if (prepared !== undefined) return prepared;
     const unusable = this.unusable.get(method);
     if (unusable !== undefined) throw unusable.error;
-    const elsewhere = this.descriptor.bindings.filter((b) => b.operations.some((o) => o.method === method)).map((b) => b.protocol);
+    const elsewhere = this.descriptor.bindings
+      .filter((b) => b.operations.some((o) => o.method === method))
+      .map((b) => b.protocol);
     if (elsewhere.length > 0) {
       // The WSDL leaves it out of this binding (ASMX does so for complex parameters on HTTP).
-      throw new CodecError('CODEC_UNSUPPORTED', method, `${this.descriptor.name} offers ${method} on ${elsewhere.join(', ')}, not on ${this.binding}`);
+      throw new CodecError(
+        'CODEC_UNSUPPORTED',
+        method,
+        `${this.descriptor.name} offers ${method} on ${elsewhere.join(', ')}, not on ${this.binding}`,
+      );
     }
     throw new TypeError(`${this.descriptor.name} has no operation method "${method}" on ${this.binding}`);
   }
@@ -167,10 +222,21 @@ export class ServiceClient {
     const headers = options.headers === undefined ? this.headers : { ...this.headers, ...options.headers };
     if (prepared.http !== undefined) {
       checkNoSoapHeaders(prepared.op, this.binding, options);
-      return this.binding === 'http-get' ? buildGetRequest(this.path, prepared.http, input, headers) : buildPostRequest(this.path, prepared.http, input, headers);
+      return this.binding === 'http-get'
+        ? buildGetRequest(this.path, prepared.http, input, headers)
+        : buildPostRequest(this.path, prepared.http, input, headers);
     }
     const version = this.binding === 'soap12' ? soap12 : soap11;
-    return buildSoapRequest(this.descriptor, version, this.path === '' ? '/' : this.path, prepared.op, input, options.soapHeaders, headers, options.mustUnderstand);
+    return buildSoapRequest(
+      this.descriptor,
+      version,
+      this.path === '' ? '/' : this.path,
+      prepared.op,
+      input,
+      options.soapHeaders,
+      headers,
+      options.mustUnderstand,
+    );
   }
 
   async close(): Promise<void> {
@@ -181,22 +247,34 @@ export class ServiceClient {
 /** `options.url`, else the address the WSDL gives the binding's port; either must be an http(s) URL. */
 function clientUrl(descriptor: ServiceDescriptor, binding: BindingDescriptor, given: string | undefined): URL {
   if (given === undefined && binding.address === undefined) {
-    throw new TypeError(`${descriptor.name}: the WSDL gives no address for binding ${binding.name} (${binding.protocol}): pass options.url`);
+    throw new TypeError(
+      `${descriptor.name}: the WSDL gives no address for binding ${binding.name} (${binding.protocol}): pass options.url`,
+    );
   }
   let url: URL;
   try {
     url = new URL(given ?? binding.address!);
   } catch {
-    throw new TypeError(given === undefined ? `${descriptor.name}: the WSDL's address for binding ${binding.name} is not a URL (${binding.address}): pass options.url` : `options.url is not a URL: ${given}`);
+    throw new TypeError(
+      given === undefined
+        ? `${descriptor.name}: the WSDL's address for binding ${binding.name} is not a URL (${binding.address}): pass options.url`
+        : `options.url is not a URL: ${given}`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Unsupported URL scheme: ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`Unsupported URL scheme: ${url.protocol}`);
   return url;
 }
 
 /** HTTP GET/POST have no SOAP headers: a caller's header blocks would be lost, so they are refused. */
 function checkNoSoapHeaders(op: OperationDescriptor, binding: Protocol, options: AnyCallOptions): void {
-  const given = options.soapHeaders === undefined ? [] : Object.entries(options.soapHeaders).filter(([, v]) => v !== undefined);
+  const given =
+    options.soapHeaders === undefined ? [] : Object.entries(options.soapHeaders).filter(([, v]) => v !== undefined);
   if (given.length !== 0 || (options.mustUnderstand !== undefined && options.mustUnderstand.length !== 0)) {
-    throw new CodecError('CODEC_UNSUPPORTED', op.name, `SOAP headers cannot be sent over ${binding} (${given.map(([k]) => k).join(', ') || 'mustUnderstand'} given for ${op.name}): use a SOAP binding`);
+    throw new CodecError(
+      'CODEC_UNSUPPORTED',
+      op.name,
+      `SOAP headers cannot be sent over ${binding} (${given.map(([k]) => k).join(', ') || 'mustUnderstand'} given for ${op.name}): use a SOAP binding`,
+    );
   }
 }

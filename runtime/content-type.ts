@@ -13,7 +13,10 @@ const COMMON: ReadonlyMap<string, ContentType> = new Map([
   ['text/xml; charset=utf-8', { mediaType: 'text/xml', charset: 'utf-8', action: undefined }],
   ['text/xml', { mediaType: 'text/xml', charset: undefined, action: undefined }],
   ['application/soap+xml; charset=utf-8', { mediaType: 'application/soap+xml', charset: 'utf-8', action: undefined }],
-  ['application/x-www-form-urlencoded', { mediaType: 'application/x-www-form-urlencoded', charset: undefined, action: undefined }],
+  [
+    'application/x-www-form-urlencoded',
+    { mediaType: 'application/x-www-form-urlencoded', charset: undefined, action: undefined },
+  ],
 ]);
 const ABSENT: ContentType = { mediaType: '', charset: undefined, action: undefined };
 

@@ -51,7 +51,10 @@ export class ServiceError extends Error {
       // Detail keys become element names on the wire: refuse what cannot be one, here, where
       // the handler author sees it (the server would otherwise have to drop it silently).
       for (const key of Object.keys(detail)) {
-        if (!NCNAME.test(key) || key === 'code') throw new TypeError(`ServiceError detail key "${key}" is not a valid element name (or is the reserved "code")`);
+        if (!NCNAME.test(key) || key === 'code')
+          throw new TypeError(
+            `ServiceError detail key "${key}" is not a valid element name (or is the reserved "code")`,
+          );
       }
       this.detail = { ...detail };
     } else {

@@ -6,7 +6,13 @@
  * The input object is the same as on SOAP: parameters map to the properties of the SOAP input
  * wrapper that has the same element name (so a renamed property still lines up), see soapWrappers.
  */
-import type { BindingDescriptor, FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from './descriptor.js';
+import type {
+  BindingDescriptor,
+  FieldDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from './descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from './errors.js';
 import { decodeElement, encodeElementWith, isStringLike, resolveValue, XSI_NS } from './codec/index.js';
 import { compileParam, type CompiledParam, type ParamOperation } from './http-params.js';
@@ -41,9 +47,14 @@ export interface HttpOperation extends ParamOperation {
  * parameter that is neither simple nor an array of a simple type); compileHttpBinding turns
  * that into an unusable operation rather than a failed binding.
  */
-export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescriptor, wrapperOrProps?: SoapWrapper | ReadonlyMap<string, string>): HttpOperation {
+export function compileHttpOperation(
+  d: ServiceDescriptor,
+  op: OperationDescriptor,
+  wrapperOrProps?: SoapWrapper | ReadonlyMap<string, string>,
+): HttpOperation {
   // A plain Map (wire name -> property) is the earlier form of this parameter, still accepted.
-  const wrapper = wrapperOrProps instanceof Map ? legacyWrapper(wrapperOrProps) : (wrapperOrProps as SoapWrapper | undefined);
+  const wrapper =
+    wrapperOrProps instanceof Map ? legacyWrapper(wrapperOrProps) : (wrapperOrProps as SoapWrapper | undefined);
   const params: CompiledParam[] = [];
   if (op.input.kind === 'params') {
     for (const p of op.input.params) params.push(compileParam(d, op, p, wrapper?.inputByWireName.get(p.name)));
@@ -52,13 +63,18 @@ export function compileHttpOperation(d: ServiceDescriptor, op: OperationDescript
   }
   let result: HttpOperation['result'];
   if (op.output.kind === 'xml-result') {
-    result = { elementKey: op.output.element, field: op.output.field, nilAsNull: wrapper?.outputByProp.get(op.output.field)?.nillable === true };
+    result = {
+      elementKey: op.output.element,
+      field: op.output.field,
+      nilAsNull: wrapper?.outputByProp.get(op.output.field)?.nillable === true,
+    };
   } else if (op.output.kind !== 'empty') {
     throw new CodecError('CODEC_UNSUPPORTED', op.name, `an HTTP output of kind ${op.output.kind} is not supported`);
   }
   const inputProps = new Set(params.map((p) => p.prop));
   if (wrapper !== undefined) for (const field of wrapper.inputByWireName.values()) inputProps.add(field.prop);
-  const outputProps = wrapper === undefined || wrapper.outputByProp.size === 0 ? undefined : new Set(wrapper.outputByProp.keys());
+  const outputProps =
+    wrapper === undefined || wrapper.outputByProp.size === 0 ? undefined : new Set(wrapper.outputByProp.keys());
   return { op, params, result, inputProps, outputProps, outputHeaderProps: wrapper?.outputHeaderProps ?? new Set() };
 }
 
@@ -74,24 +90,41 @@ export interface UnusableHttpOperation {
  * (and those the generator left out, `binding.omitted`) becomes an UnusableHttpOperation, so
  * one complex parameter makes that one operation unusable, not the whole binding.
  */
-export function compileHttpBinding(d: ServiceDescriptor, binding: BindingDescriptor, wrappers = soapWrappers(d)): Map<string, HttpOperation | UnusableHttpOperation> {
+export function compileHttpBinding(
+  d: ServiceDescriptor,
+  binding: BindingDescriptor,
+  wrappers = soapWrappers(d),
+): Map<string, HttpOperation | UnusableHttpOperation> {
   const out = new Map<string, HttpOperation | UnusableHttpOperation>();
   for (const op of binding.operations) {
     try {
       out.set(op.method, compileHttpOperation(d, op, wrappers.get(op.method)));
     } catch (err) {
       if (!(err instanceof CodecError) || err.code !== 'CODEC_UNSUPPORTED') throw err;
-      out.set(op.method, { name: op.name, method: op.method, error: unusable(binding, op.name, err.path, err.message) });
+      out.set(op.method, {
+        name: op.name,
+        method: op.method,
+        error: unusable(binding, op.name, err.path, err.message),
+      });
     }
   }
   for (const omitted of binding.omitted ?? []) {
-    if (!out.has(omitted.method)) out.set(omitted.method, { name: omitted.name, method: omitted.method, error: unusable(binding, omitted.name, omitted.name, omitted.reason) });
+    if (!out.has(omitted.method))
+      out.set(omitted.method, {
+        name: omitted.name,
+        method: omitted.method,
+        error: unusable(binding, omitted.name, omitted.name, omitted.reason),
+      });
   }
   return out;
 }
 
 function unusable(binding: BindingDescriptor, operation: string, path: string, why: string): CodecError {
-  return new CodecError('CODEC_UNSUPPORTED', path, `the operation ${operation} cannot be called over ${binding.protocol} (binding ${binding.name}): ${why}`);
+  return new CodecError(
+    'CODEC_UNSUPPORTED',
+    path,
+    `the operation ${operation} cannot be called over ${binding.protocol} (binding ${binding.name}): ${why}`,
+  );
 }
 
 export function isUnusable(compiled: HttpOperation | UnusableHttpOperation): compiled is UnusableHttpOperation {
@@ -113,7 +146,12 @@ export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, out
   const record = output === undefined || output === null ? undefined : (output as Record<string, unknown>);
   if (record !== undefined && hop.outputProps !== undefined) {
     for (const key in record) {
-      if (!hop.outputProps.has(key)) throw new CodecError('CODEC_UNEXPECTED', hop.op.name, `unexpected property: "${key}" is not a member of the output of ${hop.op.name}`);
+      if (!hop.outputProps.has(key))
+        throw new CodecError(
+          'CODEC_UNEXPECTED',
+          hop.op.name,
+          `unexpected property: "${key}" is not a member of the output of ${hop.op.name}`,
+        );
     }
   }
   const element = elementOf(d, hop.result.elementKey, hop.op.name);
@@ -121,13 +159,32 @@ export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, out
   const value = record?.[hop.result.field];
   if (value === undefined || value === null) {
     // An absent result is written as null when the element allows it (ASMX does the same).
-    if (value === undefined && !element.nillable) throw new CodecError('CODEC_MISSING', `${hop.op.name}/${hop.result.field}`, 'the result is required');
-    if (value === null && !element.nillable && !hop.result.nilAsNull) throw new CodecError('CODEC_NIL', `${hop.op.name}/${hop.result.field}`, 'null given for a result that is not nillable');
+    if (value === undefined && !element.nillable)
+      throw new CodecError('CODEC_MISSING', `${hop.op.name}/${hop.result.field}`, 'the result is required');
+    if (value === null && !element.nillable && !hop.result.nilAsNull)
+      throw new CodecError(
+        'CODEC_NIL',
+        `${hop.op.name}/${hop.result.field}`,
+        'null given for a result that is not nillable',
+      );
     const nil = element.nillable ? ' xsi:nil="true"' : '';
     return `${XML_DECLARATION}<${path} xmlns="${escapeAttr(element.name.ns, path)}"${nil}${ROOT_DECLARATIONS}/>`;
   }
   const simple = resolveValue(d, element.value, path).kind === 'primitive';
-  return XML_DECLARATION + encodeElementWith(d, element.name, element.value, value, element.nillable, '', path, !simple, simple ? '' : ROOT_DECLARATIONS);
+  return (
+    XML_DECLARATION +
+    encodeElementWith(
+      d,
+      element.name,
+      element.value,
+      value,
+      element.nillable,
+      '',
+      path,
+      !simple,
+      simple ? '' : ROOT_DECLARATIONS,
+    )
+  );
 }
 
 /** Client: the output object from a response, or the error to reject with. */
@@ -139,25 +196,48 @@ export function decodeHttpResponse(
   headers: Record<string, string | string[] | undefined>,
   body: Uint8Array,
 ): unknown {
-  const mediaType = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const mediaType = String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (status !== 200) throw httpError(protocol, status, mediaType, headers, body);
   if (hop.result === undefined) return {};
-  if (!mediaType.endsWith('xml')) throw new TransportError('BAD_RESPONSE', `Expected an XML response, got ${mediaType || 'no content type'} (HTTP ${status})`, { httpStatus: status });
+  if (!mediaType.endsWith('xml'))
+    throw new TransportError(
+      'BAD_RESPONSE',
+      `Expected an XML response, got ${mediaType || 'no content type'} (HTTP ${status})`,
+      { httpStatus: status },
+    );
   const element = elementOf(d, hop.result.elementKey, hop.op.name);
   const { nilAsNull } = hop.result;
   let value: unknown;
   try {
     const root = readXml(body).root;
     if (root.local !== element.name.local || root.ns !== element.name.ns) {
-      throw new TransportError('BAD_RESPONSE', `Expected the response element {${element.name.ns}}${element.name.local}, got {${root.ns}}${root.local}`, { httpStatus: status });
+      throw new TransportError(
+        'BAD_RESPONSE',
+        `Expected the response element {${element.name.ns}}${element.name.local}, got {${root.ns}}${root.local}`,
+        { httpStatus: status },
+      );
     }
     // ASMX shares one global element per result type (`int`) among a service's methods, and its
     // nillable says little about this method: a nullable result may come as xsi:nil on an
     // element declared not nillable, or as an empty element (see encodeHttpResponse).
-    value = nilAsNull && isEmptyNull(d, element.value, root) ? null : decodeElement(d, element.value, root, element.nillable || nilAsNull, element.name.local);
+    value =
+      nilAsNull && isEmptyNull(d, element.value, root)
+        ? null
+        : decodeElement(d, element.value, root, element.nillable || nilAsNull, element.name.local);
   } catch (err) {
-    if (err instanceof XmlReadError) throw new TransportError('BAD_RESPONSE', `The response is not well-formed XML: ${err.message}`, { httpStatus: status, cause: err });
-    if (err instanceof CodecError) throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, { httpStatus: status, cause: err });
+    if (err instanceof XmlReadError)
+      throw new TransportError('BAD_RESPONSE', `The response is not well-formed XML: ${err.message}`, {
+        httpStatus: status,
+        cause: err,
+      });
+    if (err instanceof CodecError)
+      throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, {
+        httpStatus: status,
+        cause: err,
+      });
     throw err;
   }
   return value === null && !nilAsNull ? {} : { [hop.result.field]: value };
@@ -168,10 +248,19 @@ function isEmptyNull(d: ServiceDescriptor, vd: ValueDescriptor, root: XmlElement
   if (root.children.length !== 0) return false;
   const resolved = resolveValue(d, vd, root.local);
   if (resolved.kind !== 'primitive') return false;
-  return !isStringLike(resolved.xsd) || (resolved.enumeration !== undefined && resolved.enumeration.length !== 0 && !resolved.enumeration.includes(''));
+  return (
+    !isStringLike(resolved.xsd) ||
+    (resolved.enumeration !== undefined && resolved.enumeration.length !== 0 && !resolved.enumeration.includes(''))
+  );
 }
 
-function httpError(protocol: Protocol, status: number, mediaType: string, headers: Record<string, string | string[] | undefined>, body: Uint8Array): SoapFaultError | TransportError {
+function httpError(
+  protocol: Protocol,
+  status: number,
+  mediaType: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: Uint8Array,
+): SoapFaultError | TransportError {
   if (status >= 500 && mediaType === 'text/plain') {
     const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8').trim();
     const faultCode = headers['x-smskit-fault-code'];
@@ -184,14 +273,26 @@ function httpError(protocol: Protocol, status: number, mediaType: string, header
       binding: protocol,
     });
   }
-  return new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} (${mediaType || 'no content type'}) from the server`, { httpStatus: status });
+  return new TransportError(
+    'BAD_RESPONSE',
+    `Unexpected HTTP ${status} (${mediaType || 'no content type'}) from the server`,
+    { httpStatus: status },
+  );
 }
 
 /** Per method: the SOAP input wrapper's wire name -> property, so HTTP parameters fill the same object. */
 function legacyWrapper(props: ReadonlyMap<string, string>): SoapWrapper | undefined {
   if (props.size === 0) return undefined;
   const inputByWireName = new Map<string, FieldDescriptor>();
-  for (const [name, prop] of props) inputByWireName.set(name, { prop, name: { ns: '', local: name }, value: { kind: 'primitive', xsd: 'string' }, minOccurs: 1, maxOccurs: -1, nillable: false });
+  for (const [name, prop] of props)
+    inputByWireName.set(name, {
+      prop,
+      name: { ns: '', local: name },
+      value: { kind: 'primitive', xsd: 'string' },
+      minOccurs: 1,
+      maxOccurs: -1,
+      nillable: false,
+    });
   return { inputByWireName, outputByProp: new Map(), outputHeaderProps: new Set() };
 }
 
@@ -227,7 +328,11 @@ export function soapWrappers(d: ServiceDescriptor): Map<string, SoapWrapper> {
   return out;
 }
 
-function wrapperFields(d: ServiceDescriptor, body: OperationDescriptor['input'], key: (f: FieldDescriptor) => string): Map<string, FieldDescriptor> {
+function wrapperFields(
+  d: ServiceDescriptor,
+  body: OperationDescriptor['input'],
+  key: (f: FieldDescriptor) => string,
+): Map<string, FieldDescriptor> {
   if (body.kind !== 'element') return new Map();
   const element = d.elements[body.element];
   if (element === undefined || element.value.kind !== 'type') return new Map();

@@ -6,13 +6,27 @@ import type { WireRequest } from './wire.js';
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
 
 /** Client: the request for an operation (path is the port address path + location + query). */
-export function buildGetRequest(basePath: string, hop: HttpOperation, input: unknown, extraHeaders: Record<string, string>): WireRequest {
+export function buildGetRequest(
+  basePath: string,
+  hop: HttpOperation,
+  input: unknown,
+  extraHeaders: Record<string, string>,
+): WireRequest {
   const query = encodeParams(hop, input);
   const path = `${basePath}${hop.op.httpPath ?? `/${hop.op.name}`}`;
-  return { method: 'GET', path: query === '' ? path : `${path}?${query}`, headers: { ...extraHeaders }, body: undefined };
+  return {
+    method: 'GET',
+    path: query === '' ? path : `${path}?${query}`,
+    headers: { ...extraHeaders },
+    body: undefined,
+  };
 }
 
 /** Server: the input from the query string (everything after '?'). */
-export function decodeGetRequest(hop: HttpOperation, query: string, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
+export function decodeGetRequest(
+  hop: HttpOperation,
+  query: string,
+  passAbsentOptional = false,
+): { input: Record<string, unknown> } | ParamDecodeError {
   return decodeParams(hop, new URLSearchParams(query), passAbsentOptional);
 }

@@ -49,13 +49,25 @@ export interface ParamOperation {
  * method's parameter types, whatever the WSDL's HTTP messages say), else from the HTTP part.
  * Neither simple nor an array of simple: a CODEC_UNSUPPORTED CodecError.
  */
-export function compileParam(d: ServiceDescriptor, op: OperationDescriptor, p: { readonly name: string; readonly value: ValueDescriptor }, field: FieldDescriptor | undefined): CompiledParam {
+export function compileParam(
+  d: ServiceDescriptor,
+  op: OperationDescriptor,
+  p: { readonly name: string; readonly value: ValueDescriptor },
+  field: FieldDescriptor | undefined,
+): CompiledParam {
   const path = `${op.name}/${p.name}`;
-  const simple = (field === undefined ? undefined : simpleOf(d, field.value, field.maxOccurs, path)) ?? simpleOf(d, p.value, 1, path);
+  const simple =
+    (field === undefined ? undefined : simpleOf(d, field.value, field.maxOccurs, path)) ??
+    simpleOf(d, p.value, 1, path);
   if (simple === undefined) {
     const resolved = resolveValue(d, field?.value ?? p.value, path);
-    const what = resolved.kind === 'complex' ? `of the complex type ${typeName(field?.value ?? p.value)}` : 'an XML fragment';
-    throw new CodecError('CODEC_UNSUPPORTED', path, `the parameter ${p.name} is ${what}: HTTP GET/POST carry only simple values and arrays of them`);
+    const what =
+      resolved.kind === 'complex' ? `of the complex type ${typeName(field?.value ?? p.value)}` : 'an XML fragment';
+    throw new CodecError(
+      'CODEC_UNSUPPORTED',
+      path,
+      `the parameter ${p.name} is ${what}: HTTP GET/POST carry only simple values and arrays of them`,
+    );
   }
   const required = field === undefined || (field.minOccurs > 0 && field.inChoice !== true);
   return { name: p.name, prop: field?.prop ?? p.name, required, ...simple, codec: primitiveCodec(simple.xsd, path) };
@@ -77,7 +89,9 @@ function simpleOf(d: ServiceDescriptor, vd: ValueDescriptor, maxOccurs: number, 
   const itemValue = resolveValue(d, item.value, path);
   if (itemValue.kind !== 'primitive') return undefined;
   const form = formOf(d, item.value, itemValue.xsd);
-  return form === 'bytes' ? undefined : { repeated: true, form, xsd: itemValue.xsd, enumeration: itemValue.enumeration };
+  return form === 'bytes'
+    ? undefined
+    : { repeated: true, form, xsd: itemValue.xsd, enumeration: itemValue.enumeration };
 }
 
 function formOf(d: ServiceDescriptor, vd: ValueDescriptor, xsd: string): HttpForm {
@@ -103,7 +117,12 @@ function typeName(vd: ValueDescriptor): string {
 export function encodeParams(hop: ParamOperation, input: unknown): string {
   const record = (input ?? {}) as Record<string, unknown>;
   for (const key in record) {
-    if (!hop.inputProps.has(key)) throw new CodecError('CODEC_UNEXPECTED', hop.op.name, `unexpected property: "${key}" is not a parameter of ${hop.op.name}`);
+    if (!hop.inputProps.has(key))
+      throw new CodecError(
+        'CODEC_UNEXPECTED',
+        hop.op.name,
+        `unexpected property: "${key}" is not a parameter of ${hop.op.name}`,
+      );
   }
   const search = new URLSearchParams();
   for (const p of hop.params) {
@@ -122,7 +141,12 @@ export function encodeParams(hop: ParamOperation, input: unknown): string {
       if (value.length === 0) throw emptyArray(path);
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
-        if (item === null || item === undefined) throw new CodecError('CODEC_UNSUPPORTED', `${path}[${i + 1}]`, 'a null item cannot be sent over HTTP GET/POST');
+        if (item === null || item === undefined)
+          throw new CodecError(
+            'CODEC_UNSUPPORTED',
+            `${path}[${i + 1}]`,
+            'a null item cannot be sent over HTTP GET/POST',
+          );
         search.append(p.name, encodeParam(p, item, `${path}[${i + 1}]`));
       }
     }
@@ -131,7 +155,11 @@ export function encodeParams(hop: ParamOperation, input: unknown): string {
 }
 
 function emptyArray(path: string): CodecError {
-  return new CodecError('CODEC_UNSUPPORTED', path, 'an empty array cannot be sent over HTTP GET/POST (it would be an absent parameter, which ASMX refuses)');
+  return new CodecError(
+    'CODEC_UNSUPPORTED',
+    path,
+    'an empty array cannot be sent over HTTP GET/POST (it would be an absent parameter, which ASMX refuses)',
+  );
 }
 
 function encodeParam(p: CompiledParam, value: unknown, path: string): string {
@@ -153,20 +181,30 @@ function encodeParam(p: CompiledParam, value: unknown, path: string): string {
  */
 export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
 
-export function decodeParams(hop: ParamOperation, search: URLSearchParams, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
+export function decodeParams(
+  hop: ParamOperation,
+  search: URLSearchParams,
+  passAbsentOptional = false,
+): { input: Record<string, unknown> } | ParamDecodeError {
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
     const texts = p.repeated || p.form === 'bytes' ? search.getAll(p.name) : undefined;
     const text = texts === undefined ? search.get(p.name) : texts.length === 0 ? null : '';
     if (text === null) {
-      if (p.required || !passAbsentOptional) return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };
+      if (p.required || !passAbsentOptional)
+        return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };
       continue;
     }
     try {
       if (p.form === 'bytes') input[p.prop] = decodeBytes(texts!, p.name);
-      else input[p.prop] = texts === undefined ? decodeParam(p, text, p.name) : texts.map((t, i) => decodeParam(p, t, `${p.name}[${i + 1}]`));
+      else
+        input[p.prop] =
+          texts === undefined
+            ? decodeParam(p, text, p.name)
+            : texts.map((t, i) => decodeParam(p, t, `${p.name}[${i + 1}]`));
     } catch (err) {
-      if (err instanceof CodecError) return { error: `Invalid value for parameter: ${p.name}.`, code: 'InvalidParameter' };
+      if (err instanceof CodecError)
+        return { error: `Invalid value for parameter: ${p.name}.`, code: 'InvalidParameter' };
       throw err;
     }
   }
@@ -176,12 +214,14 @@ export function decodeParams(hop: ParamOperation, search: URLSearchParams, passA
 function decodeParam(p: CompiledParam, text: string, path: string): unknown {
   if (p.form === 'char') {
     // Convert.ToChar: exactly one UTF-16 code unit ("String must be exactly one character long").
-    if (text.length !== 1) throw new CodecError('CODEC_INVALID_VALUE', path, 'a char parameter must be exactly one character');
+    if (text.length !== 1)
+      throw new CodecError('CODEC_INVALID_VALUE', path, 'a char parameter must be exactly one character');
     return decodeText(p.xsd, p.enumeration, String(text.charCodeAt(0)), path);
   }
   if (p.form === 'flags') {
     const names = text.split(',').map((name) => name.trim());
-    if (names.some((name) => /\s/.test(name))) throw new CodecError('CODEC_INVALID_VALUE', path, 'the names of a flags value are separated by commas');
+    if (names.some((name) => /\s/.test(name)))
+      throw new CodecError('CODEC_INVALID_VALUE', path, 'the names of a flags value are separated by commas');
     return decodeText(p.xsd, p.enumeration, names.join(' '), path);
   }
   if (p.form === 'boolean') return decodeText(p.xsd, p.enumeration, text.trim().toLowerCase(), path);
@@ -190,6 +230,7 @@ function decodeParam(p: CompiledParam, text: string, path: string): unknown {
 
 function decodeBytes(texts: readonly string[], path: string): Uint8Array {
   const bytes = new Uint8Array(texts.length);
-  for (let i = 0; i < texts.length; i++) bytes[i] = decodeText('unsignedByte', undefined, texts[i]!, `${path}[${i + 1}]`) as number;
+  for (let i = 0; i < texts.length; i++)
+    bytes[i] = decodeText('unsignedByte', undefined, texts[i]!, `${path}[${i + 1}]`) as number;
   return bytes;
 }

@@ -5,7 +5,12 @@ import type { WireRequest } from './wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-export function buildPostRequest(basePath: string, hop: HttpOperation, input: unknown, extraHeaders: Record<string, string>): WireRequest {
+export function buildPostRequest(
+  basePath: string,
+  hop: HttpOperation,
+  input: unknown,
+  extraHeaders: Record<string, string>,
+): WireRequest {
   return {
     method: 'POST',
     path: `${basePath}${hop.op.httpPath ?? `/${hop.op.name}`}`,
@@ -15,6 +20,14 @@ export function buildPostRequest(basePath: string, hop: HttpOperation, input: un
 }
 
 /** Server: the input from the form body (UTF-8). */
-export function decodePostRequest(hop: HttpOperation, body: Uint8Array, passAbsentOptional = false): { input: Record<string, unknown> } | ParamDecodeError {
-  return decodeParams(hop, new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')), passAbsentOptional);
+export function decodePostRequest(
+  hop: HttpOperation,
+  body: Uint8Array,
+  passAbsentOptional = false,
+): { input: Record<string, unknown> } | ParamDecodeError {
+  return decodeParams(
+    hop,
+    new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')),
+    passAbsentOptional,
+  );
 }

@@ -4,10 +4,25 @@
  */
 export * from './descriptor.js';
 export { ServiceClient, type ClientOptions, type CallOptions, type AnyCallOptions, type CallResult } from './client.js';
-export { createRequestListener, LISTENER_OPTIONS, type RequestContext, type OperationHandler, type ServerOptions, type Logger, type SmskitRequestListener } from './server.js';
+export {
+  createRequestListener,
+  LISTENER_OPTIONS,
+  type RequestContext,
+  type OperationHandler,
+  type ServerOptions,
+  type Logger,
+  type SmskitRequestListener,
+} from './server.js';
 export type { HelpPagesMode } from './server/help-mode.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
-export { ServiceError, SoapFaultError, TransportError, CodecError, type TransportErrorCode, type CodecErrorCode } from './errors.js';
+export {
+  ServiceError,
+  SoapFaultError,
+  TransportError,
+  CodecError,
+  type TransportErrorCode,
+  type CodecErrorCode,
+} from './errors.js';
 export type { XmlElement, XmlNode, XmlText, XmlAttribute } from './xml/types.js';
 
 // Lower-level pieces for the conformance runner and tests: one truth about the wire.
@@ -20,6 +35,13 @@ export { buildSoapRequest, parseSoapResponse, readSoapResponse } from './soap/cl
 export { soap11, SOAP11_ENV_NS } from './soap11.js';
 export { soap12, SOAP12_ENV_NS } from './soap12.js';
 export type { SoapVersion, FaultSpec, FaultKind } from './soap/version.js';
-export { compileHttpOperation, compileHttpBinding, encodeParams, decodeHttpResponse, type HttpOperation, type UnusableHttpOperation } from './http-binding.js';
+export {
+  compileHttpOperation,
+  compileHttpBinding,
+  encodeParams,
+  decodeHttpResponse,
+  type HttpOperation,
+  type UnusableHttpOperation,
+} from './http-binding.js';
 export { parseContentType, type ContentType } from './content-type.js';
 export { rewriteWsdlAddresses } from './server/wsdl.js';

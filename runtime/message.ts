@@ -9,7 +9,8 @@ import type { XmlElement } from './xml/types.js';
 
 export function elementOf(d: ServiceDescriptor, key: string, path: string): ElementDescriptor {
   const element = d.elements[key];
-  if (element === undefined) throw new CodecError('CODEC_DESCRIPTOR', path, `the element ${key} is not in the descriptor`);
+  if (element === undefined)
+    throw new CodecError('CODEC_DESCRIPTOR', path, `the element ${key} is not in the descriptor`);
   return element;
 }
 
@@ -19,7 +20,8 @@ export function elementOf(d: ServiceDescriptor, key: string, path: string): Elem
  */
 export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: unknown, path: string): string {
   if (body.kind === 'empty') return '';
-  if (body.kind !== 'element') throw new CodecError('CODEC_DESCRIPTOR', path, `a SOAP body cannot be of kind ${body.kind}`);
+  if (body.kind !== 'element')
+    throw new CodecError('CODEC_DESCRIPTOR', path, `a SOAP body cannot be of kind ${body.kind}`);
   const element = elementOf(d, body.element, path);
   return encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local, true);
 }
@@ -27,11 +29,21 @@ export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: un
 /** Decodes a SOAP Body child against the expected message; a different element is an error. */
 export function decodeBody(d: ServiceDescriptor, body: BodyDescriptor, el: XmlElement | undefined): unknown {
   if (body.kind === 'empty') return undefined;
-  if (body.kind !== 'element') throw new CodecError('CODEC_DESCRIPTOR', '', `a SOAP body cannot be of kind ${body.kind}`);
+  if (body.kind !== 'element')
+    throw new CodecError('CODEC_DESCRIPTOR', '', `a SOAP body cannot be of kind ${body.kind}`);
   const element = elementOf(d, body.element, '');
-  if (el === undefined) throw new CodecError('CODEC_MISSING', 'Body', `the Body holds no element, expected {${element.name.ns}}${element.name.local}`);
+  if (el === undefined)
+    throw new CodecError(
+      'CODEC_MISSING',
+      'Body',
+      `the Body holds no element, expected {${element.name.ns}}${element.name.local}`,
+    );
   if (el.local !== element.name.local || el.ns !== element.name.ns) {
-    throw new CodecError('CODEC_UNEXPECTED', `Body/${el.local}`, `unexpected element {${el.ns}}${el.local}, expected {${element.name.ns}}${element.name.local}`);
+    throw new CodecError(
+      'CODEC_UNEXPECTED',
+      `Body/${el.local}`,
+      `unexpected element {${el.ns}}${el.local}, expected {${element.name.ns}}${element.name.local}`,
+    );
   }
   return decodeElement(d, element.value, el, element.nillable, element.name.local);
 }
@@ -48,10 +60,20 @@ export interface MustUnderstand {
  * envelope. An unknown property is an error, and so is a mustUnderstand name that is not a
  * given header (the mark would otherwise be lost without a word).
  */
-export function encodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], values: object | undefined, mustUnderstand?: MustUnderstand): string {
+export function encodeHeaders(
+  d: ServiceDescriptor,
+  headers: readonly HeaderDescriptor[],
+  values: object | undefined,
+  mustUnderstand?: MustUnderstand,
+): string {
   const must = mustUnderstand?.props ?? [];
   if (values === undefined) {
-    if (must.length !== 0) throw new CodecError('CODEC_MISSING', `Header/${must[0]!}`, 'marked mustUnderstand but no SOAP headers are given');
+    if (must.length !== 0)
+      throw new CodecError(
+        'CODEC_MISSING',
+        `Header/${must[0]!}`,
+        'marked mustUnderstand but no SOAP headers are given',
+      );
     return '';
   }
   const record = values as Record<string, unknown>;
@@ -61,31 +83,52 @@ export function encodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDesc
     if (value === undefined) continue;
     const element = elementOf(d, header.element, header.prop);
     const attrs = must.length !== 0 && must.includes(header.prop) ? mustUnderstand!.attribute : '';
-    out += encodeElementWith(d, element.name, element.value, value, element.nillable, '', `Header/${element.name.local}`, true, attrs);
+    out += encodeElementWith(
+      d,
+      element.name,
+      element.value,
+      value,
+      element.nillable,
+      '',
+      `Header/${element.name.local}`,
+      true,
+      attrs,
+    );
   }
   for (const prop of Object.keys(record)) {
-    if (!headers.some((h) => h.prop === prop)) throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such SOAP header');
+    if (!headers.some((h) => h.prop === prop))
+      throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such SOAP header');
   }
   for (const prop of must) {
-    if (record[prop] === undefined) throw new CodecError('CODEC_MISSING', `Header/${prop}`, 'marked mustUnderstand but not given');
+    if (record[prop] === undefined)
+      throw new CodecError('CODEC_MISSING', `Header/${prop}`, 'marked mustUnderstand but not given');
   }
   return out;
 }
 
 /** Decodes the declared header blocks present in `blocks` into an object keyed by property. */
-export function decodeHeaders(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], blocks: readonly XmlElement[]): Record<string, unknown> {
+export function decodeHeaders(
+  d: ServiceDescriptor,
+  headers: readonly HeaderDescriptor[],
+  blocks: readonly XmlElement[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (headers.length === 0 || blocks.length === 0) return out;
   for (const header of headers) {
     const element = elementOf(d, header.element, header.prop);
     const block = blocks.find((b) => b.local === element.name.local && b.ns === element.name.ns);
-    if (block !== undefined) out[header.prop] = decodeElement(d, element.value, block, element.nillable, `Header/${element.name.local}`);
+    if (block !== undefined)
+      out[header.prop] = decodeElement(d, element.value, block, element.nillable, `Header/${element.name.local}`);
   }
   return out;
 }
 
 /** Whether a header block is one of the operation's declared headers. */
-export function isDeclaredHeader(d: ServiceDescriptor, headers: readonly HeaderDescriptor[], block: XmlElement): boolean {
+export function isDeclaredHeader(
+  d: ServiceDescriptor,
+  headers: readonly HeaderDescriptor[],
+  block: XmlElement,
+): boolean {
   for (const header of headers) {
     const element = d.elements[header.element];
     if (element !== undefined && element.name.local === block.local && element.name.ns === block.ns) return true;

@@ -93,7 +93,19 @@ export interface ServerOptions {
   readonly helpPages?: HelpPagesMode;
 }
 
-const OPTION_NAMES = new Set(['wsdl', 'maxBodyBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'bodyTimeoutMs', 'logger', 'basePath', 'trustForwardedHeaders', 'xmlLimits', 'httpMissingParameters', 'helpPages']);
+const OPTION_NAMES = new Set([
+  'wsdl',
+  'maxBodyBytes',
+  'headersTimeoutMs',
+  'requestTimeoutMs',
+  'bodyTimeoutMs',
+  'logger',
+  'basePath',
+  'trustForwardedHeaders',
+  'xmlLimits',
+  'httpMissingParameters',
+  'helpPages',
+]);
 
 interface Plan {
   readonly d: ServiceDescriptor;
@@ -117,16 +129,22 @@ export type SmskitRequestListener = RequestListener & { [LISTENER_OPTIONS]: Serv
 
 const stderrLogger: Logger = { error: (message) => process.stderr.write(`smskit: ${message}\n`) };
 
-export function createRequestListener(descriptor: ServiceDescriptor, handlers: Record<string, OperationHandler>, options: ServerOptions = {}): SmskitRequestListener {
+export function createRequestListener(
+  descriptor: ServiceDescriptor,
+  handlers: Record<string, OperationHandler>,
+  options: ServerOptions = {},
+): SmskitRequestListener {
   const plan = compilePlan(descriptor, handlers, options);
-  const listener = ((req: IncomingMessage, res: ServerResponse) => handleRequest(plan, req, res)) as SmskitRequestListener;
+  const listener = ((req: IncomingMessage, res: ServerResponse) =>
+    handleRequest(plan, req, res)) as SmskitRequestListener;
   listener[LISTENER_OPTIONS] = options;
   listener.close = () => {}; // nothing to release today; kept so callers can treat listeners uniformly
   return listener;
 }
 
 function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHandler>, options: ServerOptions): Plan {
-  for (const key of Object.keys(options)) if (!OPTION_NAMES.has(key)) throw new TypeError(`Unknown server option: ${key}`);
+  for (const key of Object.keys(options))
+    if (!OPTION_NAMES.has(key)) throw new TypeError(`Unknown server option: ${key}`);
   const positive = (name: string, value: number | undefined, fallback: number): number => {
     if (value === undefined) return fallback;
     if (!Number.isFinite(value) || value <= 0) throw new TypeError(`Server option ${name} must be a positive number`);
@@ -138,13 +156,17 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
     if (typeof handler !== 'function') throw new TypeError(`No handler for the operation method "${method}"`);
     byMethod.set(method, handler);
   }
-  for (const method of Object.keys(handlers)) if (!byMethod.has(method)) throw new TypeError(`Handler "${method}" matches no operation of ${d.name}`);
+  for (const method of Object.keys(handlers))
+    if (!byMethod.has(method)) throw new TypeError(`Handler "${method}" matches no operation of ${d.name}`);
   return {
     d,
     routes: compileRoutes(d, options.basePath),
     handlers: byMethod,
     wsdl: options.wsdl === undefined ? undefined : new WsdlCache(options.wsdl),
-    bodies: new BodyReader({ maxBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024), timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000) }),
+    bodies: new BodyReader({
+      maxBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
+      timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
+    }),
     logger: options.logger ?? stderrLogger,
     trustForwarded: options.trustForwardedHeaders === true,
     soapRequests: new SoapRequestDecoder(d, options.xmlLimits),
@@ -162,39 +184,91 @@ function handleRequest(plan: Plan, req: IncomingMessage, res: ServerResponse): v
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  if (req.method === 'GET' && answerHelp(plan.help, req, res, { path, query: q < 0 ? '' : url.slice(q + 1), trustForwarded: plan.trustForwarded, logError: (m) => plan.logger.error(m) })) return;
+  if (
+    req.method === 'GET' &&
+    answerHelp(plan.help, req, res, {
+      path,
+      query: q < 0 ? '' : url.slice(q + 1),
+      trustForwarded: plan.trustForwarded,
+      logError: (m) => plan.logger.error(m),
+    })
+  )
+    return;
   const route = lookupRoute(plan.routes, path);
   if (route === undefined) return writePlain(res, 404, 'Not found.');
   const method = req.method;
   if (method === 'POST') {
     const contentType = parseContentType(req.headers['content-type']);
-    const soapVersion = contentType.mediaType === 'text/xml' ? soap11 : contentType.mediaType === 'application/soap+xml' ? soap12 : undefined;
+    const soapVersion =
+      contentType.mediaType === 'text/xml'
+        ? soap11
+        : contentType.mediaType === 'application/soap+xml'
+          ? soap12
+          : undefined;
     if (soapVersion !== undefined && (route.soap11 !== undefined || route.soap12 !== undefined)) {
-      if (!isAcceptedCharset(contentType.charset)) return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
-      return receive(req, plan, (body) => serveSoap(plan, route, soapVersion, req, res, contentType, body), (f) => writeBodyFailure(res, f));
+      if (!isAcceptedCharset(contentType.charset))
+        return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
+      return receive(
+        req,
+        plan,
+        (body) => serveSoap(plan, route, soapVersion, req, res, contentType, body),
+        (f) => writeBodyFailure(res, f),
+      );
     }
     if (route.post !== undefined && contentType.mediaType === FORM_CONTENT_TYPE) {
       const hop = route.post;
-      return receive(req, plan, (body) => serveHttp(plan, hop, 'http-post', req, res, decodePostRequest(hop, body, plan.passAbsentOptional)), (f) => writeBodyFailure(res, f));
+      return receive(
+        req,
+        plan,
+        (body) => serveHttp(plan, hop, 'http-post', req, res, decodePostRequest(hop, body, plan.passAbsentOptional)),
+        (f) => writeBodyFailure(res, f),
+      );
     }
-    if (route.soap11 !== undefined || route.soap12 !== undefined || route.post !== undefined) return writeUnsupportedType(res, route, contentType.mediaType);
+    if (route.soap11 !== undefined || route.soap12 !== undefined || route.post !== undefined)
+      return writeUnsupportedType(res, route, contentType.mediaType);
   } else if (method === 'GET') {
-    if (plan.wsdl !== undefined && q >= 0 && (route.soap11 !== undefined || route.soap12 !== undefined) && isWsdlQuery(url.slice(q + 1))) {
+    if (
+      plan.wsdl !== undefined &&
+      q >= 0 &&
+      (route.soap11 !== undefined || route.soap12 !== undefined) &&
+      isWsdlQuery(url.slice(q + 1))
+    ) {
       return writeWsdl(plan, req, res);
     }
-    if (route.get !== undefined) return serveHttp(plan, route.get, 'http-get', req, res, decodeGetRequest(route.get, q < 0 ? '' : url.slice(q + 1), plan.passAbsentOptional));
+    if (route.get !== undefined)
+      return serveHttp(
+        plan,
+        route.get,
+        'http-get',
+        req,
+        res,
+        decodeGetRequest(route.get, q < 0 ? '' : url.slice(q + 1), plan.passAbsentOptional),
+      );
   }
   return writeMethodNotAllowed(plan, req, res, route);
 }
 
-function receive(req: IncomingMessage, plan: Plan, onBody: (body: Buffer) => void, onFailure: (f: BodyFailure) => void): void {
+function receive(
+  req: IncomingMessage,
+  plan: Plan,
+  onBody: (body: Buffer) => void,
+  onFailure: (f: BodyFailure) => void,
+): void {
   plan.bodies.read(req, onBody, onFailure);
 }
 
 // ---------------------------------------------------------------------------------------------
 // SOAP
 
-function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingMessage, res: ServerResponse, contentType: ReturnType<typeof parseContentType>, body: Buffer): void {
+function serveSoap(
+  plan: Plan,
+  route: Route,
+  hinted: SoapVersion,
+  req: IncomingMessage,
+  res: ServerResponse,
+  contentType: ReturnType<typeof parseContentType>,
+  body: Buffer,
+): void {
   let decoded;
   try {
     decoded = plan.soapRequests.decode(route, hinted, req.headers, contentType, body);
@@ -203,24 +277,45 @@ function serveSoap(plan: Plan, route: Route, hinted: SoapVersion, req: IncomingM
   }
   if (!decoded.ok) return writeFault(res, decoded.version, decoded.fault);
   const { version, op } = decoded;
-  invoke(plan, op, version.protocol, decoded.input, decoded.soapHeaders, req, res, (output, responseHeaders) => {
-    let xml: string;
-    try {
-      xml = encodeSoapResponse(plan.d, version, op, output, responseHeaders, decoded.mustUnderstand);
-    } catch (err) {
-      return writeFault(res, version, internalFault(plan, err, op, version.protocol, 'encoding the response'));
-    }
-    writeText(res, 200, version.contentType, xml);
-  }, (fault) => writeFault(res, version, fault));
+  invoke(
+    plan,
+    op,
+    version.protocol,
+    decoded.input,
+    decoded.soapHeaders,
+    req,
+    res,
+    (output, responseHeaders) => {
+      let xml: string;
+      try {
+        xml = encodeSoapResponse(plan.d, version, op, output, responseHeaders, decoded.mustUnderstand);
+      } catch (err) {
+        return writeFault(res, version, internalFault(plan, err, op, version.protocol, 'encoding the response'));
+      }
+      writeText(res, 200, version.contentType, xml);
+    },
+    (fault) => writeFault(res, version, fault),
+  );
 }
 
 /** The fault for a request that could not be read or decoded (the client's mistake). */
 function requestFault(plan: Plan, err: unknown, what: string): FaultSpec {
   if (err instanceof XmlReadError) {
-    const why = err.code === 'XML_DOCTYPE' ? 'a DOCTYPE is not allowed' : err.code === 'XML_LIMIT' ? 'the document exceeds a size or nesting limit' : err.code === 'XML_ENCODING' ? 'unsupported encoding' : 'the XML is not well-formed';
-    return { kind: 'client', message: `Server was unable to read the request: ${why} (line ${err.line}, column ${err.column}).` };
+    const why =
+      err.code === 'XML_DOCTYPE'
+        ? 'a DOCTYPE is not allowed'
+        : err.code === 'XML_LIMIT'
+          ? 'the document exceeds a size or nesting limit'
+          : err.code === 'XML_ENCODING'
+            ? 'unsupported encoding'
+            : 'the XML is not well-formed';
+    return {
+      kind: 'client',
+      message: `Server was unable to read the request: ${why} (line ${err.line}, column ${err.column}).`,
+    };
   }
-  if (err instanceof CodecError) return { kind: 'client', message: `Server was unable to read the request: ${err.message}.` };
+  if (err instanceof CodecError)
+    return { kind: 'client', message: `Server was unable to read the request: ${err.message}.` };
   plan.logger.error(`unexpected error reading a ${what}: ${describeError(err)}`);
   return { kind: 'server', message: 'Server was unable to process request.' };
 }
@@ -237,7 +332,10 @@ function internalFault(plan: Plan, err: unknown, op: OperationDescriptor, bindin
 function describeError(err: unknown): string {
   if (!(err instanceof Error)) return `non-Error thrown (${typeof err})`;
   const code = (err as { code?: unknown }).code;
-  const frame = err.stack?.split('\n').find((line) => line.trimStart().startsWith('at '))?.trim();
+  const frame = err.stack
+    ?.split('\n')
+    .find((line) => line.trimStart().startsWith('at '))
+    ?.trim();
   return `${err.name}${typeof code === 'string' ? ` [${code}]` : ''}${frame === undefined ? '' : ` ${frame}`}`;
 }
 
@@ -247,7 +345,10 @@ function writeFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec)
     xml = version.writeFault(fault);
   } catch {
     // The message itself cannot be written (a forbidden character in a ServiceError text).
-    xml = version.writeFault({ kind: fault.kind === 'client' ? 'client' : 'server', message: 'The fault message could not be encoded.' });
+    xml = version.writeFault({
+      kind: fault.kind === 'client' ? 'client' : 'server',
+      message: 'The fault message could not be encoded.',
+    });
   }
   writeText(res, 500, version.contentType, xml);
 }
@@ -255,21 +356,39 @@ function writeFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec)
 // ---------------------------------------------------------------------------------------------
 // HTTP GET / POST
 
-function serveHttp(plan: Plan, hop: HttpOperation, binding: Protocol, req: IncomingMessage, res: ServerResponse, decoded: { input: Record<string, unknown> } | ParamDecodeError): void {
+function serveHttp(
+  plan: Plan,
+  hop: HttpOperation,
+  binding: Protocol,
+  req: IncomingMessage,
+  res: ServerResponse,
+  decoded: { input: Record<string, unknown> } | ParamDecodeError,
+): void {
   if ('error' in decoded) return writePlain(res, 500, decoded.error, 'Client', decoded.code);
-  invoke(plan, hop.op, binding, decoded.input, {}, req, res, (output, responseHeaders) => {
-    let xml: string;
-    try {
-      checkResponseHeaders(hop, responseHeaders);
-      xml = encodeHttpResponse(plan.d, hop, output);
-    } catch (err) {
-      internalFault(plan, err, hop.op, binding, 'encoding the response');
-      return writePlain(res, 500, 'Server was unable to process request.', 'Server');
-    }
-    // A void operation: ASMX answers 200 with an empty body and no Content-Type.
-    if (hop.result === undefined) return writeEmpty(res);
-    writeText(res, 200, 'text/xml; charset=utf-8', xml);
-  }, (fault) => writePlain(res, 500, fault.message, fault.kind === 'client' ? 'Client' : 'Server', fault.detail?.entries['code']));
+  invoke(
+    plan,
+    hop.op,
+    binding,
+    decoded.input,
+    {},
+    req,
+    res,
+    (output, responseHeaders) => {
+      let xml: string;
+      try {
+        checkResponseHeaders(hop, responseHeaders);
+        xml = encodeHttpResponse(plan.d, hop, output);
+      } catch (err) {
+        internalFault(plan, err, hop.op, binding, 'encoding the response');
+        return writePlain(res, 500, 'Server was unable to process request.', 'Server');
+      }
+      // A void operation: ASMX answers 200 with an empty body and no Content-Type.
+      if (hop.result === undefined) return writeEmpty(res);
+      writeText(res, 200, 'text/xml; charset=utf-8', xml);
+    },
+    (fault) =>
+      writePlain(res, 500, fault.message, fault.kind === 'client' ? 'Client' : 'Server', fault.detail?.entries['code']),
+  );
 }
 
 /**
@@ -307,7 +426,10 @@ function invoke(
   } catch (err) {
     return handlerFailed(plan, op, binding, res, onFault, err);
   }
-  if (result instanceof Promise || (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function')) {
+  if (
+    result instanceof Promise ||
+    (typeof result === 'object' && result !== null && typeof (result as PromiseLike<unknown>).then === 'function')
+  ) {
     Promise.resolve(result).then(
       (output) => {
         if (!res.destroyed) onOutput(output, context.setHeaders);
@@ -319,13 +441,24 @@ function invoke(
   }
 }
 
-function handlerFailed(plan: Plan, op: OperationDescriptor, binding: Protocol, res: ServerResponse, onFault: (fault: FaultSpec) => void, err: unknown): void {
+function handlerFailed(
+  plan: Plan,
+  op: OperationDescriptor,
+  binding: Protocol,
+  res: ServerResponse,
+  onFault: (fault: FaultSpec) => void,
+  err: unknown,
+): void {
   if (res.destroyed) return;
   onFault(err instanceof ServiceError ? serviceFault(plan, err) : internalFault(plan, err, op, binding, 'the handler'));
 }
 
 function serviceFault(plan: Plan, err: ServiceError): FaultSpec {
-  return { kind: 'client', message: err.message, detail: { ns: plan.d.targetNamespace, entries: { code: err.code, ...err.detail } } };
+  return {
+    kind: 'client',
+    message: err.message,
+    detail: { ns: plan.d.targetNamespace, entries: { code: err.code, ...err.detail } },
+  };
 }
 
 /** The handler's context; the AbortSignal is only built when a handler asks for it. */
@@ -356,7 +489,10 @@ class HandlerContext implements RequestContext {
       const controller = (this.controller = new AbortController());
       const res = this.res;
       if (res.destroyed) controller.abort();
-      else res.once('close', () => { if (!res.writableFinished) controller.abort(); });
+      else
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
     }
     return this.controller.signal;
   }
@@ -378,7 +514,13 @@ function writeEmpty(res: ServerResponse): void {
 }
 
 /** A one-line text/plain answer; for GET/POST errors the fault family rides in a header. */
-function writePlain(res: ServerResponse, status: number, message: string, faultCode?: string, errorCode?: string): void {
+function writePlain(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  faultCode?: string,
+  errorCode?: string,
+): void {
   if (res.headersSent || res.destroyed) return;
   const line = message.replace(/[\r\n]+/g, ' ');
   const headers = ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line))];
@@ -393,14 +535,25 @@ function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
   if (res.headersSent || res.destroyed) return;
   res.shouldKeepAlive = false;
   const line = failure.message;
-  res.writeHead(failure.status, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line)), 'Connection', 'close']);
+  res.writeHead(failure.status, [
+    'Content-Type',
+    'text/plain; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(line)),
+    'Connection',
+    'close',
+  ]);
   res.end(line, () => res.socket?.destroy());
 }
 
 function allowedMethods(plan: Plan, route: Route): string {
   const methods = new Set<string>();
   const soap = route.soap11 !== undefined || route.soap12 !== undefined;
-  if (route.get !== undefined || (soap && (plan.wsdl !== undefined || (plan.help !== undefined && plan.help.mode !== 'off')))) methods.add('GET');
+  if (
+    route.get !== undefined ||
+    (soap && (plan.wsdl !== undefined || (plan.help !== undefined && plan.help.mode !== 'off')))
+  )
+    methods.add('GET');
   if (route.post !== undefined || route.soap11 !== undefined || route.soap12 !== undefined) methods.add('POST');
   return [...methods].join(', ');
 }
@@ -410,7 +563,14 @@ function writeMethodNotAllowed(plan: Plan, req: IncomingMessage, res: ServerResp
   // The method is allowed here, only not with this query (`?wsdl` on a server without a WSDL).
   if (req.method !== undefined && allow.split(', ').includes(req.method)) return writePlain(res, 404, 'Not found.');
   const line = `Method not allowed. Use ${allow}.`;
-  res.writeHead(405, ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', String(Buffer.byteLength(line)), 'Allow', allow]);
+  res.writeHead(405, [
+    'Content-Type',
+    'text/plain; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(line)),
+    'Allow',
+    allow,
+  ]);
   res.end(line);
 }
 

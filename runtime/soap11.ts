@@ -8,7 +8,16 @@ import { SoapFaultError } from './errors.js';
 import type { XmlElement } from './xml/types.js';
 import { escapeAttr, escapeText } from './xml/writer.js';
 import { unquote, type ContentType } from './content-type.js';
-import { child, detailEntries, envelopeOpen, qnameText, textOf, type FaultKind, type FaultSpec, type SoapVersion } from './soap/version.js';
+import {
+  child,
+  detailEntries,
+  envelopeOpen,
+  qnameText,
+  textOf,
+  type FaultKind,
+  type FaultSpec,
+  type SoapVersion,
+} from './soap/version.js';
 
 export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 const ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next';
@@ -50,7 +59,8 @@ export const soap11: SoapVersion = {
     let detail = '';
     if (fault.detail !== undefined) {
       const ns = escapeAttr(fault.detail.ns, 'detail');
-      for (const [name, value] of Object.entries(fault.detail.entries)) detail += `<${name} xmlns="${ns}">${escapeText(value, `detail/${name}`)}</${name}>`;
+      for (const [name, value] of Object.entries(fault.detail.entries))
+        detail += `<${name} xmlns="${ns}">${escapeText(value, `detail/${name}`)}</${name}>`;
     }
     return (
       `${this.envelopeOpen}<soap:Body><soap:Fault><faultcode>${FAULT_CODES[fault.kind]}</faultcode>` +

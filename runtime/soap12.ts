@@ -11,7 +11,16 @@ import type { XmlElement } from './xml/types.js';
 import { escapeAttr, escapeText } from './xml/writer.js';
 import type { ContentType } from './content-type.js';
 import { faultDetail, SOAP11_ENV_NS } from './soap11.js';
-import { child, detailEntries, envelopeOpen, qnameText, textOf, type FaultKind, type FaultSpec, type SoapVersion } from './soap/version.js';
+import {
+  child,
+  detailEntries,
+  envelopeOpen,
+  qnameText,
+  textOf,
+  type FaultKind,
+  type FaultSpec,
+  type SoapVersion,
+} from './soap/version.js';
 
 export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
 const ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next';
@@ -30,7 +39,8 @@ function faultHeader(fault: FaultSpec): string {
   }
   if (fault.notUnderstood === undefined || fault.notUnderstood.length === 0) return '';
   let blocks = '';
-  for (const name of fault.notUnderstood) blocks += `<soap:NotUnderstood qname="q:${name.local}" xmlns:q="${escapeAttr(name.ns, 'NotUnderstood')}"/>`;
+  for (const name of fault.notUnderstood)
+    blocks += `<soap:NotUnderstood qname="q:${name.local}" xmlns:q="${escapeAttr(name.ns, 'NotUnderstood')}"/>`;
   return `<soap:Header>${blocks}</soap:Header>`;
 }
 
@@ -41,7 +51,12 @@ export const soap12: SoapVersion = {
   mustUnderstandAttribute: ' soap:mustUnderstand="true"',
   envelopeOpen: envelopeOpen(SOAP12_ENV_NS),
   requestHeaders(soapAction) {
-    return { 'content-type': soapAction === '' ? 'application/soap+xml; charset=utf-8' : `application/soap+xml; charset=utf-8; action="${soapAction}"` };
+    return {
+      'content-type':
+        soapAction === ''
+          ? 'application/soap+xml; charset=utf-8'
+          : `application/soap+xml; charset=utf-8; action="${soapAction}"`,
+    };
   },
   requestAction(_headers: IncomingHttpHeaders, contentType: ContentType) {
     return contentType.action === '' ? undefined : contentType.action;
@@ -50,7 +65,8 @@ export const soap12: SoapVersion = {
     let detail = '';
     if (fault.detail !== undefined) {
       const ns = escapeAttr(fault.detail.ns, 'Detail');
-      for (const [name, value] of Object.entries(fault.detail.entries)) detail += `<${name} xmlns="${ns}">${escapeText(value, `Detail/${name}`)}</${name}>`;
+      for (const [name, value] of Object.entries(fault.detail.entries))
+        detail += `<${name} xmlns="${ns}">${escapeText(value, `Detail/${name}`)}</${name}>`;
     }
     return (
       `${this.envelopeOpen}${faultHeader(fault)}<soap:Body><soap:Fault>` +
@@ -64,8 +80,13 @@ export const soap12: SoapVersion = {
     const code = child(fault, SOAP12_ENV_NS, 'Code');
     const subcode = code === undefined ? undefined : child(code, SOAP12_ENV_NS, 'Subcode');
     const reason = child(fault, SOAP12_ENV_NS, 'Reason');
-    const texts = reason === undefined ? [] : reason.children.filter((c): c is XmlElement => c.type === 'element' && c.local === 'Text');
-    const english = texts.find((t) => t.attributes.some((a) => a.local === 'lang' && a.value.toLowerCase().startsWith('en'))) ?? texts[0];
+    const texts =
+      reason === undefined
+        ? []
+        : reason.children.filter((c): c is XmlElement => c.type === 'element' && c.local === 'Text');
+    const english =
+      texts.find((t) => t.attributes.some((a) => a.local === 'lang' && a.value.toLowerCase().startsWith('en'))) ??
+      texts[0];
     const detailXml = child(fault, SOAP12_ENV_NS, 'Detail');
     return new SoapFaultError({
       code: code === undefined ? '' : qnameText(child(code, SOAP12_ENV_NS, 'Value')).local,

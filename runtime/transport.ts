@@ -29,10 +29,20 @@ export async function send(dispatcher: Dispatcher, request: WireRequest, options
     const started = performance.now();
     try {
       const response = await dispatcher.request({
-        method: request.method, path: request.path, headers: request.headers, body: request.body,
-        headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs,
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
       });
-      const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs, true);
+      const body = await readLimited(
+        response,
+        options.maxResponseBytes,
+        started + options.timeoutMs,
+        options.timeoutMs,
+        true,
+      );
       return { status: response.statusCode, headers: response.headers, body };
     } catch (err) {
       throw classify(err, false, options.timeoutMs);
@@ -41,7 +51,12 @@ export async function send(dispatcher: Dispatcher, request: WireRequest, options
   return sendWithSignal(dispatcher, request, options, options.signal);
 }
 
-async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, options: SendOptions, userSignal: AbortSignal): Promise<WireResponse> {
+async function sendWithSignal(
+  dispatcher: Dispatcher,
+  request: WireRequest,
+  options: SendOptions,
+  userSignal: AbortSignal,
+): Promise<WireResponse> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -53,8 +68,20 @@ async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, opti
   else userSignal.addEventListener('abort', onUserAbort, { once: true });
   const started = performance.now();
   try {
-    const response = await dispatcher.request({ method: request.method, path: request.path, headers: request.headers, body: request.body, signal: controller.signal });
-    const body = await readLimited(response, options.maxResponseBytes, started + options.timeoutMs, options.timeoutMs, false);
+    const response = await dispatcher.request({
+      method: request.method,
+      path: request.path,
+      headers: request.headers,
+      body: request.body,
+      signal: controller.signal,
+    });
+    const body = await readLimited(
+      response,
+      options.maxResponseBytes,
+      started + options.timeoutMs,
+      options.timeoutMs,
+      false,
+    );
     return { status: response.statusCode, headers: response.headers, body };
   } catch (err) {
     throw classify(err, timedOut, options.timeoutMs);
@@ -71,16 +98,27 @@ async function sendWithSignal(dispatcher: Dispatcher, request: WireRequest, opti
  * `guardDeadline` (no caller timer), a body not already buffered whole when its head arrived
  * gets one timer for what is left of the call, so a trickle or a stall ends at the deadline.
  */
-async function readLimited(response: Dispatcher.ResponseData, limit: number, deadline: number, timeoutMs: number, guardDeadline: boolean): Promise<Buffer> {
+async function readLimited(
+  response: Dispatcher.ResponseData,
+  limit: number,
+  deadline: number,
+  timeoutMs: number,
+  guardDeadline: boolean,
+): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     response.body.destroy();
-    throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, { httpStatus: response.statusCode });
+    throw new TransportError('TOO_LARGE', `The response declares ${declared} bytes, over the limit of ${limit}`, {
+      httpStatus: response.statusCode,
+    });
   }
   const late = (): TransportError => new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
   // undici pushes the body bytes that came with the head before this runs: usually all of them.
   const whole = Number.isFinite(declared) && response.body.readableLength >= declared;
-  const timer = guardDeadline && !whole ? setTimeout(() => response.body.destroy(late()), Math.max(0, deadline - performance.now())) : undefined;
+  const timer =
+    guardDeadline && !whole
+      ? setTimeout(() => response.body.destroy(late()), Math.max(0, deadline - performance.now()))
+      : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -88,7 +126,9 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number, dea
       size += chunk.length;
       if (size > limit) {
         response.body.destroy();
-        throw new TransportError('TOO_LARGE', `The response is over the limit of ${limit} bytes`, { httpStatus: response.statusCode });
+        throw new TransportError('TOO_LARGE', `The response is over the limit of ${limit} bytes`, {
+          httpStatus: response.statusCode,
+        });
       }
       if (performance.now() > deadline) {
         response.body.destroy();
@@ -102,7 +142,15 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number, dea
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
-const TLS_CODES = new Set(['EPROTO', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const TLS_CODES = new Set([
+  'EPROTO',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 /** Maps undici and socket errors (looking through `cause`) to a TransportError. */
 export function classify(err: unknown, timedOut: boolean, timeoutMs: number): TransportError {
@@ -116,15 +164,34 @@ export function classify(err: unknown, timedOut: boolean, timeoutMs: number): Tr
   }
   const has = (test: (code: string) => boolean): boolean => codes.some(test);
   const message = err instanceof Error ? err.message : String(err);
-  if (has((c) => c === 'ABORT' || c === 'UND_ERR_ABORTED')) return new TransportError('ABORTED', 'The call was aborted by the caller', { cause: err });
-  if (has((c) => c === 'ECONNREFUSED')) return new TransportError('REFUSED', `Connection refused: ${message}`, { cause: err });
-  if (has((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN' || c === 'EAI_NONAME' || c === 'EAI_FAIL')) return new TransportError('DNS', `Host name not resolved: ${message}`, { cause: err });
-  if (has((c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT')) return new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`, { cause: err });
-  if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT')) return new TransportError('TIMEOUT', `Connection timed out: ${message}`, { cause: err });
-  if (has((c) => TLS_CODES.has(c) || c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.startsWith('CERT_'))) return new TransportError('TLS', `TLS failure: ${message}`, { cause: err });
-  if (has((c) => c === 'UND_ERR_RES_EXCEEDED_MAX_SIZE')) return new TransportError('TOO_LARGE', `The response is too large: ${message}`, { cause: err });
-  if (has((c) => c === 'UND_ERR_HEADERS_OVERFLOW')) return new TransportError('TOO_LARGE', 'The response head (status line and headers) is over the 16 KiB header limit', { cause: err });
-  if (has((c) => c.startsWith('HPE_') || c === 'UND_ERR_INFO')) return new TransportError('BAD_RESPONSE', `Not a valid HTTP response: ${message}`, { cause: err });
-  if (has((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c === 'UND_ERR_CLOSED' || c === 'ECONNABORTED')) return new TransportError('RESET', `Connection closed before a complete response: ${message}`, { cause: err });
+  if (has((c) => c === 'ABORT' || c === 'UND_ERR_ABORTED'))
+    return new TransportError('ABORTED', 'The call was aborted by the caller', { cause: err });
+  if (has((c) => c === 'ECONNREFUSED'))
+    return new TransportError('REFUSED', `Connection refused: ${message}`, { cause: err });
+  if (has((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN' || c === 'EAI_NONAME' || c === 'EAI_FAIL'))
+    return new TransportError('DNS', `Host name not resolved: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT'))
+    return new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`, { cause: err });
+  if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT'))
+    return new TransportError('TIMEOUT', `Connection timed out: ${message}`, { cause: err });
+  if (has((c) => TLS_CODES.has(c) || c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.startsWith('CERT_')))
+    return new TransportError('TLS', `TLS failure: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_RES_EXCEEDED_MAX_SIZE'))
+    return new TransportError('TOO_LARGE', `The response is too large: ${message}`, { cause: err });
+  if (has((c) => c === 'UND_ERR_HEADERS_OVERFLOW'))
+    return new TransportError(
+      'TOO_LARGE',
+      'The response head (status line and headers) is over the 16 KiB header limit',
+      { cause: err },
+    );
+  if (has((c) => c.startsWith('HPE_') || c === 'UND_ERR_INFO'))
+    return new TransportError('BAD_RESPONSE', `Not a valid HTTP response: ${message}`, { cause: err });
+  if (
+    has(
+      (c) =>
+        c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c === 'UND_ERR_CLOSED' || c === 'ECONNABORTED',
+    )
+  )
+    return new TransportError('RESET', `Connection closed before a complete response: ${message}`, { cause: err });
   return new TransportError('BAD_RESPONSE', `Request failed: ${message}`, { cause: err });
 }

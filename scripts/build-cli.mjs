@@ -103,7 +103,10 @@ function bundleSelfReferences(root) {
         const subpath = `.${args.path.slice(pkg.name.length)}`;
         const entry = exportsMap[subpath];
         const target = typeof entry === 'string' ? entry : entry?.[SOURCE_CONDITION];
-        if (typeof target !== 'string') throw new BuildError(`${args.path} (from ${args.importer}) has no "${SOURCE_CONDITION}" entry in package.json "exports"`);
+        if (typeof target !== 'string')
+          throw new BuildError(
+            `${args.path} (from ${args.importer}) has no "${SOURCE_CONDITION}" entry in package.json "exports"`,
+          );
         return { path: resolve(root, target) };
       });
     },
@@ -141,7 +144,9 @@ export async function buildCli({ root = ROOT, outDir = join(root, DEFAULT_OUT_DI
     target: 'node20',
     external: KEEP_EXTERNAL,
     // Bundled CommonJS dependencies (undici) require node: built-ins; ESM output has no require.
-    banner: { js: "import { createRequire as __smskitCreateRequire } from 'node:module'; const require = __smskitCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __smskitCreateRequire } from 'node:module'; const require = __smskitCreateRequire(import.meta.url);",
+    },
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
     sourcemap: 'linked',
@@ -193,7 +198,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const manifest = await buildCli(options);
     const outDir = options.outDir ?? join(ROOT, DEFAULT_OUT_DIR);
     const ms = Math.round(performance.now() - started);
-    process.stdout.write(`build-cli: ${relative(process.cwd(), join(outDir, manifest.entry)) || manifest.entry} from ${manifest.files.length} files in ${ms} ms\n`);
+    process.stdout.write(
+      `build-cli: ${relative(process.cwd(), join(outDir, manifest.entry)) || manifest.entry} from ${manifest.files.length} files in ${ms} ms\n`,
+    );
   } catch (error) {
     process.stderr.write(`build-cli: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = error instanceof BuildError ? 2 : 1;

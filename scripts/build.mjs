@@ -26,7 +26,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Compiles the library with the project's own TypeScript; returns the compiler's exit status. */
 function compileLibrary(root) {
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.error) throw result.error;
   return result.status ?? 1;
 }
@@ -44,7 +47,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const started = performance.now();
   try {
     const status = await build();
-    if (status === 0) process.stdout.write(`build: dist/ (library and CLI) in ${Math.round(performance.now() - started)} ms\n`);
+    if (status === 0)
+      process.stdout.write(`build: dist/ (library and CLI) in ${Math.round(performance.now() - started)} ms\n`);
     else process.stderr.write('build: the TypeScript compiler reported errors (above)\n');
     process.exitCode = status === 0 ? 0 : 1;
   } catch (error) {

@@ -9,7 +9,13 @@ import { compareWithOutbox, crashRound, formatCrashReport, prepareDb } from '../
 import type { Outcome } from '../test/helpers/fuzz/load.js';
 import { tempDir } from '../test/helpers/serve-process.js';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '50' }, seed: { type: 'string' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '50' },
+    seed: { type: 'string' },
+    concurrency: { type: 'string', default: '16' },
+  },
+});
 const rounds = Number(values.rounds);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const dir = tempDir('crash-loop');
@@ -21,7 +27,9 @@ try {
   for (let round = 0; round < rounds; round++) {
     const got = await crashRound(db, seed, round, { minMs: 300, maxMs: 3000, concurrency: Number(values.concurrency) });
     outcomes.push(...got);
-    process.stdout.write(`  round ${round + 1}/${rounds}: ${got.filter((o) => o.kind === 'ack').length} acknowledged\n`);
+    process.stdout.write(
+      `  round ${round + 1}/${rounds}: ${got.filter((o) => o.kind === 'ack').length} acknowledged\n`,
+    );
   }
   const report = await compareWithOutbox(db, outcomes, rounds);
   process.stdout.write(`seed ${seed}: ${formatCrashReport(report)}\n`);

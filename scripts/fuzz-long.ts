@@ -7,7 +7,14 @@ import { parseArgs } from 'node:util';
 import { startFuzzServer } from '../test/helpers/fuzz/child.js';
 import { formatFailures, formatSummary, runFuzz } from '../test/helpers/fuzz/run.js';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '200000' }, seed: { type: 'string' }, only: { type: 'string' }, concurrency: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '200000' },
+    seed: { type: 'string' },
+    only: { type: 'string' },
+    concurrency: { type: 'string', default: '8' },
+  },
+});
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const count = Number(values.count);
 if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
@@ -18,13 +25,20 @@ const server = await startFuzzServer();
 let failed = true;
 try {
   const report = await runFuzz(server, {
-    seed, count, concurrency: Number(values.concurrency),
+    seed,
+    count,
+    concurrency: Number(values.concurrency),
     ...(values.only === undefined ? {} : { only: Number(values.only) }),
     onProgress: (done, r) => process.stdout.write(`  ${done}/${count} sent, ${r.failures.length} failures\n`),
   });
   process.stdout.write(`${formatSummary(report)}\n`);
   const growth = report.heapFinal - report.heapBaseline;
-  if (growth > 64 * 1048576) report.failures.push({ index: -1, problems: [`heap grew by ${(growth / 1048576).toFixed(1)} MiB after GC`], request: '(memory)' });
+  if (growth > 64 * 1048576)
+    report.failures.push({
+      index: -1,
+      problems: [`heap grew by ${(growth / 1048576).toFixed(1)} MiB after GC`],
+      request: '(memory)',
+    });
   if (report.failures.length > 0) process.stdout.write(`${formatFailures(report)}\n`);
   failed = report.failures.length > 0;
 } finally {

@@ -6,11 +6,20 @@
 import { parseArgs } from 'node:util';
 import { formatSoak, soak } from '../test/helpers/fuzz/soak.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '300' }, rate: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '32' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '300' },
+    rate: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '32' },
+  },
+});
 const report = await soak({
-  seconds: Number(values.seconds), rate: Number(values.rate), concurrency: Number(values.concurrency),
+  seconds: Number(values.seconds),
+  rate: Number(values.rate),
+  concurrency: Number(values.concurrency),
   onSample: (second, rss, calls) => {
-    if (second % 10 === 0) process.stdout.write(`  ${second} s: ${calls} calls, RSS ${(rss / 1048576).toFixed(0)} MiB\n`);
+    if (second % 10 === 0)
+      process.stdout.write(`  ${second} s: ${calls} calls, RSS ${(rss / 1048576).toFixed(0)} MiB\n`);
   },
 });
 process.stdout.write(`${formatSoak(report)}\n`);

@@ -38,12 +38,20 @@ export interface AccountsOptions {
   readonly cacheMaxEntries?: number;
 }
 
-export type AccountErrorCode = 'InvalidEmail' | 'InvalidPassword' | 'InvalidKeyword' | 'AccountExists' | 'NoSuchAccount';
+export type AccountErrorCode =
+  | 'InvalidEmail'
+  | 'InvalidPassword'
+  | 'InvalidKeyword'
+  | 'AccountExists'
+  | 'NoSuchAccount';
 
 /** An administration request was wrong (smskit account add|disable|...). */
 export class AccountError extends Error {
   override readonly name = 'AccountError';
-  constructor(readonly code: AccountErrorCode, message: string) {
+  constructor(
+    readonly code: AccountErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -67,7 +75,8 @@ export interface Accounts {
 export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 1024;
 export const MAX_EMAIL = 254;
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** The account key: the address with ASCII letters lower-cased (only ASCII; see carriers.ts). */
 export function accountKey(email: string): string {
@@ -77,7 +86,10 @@ export function accountKey(email: string): string {
 export function createAccounts(options: AccountsOptions): Accounts {
   const params = options.scrypt ?? DEFAULT_SCRYPT;
   const clock = options.clock ?? Date.now;
-  return { authenticate: createAuthenticator(options, params, clock), ...createAdministration(options.store, params, clock) };
+  return {
+    authenticate: createAuthenticator(options, params, clock),
+    ...createAdministration(options.store, params, clock),
+  };
 }
 
 type Authenticate = Accounts['authenticate'];
@@ -121,14 +133,25 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
   };
 }
 
-function createAdministration(store: AccountsOptions['store'], params: ScryptParams, clock: () => number): Omit<Accounts, 'authenticate'> {
+function createAdministration(
+  store: AccountsOptions['store'],
+  params: ScryptParams,
+  clock: () => number,
+): Omit<Accounts, 'authenticate'> {
   return {
     async add(input) {
       const email = checkEmail(input.email);
       checkPassword(input.password);
       const keywords = checkKeywords(input.keywords);
-      if (store.getAccount(email) !== undefined) throw new AccountError('AccountExists', `account ${email} already exists`);
-      const row: AccountRow = { email, passwordHash: await hashPassword(input.password, params), keywords, disabled: false, createdAt: clock() };
+      if (store.getAccount(email) !== undefined)
+        throw new AccountError('AccountExists', `account ${email} already exists`);
+      const row: AccountRow = {
+        email,
+        passwordHash: await hashPassword(input.password, params),
+        keywords,
+        disabled: false,
+        createdAt: clock(),
+      };
       store.insertAccount(row);
       return summary(row);
     },
@@ -148,7 +171,12 @@ function createAdministration(store: AccountsOptions['store'], params: ScryptPar
 }
 
 function summary(row: AccountRow): AccountSummary {
-  return { email: row.email, keywords: row.keywords, disabled: row.disabled, createdAt: new Date(row.createdAt).toISOString() };
+  return {
+    email: row.email,
+    keywords: row.keywords,
+    disabled: row.disabled,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
 }
 
 function noSuchAccount(email: string): AccountError {
@@ -156,7 +184,11 @@ function noSuchAccount(email: string): AccountError {
 }
 
 function checkEmail(email: string): string {
-  if (email.length > MAX_EMAIL || !EMAIL.test(email)) throw new AccountError('InvalidEmail', 'email address must look like name@example.com (ASCII, at most 254 characters)');
+  if (email.length > MAX_EMAIL || !EMAIL.test(email))
+    throw new AccountError(
+      'InvalidEmail',
+      'email address must look like name@example.com (ASCII, at most 254 characters)',
+    );
   return accountKey(email);
 }
 

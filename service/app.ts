@@ -44,19 +44,38 @@ export interface SmsApp {
   close(): Promise<void>;
 }
 
-const OPTION_NAMES = new Set(['dbPath', 'durability', 'carriersFile', 'defaultCountryCode', 'maxSegments', 'authLimits', 'scrypt', 'credentialCacheTtlMs', 'busyTimeoutMs', 'clock', 'log']);
+const OPTION_NAMES = new Set([
+  'dbPath',
+  'durability',
+  'carriersFile',
+  'defaultCountryCode',
+  'maxSegments',
+  'authLimits',
+  'scrypt',
+  'credentialCacheTtlMs',
+  'busyTimeoutMs',
+  'clock',
+  'log',
+]);
 
 /** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
 export function checkSmsAppOptions(options: SmsAppOptions): void {
   const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.has(name));
   if (unknown.length > 0) throw new Error(`unknown service option(s): ${unknown.join(', ')}`);
   if (typeof options.dbPath !== 'string' || options.dbPath === '') throw new Error('dbPath is required');
-  if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') throw new Error('durability must be "full" or "normal"');
+  if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal')
+    throw new Error('durability must be "full" or "normal"');
   if (options.defaultCountryCode !== undefined) checkCountryCode(options.defaultCountryCode);
-  if (options.maxSegments !== undefined && (!Number.isInteger(options.maxSegments) || options.maxSegments < 1 || options.maxSegments > 255)) {
+  if (
+    options.maxSegments !== undefined &&
+    (!Number.isInteger(options.maxSegments) || options.maxSegments < 1 || options.maxSegments > 255)
+  ) {
     throw new Error('maxSegments must be an integer 1-255 (the concatenation header counts to 255)');
   }
-  for (const [name, value] of [['credentialCacheTtlMs', options.credentialCacheTtlMs], ['busyTimeoutMs', options.busyTimeoutMs]] as const) {
+  for (const [name, value] of [
+    ['credentialCacheTtlMs', options.credentialCacheTtlMs],
+    ['busyTimeoutMs', options.busyTimeoutMs],
+  ] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
   }
 }
@@ -71,7 +90,14 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
     clock,
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-    ...(log === undefined ? {} : { onError: (error, size) => log(`outbox commit of ${size} message(s) failed: ${error.code}${error.driverCode === undefined ? '' : ` [${error.driverCode}]`}: ${error.message}`) }),
+    ...(log === undefined
+      ? {}
+      : {
+          onError: (error, size) =>
+            log(
+              `outbox commit of ${size} message(s) failed: ${error.code}${error.driverCode === undefined ? '' : ` [${error.driverCode}]`}: ${error.message}`,
+            ),
+        }),
   });
   const accounts = createAccounts({
     store,

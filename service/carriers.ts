@@ -38,7 +38,10 @@ const CODE = /^[a-z0-9-]{1,32}$/;
 const ASCII_CODE = /^[A-Za-z0-9-]{1,32}$/;
 
 /** Builds a table, checking every code; throws a plain Error on a bad configuration. */
-export function createCarrierTable(carriers: Readonly<Record<string, string>> = DEFAULT_CARRIERS, allowAuto = true): CarrierTable {
+export function createCarrierTable(
+  carriers: Readonly<Record<string, string>> = DEFAULT_CARRIERS,
+  allowAuto = true,
+): CarrierTable {
   const map = new Map<string, string>();
   for (const [rawCode, name] of Object.entries(carriers)) {
     const code = rawCode.toLowerCase();
@@ -54,12 +57,15 @@ export function createCarrierTable(carriers: Readonly<Record<string, string>> = 
 /** Loads a table from a JSON file (see the module comment for its shape). */
 export function loadCarrierTable(path: string): CarrierTable {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${path}: expected a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${path}: expected a JSON object`);
   const { carriers, allowAuto, ...unknownKeys } = parsed as Record<string, unknown>;
   const extra = Object.keys(unknownKeys);
   if (extra.length > 0) throw new Error(`${path}: unknown key(s) ${extra.join(', ')}`);
-  if (typeof carriers !== 'object' || carriers === null || Array.isArray(carriers)) throw new Error(`${path}: "carriers" must be an object of code → name`);
-  if (allowAuto !== undefined && typeof allowAuto !== 'boolean') throw new Error(`${path}: "allowAuto" must be true or false`);
+  if (typeof carriers !== 'object' || carriers === null || Array.isArray(carriers))
+    throw new Error(`${path}: "carriers" must be an object of code → name`);
+  if (allowAuto !== undefined && typeof allowAuto !== 'boolean')
+    throw new Error(`${path}: "allowAuto" must be true or false`);
   for (const [code, name] of Object.entries(carriers)) {
     if (typeof name !== 'string') throw new Error(`${path}: carrier "${code}" name must be a string`);
   }
@@ -72,5 +78,9 @@ export function resolveCarrier(table: CarrierTable, input: string): string {
   const code = ASCII_CODE.test(input) ? input.toLowerCase() : '';
   if (code === AUTO_CARRIER && table.allowAuto) return AUTO_CARRIER;
   if (table.carriers.has(code)) return code;
-  throw new SmsRefusal('UnknownCarrier', 'carrierCode is not a known carrier code (see the carrier table)', 'carrierCode');
+  throw new SmsRefusal(
+    'UnknownCarrier',
+    'carrierCode is not a known carrier code (see the carrier table)',
+    'carrierCode',
+  );
 }

@@ -20,7 +20,8 @@ export function createVerifiedCache(ttlMs: number, maxEntries: number, clock: ()
   const secret = randomBytes(32);
   const entries = new Map<string, { passwordHash: string; expires: number }>();
   return {
-    key: (email, password) => createHmac('sha256', secret).update(`${email.length}:${email}`).update(password).digest('base64'),
+    key: (email, password) =>
+      createHmac('sha256', secret).update(`${email.length}:${email}`).update(password).digest('base64'),
     hit(key, passwordHash) {
       const entry = entries.get(key);
       if (entry === undefined) return false;
@@ -57,5 +58,5 @@ export function createSharedVerifier(): (cacheKey: string, password: string, pas
       inFlight.set(flightKey, verification);
     }
     return verification;
-  }
+  };
 }

@@ -71,7 +71,10 @@ export function openDatabase(options: OpenOptions): Database.Database {
 function migrate(db: Database.Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
   if (version > SCHEMA_VERSION) {
-    throw new StorageError('StorageError', `database schema version ${version} is newer than this smskit (${SCHEMA_VERSION})`);
+    throw new StorageError(
+      'StorageError',
+      `database schema version ${version} is newer than this smskit (${SCHEMA_VERSION})`,
+    );
   }
   for (let from = version; from < SCHEMA_VERSION; from++) {
     db.transaction(() => {

@@ -41,7 +41,13 @@ export class SmsRefusal extends Error {
 }
 
 /** Why storage failed; `StorageError` is anything not classified more precisely. */
-export type StorageCode = 'StorageFull' | 'StorageReadOnly' | 'StorageLocked' | 'StorageCorrupt' | 'StorageClosed' | 'StorageError';
+export type StorageCode =
+  | 'StorageFull'
+  | 'StorageReadOnly'
+  | 'StorageLocked'
+  | 'StorageCorrupt'
+  | 'StorageClosed'
+  | 'StorageError';
 
 /** A storage failure: nothing in the failed batch was committed. */
 export class StorageError extends Error {

@@ -41,7 +41,10 @@ export interface SmsHandlers extends ServiceAPIHandlers {
 export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
   async function send(request: SendRequest, context: HandlerContext): Promise<string> {
     try {
-      return await sms.send(request, context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress });
+      return await sms.send(
+        request,
+        context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress },
+      );
     } catch (error) {
       throw toWireError(error);
     }
@@ -55,7 +58,9 @@ export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
       const { keyword, emailAddress, password, smsto, carrierCode, smsmsg } = input;
       // null, not undefined: an absent port is MissingParameter, never a silent SMSSend.
       const port = input.port ?? null;
-      return { SMSSendToPortResult: await send({ keyword, emailAddress, password, smsto, carrierCode, smsmsg, port }, context) };
+      return {
+        SMSSendToPortResult: await send({ keyword, emailAddress, password, smsto, carrierCode, smsmsg, port }, context),
+      };
     },
   };
 }
@@ -65,5 +70,9 @@ export function toWireError(error: unknown): unknown {
   if (!(error instanceof SmsRefusal)) return error;
   // The code leads the human text too, so a GET/POST client reading only the body (curl) and a
   // SOAP client reading only faultstring both see it (ASMX likewise leads with the exception type).
-  return new ServiceError(error.code, `${error.code}: ${error.message}`, error.field === undefined ? undefined : { field: error.field });
+  return new ServiceError(
+    error.code,
+    `${error.code}: ${error.message}`,
+    error.field === undefined ? undefined : { field: error.field },
+  );
 }

@@ -6,11 +6,25 @@ export { openSmsApp, checkSmsAppOptions, type SmsApp, type SmsAppOptions } from 
 export { startSmsServer, type SmsServer, type SmsServerOptions } from './server.js';
 export { createSmsService, type SmsService, type SendRequest, type SendContext, type SmsLimits } from './sms.js';
 export { createSmsHandlers, toWireError, type SmsHandlers } from './handlers.js';
-export { createAccounts, AccountError, DEFAULT_AUTH_LIMITS, type Accounts, type AccountSummary, type AuthLimits } from './accounts.js';
+export {
+  createAccounts,
+  AccountError,
+  DEFAULT_AUTH_LIMITS,
+  type Accounts,
+  type AccountSummary,
+  type AuthLimits,
+} from './accounts.js';
 export { createCarrierTable, loadCarrierTable, DEFAULT_CARRIERS, AUTO_CARRIER, type CarrierTable } from './carriers.js';
 export { openStore, type Store, type StoredMessage, type NewMessage } from './store.js';
 export { outboxEntries, formatOutboxTable, formatOutboxJson, type OutboxEntry } from './outbox-report.js';
-export { SmsRefusal, SmsUnavailable, StorageError, type RefusalCode, type StorageCode, type SmsField } from './errors.js';
+export {
+  SmsRefusal,
+  SmsUnavailable,
+  StorageError,
+  type RefusalCode,
+  type StorageCode,
+  type SmsField,
+} from './errors.js';
 export { MESSAGE_ID_PATTERN } from './ids.js';
 export { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
 export { DEFAULT_MAX_SEGMENTS, segmentCapacity, planSegments } from './segments.js';

@@ -17,7 +17,10 @@ export interface OutboxEntry {
   readonly state: string;
 }
 
-export function outboxEntries(store: Pick<Store, 'listOutbox'>, options: { limit?: number; afterId?: string } = {}): OutboxEntry[] {
+export function outboxEntries(
+  store: Pick<Store, 'listOutbox'>,
+  options: { limit?: number; afterId?: string } = {},
+): OutboxEntry[] {
   return store.listOutbox(options).map(toEntry);
 }
 
@@ -53,7 +56,16 @@ const COLUMNS: ReadonlyArray<[string, (entry: OutboxEntry) => string]> = [
 export function formatOutboxTable(entries: readonly OutboxEntry[]): string {
   const rows = [COLUMNS.map(([title]) => title), ...entries.map((entry) => COLUMNS.map(([, cell]) => cell(entry)))];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** `--json`: one JSON array, stable key order. */

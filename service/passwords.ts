@@ -27,7 +27,9 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
   const N = 2 ** params.logN;
   const maxmem = 256 * N * params.r * params.p + 1024 * 1024; // Node's 32 MiB default is exactly N=2^15,r=8 and too tight
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_BYTES, { N, r: params.r, p: params.p, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, KEY_BYTES, { N, r: params.r, p: params.p, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

@@ -12,7 +12,11 @@ const CANONICAL_DECIMAL = /^(0|[1-9][0-9]{0,4})$/;
 /** Parses `port` or throws `SmsRefusal('InvalidPort')`. */
 export function parsePort(input: string): number {
   if (!CANONICAL_DECIMAL.test(input)) {
-    throw new SmsRefusal('InvalidPort', 'port must be a decimal number 0-65535 without sign, spaces or leading zeros', 'port');
+    throw new SmsRefusal(
+      'InvalidPort',
+      'port must be a decimal number 0-65535 without sign, spaces or leading zeros',
+      'port',
+    );
   }
   const port = Number(input);
   if (port > 65535) throw new SmsRefusal('InvalidPort', 'port must be at most 65535', 'port');

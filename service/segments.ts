@@ -102,7 +102,10 @@ export function checkMessage(text: string, port: boolean, limits: MessageLimits)
   if (text === '') throw new SmsRefusal('EmptyMessage', 'smsmsg is empty', 'smsmsg');
   // Beyond this no encoding fits (GSM 7-bit holds the most per UTF-16 unit); refuse before
   // walking a huge string. A single segment holds more than one of a concatenated message.
-  const bound = Math.max(segmentCapacity('gsm7', false, port), limits.maxSegments * segmentCapacity('gsm7', true, port));
+  const bound = Math.max(
+    segmentCapacity('gsm7', false, port),
+    limits.maxSegments * segmentCapacity('gsm7', true, port),
+  );
   if (text.length > bound) throw tooLong(limits);
   if (LONE_SURROGATE.test(text)) {
     throw new SmsRefusal('InvalidMessage', 'smsmsg contains an unpaired UTF-16 surrogate', 'smsmsg');

@@ -34,7 +34,9 @@ export interface SmsServer {
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
   const { host, port, http, closeTimeoutMs, ...service } = options;
   const logger = http?.logger;
-  const app = openSmsApp(service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service);
+  const app = openSmsApp(
+    service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service,
+  );
   let listening;
   try {
     const listener = createServiceAPIListener(app.handlers, http);

@@ -62,13 +62,24 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
   return {
     async send(request, context = {}) {
       const fields = requireFields(request);
-      const account = await toUnavailable(() => options.accounts.authenticate(fields.emailAddress, fields.password, context.remoteAddress));
+      const account = await toUnavailable(() =>
+        options.accounts.authenticate(fields.emailAddress, fields.password, context.remoteAddress),
+      );
       const keyword = checkKeyword(fields.keyword, account.keywords);
       const recipient = normalizePhone(fields.smsto, limits);
       const carrier = resolveCarrier(options.carriers, fields.carrierCode);
       const port = fields.port === undefined ? null : parsePort(fields.port);
       const { encoding, segments } = checkMessage(fields.smsmsg, port !== null, limits);
-      const message = { account: account.email, keyword, recipient, carrier, encoding, segments, port, text: fields.smsmsg };
+      const message = {
+        account: account.email,
+        keyword,
+        recipient,
+        carrier,
+        encoding,
+        segments,
+        port,
+        text: fields.smsmsg,
+      };
       const { id } = await toUnavailable(() => options.store.enqueue(message));
       return id;
     },

@@ -59,7 +59,10 @@ export interface Store {
   getAccount(email: string): AccountRow | undefined;
   listAccounts(): AccountRow[];
   insertAccount(row: AccountRow): void;
-  updateAccount(email: string, change: { passwordHash?: string; keywords?: readonly string[]; disabled?: boolean }): boolean;
+  updateAccount(
+    email: string,
+    change: { passwordHash?: string; keywords?: readonly string[]; disabled?: boolean },
+  ): boolean;
   /** Commits what is queued, refuses new messages, closes the connection. */
   close(): Promise<void>;
   /** The connection itself, for tests and administration. */
@@ -79,7 +82,10 @@ interface Connection {
   readonly queries: Queries;
 }
 
-type Queries = Pick<Store, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount' | 'listOutbox' | 'countOutbox'>;
+type Queries = Pick<
+  Store,
+  'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount' | 'listOutbox' | 'countOutbox'
+>;
 
 function connect(options: StoreOptions): Connection {
   const db = openDatabase(options);
@@ -90,13 +96,25 @@ function connect(options: StoreOptions): Connection {
   const transaction = db.transaction((rows: readonly Waiter[]) => {
     for (const waiter of rows) insert.run(waiter.row);
   });
-  return { db, insertBatch: (rows) => transaction.immediate(rows), queries: { ...accountQueries(db), ...outboxQueries(db) } };
+  return {
+    db,
+    insertBatch: (rows) => transaction.immediate(rows),
+    queries: { ...accountQueries(db), ...outboxQueries(db) },
+  };
 }
 
 function toRow(id: string, now: number, message: NewMessage): Waiter['row'] {
   return {
-    id, created_at: now, account: message.account, keyword: message.keyword, recipient: message.recipient,
-    carrier: message.carrier, encoding: message.encoding, segments: message.segments, port: message.port, message: message.text,
+    id,
+    created_at: now,
+    account: message.account,
+    keyword: message.keyword,
+    recipient: message.recipient,
+    carrier: message.carrier,
+    encoding: message.encoding,
+    segments: message.segments,
+    port: message.port,
+    message: message.text,
   };
 }
 
@@ -107,7 +125,12 @@ function toRow(id: string, now: number, message: NewMessage): Waiter['row'] {
  */
 function needsReopen(error: StorageError): boolean {
   const driver = error.driverCode ?? '';
-  return error.code === 'StorageCorrupt' || error.code === 'StorageReadOnly' || driver.startsWith('SQLITE_IOERR') || driver.startsWith('SQLITE_CANTOPEN');
+  return (
+    error.code === 'StorageCorrupt' ||
+    error.code === 'StorageReadOnly' ||
+    driver.startsWith('SQLITE_IOERR') ||
+    driver.startsWith('SQLITE_CANTOPEN')
+  );
 }
 
 export function openStore(options: StoreOptions): Store {
@@ -133,7 +156,11 @@ export function openStore(options: StoreOptions): Store {
       // better-sqlite3 rolls back a failed transaction itself; make sure, or every later batch
       // would fail with "cannot start a transaction within a transaction".
       if (conn.db.open && conn.db.inTransaction) {
-        try { conn.db.exec('ROLLBACK'); } catch { /* the next use reports the condition */ }
+        try {
+          conn.db.exec('ROLLBACK');
+        } catch {
+          /* the next use reports the condition */
+        }
       }
       const failure = toStorageError(error, what);
       if (reopen || needsReopen(failure)) reopen = true;
@@ -189,7 +216,13 @@ export function openStore(options: StoreOptions): Store {
   };
 }
 
-interface AccountRecord { email: string; password_hash: string; keywords: string; disabled: number; created_at: number }
+interface AccountRecord {
+  email: string;
+  password_hash: string;
+  keywords: string;
+  disabled: number;
+  created_at: number;
+}
 
 function toAccount(record: AccountRecord): AccountRow {
   return {
@@ -201,10 +234,14 @@ function toAccount(record: AccountRecord): AccountRow {
   };
 }
 
-function accountQueries(db: Database.Database): Pick<Queries, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount'> {
+function accountQueries(
+  db: Database.Database,
+): Pick<Queries, 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount'> {
   const get = db.prepare<[string], AccountRecord>('SELECT * FROM accounts WHERE email = ?');
   const all = db.prepare<[], AccountRecord>('SELECT * FROM accounts ORDER BY email');
-  const insert = db.prepare('INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   return {
     getAccount: (email: string) => {
       const record = get.get(email);
@@ -214,12 +251,24 @@ function accountQueries(db: Database.Database): Pick<Queries, 'getAccount' | 'li
     insertAccount: (row: AccountRow) => {
       insert.run(row.email, row.passwordHash, row.keywords.join(' '), row.disabled ? 1 : 0, row.createdAt);
     },
-    updateAccount: (email: string, change: { passwordHash?: string; keywords?: readonly string[]; disabled?: boolean }) => {
+    updateAccount: (
+      email: string,
+      change: { passwordHash?: string; keywords?: readonly string[]; disabled?: boolean },
+    ) => {
       const sets: string[] = [];
       const values: Array<string | number> = [];
-      if (change.passwordHash !== undefined) { sets.push('password_hash = ?'); values.push(change.passwordHash); }
-      if (change.keywords !== undefined) { sets.push('keywords = ?'); values.push(change.keywords.join(' ')); }
-      if (change.disabled !== undefined) { sets.push('disabled = ?'); values.push(change.disabled ? 1 : 0); }
+      if (change.passwordHash !== undefined) {
+        sets.push('password_hash = ?');
+        values.push(change.passwordHash);
+      }
+      if (change.keywords !== undefined) {
+        sets.push('keywords = ?');
+        values.push(change.keywords.join(' '));
+      }
+      if (change.disabled !== undefined) {
+        sets.push('disabled = ?');
+        values.push(change.disabled ? 1 : 0);
+      }
       if (sets.length === 0) return get.get(email) !== undefined;
       return db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE email = ?`).run(...values, email).changes === 1;
     },
@@ -227,8 +276,17 @@ function accountQueries(db: Database.Database): Pick<Queries, 'getAccount' | 'li
 }
 
 interface OutboxRecord {
-  id: string; created_at: number; account: string; keyword: string; recipient: string; carrier: string;
-  encoding: Encoding; segments: number; port: number | null; message: string; state: 'queued';
+  id: string;
+  created_at: number;
+  account: string;
+  keyword: string;
+  recipient: string;
+  carrier: string;
+  encoding: Encoding;
+  segments: number;
+  port: number | null;
+  message: string;
+  state: 'queued';
 }
 
 function outboxQueries(db: Database.Database): Pick<Queries, 'listOutbox' | 'countOutbox'> {
@@ -237,8 +295,17 @@ function outboxQueries(db: Database.Database): Pick<Queries, 'listOutbox' | 'cou
   return {
     listOutbox: (options: { limit?: number; afterId?: string } = {}) =>
       page.all(options.afterId ?? '', options.limit ?? -1).map((r) => ({
-        id: r.id, createdAt: r.created_at, account: r.account, keyword: r.keyword, recipient: r.recipient,
-        carrier: r.carrier, encoding: r.encoding, segments: r.segments, port: r.port, text: r.message, state: r.state,
+        id: r.id,
+        createdAt: r.created_at,
+        account: r.account,
+        keyword: r.keyword,
+        recipient: r.recipient,
+        carrier: r.carrier,
+        encoding: r.encoding,
+        segments: r.segments,
+        port: r.port,
+        text: r.message,
+        state: r.state,
       })),
     countOutbox: () => count.get()?.n ?? 0,
   };

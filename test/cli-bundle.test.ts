@@ -4,13 +4,35 @@
  * linked, so touching a file to make the bundle stale never disturbs the working tree.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/cli.js';
 
-const COPIED = ['bin', 'conformance', 'generated', 'generator', 'runtime', 'service', 'wsdl', 'scripts/build-cli.mjs', 'scripts/undici-entry.cjs', 'package.json', 'tsconfig.json'];
+const COPIED = [
+  'bin',
+  'conformance',
+  'generated',
+  'generator',
+  'runtime',
+  'service',
+  'wsdl',
+  'scripts/build-cli.mjs',
+  'scripts/undici-entry.cjs',
+  'package.json',
+  'tsconfig.json',
+];
 
 interface Run {
   readonly status: number | null;
@@ -64,10 +86,22 @@ afterAll(() => {
 
 describe('scripts/build-cli.mjs', () => {
   it('records every bundled source and the build inputs with mtime, size and sha256', () => {
-    const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { entry: string; files: { path: string; mtimeMs: number; size: number; sha256: string }[] };
+    const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as {
+      entry: string;
+      files: { path: string; mtimeMs: number; size: number; sha256: string }[];
+    };
     expect(manifest.entry).toBe('cli.mjs');
     const paths = manifest.files.map((file) => file.path);
-    for (const path of ['bin/cli.ts', 'bin/commands/generate.ts', 'generator/index.ts', 'runtime/index.ts', 'generated/service-api/client.ts', 'package.json', 'tsconfig.json', 'scripts/build-cli.mjs']) {
+    for (const path of [
+      'bin/cli.ts',
+      'bin/commands/generate.ts',
+      'generator/index.ts',
+      'runtime/index.ts',
+      'generated/service-api/client.ts',
+      'package.json',
+      'tsconfig.json',
+      'scripts/build-cli.mjs',
+    ]) {
       expect(paths).toContain(path);
     }
     for (const file of manifest.files) {
@@ -82,9 +116,12 @@ describe('scripts/build-cli.mjs', () => {
     const texts = readdirSync(dist)
       .filter((name) => name.endsWith('.mjs'))
       .map((name) => readFileSync(join(dist, name), 'utf8'));
-    expect(texts.some((text) => text.includes('from "better-sqlite3"') || text.includes('import("better-sqlite3")'))).toBe(true);
+    expect(
+      texts.some((text) => text.includes('from "better-sqlite3"') || text.includes('import("better-sqlite3")')),
+    ).toBe(true);
     expect(texts.some((text) => text.includes('from "smskit/runtime"'))).toBe(false);
-    for (const bundled of ['undici', 'yargs', 'saxes', 'diff']) expect(texts.some((text) => text.includes(`from "${bundled}"`))).toBe(false);
+    for (const bundled of ['undici', 'yargs', 'saxes', 'diff'])
+      expect(texts.some((text) => text.includes(`from "${bundled}"`))).toBe(false);
     // The sources import ts-morph for types only: an installed package does not depend on it.
     for (const text of texts) expect(text).not.toMatch(/from "ts-morph"|node_modules\/ts-morph\//);
     // Bundled dependencies are inputs like our sources: changing them makes the bundle stale.
@@ -92,11 +129,15 @@ describe('scripts/build-cli.mjs', () => {
     expect(manifest.files.some((f) => /node_modules\/undici\/lib\/dispatcher\/pool\.js$/.test(f.path))).toBe(true);
     expect(manifest.files.some((f) => f.path === 'scripts/undici-entry.cjs')).toBe(true);
     // Only what we use of undici: its fetch, WebSocket and mocks are not in the bundle.
-    for (const text of texts) for (const unused of ['lib/web/fetch/index.js', 'lib/web/websocket/', 'lib/mock/']) expect(text).not.toContain(`node_modules/undici/${unused}`);
+    for (const text of texts)
+      for (const unused of ['lib/web/fetch/index.js', 'lib/web/websocket/', 'lib/mock/'])
+        expect(text).not.toContain(`node_modules/undici/${unused}`);
     expect(manifest.files.some((f) => /node_modules\/yargs\//.test(f.path))).toBe(true);
     // undici (the biggest bundled package) is loaded only by the commands that send requests.
     const entry = readFileSync(join(dist, 'cli.mjs'), 'utf8');
-    const staticChunks = [...entry.matchAll(/^(?:import|} from) .*"\.\/([^"]+)"/gm)].map((match) => readFileSync(join(dist, match[1]!), 'utf8'));
+    const staticChunks = [...entry.matchAll(/^(?:import|} from) .*"\.\/([^"]+)"/gm)].map((match) =>
+      readFileSync(join(dist, match[1]!), 'utf8'),
+    );
     for (const text of [entry, ...staticChunks]) {
       for (const heavy of ['ts-morph', 'better-sqlite3']) expect(text).not.toMatch(new RegExp(`from "${heavy}"`));
       expect(text).not.toContain('node_modules/undici/lib/dispatcher/pool.js');
@@ -122,7 +163,10 @@ describe('scripts/build-cli.mjs', () => {
     for (const dir of ['bin', 'conformance', 'generator', 'runtime', 'service']) walk(dir);
     expect(imported.has('Pool')).toBe(true); // the scan found the imports
     const { createRequire } = await import('node:module');
-    const entry = createRequire(import.meta.url)(join(repoRoot, 'scripts', 'undici-entry.cjs')) as Record<string, unknown>;
+    const entry = createRequire(import.meta.url)(join(repoRoot, 'scripts', 'undici-entry.cjs')) as Record<
+      string,
+      unknown
+    >;
     const undici = (await import('undici')) as unknown as Record<string, unknown>;
     for (const name of imported) expect(entry[name], name).toBe(undici[name]);
     // index.js gives every dispatcher request(), stream()...; the entry must do the same.
@@ -134,9 +178,17 @@ describe('scripts/build-cli.mjs', () => {
     expect(build(['--out-dir', nested])).toMatchObject({ status: 0, stderr: '' });
     const elsewhere = mkdtempSync(join(tmpdir(), 'smskit-cli-cwd-'));
     try {
-      const version = spawnSync(process.execPath, [join(nested, 'cli.mjs'), '--version'], { cwd: elsewhere, encoding: 'utf8' });
-      expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version);
-      const list = spawnSync(process.execPath, [join(nested, 'cli.mjs'), 'conformance', '--list'], { cwd: elsewhere, encoding: 'utf8' });
+      const version = spawnSync(process.execPath, [join(nested, 'cli.mjs'), '--version'], {
+        cwd: elsewhere,
+        encoding: 'utf8',
+      });
+      expect(version.stdout.trim()).toBe(
+        (JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version,
+      );
+      const list = spawnSync(process.execPath, [join(nested, 'cli.mjs'), 'conformance', '--list'], {
+        cwd: elsewhere,
+        encoding: 'utf8',
+      });
       expect(list.stderr).toBe('');
       expect(list.stdout).toMatch(/cases selected/);
     } finally {
@@ -161,7 +213,9 @@ describe('bin/smskit.js with a fresh bundle', () => {
 
   it('reads package.json relative to the bundle, not to the working directory', () => {
     const version = split(cli(['--version']));
-    expect(version.rest.stdout.trim()).toBe((JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version);
+    expect(version.rest.stdout.trim()).toBe(
+      (JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string }).version,
+    );
   });
 });
 
@@ -208,7 +262,8 @@ describe('bin/smskit.js in an installed package (no TypeScript sources beside it
   beforeAll(() => {
     // What package.json "files" ships of the CLI: the shim, the bundle and the contract.
     installed = mkdtempSync(join(tmpdir(), 'smskit-installed-'));
-    for (const path of ['bin/smskit.js', 'dist/cli', 'wsdl/serviceapi.wsdl', 'package.json']) cpSync(join(copy, path), join(installed, path), { recursive: true });
+    for (const path of ['bin/smskit.js', 'dist/cli', 'wsdl/serviceapi.wsdl', 'package.json'])
+      cpSync(join(copy, path), join(installed, path), { recursive: true });
     rmSync(join(installed, 'dist', 'cli', 'manifest.json'));
     symlinkSync(join(repoRoot, 'node_modules'), join(installed, 'node_modules'), 'dir');
   });
@@ -217,7 +272,11 @@ describe('bin/smskit.js in an installed package (no TypeScript sources beside it
   });
   const installedCli = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run => {
     const { NODE_OPTIONS: _repoConditions, ...userEnv } = process.env;
-    const result = spawnSync(process.execPath, [join(installed, 'bin', 'smskit.js'), ...args], { cwd: tmpdir(), encoding: 'utf8', env: { ...userEnv, SMSKIT_DEBUG_LOADER: '1', ...env } });
+    const result = spawnSync(process.execPath, [join(installed, 'bin', 'smskit.js'), ...args], {
+      cwd: tmpdir(),
+      encoding: 'utf8',
+      env: { ...userEnv, SMSKIT_DEBUG_LOADER: '1', ...env },
+    });
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   };
 

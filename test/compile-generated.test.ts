@@ -19,12 +19,16 @@ const SKIP = sharedSkipReason('wsdl-corpus');
 if (SKIP !== undefined) console.warn(`compile-generated: corpus inputs ${SKIP}`);
 
 function compilerOptions(): ts.CompilerOptions {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(repoRoot, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   return { ...parsed!.options, noEmit: true, strict: true };
 }
 
@@ -40,7 +44,8 @@ beforeAll(() => {
       refused.add(stem);
       continue;
     }
-    for (const [path, text] of files) project.createSourceFile(join(VIRTUAL_ROOT, stem, path), text, { overwrite: true });
+    for (const [path, text] of files)
+      project.createSourceFile(join(VIRTUAL_ROOT, stem, path), text, { overwrite: true });
     diagnosticsByStem.set(stem, []);
   }
   for (const d of project.getPreEmitDiagnostics()) {

@@ -16,7 +16,8 @@ describe('catalogue', () => {
     expect(cases).toHaveLength(83);
     for (const op of ['SMSSend', 'SMSSendToPort']) {
       for (const b of ['soap11', 'soap12', 'http-get', 'http-post']) {
-        for (const v of ['plain', 'non-ascii', 'xml-special', 'empty', 'long']) expect(ids).toContain(`${op}/${b}/ok/${v}`);
+        for (const v of ['plain', 'non-ascii', 'xml-special', 'empty', 'long'])
+          expect(ids).toContain(`${op}/${b}/ok/${v}`);
       }
       expect(ids).toContain(`${op}/soap11/fault/unknown-soapaction`);
       expect(ids).toContain(`${op}/soap11/compat/no-soapaction`);
@@ -66,7 +67,9 @@ describe('inputs', () => {
     expect(() => bindInputs({ values: { s: 'x' } }, params, params)).toThrow(/ambiguous/);
   });
   it('treats password-named inputs and declared secrets as secrets', () => {
-    expect(secretValues({ values: { password: 'p', pin: '1234', email: 'e' }, secrets: ['pin'] }, [...params, 'pin'])).toEqual(['p', '1234']);
+    expect(
+      secretValues({ values: { password: 'p', pin: '1234', email: 'e' }, secrets: ['pin'] }, [...params, 'pin']),
+    ).toEqual(['p', '1234']);
   });
 });
 
@@ -81,7 +84,12 @@ describe('selection', () => {
   });
 
   it('skips by binding, operation, glob and level, and says why', () => {
-    const { run, skipped } = selectCases(cases, { bindings: ['soap12'], operations: ['SMSSend'], skip: ['**/over-size'], level: 'should' });
+    const { run, skipped } = selectCases(cases, {
+      bindings: ['soap12'],
+      operations: ['SMSSend'],
+      skip: ['**/over-size'],
+      level: 'should',
+    });
     expect(run.every((c) => c.binding === 'soap12' && c.operation === 'SMSSend' && c.level !== 'compat')).toBe(true);
     expect(run.length + skipped.length).toBe(cases.length);
     expect(skipped.find((s) => s.testCase.id === 'SMSSend/soap12/fault/over-size')!.reason).toMatch(/--skip/);

@@ -16,7 +16,11 @@ function parse(argv: string[], env: Record<string, string> = {}) {
 
 function captureIo() {
   const out = { stdout: '', stderr: '', files: new Map<string, string>() };
-  const io: CommandIo = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), writeFile: (p, t) => void out.files.set(p, t) };
+  const io: CommandIo = {
+    stdout: (t) => void (out.stdout += t),
+    stderr: (t) => void (out.stderr += t),
+    writeFile: (p, t) => void out.files.set(p, t),
+  };
   return { out, io };
 }
 
@@ -32,9 +36,29 @@ describe('flags', () => {
   });
 
   it('reads the password from the environment and pairs --out with reporters in order', () => {
-    const options = parse(['--target', 'http://h/x', '--reporter', 'pretty', '--reporter', 'json', '--reporter', 'junit', '--out', 'r.json', '--out', 'j.xml'], { SMSKIT_PASSWORD: 'pw-from-env' });
+    const options = parse(
+      [
+        '--target',
+        'http://h/x',
+        '--reporter',
+        'pretty',
+        '--reporter',
+        'json',
+        '--reporter',
+        'junit',
+        '--out',
+        'r.json',
+        '--out',
+        'j.xml',
+      ],
+      { SMSKIT_PASSWORD: 'pw-from-env' },
+    );
     expect(options.inputs['password']).toBe('pw-from-env');
-    expect(options.reporters).toEqual([{ name: 'pretty' }, { name: 'json', out: 'r.json' }, { name: 'junit', out: 'j.xml' }]);
+    expect(options.reporters).toEqual([
+      { name: 'pretty' },
+      { name: 'json', out: 'r.json' },
+      { name: 'junit', out: 'j.xml' },
+    ]);
   });
 });
 
@@ -42,7 +66,10 @@ describe('running', () => {
   it('runs the embedded default and writes every reporter', async () => {
     const { out, io } = captureIo();
     const started = performance.now();
-    const code = await executeConformance(parse(['--reporter', 'pretty', '--reporter', 'json', '--reporter', 'junit', '--out', 'r.json', '--out', 'j.xml']), io);
+    const code = await executeConformance(
+      parse(['--reporter', 'pretty', '--reporter', 'json', '--reporter', 'junit', '--out', 'r.json', '--out', 'j.xml']),
+      io,
+    );
     const elapsed = performance.now() - started;
     expect(code).toBe(0);
     expect(out.stdout).toMatch(/^PASS \(--fail-on must\): 83 cases, 83 passed/m);
@@ -82,7 +109,9 @@ describe('an unreachable target is one clear error', () => {
 
   const expectUnreachable = async (target: string, reason: RegExp, extra: string[] = []) => {
     const { io } = captureIo();
-    const error = await executeConformance(parse(['--target', target, '--retries', '0', ...extra]), io).catch((e: unknown) => e);
+    const error = await executeConformance(parse(['--target', target, '--retries', '0', ...extra]), io).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConformanceError);
     expect((error as ConformanceError).code).toBe('TARGET_UNREACHABLE');
     expect((error as Error).message).toMatch(reason);

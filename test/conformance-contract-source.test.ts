@@ -30,7 +30,10 @@ afterAll(() => {
 });
 
 async function refusal(url: string, timeoutMs = 2_000, maxBytes?: number): Promise<ConformanceError> {
-  const error = await loadContract(url, timeoutMs, maxBytes).then(() => undefined, (e: unknown) => e);
+  const error = await loadContract(url, timeoutMs, maxBytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ConformanceError);
   expect((error as ConformanceError).code).toBe('CONTRACT_UNREADABLE');
   expect((error as ConformanceError).message).toContain(url);
@@ -50,7 +53,9 @@ describe('loadContract from a URL', () => {
   });
 
   it('refuses a document over the size limit', async () => {
-    expect((await refusal(`${origin}/big`, 2_000, 1024)).message).toMatch(/the response exceeded 1 KiB \(--max-response-bytes\)/);
+    expect((await refusal(`${origin}/big`, 2_000, 1024)).message).toMatch(
+      /the response exceeded 1 KiB \(--max-response-bytes\)/,
+    );
   });
 
   it('gives up on a server that does not answer in time', async () => {

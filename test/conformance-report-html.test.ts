@@ -28,7 +28,12 @@ afterAll(async () => {
   await reference?.close();
 });
 
-const spellings = [TEST_PASSWORD, encodeURIComponent(TEST_PASSWORD), new URLSearchParams({ p: TEST_PASSWORD }).toString().slice(2), 'Sup3r-Secret&amp;&lt;pw&gt;'];
+const spellings = [
+  TEST_PASSWORD,
+  encodeURIComponent(TEST_PASSWORD),
+  new URLSearchParams({ p: TEST_PASSWORD }).toString().slice(2),
+  'Sup3r-Secret&amp;&lt;pw&gt;',
+];
 
 describe('the HTML report', () => {
   it('is a reporter --reporter can name', () => {
@@ -39,23 +44,31 @@ describe('the HTML report', () => {
   it('opens with the verdict and the summary by level, binding and operation', () => {
     const summary = page.slice(page.indexOf('<h2 id="summary">'), page.indexOf('<h2 id="failures">'));
     expect(summary).toMatch(/<p class="verdict fail">FAIL \(--fail-on must\): \d+ cases/);
-    for (const caption of ['Failures by level', 'Cases by binding', 'Cases by operation']) expect(summary).toContain(`<caption>${caption}</caption>`);
+    for (const caption of ['Failures by level', 'Cases by binding', 'Cases by operation'])
+      expect(summary).toContain(`<caption>${caption}</caption>`);
     expect(summary).toContain('<th scope="row">SOAP 1.2</th>');
     expect(summary).toContain('<th scope="row">SMSSendToPort</th>');
-    expect(summary).toMatch(new RegExp(`<th scope="row">MUST</th><td class="n">${report.summary.failuresByLevel.must}</td>`));
+    expect(summary).toMatch(
+      new RegExp(`<th scope="row">MUST</th><td class="n">${report.summary.failuresByLevel.must}</td>`),
+    );
   });
 
   it('groups failures by check, each case with expected, actual, the exchange and curl', () => {
     const group = page.slice(page.indexOf('<h3 id="check-http.content-type">'));
     const firstCase = group.slice(0, group.indexOf('</article>'));
-    expect(firstCase).toMatch(/<dt>Expected<\/dt><dd><code>[^<]+<\/code><\/dd><dt>Actual<\/dt><dd><code>text\/xml; charset=utf-8<\/code>/);
+    expect(firstCase).toMatch(
+      /<dt>Expected<\/dt><dd><code>[^<]+<\/code><\/dd><dt>Actual<\/dt><dd><code>text\/xml; charset=utf-8<\/code>/,
+    );
     expect(firstCase).toContain('<summary>Request and response</summary>');
     expect(firstCase).toMatch(/<pre class="curl"><code>curl -sS -i -X (POST|GET) /);
     expect(page).toContain('<h3 id="check-http.status-200">');
   });
 
   it('marks every case with its binding, level and status for the filters, in the table of all cases', () => {
-    const rows = page.match(/<tr data-binding="[^"]+" data-level="(must|should|compat)" data-status="(passed|failed|skipped|not-run)">/g) ?? [];
+    const rows =
+      page.match(
+        /<tr data-binding="[^"]+" data-level="(must|should|compat)" data-status="(passed|failed|skipped|not-run)">/g,
+      ) ?? [];
     expect(rows.length).toBe(report.cases.length);
     expect(page).toContain('<form id="filters" hidden');
     expect(page).toMatch(/<input type="checkbox" name="binding" value="http-get" checked>/);

@@ -29,16 +29,33 @@ afterAll(async () => {
   await reference.close();
 });
 
-const spellings = [TEST_PASSWORD, encodeURIComponent(TEST_PASSWORD), new URLSearchParams({ p: TEST_PASSWORD }).toString().slice(2), 'Sup3r-Secret&amp;&lt;pw&gt;'];
+const spellings = [
+  TEST_PASSWORD,
+  encodeURIComponent(TEST_PASSWORD),
+  new URLSearchParams({ p: TEST_PASSWORD }).toString().slice(2),
+  'Sup3r-Secret&amp;&lt;pw&gt;',
+];
 
 describe('reports', () => {
   it('the JSON report has the documented shape', () => {
-    const json = JSON.parse(renderJson(report)) as { summary: Record<string, number>; cases: Record<string, unknown>[] };
+    const json = JSON.parse(renderJson(report)) as {
+      summary: Record<string, number>;
+      cases: Record<string, unknown>[];
+    };
     expect(Object.keys(json.summary)).toEqual(expect.arrayContaining(['total', 'passed', 'failed', 'skipped']));
     expect(json.summary.total).toBe(report.cases.length);
     const failed = json.cases.find((c) => c.status === 'failed')!;
-    expect(Object.keys(failed)).toEqual(expect.arrayContaining(['id', 'operation', 'binding', 'status', 'durationMs', 'failures']));
-    expect(Object.keys((failed.failures as object[])[0]!)).toEqual(['check', 'level', 'source', 'expected', 'actual', 'message']);
+    expect(Object.keys(failed)).toEqual(
+      expect.arrayContaining(['id', 'operation', 'binding', 'status', 'durationMs', 'failures']),
+    );
+    expect(Object.keys((failed.failures as object[])[0]!)).toEqual([
+      'check',
+      'level',
+      'source',
+      'expected',
+      'actual',
+      'message',
+    ]);
   });
 
   it('the JUnit report is well-formed XML with one testcase per case', () => {
@@ -71,7 +88,11 @@ describe('redaction', () => {
     ['form-encoded value', 'a=p%40ss+w%26rd&b=1', 'a=***&b=1'],
     ['URL-encoded value', '/x?a=p%40ss%20w%26rd', '/x?a=***'],
     ['password parameter by name', '/x?user=u&password=other&b=1', '/x?user=u&password=***&b=1'],
-    ['password element by name', '<m:password xmlns:m="u">other</m:password>', '<m:password xmlns:m="u">***</m:password>'],
+    [
+      'password element by name',
+      '<m:password xmlns:m="u">other</m:password>',
+      '<m:password xmlns:m="u">***</m:password>',
+    ],
     ['credentials in a URL', 'curl http://user:pw@host/x', 'curl http://***@host/x'],
     ['authorization header', "-H 'authorization: Basic abc'", "-H 'authorization: ***'"],
   ])('%s', (_, input, want) => {

@@ -24,7 +24,9 @@ afterAll(async () => {
 describe('a correct server', () => {
   it('passes every case over all bindings and levels', async () => {
     const report = await runAgainst(reference.url);
-    const failed = report.cases.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.failures.map((f) => `${f.check} ${f.message}`).join('; ')}`);
+    const failed = report.cases
+      .filter((c) => c.status === 'failed')
+      .map((c) => `${c.id}: ${c.failures.map((f) => `${f.check} ${f.message}`).join('; ')}`);
     expect(failed).toEqual([]);
     expect(report.summary.skipped).toBe(0);
     expect(report.summary.passed).toBe(report.summary.total);
@@ -49,7 +51,11 @@ describe('broken servers, one defect each', () => {
     // response.field-order needs two results: it is covered by the two-results contract below;
     // the checks of rich answers (xsi:type, array items, SOAP headers) by the rich contract's
     // defects (test/conformance/rich-selftest.test.ts).
-    const covered = new Set([...DEFECTS.map((d) => d.expectedCheck), ...RICH_DEFECTS.map((d) => d.expectedCheck), 'response.field-order']);
+    const covered = new Set([
+      ...DEFECTS.map((d) => d.expectedCheck),
+      ...RICH_DEFECTS.map((d) => d.expectedCheck),
+      'response.field-order',
+    ]);
     expect(ALL_CHECKS.map((c) => c.id).filter((id) => !covered.has(id))).toEqual([]);
   });
 
@@ -73,8 +79,16 @@ describe('another contract (two results, SOAP only)', () => {
   let server: Listening;
   beforeAll(async () => {
     const { createRequestListener, listen } = await import('../runtime/index.js');
-    const { twoResultsDescriptor, twoResultsHandlers } = await import('./fixtures/conformance/two-results-descriptor.js');
-    server = await listen(createRequestListener(twoResultsDescriptor, twoResultsHandlers, { maxBodyBytes: TEST_BODY_LIMIT, logger: { error: () => {} } }), { host: '127.0.0.1', port: 0 });
+    const { twoResultsDescriptor, twoResultsHandlers } = await import(
+      './fixtures/conformance/two-results-descriptor.js'
+    );
+    server = await listen(
+      createRequestListener(twoResultsDescriptor, twoResultsHandlers, {
+        maxBodyBytes: TEST_BODY_LIMIT,
+        logger: { error: () => {} },
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -84,7 +98,14 @@ describe('another contract (two results, SOAP only)', () => {
     const { twoResultsDescriptor } = await import('./fixtures/conformance/two-results-descriptor.js');
     const { runConformance } = await import('../conformance/index.js');
     // No WSDL is served for this contract: the wsdl case is skipped on purpose, and counted.
-    return runConformance({ target: `${origin}/lookup.svc`, descriptor: twoResultsDescriptor, inputs: { values: { secret: 'hidden-value' }, secrets: ['secret'] }, skip: ['wsdl'], maxBodyBytes: TEST_BODY_LIMIT, retries: 0 });
+    return runConformance({
+      target: `${origin}/lookup.svc`,
+      descriptor: twoResultsDescriptor,
+      inputs: { values: { secret: 'hidden-value' }, secrets: ['secret'] },
+      skip: ['wsdl'],
+      maxBodyBytes: TEST_BODY_LIMIT,
+      retries: 0,
+    });
   };
 
   it('passes a correct server', async () => {

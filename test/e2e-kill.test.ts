@@ -54,34 +54,56 @@ function batch(round: number, size = 200): Request[] {
   return Array.from({ length: size }, (_, i) => {
     const marker = `kill-${RUN}-r${round}-${String(i).padStart(3, '0')}`;
     const text = i % 5 === 0 ? `Grüße ${marker} 👋` : `batch message ${marker}`;
-    const base: Record<string, string> = { keyword: 'batch', emailAddress: ACCOUNT.email, password: PASSWORD, smsto: `+1415555${String(1000 + i)}`, carrierCode: 'att', smsmsg: text };
+    const base: Record<string, string> = {
+      keyword: 'batch',
+      emailAddress: ACCOUNT.email,
+      password: PASSWORD,
+      smsto: `+1415555${String(1000 + i)}`,
+      carrierCode: 'att',
+      smsmsg: text,
+    };
     if (i % 3 === 0) base.port = String(1000 + i);
     const kind = i % 4 === 3 ? REFUSAL_KINDS[Math.floor(i / 4) % REFUSAL_KINDS.length]! : undefined;
-    return { marker, binding: BINDINGS[i % BINDINGS.length]!, input: kind === undefined ? base : kind[1](base), refuse: kind?.[0] };
+    return {
+      marker,
+      binding: BINDINGS[i % BINDINGS.length]!,
+      input: kind === undefined ? base : kind[1](base),
+      refuse: kind?.[0],
+    };
   });
 }
 
 async function call(clients: Map<Protocol, ServiceAPIClient>, request: Request): Promise<Outcome> {
   const client = clients.get(request.binding)!;
   try {
-    const id = 'port' in request.input ? (await client.SMSSendToPort(request.input)).SMSSendToPortResult : (await client.SMSSend(request.input)).SMSSendResult;
+    const id =
+      'port' in request.input
+        ? (await client.SMSSendToPort(request.input)).SMSSendToPortResult
+        : (await client.SMSSend(request.input)).SMSSendResult;
     return { kind: 'ack', id: id ?? '' };
   } catch (error) {
-    if (error instanceof SoapFaultError) return { kind: 'refused', code: error.detail.code ?? `${error.code}: ${error.message}` };
+    if (error instanceof SoapFaultError)
+      return { kind: 'refused', code: error.detail.code ?? `${error.code}: ${error.message}` };
     if (error instanceof TransportError) return { kind: 'no answer', error: error.code };
     throw error;
   }
 }
 
 function clientsFor(server: ServeProcess): Map<Protocol, ServiceAPIClient> {
-  return new Map(BINDINGS.map((binding) => [binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 20_000 })]));
+  return new Map(
+    BINDINGS.map((binding) => [binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 20_000 })]),
+  );
 }
 
 /**
  * Sends the whole batch at once; SIGKILLs the server as soon as `killAfter` responses have arrived
  * (all of them by default), without waiting for anything else.
  */
-async function sendAndKill(server: ServeProcess, requests: Request[], killAfter = requests.length): Promise<{ outcomes: Outcome[]; signal: NodeJS.Signals | null }> {
+async function sendAndKill(
+  server: ServeProcess,
+  requests: Request[],
+  killAfter = requests.length,
+): Promise<{ outcomes: Outcome[]; signal: NodeJS.Signals | null }> {
   const clients = clientsFor(server);
   let answered = 0;
   let killed: Promise<{ signal: NodeJS.Signals | null }> | undefined;
@@ -101,7 +123,9 @@ async function sendAndKill(server: ServeProcess, requests: Request[], killAfter 
 function storedByMarker(): Map<string, Array<{ id: string; message: string }>> {
   const conn = new Database(db, { readonly: true, fileMustExist: true });
   try {
-    const rows = conn.prepare<[string], { id: string; message: string }>("SELECT id, message FROM outbox WHERE instr(message, ?) > 0").all(`kill-${RUN}-`);
+    const rows = conn
+      .prepare<[string], { id: string; message: string }>('SELECT id, message FROM outbox WHERE instr(message, ?) > 0')
+      .all(`kill-${RUN}-`);
     const out = new Map<string, Array<{ id: string; message: string }>>();
     for (const row of rows) {
       const marker = /kill-[0-9a-f]+-r\d+-\d{3}/.exec(row.message)?.[0] ?? '?';
@@ -125,7 +149,12 @@ describe('SIGKILL of smskit serve', () => {
     const unexpected1 = round1.flatMap((request, i) => {
       const outcome = first.outcomes[i]!;
       const want = request.refuse === undefined ? 'ack' : `refused ${request.refuse}`;
-      const got = outcome.kind === 'ack' ? 'ack' : outcome.kind === 'refused' ? `refused ${outcome.code}` : `no answer (${outcome.error})`;
+      const got =
+        outcome.kind === 'ack'
+          ? 'ack'
+          : outcome.kind === 'refused'
+            ? `refused ${outcome.code}`
+            : `no answer (${outcome.error})`;
       return want === got ? [] : [`${request.marker} over ${request.binding}: want ${want}, got ${got}`];
     });
     expect(unexpected1).toEqual([]);
@@ -155,11 +184,20 @@ describe('SIGKILL of smskit serve', () => {
       const outcome = outcomes[i]!;
       const rows = byMarker.get(request.marker) ?? [];
       if (outcome.kind === 'ack') {
-        if (idCount.get(outcome.id) !== 1) return [`${request.marker}: acknowledged ${outcome.id} is in smskit outbox --json ${idCount.get(outcome.id) ?? 0} times`];
-        if (rows.length !== 1 || rows[0]!.id !== outcome.id || rows[0]!.message !== request.input.smsmsg) return [`${request.marker}: acknowledged as ${outcome.id}, stored as ${JSON.stringify(rows.map((r) => r.id))}`];
+        if (idCount.get(outcome.id) !== 1)
+          return [
+            `${request.marker}: acknowledged ${outcome.id} is in smskit outbox --json ${idCount.get(outcome.id) ?? 0} times`,
+          ];
+        if (rows.length !== 1 || rows[0]!.id !== outcome.id || rows[0]!.message !== request.input.smsmsg)
+          return [
+            `${request.marker}: acknowledged as ${outcome.id}, stored as ${JSON.stringify(rows.map((r) => r.id))}`,
+          ];
         return [];
       }
-      if (outcome.kind === 'refused') return rows.length === 0 ? [] : [`${request.marker}: refused (${outcome.code}) but stored as ${rows.map((r) => r.id).join(', ')}`];
+      if (outcome.kind === 'refused')
+        return rows.length === 0
+          ? []
+          : [`${request.marker}: refused (${outcome.code}) but stored as ${rows.map((r) => r.id).join(', ')}`];
       return rows.length <= 1 ? [] : [`${request.marker}: unanswered, stored ${rows.length} times`];
     });
     expect(problems).toEqual([]);
@@ -190,9 +228,11 @@ describe('SIGKILL of smskit serve', () => {
     const after = storedByMarker();
     const lost = round3.flatMap((request, i) => {
       const outcome = outcomes3[i]!;
-      if (outcome.kind === 'ack' && after.get(request.marker)?.[0]?.id !== outcome.id) return [`${request.marker}: acknowledged ${outcome.id} but not stored`];
+      if (outcome.kind === 'ack' && after.get(request.marker)?.[0]?.id !== outcome.id)
+        return [`${request.marker}: acknowledged ${outcome.id} but not stored`];
       if (outcome.kind !== 'ack' && after.has(request.marker)) return [`${request.marker}: ${outcome.kind} but stored`];
-      if (outcome.kind === 'refused' && outcome.code !== request.refuse) return [`${request.marker}: refused ${outcome.code}, want ${request.refuse}`];
+      if (outcome.kind === 'refused' && outcome.code !== request.refuse)
+        return [`${request.marker}: refused ${outcome.code}, want ${request.refuse}`];
       return [];
     });
     expect(lost).toEqual([]);
@@ -207,7 +247,9 @@ describe('SIGKILL of smskit serve', () => {
     } finally {
       conn.close();
     }
-    const summary3 = `round 3 (SIGINT mid-batch): ${outcomes3.filter((o) => o.kind === 'ack').length} acknowledged, ${outcomes3.filter((o) => o.kind === "no answer").length} unanswered (${[...new Set(outcomes3.flatMap((o) => (o.kind === "no answer" ? [o.error] : [])))].join(", ")})`;
-    console.log(`e2e kill: ${summary3}; round 1 ${first.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; round 2 ${answered2} answered before the kill, ${second.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; ${entries.length} stored`);
+    const summary3 = `round 3 (SIGINT mid-batch): ${outcomes3.filter((o) => o.kind === 'ack').length} acknowledged, ${outcomes3.filter((o) => o.kind === 'no answer').length} unanswered (${[...new Set(outcomes3.flatMap((o) => (o.kind === 'no answer' ? [o.error] : [])))].join(', ')})`;
+    console.log(
+      `e2e kill: ${summary3}; round 1 ${first.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; round 2 ${answered2} answered before the kill, ${second.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; ${entries.length} stored`,
+    );
   }, 90_000);
 });

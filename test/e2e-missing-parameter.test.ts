@@ -12,7 +12,14 @@ import { ServiceAPIClient } from '../generated/service-api/client.js';
 import { SoapFaultError, type Protocol } from '../runtime/index.js';
 import { startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
 
-const FULL = { keyword: 'ACME', emailAddress: 'a@example.com', password: 'not checked here', smsto: '+14155550123', carrierCode: 'att', smsmsg: 'hi' } as const;
+const FULL = {
+  keyword: 'ACME',
+  emailAddress: 'a@example.com',
+  password: 'not checked here',
+  smsto: '+14155550123',
+  carrierCode: 'att',
+  smsmsg: 'hi',
+} as const;
 const FIELDS = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg'] as const;
 
 const dir = tempDir('e2e-known-bugs');
@@ -29,39 +36,56 @@ afterAll(async () => {
 });
 
 describe('an absent GET/POST parameter is refused with ASMX wording and the MissingParameter code', () => {
-  it.each(['http-get', 'http-post'] as const)('%s: every absent SMSSend parameter is MissingParameter, like on SOAP', async (binding: Protocol) => {
-    const client = new ServiceAPIClient({ url: server.url, binding, timeoutMs: 10_000 });
-    try {
-      const got: string[] = [];
-      for (const field of FIELDS) {
-        const error = await client.SMSSend({ ...FULL, [field]: undefined }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        const fault = error instanceof SoapFaultError ? error : undefined;
-        got.push(`${field}: ${fault === undefined ? String(error) : `${fault.code} ${fault.detail.code ?? '(no code)'} "${fault.message}"`}`);
+  it.each(['http-get', 'http-post'] as const)(
+    '%s: every absent SMSSend parameter is MissingParameter, like on SOAP',
+    async (binding: Protocol) => {
+      const client = new ServiceAPIClient({ url: server.url, binding, timeoutMs: 10_000 });
+      try {
+        const got: string[] = [];
+        for (const field of FIELDS) {
+          const error = await client.SMSSend({ ...FULL, [field]: undefined }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          const fault = error instanceof SoapFaultError ? error : undefined;
+          got.push(
+            `${field}: ${fault === undefined ? String(error) : `${fault.code} ${fault.detail.code ?? '(no code)'} "${fault.message}"`}`,
+          );
+        }
+        expect(got).toEqual(FIELDS.map((field) => `${field}: Client MissingParameter "Missing parameter: ${field}."`));
+      } finally {
+        await client.close();
       }
-      expect(got).toEqual(FIELDS.map((field) => `${field}: Client MissingParameter "Missing parameter: ${field}."`));
-    } finally {
-      await client.close();
-    }
-  });
+    },
+  );
 
-  it.each(['GET', 'POST'] as const)('raw %s without smsto: 500 text/plain "Missing parameter: smsto." with X-Smskit-Error-Code', async (method) => {
-    const { smsto: _absent, ...rest } = FULL;
-    const params = new URLSearchParams(rest).toString();
-    const response =
-      method === 'GET'
-        ? await fetch(`${server.url}/SMSSend?${params}`)
-        : await fetch(`${server.url}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: params });
-    const body = await response.text();
-    expect({ status: response.status, type: response.headers.get('content-type'), errorCode: response.headers.get('x-smskit-error-code'), body }).toEqual({
-      status: 500,
-      type: 'text/plain; charset=utf-8',
-      errorCode: 'MissingParameter',
-      body: 'Missing parameter: smsto.',
-    });
-  });
+  it.each(['GET', 'POST'] as const)(
+    'raw %s without smsto: 500 text/plain "Missing parameter: smsto." with X-Smskit-Error-Code',
+    async (method) => {
+      const { smsto: _absent, ...rest } = FULL;
+      const params = new URLSearchParams(rest).toString();
+      const response =
+        method === 'GET'
+          ? await fetch(`${server.url}/SMSSend?${params}`)
+          : await fetch(`${server.url}/SMSSend`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: params,
+            });
+      const body = await response.text();
+      expect({
+        status: response.status,
+        type: response.headers.get('content-type'),
+        errorCode: response.headers.get('x-smskit-error-code'),
+        body,
+      }).toEqual({
+        status: 500,
+        type: 'text/plain; charset=utf-8',
+        errorCode: 'MissingParameter',
+        body: 'Missing parameter: smsto.',
+      });
+    },
+  );
 
   it('SMSSendToPort over GET without port is MissingParameter (never a silent SMSSend)', async () => {
     const client = new ServiceAPIClient({ url: server.url, binding: 'http-get', timeoutMs: 10_000 });

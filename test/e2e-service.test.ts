@@ -20,7 +20,16 @@ import { ServiceAPIClient } from '../generated/service-api/client.js';
 import type { SMSSendToPort } from '../generated/service-api/types.js';
 import { SoapFaultError, type Protocol } from '../runtime/index.js';
 import type { CliResult } from './helpers/cli.js';
-import { addAccount, mapLimit, readOutbox, runCliAsync, startServe, tempDir, type OutboxJsonEntry, type ServeProcess } from './helpers/serve-process.js';
+import {
+  addAccount,
+  mapLimit,
+  readOutbox,
+  runCliAsync,
+  startServe,
+  tempDir,
+  type OutboxJsonEntry,
+  type ServeProcess,
+} from './helpers/serve-process.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const MESSAGE_ID = /^SMS-[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -87,17 +96,40 @@ function expectRefusal(fault: SoapFaultError, binding: Protocol, code: string, f
   expect(fault.code, where).toBe(binding === 'soap12' ? 'Sender' : 'Client');
   expect(fault.detail.code, where).toBe(code);
   expect(fault.message, where).toMatch(new RegExp(`^${code}: \\S[^\\n]*$`));
-  if (field !== undefined && (binding === 'soap11' || binding === 'soap12')) expect(fault.detail.field, where).toBe(field);
+  if (field !== undefined && (binding === 'soap11' || binding === 'soap12'))
+    expect(fault.detail.field, where).toBe(field);
 }
 
-function sendArgs(binding: Protocol, overrides: Partial<Record<'keyword' | 'email' | 'to' | 'carrier' | 'message' | 'port', string>> = {}): string[] {
-  const options = { keyword: GOOD.keyword, email: GOOD.emailAddress, to: GOOD.smsto, carrier: GOOD.carrierCode, message: GOOD.smsmsg, ...overrides };
-  return ['send', '--url', server.url, '--binding', binding, ...Object.entries(options).flatMap(([name, value]) => [`--${name}`, value])];
+function sendArgs(
+  binding: Protocol,
+  overrides: Partial<Record<'keyword' | 'email' | 'to' | 'carrier' | 'message' | 'port', string>> = {},
+): string[] {
+  const options = {
+    keyword: GOOD.keyword,
+    email: GOOD.emailAddress,
+    to: GOOD.smsto,
+    carrier: GOOD.carrierCode,
+    message: GOOD.smsmsg,
+    ...overrides,
+  };
+  return [
+    'send',
+    '--url',
+    server.url,
+    '--binding',
+    binding,
+    ...Object.entries(options).flatMap(([name, value]) => [`--${name}`, value]),
+  ];
 }
 
 /** `smskit send` with the password in SMSKIT_PASSWORD; its output joins the transcript. */
 async function cliSend(args: string[], password = PASSWORD, via: 'env' | 'stdin' = 'env'): Promise<CliResult> {
-  const result = await runCliAsync(via === 'env' ? args : [...args, '--password-stdin'], via === 'env' ? { env: { SMSKIT_PASSWORD: password }, timeoutMs: 30_000 } : { input: `${password}\n`, timeoutMs: 30_000 });
+  const result = await runCliAsync(
+    via === 'env' ? args : [...args, '--password-stdin'],
+    via === 'env'
+      ? { env: { SMSKIT_PASSWORD: password }, timeoutMs: 30_000 }
+      : { input: `${password}\n`, timeoutMs: 30_000 },
+  );
   transcript.push(result.stdout, result.stderr);
   return result;
 }
@@ -115,8 +147,14 @@ function acknowledge(id: string, want: Partial<OutboxJsonEntry>): void {
 function stored(): Map<string, OutboxJsonEntry & { message: string }> {
   const conn = new Database(db, { readonly: true, fileMustExist: true });
   try {
-    const rows = conn.prepare('SELECT id, created_at, account, keyword, recipient, carrier, encoding, segments, port, state, message FROM outbox ORDER BY id').all() as Array<OutboxJsonEntry & { created_at: number; message: string }>;
-    return new Map(rows.map(({ created_at, ...row }) => [row.id, { ...row, time: new Date(created_at).toISOString() }]));
+    const rows = conn
+      .prepare(
+        'SELECT id, created_at, account, keyword, recipient, carrier, encoding, segments, port, state, message FROM outbox ORDER BY id',
+      )
+      .all() as Array<OutboxJsonEntry & { created_at: number; message: string }>;
+    return new Map(
+      rows.map(({ created_at, ...row }) => [row.id, { ...row, time: new Date(created_at).toISOString() }]),
+    );
   } finally {
     conn.close();
   }
@@ -128,8 +166,11 @@ function storedWithMarker(marker: string): string[] {
 
 beforeAll(async () => {
   server = await startServe({ db });
-  await Promise.all([SENDER, PAUSED].map((account) => addAccount(db, account).then((r) => transcript.push(r.stdout, r.stderr))));
-  for (const binding of BINDINGS) clients.set(binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 15_000 }));
+  await Promise.all(
+    [SENDER, PAUSED].map((account) => addAccount(db, account).then((r) => transcript.push(r.stdout, r.stderr))),
+  );
+  for (const binding of BINDINGS)
+    clients.set(binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 15_000 }));
 }, 60_000);
 
 afterAll(async () => {
@@ -155,7 +196,9 @@ describe('smskit serve as a process', () => {
       startServe({ db: join(dir.path, 'unused.sqlite'), args: ['--max-segments', '0'] }),
       startServe({ db: join(dir.path, 'unused.sqlite'), startTimeoutMs: 50 }),
     ]);
-    expect(usage.status === 'rejected' && String(usage.reason)).toMatch(/exited before listening \(code 2, [^)]*\); stderr:\nsmskit: --max-segments must be an integer from 1 to 255/);
+    expect(usage.status === 'rejected' && String(usage.reason)).toMatch(
+      /exited before listening \(code 2, [^)]*\); stderr:\nsmskit: --max-segments must be an integer from 1 to 255/,
+    );
     expect(slow.status === 'rejected' && String(slow.reason)).toMatch(/printed no URL within 50 ms/);
     expect(existsSync(join(dir.path, 'unused.sqlite'))).toBe(false);
   });
@@ -201,13 +244,33 @@ describe('success', () => {
 
   it('smskit send prints the id and exits 0 over every binding (SMSSend and SMSSendToPort)', async () => {
     const cases: Array<{ binding: Protocol; overrides: Record<string, string>; want: Partial<OutboxJsonEntry> }> = [
-      { binding: 'soap11', overrides: {}, want: { recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: null } },
-      { binding: 'soap12', overrides: { port: '2948', to: '+44 7700 900123', carrier: 'vodafone-uk' }, want: { recipient: '+447700900123', carrier: 'vodafone-uk', port: 2948 } },
-      { binding: 'http-get', overrides: { message: 'Grüße aus Köln, où est-il? ¿Qué tal? €5 {ok}', carrier: 'auto' }, want: { encoding: 'gsm7', segments: 1, carrier: 'auto', port: null } },
-      { binding: 'http-post', overrides: { message: '你好，世界 👋 & <b>"é"</b>', port: '0', keyword: 'PROMO7' }, want: { encoding: 'ucs2', segments: 1, port: 0, keyword: 'PROMO7' } },
+      {
+        binding: 'soap11',
+        overrides: {},
+        want: { recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: null },
+      },
+      {
+        binding: 'soap12',
+        overrides: { port: '2948', to: '+44 7700 900123', carrier: 'vodafone-uk' },
+        want: { recipient: '+447700900123', carrier: 'vodafone-uk', port: 2948 },
+      },
+      {
+        binding: 'http-get',
+        overrides: { message: 'Grüße aus Köln, où est-il? ¿Qué tal? €5 {ok}', carrier: 'auto' },
+        want: { encoding: 'gsm7', segments: 1, carrier: 'auto', port: null },
+      },
+      {
+        binding: 'http-post',
+        overrides: { message: '你好，世界 👋 & <b>"é"</b>', port: '0', keyword: 'PROMO7' },
+        want: { encoding: 'ucs2', segments: 1, port: 0, keyword: 'PROMO7' },
+      },
     ];
     // one of them reads the password from standard input instead of SMSKIT_PASSWORD
-    const results = await Promise.all(cases.map(({ binding, overrides }, i) => cliSend(sendArgs(binding, overrides), PASSWORD, i === 1 ? 'stdin' : 'env')));
+    const results = await Promise.all(
+      cases.map(({ binding, overrides }, i) =>
+        cliSend(sendArgs(binding, overrides), PASSWORD, i === 1 ? 'stdin' : 'env'),
+      ),
+    );
     const rows = stored();
     cases.forEach(({ binding, overrides, want }, i) => {
       const result = results[i]!;
@@ -216,7 +279,12 @@ describe('success', () => {
       expect(result.stdout, binding).toMatch(/^SMS-[0-9A-HJKMNP-TV-Z]{26}\n$/);
       const id = result.stdout.trim();
       acknowledge(id, { account: 'e2e.sender@example.com', ...want });
-      expect(rows.get(id), binding).toMatchObject({ account: 'e2e.sender@example.com', state: 'queued', message: overrides.message ?? GOOD.smsmsg, ...want });
+      expect(rows.get(id), binding).toMatchObject({
+        account: 'e2e.sender@example.com',
+        state: 'queued',
+        message: overrides.message ?? GOOD.smsmsg,
+        ...want,
+      });
     });
   }, 60_000);
 });
@@ -242,25 +310,61 @@ const REFUSALS: ReadonlyArray<[string, string, string | undefined, Input, readon
   ['password absent', 'MissingParameter', 'password', { ...GOOD, password: undefined }, SOAP_BINDINGS],
   ['smsmsg absent', 'MissingParameter', 'smsmsg', { ...GOOD, smsmsg: undefined }, SOAP_BINDINGS],
   ['port absent (SMSSendToPort)', 'MissingParameter', 'port', { ...GOOD, port: undefined }, SOAP_BINDINGS],
-  ['the first missing one in wire order', 'MissingParameter', 'smsto', { ...GOOD, smsto: '', carrierCode: '', smsmsg: '' }, BINDINGS],
+  [
+    'the first missing one in wire order',
+    'MissingParameter',
+    'smsto',
+    { ...GOOD, smsto: '', carrierCode: '', smsmsg: '' },
+    BINDINGS,
+  ],
   ['wrong password', 'AuthenticationFailed', undefined, { ...GOOD, password: WRONG_PASSWORD }, BINDINGS],
   ['unknown account', 'AuthenticationFailed', undefined, { ...GOOD, emailAddress: 'nobody@example.com' }, BINDINGS],
-  ['address over 254 characters', 'AuthenticationFailed', undefined, { ...GOOD, emailAddress: `${'a'.repeat(250)}@example.com` }, BINDINGS],
+  [
+    'address over 254 characters',
+    'AuthenticationFailed',
+    undefined,
+    { ...GOOD, emailAddress: `${'a'.repeat(250)}@example.com` },
+    BINDINGS,
+  ],
   ['keyword with punctuation', 'InvalidKeyword', 'keyword', { ...GOOD, keyword: 'ACME!' }, BINDINGS],
-  ['password over 1024 characters', 'AuthenticationFailed', undefined, { ...GOOD, password: PASSWORD.padEnd(1025, 'x') }, BINDINGS],
+  [
+    'password over 1024 characters',
+    'AuthenticationFailed',
+    undefined,
+    { ...GOOD, password: PASSWORD.padEnd(1025, 'x') },
+    BINDINGS,
+  ],
   ['keyword over 11 characters', 'InvalidKeyword', 'keyword', { ...GOOD, keyword: 'ABCDEFGHIJKL' }, BINDINGS],
   ['keyword with a non-ASCII letter', 'InvalidKeyword', 'keyword', { ...GOOD, keyword: 'ÄCME' }, BINDINGS],
   ['keyword of another account', 'KeywordNotAllowed', 'keyword', { ...GOOD, keyword: 'PAUSE' }, BINDINGS],
-  ['national number without a default country', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '(415) 555-0123' }, BINDINGS],
+  [
+    'national number without a default country',
+    'InvalidRecipient',
+    'smsto',
+    { ...GOOD, smsto: '(415) 555-0123' },
+    BINDINGS,
+  ],
   ['letters in the number', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+1 415 CALL NOW' }, BINDINGS],
   ['an extension', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+14155550123 ext 5' }, BINDINGS],
-  ['authentication before the other fields', 'AuthenticationFailed', undefined, { ...GOOD, password: WRONG_PASSWORD, keyword: 'bad!', smsto: 'x', carrierCode: 'x' }, BINDINGS],
+  [
+    'authentication before the other fields',
+    'AuthenticationFailed',
+    undefined,
+    { ...GOOD, password: WRONG_PASSWORD, keyword: 'bad!', smsto: 'x', carrierCode: 'x' },
+    BINDINGS,
+  ],
   ['too few digits', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+1234567' }, BINDINGS],
   ['too many digits', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+1234567890123456' }, BINDINGS],
   ['country code 0', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+04155550123' }, BINDINGS],
   ['a plus inside', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '1+4155550123' }, BINDINGS],
   ['non-ASCII digits', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: '+١٤١٥٥٥٥٠١٢٣' }, BINDINGS],
-  ['over 40 characters of input', 'InvalidRecipient', 'smsto', { ...GOOD, smsto: `+1 415 555 0123${' '.repeat(30)}` }, BINDINGS],
+  [
+    'over 40 characters of input',
+    'InvalidRecipient',
+    'smsto',
+    { ...GOOD, smsto: `+1 415 555 0123${' '.repeat(30)}` },
+    BINDINGS,
+  ],
   ['unknown carrier', 'UnknownCarrier', 'carrierCode', { ...GOOD, carrierCode: 'acme-mobile' }, BINDINGS],
   ['carrier in full-width letters', 'UnknownCarrier', 'carrierCode', { ...GOOD, carrierCode: 'ＡＴＴ' }, BINDINGS],
   ['port over 65535', 'InvalidPort', 'port', { ...GOOD, port: '65536' }, BINDINGS],
@@ -273,14 +377,27 @@ const REFUSALS: ReadonlyArray<[string, string, string | undefined, Input, readon
   ['empty text on SMSSendToPort', 'EmptyMessage', 'smsmsg', { ...GOOD, smsmsg: '', port: '2948' }, BINDINGS],
   ['11 GSM segments', 'MessageTooLong', 'smsmsg', { ...GOOD, smsmsg: 'a'.repeat(1531) }, BINDINGS],
   ['11 UCS-2 segments', 'MessageTooLong', 'smsmsg', { ...GOOD, smsmsg: '中'.repeat(671) }, BINDINGS],
-  ['11 GSM segments with a port', 'MessageTooLong', 'smsmsg', { ...GOOD, smsmsg: 'a'.repeat(1461), port: '5000' }, BINDINGS],
-  ['11 UCS-2 segments with a port', 'MessageTooLong', 'smsmsg', { ...GOOD, smsmsg: '中'.repeat(641), port: '5000' }, BINDINGS],
+  [
+    '11 GSM segments with a port',
+    'MessageTooLong',
+    'smsmsg',
+    { ...GOOD, smsmsg: 'a'.repeat(1461), port: '5000' },
+    BINDINGS,
+  ],
+  [
+    '11 UCS-2 segments with a port',
+    'MessageTooLong',
+    'smsmsg',
+    { ...GOOD, smsmsg: '中'.repeat(641), port: '5000' },
+    BINDINGS,
+  ],
 ];
 
 describe('refusals', () => {
   it.each(REFUSALS)('%s: %s, the same on every binding, nothing stored', async (name, code, field, input, bindings) => {
     const marker = `refused-${randomBytes(5).toString('hex')}`;
-    const marked: Input = input.smsmsg !== undefined && input.smsmsg !== '' ? { ...input, smsmsg: `${input.smsmsg} ${marker}` } : input;
+    const marked: Input =
+      input.smsmsg !== undefined && input.smsmsg !== '' ? { ...input, smsmsg: `${input.smsmsg} ${marker}` } : input;
     const faults = await Promise.all(bindings.map((binding) => refusal(binding, marked)));
     faults.forEach((fault, i) => expectRefusal(fault, bindings[i]!, code, field));
     expect(new Set(faults.map((f) => f.message)).size, `${name}: one message whatever the binding`).toBe(1);
@@ -290,7 +407,11 @@ describe('refusals', () => {
   it('GET and POST refusals are a 500 text/plain line with the code in X-Smskit-Error-Code', async () => {
     const params = new URLSearchParams({ ...GOOD, carrierCode: 'acme-mobile' });
     const get = await fetch(`${server.url}/SMSSend?${params}`);
-    const post = await fetch(`${server.url}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: params.toString() });
+    const post = await fetch(`${server.url}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: params.toString(),
+    });
     for (const response of [get, post]) {
       const body = await response.text();
       transcript.push(body);
@@ -316,7 +437,9 @@ describe('refusals', () => {
       ['EmptyMessage', { message: '' }],
       ['MessageTooLong', { message: `${'b'.repeat(1531)} ${marker}` }],
     ];
-    const results = await mapLimit(cases, 4, ([, overrides, password], i) => cliSend(sendArgs(BINDINGS[i % BINDINGS.length]!, overrides), password));
+    const results = await mapLimit(cases, 4, ([, overrides, password], i) =>
+      cliSend(sendArgs(BINDINGS[i % BINDINGS.length]!, overrides), password),
+    );
     cases.forEach(([code], i) => {
       const result = results[i]!;
       const where = `${code} over ${BINDINGS[i % BINDINGS.length]}`;
@@ -353,7 +476,11 @@ describe('accounts on a running server', () => {
     const locked = { ...GOOD, emailAddress: PAUSED.email, keyword: 'PAUSE' };
     for (let i = 0; i < 10; i++) {
       const binding = BINDINGS[i % BINDINGS.length]!;
-      expectRefusal(await refusal(binding, { ...locked, password: `${WRONG_PASSWORD}-${i}` }), binding, 'AuthenticationFailed');
+      expectRefusal(
+        await refusal(binding, { ...locked, password: `${WRONG_PASSWORD}-${i}` }),
+        binding,
+        'AuthenticationFailed',
+      );
     }
     for (const binding of BINDINGS) expectRefusal(await refusal(binding, locked), binding, 'TooManyAttempts');
   });
@@ -425,14 +552,21 @@ describe('texts: encodings and segment counting, read back from the outbox', () 
       const row = rows.get(id);
       const got = row === undefined ? 'not stored' : `${row.encoding}/${row.segments}/${row.port}`;
       const problems = got === want ? [] : [`${name} over ${binding}: want ${want}, got ${got}`];
-      if (row !== undefined && row.message !== text) problems.push(`${name} over ${binding}: the stored text differs from the sent one`);
+      if (row !== undefined && row.message !== text)
+        problems.push(`${name} over ${binding}: the stored text differs from the sent one`);
       return problems;
     });
     expect(mismatches).toEqual([]);
   }, 60_000);
 
   it('texts travel unchanged (XML specials, spaces at the ends, CR LF, tabs) on every binding', async () => {
-    const texts = ['Grüße €5 {x}', '日本語 👍 <&> "q" \'a\' ]]>', '  leading and trailing spaces  ', 'line one\nline two', 'tab\tand\r\nCRLF and a lone \r'];
+    const texts = [
+      'Grüße €5 {x}',
+      '日本語 👍 <&> "q" \'a\' ]]>',
+      '  leading and trailing spaces  ',
+      'line one\nline two',
+      'tab\tand\r\nCRLF and a lone \r',
+    ];
     const sent: Array<[string, string]> = [];
     for (const text of texts) {
       for (const binding of BINDINGS) {
@@ -447,7 +581,10 @@ describe('texts: encodings and segment counting, read back from the outbox', () 
 
   it('the SOAP client refuses a character XML 1.0 cannot carry before sending anything', async () => {
     for (const binding of SOAP_BINDINGS) {
-      await expect(send(binding, { ...GOOD, smsmsg: 'a\u001bb' })).rejects.toMatchObject({ name: 'CodecError', code: 'CODEC_ILLEGAL_CHAR' });
+      await expect(send(binding, { ...GOOD, smsmsg: 'a\u001bb' })).rejects.toMatchObject({
+        name: 'CodecError',
+        code: 'CODEC_ILLEGAL_CHAR',
+      });
     }
   });
 });
@@ -455,7 +592,25 @@ describe('texts: encodings and segment counting, read back from the outbox', () 
 describe('smskit send exit codes', () => {
   it('exits 2 with a one-line transport error when nothing listens at the URL', async () => {
     const port = await closedPort();
-    const result = await cliSend(['send', '--url', `http://127.0.0.1:${port}/serviceapi.asmx`, '--binding', 'http-post', '--keyword', 'ACME', '--email', SENDER.email, '--to', '+14155550123', '--carrier', 'att', '--message', 'hi', '--timeout', '5000']);
+    const result = await cliSend([
+      'send',
+      '--url',
+      `http://127.0.0.1:${port}/serviceapi.asmx`,
+      '--binding',
+      'http-post',
+      '--keyword',
+      'ACME',
+      '--email',
+      SENDER.email,
+      '--to',
+      '+14155550123',
+      '--carrier',
+      'att',
+      '--message',
+      'hi',
+      '--timeout',
+      '5000',
+    ]);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^smskit: [^\n]+\n$/);
     expect(result.stderr).not.toMatch(/fault/);
@@ -470,13 +625,33 @@ describe('smskit outbox --json', () => {
     expect(raw.stderr).toBe('');
     expect(entries.map((e) => e.id).sort()).toEqual([...acknowledged.keys()].sort());
     const mismatches = entries.flatMap((entry) => {
-      const want = { account: 'e2e.sender@example.com', keyword: 'ACME', carrier: 'att', state: 'queued', ...acknowledged.get(entry.id) };
+      const want = {
+        account: 'e2e.sender@example.com',
+        keyword: 'ACME',
+        carrier: 'att',
+        state: 'queued',
+        ...acknowledged.get(entry.id),
+      };
       const wrong = Object.entries(want).filter(([key, value]) => entry[key as keyof OutboxJsonEntry] !== value);
-      return wrong.map(([key, value]) => `${entry.id}.${key}: want ${JSON.stringify(value)}, got ${JSON.stringify(entry[key as keyof OutboxJsonEntry])}`);
+      return wrong.map(
+        ([key, value]) =>
+          `${entry.id}.${key}: want ${JSON.stringify(value)}, got ${JSON.stringify(entry[key as keyof OutboxJsonEntry])}`,
+      );
     });
     expect(mismatches).toEqual([]);
     for (const entry of entries) {
-      expect(Object.keys(entry)).toEqual(['id', 'time', 'account', 'keyword', 'recipient', 'carrier', 'encoding', 'segments', 'port', 'state']);
+      expect(Object.keys(entry)).toEqual([
+        'id',
+        'time',
+        'account',
+        'keyword',
+        'recipient',
+        'carrier',
+        'encoding',
+        'segments',
+        'port',
+        'state',
+      ]);
       expect(entry.recipient).toMatch(/^\+[1-9]\d{7,14}$/);
     }
     expect(raw.stdout).not.toContain(GOOD.smsmsg);
@@ -506,7 +681,10 @@ describe('shutdown', () => {
     expect(exit.stderr).toContain('SIGTERM');
     expect(exit.stderr).toContain('stopped');
     // nothing else was logged: no internal error, no storage trouble, during the whole file
-    expect(exit.stderr.split('\n').filter(Boolean)).toEqual(['smskit serve: SIGTERM: finishing in-flight requests', 'smskit serve: stopped']);
+    expect(exit.stderr.split('\n').filter(Boolean)).toEqual([
+      'smskit serve: SIGTERM: finishing in-flight requests',
+      'smskit serve: stopped',
+    ]);
     expect([...stored().keys()].sort()).toEqual([...acknowledged.keys()].sort());
   }, 30_000);
 });

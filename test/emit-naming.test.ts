@@ -80,11 +80,20 @@ describe('naming: collisions follow the documented rule', () => {
       ],
       [],
     );
-    expect([...names.values()].map((n) => n.name)).toEqual(['Guid', 'GuidType', 'Guid_Serialization', 'GuidType_Serialization', 'Guid_2']);
+    expect([...names.values()].map((n) => n.name)).toEqual([
+      'Guid',
+      'GuidType',
+      'Guid_Serialization',
+      'GuidType_Serialization',
+      'Guid_2',
+    ]);
   });
 
   it('reserved and runtime names are never taken', () => {
-    const names = allocateTypeNames([{ key: '{urn:t}Promise', sourceName: 'Promise', ns: 'urn:t', kind: 'type' }], ['Promise']);
+    const names = allocateTypeNames(
+      [{ key: '{urn:t}Promise', sourceName: 'Promise', ns: 'urn:t', kind: 'type' }],
+      ['Promise'],
+    );
     expect(names.get('{urn:t}Promise')!.name).toBe('PromiseType');
   });
 
@@ -115,7 +124,9 @@ describe('naming: collisions follow the documented rule', () => {
         { local: 'name', ns: 'urn:b', kind: 'element' },
       ]),
     ).toEqual(['id', 'idAttribute', 'name', 'nameElement']);
-    expect(allocatePropertyNames([{ local: 'value', ns: '', kind: 'attribute' }], ['value'])).toEqual(['valueAttribute']);
+    expect(allocatePropertyNames([{ local: 'value', ns: '', kind: 'attribute' }], ['value'])).toEqual([
+      'valueAttribute',
+    ]);
   });
 
   it('methods: operation name, then MessageName for overloads, never `close`', () => {

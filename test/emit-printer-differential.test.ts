@@ -14,12 +14,23 @@ import { createReferenceProject, tsMorphFilePrinter } from './helpers/ts-morph-p
 const CORPUS = `${SHARED_FROM_ROOT}/wsdl-corpus`;
 const SKIP = sharedSkipReason('wsdl-corpus');
 if (SKIP !== undefined) console.warn(`emit-printer-differential: corpus inputs ${SKIP}`);
-const REFUSED = new Set(['europepmc-jaxws-xsd-import.wsdl', 'portaplusapi-servicestack-soap12.wsdl', 'tradetracker-affiliate-rpc-encoded.wsdl']);
+const REFUSED = new Set([
+  'europepmc-jaxws-xsd-import.wsdl',
+  'portaplusapi-servicestack-soap12.wsdl',
+  'tradetracker-affiliate-rpc-encoded.wsdl',
+]);
 const corpus = SKIP !== undefined ? [] : readdirSync(CORPUS);
 const ownFixtures = goldenInputs()
   .map((g) => g.wsdl)
   .filter((f) => f.startsWith('test/fixtures/') && !f.endsWith('/nothing-left.wsdl'));
-const inputs = ['wsdl/serviceapi.wsdl', ...ownFixtures, ...corpus.filter((f) => f.endsWith('.wsdl') && !REFUSED.has(f)).sort().map((f) => `${CORPUS}/${f}`)];
+const inputs = [
+  'wsdl/serviceapi.wsdl',
+  ...ownFixtures,
+  ...corpus
+    .filter((f) => f.endsWith('.wsdl') && !REFUSED.has(f))
+    .sort()
+    .map((f) => `${CORPUS}/${f}`),
+];
 const options = { toolVersion: '0.0.0-test' };
 
 describe('printer equals ts-morph', () => {

@@ -9,7 +9,10 @@ const typesOf = (model: WsdlModel): string => generate(model, { toolVersion: '0.
 const inline = (type: ReturnType<typeof complex>) => ({ kind: 'inline' as const, type });
 
 /** A request wrapper holding the given fields, plus an empty response wrapper. */
-function wrapperModel(fields: Parameters<typeof complex>[0], types: Parameters<typeof oneOperationModel>[0]['types'] = []): WsdlModel {
+function wrapperModel(
+  fields: Parameters<typeof complex>[0],
+  types: Parameters<typeof oneOperationModel>[0]['types'] = [],
+): WsdlModel {
   return oneOperationModel({
     types,
     elements: [element(q('Req'), inline(complex(fields))), element(q('Resp'), inline(complex([])))],
@@ -53,12 +56,32 @@ describe('types.ts: shapes', () => {
   const shapes: [string, { fields: Parameters<typeof complex>[0]; want: string }][] = [
     ['minOccurs=0 -> optional', { fields: [element(q('a'), xs('string'), { minOccurs: 0 })], want: '  a?: string;' }],
     ['nillable -> | null', { fields: [element(q('a'), xs('int'), { nillable: true })], want: '  a: number | null;' }],
-    ['maxOccurs unbounded -> array', { fields: [element(q('a'), xs('string'), { maxOccurs: 'unbounded' })], want: '  a: string[];' }],
-    ['nillable items', { fields: [element(q('a'), xs('int'), { maxOccurs: 'unbounded', nillable: true, minOccurs: 0 })], want: '  a?: (number | null)[];' }],
+    [
+      'maxOccurs unbounded -> array',
+      { fields: [element(q('a'), xs('string'), { maxOccurs: 'unbounded' })], want: '  a: string[];' },
+    ],
+    [
+      'nillable items',
+      {
+        fields: [element(q('a'), xs('int'), { maxOccurs: 'unbounded', nillable: true, minOccurs: 0 })],
+        want: '  a?: (number | null)[];',
+      },
+    ],
     ['non-identifier name is quoted', { fields: [element(q('e-mail'), xs('string'))], want: "  'e-mail': string;" }],
     [
       'choice members are optional',
-      { fields: [{ kind: 'choice', minOccurs: 1, maxOccurs: 1, source: { file: 'f', line: 1 }, particles: [element(q('x'), xs('string')), element(q('y'), xs('int'))] }], want: '  y?: number;' },
+      {
+        fields: [
+          {
+            kind: 'choice',
+            minOccurs: 1,
+            maxOccurs: 1,
+            source: { file: 'f', line: 1 },
+            particles: [element(q('x'), xs('string')), element(q('y'), xs('int'))],
+          },
+        ],
+        want: '  y?: number;',
+      },
     ],
   ];
   it.each(shapes)('%s', (_name, { fields, want }) => {
@@ -66,7 +89,10 @@ describe('types.ts: shapes', () => {
   });
 
   it('ArrayOfX is a T[] alias', () => {
-    const arrayOf = complex(undefined, { name: q('ArrayOfString'), arrayItem: element(q('string'), xs('string'), { minOccurs: 0, maxOccurs: 'unbounded', nillable: true }) });
+    const arrayOf = complex(undefined, {
+      name: q('ArrayOfString'),
+      arrayItem: element(q('string'), xs('string'), { minOccurs: 0, maxOccurs: 'unbounded', nillable: true }),
+    });
     const text = typesOf(wrapperModel([element(q('list'), named(NS, 'ArrayOfString'), { minOccurs: 0 })], [arrayOf]));
     expect(text).toContain('export type ArrayOfString = (string | null)[];');
     expect(text).toContain('  list?: ArrayOfString;');
@@ -80,14 +106,23 @@ describe('types.ts: shapes', () => {
   });
 
   it('simpleContent is { value; ...attributes }', () => {
-    const money = complex(undefined, { name: q('Money'), simpleContent: xs('decimal'), attributes: [attribute(q('currency', ''), xs('string'), 'required'), attribute(q('value', ''), xs('string'))] });
+    const money = complex(undefined, {
+      name: q('Money'),
+      simpleContent: xs('decimal'),
+      attributes: [attribute(q('currency', ''), xs('string'), 'required'), attribute(q('value', ''), xs('string'))],
+    });
     const text = typesOf(wrapperModel([element(q('m'), named(NS, 'Money'))], [money]));
-    expect(text).toMatch(/export interface Money \{\n.*\n  value: string;\n.*\n  currency: string;\n.*\n  valueAttribute\?: string;\n\}/);
+    expect(text).toMatch(
+      /export interface Money \{\n.*\n  value: string;\n.*\n  currency: string;\n.*\n  valueAttribute\?: string;\n\}/,
+    );
   });
 
   it('extension: interface extends the base; the descriptor flattens base fields first', () => {
     const base = complex([element(q('id'), xs('int'))], { name: q('Base') });
-    const derived = complex([element(q('extra'), xs('string'))], { name: q('Derived'), base: { name: q('Base'), derivation: 'extension' } });
+    const derived = complex([element(q('extra'), xs('string'))], {
+      name: q('Derived'),
+      base: { name: q('Base'), derivation: 'extension' },
+    });
     const model = wrapperModel([element(q('d'), named(NS, 'Derived'))], [base, derived]);
     expect(typesOf(model)).toMatch(/export interface Derived extends Base \{\n.*\n  extra: string;\n\}/);
     const types = toDescriptor(model).types;
@@ -98,8 +133,19 @@ describe('types.ts: shapes', () => {
 
   it('DataSet results (s:schema ref + s:any) are XmlElement', () => {
     const dataSet = complex([
-      element({ ns: XSD_NS, local: 'schema' }, { kind: 'anyType' }, { isSchemaRef: true, ref: { ns: XSD_NS, local: 'schema' } }),
-      { kind: 'any', namespace: '##any', processContents: 'lax', minOccurs: 1, maxOccurs: 1, source: { file: 'f', line: 1 } },
+      element(
+        { ns: XSD_NS, local: 'schema' },
+        { kind: 'anyType' },
+        { isSchemaRef: true, ref: { ns: XSD_NS, local: 'schema' } },
+      ),
+      {
+        kind: 'any',
+        namespace: '##any',
+        processContents: 'lax',
+        minOccurs: 1,
+        maxOccurs: 1,
+        source: { file: 'f', line: 1 },
+      },
     ]);
     const text = typesOf(wrapperModel([element(q('GetResult'), inline(dataSet), { minOccurs: 0 })]));
     expect(text).toContain('  GetResult?: XmlElement;');
@@ -116,17 +162,24 @@ describe('types.ts: shapes', () => {
     const country = complex([element(q('code'), xs('string'))], { name: q('Country') });
     const model = oneOperationModel({
       types: [country],
-      elements: [element(q('Country'), inline(complex([element(q('c'), named(NS, 'Country'))]))), element(q('Resp'), inline(complex([])))],
+      elements: [
+        element(q('Country'), inline(complex([element(q('c'), named(NS, 'Country'))]))),
+        element(q('Resp'), inline(complex([]))),
+      ],
     });
     const text = typesOf(model);
     expect(text).toContain('export interface Country {');
     expect(text).toContain('export interface CountryElement {');
     expect(text).toContain('  c: Country;');
-    expect(generate(model, { toolVersion: 't' }).get('t/client.ts')).toContain('Op(input: CountryElement, options?: CallOptions): Promise<Resp>');
+    expect(generate(model, { toolVersion: 't' }).get('t/client.ts')).toContain(
+      'Op(input: CountryElement, options?: CallOptions): Promise<Resp>',
+    );
   });
 
   it('JSDoc carries the WSDL documentation and the XSD facts', () => {
-    const text = typesOf(wrapperModel([element(q('a'), xs('string'), { minOccurs: 0, documentation: 'The */ keyword.' })]));
+    const text = typesOf(
+      wrapperModel([element(q('a'), xs('string'), { minOccurs: 0, documentation: 'The */ keyword.' })]),
+    );
     expect(text).toContain('The *\\/ keyword.');
     expect(text).toContain('Element `{urn:t}a`: xs:string. MinOccurs 0, maxOccurs 1.');
   });

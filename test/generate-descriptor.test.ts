@@ -47,24 +47,40 @@ describe('toDescriptor(serviceapi)', () => {
       input: { kind: 'element', element: `{${NS}}SMSSend` },
       output: { kind: 'element', element: `{${NS}}SMSSendResponse` },
     });
-    for (const binding of descriptor.bindings) expect(binding.operations.map((o) => o.method)).toEqual(['SMSSend', 'SMSSendToPort']);
+    for (const binding of descriptor.bindings)
+      expect(binding.operations.map((o) => o.method)).toEqual(['SMSSend', 'SMSSendToPort']);
   });
 
   it('HTTP operations: params in part order, mimeXml result into the SOAP wrapper field', () => {
     const get = descriptor.bindings[2]!.operations[1]!;
     expect(get.httpPath).toBe('/SMSSendToPort');
     expect(get.input.kind === 'params' ? get.input.params.map((p) => p.name) : []).toEqual([
-      'keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg', 'port',
+      'keyword',
+      'emailAddress',
+      'password',
+      'smsto',
+      'carrierCode',
+      'smsmsg',
+      'port',
     ]);
     expect(get.output).toEqual({ kind: 'xml-result', element: `{${NS}}string`, field: 'SMSSendToPortResult' });
   });
 
   it('elements and wrapper types, fields in schema order', () => {
-    expect(descriptor.elements[`{${NS}}string`]).toEqual({ name: { ns: NS, local: 'string' }, value: { kind: 'primitive', xsd: 'string' }, nillable: true });
+    expect(descriptor.elements[`{${NS}}string`]).toEqual({
+      name: { ns: NS, local: 'string' },
+      value: { kind: 'primitive', xsd: 'string' },
+      nillable: true,
+    });
     expect(descriptor.elements[`{${NS}}SMSSend`]!.value).toEqual({ kind: 'type', type: `element:{${NS}}SMSSend` });
     const wrapper = descriptor.types[`element:{${NS}}SMSSend`];
     expect(wrapper?.kind === 'complex' ? wrapper.fields.map((f) => [f.prop, f.minOccurs, f.maxOccurs]) : []).toEqual([
-      ['keyword', 0, 1], ['emailAddress', 0, 1], ['password', 0, 1], ['smsto', 0, 1], ['carrierCode', 0, 1], ['smsmsg', 0, 1],
+      ['keyword', 0, 1],
+      ['emailAddress', 0, 1],
+      ['password', 0, 1],
+      ['smsto', 0, 1],
+      ['carrierCode', 0, 1],
+      ['smsmsg', 0, 1],
     ]);
   });
 
@@ -85,7 +101,12 @@ describe('binding choice and synthesised shapes', () => {
     const service = base.services[0]!;
     const model: WsdlModel = {
       ...base,
-      services: [{ ...service, ports: [...service.ports, { ...service.ports[0]!, name: 'SecondSoap', address: 'http://other/x.asmx' }] }],
+      services: [
+        {
+          ...service,
+          ports: [...service.ports, { ...service.ports[0]!, name: 'SecondSoap', address: 'http://other/x.asmx' }],
+        },
+      ],
     };
     const descriptor = toDescriptor(model);
     expect(descriptor.bindings.filter((b) => b.protocol === 'soap11')).toHaveLength(1);
@@ -101,7 +122,9 @@ describe('binding choice and synthesised shapes', () => {
     const files = generate(model, { toolVersion: 't' });
     expect(files.get('service-api/types.ts')).toContain('export interface SMSSendInput {');
     expect(files.get('service-api/types.ts')).toContain('  SMSSendResult?: string;');
-    expect(files.get('service-api/client.ts')).toContain('SMSSend(input: SMSSendInput, options?: CallOptions): Promise<SMSSendOutput>');
+    expect(files.get('service-api/client.ts')).toContain(
+      'SMSSend(input: SMSSendInput, options?: CallOptions): Promise<SMSSendOutput>',
+    );
     const get = toDescriptor(model).bindings[0]!.operations[0]!;
     expect(get.output).toEqual({ kind: 'xml-result', element: `{${NS}}string`, field: 'SMSSendResult' });
   });
@@ -109,26 +132,55 @@ describe('binding choice and synthesised shapes', () => {
   it('rpc style leaves the operations out of that binding only, with a warning naming the line', () => {
     const base = serviceApiModel();
     const soap = base.bindings[0]!;
-    const rpc = { ...soap, operations: soap.operations.map((o) => ({ ...o, style: 'rpc' as const, source: { file: 'fixture.wsdl', line: 42 } })) };
+    const rpc = {
+      ...soap,
+      operations: soap.operations.map((o) => ({
+        ...o,
+        style: 'rpc' as const,
+        source: { file: 'fixture.wsdl', line: 42 },
+      })),
+    };
     const model: WsdlModel = { ...base, bindings: [rpc, ...base.bindings.slice(1)] };
     const descriptor = toDescriptor(model);
     const soap11 = descriptor.bindings.find((b) => b.protocol === 'soap11')!;
     expect(soap11.operations).toEqual([]);
     expect(soap11.omitted?.map((o) => [o.name, o.reason])).toEqual([
       ['SMSSend', 'rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal'],
-      ['SMSSendToPort', 'rpc style (operation SMSSendToPort of binding ServiceAPISoap) is not supported; only document/literal'],
+      [
+        'SMSSendToPort',
+        'rpc style (operation SMSSendToPort of binding ServiceAPISoap) is not supported; only document/literal',
+      ],
     ]);
-    expect(descriptor.bindings.find((b) => b.protocol === 'soap12')!.operations.map((o) => o.name)).toEqual(['SMSSend', 'SMSSendToPort']);
+    expect(descriptor.bindings.find((b) => b.protocol === 'soap12')!.operations.map((o) => o.name)).toEqual([
+      'SMSSend',
+      'SMSSendToPort',
+    ]);
     const warnings: string[] = [];
-    generate(model, { toolVersion: 't', onWarning: (w) => warnings.push(`${w.source.file}:${w.source.line}: ${w.message}`) });
-    expect(warnings[0]).toBe('fixture.wsdl:42: operation SMSSend is left out of binding ServiceAPISoap (soap11): rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal');
+    generate(model, {
+      toolVersion: 't',
+      onWarning: (w) => warnings.push(`${w.source.file}:${w.source.line}: ${w.message}`),
+    });
+    expect(warnings[0]).toBe(
+      'fixture.wsdl:42: operation SMSSend is left out of binding ServiceAPISoap (soap11): rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal',
+    );
   });
 
   it('refuses with a GeneratorError naming the operation and its line when no binding is left', () => {
     const base = serviceApiModel();
     const soap = base.bindings[0]!;
-    const rpc = { ...soap, operations: soap.operations.map((o) => ({ ...o, style: 'rpc' as const, source: { file: 'fixture.wsdl', line: 42 } })) };
-    const model: WsdlModel = { ...base, bindings: [rpc, ...base.bindings.slice(1)], services: [{ ...base.services[0]!, ports: base.services[0]!.ports.slice(0, 1) }] };
+    const rpc = {
+      ...soap,
+      operations: soap.operations.map((o) => ({
+        ...o,
+        style: 'rpc' as const,
+        source: { file: 'fixture.wsdl', line: 42 },
+      })),
+    };
+    const model: WsdlModel = {
+      ...base,
+      bindings: [rpc, ...base.bindings.slice(1)],
+      services: [{ ...base.services[0]!, ports: base.services[0]!.ports.slice(0, 1) }],
+    };
     let caught: unknown;
     try {
       toDescriptor(model);
@@ -137,7 +189,9 @@ describe('binding choice and synthesised shapes', () => {
     }
     expect(caught).toBeInstanceOf(GeneratorError);
     expect(caught).toMatchObject({ code: 'UNSUPPORTED_CONSTRUCT', file: 'fixture.wsdl', line: 42 });
-    expect((caught as Error).message).toMatch(/no operation can be generated: operation SMSSend is left out of binding ServiceAPISoap \(soap11\): rpc style/);
+    expect((caught as Error).message).toMatch(
+      /no operation can be generated: operation SMSSend is left out of binding ServiceAPISoap \(soap11\): rpc style/,
+    );
   });
 });
 
@@ -151,7 +205,9 @@ describe('determinism', () => {
   it('headers carry tool version, WSDL path, hash and options, and no absolute path', () => {
     const files = generate(serviceApiModel(), { toolVersion: '1.2.3', runtimeImport: '../runtime/index.js' });
     for (const [path, text] of files) {
-      expect(text, path).toMatch(/^\/\/ Generated by smskit 1\.2\.3 from wsdl\/serviceapi\.wsdl\n\/\/ Contract sha256: [0-9a-f]{64}\n\/\/ Options: runtimeImport="\.\.\/runtime\/index\.js"\n\/\/ DO NOT EDIT/);
+      expect(text, path).toMatch(
+        /^\/\/ Generated by smskit 1\.2\.3 from wsdl\/serviceapi\.wsdl\n\/\/ Contract sha256: [0-9a-f]{64}\n\/\/ Options: runtimeImport="\.\.\/runtime\/index\.js"\n\/\/ DO NOT EDIT/,
+      );
       expect(text).not.toContain(process.cwd());
     }
     expect(files.get('service-api/client.ts')).toContain("from '../runtime/index.js'");

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../generator/errors.js';
 import { generate, parseWsdl } from '../generator/index.js';
-import { goldenInputs, goldenRoot, readTree, REFUSED_FILE, repoRoot, writeTree } from './fixtures/models/golden-inputs.js';
+import {
+  goldenInputs,
+  goldenRoot,
+  readTree,
+  REFUSED_FILE,
+  repoRoot,
+  writeTree,
+} from './fixtures/models/golden-inputs.js';
 import { sharedSkipReason } from './helpers/shared-dir.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

@@ -10,7 +10,14 @@ import { ServiceClient, SoapFaultError } from '../runtime/index.js';
 import { serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
 import { WSDL_TEXT, startServer, type TestServer } from './fixtures/runtime/harness.js';
 
-const INPUT = { keyword: 'k', emailAddress: 'user@example.com', password: 'p', smsto: '+15551234567', carrierCode: 'ATT', smsmsg: 'Grüße 你好 📱 <&>"\'' };
+const INPUT = {
+  keyword: 'k',
+  emailAddress: 'user@example.com',
+  password: 'p',
+  smsto: '+15551234567',
+  carrierCode: 'ATT',
+  smsmsg: 'Grüße 你好 📱 <&>"\'',
+};
 
 describe('node-soap client -> our server', () => {
   let server: TestServer;
@@ -32,17 +39,34 @@ describe('node-soap client -> our server', () => {
 
   it('SOAP 1.2: both operations on the ServiceAPISoap12 port', async () => {
     const client = await soap.createClientAsync(`${server.endpoint}?wsdl`, { forceSoap12Headers: true });
-    const port = (client as unknown as Record<string, Record<string, Record<string, (args: object, cb: (err: unknown, result: Record<string, string>) => void) => void>>>)['ServiceAPI']!['ServiceAPISoap12']!;
+    const port = (
+      client as unknown as Record<
+        string,
+        Record<
+          string,
+          Record<string, (args: object, cb: (err: unknown, result: Record<string, string>) => void) => void>
+        >
+      >
+    )['ServiceAPI']!['ServiceAPISoap12']!;
     const call = (name: string, args: object) =>
-      new Promise<Record<string, string>>((resolve, reject) => port[name]!(args, (err, result) => (err ? reject(err) : resolve(result))));
+      new Promise<Record<string, string>>((resolve, reject) =>
+        port[name]!(args, (err, result) => (err ? reject(err) : resolve(result))),
+      );
     expect(JSON.parse((await call('SMSSend', INPUT))['SMSSendResult']!)).toEqual(INPUT);
-    expect(JSON.parse((await call('SMSSendToPort', { ...INPUT, port: '1' }))['SMSSendToPortResult']!)).toEqual({ ...INPUT, port: '1' });
-    expect(server.seen.at(-1)).toMatch(/^POST application\/soap\+xml; charset=utf-8; action="http:\/\/smskit.dev\/serviceapi\/SMSSendToPort"$/);
+    expect(JSON.parse((await call('SMSSendToPort', { ...INPUT, port: '1' }))['SMSSendToPortResult']!)).toEqual({
+      ...INPUT,
+      port: '1',
+    });
+    expect(server.seen.at(-1)).toMatch(
+      /^POST application\/soap\+xml; charset=utf-8; action="http:\/\/smskit.dev\/serviceapi\/SMSSendToPort"$/,
+    );
   });
 
   it('SOAP 1.1: a ServiceError reaches node-soap as a fault with our message', async () => {
     const client = await soap.createClientAsync(`${server.endpoint}?wsdl`);
-    const err = (await client.SMSSendAsync({ ...INPUT, keyword: 'refuse' }).catch((e: unknown) => e)) as { root?: { Envelope?: { Body?: { Fault?: { faultcode?: string; faultstring?: string } } } } };
+    const err = (await client.SMSSendAsync({ ...INPUT, keyword: 'refuse' }).catch((e: unknown) => e)) as {
+      root?: { Envelope?: { Body?: { Fault?: { faultcode?: string; faultstring?: string } } } };
+    };
     expect(err.root?.Envelope?.Body?.Fault?.faultstring).toBe('Invalid credentials.');
     expect(err.root?.Envelope?.Body?.Fault?.faultcode).toBe('soap:Client');
   });
@@ -55,10 +79,18 @@ describe('our client -> node-soap server (SOAP 1.1)', () => {
     httpServer = http.createServer();
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
     const echo = (result: string) => (args: Record<string, string>) => {
-      if (args['keyword'] === 'refuse') throw { Fault: { faultcode: 'soap:Client', faultstring: 'Refused by node-soap' } };
+      if (args['keyword'] === 'refuse')
+        throw { Fault: { faultcode: 'soap:Client', faultstring: 'Refused by node-soap' } };
       return { [result]: JSON.stringify(args) };
     };
-    soap.listen(httpServer, '/serviceapi.asmx', { ServiceAPI: { ServiceAPISoap: { SMSSend: echo('SMSSendResult'), SMSSendToPort: echo('SMSSendToPortResult') } } }, WSDL_TEXT);
+    soap.listen(
+      httpServer,
+      '/serviceapi.asmx',
+      {
+        ServiceAPI: { ServiceAPISoap: { SMSSend: echo('SMSSendResult'), SMSSendToPort: echo('SMSSendToPortResult') } },
+      },
+      WSDL_TEXT,
+    );
     endpoint = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/serviceapi.asmx`;
   });
   afterAll(async () => {
@@ -71,7 +103,10 @@ describe('our client -> node-soap server (SOAP 1.1)', () => {
     try {
       const send = await client.call<typeof INPUT, { SMSSendResult: string }>('SMSSend', INPUT);
       expect(JSON.parse(send.SMSSendResult)).toEqual(INPUT);
-      const toPort = await client.call<object, { SMSSendToPortResult: string }>('SMSSendToPort', { ...INPUT, port: '7' });
+      const toPort = await client.call<object, { SMSSendToPortResult: string }>('SMSSendToPort', {
+        ...INPUT,
+        port: '7',
+      });
       expect(JSON.parse(toPort.SMSSendToPortResult)).toEqual({ ...INPUT, port: '7' });
     } finally {
       await client.close();
@@ -81,7 +116,9 @@ describe('our client -> node-soap server (SOAP 1.1)', () => {
   it('a node-soap fault rejects with SoapFaultError', async () => {
     const client = new ServiceClient(serviceApiDescriptor, { url: endpoint, binding: 'soap11' });
     try {
-      const err = (await client.call('SMSSend', { ...INPUT, keyword: 'refuse' }).catch((e: unknown) => e)) as SoapFaultError;
+      const err = (await client
+        .call('SMSSend', { ...INPUT, keyword: 'refuse' })
+        .catch((e: unknown) => e)) as SoapFaultError;
       expect(err).toBeInstanceOf(SoapFaultError);
       expect(err.code).toBe('Client');
       expect(err.message).toBe('Refused by node-soap');

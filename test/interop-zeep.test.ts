@@ -9,11 +9,21 @@ import { startServer, type TestServer } from './fixtures/runtime/harness.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/runtime/zeep_client.py', import.meta.url));
 // pyenv shims can shadow the Debian interpreter that has python3-zeep: try both.
-const PYTHON = ['python3', '/usr/bin/python3'].find((bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0);
+const PYTHON = ['python3', '/usr/bin/python3'].find(
+  (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
+);
 const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '';
-if (PYTHON === undefined && !inCi) console.warn('interop-zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
+if (PYTHON === undefined && !inCi)
+  console.warn('interop-zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
 
-const FIELDS = { keyword: 'k', emailAddress: 'user@example.com', password: 'p', smsto: '+15551234567', carrierCode: 'ATT', smsmsg: 'Grüße 你好 📱 <&>"\'' };
+const FIELDS = {
+  keyword: 'k',
+  emailAddress: 'user@example.com',
+  password: 'p',
+  smsto: '+15551234567',
+  carrierCode: 'ATT',
+  smsmsg: 'Grüße 你好 📱 <&>"\'',
+};
 
 describe.skipIf(PYTHON === undefined && !inCi)('zeep client -> our server', () => {
   let server: TestServer;
@@ -22,7 +32,12 @@ describe.skipIf(PYTHON === undefined && !inCi)('zeep client -> our server', () =
     server = await startServer();
     if (PYTHON === undefined) throw new Error('CI is set but no python3 can import zeep: install python3-zeep');
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(PYTHON, [SCRIPT, `${server.endpoint}?wsdl`], { timeout: 60_000, env: { ...process.env, PYTHONIOENCODING: 'utf-8' } }, (err, out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out))),
+      execFile(
+        PYTHON,
+        [SCRIPT, `${server.endpoint}?wsdl`],
+        { timeout: 60_000, env: { ...process.env, PYTHONIOENCODING: 'utf-8' } },
+        (err, out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out)),
+      ),
     );
     results = JSON.parse(stdout) as typeof results;
   }, 90_000);

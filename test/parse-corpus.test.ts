@@ -43,7 +43,12 @@ const REFUSED: Record<string, { code: string; message: string }> = {
   },
 };
 
-const corpusFiles = SKIP !== undefined ? [] : readdirSync(corpusDir).filter((f) => f.endsWith('.wsdl')).sort();
+const corpusFiles =
+  SKIP !== undefined
+    ? []
+    : readdirSync(corpusDir)
+        .filter((f) => f.endsWith('.wsdl'))
+        .sort();
 const parsed = corpusFiles.filter((f) => !(f in REFUSED));
 
 function checkGolden(relativeFile: string, goldenName: string): void {

@@ -33,7 +33,9 @@ describe('parse: local wsdl:import, xs:import and xs:include', () => {
   it('resolves names across files by namespace, with per-file locations', () => {
     const model = parseWsdl(`${dir}/main.wsdl`);
     expect(model.targetNamespace).toBe('urn:main');
-    expect(model.documentation).toBe('Root of the import fixture: imports the abstract WSDL, adds binding and service.');
+    expect(model.documentation).toBe(
+      'Root of the import fixture: imports the abstract WSDL, adds binding and service.',
+    );
     expect(model.schema.namespaces).toEqual(['urn:main', 'urn:types']);
     expect(Object.keys(model.schema.elements)).toEqual(['{urn:types}GetQuote', '{urn:types}GetQuoteResponse']);
     // The chameleon include takes the includer's namespace.
@@ -46,7 +48,10 @@ describe('parse: local wsdl:import, xs:import and xs:include', () => {
     const binding = model.bindings[0]!;
     expect(binding.protocol).toBe('soap12');
     expect(binding.operations[0]!.portTypeOperation.source).toEqual({ file: `${dir}/abstract.wsdl`, line: 15 });
-    expect(model.services[0]!.ports[0]).toMatchObject({ address: 'http://localhost/quotes', addressNamespace: 'http://schemas.xmlsoap.org/wsdl/soap12/' });
+    expect(model.services[0]!.ports[0]).toMatchObject({
+      address: 'http://localhost/quotes',
+      addressNamespace: 'http://schemas.xmlsoap.org/wsdl/soap12/',
+    });
   });
 
   it('reads through options.readFile only (an in-memory file system)', () => {

@@ -35,13 +35,22 @@ afterAll(async () => {
 });
 
 const port = (which: 'sms' | 'checked' = 'checked'): number => Number(new URL(server[which]).port);
-const fields = (): string => `<keyword>FUZZ</keyword><emailAddress>fuzz@example.com</emailAddress><password>${server.password}</password><smsto>+14155550123</smsto><carrierCode>att</carrierCode>`;
+const fields = (): string =>
+  `<keyword>FUZZ</keyword><emailAddress>fuzz@example.com</emailAddress><password>${server.password}</password><smsto>+14155550123</smsto><carrierCode>att</carrierCode>`;
 const envelope = (envNs: string, message: string, prolog = '<?xml version="1.0" encoding="utf-8"?>'): string =>
   `${prolog}<soap:Envelope xmlns:soap="${envNs}"><soap:Body><SMSSend xmlns="${NS}">${fields()}<smsmsg>${message}</smsmsg></SMSSend></soap:Body></soap:Envelope>`;
 
-async function post(envNs: string, body: string | Buffer, which: 'sms' | 'checked' = 'checked'): Promise<{ status: number; type: string; text: string; ms: number }> {
+async function post(
+  envNs: string,
+  body: string | Buffer,
+  which: 'sms' | 'checked' = 'checked',
+): Promise<{ status: number; type: string; text: string; ms: number }> {
   const t0 = performance.now();
-  const res = await request(server[which], { method: 'POST', headers: { 'content-type': envNs === SOAP11 ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8' }, body });
+  const res = await request(server[which], {
+    method: 'POST',
+    headers: { 'content-type': envNs === SOAP11 ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8' },
+    body,
+  });
   const text = await res.body.text();
   return { status: res.statusCode, type: String(res.headers['content-type']), text, ms: performance.now() - t0 };
 }
@@ -62,34 +71,61 @@ async function expectClientFault(envNs: string, body: string, message?: RegExp):
   }
 }
 
-const VERSIONS: Array<[string, string]> = [['SOAP 1.1', SOAP11], ['SOAP 1.2', SOAP12]];
+const VERSIONS: Array<[string, string]> = [
+  ['SOAP 1.1', SOAP11],
+  ['SOAP 1.2', SOAP12],
+];
 
 describe('XML attacks: refused before any entity is expanded or fetched', () => {
   it.each(VERSIONS)('XXE with a file SYSTEM entity (%s)', async (_n, envNs) => {
-    await expectClientFault(envNs, envelope(envNs, '&xxe;', '<?xml version="1.0"?><!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'), /DOCTYPE/);
+    await expectClientFault(
+      envNs,
+      envelope(
+        envNs,
+        '&xxe;',
+        '<?xml version="1.0"?><!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+      ),
+      /DOCTYPE/,
+    );
   });
 
-  it.each(VERSIONS)('XXE with http SYSTEM entities, an external DTD and a parameter entity (%s): nothing fetched', async (_n, envNs) => {
-    canaryHits = 0;
-    for (const prolog of [
-      `<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "${canaryUrl}/entity">]>`,
-      `<!DOCTYPE soap:Envelope SYSTEM "${canaryUrl}/external.dtd">`,
-      `<!DOCTYPE soap:Envelope [<!ENTITY % p SYSTEM "${canaryUrl}/param"> %p;]>`,
-    ]) await expectClientFault(envNs, envelope(envNs, '&xxe;&leaked;', prolog), /DOCTYPE/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(canaryHits).toBe(0);
-  });
+  it.each(VERSIONS)(
+    'XXE with http SYSTEM entities, an external DTD and a parameter entity (%s): nothing fetched',
+    async (_n, envNs) => {
+      canaryHits = 0;
+      for (const prolog of [
+        `<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "${canaryUrl}/entity">]>`,
+        `<!DOCTYPE soap:Envelope SYSTEM "${canaryUrl}/external.dtd">`,
+        `<!DOCTYPE soap:Envelope [<!ENTITY % p SYSTEM "${canaryUrl}/param"> %p;]>`,
+      ])
+        await expectClientFault(envNs, envelope(envNs, '&xxe;&leaked;', prolog), /DOCTYPE/);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(canaryHits).toBe(0);
+    },
+  );
 
   it('billion laughs: refused at once, memory unchanged', async () => {
     const before = await server.stats({ gc: true });
-    const entities = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`)].join('');
-    for (const [, envNs] of VERSIONS) await expectClientFault(envNs, envelope(envNs, '&lol9;', `<?xml version="1.0"?><!DOCTYPE lolz [${entities}]>`), /DOCTYPE/);
+    const entities = [
+      '<!ENTITY lol "lol">',
+      ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`),
+    ].join('');
+    for (const [, envNs] of VERSIONS)
+      await expectClientFault(
+        envNs,
+        envelope(envNs, '&lol9;', `<?xml version="1.0"?><!DOCTYPE lolz [${entities}]>`),
+        /DOCTYPE/,
+      );
     const after = await server.stats({ gc: true });
     expect(after.heapUsed - before.heapUsed).toBeLessThan(8 * MiB);
   });
 
   it('quadratic blow-up (one 64 KB entity referenced 20,000 times): refused at once', async () => {
-    const body = envelope(SOAP11, '&a;'.repeat(20_000), `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "${'x'.repeat(64 * 1024)}">]>`);
+    const body = envelope(
+      SOAP11,
+      '&a;'.repeat(20_000),
+      `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "${'x'.repeat(64 * 1024)}">]>`,
+    );
     await expectClientFault(SOAP11, body, /DOCTYPE/);
   });
 
@@ -102,11 +138,16 @@ describe('XML attacks: refused before any entity is expanded or fetched', () => 
     ['inside a field', (e: string) => e.replace('<smsmsg>', '<smsmsg><!DOCTYPE x>')],
     ['after the root element', (e: string) => `${e}<!DOCTYPE x>`],
   ])('a DOCTYPE %s is refused with a Client fault', async (_n, place) => {
-    for (const [, envNs] of VERSIONS) await expectClientFault(envNs, place(envelope(envNs, 'hi')), /DOCTYPE|not well-formed/);
+    for (const [, envNs] of VERSIONS)
+      await expectClientFault(envNs, place(envelope(envNs, 'hi')), /DOCTYPE|not well-formed/);
   });
 
   it.each([
-    ['in the Body', (depth: number) => envelope(SOAP11, 'x').replace('<soap:Body>', `<soap:Body>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`)],
+    [
+      'in the Body',
+      (depth: number) =>
+        envelope(SOAP11, 'x').replace('<soap:Body>', `<soap:Body>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`),
+    ],
     ['in a field', (depth: number) => envelope(SOAP11, `${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)}`)],
     ['unclosed', (depth: number) => envelope(SOAP11, '<a>'.repeat(depth))],
   ])('10,000-level nesting %s: refused with a Client fault (nesting limit), quickly', async (_n, build) => {
@@ -134,7 +175,9 @@ describe('oversized requests', () => {
       const timer = setTimeout(finish, 20_000);
       const pump = (): void => {
         while (!stop && sent < total) {
-          const piece = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+          const piece = chunked
+            ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+            : chunk;
           sent += chunk.length;
           if (!socket.write(piece)) return void socket.once('drain', pump);
         }
@@ -159,7 +202,11 @@ describe('oversized requests', () => {
     const before = await server.stats({ gc: true });
     const total = 100 * MiB;
     const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${total}`;
-    const result = await stream(`POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\n${framing}\r\n\r\n`, total, chunked);
+    const result = await stream(
+      `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\n${framing}\r\n\r\n`,
+      total,
+      chunked,
+    );
     const after = await server.stats();
     // The server answers 413 and closes at once; a client still sending may see the reset before
     // it reads the answer (Node destroys a Connection: close socket when the answer is flushed).
@@ -174,7 +221,10 @@ describe('oversized requests', () => {
 
   it('a many-megabyte query string on GET is refused by the HTTP parser (431) and the server goes on', async () => {
     const query = `smsmsg=${'A'.repeat(4 * MiB)}`;
-    const result = await rawExchange(port(), [`GET /serviceapi.asmx/SMSSend?${query} HTTP/1.1\r\nHost: x\r\n\r\n`], { waitMs: 5000, until: /\r\n\r\n/ });
+    const result = await rawExchange(port(), [`GET /serviceapi.asmx/SMSSend?${query} HTTP/1.1\r\nHost: x\r\n\r\n`], {
+      waitMs: 5000,
+      until: /\r\n\r\n/,
+    });
     // Node's parser writes 431 and destroys the socket: the client reads the 431 or sees the close.
     if (result.text !== '') expect(statuses(result.text)).toEqual([431]);
     else expect(result.closedByServer).toBe(true);
@@ -184,14 +234,28 @@ describe('oversized requests', () => {
 
   it('a form of many megabytes on POST: 413 over the limit, a one-line refusal under it', async () => {
     // 413 before the body is read, then the connection is closed (the client may see the reset first).
-    const over = await request(`${server.sms}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `smsmsg=${'A'.repeat(8 * MiB)}` }).then(
+    const over = await request(`${server.sms}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `smsmsg=${'A'.repeat(8 * MiB)}`,
+    }).then(
       async (res) => ({ status: res.statusCode, type: res.headers['content-type'], text: await res.body.text() }),
       (error: unknown) => ({ status: 0, type: undefined, text: String((error as { code?: string }).code) }),
     );
     if (over.status === 0) expect(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']).toContain(over.text);
     else expect(over).toMatchObject({ status: 413, type: 'text/plain; charset=utf-8' });
-    const params = new URLSearchParams({ keyword: 'FUZZ', emailAddress: 'fuzz@example.com', password: server.password, smsto: '+14155550123', carrierCode: 'att' });
-    const under = await request(`${server.sms}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `${params}&smsmsg=${'A'.repeat(3 * MiB)}` });
+    const params = new URLSearchParams({
+      keyword: 'FUZZ',
+      emailAddress: 'fuzz@example.com',
+      password: server.password,
+      smsto: '+14155550123',
+      carrierCode: 'att',
+    });
+    const under = await request(`${server.sms}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${params}&smsmsg=${'A'.repeat(3 * MiB)}`,
+    });
     const text = await under.body.text();
     expect(under.statusCode).toBe(500);
     expect(under.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -210,7 +274,13 @@ describe('slow and idle clients', () => {
 
   it('slowloris headers (50 connections, a byte every 100 ms): each gets 408 or is closed by the headers timeout; a real request is served meanwhile', async () => {
     const head = 'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nX-Slow: ' + 'a'.repeat(200);
-    const slow = Array.from({ length: 50 }, () => rawExchange(port('sms'), [...head].map((c) => c), { gapMs: 100, waitMs: TIMEOUT_MS + 4000 }));
+    const slow = Array.from({ length: 50 }, () =>
+      rawExchange(
+        port('sms'),
+        [...head].map((c) => c),
+        { gapMs: 100, waitMs: TIMEOUT_MS + 4000 },
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await realRequestMs()).toBeLessThan(1500);
     for (const result of await Promise.all(slow)) {
@@ -221,8 +291,11 @@ describe('slow and idle clients', () => {
   });
 
   it('slowloris body (50 connections): each gets 408 text/plain within the body timeout', async () => {
-    const head = 'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 1000\r\n\r\n';
-    const slow = Array.from({ length: 50 }, () => rawExchange(port('sms'), [head, ...'<soap:Envelope'.split('')], { gapMs: 100, waitMs: TIMEOUT_MS + 4000 }));
+    const head =
+      'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 1000\r\n\r\n';
+    const slow = Array.from({ length: 50 }, () =>
+      rawExchange(port('sms'), [head, ...'<soap:Envelope'.split('')], { gapMs: 100, waitMs: TIMEOUT_MS + 4000 }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await realRequestMs()).toBeLessThan(1500);
     for (const result of await Promise.all(slow)) {
@@ -247,7 +320,15 @@ describe('slow and idle clients', () => {
           socket.on('close', () => closed++);
           batch.push(socket);
         }
-        await Promise.all(batch.map((s) => new Promise((resolve) => { s.once('connect', resolve); s.once('close', resolve); })));
+        await Promise.all(
+          batch.map(
+            (s) =>
+              new Promise((resolve) => {
+                s.once('connect', resolve);
+                s.once('close', resolve);
+              }),
+          ),
+        );
         sockets.push(...batch);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -269,12 +350,23 @@ describe('HTTP framing', () => {
     const result = await new Promise<string>((resolve) => {
       const socket = net.connect(port(), '127.0.0.1');
       let text = '';
-      const timer = setTimeout(() => { socket.destroy(); resolve(text); }, 3000);
-      socket.on('connect', () => socket.write(`POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`));
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(text);
+      }, 3000);
+      socket.on('connect', () =>
+        socket.write(
+          `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+        ),
+      );
       socket.on('data', (d) => {
         text += d.toString('latin1');
         if (/^HTTP\/1\.1 100 Continue\r\n\r\n$/.test(text)) socket.write(body);
-        if (/<\/soap:Envelope>$/.test(text)) { clearTimeout(timer); socket.destroy(); resolve(text); }
+        if (/<\/soap:Envelope>$/.test(text)) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(text);
+        }
       });
       socket.on('error', () => {});
     });
@@ -283,22 +375,41 @@ describe('HTTP framing', () => {
   });
 
   it('Expect: 100-continue with a body over the limit: 413, and the body is never read', async () => {
-    const result = await rawExchange(port(), [`POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nExpect: 100-continue\r\nContent-Length: ${100 * MiB}\r\n\r\n`], { waitMs: 3000 });
+    const result = await rawExchange(
+      port(),
+      [
+        `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nExpect: 100-continue\r\nContent-Length: ${100 * MiB}\r\n\r\n`,
+      ],
+      { waitMs: 3000 },
+    );
     expect(statuses(result.text).at(-1)).toBe(413);
     expect(result.closedByServer).toBe(true);
   });
 
   const SMUGGLED = 'GET /serviceapi.asmx/SMSSend?keyword=SMUGGLED HTTP/1.1\r\nHost: x\r\n\r\n';
-  const FORM = 'POST /serviceapi.asmx/SMSSend HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n';
+  const FORM =
+    'POST /serviceapi.asmx/SMSSend HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n';
   it.each([
-    ['Content-Length and Transfer-Encoding', `${FORM}Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`],
+    [
+      'Content-Length and Transfer-Encoding',
+      `${FORM}Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`,
+    ],
     ['two different Content-Length values', `${FORM}Content-Length: 5\r\nContent-Length: 70\r\n\r\na=b&c${SMUGGLED}`],
-    ['Transfer-Encoding with a space before the colon', `${FORM}Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`],
+    [
+      'Transfer-Encoding with a space before the colon',
+      `${FORM}Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n${SMUGGLED}`,
+    ],
     ['Transfer-Encoding: xchunked', `${FORM}Transfer-Encoding: xchunked\r\n\r\n0\r\n\r\n${SMUGGLED}`],
     ['Transfer-Encoding: chunked, identity', `${FORM}Transfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n${SMUGGLED}`],
-    ['two Transfer-Encoding headers', `${FORM}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n${SMUGGLED}`],
+    [
+      'two Transfer-Encoding headers',
+      `${FORM}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n${SMUGGLED}`,
+    ],
     ['Transfer-Encoding ended by a bare LF', `${FORM}Transfer-Encoding: chunked\n\r\n0\r\n\r\n${SMUGGLED}`],
-    ['a tab before chunked, plus Content-Length', `${FORM}Transfer-Encoding:\tchunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n${SMUGGLED}`],
+    [
+      'a tab before chunked, plus Content-Length',
+      `${FORM}Transfer-Encoding:\tchunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n${SMUGGLED}`,
+    ],
     ['Content-Length: +3', `${FORM}Content-Length: +3\r\n\r\nabc${SMUGGLED}`],
   ])('request smuggling (%s): one 400 from the parser, connection closed, nothing routed', async (_n, text) => {
     await server.stats(); // clears the keyword log

@@ -63,12 +63,21 @@ const BEHAVIOURS: Record<string, Behaviour> = {
     res.end();
   },
   'odd-fault': (req, res) => {
-    res.writeHead(500, { 'content-type': req.headers['content-type']?.startsWith('application/soap+xml') === true ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' });
-    res.end(`<?xml version="1.0"?><e:Envelope xmlns:e="${SOAP11}"><e:Body><e:Fault><weird><deeper/></weird></e:Fault></e:Body></e:Envelope>`);
+    res.writeHead(500, {
+      'content-type':
+        req.headers['content-type']?.startsWith('application/soap+xml') === true
+          ? 'application/soap+xml; charset=utf-8'
+          : 'text/xml; charset=utf-8',
+    });
+    res.end(
+      `<?xml version="1.0"?><e:Envelope xmlns:e="${SOAP11}"><e:Body><e:Fault><weird><deeper/></weird></e:Fault></e:Body></e:Envelope>`,
+    );
   },
   'xxe-response': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
-    res.end(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><string xmlns="http://smskit.dev/serviceapi/">&xxe;</string>`);
+    res.end(
+      `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><string xmlns="http://smskit.dev/serviceapi/">&xxe;</string>`,
+    );
   },
   'deep-response': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
@@ -107,15 +116,33 @@ afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
 });
 
-async function outcome(url: string, binding: (typeof BINDINGS)[number], timeoutMs = 1_000): Promise<{ kind: string; ms: number }> {
+async function outcome(
+  url: string,
+  binding: (typeof BINDINGS)[number],
+  timeoutMs = 1_000,
+): Promise<{ kind: string; ms: number }> {
   const client = new ServiceAPIClient({ url, binding, timeoutMs, maxResponseBytes: 1024 * 1024 });
   const t0 = performance.now();
   try {
     const settled = await Promise.race([
-      client.SMSSend({ keyword: 'K', emailAddress: 'a@example.com', password: 'Never-Echoed-1', smsto: '+14155550123', carrierCode: 'att', smsmsg: 'hi' }).then(
-        () => 'resolved',
-        (error: unknown) => (error instanceof TransportError ? `TransportError ${error.code}` : error instanceof SoapFaultError ? 'SoapFaultError' : `untyped ${String(error)}`),
-      ),
+      client
+        .SMSSend({
+          keyword: 'K',
+          emailAddress: 'a@example.com',
+          password: 'Never-Echoed-1',
+          smsto: '+14155550123',
+          carrierCode: 'att',
+          smsmsg: 'hi',
+        })
+        .then(
+          () => 'resolved',
+          (error: unknown) =>
+            error instanceof TransportError
+              ? `TransportError ${error.code}`
+              : error instanceof SoapFaultError
+                ? 'SoapFaultError'
+                : `untyped ${String(error)}`,
+        ),
       new Promise<string>((resolve) => setTimeout(() => resolve('hang'), timeoutMs + 5_000).unref()),
     ]);
     return { kind: settled, ms: performance.now() - t0 };
@@ -127,23 +154,46 @@ async function outcome(url: string, binding: (typeof BINDINGS)[number], timeoutM
 const CASES: Array<[string, { given: (b: string) => string; want: (b: string) => string }]> = [
   ['connection refused', { given: () => refusedUrl, want: () => 'TransportError REFUSED' }],
   ['a server that never answers', { given: () => `${rogueUrl}/hang`, want: () => 'TransportError TIMEOUT' }],
-  ['a body that trickles past the time limit', { given: () => `${rogueUrl}/slow-body`, want: () => 'TransportError TIMEOUT' }],
+  [
+    'a body that trickles past the time limit',
+    { given: () => `${rogueUrl}/slow-body`, want: () => 'TransportError TIMEOUT' },
+  ],
   ['a close before any answer', { given: () => `${rogueUrl}/close-before-answer`, want: () => 'TransportError RESET' }],
   ['a close mid-response', { given: () => `${rogueUrl}/close-mid-response`, want: () => 'TransportError RESET' }],
-  ['a declared length over maxResponseBytes', { given: () => `${rogueUrl}/huge-declared`, want: () => 'TransportError TOO_LARGE' }],
-  ['a streamed body over maxResponseBytes', { given: () => `${rogueUrl}/huge-streamed`, want: () => 'TransportError TOO_LARGE' }],
+  [
+    'a declared length over maxResponseBytes',
+    { given: () => `${rogueUrl}/huge-declared`, want: () => 'TransportError TOO_LARGE' },
+  ],
+  [
+    'a streamed body over maxResponseBytes',
+    { given: () => `${rogueUrl}/huge-streamed`, want: () => 'TransportError TOO_LARGE' },
+  ],
   ['an HTML 500 error page', { given: () => `${rogueUrl}/html-500`, want: () => 'TransportError BAD_RESPONSE' }],
   ['an HTML 200 page', { given: () => `${rogueUrl}/html-200`, want: () => 'TransportError BAD_RESPONSE' }],
   ['a non-XML 500', { given: () => `${rogueUrl}/not-xml-500`, want: () => 'TransportError BAD_RESPONSE' }],
   ['an empty 200', { given: () => `${rogueUrl}/empty-200`, want: () => 'TransportError BAD_RESPONSE' }],
   ['not HTTP at all', { given: () => garbageUrl, want: () => 'TransportError BAD_RESPONSE' }],
-  ['a fault with unexpected structure', { given: () => `${rogueUrl}/odd-fault`, want: (b) => (b.startsWith('soap') ? 'SoapFaultError' : 'TransportError BAD_RESPONSE') }],
-  ['a response with a DOCTYPE (XXE at the client)', { given: () => `${rogueUrl}/xxe-response`, want: () => 'TransportError BAD_RESPONSE' }],
-  ['a 100,000-level nested response', { given: () => `${rogueUrl}/deep-response`, want: () => 'TransportError BAD_RESPONSE' }],
+  [
+    'a fault with unexpected structure',
+    {
+      given: () => `${rogueUrl}/odd-fault`,
+      want: (b) => (b.startsWith('soap') ? 'SoapFaultError' : 'TransportError BAD_RESPONSE'),
+    },
+  ],
+  [
+    'a response with a DOCTYPE (XXE at the client)',
+    { given: () => `${rogueUrl}/xxe-response`, want: () => 'TransportError BAD_RESPONSE' },
+  ],
+  [
+    'a 100,000-level nested response',
+    { given: () => `${rogueUrl}/deep-response`, want: () => 'TransportError BAD_RESPONSE' },
+  ],
 ];
 
 describe('client failures are typed, bounded and never unhandled', () => {
-  const table = BINDINGS.flatMap((binding) => CASES.map(([name, c]): [string, (typeof BINDINGS)[number], typeof c] => [`${binding}: ${name}`, binding, c]));
+  const table = BINDINGS.flatMap((binding) =>
+    CASES.map(([name, c]): [string, (typeof BINDINGS)[number], typeof c] => [`${binding}: ${name}`, binding, c]),
+  );
   it.each(table)('%s', async (_name, binding, { given, want }) => {
     const got = await outcome(`${given(binding)}/serviceapi.asmx`, binding);
     expect(got.kind).toBe(want(binding));

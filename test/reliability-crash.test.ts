@@ -21,7 +21,8 @@ describe('SIGKILL under load', () => {
     const db = join(dir.path, 'crash.db');
     await prepareDb(db);
     const outcomes: Outcome[] = [];
-    for (let round = 0; round < ROUNDS; round++) outcomes.push(...(await crashRound(db, SEED, round, { minMs: 300, maxMs: 1200, concurrency: 16 })));
+    for (let round = 0; round < ROUNDS; round++)
+      outcomes.push(...(await crashRound(db, SEED, round, { minMs: 300, maxMs: 1200, concurrency: 16 })));
     const report = await compareWithOutbox(db, outcomes, ROUNDS);
     console.log(formatCrashReport(report));
     expect(report.problems).toEqual([]);

@@ -28,19 +28,60 @@ describe('the fuzz checks can fail (a check that cannot fail is a defect)', () =
   const creds = { email: 'a@example.com', password: 'Secret-Value-1', keyword: 'K' };
   const req = seedRequest(0, 'checked', 'soap11', 'SMSSend', creds, new Rng(1, 0));
   const ok = (body: string, status = 200, type = 'text/xml; charset=utf-8', headers: Record<string, string> = {}) =>
-    checkResponse(req, { status, headers: { 'content-type': type, ...headers }, body: Buffer.from(body), ms: 5 }, [creds.password], 1000);
-  const envelope = (inner: string) => `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
-  const fault = (message: string) => envelope(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>${message}</faultstring></soap:Fault>`);
+    checkResponse(
+      req,
+      { status, headers: { 'content-type': type, ...headers }, body: Buffer.from(body), ms: 5 },
+      [creds.password],
+      1000,
+    );
+  const envelope = (inner: string) =>
+    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+  const fault = (message: string) =>
+    envelope(`<soap:Fault><faultcode>soap:Client</faultcode><faultstring>${message}</faultstring></soap:Fault>`);
   it.each([
     ['a good 200', { given: () => ok(envelope('<R/>')), want: 0 }],
     ['a good fault', { given: () => ok(fault('No.'), 500), want: 0 }],
-    ['a good text/plain error', { given: () => ok('Missing parameter: smsto.', 500, 'text/plain; charset=utf-8', { 'x-smskit-fault-code': 'Client' }), want: 0 }],
+    [
+      'a good text/plain error',
+      {
+        given: () =>
+          ok('Missing parameter: smsto.', 500, 'text/plain; charset=utf-8', { 'x-smskit-fault-code': 'Client' }),
+        want: 0,
+      },
+    ],
     ['a stack trace', { given: () => ok(fault('Error\n    at run (/work/main/service/x.ts:10:5)'), 500), want: 2 }],
     ['the password', { given: () => ok(fault('Secret-Value-1'), 500), want: 1 }],
     ['malformed XML', { given: () => ok('<?xml version="1.0" encoding="utf-8"?><a>', 200), want: 1 }],
     ['an HTML error page', { given: () => ok('<html/>', 500, 'text/html'), want: 1 }],
-    ['a 1.2 fault as text/xml', { given: () => ok(fault('x').replace('http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope'), 500), want: 1 }],
-    ['a slow answer', { given: () => checkResponse(req, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: Buffer.from(envelope('<R/>')), ms: 5000 }, [], 1000), want: 1 }],
+    [
+      'a 1.2 fault as text/xml',
+      {
+        given: () =>
+          ok(
+            fault('x').replace('http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope'),
+            500,
+          ),
+        want: 1,
+      },
+    ],
+    [
+      'a slow answer',
+      {
+        given: () =>
+          checkResponse(
+            req,
+            {
+              status: 200,
+              headers: { 'content-type': 'text/xml; charset=utf-8' },
+              body: Buffer.from(envelope('<R/>')),
+              ms: 5000,
+            },
+            [],
+            1000,
+          ),
+        want: 1,
+      },
+    ],
     ['a multi-line text/plain', { given: () => ok('a\nb', 404, 'text/plain; charset=utf-8'), want: 1 }],
   ])('%s', (_name, { given, want }) => {
     expect(given()).toHaveLength(want);

@@ -18,7 +18,16 @@ describe('SIGTERM under load', () => {
     const db = join(dir.path, 'shutdown.db');
     await prepareDb(db);
     const serve = await startServe({ db });
-    const load = startLoad({ url: serve.url, email: CRASH_ACCOUNT.email, password: CRASH_ACCOUNT.password, keyword: 'CRASH', concurrency: 24, tag: 'term', seed: 11, timeoutMs: 10_000 });
+    const load = startLoad({
+      url: serve.url,
+      email: CRASH_ACCOUNT.email,
+      password: CRASH_ACCOUNT.password,
+      keyword: 'CRASH',
+      concurrency: 24,
+      tag: 'term',
+      seed: 11,
+      timeoutMs: 10_000,
+    });
     let exit;
     try {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -32,7 +41,9 @@ describe('SIGTERM under load', () => {
     expect(exit.code).toBe(0);
     expect(exit.stderr).toMatch(/SIGTERM: finishing in-flight requests/);
     const report = await compareWithOutbox(db, load.outcomes, 1);
-    console.log(`shutdown: ${report.acknowledged} acknowledged, ${report.stored} stored, ${report.refused} refused, ${report.unanswered} unanswered after SIGTERM (${report.storedUnacknowledged} of them stored)`);
+    console.log(
+      `shutdown: ${report.acknowledged} acknowledged, ${report.stored} stored, ${report.refused} refused, ${report.unanswered} unanswered after SIGTERM (${report.storedUnacknowledged} of them stored)`,
+    );
     expect(report.problems).toEqual([]);
     // An accepted request is answered: no call without an answer has its message stored.
     expect(report.storedUnacknowledged).toBe(0);

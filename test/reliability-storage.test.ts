@@ -13,7 +13,14 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServiceAPIClient } from '../generated/service-api/index.js';
 import { SoapFaultError } from '../runtime/index.js';
-import { addAccount, readOutbox, runCliAsync, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
+import {
+  addAccount,
+  readOutbox,
+  runCliAsync,
+  startServe,
+  tempDir,
+  type ServeProcess,
+} from './helpers/serve-process.js';
 
 const ACCOUNT = { email: 'disk@example.com', keywords: ['DISK'], password: 'Walrus-Copper-8812-pw' };
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
@@ -50,20 +57,37 @@ const mountWorks = ((): boolean => {
 if (!chattrWorks) console.log('storage: chattr +i is not available here: the read-only case is skipped');
 if (!mountWorks) console.log('storage: mounting a tmpfs needs CAP_SYS_ADMIN: the full-disk case is skipped');
 
-interface Sent { binding: string; ok: boolean; code: string }
+interface Sent {
+  binding: string;
+  ok: boolean;
+  code: string;
+}
 
 async function sendAll(serve: ServeProcess, tag: string): Promise<Sent[]> {
-  return Promise.all(BINDINGS.map(async (binding) => {
-    const client = new ServiceAPIClient({ url: serve.url, binding, timeoutMs: 5_000 });
-    try {
-      await client.SMSSend({ keyword: 'DISK', emailAddress: ACCOUNT.email, password: ACCOUNT.password, smsto: '+14155550123', carrierCode: 'att', smsmsg: `${tag} ${binding} ${'x'.repeat(1400)}` });
-      return { binding, ok: true, code: '' };
-    } catch (error) {
-      return { binding, ok: false, code: error instanceof SoapFaultError ? `${error.code}:${error.message}` : String(error) };
-    } finally {
-      await client.close();
-    }
-  }));
+  return Promise.all(
+    BINDINGS.map(async (binding) => {
+      const client = new ServiceAPIClient({ url: serve.url, binding, timeoutMs: 5_000 });
+      try {
+        await client.SMSSend({
+          keyword: 'DISK',
+          emailAddress: ACCOUNT.email,
+          password: ACCOUNT.password,
+          smsto: '+14155550123',
+          carrierCode: 'att',
+          smsmsg: `${tag} ${binding} ${'x'.repeat(1400)}`,
+        });
+        return { binding, ok: true, code: '' };
+      } catch (error) {
+        return {
+          binding,
+          ok: false,
+          code: error instanceof SoapFaultError ? `${error.code}:${error.message}` : String(error),
+        };
+      } finally {
+        await client.close();
+      }
+    }),
+  );
 }
 
 const SERVER_FAULT = { soap11: 'Server', soap12: 'Receiver', 'http-get': 'Server', 'http-post': 'Server' } as const;
@@ -82,7 +106,9 @@ async function faultCycle(db: string, logCode: RegExp, fail: () => void, clear: 
     }
     for (const sent of refused) {
       expect(sent.ok).toBe(false);
-      expect(sent.code).toBe(`${SERVER_FAULT[sent.binding as keyof typeof SERVER_FAULT]}:Server was unable to process request.`);
+      expect(sent.code).toBe(
+        `${SERVER_FAULT[sent.binding as keyof typeof SERVER_FAULT]}:Server was unable to process request.`,
+      );
     }
     const { stderr } = serve.output();
     expect(stderr).toMatch(logCode);
@@ -98,43 +124,59 @@ async function faultCycle(db: string, logCode: RegExp, fail: () => void, clear: 
 }
 
 describe('disk and database faults through the wire', () => {
-  it.skipIf(!chattrWorks)('a read-only database (chattr +i on the file and its WAL): Server faults, a log line, recovery', async () => {
-    const db = join(dir.path, 'readonly.db');
-    await addAccount(db, ACCOUNT);
-    const files = [db, `${db}-wal`];
-    cleanups.push(() => spawnSync('chattr', ['-i', ...files]));
-    await faultCycle(db, /Storage(ReadOnly|Error)[^\n]*\[SQLITE_(READONLY|IOERR)/, () => expect(probe('chattr', ['+i', ...files])).toBe(true), () => expect(probe('chattr', ['-i', ...files])).toBe(true));
-  });
+  it.skipIf(!chattrWorks)(
+    'a read-only database (chattr +i on the file and its WAL): Server faults, a log line, recovery',
+    async () => {
+      const db = join(dir.path, 'readonly.db');
+      await addAccount(db, ACCOUNT);
+      const files = [db, `${db}-wal`];
+      cleanups.push(() => spawnSync('chattr', ['-i', ...files]));
+      await faultCycle(
+        db,
+        /Storage(ReadOnly|Error)[^\n]*\[SQLITE_(READONLY|IOERR)/,
+        () => expect(probe('chattr', ['+i', ...files])).toBe(true),
+        () => expect(probe('chattr', ['-i', ...files])).toBe(true),
+      );
+    },
+  );
 
-  it.skipIf(!mountWorks)('a full disk (the database on a 2 MiB tmpfs, filled up): Server faults, StorageFull logged, recovery', async () => {
-    const db = join(mountPoint, 'full.db');
-    await addAccount(db, ACCOUNT);
-    const filler = join(mountPoint, 'filler');
-    const fill = (): void => {
-      const fd = openSync(filler, 'w');
-      const chunk = Buffer.alloc(16 * 1024, 1);
-      try {
-        for (let i = 0; i < 1000; i++) writeSync(fd, chunk);
-      } catch (error) {
-        expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
-      } finally {
-        closeSync(fd);
-      }
-    };
-    await faultCycle(db, /StorageFull[^\n]*\[SQLITE_FULL/, fill, () => rmSync(filler, { force: true }));
-  });
+  it.skipIf(!mountWorks)(
+    'a full disk (the database on a 2 MiB tmpfs, filled up): Server faults, StorageFull logged, recovery',
+    async () => {
+      const db = join(mountPoint, 'full.db');
+      await addAccount(db, ACCOUNT);
+      const filler = join(mountPoint, 'filler');
+      const fill = (): void => {
+        const fd = openSync(filler, 'w');
+        const chunk = Buffer.alloc(16 * 1024, 1);
+        try {
+          for (let i = 0; i < 1000; i++) writeSync(fd, chunk);
+        } catch (error) {
+          expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+        } finally {
+          closeSync(fd);
+        }
+      };
+      await faultCycle(db, /StorageFull[^\n]*\[SQLITE_FULL/, fill, () => rmSync(filler, { force: true }));
+    },
+  );
 
   it('a database locked by another process (an exclusive transaction): Server faults, StorageLocked logged, recovery', async () => {
     const db = join(dir.path, 'locked.db');
     await addAccount(db, ACCOUNT);
     let other: Database.Database | undefined;
-    await faultCycle(db, /StorageLocked[^\n]*\[SQLITE_BUSY/, () => {
-      other = new Database(db);
-      other.exec('BEGIN EXCLUSIVE');
-    }, () => {
-      other?.exec('COMMIT');
-      other?.close();
-    });
+    await faultCycle(
+      db,
+      /StorageLocked[^\n]*\[SQLITE_BUSY/,
+      () => {
+        other = new Database(db);
+        other.exec('BEGIN EXCLUSIVE');
+      },
+      () => {
+        other?.exec('COMMIT');
+        other?.close();
+      },
+    );
   });
 
   it('a corrupt database file: smskit serve refuses to start with one line, no stack trace', async () => {

@@ -1,6 +1,15 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequestListener, listen, ServiceClient, ServiceError, SoapFaultError, TransportError, CodecError, type Listening } from '../runtime/index.js';
+import {
+  createRequestListener,
+  listen,
+  ServiceClient,
+  ServiceError,
+  SoapFaultError,
+  TransportError,
+  CodecError,
+  type Listening,
+} from '../runtime/index.js';
 import type { Protocol } from '../runtime/descriptor.js';
 import { NS, serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
 import { complexDescriptor } from './fixtures/runtime/complex-descriptor.js';
@@ -12,14 +21,21 @@ const BINDINGS: Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
 beforeAll(async () => {
   server = await startServer();
-  for (const binding of BINDINGS) clients.set(binding, new ServiceClient(serviceApiDescriptor, { url: server.endpoint, binding, timeoutMs: 5000 }));
+  for (const binding of BINDINGS)
+    clients.set(binding, new ServiceClient(serviceApiDescriptor, { url: server.endpoint, binding, timeoutMs: 5000 }));
 });
 afterAll(async () => {
   for (const c of clients.values()) await c.close();
   await server.close();
 });
 
-const BASE = { keyword: 'k', emailAddress: 'user@example.com', password: 'p@ss word', smsto: '+15551234567', carrierCode: 'ATT' };
+const BASE = {
+  keyword: 'k',
+  emailAddress: 'user@example.com',
+  password: 'p@ss word',
+  smsto: '+15551234567',
+  carrierCode: 'ATT',
+};
 const TEXTS: [string, string][] = [
   ['plain', 'Hello'],
   ['accents', 'Crème brûlée, ñandú, Ærø'],
@@ -46,12 +62,17 @@ describe.each(BINDINGS)('round trips over %s', (binding) => {
   });
 
   it('an async handler', async () => {
-    const out = await clients.get(binding)!.call<object, { SMSSendResult: string }>('SMSSend', { ...BASE, keyword: 'async', smsmsg: 'm' });
+    const out = await clients
+      .get(binding)!
+      .call<object, { SMSSendResult: string }>('SMSSend', { ...BASE, keyword: 'async', smsmsg: 'm' });
     expect(JSON.parse(out.SMSSendResult).keyword).toBe('async');
   });
 
   it('a ServiceError rejects with SoapFaultError carrying the message and code', async () => {
-    const err = await clients.get(binding)!.call('SMSSend', { ...BASE, keyword: 'refuse', smsmsg: 'm' }).catch((e: unknown) => e);
+    const err = await clients
+      .get(binding)!
+      .call('SMSSend', { ...BASE, keyword: 'refuse', smsmsg: 'm' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SoapFaultError);
     const fault = err as SoapFaultError;
     expect(fault.message).toBe('Invalid credentials.');
@@ -62,7 +83,10 @@ describe.each(BINDINGS)('round trips over %s', (binding) => {
   });
 
   it('a handler crash rejects with a Server/Receiver fault and a generic message', async () => {
-    const err = (await clients.get(binding)!.call('SMSSend', { ...BASE, keyword: 'crash', smsmsg: 'm' }).catch((e: unknown) => e)) as SoapFaultError;
+    const err = (await clients
+      .get(binding)!
+      .call('SMSSend', { ...BASE, keyword: 'crash', smsmsg: 'm' })
+      .catch((e: unknown) => e)) as SoapFaultError;
     expect(err).toBeInstanceOf(SoapFaultError);
     expect(err.code).toBe(binding === 'soap12' ? 'Receiver' : 'Server');
     expect(err.message).toBe('Server was unable to process request.');
@@ -77,41 +101,72 @@ describe('values the bindings carry differently', () => {
   });
 
   it('100 KB over HTTP GET does not fit a URL: the server refuses the request line (431)', async () => {
-    const err = (await clients.get('http-get')!.call('SMSSend', { ...BASE, smsmsg: 'x'.repeat(102_400) }).catch((e: unknown) => e)) as TransportError;
+    const err = (await clients
+      .get('http-get')!
+      .call('SMSSend', { ...BASE, smsmsg: 'x'.repeat(102_400) })
+      .catch((e: unknown) => e)) as TransportError;
     expect(err).toBeInstanceOf(TransportError);
     expect(err.code).toBe('BAD_RESPONSE');
     expect(err.httpStatus).toBe(431);
   });
 
   it.each(['soap11', 'soap12'] as const)('absent optional values stay absent over %s', async (binding) => {
-    const out = await clients.get(binding)!.call<object, { SMSSendResult: string }>('SMSSend', { keyword: 'k', smsmsg: 'only two' });
+    const out = await clients
+      .get(binding)!
+      .call<object, { SMSSendResult: string }>('SMSSend', { keyword: 'k', smsmsg: 'only two' });
     expect(JSON.parse(out.SMSSendResult)).toEqual({ keyword: 'k', smsmsg: 'only two' });
   });
 
-  it.each(['http-get', 'http-post'] as const)('absent values are missing parameters over %s by default (ASMX)', async (binding) => {
-    const err = (await clients.get(binding)!.call('SMSSend', { keyword: 'k', smsmsg: 'x' }).catch((e: unknown) => e)) as SoapFaultError;
-    expect(err).toBeInstanceOf(SoapFaultError);
-    expect(err.message).toBe('Missing parameter: emailAddress.');
-  });
+  it.each(['http-get', 'http-post'] as const)(
+    'absent values are missing parameters over %s by default (ASMX)',
+    async (binding) => {
+      const err = (await clients
+        .get(binding)!
+        .call('SMSSend', { keyword: 'k', smsmsg: 'x' })
+        .catch((e: unknown) => e)) as SoapFaultError;
+      expect(err).toBeInstanceOf(SoapFaultError);
+      expect(err.message).toBe('Missing parameter: emailAddress.');
+    },
+  );
 
-  it.each(['http-get', 'http-post'] as const)("absent optional values stay absent over %s with httpMissingParameters 'pass'", async (binding) => {
-    const passing = await startServer({ httpMissingParameters: 'pass' });
-    const client = new ServiceClient(serviceApiDescriptor, { url: passing.endpoint, binding });
-    try {
-      const out = await client.call<object, { SMSSendResult: string }>('SMSSend', { keyword: 'k', smsmsg: 'only two' });
-      expect(JSON.parse(out.SMSSendResult)).toEqual({ keyword: 'k', smsmsg: 'only two' });
-    } finally {
-      await client.close();
-      await passing.close();
-    }
-  });
+  it.each(['http-get', 'http-post'] as const)(
+    "absent optional values stay absent over %s with httpMissingParameters 'pass'",
+    async (binding) => {
+      const passing = await startServer({ httpMissingParameters: 'pass' });
+      const client = new ServiceClient(serviceApiDescriptor, { url: passing.endpoint, binding });
+      try {
+        const out = await client.call<object, { SMSSendResult: string }>('SMSSend', {
+          keyword: 'k',
+          smsmsg: 'only two',
+        });
+        expect(JSON.parse(out.SMSSendResult)).toEqual({ keyword: 'k', smsmsg: 'only two' });
+      } finally {
+        await client.close();
+        await passing.close();
+      }
+    },
+  );
 
   it.each(BINDINGS)('an absent result comes back absent over %s', async (binding) => {
-    expect(await clients.get(binding)!.call('SMSSend', { keyword: 'absent', emailAddress: 'e', password: 'p', smsto: 's', carrierCode: 'c', smsmsg: 'm' })).toEqual({});
+    expect(
+      await clients
+        .get(binding)!
+        .call('SMSSend', {
+          keyword: 'absent',
+          emailAddress: 'e',
+          password: 'p',
+          smsto: 's',
+          carrierCode: 'c',
+          smsmsg: 'm',
+        }),
+    ).toEqual({});
   });
 
   it('an XML-1.0-illegal character is refused before sending, naming the field', async () => {
-    const err = await clients.get('soap11')!.call('SMSSend', { ...BASE, smsmsg: 'bell\u0007' }).catch((e: unknown) => e);
+    const err = await clients
+      .get('soap11')!
+      .call('SMSSend', { ...BASE, smsmsg: 'bell\u0007' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CodecError);
     expect((err as CodecError).path).toBe('SMSSend/smsmsg');
   });
@@ -129,8 +184,18 @@ describe('the requests the client builds', () => {
     expect(req.headers).toEqual({ 'content-type': `application/soap+xml; charset=utf-8; action="${NS}SMSSend"` });
   });
   it('HTTP GET/POST: parameters in descriptor order', () => {
-    const input = { port: 'p', smsmsg: 'm', keyword: 'k', emailAddress: 'e', password: 'w', smsto: 's', carrierCode: 'c' };
-    expect(clients.get('http-get')!.buildRequest('SMSSendToPort', input).path).toBe('/serviceapi.asmx/SMSSendToPort?keyword=k&emailAddress=e&password=w&smsto=s&carrierCode=c&smsmsg=m&port=p');
+    const input = {
+      port: 'p',
+      smsmsg: 'm',
+      keyword: 'k',
+      emailAddress: 'e',
+      password: 'w',
+      smsto: 's',
+      carrierCode: 'c',
+    };
+    expect(clients.get('http-get')!.buildRequest('SMSSendToPort', input).path).toBe(
+      '/serviceapi.asmx/SMSSendToPort?keyword=k&emailAddress=e&password=w&smsto=s&carrierCode=c&smsmsg=m&port=p',
+    );
     const post = clients.get('http-post')!.buildRequest('SMSSendToPort', input);
     expect(post.body).toBe('keyword=k&emailAddress=e&password=w&smsto=s&carrierCode=c&smsmsg=m&port=p');
     expect(post.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -173,24 +238,57 @@ describe('complex types and SOAP headers over the wire', () => {
 describe('transport failures are typed and never hang', () => {
   let rogue: Listening;
   const behaviours: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
-    '/html': (_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<html><body>Not Found</body></html>'); },
-    '/not-xml': (_req, res) => { res.writeHead(200, { 'content-type': 'text/xml' }); res.end('this is not xml'); },
+    '/html': (_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not Found</body></html>');
+    },
+    '/not-xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.end('this is not xml');
+    },
     '/hang': () => {},
-    '/reset': (_req, res) => { res.writeHead(200, { 'content-type': 'text/xml', 'content-length': '1000' }); res.write('<soap:Envelope'); setTimeout(() => res.socket?.destroy(), 20); },
-    '/huge': (_req, res) => { res.writeHead(200, { 'content-type': 'text/xml' }); res.end(Buffer.alloc(2 * 1024 * 1024, 0x20)); },
-    '/odd-fault': (_req, res) => { res.writeHead(500, { 'content-type': 'text/xml' }); res.end('<Envelope xmlns="http://schemas.xmlsoap.org/soap/envelope/"><Body><Fault><weird/></Fault></Body></Envelope>'); },
+    '/reset': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-length': '1000' });
+      res.write('<soap:Envelope');
+      setTimeout(() => res.socket?.destroy(), 20);
+    },
+    '/huge': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.end(Buffer.alloc(2 * 1024 * 1024, 0x20));
+    },
+    '/odd-fault': (_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/xml' });
+      res.end(
+        '<Envelope xmlns="http://schemas.xmlsoap.org/soap/envelope/"><Body><Fault><weird/></Fault></Body></Envelope>',
+      );
+    },
   };
   beforeAll(async () => {
-    rogue = await listen((req, res) => behaviours[req.url!.split('?')[0]!.replace(/\/(SMSSend|SMSSendToPort)$/, '')]!(req, res), {});
+    rogue = await listen(
+      (req, res) => behaviours[req.url!.split('?')[0]!.replace(/\/(SMSSend|SMSSendToPort)$/, '')]!(req, res),
+      {},
+    );
   });
   afterAll(async () => {
     await rogue.close();
   });
 
-  async function failure(url: string, binding: Protocol = 'soap11', options: { timeoutMs?: number; maxResponseBytes?: number; signal?: AbortSignal } = {}): Promise<unknown> {
-    const client = new ServiceClient(serviceApiDescriptor, { url, binding, timeoutMs: options.timeoutMs ?? 3000, ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }) });
+  async function failure(
+    url: string,
+    binding: Protocol = 'soap11',
+    options: { timeoutMs?: number; maxResponseBytes?: number; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
+    const client = new ServiceClient(serviceApiDescriptor, {
+      url,
+      binding,
+      timeoutMs: options.timeoutMs ?? 3000,
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
+    });
     try {
-      return await client.call('SMSSend', BASE, options.signal === undefined ? {} : { signal: options.signal }).then(() => 'resolved', (e: unknown) => e);
+      return await client.call('SMSSend', BASE, options.signal === undefined ? {} : { signal: options.signal }).then(
+        () => 'resolved',
+        (e: unknown) => e,
+      );
     } finally {
       await client.close().catch(() => {});
     }
@@ -244,16 +342,32 @@ describe('transport failures are typed and never hang', () => {
 
 describe('options are validated', () => {
   it('rejects unknown options, bindings and operations', async () => {
-    expect(() => new ServiceClient(serviceApiDescriptor, { url: 'http://x', binding: 'soap11', bogus: 1 } as never)).toThrow(/Unknown client option: bogus/);
-    expect(() => new ServiceClient(serviceApiDescriptor, { url: 'http://x', binding: 'soap13' as Protocol })).toThrow(/Unknown binding/);
+    expect(
+      () => new ServiceClient(serviceApiDescriptor, { url: 'http://x', binding: 'soap11', bogus: 1 } as never),
+    ).toThrow(/Unknown client option: bogus/);
+    expect(() => new ServiceClient(serviceApiDescriptor, { url: 'http://x', binding: 'soap13' as Protocol })).toThrow(
+      /Unknown binding/,
+    );
     const c = new ServiceClient(serviceApiDescriptor, { url: 'http://x', binding: 'soap11' });
     await expect(c.call('Nope', {})).rejects.toThrow(/no operation method "Nope"/);
     await c.close();
   });
   it('the server refuses missing or extra handlers and unknown options', () => {
-    expect(() => createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}) })).toThrow(/No handler for the operation method "SMSSendToPort"/);
-    expect(() => createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}), SMSSendToPort: () => ({}), Extra: () => ({}) })).toThrow(/Extra/);
-    expect(() => createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}), SMSSendToPort: () => ({}) }, { maxBodyByte: 1 } as never)).toThrow(/Unknown server option/);
+    expect(() => createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}) })).toThrow(
+      /No handler for the operation method "SMSSendToPort"/,
+    );
+    expect(() =>
+      createRequestListener(serviceApiDescriptor, {
+        SMSSend: () => ({}),
+        SMSSendToPort: () => ({}),
+        Extra: () => ({}),
+      }),
+    ).toThrow(/Extra/);
+    expect(() =>
+      createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}), SMSSendToPort: () => ({}) }, {
+        maxBodyByte: 1,
+      } as never),
+    ).toThrow(/Unknown server option/);
   });
   it('ServiceError refuses detail keys that cannot be element names', () => {
     expect(() => new ServiceError('X', 'm', { 'bad key': 'v' })).toThrow(TypeError);

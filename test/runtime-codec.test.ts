@@ -47,15 +47,25 @@ describe('string values round-trip through the SMSSend wrapper', () => {
   });
 
   it('writes fields in descriptor order whatever the object key order, and omits undefined', () => {
-    const { xml } = roundTrip(serviceApiDescriptor, SEND, { smsmsg: 'm', keyword: 'k', smsto: undefined, emailAddress: 'e' });
-    expect(xml).toBe(`<SMSSend xmlns="${NS}"><keyword>k</keyword><emailAddress>e</emailAddress><smsmsg>m</smsmsg></SMSSend>`);
+    const { xml } = roundTrip(serviceApiDescriptor, SEND, {
+      smsmsg: 'm',
+      keyword: 'k',
+      smsto: undefined,
+      emailAddress: 'e',
+    });
+    expect(xml).toBe(
+      `<SMSSend xmlns="${NS}"><keyword>k</keyword><emailAddress>e</emailAddress><smsmsg>m</smsmsg></SMSSend>`,
+    );
   });
 
   it('decodes any prefix, CDATA and character references', () => {
     const xml = `<p:SMSSend xmlns:p="${NS}"><p:keyword><![CDATA[<k>&]]></p:keyword><q:smsmsg xmlns:q="${NS}">&#x1F4F1;&lt;&#65;</q:smsmsg></p:SMSSend>`;
     const d = serviceApiDescriptor;
     const el = d.elements[SEND]!;
-    expect(decodeElement(d, el.value, readXml(xml).root, false, 'SMSSend')).toEqual({ keyword: '<k>&', smsmsg: '📱<A' });
+    expect(decodeElement(d, el.value, readXml(xml).root, false, 'SMSSend')).toEqual({
+      keyword: '<k>&',
+      smsmsg: '📱<A',
+    });
   });
 });
 
@@ -83,18 +93,36 @@ describe('refusals name the field', () => {
   });
 
   it('an unknown child element on decode', () => {
-    const err = codecError(() => decodeElement(d, el.value, readXml(`<SMSSend xmlns="${NS}"><bogus/></SMSSend>`).root, false, 'SMSSend'));
+    const err = codecError(() =>
+      decodeElement(d, el.value, readXml(`<SMSSend xmlns="${NS}"><bogus/></SMSSend>`).root, false, 'SMSSend'),
+    );
     expect(err.code).toBe('CODEC_UNEXPECTED');
     expect(err.path).toBe('SMSSend/bogus');
   });
 
   it('a child in the wrong namespace on decode', () => {
-    const err = codecError(() => decodeElement(d, el.value, readXml(`<SMSSend xmlns="${NS}"><keyword xmlns="">k</keyword></SMSSend>`).root, false, 'SMSSend'));
+    const err = codecError(() =>
+      decodeElement(
+        d,
+        el.value,
+        readXml(`<SMSSend xmlns="${NS}"><keyword xmlns="">k</keyword></SMSSend>`).root,
+        false,
+        'SMSSend',
+      ),
+    );
     expect(err.code).toBe('CODEC_UNEXPECTED');
   });
 
   it('a field given twice', () => {
-    const err = codecError(() => decodeElement(d, el.value, readXml(`<SMSSend xmlns="${NS}"><smsto>1</smsto><smsto>2</smsto></SMSSend>`).root, false, 'SMSSend'));
+    const err = codecError(() =>
+      decodeElement(
+        d,
+        el.value,
+        readXml(`<SMSSend xmlns="${NS}"><smsto>1</smsto><smsto>2</smsto></SMSSend>`).root,
+        false,
+        'SMSSend',
+      ),
+    );
     expect(err.path).toBe('SMSSend/smsto');
   });
 });
@@ -142,16 +170,22 @@ describe('complex types', () => {
     const minimal = { order: { id: 1n, customer: { name: 'n' }, status: 'New', discount: 5 } };
     const { xml, back } = roundTrip(complexDescriptor, ORDER, minimal);
     expect(back).toEqual(minimal);
-    expect(xml).toBe(`<PlaceOrder xmlns="${CNS}"><order><id>1</id><customer><name>n</name></customer><status>New</status><discount>5</discount></order></PlaceOrder>`);
+    expect(xml).toBe(
+      `<PlaceOrder xmlns="${CNS}"><order><id>1</id><customer><name>n</name></customer><status>New</status><discount>5</discount></order></PlaceOrder>`,
+    );
   });
 
   it('refuses a value outside the enumeration', () => {
-    const err = codecError(() => roundTrip(complexDescriptor, ORDER, { order: { ...fullOrder.order, status: 'Lost' } }));
+    const err = codecError(() =>
+      roundTrip(complexDescriptor, ORDER, { order: { ...fullOrder.order, status: 'Lost' } }),
+    );
     expect(err.path).toBe('PlaceOrder/order/status');
   });
 
   it('refuses null for a non-nillable field and a missing required one', () => {
-    expect(codecError(() => roundTrip(complexDescriptor, ORDER, { order: { ...fullOrder.order, note: null } })).code).toBe('CODEC_NIL');
+    expect(
+      codecError(() => roundTrip(complexDescriptor, ORDER, { order: { ...fullOrder.order, note: null } })).code,
+    ).toBe('CODEC_NIL');
     const { customer: _c, ...withoutCustomer } = fullOrder.order;
     const err = codecError(() => roundTrip(complexDescriptor, ORDER, { order: withoutCustomer }));
     expect(err.code).toBe('CODEC_MISSING');
@@ -171,13 +205,17 @@ describe('complex types', () => {
     const bad = `<PlaceOrder xmlns="${CNS}"><order><id>1</id><customer><name>n</name></customer><lines><Line><sku>s</sku><qty>70000</qty></Line></lines><status>New</status><discount>1</discount></order></PlaceOrder>`;
     const err = codecError(() => decodeElement(complexDescriptor, el.value, readXml(bad).root, false, 'PlaceOrder'));
     expect(err.path).toBe('PlaceOrder/order/lines/Line[1]/qty');
-    expect(codecError(() => roundTrip(complexDescriptor, ORDER, { order: { ...fullOrder.order, discount: 1.5 } })).path).toBe('PlaceOrder/order/discount');
+    expect(
+      codecError(() => roundTrip(complexDescriptor, ORDER, { order: { ...fullOrder.order, discount: 1.5 } })).path,
+    ).toBe('PlaceOrder/order/discount');
   });
 
   it('keeps unknown elements in a wildcard field and writes them back', () => {
     const el = complexDescriptor.elements[ORDER]!;
     const xml = `<PlaceOrder xmlns="${CNS}"><order><id>1</id><customer><name>n</name></customer><status>New</status><discount>1</discount><x:ext xmlns:x="urn:other" x:a="1"><x:y>t</x:y></x:ext></order></PlaceOrder>`;
-    const value = decodeElement(complexDescriptor, el.value, readXml(xml).root, false, 'PlaceOrder') as { order: { extra: unknown[] } };
+    const value = decodeElement(complexDescriptor, el.value, readXml(xml).root, false, 'PlaceOrder') as {
+      order: { extra: unknown[] };
+    };
     expect(value.order.extra).toHaveLength(1);
     const again = encodeElement(complexDescriptor, el.name, el.value, value, false, '', 'PlaceOrder');
     expect(again).toContain('<x:ext xmlns:x="urn:other" x:a="1"><x:y>t</x:y></x:ext>');

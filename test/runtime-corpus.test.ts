@@ -8,7 +8,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWsdl, toDescriptor } from '../generator/index.js';
-import { createRequestListener, listen, ServiceClient, type Listening, type OperationHandler } from '../runtime/index.js';
+import {
+  createRequestListener,
+  listen,
+  ServiceClient,
+  type Listening,
+  type OperationHandler,
+} from '../runtime/index.js';
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
 import { soapWrappers } from '../runtime/http-binding.js';
 import { addressPath } from '../runtime/wire.js';
@@ -39,7 +45,13 @@ function samplesFor(d: ServiceDescriptor): Map<string, Sample> {
   const bodyValue = (op: OperationDescriptor, which: 'input' | 'output'): unknown => {
     const body = op[which];
     if (body.kind === 'element') return sampleValue(d, d.elements[body.element]!.value);
-    if (body.kind === 'params') return Object.fromEntries(body.params.map((p) => [wrappers.get(op.method)?.inputByWireName.get(p.name)?.prop ?? p.name, sampleValue(d, p.value)]));
+    if (body.kind === 'params')
+      return Object.fromEntries(
+        body.params.map((p) => [
+          wrappers.get(op.method)?.inputByWireName.get(p.name)?.prop ?? p.name,
+          sampleValue(d, p.value),
+        ]),
+      );
     if (body.kind === 'xml-result') return { [body.field]: sampleValue(d, d.elements[body.element]!.value) };
     return undefined;
   };
@@ -89,7 +101,10 @@ function roundTrips(file: string): void {
     const sample = samples.get(method)!;
     // HTTP bindings carry only their own parameters and result element; compare those.
     const input = op.input.kind === 'params' ? pick(sample.input, op, d) : sample.input;
-    const expectedOutput = op.output.kind === 'xml-result' ? { [op.output.field]: (sample.output as Record<string, unknown>)[op.output.field] } : sample.output;
+    const expectedOutput =
+      op.output.kind === 'xml-result'
+        ? { [op.output.field]: (sample.output as Record<string, unknown>)[op.output.field] }
+        : sample.output;
     const client = new ServiceClient(d, { url: endpoint, binding: protocol });
     try {
       const output = await client.call(method, input);
@@ -105,8 +120,10 @@ function pick(input: unknown, op: OperationDescriptor, d: ServiceDescriptor): un
   if (op.input.kind !== 'params') return input;
   const wrapper = soapWrappers(d).get(op.method);
   const record = input as Record<string, unknown>;
-  return Object.fromEntries(op.input.params.map((p) => {
-    const prop = wrapper?.inputByWireName.get(p.name)?.prop ?? p.name;
-    return [prop, record[prop]];
-  }));
+  return Object.fromEntries(
+    op.input.params.map((p) => {
+      const prop = wrapper?.inputByWireName.get(p.name)?.prop ?? p.name;
+      return [prop, record[prop]];
+    }),
+  );
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseWsdl, toDescriptor } from '../generator/index.js';
 import { serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
 
-const withoutDocs = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'documentation' ? undefined : v)));
+const withoutDocs = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'documentation' ? undefined : v)));
 
 describe('the serviceapi fixture descriptor', () => {
   it('equals toDescriptor(parseWsdl(wsdl/serviceapi.wsdl)) apart from documentation', () => {

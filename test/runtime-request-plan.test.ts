@@ -25,7 +25,15 @@ const TNS = 'urn:test:typed';
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';
 const S12 = 'http://www.w3.org/2003/05/soap-envelope';
 
-const field = (local: string, value: ValueDescriptor, extra: Partial<FieldDescriptor> = {}): FieldDescriptor => ({ prop: local, name: { ns: TNS, local }, value, minOccurs: 0, maxOccurs: 1, nillable: false, ...extra });
+const field = (local: string, value: ValueDescriptor, extra: Partial<FieldDescriptor> = {}): FieldDescriptor => ({
+  prop: local,
+  name: { ns: TNS, local },
+  value,
+  minOccurs: 0,
+  maxOccurs: 1,
+  nillable: false,
+  ...extra,
+});
 const prim = (xsd: string): ValueDescriptor => ({ kind: 'primitive', xsd });
 
 /** One operation whose fields the codecs can refuse. */
@@ -38,23 +46,59 @@ const typed: ServiceDescriptor = {
       protocol: 'soap11',
       address: 'http://localhost/typed.asmx',
       operations: [
-        { name: 'Put', method: 'put', soapAction: `${TNS}/Put`, input: { kind: 'element', element: `{${TNS}}Put` }, output: { kind: 'element', element: `{${TNS}}PutResponse` }, inputHeaders: [], outputHeaders: [] },
-        { name: 'Get', method: 'get', soapAction: `${TNS}/Get`, input: { kind: 'element', element: `{${TNS}}Get` }, output: { kind: 'element', element: `{${TNS}}PutResponse` }, inputHeaders: [], outputHeaders: [] },
+        {
+          name: 'Put',
+          method: 'put',
+          soapAction: `${TNS}/Put`,
+          input: { kind: 'element', element: `{${TNS}}Put` },
+          output: { kind: 'element', element: `{${TNS}}PutResponse` },
+          inputHeaders: [],
+          outputHeaders: [],
+        },
+        {
+          name: 'Get',
+          method: 'get',
+          soapAction: `${TNS}/Get`,
+          input: { kind: 'element', element: `{${TNS}}Get` },
+          output: { kind: 'element', element: `{${TNS}}PutResponse` },
+          inputHeaders: [],
+          outputHeaders: [],
+        },
       ],
     },
   ],
   elements: {
-    [`{${TNS}}Put`]: { name: { ns: TNS, local: 'Put' }, value: { kind: 'type', type: `element:{${TNS}}Put` }, nillable: false },
-    [`{${TNS}}Get`]: { name: { ns: TNS, local: 'Get' }, value: { kind: 'type', type: `element:{${TNS}}Put` }, nillable: false },
+    [`{${TNS}}Put`]: {
+      name: { ns: TNS, local: 'Put' },
+      value: { kind: 'type', type: `element:{${TNS}}Put` },
+      nillable: false,
+    },
+    [`{${TNS}}Get`]: {
+      name: { ns: TNS, local: 'Get' },
+      value: { kind: 'type', type: `element:{${TNS}}Put` },
+      nillable: false,
+    },
     [`{${TNS}}PutResponse`]: { name: { ns: TNS, local: 'PutResponse' }, value: prim('string'), nillable: false },
   },
   types: {
     [`element:{${TNS}}Put`]: {
       kind: 'complex',
-      fields: [field('count', prim('int'), { minOccurs: 1 }), field('flag', prim('boolean')), field('color', { kind: 'type', type: `{${TNS}}Color` }), field('at', prim('dateTime')), field('note', prim('string')), field('tags', prim('string'), { maxOccurs: -1 })],
+      fields: [
+        field('count', prim('int'), { minOccurs: 1 }),
+        field('flag', prim('boolean')),
+        field('color', { kind: 'type', type: `{${TNS}}Color` }),
+        field('at', prim('dateTime')),
+        field('note', prim('string')),
+        field('tags', prim('string'), { maxOccurs: -1 }),
+      ],
       attributes: [],
     },
-    [`{${TNS}}Color`]: { kind: 'simple', name: { ns: TNS, local: 'Color' }, xsd: 'string', enumeration: ['red', 'green'] },
+    [`{${TNS}}Color`]: {
+      kind: 'simple',
+      name: { ns: TNS, local: 'Color' },
+      xsd: 'string',
+      enumeration: ['red', 'green'],
+    },
   },
 } as unknown as ServiceDescriptor;
 
@@ -88,8 +132,13 @@ function harness(d: ServiceDescriptor, path: string): Harness {
   return {
     planned,
     send(xml, version, action) {
-      const headers: IncomingHttpHeaders = version === '1.1' && action !== undefined ? { soapaction: `"${action}"` } : {};
-      const contentType = parseContentType(version === '1.1' ? 'text/xml; charset=utf-8' : `application/soap+xml; charset=utf-8${action === undefined ? '' : `; action="${action}"`}`);
+      const headers: IncomingHttpHeaders =
+        version === '1.1' && action !== undefined ? { soapaction: `"${action}"` } : {};
+      const contentType = parseContentType(
+        version === '1.1'
+          ? 'text/xml; charset=utf-8'
+          : `application/soap+xml; charset=utf-8${action === undefined ? '' : `; action="${action}"`}`,
+      );
       const hinted = version === '1.1' ? soap11 : soap12;
       const body = Buffer.from(xml);
       return {
@@ -109,7 +158,11 @@ const envelope = (envNs: string, body: string, pretty: boolean): string =>
 /** Fills each {v} of `template` with one of `values`, and each {w} with whitespace (now and then not). */
 function fill(template: string, random: (n: number) => number, values: readonly string[]): string {
   const spaces = ['\n  ', ' ', '\t', '\n', '\n    ', 'junk'];
-  return template.replace(/\{(\w)\}/g, (_m, kind: string) => (kind === 'w' ? spaces[random(random(8) === 0 ? spaces.length : spaces.length - 1)]! : values[random(values.length)]!));
+  return template.replace(/\{(\w)\}/g, (_m, kind: string) =>
+    kind === 'w'
+      ? spaces[random(random(8) === 0 ? spaces.length : spaces.length - 1)]!
+      : values[random(values.length)]!,
+  );
 }
 
 describe('decode plans agree with the generic path', () => {
@@ -117,11 +170,34 @@ describe('decode plans agree with the generic path', () => {
     const h = harness(ServiceAPIDescriptor, '/serviceapi.asmx');
     const random = seeded(0xa11ce);
     // Eight shapes at most (the cache holds eight): texts never empty, so they keep their shape.
-    const values = ['KW', 'user@example.com', 's3cret', '+14155550123', 'ATT', 'Hello', 'Grüße 📱', ' spaced ', 'a\nb', '5000', '  ', '<', '&amp;', 'x]]>y'];
+    const values = [
+      'KW',
+      'user@example.com',
+      's3cret',
+      '+14155550123',
+      'ATT',
+      'Hello',
+      'Grüße 📱',
+      ' spaced ',
+      'a\nb',
+      '5000',
+      '  ',
+      '<',
+      '&amp;',
+      'x]]>y',
+    ];
     const actions = [`${NS}SMSSend`, `${NS}SMSSendToPort`, undefined, `${NS}Unknown`];
     const templates = [0, 1, 2, 3, 4, 5, 6, 7].map((k) => {
       const op = k % 2 === 0 ? 'SMSSend' : 'SMSSendToPort';
-      const fields = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg', ...(op === 'SMSSendToPort' ? ['port'] : [])];
+      const fields = [
+        'keyword',
+        'emailAddress',
+        'password',
+        'smsto',
+        'carrierCode',
+        'smsmsg',
+        ...(op === 'SMSSendToPort' ? ['port'] : []),
+      ];
       const body = `<${op} xmlns="${NS}">${fields.map((f, i) => (k >= 6 && i === 2 ? `<${f}/>` : `<${f}>{v}</${f}>`)).join('')}</${op}>`;
       const version: '1.1' | '1.2' = k % 4 < 2 ? '1.1' : '1.2';
       return { version, xml: envelope(version === '1.1' ? S11 : S12, body, k % 3 === 0) };
@@ -153,7 +229,9 @@ describe('decode plans agree with the generic path', () => {
       const op = random(3) === 0 ? 'Get' : 'Put';
       const body = `<${op} xmlns="${TNS}"><count>{count}</count><flag>{flag}</flag><color>{color}</color><at>{at}</at><note>{note}</note></${op}>`;
       const action = random(4) === 0 ? undefined : `${TNS}/${random(2) === 0 ? op : 'Put'}`;
-      const xml = envelope(S11, body, false).replace(/\{(\w+)\}/g, (_m, slot: string) => bySlot[slot]![random(bySlot[slot]!.length)]!.replace('&', '&amp;'));
+      const xml = envelope(S11, body, false).replace(/\{(\w+)\}/g, (_m, slot: string) =>
+        bySlot[slot]![random(bySlot[slot]!.length)]!.replace('&', '&amp;'),
+      );
       const before = h.planned.plannedReads;
       const { planned: got, reference } = h.send(xml, '1.1', action);
       expect(got).toEqual(reference);
@@ -163,10 +241,26 @@ describe('decode plans agree with the generic path', () => {
   });
 
   it.each([
-    ['a Header', envelope(S11, '<Put xmlns="urn:test:typed"><count>1</count></Put>', false).replace('<soap:Body>', '<soap:Header><h xmlns="urn:h">{v}</h></soap:Header><soap:Body>')],
+    [
+      'a Header',
+      envelope(S11, '<Put xmlns="urn:test:typed"><count>1</count></Put>', false).replace(
+        '<soap:Body>',
+        '<soap:Header><h xmlns="urn:h">{v}</h></soap:Header><soap:Body>',
+      ),
+    ],
     ['an attribute on a field', envelope(S11, '<Put xmlns="urn:test:typed"><count a="1">{v}</count></Put>', false)],
-    ['a repeated field', envelope(S11, '<Put xmlns="urn:test:typed"><count>1</count><tags>{v}</tags><tags>{v}</tags></Put>', false)],
-    ['xsi:nil', envelope(S11, '<Put xmlns="urn:test:typed" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><count>{v}</count><note xsi:nil="true"/></Put>', false)],
+    [
+      'a repeated field',
+      envelope(S11, '<Put xmlns="urn:test:typed"><count>1</count><tags>{v}</tags><tags>{v}</tags></Put>', false),
+    ],
+    [
+      'xsi:nil',
+      envelope(
+        S11,
+        '<Put xmlns="urn:test:typed" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><count>{v}</count><note xsi:nil="true"/></Put>',
+        false,
+      ),
+    ],
   ])('no plan for %s: every request takes the generic path, with the same answers', (_name, template) => {
     const h = harness(typed, '/typed.asmx');
     const random = seeded(7);
@@ -183,7 +277,13 @@ describe('decode plans agree with the generic path', () => {
     const route = lookupRoute(routes, '/serviceapi.asmx')!;
     const other = { ...route }; // another path's endpoints (same descriptor)
     const decoder = new SoapRequestDecoder(d, undefined);
-    const xml = Buffer.from(envelope(S11, `<SMSSend xmlns="${NS}"><keyword>K</keyword><emailAddress>e</emailAddress><password>p</password><smsto>1</smsto><carrierCode>c</carrierCode><smsmsg>m</smsmsg></SMSSend>`, false));
+    const xml = Buffer.from(
+      envelope(
+        S11,
+        `<SMSSend xmlns="${NS}"><keyword>K</keyword><emailAddress>e</emailAddress><password>p</password><smsto>1</smsto><carrierCode>c</carrierCode><smsmsg>m</smsmsg></SMSSend>`,
+        false,
+      ),
+    );
     const ct = parseContentType('text/xml');
     const headers = { soapaction: `"${NS}SMSSend"` };
     for (let i = 0; i < 3; i++) decoder.decode(route, soap11, headers, ct, xml);

@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestListener, listen } from '../runtime/index.js';
 import { NS, serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
 import {
-  SOAP11, SOAP12, STACK_TRACE, envelope, parseFault, raw, sendBody, soap11Post, soap12Post, startServer, type RawResponse, type TestServer,
+  SOAP11,
+  SOAP12,
+  STACK_TRACE,
+  envelope,
+  parseFault,
+  raw,
+  sendBody,
+  soap11Post,
+  soap12Post,
+  startServer,
+  type RawResponse,
+  type TestServer,
 } from './fixtures/runtime/harness.js';
 
 let server: TestServer;
@@ -14,7 +25,14 @@ afterAll(async () => {
   await server.close();
 });
 
-const FIELDS = { keyword: 'k', emailAddress: 'e@x', password: 'hunter2', smsto: '+1555', carrierCode: 'c', smsmsg: 'hi' };
+const FIELDS = {
+  keyword: 'k',
+  emailAddress: 'e@x',
+  password: 'hunter2',
+  smsto: '+1555',
+  carrierCode: 'c',
+  smsmsg: 'hi',
+};
 
 function expectFault(res: RawResponse, envNs: string, code: string): ReturnType<typeof parseFault> {
   expect(res.status).toBe(500);
@@ -40,7 +58,11 @@ describe('success responses', () => {
     const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody(FIELDS)), `"${NS}SMSSend"`);
     expect(res.status).toBe(200);
     expect(res.contentType).toBe('text/xml; charset=utf-8');
-    expect(res.text).toMatch(new RegExp(`^<\\?xml version="1.0" encoding="utf-8"\\?><soap:Envelope xmlns:soap="${SOAP11}"[^>]*><soap:Body><SMSSendResponse xmlns="${NS}"><SMSSendResult>`));
+    expect(res.text).toMatch(
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="utf-8"\\?><soap:Envelope xmlns:soap="${SOAP11}"[^>]*><soap:Body><SMSSendResponse xmlns="${NS}"><SMSSendResult>`,
+      ),
+    );
   });
 
   it('SOAP 1.2: 200 application/soap+xml answered in a 1.2 envelope', async () => {
@@ -54,7 +76,9 @@ describe('success responses', () => {
     const res = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(FIELDS)}`);
     expect(res.status).toBe(200);
     expect(res.contentType).toBe('text/xml; charset=utf-8');
-    expect(res.text).toBe(`<?xml version="1.0" encoding="utf-8"?>\n<string xmlns="${NS}">${JSON.stringify(FIELDS)}</string>`);
+    expect(res.text).toBe(
+      `<?xml version="1.0" encoding="utf-8"?>\n<string xmlns="${NS}">${JSON.stringify(FIELDS)}</string>`,
+    );
   });
 
   it('HTTP GET: an absent result is written as xsi:nil', async () => {
@@ -64,7 +88,11 @@ describe('success responses', () => {
 
   it('routes SOAP 1.1 by SOAPAction unquoted, and by the Body element without SOAPAction or with an empty one', async () => {
     for (const action of [`${NS}SMSSendToPort`, undefined, '""']) {
-      const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody({ ...FIELDS, port: '9' }, 'SMSSendToPort')), action);
+      const res = await soap11Post(
+        server.endpoint,
+        envelope(SOAP11, sendBody({ ...FIELDS, port: '9' }, 'SMSSendToPort')),
+        action,
+      );
       expect(res.status).toBe(200);
       expect(res.text).toContain('<SMSSendToPortResult>');
     }
@@ -77,7 +105,11 @@ describe('success responses', () => {
   });
 
   it('accepts the path in any case, like ASMX', async () => {
-    const res = await soap11Post(server.endpoint.replace('serviceapi.asmx', 'ServiceAPI.ASMX'), envelope(SOAP11, sendBody(FIELDS)), `"${NS}SMSSend"`);
+    const res = await soap11Post(
+      server.endpoint.replace('serviceapi.asmx', 'ServiceAPI.ASMX'),
+      envelope(SOAP11, sendBody(FIELDS)),
+      `"${NS}SMSSend"`,
+    );
     expect(res.status).toBe(200);
   });
 
@@ -94,7 +126,11 @@ describe('SOAP faults', () => {
     ['SOAP 1.2', SOAP12, 'soap:Sender'],
   ])('malformed XML -> %s client fault', async (_name, envNs, code) => {
     const post = envNs === SOAP11 ? soap11Post : soap12Post;
-    const res = await post(server.endpoint, envelope(envNs, sendBody(FIELDS)).replace('</soap:Body>', '</soap:Bod>'), envNs === SOAP11 ? `"${NS}SMSSend"` : `${NS}SMSSend`);
+    const res = await post(
+      server.endpoint,
+      envelope(envNs, sendBody(FIELDS)).replace('</soap:Body>', '</soap:Bod>'),
+      envNs === SOAP11 ? `"${NS}SMSSend"` : `${NS}SMSSend`,
+    );
     const fault = expectFault(res, envNs, code);
     expect(fault.message).toMatch(/not well-formed/);
   });
@@ -112,7 +148,11 @@ describe('SOAP faults', () => {
   });
 
   it('an envelope of an unknown version -> VersionMismatch (1.1 for text/xml)', async () => {
-    const res = await soap11Post(server.endpoint, envelope('http://example.com/not-soap', sendBody(FIELDS)), `"${NS}SMSSend"`);
+    const res = await soap11Post(
+      server.endpoint,
+      envelope('http://example.com/not-soap', sendBody(FIELDS)),
+      `"${NS}SMSSend"`,
+    );
     expectFault(res, SOAP11, 'soap:VersionMismatch');
   });
 
@@ -157,7 +197,11 @@ describe('SOAP faults', () => {
   });
 
   it('an unexpected child element -> Client fault naming the path', async () => {
-    const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody({ ...FIELDS, bogus: 'x' })), `"${NS}SMSSend"`);
+    const res = await soap11Post(
+      server.endpoint,
+      envelope(SOAP11, sendBody({ ...FIELDS, bogus: 'x' })),
+      `"${NS}SMSSend"`,
+    );
     expect(expectFault(res, SOAP11, 'soap:Client').message).toContain('SMSSend/bogus');
   });
 
@@ -179,17 +223,23 @@ describe('SOAP faults', () => {
   it.each([
     ['SOAP 1.1', SOAP11, 'soap:Server'],
     ['SOAP 1.2', SOAP12, 'soap:Receiver'],
-  ])('a handler crash -> %s server fault, generic message, logged without request values', async (_name, envNs, code) => {
-    const before = server.logged.length;
-    const post = envNs === SOAP11 ? soap11Post : soap12Post;
-    const res = await post(server.endpoint, envelope(envNs, sendBody({ ...FIELDS, keyword: 'crash', password: 'TOPSECRET' })));
-    const fault = expectFault(res, envNs, code);
-    expect(fault.message).toBe('Server was unable to process request.');
-    expect(res.text).not.toContain('exploded');
-    expect(server.logged.length).toBe(before + 1);
-    expect(server.logged.at(-1)).toContain('SMSSend');
-    expect(server.logged.join('\n')).not.toContain('TOPSECRET');
-  });
+  ])(
+    'a handler crash -> %s server fault, generic message, logged without request values',
+    async (_name, envNs, code) => {
+      const before = server.logged.length;
+      const post = envNs === SOAP11 ? soap11Post : soap12Post;
+      const res = await post(
+        server.endpoint,
+        envelope(envNs, sendBody({ ...FIELDS, keyword: 'crash', password: 'TOPSECRET' })),
+      );
+      const fault = expectFault(res, envNs, code);
+      expect(fault.message).toBe('Server was unable to process request.');
+      expect(res.text).not.toContain('exploded');
+      expect(server.logged.length).toBe(before + 1);
+      expect(server.logged.at(-1)).toContain('SMSSend');
+      expect(server.logged.join('\n')).not.toContain('TOPSECRET');
+    },
+  );
 
   it('a result XML cannot carry -> Server fault, logged', async () => {
     const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody({ ...FIELDS, keyword: 'illegal' })));
@@ -223,7 +273,14 @@ describe('HTTP-level errors', () => {
     } finally {
       await pagesOff.close();
     }
-    const bare = await listen(createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}), SMSSendToPort: () => ({}) }, { helpPages: 'off' }), {});
+    const bare = await listen(
+      createRequestListener(
+        serviceApiDescriptor,
+        { SMSSend: () => ({}), SMSSendToPort: () => ({}) },
+        { helpPages: 'off' },
+      ),
+      {},
+    );
     try {
       const get = await raw(`${bare.url}/serviceapi.asmx`);
       expectPlain(get, 405, /^Method not allowed\. Use POST\.$/);
@@ -234,9 +291,28 @@ describe('HTTP-level errors', () => {
   });
 
   it('415 for an unsupported content type', async () => {
-    expectPlain(await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 415, /Unsupported content type: application\/json/);
-    expectPlain(await raw(`${server.endpoint}/SMSSend`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a=1' }), 415);
-    expectPlain(await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=iso-8859-1' }, body: '<a/>' }), 415, /charset/);
+    expectPlain(
+      await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      415,
+      /Unsupported content type: application\/json/,
+    );
+    expectPlain(
+      await raw(`${server.endpoint}/SMSSend`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'a=1',
+      }),
+      415,
+    );
+    expectPlain(
+      await raw(server.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=iso-8859-1' },
+        body: '<a/>',
+      }),
+      415,
+      /charset/,
+    );
   });
 
   it('GET/POST: a missing parameter -> 500 text/plain one line (ASMX, the default)', async () => {
@@ -244,7 +320,11 @@ describe('HTTP-level errors', () => {
     const get = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(rest)}`);
     expectPlain(get, 500, /^Missing parameter: smsto\.$/);
     expect(get.headers['x-smskit-fault-code']).toBe('Client');
-    const post = await raw(`${server.endpoint}/SMSSendToPort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(FIELDS).toString() });
+    const post = await raw(`${server.endpoint}/SMSSendToPort`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(FIELDS).toString(),
+    });
     expectPlain(post, 500, /^Missing parameter: port\.$/);
   });
 
@@ -254,7 +334,11 @@ describe('HTTP-level errors', () => {
       const { smsto: _s, ...rest } = FIELDS;
       for (const res of [
         await raw(`${passing.endpoint}/SMSSend?${new URLSearchParams(rest)}`),
-        await raw(`${passing.endpoint}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(rest).toString() }),
+        await raw(`${passing.endpoint}/SMSSend`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(rest).toString(),
+        }),
       ]) {
         expect(res.status).toBe(200);
         expect(res.text).toContain(JSON.stringify(rest));
@@ -270,7 +354,11 @@ describe('HTTP-level errors', () => {
       const get = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort?${new URLSearchParams(FIELDS)}`);
       expectPlain(get, 500, /^Missing parameter: port\.$/);
       expect(get.headers['x-smskit-fault-code']).toBe('Client');
-      const post = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(FIELDS).toString() });
+      const post = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(FIELDS).toString(),
+      });
       expectPlain(post, 500, /^Missing parameter: port\.$/);
     } finally {
       await strict.close();
@@ -280,7 +368,9 @@ describe('HTTP-level errors', () => {
   it('GET/POST: an invalid parameter value -> 500 text/plain one line', async () => {
     const strict = await startStrictServer();
     try {
-      const get = await raw(`${strict.url}/serviceapi.asmx/SMSSendToPort?${new URLSearchParams({ ...FIELDS, port: 'eighty' })}`);
+      const get = await raw(
+        `${strict.url}/serviceapi.asmx/SMSSendToPort?${new URLSearchParams({ ...FIELDS, port: 'eighty' })}`,
+      );
       expectPlain(get, 500, /^Invalid value for parameter: port\.$/);
     } finally {
       await strict.close();
@@ -292,12 +382,20 @@ describe('HTTP-level errors', () => {
     expectPlain(refused, 500, /^Invalid credentials\.$/);
     expect(refused.headers['x-smskit-fault-code']).toBe('Client');
     expect(refused.headers['x-smskit-error-code']).toBe('AUTH_FAILED');
-    const crash = await raw(`${server.endpoint}/SMSSend`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...FIELDS, keyword: 'crash' }).toString() });
+    const crash = await raw(`${server.endpoint}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...FIELDS, keyword: 'crash' }).toString(),
+    });
     expectPlain(crash, 500, /^Server was unable to process request\.$/);
   });
 
   it('413 for a body over the limit: declared Content-Length, refused before reading', async () => {
-    const res = await raw(server.endpoint, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8' }, body: Buffer.alloc(65 * 1024, 0x20) });
+    const res = await raw(server.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml; charset=utf-8' },
+      body: Buffer.alloc(65 * 1024, 0x20),
+    });
     expectPlain(res, 413);
   });
 
@@ -310,12 +408,22 @@ describe('HTTP-level errors', () => {
   });
 
   it('431 for a query string of megabytes, answered before the client has finished sending', async () => {
-    const answer = await rawSocket(server.url, [`GET /serviceapi.asmx/SMSSend?smsmsg=${'A'.repeat(4 * 1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`], 3000);
+    const answer = await rawSocket(
+      server.url,
+      [`GET /serviceapi.asmx/SMSSend?smsmsg=${'A'.repeat(4 * 1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+      3000,
+    );
     expect(answer).toMatch(/^HTTP\/1.1 431 /);
   });
 
   it('408 when the body is too slow', async () => {
-    const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 100\r\n\r\n<soap'], 2000);
+    const answer = await rawSocket(
+      server.url,
+      [
+        'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 100\r\n\r\n<soap',
+      ],
+      2000,
+    );
     expect(answer).toMatch(/^HTTP\/1.1 408 /);
   });
 
@@ -399,12 +507,18 @@ describe('listen and close', () => {
 
   it('Expect: 100-continue clients get 100 Continue and then the answer', async () => {
     const body = envelope(SOAP11, sendBody(FIELDS));
-    const answer = await rawSocketExchange(server.url, `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: "${NS}SMSSend"\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`, body);
+    const answer = await rawSocketExchange(
+      server.url,
+      `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: "${NS}SMSSend"\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      body,
+    );
     expect(answer).toMatch(/^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 OK/);
   });
 
   it('conflicting Content-Length and Transfer-Encoding (smuggling shape) is refused with 400', async () => {
-    const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n']);
+    const answer = await rawSocket(server.url, [
+      'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ]);
     expect(answer).toMatch(/^HTTP\/1.1 400 /);
   });
 });
@@ -470,11 +584,25 @@ describe('clients that go away', () => {
 });
 
 /** The serviceapi descriptor with SMSSendToPort's `port` required and typed int (to reach the parameter errors). */
-async function startStrictServer(httpMissingParameters: 'refuse' | 'pass' = 'refuse'): Promise<Awaited<ReturnType<typeof listen>>> {
+async function startStrictServer(
+  httpMissingParameters: 'refuse' | 'pass' = 'refuse',
+): Promise<Awaited<ReturnType<typeof listen>>> {
   const d = structuredClone(serviceApiDescriptor) as typeof serviceApiDescriptor;
-  const wrapper = d.types[`element:{${NS}}SMSSendToPort`] as unknown as { fields: { prop: string; minOccurs: number; value: unknown }[] };
+  const wrapper = d.types[`element:{${NS}}SMSSendToPort`] as unknown as {
+    fields: { prop: string; minOccurs: number; value: unknown }[];
+  };
   const port = wrapper.fields.find((f) => f.prop === 'port')!;
   port.minOccurs = 1;
   port.value = { kind: 'primitive', xsd: 'int' };
-  return listen(createRequestListener(d, { SMSSend: () => ({}), SMSSendToPort: (input: { port: number }) => ({ SMSSendToPortResult: String(input.port) }) }, { httpMissingParameters }), {});
+  return listen(
+    createRequestListener(
+      d,
+      {
+        SMSSend: () => ({}),
+        SMSSendToPort: (input: { port: number }) => ({ SMSSendToPortResult: String(input.port) }),
+      },
+      { httpMissingParameters },
+    ),
+    {},
+  );
 }

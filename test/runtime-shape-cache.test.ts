@@ -31,7 +31,10 @@ function agree(cache: ShapeCache, input: Buffer): 'hit' | 'miss' | 'refused' {
   }
   const hit = cache.hits > hitsBefore;
   if (reference instanceof XmlReadError) {
-    if (hit) throw new Error(`a shape accepted what readXml refuses (${reference.message}): ${JSON.stringify(input.toString('latin1'))}`);
+    if (hit)
+      throw new Error(
+        `a shape accepted what readXml refuses (${reference.message}): ${JSON.stringify(input.toString('latin1'))}`,
+      );
     expect(got).toBeInstanceOf(XmlReadError);
     const e = got as XmlReadError;
     expect([e.code, e.line, e.column]).toEqual([reference.code, reference.line, reference.column]);
@@ -42,8 +45,10 @@ function agree(cache: ShapeCache, input: Buffer): 'hit' | 'miss' | 'refused' {
   return hit ? 'hit' : 'miss';
 }
 
-const PRETTY = '<?xml version="1.0" encoding="utf-8"?>\n<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n  <soap:Header><h:Auth xmlns:h="urn:h" soap:mustUnderstand="1">t</h:Auth></soap:Header>\n  <soap:Body>\n    <SMSSend xmlns="http://smskit.dev/serviceapi/"><keyword>KW</keyword><smsmsg>Hello</smsmsg><port xsi:nil="true"/><e/></SMSSend>\n  </soap:Body>\n</soap:Envelope>\n';
-const COMPACT = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><SMSSend xmlns="http://smskit.dev/serviceapi/"><keyword>KW</keyword><emailAddress>a@b.c</emailAddress><password>pw</password><smsto>+14155550123</smsto><carrierCode>ATT</carrierCode><smsmsg>Hello</smsmsg></SMSSend></soap:Body></soap:Envelope>';
+const PRETTY =
+  '<?xml version="1.0" encoding="utf-8"?>\n<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n  <soap:Header><h:Auth xmlns:h="urn:h" soap:mustUnderstand="1">t</h:Auth></soap:Header>\n  <soap:Body>\n    <SMSSend xmlns="http://smskit.dev/serviceapi/"><keyword>KW</keyword><smsmsg>Hello</smsmsg><port xsi:nil="true"/><e/></SMSSend>\n  </soap:Body>\n</soap:Envelope>\n';
+const COMPACT =
+  '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><SMSSend xmlns="http://smskit.dev/serviceapi/"><keyword>KW</keyword><emailAddress>a@b.c</emailAddress><password>pw</password><smsto>+14155550123</smsto><carrierCode>ATT</carrierCode><smsmsg>Hello</smsmsg></SMSSend></soap:Body></soap:Envelope>';
 
 /** Replaces the text between '>' and '<' at random places with random text. */
 function newTexts(xml: string, random: (n: number) => number, alphabet: readonly string[]): string {
@@ -60,7 +65,7 @@ describe('the shape cache agrees with readXml', () => {
   it.each([
     ['pretty-printed', PRETTY],
     ['compact', COMPACT],
-  ])('%s envelope: new texts hit the learnt shape and give readXml\'s tree (5,000 cases)', (_name, base) => {
+  ])("%s envelope: new texts hit the learnt shape and give readXml's tree (5,000 cases)", (_name, base) => {
     const cache = new ShapeCache();
     expect(agree(cache, Buffer.from(base))).toBe('miss');
     expect(cache.size).toBe(1);
@@ -122,7 +127,9 @@ describe('the shape cache agrees with readXml', () => {
     expect(retained().length).toBeGreaterThan(5);
     expect(retained().some((text) => text.includes('s3cret-Pa55'))).toBe(false);
     // A hit reads the next one, and leaves nothing of it behind either.
-    expect(agree(cache, Buffer.from(COMPACT.replace('<password>pw</password>', '<password>0ther-Secret</password>')))).toBe('hit');
+    expect(
+      agree(cache, Buffer.from(COMPACT.replace('<password>pw</password>', '<password>0ther-Secret</password>'))),
+    ).toBe('hit');
     expect(retained().some((text) => text.includes('0ther-Secret'))).toBe(false);
   });
 

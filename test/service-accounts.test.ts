@@ -47,9 +47,13 @@ describe('password hashes', () => {
     expect(await verifyPassword(PASSWORD + '!', hash)).toBe(false);
     expect(await hashPassword(PASSWORD, FAST)).not.toBe(hash); // salted
   });
-  it.each([['empty', ''], ['wrong scheme', '$argon2id$v=19$x$y'], ['short key', '$scrypt$ln=10,r=8,p=1$AAAA$AAAA'], ['absurd cost', `$scrypt$ln=40,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA==$${'A'.repeat(43)}=`]])(
-    'malformed hash (%s) never verifies',
-    async (_name, hash) => expect(await verifyPassword(PASSWORD, hash)).toBe(false),
+  it.each([
+    ['empty', ''],
+    ['wrong scheme', '$argon2id$v=19$x$y'],
+    ['short key', '$scrypt$ln=10,r=8,p=1$AAAA$AAAA'],
+    ['absurd cost', `$scrypt$ln=40,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA==$${'A'.repeat(43)}=`],
+  ])('malformed hash (%s) never verifies', async (_name, hash) =>
+    expect(await verifyPassword(PASSWORD, hash)).toBe(false),
   );
 });
 
@@ -57,13 +61,31 @@ describe('authenticate', () => {
   const cases: Array<[string, { given: { email: string; password: string; disabled?: boolean }; want: string }]> = [
     ['right password', { given: { email: 'alice@example.com', password: PASSWORD }, want: 'accepted' }],
     ['address case-insensitive', { given: { email: 'Alice@Example.COM', password: PASSWORD }, want: 'accepted' }],
-    ['wrong password', { given: { email: 'alice@example.com', password: 'wrong password' }, want: 'AuthenticationFailed' }],
-    ['password case matters', { given: { email: 'alice@example.com', password: PASSWORD.toUpperCase() }, want: 'AuthenticationFailed' }],
+    [
+      'wrong password',
+      { given: { email: 'alice@example.com', password: 'wrong password' }, want: 'AuthenticationFailed' },
+    ],
+    [
+      'password case matters',
+      { given: { email: 'alice@example.com', password: PASSWORD.toUpperCase() }, want: 'AuthenticationFailed' },
+    ],
     ['unknown account', { given: { email: 'bob@example.com', password: PASSWORD }, want: 'AuthenticationFailed' }],
-    ['over-long address', { given: { email: 'a'.repeat(10_000) + '@example.com', password: PASSWORD }, want: 'AuthenticationFailed' }],
-    ['over-long password', { given: { email: 'alice@example.com', password: PASSWORD + 'x'.repeat(5000) }, want: 'AuthenticationFailed' }],
-    ['disabled, right password', { given: { email: 'alice@example.com', password: PASSWORD, disabled: true }, want: 'AccountDisabled' }],
-    ['disabled, wrong password', { given: { email: 'alice@example.com', password: 'nope nope', disabled: true }, want: 'AuthenticationFailed' }],
+    [
+      'over-long address',
+      { given: { email: 'a'.repeat(10_000) + '@example.com', password: PASSWORD }, want: 'AuthenticationFailed' },
+    ],
+    [
+      'over-long password',
+      { given: { email: 'alice@example.com', password: PASSWORD + 'x'.repeat(5000) }, want: 'AuthenticationFailed' },
+    ],
+    [
+      'disabled, right password',
+      { given: { email: 'alice@example.com', password: PASSWORD, disabled: true }, want: 'AccountDisabled' },
+    ],
+    [
+      'disabled, wrong password',
+      { given: { email: 'alice@example.com', password: 'nope nope', disabled: true }, want: 'AuthenticationFailed' },
+    ],
   ];
   it.each(cases)('%s', async (_name, { given, want }) => {
     const service = accounts();
@@ -108,14 +130,19 @@ describe('authenticate', () => {
     await service.authenticate('bob@example.com', PASSWORD);
     const one = performance.now() - start;
     start = performance.now();
-    const rows = await Promise.all(Array.from({ length: 64 }, () => service.authenticate('alice@example.com', PASSWORD)));
+    const rows = await Promise.all(
+      Array.from({ length: 64 }, () => service.authenticate('alice@example.com', PASSWORD)),
+    );
     const burst = performance.now() - start;
     expect(rows.every((row) => row.email === 'alice@example.com')).toBe(true);
     expect(burst).toBeLessThan(one * 5); // 64 separate runs on a 4-thread pool would take ~16x
   });
 
   it('takes about as long for an unknown account as for a wrong password', async () => {
-    const service = accounts({ scrypt: { logN: 14, r: 8, p: 1 }, limits: { perAccount: { maxFailures: 0, windowMs: 1 }, perAddress: { maxFailures: 0, windowMs: 1 } } });
+    const service = accounts({
+      scrypt: { logN: 14, r: 8, p: 1 },
+      limits: { perAccount: { maxFailures: 0, windowMs: 1 }, perAddress: { maxFailures: 0, windowMs: 1 } },
+    });
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
     const median = async (email: string): Promise<number> => {
       const times: number[] = [];
@@ -140,8 +167,13 @@ describe('failed-attempt limits', () => {
   it('blocks an account after repeated failures, even with the right password, until the window passes', async () => {
     const service = accounts({ limits });
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    for (let i = 0; i < 3; i++) expect(await refusal(() => service.authenticate('alice@example.com', 'bad password', `198.51.100.${i}`))).toBe('AuthenticationFailed');
-    expect(await refusal(() => service.authenticate('ALICE@example.com', PASSWORD, '198.51.100.9'))).toBe('TooManyAttempts');
+    for (let i = 0; i < 3; i++)
+      expect(await refusal(() => service.authenticate('alice@example.com', 'bad password', `198.51.100.${i}`))).toBe(
+        'AuthenticationFailed',
+      );
+    expect(await refusal(() => service.authenticate('ALICE@example.com', PASSWORD, '198.51.100.9'))).toBe(
+      'TooManyAttempts',
+    );
     now += 60_001;
     expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '198.51.100.9'))).toBe('accepted');
   });
@@ -155,8 +187,11 @@ describe('failed-attempt limits', () => {
   it('blocks a remote address guessing across accounts, not other addresses', async () => {
     const service = accounts({ limits });
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    for (let i = 0; i < 5; i++) await refusal(() => service.authenticate(`user${i}@example.com`, 'bad password', '203.0.113.7'));
-    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '203.0.113.7'))).toBe('TooManyAttempts');
+    for (let i = 0; i < 5; i++)
+      await refusal(() => service.authenticate(`user${i}@example.com`, 'bad password', '203.0.113.7'));
+    expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '203.0.113.7'))).toBe(
+      'TooManyAttempts',
+    );
     expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD, '203.0.113.8'))).toBe('accepted');
   });
 
@@ -174,16 +209,34 @@ describe('administration', () => {
   const cases: Array<[string, { given: { email: string; password: string; keywords: string[] }; want: string }]> = [
     ['valid', { given: { email: 'carol@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'ok' }],
     ['not an address', { given: { email: 'carol', password: PASSWORD, keywords: ['ACME'] }, want: 'InvalidEmail' }],
-    ['non-ASCII address', { given: { email: 'caröl@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'InvalidEmail' }],
-    ['short password', { given: { email: 'carol@example.com', password: 'short', keywords: ['ACME'] }, want: 'InvalidPassword' }],
-    ['bad keyword', { given: { email: 'carol@example.com', password: PASSWORD, keywords: ['TOO-LONG-KEYWORD'] }, want: 'InvalidKeyword' }],
+    [
+      'non-ASCII address',
+      { given: { email: 'caröl@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'InvalidEmail' },
+    ],
+    [
+      'short password',
+      { given: { email: 'carol@example.com', password: 'short', keywords: ['ACME'] }, want: 'InvalidPassword' },
+    ],
+    [
+      'bad keyword',
+      {
+        given: { email: 'carol@example.com', password: PASSWORD, keywords: ['TOO-LONG-KEYWORD'] },
+        want: 'InvalidKeyword',
+      },
+    ],
     ['no keyword', { given: { email: 'carol@example.com', password: PASSWORD, keywords: [] }, want: 'InvalidKeyword' }],
-    ['duplicate', { given: { email: 'Alice@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'AccountExists' }],
+    [
+      'duplicate',
+      { given: { email: 'Alice@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'AccountExists' },
+    ],
   ];
   it.each(cases)('add: %s', async (_name, { given, want }) => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    const outcome = await service.add(given).then(() => 'ok', (error: { code: string }) => error.code);
+    const outcome = await service.add(given).then(
+      () => 'ok',
+      (error: { code: string }) => error.code,
+    );
     expect(outcome).toBe(want);
   });
 
@@ -191,7 +244,11 @@ describe('administration', () => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
     service.setKeywords('alice@example.com', ['news']);
-    expect(service.list()).toEqual([{ email: 'alice@example.com', keywords: ['NEWS'], disabled: false, createdAt: new Date(now).toISOString() }]);
-    expect(() => service.setDisabled('nobody@example.com', true)).toThrow(expect.objectContaining({ code: 'NoSuchAccount' }));
+    expect(service.list()).toEqual([
+      { email: 'alice@example.com', keywords: ['NEWS'], disabled: false, createdAt: new Date(now).toISOString() },
+    ]);
+    expect(() => service.setDisabled('nobody@example.com', true)).toThrow(
+      expect.objectContaining({ code: 'NoSuchAccount' }),
+    );
   });
 });

@@ -31,7 +31,8 @@ describe('carriers', () => {
     ['over 32 chars', { given: 'a'.repeat(33), want: null }],
   ];
   it.each(cases)('%s', (_name, { given, want }) => {
-    if (want === null) expect(refusalOf(() => resolveCarrier(table, given))).toEqual({ code: 'UnknownCarrier', field: 'carrierCode' });
+    if (want === null)
+      expect(refusalOf(() => resolveCarrier(table, given))).toEqual({ code: 'UnknownCarrier', field: 'carrierCode' });
     else expect(resolveCarrier(table, given)).toBe(want);
   });
 
@@ -41,7 +42,10 @@ describe('carriers', () => {
   });
 
   it('auto can be disabled', () => {
-    expect(refusalOf(() => resolveCarrier(createCarrierTable({ att: 'AT&T' }, false), 'auto'))).toEqual({ code: 'UnknownCarrier', field: 'carrierCode' });
+    expect(refusalOf(() => resolveCarrier(createCarrierTable({ att: 'AT&T' }, false), 'auto'))).toEqual({
+      code: 'UnknownCarrier',
+      field: 'carrierCode',
+    });
   });
 
   const badTables: Array<[string, { given: Record<string, string>; want: RegExp }]> = [
@@ -50,13 +54,24 @@ describe('carriers', () => {
     ['duplicate by case', { given: { att: 'A', ATT: 'B' }, want: /twice/ }],
     ['empty name', { given: { att: ' ' }, want: /non-empty name/ }],
   ];
-  it.each(badTables)('table refuses %s', (_name, { given, want }) => expect(() => createCarrierTable(given)).toThrow(want));
+  it.each(badTables)('table refuses %s', (_name, { given, want }) =>
+    expect(() => createCarrierTable(given)).toThrow(want),
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'smskit-carriers-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const files: Array<[string, { given: string; want: RegExp | { codes: string[]; allowAuto: boolean } }]> = [
-    ['valid file', { given: '{"allowAuto": false, "carriers": {"KDDI": "au by KDDI", "docomo": "NTT docomo"}}', want: { codes: ['kddi', 'docomo'], allowAuto: false } }],
-    ['allowAuto defaults to true', { given: '{"carriers": {"docomo": "NTT docomo"}}', want: { codes: ['docomo'], allowAuto: true } }],
+    [
+      'valid file',
+      {
+        given: '{"allowAuto": false, "carriers": {"KDDI": "au by KDDI", "docomo": "NTT docomo"}}',
+        want: { codes: ['kddi', 'docomo'], allowAuto: false },
+      },
+    ],
+    [
+      'allowAuto defaults to true',
+      { given: '{"carriers": {"docomo": "NTT docomo"}}', want: { codes: ['docomo'], allowAuto: true } },
+    ],
     ['unknown key', { given: '{"carriers": {}, "extra": 1}', want: /unknown key/ }],
     ['carriers not an object', { given: '{"carriers": ["att"]}', want: /must be an object/ }],
     ['name not a string', { given: '{"carriers": {"att": 1}}', want: /must be a string/ }],

@@ -13,7 +13,12 @@ const logged: string[] = [];
 let app: SmsApp;
 
 beforeAll(async () => {
-  app = openSmsApp({ dbPath: join(dir, 'app.db'), scrypt: { logN: 10, r: 8, p: 1 }, defaultCountryCode: '44', log: (line) => logged.push(line) });
+  app = openSmsApp({
+    dbPath: join(dir, 'app.db'),
+    scrypt: { logN: 10, r: 8, p: 1 },
+    defaultCountryCode: '44',
+    log: (line) => logged.push(line),
+  });
   await app.accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME'] });
 });
 afterAll(async () => {
@@ -21,7 +26,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const input = { keyword: 'ACME', emailAddress: 'alice@example.com', password: PASSWORD, smsto: '07700 900123', carrierCode: 'auto', smsmsg: 'Hi' };
+const input = {
+  keyword: 'ACME',
+  emailAddress: 'alice@example.com',
+  password: PASSWORD,
+  smsto: '07700 900123',
+  carrierCode: 'auto',
+  smsmsg: 'Hi',
+};
 const ctx = { remoteAddress: '192.0.2.1' };
 
 async function outcome(run: () => Promise<unknown>): Promise<unknown> {
@@ -33,12 +45,41 @@ async function outcome(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 describe('wire handlers', () => {
-  const cases: Array<[string, { given: () => Promise<unknown>; want: { result?: string; code?: string; detail?: Record<string, string> } }]> = [
+  const cases: Array<
+    [
+      string,
+      { given: () => Promise<unknown>; want: { result?: string; code?: string; detail?: Record<string, string> } },
+    ]
+  > = [
     ['SMSSend success', { given: () => app.handlers.SMSSend(input, ctx), want: { result: 'SMSSendResult' } }],
-    ['SMSSendToPort success', { given: () => app.handlers.SMSSendToPort({ ...input, port: '2948' }, ctx), want: { result: 'SMSSendToPortResult' } }],
-    ['SMSSendToPort without port', { given: () => app.handlers.SMSSendToPort(input, ctx), want: { code: 'MissingParameter', detail: { field: 'port' } } }],
-    ['refusal with a field', { given: () => app.handlers.SMSSend({ ...input, carrierCode: 'nope' }, ctx), want: { code: 'UnknownCarrier', detail: { field: 'carrierCode' } } }],
-    ['refusal without a field', { given: () => app.handlers.SMSSend({ ...input, password: 'wrong password' }, ctx), want: { code: 'AuthenticationFailed' } }],
+    [
+      'SMSSendToPort success',
+      {
+        given: () => app.handlers.SMSSendToPort({ ...input, port: '2948' }, ctx),
+        want: { result: 'SMSSendToPortResult' },
+      },
+    ],
+    [
+      'SMSSendToPort without port',
+      {
+        given: () => app.handlers.SMSSendToPort(input, ctx),
+        want: { code: 'MissingParameter', detail: { field: 'port' } },
+      },
+    ],
+    [
+      'refusal with a field',
+      {
+        given: () => app.handlers.SMSSend({ ...input, carrierCode: 'nope' }, ctx),
+        want: { code: 'UnknownCarrier', detail: { field: 'carrierCode' } },
+      },
+    ],
+    [
+      'refusal without a field',
+      {
+        given: () => app.handlers.SMSSend({ ...input, password: 'wrong password' }, ctx),
+        want: { code: 'AuthenticationFailed' },
+      },
+    ],
   ];
   it.each(cases)('%s', async (_name, { given, want }) => {
     const got = await outcome(given);
@@ -48,20 +89,31 @@ describe('wire handlers', () => {
       return;
     }
     expect(got).toBeInstanceOf(ServiceError);
-    expect(got).toMatchObject({ code: want.code, detail: want.detail, message: expect.stringMatching(new RegExp(`^${want.code}: `)) });
+    expect(got).toMatchObject({
+      code: want.code,
+      detail: want.detail,
+      message: expect.stringMatching(new RegExp(`^${want.code}: `)),
+    });
     expect((got as Error).message).not.toContain(PASSWORD);
   });
 
   it('a storage failure is SmsUnavailable (a Server fault), logged once per batch', async () => {
-    app.store.database.exec(`CREATE TRIGGER h_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`);
-    const got = await Promise.all([outcome(() => app.handlers.SMSSend(input, ctx)), outcome(() => app.handlers.SMSSend(input, ctx))]);
+    app.store.database.exec(
+      `CREATE TRIGGER h_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`,
+    );
+    const got = await Promise.all([
+      outcome(() => app.handlers.SMSSend(input, ctx)),
+      outcome(() => app.handlers.SMSSend(input, ctx)),
+    ]);
     app.store.database.exec('DROP TRIGGER h_fail');
     for (const error of got) {
       expect(error).toBeInstanceOf(SmsUnavailable);
       expect(error).not.toBeInstanceOf(ServiceError);
       expect((error as Error).message).toMatch(/could not be stored \(StorageError, SQLITE_CONSTRAINT_TRIGGER\)/);
     }
-    expect(logged).toEqual(['outbox commit of 2 message(s) failed: StorageError [SQLITE_CONSTRAINT_TRIGGER]: cannot commit to the outbox: simulated']);
+    expect(logged).toEqual([
+      'outbox commit of 2 message(s) failed: StorageError [SQLITE_CONSTRAINT_TRIGGER]: cannot commit to the outbox: simulated',
+    ]);
     expect(logged.join()).not.toContain(PASSWORD);
   });
 

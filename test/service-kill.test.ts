@@ -34,7 +34,10 @@ for (let i = 0; i < 32; i++) void loop();
 /** Runs the child until it has acknowledged `atLeast` messages, SIGKILLs it, returns what it printed. */
 function runAndKill(script: string, dbPath: string, round: number, atLeast: number): Promise<Array<[string, string]>> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, dbPath, String(round)], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, dbPath, String(round)], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let killed = false;
@@ -50,7 +53,12 @@ function runAndKill(script: string, dbPath: string, round: number, atLeast: numb
     child.on('exit', (_code, signal) => {
       if (signal !== 'SIGKILL') return reject(new Error(`child exited without being killed: ${err}`));
       const complete = out.slice(0, out.lastIndexOf('\n') + 1); // a torn last line is not counted
-      resolvePromise(complete.split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
+      resolvePromise(
+        complete
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => line.split(' ') as [string, string]),
+      );
     });
   });
 }
@@ -61,16 +69,23 @@ describe('SIGKILL while enqueuing', () => {
     writeFileSync(script, CHILD);
     const dbPath = join(dir, 'kill.db');
     const acknowledged: Array<[string, string]> = [];
-    for (let round = 0; round < 3; round++) acknowledged.push(...(await runAndKill(script, dbPath, round, 2000 + round * 1500)));
+    for (let round = 0; round < 3; round++)
+      acknowledged.push(...(await runAndKill(script, dbPath, round, 2000 + round * 1500)));
 
     const db = new Database(dbPath);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const byId = db.prepare<[string], { n: number; message: string }>('SELECT count(*) AS n, max(message) AS message FROM outbox WHERE id = ?');
+    const byId = db.prepare<[string], { n: number; message: string }>(
+      'SELECT count(*) AS n, max(message) AS message FROM outbox WHERE id = ?',
+    );
     const missing = acknowledged.filter(([id, text]) => {
       const row = byId.get(id);
       return row?.n !== 1 || row.message.replaceAll(' ', '_') !== text;
     });
-    const stored = db.prepare<[], { n: number; distinct_messages: number }>('SELECT count(*) AS n, count(DISTINCT message) AS distinct_messages FROM outbox').get();
+    const stored = db
+      .prepare<[], { n: number; distinct_messages: number }>(
+        'SELECT count(*) AS n, count(DISTINCT message) AS distinct_messages FROM outbox',
+      )
+      .get();
     db.close();
     expect(acknowledged.length).toBeGreaterThanOrEqual(2000 + 3500 + 5000 - 3);
     expect(missing).toEqual([]);

@@ -16,10 +16,19 @@ const cases: Case[] = [
   ['country code 0 refused', { given: '+0441234567', want: { refused: /cannot start with 0/ } }],
   ['000 prefix refused', { given: '000441234567', want: { refused: /cannot start with 0/ } }],
   ['national without default refused', { given: '4155550123', want: { refused: /no country calling code/ } }],
-  ['national with trunk 0 without default refused', { given: '07700 900123', want: { refused: /no country calling code/ } }],
+  [
+    'national with trunk 0 without default refused',
+    { given: '07700 900123', want: { refused: /no country calling code/ } },
+  ],
   ['national with default 1', { given: '(415) 555-0123', options: { defaultCountryCode: '1' }, want: '+14155550123' }],
-  ['national with default 44 drops trunk 0', { given: '07700 900123', options: { defaultCountryCode: '44' }, want: '+447700900123' }],
-  ['international ignores default', { given: '+33 6 12 34 56 78', options: { defaultCountryCode: '44' }, want: '+33612345678' }],
+  [
+    'national with default 44 drops trunk 0',
+    { given: '07700 900123', options: { defaultCountryCode: '44' }, want: '+447700900123' },
+  ],
+  [
+    'international ignores default',
+    { given: '+33 6 12 34 56 78', options: { defaultCountryCode: '44' }, want: '+33612345678' },
+  ],
   ['letters refused', { given: '+1 415 CALL NOW', want: { refused: /only digits/ } }],
   ['plus in the middle refused', { given: '+1415+5550123', want: { refused: /only digits/ } }],
   ['extension refused', { given: '+14155550123 x12', want: { refused: /only digits/ } }],
@@ -49,5 +58,7 @@ describe('normalizePhone', () => {
   });
 
   it.each([['1'], ['44'], ['358']])('accepts country code %s', (code) => expect(checkCountryCode(code)).toBe(code));
-  it.each([['0'], ['1234'], ['+1'], ['']])('refuses country code %j', (code) => expect(() => checkCountryCode(code)).toThrow());
+  it.each([['0'], ['1234'], ['+1'], ['']])('refuses country code %j', (code) =>
+    expect(() => checkCountryCode(code)).toThrow(),
+  );
 });

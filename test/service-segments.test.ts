@@ -49,7 +49,9 @@ describe('segment capacity table (docs/service.md)', () => {
 });
 
 describe('segment counts at the boundaries', () => {
-  const cases: Array<[string, { given: { text: string; port?: boolean }; want: { encoding: Encoding; segments: number } }]> = [
+  const cases: Array<
+    [string, { given: { text: string; port?: boolean }; want: { encoding: Encoding; segments: number } }]
+  > = [
     ['gsm7 1 char', { given: { text: a(1) }, want: { encoding: 'gsm7', segments: 1 } }],
     ['gsm7 160', { given: { text: a(160) }, want: { encoding: 'gsm7', segments: 1 } }],
     ['gsm7 161', { given: { text: a(161) }, want: { encoding: 'gsm7', segments: 2 } }],
@@ -57,9 +59,18 @@ describe('segment counts at the boundaries', () => {
     ['gsm7 307', { given: { text: a(307) }, want: { encoding: 'gsm7', segments: 3 } }],
     ['gsm7 1530 = 153x10', { given: { text: a(1530) }, want: { encoding: 'gsm7', segments: 10 } }],
     ['gsm7 80 euro = 160 septets', { given: { text: '€'.repeat(80) }, want: { encoding: 'gsm7', segments: 1 } }],
-    ['gsm7 80 euro + 1 = 161 septets', { given: { text: '€'.repeat(80) + 'a' }, want: { encoding: 'gsm7', segments: 2 } }],
-    ['gsm7 escape pair never split (306 septets, 3 segments)', { given: { text: a(152) + '€' + a(152) }, want: { encoding: 'gsm7', segments: 3 } }],
-    ['gsm7 escape pair fits exactly', { given: { text: a(151) + '€' + a(153) }, want: { encoding: 'gsm7', segments: 2 } }],
+    [
+      'gsm7 80 euro + 1 = 161 septets',
+      { given: { text: '€'.repeat(80) + 'a' }, want: { encoding: 'gsm7', segments: 2 } },
+    ],
+    [
+      'gsm7 escape pair never split (306 septets, 3 segments)',
+      { given: { text: a(152) + '€' + a(152) }, want: { encoding: 'gsm7', segments: 3 } },
+    ],
+    [
+      'gsm7 escape pair fits exactly',
+      { given: { text: a(151) + '€' + a(153) }, want: { encoding: 'gsm7', segments: 2 } },
+    ],
     ['ucs2 70', { given: { text: zhe(70) }, want: { encoding: 'ucs2', segments: 1 } }],
     ['ucs2 71', { given: { text: zhe(71) }, want: { encoding: 'ucs2', segments: 2 } }],
     ['ucs2 134 = 67x2', { given: { text: zhe(134) }, want: { encoding: 'ucs2', segments: 2 } }],
@@ -67,7 +78,10 @@ describe('segment counts at the boundaries', () => {
     ['one non-GSM char makes all UCS-2', { given: { text: a(100) + 'ж' }, want: { encoding: 'ucs2', segments: 2 } }],
     ['emoji: 35 = 70 units', { given: { text: EMOJI.repeat(35) }, want: { encoding: 'ucs2', segments: 1 } }],
     ['emoji: 35 + 1 = 71 units', { given: { text: EMOJI.repeat(35) + 'a' }, want: { encoding: 'ucs2', segments: 2 } }],
-    ['surrogate pair never split (134 units, 3 segments)', { given: { text: zhe(66) + EMOJI + zhe(66) }, want: { encoding: 'ucs2', segments: 3 } }],
+    [
+      'surrogate pair never split (134 units, 3 segments)',
+      { given: { text: zhe(66) + EMOJI + zhe(66) }, want: { encoding: 'ucs2', segments: 3 } },
+    ],
     ['port gsm7 152', { given: { text: a(152), port: true }, want: { encoding: 'gsm7', segments: 1 } }],
     ['port gsm7 153', { given: { text: a(153), port: true }, want: { encoding: 'gsm7', segments: 2 } }],
     ['port gsm7 292 = 146x2', { given: { text: a(292), port: true }, want: { encoding: 'gsm7', segments: 2 } }],

@@ -17,7 +17,10 @@ let sms: SmsService;
 
 beforeAll(async () => {
   store = openStore({ path: join(dir, 'sms.db') });
-  const limits = { perAccount: { maxFailures: 3, windowMs: 60_000 }, perAddress: { maxFailures: 1000, windowMs: 60_000 } };
+  const limits = {
+    perAccount: { maxFailures: 3, windowMs: 60_000 },
+    perAddress: { maxFailures: 1000, windowMs: 60_000 },
+  };
   const accounts = createAccounts({ store, scrypt: { logN: 10, r: 8, p: 1 }, limits });
   await accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME', 'NEWS'] });
   await accounts.add({ email: 'dave@example.com', password: PASSWORD, keywords: ['DAVE'] });
@@ -30,36 +33,100 @@ afterAll(async () => {
 });
 
 const valid: Required<Omit<SendRequest, 'port'>> = {
-  keyword: 'acme', emailAddress: 'alice@example.com', password: PASSWORD, smsto: '+1 (415) 555-0123', carrierCode: 'ATT', smsmsg: 'Hello',
+  keyword: 'acme',
+  emailAddress: 'alice@example.com',
+  password: PASSWORD,
+  smsto: '+1 (415) 555-0123',
+  carrierCode: 'ATT',
+  smsmsg: 'Hello',
 };
 
 type Want = { id: true; stored: Record<string, unknown> } | { code: string; field?: string };
 const cases: Array<[string, { given: SendRequest; want: Want }]> = [
-  ['SMSSend', { given: valid, want: { id: true, stored: { account: 'alice@example.com', keyword: 'ACME', recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: null } } }],
+  [
+    'SMSSend',
+    {
+      given: valid,
+      want: {
+        id: true,
+        stored: {
+          account: 'alice@example.com',
+          keyword: 'ACME',
+          recipient: '+14155550123',
+          carrier: 'att',
+          encoding: 'gsm7',
+          segments: 1,
+          port: null,
+        },
+      },
+    },
+  ],
   ['SMSSendToPort', { given: { ...valid, port: '2948' }, want: { id: true, stored: { port: 2948, segments: 1 } } }],
-  ['non-ASCII text', { given: { ...valid, smsmsg: 'Привет, мир! 😀' }, want: { id: true, stored: { encoding: 'ucs2', segments: 1 } } }],
-  ['long text', { given: { ...valid, smsmsg: 'a'.repeat(161) }, want: { id: true, stored: { encoding: 'gsm7', segments: 2 } } }],
-  ['port shrinks segments', { given: { ...valid, smsmsg: 'a'.repeat(153), port: '0' }, want: { id: true, stored: { segments: 2, port: 0 } } }],
+  [
+    'non-ASCII text',
+    { given: { ...valid, smsmsg: 'Привет, мир! 😀' }, want: { id: true, stored: { encoding: 'ucs2', segments: 1 } } },
+  ],
+  [
+    'long text',
+    { given: { ...valid, smsmsg: 'a'.repeat(161) }, want: { id: true, stored: { encoding: 'gsm7', segments: 2 } } },
+  ],
+  [
+    'port shrinks segments',
+    { given: { ...valid, smsmsg: 'a'.repeat(153), port: '0' }, want: { id: true, stored: { segments: 2, port: 0 } } },
+  ],
   ['carrier auto', { given: { ...valid, carrierCode: 'auto' }, want: { id: true, stored: { carrier: 'auto' } } }],
-  ['missing keyword', { given: { ...valid, keyword: undefined }, want: { code: 'MissingParameter', field: 'keyword' } }],
+  [
+    'missing keyword',
+    { given: { ...valid, keyword: undefined }, want: { code: 'MissingParameter', field: 'keyword' } },
+  ],
   ['null password', { given: { ...valid, password: null }, want: { code: 'MissingParameter', field: 'password' } }],
   ['empty smsto', { given: { ...valid, smsto: '' }, want: { code: 'MissingParameter', field: 'smsto' } }],
   ['missing smsmsg', { given: { ...valid, smsmsg: undefined }, want: { code: 'MissingParameter', field: 'smsmsg' } }],
-  ['SMSSendToPort without port', { given: { ...valid, port: null }, want: { code: 'MissingParameter', field: 'port' } }],
-  ['missing beats bad credentials', { given: { ...valid, password: 'wrong password', carrierCode: undefined }, want: { code: 'MissingParameter', field: 'carrierCode' } }],
+  [
+    'SMSSendToPort without port',
+    { given: { ...valid, port: null }, want: { code: 'MissingParameter', field: 'port' } },
+  ],
+  [
+    'missing beats bad credentials',
+    {
+      given: { ...valid, password: 'wrong password', carrierCode: undefined },
+      want: { code: 'MissingParameter', field: 'carrierCode' },
+    },
+  ],
   ['wrong password', { given: { ...valid, password: 'wrong password' }, want: { code: 'AuthenticationFailed' } }],
-  ['unknown account', { given: { ...valid, emailAddress: 'nobody@example.com' }, want: { code: 'AuthenticationFailed' } }],
-  ['disabled account', { given: { ...valid, emailAddress: 'dave@example.com', keyword: 'DAVE' }, want: { code: 'AccountDisabled' } }],
-  ['auth beats field errors', { given: { ...valid, emailAddress: 'nobody@example.com', smsto: 'junk' }, want: { code: 'AuthenticationFailed' } }],
+  [
+    'unknown account',
+    { given: { ...valid, emailAddress: 'nobody@example.com' }, want: { code: 'AuthenticationFailed' } },
+  ],
+  [
+    'disabled account',
+    { given: { ...valid, emailAddress: 'dave@example.com', keyword: 'DAVE' }, want: { code: 'AccountDisabled' } },
+  ],
+  [
+    'auth beats field errors',
+    { given: { ...valid, emailAddress: 'nobody@example.com', smsto: 'junk' }, want: { code: 'AuthenticationFailed' } },
+  ],
   ['malformed keyword', { given: { ...valid, keyword: 'AC ME' }, want: { code: 'InvalidKeyword', field: 'keyword' } }],
-  ["another account's keyword", { given: { ...valid, keyword: 'DAVE' }, want: { code: 'KeywordNotAllowed', field: 'keyword' } }],
+  [
+    "another account's keyword",
+    { given: { ...valid, keyword: 'DAVE' }, want: { code: 'KeywordNotAllowed', field: 'keyword' } },
+  ],
   ['bad recipient', { given: { ...valid, smsto: '555-0123' }, want: { code: 'InvalidRecipient', field: 'smsto' } }],
-  ['unknown carrier', { given: { ...valid, carrierCode: 'sprint' }, want: { code: 'UnknownCarrier', field: 'carrierCode' } }],
+  [
+    'unknown carrier',
+    { given: { ...valid, carrierCode: 'sprint' }, want: { code: 'UnknownCarrier', field: 'carrierCode' } },
+  ],
   ['empty message', { given: { ...valid, smsmsg: '' }, want: { code: 'EmptyMessage', field: 'smsmsg' } }],
-  ['unpaired surrogate', { given: { ...valid, smsmsg: 'hi \uD83D' }, want: { code: 'InvalidMessage', field: 'smsmsg' } }],
+  [
+    'unpaired surrogate',
+    { given: { ...valid, smsmsg: 'hi \uD83D' }, want: { code: 'InvalidMessage', field: 'smsmsg' } },
+  ],
   ['too long', { given: { ...valid, smsmsg: 'ж'.repeat(671) }, want: { code: 'MessageTooLong', field: 'smsmsg' } }],
   ['bad port', { given: { ...valid, port: '65536' }, want: { code: 'InvalidPort', field: 'port' } }],
-  ['port checked before message', { given: { ...valid, port: 'x', smsmsg: '' }, want: { code: 'InvalidPort', field: 'port' } }],
+  [
+    'port checked before message',
+    { given: { ...valid, port: 'x', smsmsg: '' }, want: { code: 'InvalidPort', field: 'port' } },
+  ],
 ];
 
 describe('sms.send', () => {
@@ -97,7 +164,10 @@ describe('sms.send', () => {
       for (const outcome of outcomes) {
         expect(outcome.status).toBe('rejected');
         expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(SmsUnavailable);
-        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'ServiceUnavailable', reason: 'StorageError' });
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+          code: 'ServiceUnavailable',
+          reason: 'StorageError',
+        });
       }
       expect(store.countOutbox()).toBe(before);
     } finally {
@@ -111,8 +181,16 @@ describe('sms.send', () => {
     const entries = outboxEntries(store);
     const entry = entries.find((e) => e.id === id);
     expect(entry).toEqual({
-      id, time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), account: 'alice@example.com', keyword: 'ACME',
-      recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: 5000, state: 'queued',
+      id,
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      account: 'alice@example.com',
+      keyword: 'ACME',
+      recipient: '+14155550123',
+      carrier: 'att',
+      encoding: 'gsm7',
+      segments: 1,
+      port: 5000,
+      state: 'queued',
     });
     const table = formatOutboxTable(entries);
     const json = formatOutboxJson(entries);
@@ -121,7 +199,9 @@ describe('sms.send', () => {
       expect(text).not.toContain('secret-ish body');
       expect(text).not.toContain(PASSWORD);
     }
-    expect(table.split('\n')[0]).toMatch(/^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/);
+    expect(table.split('\n')[0]).toMatch(
+      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
+    );
     expect(JSON.parse(json)).toHaveLength(entries.length);
   });
 });

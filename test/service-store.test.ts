@@ -14,7 +14,14 @@ let counter = 0;
 const freshPath = (): string => join(dir, `store-${counter++}.db`);
 
 const message = (text = 'hello', recipient = '+14155550123'): NewMessage => ({
-  account: 'alice@example.com', keyword: 'ACME', recipient, carrier: 'att', encoding: 'gsm7', segments: 1, port: null, text,
+  account: 'alice@example.com',
+  keyword: 'ACME',
+  recipient,
+  carrier: 'att',
+  encoding: 'gsm7',
+  segments: 1,
+  port: null,
+  text,
 });
 
 /** Rows visible to an independent connection, i.e. committed. */
@@ -104,11 +111,28 @@ describe('group commit', () => {
 
   it('stores every field', async () => {
     const store = openStore({ path: freshPath(), clock: () => 1_700_000_000_123 });
-    const { id } = await store.enqueue({ ...message('Привет'), encoding: 'ucs2', segments: 2, port: 2948, carrier: 'auto' });
-    expect(store.listOutbox()).toEqual([{
-      id, createdAt: 1_700_000_000_123, account: 'alice@example.com', keyword: 'ACME', recipient: '+14155550123',
-      carrier: 'auto', encoding: 'ucs2', segments: 2, port: 2948, text: 'Привет', state: 'queued',
-    }]);
+    const { id } = await store.enqueue({
+      ...message('Привет'),
+      encoding: 'ucs2',
+      segments: 2,
+      port: 2948,
+      carrier: 'auto',
+    });
+    expect(store.listOutbox()).toEqual([
+      {
+        id,
+        createdAt: 1_700_000_000_123,
+        account: 'alice@example.com',
+        keyword: 'ACME',
+        recipient: '+14155550123',
+        carrier: 'auto',
+        encoding: 'ucs2',
+        segments: 2,
+        port: 2948,
+        text: 'Привет',
+        state: 'queued',
+      },
+    ]);
     await store.close();
   });
 });
@@ -116,36 +140,57 @@ describe('group commit', () => {
 describe('failed commits: every waiter rejects, nothing is stored, then recovery', () => {
   type Setup = (store: ReturnType<typeof openStore>, path: string) => { fail(): void; clear(): void };
   const cases: Array<[string, { given: { setup: Setup; options?: Partial<StoreOptions> }; want: string }]> = [
-    ['a trigger that RAISEs', {
-      given: {
-        setup: (store) => {
-          store.database.exec(`CREATE TABLE fail_switch (on_ INTEGER);
+    [
+      'a trigger that RAISEs',
+      {
+        given: {
+          setup: (store) => {
+            store.database.exec(`CREATE TABLE fail_switch (on_ INTEGER);
             CREATE TRIGGER outbox_fail BEFORE INSERT ON outbox WHEN EXISTS (SELECT 1 FROM fail_switch)
             BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;`);
-          return { fail: () => store.database.exec('INSERT INTO fail_switch VALUES (1)'), clear: () => store.database.exec('DELETE FROM fail_switch') };
+            return {
+              fail: () => store.database.exec('INSERT INTO fail_switch VALUES (1)'),
+              clear: () => store.database.exec('DELETE FROM fail_switch'),
+            };
+          },
         },
+        want: 'StorageError',
       },
-      want: 'StorageError',
-    }],
-    ['a full disk (max_page_count)', {
-      given: {
-        setup: (store) => ({
-          fail: () => store.database.pragma(`max_page_count = ${Number(store.database.pragma('page_count', { simple: true }))}`),
-          clear: () => store.database.pragma('max_page_count = 1073741823'),
-        }),
-      },
-      want: 'StorageFull',
-    }],
-    ['a lock held by another process', {
-      given: {
-        options: { busyTimeoutMs: 20 },
-        setup: (_store, path) => {
-          const other = new Database(path);
-          return { fail: () => other.exec('BEGIN EXCLUSIVE'), clear: () => { other.exec('COMMIT'); other.close(); } };
+    ],
+    [
+      'a full disk (max_page_count)',
+      {
+        given: {
+          setup: (store) => ({
+            fail: () =>
+              store.database.pragma(
+                `max_page_count = ${Number(store.database.pragma('page_count', { simple: true }))}`,
+              ),
+            clear: () => store.database.pragma('max_page_count = 1073741823'),
+          }),
         },
+        want: 'StorageFull',
       },
-      want: 'StorageLocked',
-    }],
+    ],
+    [
+      'a lock held by another process',
+      {
+        given: {
+          options: { busyTimeoutMs: 20 },
+          setup: (_store, path) => {
+            const other = new Database(path);
+            return {
+              fail: () => other.exec('BEGIN EXCLUSIVE'),
+              clear: () => {
+                other.exec('COMMIT');
+                other.close();
+              },
+            };
+          },
+        },
+        want: 'StorageLocked',
+      },
+    ],
   ];
   it.each(cases)('%s', async (_name, { given, want }) => {
     const path = freshPath();
@@ -164,7 +209,9 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     expect(errors).toEqual([`${want}/20`]);
     condition.clear();
     expect(store.listOutbox().map((m) => m.text)).toEqual(['before']);
-    await expect(store.enqueue(message('after'))).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
+    await expect(store.enqueue(message('after'))).resolves.toMatchObject({
+      id: expect.stringMatching(MESSAGE_ID_PATTERN),
+    });
     expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
     await store.close();
   });
@@ -177,7 +224,9 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     const first = store.database;
     first.pragma('query_only = 1'); // writes now fail with SQLITE_READONLY on this connection only
     await expect(store.enqueue(message('refused'))).rejects.toMatchObject({ code: 'StorageReadOnly' });
-    await expect(store.enqueue(message('after'))).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
+    await expect(store.enqueue(message('after'))).resolves.toMatchObject({
+      id: expect.stringMatching(MESSAGE_ID_PATTERN),
+    });
     expect(store.database).not.toBe(first);
     expect(first.open).toBe(false);
     expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
@@ -189,8 +238,16 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     const store = openStore({ path: freshPath() });
     store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.message = 'poison'
       BEGIN SELECT RAISE(ABORT, 'poison'); END;`);
-    const { ok, failed } = await settle([store.enqueue(message('good 1')), store.enqueue(message('poison')), store.enqueue(message('good 2'))]);
-    expect({ ok: ok.length, failed: failed.length, stored: store.countOutbox() }).toEqual({ ok: 0, failed: 3, stored: 0 });
+    const { ok, failed } = await settle([
+      store.enqueue(message('good 1')),
+      store.enqueue(message('poison')),
+      store.enqueue(message('good 2')),
+    ]);
+    expect({ ok: ok.length, failed: failed.length, stored: store.countOutbox() }).toEqual({
+      ok: 0,
+      failed: 3,
+      stored: 0,
+    });
     await store.close();
   });
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  XmlReadError,
-  attr,
-  childElements,
-  readXml,
-  resolveQNameValue,
-  textContent,
-} from '../runtime/xml/reader.js';
+import { XmlReadError, attr, childElements, readXml, resolveQNameValue, textContent } from '../runtime/xml/reader.js';
 import type { XmlElement, XmlReadLimits } from '../runtime/xml/types.js';
 
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -30,9 +23,18 @@ function first(el: XmlElement): XmlElement {
 
 describe('readXml: names are resolved by namespace URI whatever the prefix', () => {
   const cases: [string, { given: string; want: { ns: string; local: string; prefix: string } }][] = [
-    ['prefixed', { given: `<soap:Envelope xmlns:soap="${SOAP11}"/>`, want: { ns: SOAP11, local: 'Envelope', prefix: 'soap' } }],
-    ['other prefix', { given: `<e:Envelope xmlns:e="${SOAP11}"/>`, want: { ns: SOAP11, local: 'Envelope', prefix: 'e' } }],
-    ['default namespace', { given: `<Envelope xmlns="${SOAP11}"/>`, want: { ns: SOAP11, local: 'Envelope', prefix: '' } }],
+    [
+      'prefixed',
+      { given: `<soap:Envelope xmlns:soap="${SOAP11}"/>`, want: { ns: SOAP11, local: 'Envelope', prefix: 'soap' } },
+    ],
+    [
+      'other prefix',
+      { given: `<e:Envelope xmlns:e="${SOAP11}"/>`, want: { ns: SOAP11, local: 'Envelope', prefix: 'e' } },
+    ],
+    [
+      'default namespace',
+      { given: `<Envelope xmlns="${SOAP11}"/>`, want: { ns: SOAP11, local: 'Envelope', prefix: '' } },
+    ],
     ['no namespace', { given: '<Envelope/>', want: { ns: '', local: 'Envelope', prefix: '' } }],
   ];
   it.each(cases)('%s', (_name, { given, want }) => {
@@ -127,7 +129,10 @@ describe('readXml: text', () => {
   });
 
   it('reports the XML declaration', () => {
-    expect(readXml('<?xml version="1.0" encoding="UTF-8"?><a/>')).toMatchObject({ hasDeclaration: true, declaredEncoding: 'utf-8' });
+    expect(readXml('<?xml version="1.0" encoding="UTF-8"?><a/>')).toMatchObject({
+      hasDeclaration: true,
+      declaredEncoding: 'utf-8',
+    });
     const bare = readXml('<a/>');
     expect(bare.hasDeclaration).toBe(false);
     expect(bare.declaredEncoding).toBeUndefined();
@@ -144,16 +149,48 @@ describe('readXml: bytes and encodings', () => {
 
   it('accepts utf-8 and us-ascii declarations in any case', () => {
     for (const name of ['utf-8', 'UTF-8', 'Utf-8', 'us-ascii', 'US-ASCII']) {
-      expect(readXml(enc.encode(`<?xml version="1.0" encoding="${name}"?><a/>`)).declaredEncoding).toBe(name.toLowerCase());
+      expect(readXml(enc.encode(`<?xml version="1.0" encoding="${name}"?><a/>`)).declaredEncoding).toBe(
+        name.toLowerCase(),
+      );
     }
   });
 
   const bad: [string, { given: Uint8Array; want: { code: string; message: RegExp } }][] = [
-    ['invalid UTF-8', { given: new Uint8Array([0x3c, 0x61, 0x3e, 0xc3, 0x28, 0x3c, 0x2f, 0x61, 0x3e]), want: { code: 'XML_ENCODING', message: /not valid UTF-8/ } }],
-    ['UTF-16 bytes', { given: new Uint8Array([0xff, 0xfe, 0x3c, 0x00, 0x61, 0x00, 0x2f, 0x00, 0x3e, 0x00]), want: { code: 'XML_ENCODING', message: /not valid UTF-8/ } }],
-    ['ISO-8859-1 declared', { given: enc.encode('<?xml version="1.0" encoding="ISO-8859-1"?><a/>'), want: { code: 'XML_ENCODING', message: /encoding "ISO-8859-1"/ } }],
-    ['UTF-16 declared', { given: enc.encode('<?xml version="1.0" encoding="utf-16"?><a/>'), want: { code: 'XML_ENCODING', message: /encoding "utf-16"/ } }],
-    ['US-ASCII declared, é sent', { given: enc.encode('<?xml version="1.0" encoding="us-ascii"?><a>é</a>'), want: { code: 'XML_ENCODING', message: /US-ASCII/ } }],
+    [
+      'invalid UTF-8',
+      {
+        given: new Uint8Array([0x3c, 0x61, 0x3e, 0xc3, 0x28, 0x3c, 0x2f, 0x61, 0x3e]),
+        want: { code: 'XML_ENCODING', message: /not valid UTF-8/ },
+      },
+    ],
+    [
+      'UTF-16 bytes',
+      {
+        given: new Uint8Array([0xff, 0xfe, 0x3c, 0x00, 0x61, 0x00, 0x2f, 0x00, 0x3e, 0x00]),
+        want: { code: 'XML_ENCODING', message: /not valid UTF-8/ },
+      },
+    ],
+    [
+      'ISO-8859-1 declared',
+      {
+        given: enc.encode('<?xml version="1.0" encoding="ISO-8859-1"?><a/>'),
+        want: { code: 'XML_ENCODING', message: /encoding "ISO-8859-1"/ },
+      },
+    ],
+    [
+      'UTF-16 declared',
+      {
+        given: enc.encode('<?xml version="1.0" encoding="utf-16"?><a/>'),
+        want: { code: 'XML_ENCODING', message: /encoding "utf-16"/ },
+      },
+    ],
+    [
+      'US-ASCII declared, é sent',
+      {
+        given: enc.encode('<?xml version="1.0" encoding="us-ascii"?><a>é</a>'),
+        want: { code: 'XML_ENCODING', message: /US-ASCII/ },
+      },
+    ],
   ];
   it.each(bad)('refuses %s', (_name, { given, want }) => {
     const error = readError(given);
@@ -165,7 +202,10 @@ describe('readXml: bytes and encodings', () => {
 describe('readXml: DOCTYPE is always refused, nothing expanded or fetched', () => {
   const cases: [string, string][] = [
     ['plain doctype', '<!DOCTYPE a><a/>'],
-    ['XXE (external entity)', '<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<a>&x;</a>'],
+    [
+      'XXE (external entity)',
+      '<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<a>&x;</a>',
+    ],
     ['external DTD', '<!DOCTYPE a SYSTEM "http://example.invalid/a.dtd"><a/>'],
     [
       'billion laughs',
@@ -181,7 +221,10 @@ describe('readXml: DOCTYPE is always refused, nothing expanded or fetched', () =
   });
 
   it('refuses an undefined entity without a DOCTYPE', () => {
-    expect(readError('<a>&nbsp;</a>')).toMatchObject({ code: 'XML_MALFORMED', message: expect.stringMatching(/Undefined entity/) });
+    expect(readError('<a>&nbsp;</a>')).toMatchObject({
+      code: 'XML_MALFORMED',
+      message: expect.stringMatching(/Undefined entity/),
+    });
   });
 });
 
@@ -189,10 +232,25 @@ describe('readXml: malformed XML reports what and where', () => {
   const cases: [string, { given: string; want: { line: number; column: number; message: RegExp } }][] = [
     ['mismatched end tag', { given: '<a>\n  <b></a>', want: { line: 2, column: 10, message: /close tag/i } }],
     ['unclosed root', { given: '<a><b/>', want: { line: 1, column: 8, message: /Unclosed tag: a/ } }],
-    ['undeclared element prefix', { given: '<a>\n<p:b/></a>', want: { line: 2, column: 7, message: /Unbound namespace prefix: "p"/ } }],
-    ['undeclared attribute prefix', { given: '<a q:x="1"/>', want: { line: 1, column: 13, message: /Unbound namespace prefix: "q"/ } }],
-    ['duplicate attribute', { given: '<a x="1" x="2"/>', want: { line: 1, column: 17, message: /Duplicate attribute/ } }],
-    ['same attribute via two prefixes', { given: '<a xmlns:p="u" xmlns:q="u" p:x="1" q:x="2"/>', want: { line: 1, column: 45, message: /Duplicate attribute: \{u\}x/ } }],
+    [
+      'undeclared element prefix',
+      { given: '<a>\n<p:b/></a>', want: { line: 2, column: 7, message: /Unbound namespace prefix: "p"/ } },
+    ],
+    [
+      'undeclared attribute prefix',
+      { given: '<a q:x="1"/>', want: { line: 1, column: 13, message: /Unbound namespace prefix: "q"/ } },
+    ],
+    [
+      'duplicate attribute',
+      { given: '<a x="1" x="2"/>', want: { line: 1, column: 17, message: /Duplicate attribute/ } },
+    ],
+    [
+      'same attribute via two prefixes',
+      {
+        given: '<a xmlns:p="u" xmlns:q="u" p:x="1" q:x="2"/>',
+        want: { line: 1, column: 45, message: /Duplicate attribute: \{u\}x/ },
+      },
+    ],
     ['two roots', { given: '<a/><b/>', want: { line: 1, column: 8, message: /only one root/ } }],
     ['text after root', { given: '<a/>x', want: { line: 1, column: 6, message: /outside of root/ } }],
     ['empty document', { given: '', want: { line: 1, column: 1, message: /root element/ } }],
@@ -229,8 +287,18 @@ describe('readXml: limits', () => {
   const cases: [string, { given: string; limits: XmlReadLimits; want: RegExp }][] = [
     ['depth', { given: deep(5), limits: { maxDepth: 4 }, want: /nested deeper than 4/ }],
     ['attributes', { given: '<a x="1" y="2" z="3"/>', limits: { maxAttributes: 2 }, want: /more than 2 attributes/ }],
-    ['namespace declarations', { given: '<a xmlns:a="1" xmlns:b="2" xmlns="3"/>', limits: { maxNamespaceDeclarations: 2 }, want: /more than 2 namespaces/ }],
-    ['element count', { given: `<a>${'<b/>'.repeat(10)}</a>`, limits: { maxElements: 10 }, want: /More than 10 elements/ }],
+    [
+      'namespace declarations',
+      {
+        given: '<a xmlns:a="1" xmlns:b="2" xmlns="3"/>',
+        limits: { maxNamespaceDeclarations: 2 },
+        want: /more than 2 namespaces/,
+      },
+    ],
+    [
+      'element count',
+      { given: `<a>${'<b/>'.repeat(10)}</a>`, limits: { maxElements: 10 }, want: /More than 10 elements/ },
+    ],
   ];
   it.each(cases)('%s', (_name, { given, limits, want }) => {
     const error = readError(given, limits);

@@ -58,7 +58,10 @@ async function run(call: Call, seconds: number, callers: number): Promise<{ cps:
 const call = await makeCall(process.argv[2] ?? '', process.argv[3] ?? '');
 process.on('message', (message) => {
   const { seconds, callers } = message as { seconds: number; callers: number };
-  run(call, seconds, callers).then((r) => process.send!(r), (error: unknown) => process.send!({ error: String(error) }));
+  run(call, seconds, callers).then(
+    (r) => process.send!(r),
+    (error: unknown) => process.send!({ error: String(error) }),
+  );
 });
 process.on('disconnect', () => process.exit(0));
 process.once('SIGTERM', () => process.exit(0)); // a normal exit, so --cpu-prof writes its profile

@@ -24,7 +24,8 @@ async function generatedCaller(url: string): Promise<Caller> {
   const client = new RichServiceClient({ url: url + RICH_PATH, binding: 'soap11' });
   const order = richInput('EchoOrder');
   const shapes = richInput('EchoShapes');
-  const send = (op: RichOp): Promise<unknown> => (op === 'EchoOrder' ? client.EchoOrder(order.input) : client.EchoShapes(shapes.input));
+  const send = (op: RichOp): Promise<unknown> =>
+    op === 'EchoOrder' ? client.EchoOrder(order.input) : client.EchoShapes(shapes.input);
   return {
     call: (op) => () => send(op),
     check: async (op) => firstDifference(richInput(op).output, await send(op), op),
@@ -42,7 +43,8 @@ async function nodeSoapCaller(url: string): Promise<Caller> {
     // raw response means the request carried the payload whole; node-soap must also parse it.
     check: async (op) => {
       const [result, rawResponse] = (await send(op)) as [unknown, string];
-      if (result === null || typeof result !== 'object' || !(`${op}Result` in result)) return `node-soap read no ${op}Result`;
+      if (result === null || typeof result !== 'object' || !(`${op}Result` in result))
+        return `node-soap read no ${op}Result`;
       return echoMismatch(op, 200, 'text/xml; charset=utf-8', rawResponse);
     },
   };
@@ -70,7 +72,11 @@ async function undiciCaller(url: string): Promise<Caller> {
   };
 }
 
-const FACTORIES: Record<string, (url: string) => Promise<Caller>> = { generated: generatedCaller, 'node-soap': nodeSoapCaller, undici: undiciCaller };
+const FACTORIES: Record<string, (url: string) => Promise<Caller>> = {
+  generated: generatedCaller,
+  'node-soap': nodeSoapCaller,
+  undici: undiciCaller,
+};
 const kind = process.argv[2] ?? '';
 const factory = FACTORIES[kind];
 if (factory === undefined) throw new Error(`unknown client kind ${kind}`);
@@ -86,7 +92,11 @@ async function check(url: string): Promise<{ mismatch?: string }> {
   return {};
 }
 
-async function run(call: Call, seconds: number, concurrency: number): Promise<{ cps: number; failures: number; error?: string }> {
+async function run(
+  call: Call,
+  seconds: number,
+  concurrency: number,
+): Promise<{ cps: number; failures: number; error?: string }> {
   let done = 0;
   let failures = 0;
   let firstError: string | undefined;
@@ -104,7 +114,11 @@ async function run(call: Call, seconds: number, concurrency: number): Promise<{ 
     }
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
-  return { cps: done / ((performance.now() - started) / 1000), failures, ...(firstError === undefined ? {} : { error: firstError }) };
+  return {
+    cps: done / ((performance.now() - started) / 1000),
+    failures,
+    ...(firstError === undefined ? {} : { error: firstError }),
+  };
 }
 
 type Request = { check: string } | { url: string; op: RichOp; seconds: number; callers: number };
@@ -117,7 +131,8 @@ async function answer(request: Request): Promise<unknown> {
 process.on('message', (message) => {
   answer(message as Request).then(
     (r) => process.send!(r),
-    (error: unknown) => process.send!({ error: error instanceof Error ? error.message : String(error), mismatch: String(error) }),
+    (error: unknown) =>
+      process.send!({ error: error instanceof Error ? error.message : String(error), mismatch: String(error) }),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -78,10 +78,21 @@ async function start(kind: string): Promise<{ url: string; close(): void }> {
     const listening = await listen(createRichServiceListener(richHandlers), { host: '127.0.0.1', port: 0 });
     return { url: listening.url, close: () => void listening.close() };
   }
-  const server = kind === 'bare' ? http.createServer({ keepAliveTimeout: 5_000 }, bareListener(JSON.parse(process.argv[3] ?? '{}') as FixedResponses)) : kind === 'node-soap' ? await startNodeSoap() : undefined;
+  const server =
+    kind === 'bare'
+      ? http.createServer(
+          { keepAliveTimeout: 5_000 },
+          bareListener(JSON.parse(process.argv[3] ?? '{}') as FixedResponses),
+        )
+      : kind === 'node-soap'
+        ? await startNodeSoap()
+        : undefined;
   if (server === undefined) throw new Error(`unknown server kind ${kind}`);
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.closeAllConnections() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => server.closeAllConnections(),
+  };
 }
 
 const running = await start(process.argv[2] ?? '');

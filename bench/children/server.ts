@@ -26,7 +26,12 @@ function bareListener(responses: FixedResponses): http.RequestListener {
   const plain = prebuilt('http-post');
   return (req, res) => {
     // The cheapest dispatch that still answers each binding in its own format.
-    const [headers, body] = req.url !== undefined && req.url.length > 16 ? plain : req.headers['content-type']?.startsWith('application/soap+xml') ? soap12 : soap11;
+    const [headers, body] =
+      req.url !== undefined && req.url.length > 16
+        ? plain
+        : req.headers['content-type']?.startsWith('application/soap+xml')
+          ? soap12
+          : soap11;
     req.on('data', () => {});
     req.on('end', () => {
       res.writeHead(200, headers);
@@ -49,14 +54,28 @@ async function startNodeSoap(): Promise<http.Server> {
 
 async function start(kind: string): Promise<{ url: string; close(): void }> {
   if (kind === 'generated') {
-    const listener = createServiceAPIListener({ SMSSend: () => ({ SMSSendResult: RESULT }), SMSSendToPort: () => ({ SMSSendToPortResult: RESULT }) });
+    const listener = createServiceAPIListener({
+      SMSSend: () => ({ SMSSendResult: RESULT }),
+      SMSSendToPort: () => ({ SMSSendToPortResult: RESULT }),
+    });
     const listening = await listen(listener, { host: '127.0.0.1', port: 0 });
     return { url: listening.url, close: () => void listening.close() };
   }
-  const server = kind === 'bare' ? http.createServer({ keepAliveTimeout: 5_000 }, bareListener(JSON.parse(process.argv[3] ?? '{}') as FixedResponses)) : kind === 'node-soap' ? await startNodeSoap() : undefined;
+  const server =
+    kind === 'bare'
+      ? http.createServer(
+          { keepAliveTimeout: 5_000 },
+          bareListener(JSON.parse(process.argv[3] ?? '{}') as FixedResponses),
+        )
+      : kind === 'node-soap'
+        ? await startNodeSoap()
+        : undefined;
   if (server === undefined) throw new Error(`unknown server kind ${kind}`);
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.closeAllConnections() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => server.closeAllConnections(),
+  };
 }
 
 const running = await start(process.argv[2] ?? '');

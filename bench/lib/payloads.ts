@@ -68,6 +68,11 @@ export function sendRequest(binding: Protocol, input: SendInput): HttpRequestSpe
     case 'http-get':
       return { method: 'GET', path: `${SERVICE_PATH}/SMSSend?${form(input)}`, headers: {} };
     case 'http-post':
-      return { method: 'POST', path: `${SERVICE_PATH}/SMSSend`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(input) };
+      return {
+        method: 'POST',
+        path: `${SERVICE_PATH}/SMSSend`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form(input),
+      };
   }
 }

@@ -36,12 +36,26 @@ export function installCleanup(): void {
 }
 
 /** A TypeScript module of bench/children run as its own process (tsx loader, IPC channel). */
-export function forkChild(module: string, args: readonly string[] = [], execArgv: readonly string[] = []): ChildProcess {
+export function forkChild(
+  module: string,
+  args: readonly string[] = [],
+  execArgv: readonly string[] = [],
+): ChildProcess {
   const path = fileURLToPath(new URL(`../children/${module}`, import.meta.url));
-  return track(fork(path, [...args], { cwd: repoRoot, execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  return track(
+    fork(path, [...args], {
+      cwd: repoRoot,
+      execArgv: ['--import', 'tsx', ...execArgv],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
 }
 
-export function spawnTracked(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+export function spawnTracked(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcess {
   return track(spawn(command, [...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 

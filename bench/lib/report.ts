@@ -36,7 +36,8 @@ export function ratioRow(base: Omit<Row, 'ratio' | 'pass' | 'target'>, bound: { 
 /** A row judged by its own figure against an absolute limit. */
 export function limitRow(base: Omit<Row, 'pass' | 'target'>, bound: { min?: number; below?: number }): Row {
   const pass = bound.min !== undefined ? base.figure >= bound.min : base.figure < bound.below!;
-  const target = bound.min !== undefined ? `>= ${format(bound.min)} ${base.unit}` : `< ${format(bound.below!)} ${base.unit}`;
+  const target =
+    bound.min !== undefined ? `>= ${format(bound.min)} ${base.unit}` : `< ${format(bound.below!)} ${base.unit}`;
   return { ...base, target, pass };
 }
 

@@ -27,7 +27,12 @@ function readPrevious(path: string): Results | undefined {
 }
 
 /** Writes `result`, with the sections of `sections` it did not run carried over from the file at `path`. */
-export function writeResults(path: string, result: Results, sections: readonly string[], ran: ReadonlySet<string>): Results {
+export function writeResults(
+  path: string,
+  result: Results,
+  sections: readonly string[],
+  ran: ReadonlySet<string>,
+): Results {
   const previous = readPrevious(path);
   const rows: Row[] = [];
   const figures: Record<string, unknown> = { ...result.figures };
@@ -42,7 +47,12 @@ export function writeResults(path: string, result: Results, sections: readonly s
     figures[name] = previous.figures[name];
     carriedOver[name] = previous.carriedOver?.[name] ?? { date: previous.date, settings: previous.settings };
   }
-  const merged: Results = { ...result, rows, figures, ...(Object.keys(carriedOver).length === 0 ? {} : { carriedOver }) };
+  const merged: Results = {
+    ...result,
+    rows,
+    figures,
+    ...(Object.keys(carriedOver).length === 0 ? {} : { carriedOver }),
+  };
   writeFileSync(path, `${JSON.stringify(merged, null, 2)}\n`);
   return merged;
 }

@@ -28,7 +28,13 @@ export function richShape(i: number): AnyShape {
 
 function line(i: number): OrderLine {
   const cents = 199 + ((i * 37) % 9_800);
-  return { Sku: `SKU-${String(i).padStart(5, '0')}`, Quantity: 1 + (i % 12), UnitPrice: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`, Color: COLORS[i % COLORS.length] ?? null, Shape: richShape(i) };
+  return {
+    Sku: `SKU-${String(i).padStart(5, '0')}`,
+    Quantity: 1 + (i % 12),
+    UnitPrice: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+    Color: COLORS[i % COLORS.length] ?? null,
+    Shape: richShape(i),
+  };
 }
 
 /** 256 bytes 0..255: every base64 alphabet position appears. */
@@ -41,7 +47,11 @@ export function richOrder(lines = RICH_ITEMS): Order {
   return {
     Id: 'order-0001',
     Version: 3,
-    Customer: { Name: 'Ada Lovelace & Co', Email: 'ada@example.com', Address: { Street: '12 Analytical Engine Way', City: 'London', PostalCode: 'EC1A 1BB', Country: 'GB' } },
+    Customer: {
+      Name: 'Ada Lovelace & Co',
+      Email: 'ada@example.com',
+      Address: { Street: '12 Analytical Engine Way', City: 'London', PostalCode: 'EC1A 1BB', Country: 'GB' },
+    },
     Lines: Array.from({ length: lines }, (_, i) => line(i)),
     Priority: 2,
     Note: 'Deliver <before> noon',
@@ -91,7 +101,9 @@ function nodeSoapShape(shape: AnyShape): Record<string, unknown> {
 export function nodeSoapInput(op: RichOp): Record<string, unknown> {
   if (op === 'EchoShapes') return { shapes: { Shape: richShapes().map(nodeSoapShape) } };
   const o = richOrder();
-  const lines = o.Lines!.map((l) => (l === null || l.Shape === undefined ? l : { ...l, Shape: nodeSoapShape(l.Shape) }));
+  const lines = o.Lines!.map((l) =>
+    l === null || l.Shape === undefined ? l : { ...l, Shape: nodeSoapShape(l.Shape) },
+  );
   return {
     order: {
       attributes: { Id: o.Id, Version: o.Version },

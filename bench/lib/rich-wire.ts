@@ -29,7 +29,14 @@ export function echoMismatch(op: RichOp, status: number, contentType: string, bo
   if (status !== 200) return `HTTP ${status}: ${body.slice(0, 300)}`;
   let output: unknown;
   try {
-    output = parseSoapResponse(RichServiceDescriptor, soap11, soap11Operation(op), status, contentType, Buffer.from(body));
+    output = parseSoapResponse(
+      RichServiceDescriptor,
+      soap11,
+      soap11Operation(op),
+      status,
+      contentType,
+      Buffer.from(body),
+    );
   } catch (error) {
     return `the response does not decode: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -45,15 +52,20 @@ export function firstDifference(want: unknown, got: unknown, path: string): stri
   if (want === null || got === null || typeof want !== 'object' || typeof got !== 'object') {
     return Object.is(want, got) ? undefined : `${path}: want ${show(want)}, got ${show(got)}`;
   }
-  if (Array.isArray(want) !== Array.isArray(got)) return `${path}: want ${Array.isArray(want) ? 'an array' : 'an object'}`;
+  if (Array.isArray(want) !== Array.isArray(got))
+    return `${path}: want ${Array.isArray(want) ? 'an array' : 'an object'}`;
   const keys = new Set([...Object.keys(want), ...Object.keys(got)]);
   for (const key of keys) {
-    const difference = firstDifference((want as Record<string, unknown>)[key], (got as Record<string, unknown>)[key], `${path}.${key}`);
+    const difference = firstDifference(
+      (want as Record<string, unknown>)[key],
+      (got as Record<string, unknown>)[key],
+      `${path}.${key}`,
+    );
     if (difference !== undefined) return difference;
   }
   return undefined;
 }
 
 function show(value: unknown): string {
-  return typeof value === 'bigint' ? `${value}n` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
 }

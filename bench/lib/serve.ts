@@ -31,7 +31,11 @@ export interface RunningService {
   cleanup(): Promise<void>;
 }
 
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+export function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 120_000,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
   const child = spawnTracked(process.execPath, ['bin/smskit.js', ...args], env);
   let stdout = '';
@@ -54,9 +58,21 @@ export async function startService(): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-'));
   const db = join(dir, 'service.sqlite');
   const env = { ...process.env, SMSKIT_PASSWORD: PASSWORD };
-  const added = await runCli(['account', 'add', '--db', db, '--email', ACCOUNT_INPUT.emailAddress, '--keyword', ACCOUNT_INPUT.keyword], env);
+  const added = await runCli(
+    ['account', 'add', '--db', db, '--email', ACCOUNT_INPUT.emailAddress, '--keyword', ACCOUNT_INPUT.keyword],
+    env,
+  );
   if (added.code !== 0) throw new Error(`smskit account add failed: ${added.stderr}`);
-  const child = spawnTracked(process.execPath, ['bin/smskit.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db]);
+  const child = spawnTracked(process.execPath, [
+    'bin/smskit.js',
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--db',
+    db,
+  ]);
   let output = '';
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`smskit serve printed no URL within 30 s: ${output}`)), 30_000);

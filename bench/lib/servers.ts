@@ -18,9 +18,17 @@ export interface ChildServer {
 }
 
 /** A server of the SMS contract (children/server.ts); `module` picks another contract's servers. */
-export async function startServer(kind: ServerKind, responses?: FixedResponses, module = 'server.ts'): Promise<ChildServer> {
+export async function startServer(
+  kind: ServerKind,
+  responses?: FixedResponses,
+  module = 'server.ts',
+): Promise<ChildServer> {
   const profileName = module === 'server.ts' ? kind : `${module.replace(/-server\.ts$/, '')}-${kind}`;
-  const child = forkChild(module, responses === undefined ? [kind] : [kind, JSON.stringify(responses)], profileArgs(profileName));
+  const child = forkChild(
+    module,
+    responses === undefined ? [kind] : [kind, JSON.stringify(responses)],
+    profileArgs(profileName),
+  );
   const { url } = await nextMessage<{ url: string }>(child, 30_000, `${kind} server start`);
   return { kind, url, child };
 }
@@ -41,15 +49,27 @@ export function startLoadGenerator(): LoadGenerator {
   return {
     child,
     run: async (spec) => {
-      const result = await ask<LoadResult & { error?: string }>(child, spec, (spec.seconds + 30) * 1000, 'load generator');
+      const result = await ask<LoadResult & { error?: string }>(
+        child,
+        spec,
+        (spec.seconds + 30) * 1000,
+        'load generator',
+      );
       if (result.error !== undefined) throw new Error(`load generator: ${result.error}`);
       return result;
     },
   };
 }
 
-export async function exchange(url: string, spec: HttpRequestSpec): Promise<{ status: number; contentType: string; body: string }> {
-  const res = await request(url + spec.path, { method: spec.method, headers: { ...spec.headers }, ...(spec.body === undefined ? {} : { body: spec.body }) });
+export async function exchange(
+  url: string,
+  spec: HttpRequestSpec,
+): Promise<{ status: number; contentType: string; body: string }> {
+  const res = await request(url + spec.path, {
+    method: spec.method,
+    headers: { ...spec.headers },
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+  });
   const body = await res.body.text();
   return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body };
 }

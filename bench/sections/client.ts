@@ -17,13 +17,23 @@ async function startClient(kind: string, url: string): Promise<ChildProcess> {
   return child;
 }
 
-export async function runClientSection(bareUrl: string, settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+export async function runClientSection(
+  bareUrl: string,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const children = new Map<string, ChildProcess>();
   try {
     for (const kind of KINDS) children.set(kind, await startClient(kind, bareUrl));
     const run = async (kind: string, seconds: number): Promise<number> => {
-      const r = await ask<{ cps: number; failures: number; error?: string }>(children.get(kind)!, { seconds, callers: CALLERS }, (seconds + 30) * 1000, `${kind} client`);
-      if (r.error !== undefined || r.failures > 0) throw new Error(`${kind} client: ${r.error ?? `${r.failures} failed calls`}`);
+      const r = await ask<{ cps: number; failures: number; error?: string }>(
+        children.get(kind)!,
+        { seconds, callers: CALLERS },
+        (seconds + 30) * 1000,
+        `${kind} client`,
+      );
+      if (r.error !== undefined || r.failures > 0)
+        throw new Error(`${kind} client: ${r.error ?? `${r.failures} failed calls`}`);
       return r.cps;
     };
     for (const kind of KINDS) await run(kind, settings.warmupSeconds);
@@ -37,7 +47,10 @@ export async function runClientSection(bareUrl: string, settings: Settings, log:
     }
     const m = (k: string): number => median(cps.get(k)!);
     const base = { section: 'client', name: 'generated soap11 calls/s', figure: m('generated'), unit: 'calls/s' };
-    const rows = [ratioRow({ ...base, peer: 'raw undici', peerFigure: m('undici') }, { min: 0.7 }), ratioRow({ ...base, peer: 'node-soap client', peerFigure: m('node-soap') }, { min: 5 })];
+    const rows = [
+      ratioRow({ ...base, peer: 'raw undici', peerFigure: m('undici') }, { min: 0.7 }),
+      ratioRow({ ...base, peer: 'node-soap client', peerFigure: m('node-soap') }, { min: 5 }),
+    ];
     return { rows, figures: { callers: CALLERS, callsPerSecond: Object.fromEntries(cps) } };
   } finally {
     await Promise.all([...children.values()].map((c) => stopChild(c)));

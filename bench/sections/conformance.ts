@@ -19,10 +19,26 @@ async function conformance(args: readonly string[], env: NodeJS.ProcessEnv, what
   return { wall: r.ms / 1000, reported: reported === null ? Number.NaN : Number(reported[1]) / 1000 };
 }
 
-export async function runConformanceSection(settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+export async function runConformanceSection(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const service = await startService();
   try {
-    const targetArgs = ['--target', `${service.origin}/serviceapi.asmx`, '--keyword', ACCOUNT_INPUT.keyword, '--email', ACCOUNT_INPUT.emailAddress, '--to', ACCOUNT_INPUT.smsto, '--carrier', ACCOUNT_INPUT.carrierCode, '--param', 'port=5000'];
+    const targetArgs = [
+      '--target',
+      `${service.origin}/serviceapi.asmx`,
+      '--keyword',
+      ACCOUNT_INPUT.keyword,
+      '--email',
+      ACCOUNT_INPUT.emailAddress,
+      '--to',
+      ACCOUNT_INPUT.smsto,
+      '--carrier',
+      ACCOUNT_INPUT.carrierCode,
+      '--param',
+      'port=5000',
+    ];
     const targetEnv = { ...process.env, SMSKIT_PASSWORD: ACCOUNT_INPUT.password };
     const embedded = (): Promise<Timing> => conformance([], process.env, 'conformance (embedded)');
     const target = (): Promise<Timing> => conformance(targetArgs, targetEnv, 'conformance --target');
@@ -32,15 +48,33 @@ export async function runConformanceSection(settings: Settings, log: (line: stri
     for (let run = 0; run < settings.runs; run++) {
       runs.embedded.push(await embedded());
       runs.target.push(await target());
-      log(`  conformance run ${run + 1}: embedded ${runs.embedded.at(-1)!.wall.toFixed(2)} s, --target ${runs.target.at(-1)!.wall.toFixed(2)} s`);
+      log(
+        `  conformance run ${run + 1}: embedded ${runs.embedded.at(-1)!.wall.toFixed(2)} s, --target ${runs.target.at(-1)!.wall.toFixed(2)} s`,
+      );
     }
     const wall = (t: Timing[]): number => median(t.map((x) => x.wall));
     const reported = (t: Timing[]): number => median(t.map((x) => x.reported));
     const rows: Row[] = [
-      limitRow({ section: 'conformance', name: 'full embedded run, wall', figure: wall(runs.embedded), unit: 's' }, { below: 1.5 }),
-      { section: 'conformance', name: 'full embedded run, as reported (no start-up)', figure: reported(runs.embedded), unit: 's' },
-      limitRow({ section: 'conformance', name: 'run against a running server, wall', figure: wall(runs.target), unit: 's' }, { below: 0.5 }),
-      { section: 'conformance', name: 'run against a running server, as reported', figure: reported(runs.target), unit: 's' },
+      limitRow(
+        { section: 'conformance', name: 'full embedded run, wall', figure: wall(runs.embedded), unit: 's' },
+        { below: 1.5 },
+      ),
+      {
+        section: 'conformance',
+        name: 'full embedded run, as reported (no start-up)',
+        figure: reported(runs.embedded),
+        unit: 's',
+      },
+      limitRow(
+        { section: 'conformance', name: 'run against a running server, wall', figure: wall(runs.target), unit: 's' },
+        { below: 0.5 },
+      ),
+      {
+        section: 'conformance',
+        name: 'run against a running server, as reported',
+        figure: reported(runs.target),
+        unit: 's',
+      },
     ];
     return { rows, figures: runs };
   } finally {

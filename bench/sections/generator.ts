@@ -13,11 +13,20 @@ import { SHARED_FROM_ROOT, sharedSkipReason } from '../../test/helpers/shared-di
 /** Paths relative to the repo root, the bench's working directory; `shared` names a ../shared folder the file needs. */
 const FILES = [
   { label: 'serviceapi.wsdl', path: 'wsdl/serviceapi.wsdl' },
-  { label: 'properties-multischema-asmx.wsdl (largest corpus file)', path: `${SHARED_FROM_ROOT}/wsdl-corpus/properties-multischema-asmx.wsdl`, shared: 'wsdl-corpus' },
+  {
+    label: 'properties-multischema-asmx.wsdl (largest corpus file)',
+    path: `${SHARED_FROM_ROOT}/wsdl-corpus/properties-multischema-asmx.wsdl`,
+    shared: 'wsdl-corpus',
+  },
 ];
 
 /** Runs `node args` to completion; the wall time in seconds. Throws on a non-zero exit. */
-export function timeProcess(args: readonly string[], what: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): Promise<number> {
+export function timeProcess(
+  args: readonly string[],
+  what: string,
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 120_000,
+): Promise<number> {
   const started = performance.now();
   const child = spawnTracked(process.execPath, args, env);
   let stderr = '';
@@ -36,7 +45,10 @@ export function timeProcess(args: readonly string[], what: string, env: NodeJS.P
   });
 }
 
-export async function runGeneratorSection(settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+export async function runGeneratorSection(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const out = mkdtempSync(join(tmpdir(), 'smskit-bench-gen-'));
   const rows: Row[] = [];
   const figures: Record<string, unknown> = {};
@@ -47,18 +59,40 @@ export async function runGeneratorSection(settings: Settings, log: (line: string
         log(`  generate ${file.label}: ${skip}`);
         continue;
       }
-      const ours = (): Promise<number> => timeProcess(['bin/smskit.js', 'generate', '--wsdl', file.path, '--out', join(out, 'ours')], `smskit generate ${file.label}`);
-      const theirs = (): Promise<number> => timeProcess(['node_modules/wsdl-tsclient/dist/src/cli.js', file.path, '-o', join(out, 'wsdl-tsclient')], `wsdl-tsclient ${file.label}`);
+      const ours = (): Promise<number> =>
+        timeProcess(
+          ['bin/smskit.js', 'generate', '--wsdl', file.path, '--out', join(out, 'ours')],
+          `smskit generate ${file.label}`,
+        );
+      const theirs = (): Promise<number> =>
+        timeProcess(
+          ['node_modules/wsdl-tsclient/dist/src/cli.js', file.path, '-o', join(out, 'wsdl-tsclient')],
+          `wsdl-tsclient ${file.label}`,
+        );
       await ours(); // warm-up: the file system cache, not the process
       await theirs();
       const times = { smskit: [] as number[], wsdlTsclient: [] as number[] };
       for (let run = 0; run < settings.runs; run++) {
         times.smskit.push(await ours());
         times.wsdlTsclient.push(await theirs());
-        log(`  generate ${file.label} run ${run + 1}: smskit ${times.smskit.at(-1)!.toFixed(2)} s, wsdl-tsclient ${times.wsdlTsclient.at(-1)!.toFixed(2)} s`);
+        log(
+          `  generate ${file.label} run ${run + 1}: smskit ${times.smskit.at(-1)!.toFixed(2)} s, wsdl-tsclient ${times.wsdlTsclient.at(-1)!.toFixed(2)} s`,
+        );
       }
       figures[file.path] = times;
-      rows.push(ratioRow({ section: 'generator', name: `smskit generate ${file.label}`, figure: median(times.smskit), unit: 's', peer: 'wsdl-tsclient', peerFigure: median(times.wsdlTsclient) }, { max: 0.5 }));
+      rows.push(
+        ratioRow(
+          {
+            section: 'generator',
+            name: `smskit generate ${file.label}`,
+            figure: median(times.smskit),
+            unit: 's',
+            peer: 'wsdl-tsclient',
+            peerFigure: median(times.wsdlTsclient),
+          },
+          { max: 0.5 },
+        ),
+      );
     }
     rows.push(...(await startupRows(settings, figures)));
   } finally {

@@ -29,7 +29,8 @@ async function sides(f: ServerFixtures): Promise<Side[]> {
     for (const server of [f.generated, f.bare, f.nodeSoap]) {
       if (server === f.nodeSoap && (binding === 'http-get' || binding === 'http-post')) continue;
       const r = await exchange(server.url, sendRequest(binding, FIXED_INPUT));
-      if (r.status !== 200 || !r.body.includes('ok-1')) throw new Error(`${server.kind} server, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
+      if (r.status !== 200 || !r.body.includes('ok-1'))
+        throw new Error(`${server.kind} server, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
       out.push({ server, binding });
     }
   }
@@ -38,14 +39,24 @@ async function sides(f: ServerFixtures): Promise<Side[]> {
 
 const key = (s: Side): string => `${s.server.kind}/${s.binding}`;
 
-export async function runServerSection(f: ServerFixtures, settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+export async function runServerSection(
+  f: ServerFixtures,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const all = await sides(f);
   const measure = async (s: Side, seconds: number) => {
     const before = cpuSeconds(s.server.child.pid);
-    const r = await f.load.run({ url: s.server.url, request: sendRequest(s.binding, FIXED_INPUT), connections: settings.connections, seconds });
+    const r = await f.load.run({
+      url: s.server.url,
+      request: sendRequest(s.binding, FIXED_INPUT),
+      connections: settings.connections,
+      seconds,
+    });
     const after = cpuSeconds(s.server.child.pid);
     // Requests per CPU-second of the server: steadier than req/s when other work shares the cores.
-    const perCpuSecond = before === undefined || after === undefined || after === before ? Number.NaN : r.ok / (after - before);
+    const perCpuSecond =
+      before === undefined || after === undefined || after === before ? Number.NaN : r.ok / (after - before);
     return { ...r, perCpuSecond };
   };
   for (const s of all) await measure(s, settings.warmupSeconds);
@@ -59,15 +70,27 @@ export async function runServerSection(f: ServerFixtures, settings: Settings, lo
       (rps.get(key(s)) ?? rps.set(key(s), []).get(key(s))!).push(r.rps);
       (p99.get(key(s)) ?? p99.set(key(s), []).get(key(s))!).push(r.p99Ms);
       (perCpu.get(key(s)) ?? perCpu.set(key(s), []).get(key(s))!).push(r.perCpuSecond);
-      log(`  server ${key(s)} round ${round + 1}: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms} ms, ${Math.round(r.perCpuSecond)} req per server CPU-second`);
+      log(
+        `  server ${key(s)} round ${round + 1}: ${Math.round(r.rps)} req/s, p99 ${r.p99Ms} ms, ${Math.round(r.perCpuSecond)} req per server CPU-second`,
+      );
     }
   }
   const rssMb = peakRssMb(f.generated.child.pid);
-  const figures = { rps: Object.fromEntries(rps), p99Ms: Object.fromEntries(p99), requestsPerCpuSecond: Object.fromEntries(perCpu), generatedPeakRssMb: rssMb };
+  const figures = {
+    rps: Object.fromEntries(rps),
+    p99Ms: Object.fromEntries(p99),
+    requestsPerCpuSecond: Object.fromEntries(perCpu),
+    generatedPeakRssMb: rssMb,
+  };
   return { rows: serverRows(rps, p99, perCpu, rssMb), figures };
 }
 
-function serverRows(rps: Map<string, number[]>, p99: Map<string, number[]>, perCpu: Map<string, number[]>, rssMb: number | undefined): Row[] {
+function serverRows(
+  rps: Map<string, number[]>,
+  p99: Map<string, number[]>,
+  perCpu: Map<string, number[]>,
+  rssMb: number | undefined,
+): Row[] {
   const m = (k: string): number => median(rps.get(k) ?? []);
   const rows: Row[] = [];
   for (const binding of BINDINGS) {
@@ -75,19 +98,61 @@ function serverRows(rps: Map<string, number[]>, p99: Map<string, number[]>, perC
     const soapPeer = binding === 'soap12' ? 'node-soap/soap12' : 'node-soap/soap11';
     const base = { section: 'server', name: `generated ${binding} req/s`, figure: ours, unit: 'req/s' };
     rows.push(ratioRow({ ...base, peer: `bare ${binding}`, peerFigure: m(`bare/${binding}`) }, { min: 0.7 }));
-    rows.push(ratioRow({ ...base, peer: soapPeer.replace('/', ' '), peerFigure: m(soapPeer), ...(binding.startsWith('http') ? { note: 'node-soap serves no HTTP GET/POST binding: compared with its SOAP 1.1 figure' } : {}) }, { min: 5 }));
+    rows.push(
+      ratioRow(
+        {
+          ...base,
+          peer: soapPeer.replace('/', ' '),
+          peerFigure: m(soapPeer),
+          ...(binding.startsWith('http')
+            ? { note: 'node-soap serves no HTTP GET/POST binding: compared with its SOAP 1.1 figure' }
+            : {}),
+        },
+        { min: 5 },
+      ),
+    );
     const cpu = (k: string): number => median(perCpu.get(k) ?? []);
     const ours2 = cpu(`generated/${binding}`);
-    rows.push({ section: 'server', name: `generated ${binding} req per CPU-s`, figure: ours2, unit: 'req', peer: `bare ${binding}`, peerFigure: cpu(`bare/${binding}`), ratio: ours2 / cpu(`bare/${binding}`) });
-    rows.push({ section: 'server', name: `generated ${binding} p99`, figure: median(p99.get(`generated/${binding}`) ?? []), unit: 'ms', peer: `bare ${binding}`, peerFigure: median(p99.get(`bare/${binding}`) ?? []) });
+    rows.push({
+      section: 'server',
+      name: `generated ${binding} req per CPU-s`,
+      figure: ours2,
+      unit: 'req',
+      peer: `bare ${binding}`,
+      peerFigure: cpu(`bare/${binding}`),
+      ratio: ours2 / cpu(`bare/${binding}`),
+    });
+    rows.push({
+      section: 'server',
+      name: `generated ${binding} p99`,
+      figure: median(p99.get(`generated/${binding}`) ?? []),
+      unit: 'ms',
+      peer: `bare ${binding}`,
+      peerFigure: median(p99.get(`bare/${binding}`) ?? []),
+    });
   }
   for (const binding of ['soap11', 'soap12']) {
-    rows.push({ section: 'server', name: `node-soap ${binding} p99`, figure: median(p99.get(`node-soap/${binding}`) ?? []), unit: 'ms' });
+    rows.push({
+      section: 'server',
+      name: `node-soap ${binding} p99`,
+      figure: median(p99.get(`node-soap/${binding}`) ?? []),
+      unit: 'ms',
+    });
     // The ceiling of the "5x node-soap" target on this machine: no server beats the bare limit.
     const bare = m(`bare/${binding}`);
     const soap = m(`node-soap/${binding}`);
-    rows.push({ section: 'server', name: `ceiling: bare ${binding} req/s`, figure: bare, unit: 'req/s', peer: `node-soap ${binding}`, peerFigure: soap, ratio: bare / soap, note: 'the most any server can reach over node-soap here' });
+    rows.push({
+      section: 'server',
+      name: `ceiling: bare ${binding} req/s`,
+      figure: bare,
+      unit: 'req/s',
+      peer: `node-soap ${binding}`,
+      peerFigure: soap,
+      ratio: bare / soap,
+      note: 'the most any server can reach over node-soap here',
+    });
   }
-  if (rssMb !== undefined) rows.push(limitRow({ section: 'server', name: 'generated peak RSS', figure: rssMb, unit: 'MB' }, { below: 150 }));
+  if (rssMb !== undefined)
+    rows.push(limitRow({ section: 'server', name: 'generated peak RSS', figure: rssMb, unit: 'MB' }, { below: 150 }));
   return rows;
 }

@@ -15,26 +15,40 @@ import { median } from '../lib/stats.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'http-post'];
 
-export async function runServiceSection(settings: Settings, log: (line: string) => void): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+export async function runServiceSection(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const service = await startService();
   const load = startLoadGenerator();
   try {
     for (const binding of BINDINGS) {
       const r = await exchange(service.origin, sendRequest(binding, ACCOUNT_INPUT));
-      if (r.status !== 200 || !r.body.includes('SMS-')) throw new Error(`smskit serve, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
+      if (r.status !== 200 || !r.body.includes('SMS-'))
+        throw new Error(`smskit serve, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 300)}`);
     }
     const measure = async (binding: Protocol, seconds: number) => {
       const cpuBefore = cpuSeconds(service.child.pid);
       const startedAt = performance.now();
-      const r = await load.run({ url: service.origin, request: sendRequest(binding, ACCOUNT_INPUT), connections: settings.connections, seconds });
+      const r = await load.run({
+        url: service.origin,
+        request: sendRequest(binding, ACCOUNT_INPUT),
+        connections: settings.connections,
+        seconds,
+      });
       const cpuAfter = cpuSeconds(service.child.pid);
-      const cpuPercent = cpuBefore === undefined || cpuAfter === undefined ? Number.NaN : (100 * (cpuAfter - cpuBefore)) / ((performance.now() - startedAt) / 1000);
+      const cpuPercent =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? Number.NaN
+          : (100 * (cpuAfter - cpuBefore)) / ((performance.now() - startedAt) / 1000);
       if (r.failures > 0) throw new Error(`smskit serve, ${binding}: ${r.failures} failed requests under load`);
       return { ...r, cpuPercent };
     };
     let acknowledged = BINDINGS.length; // the probes above
     for (const binding of BINDINGS) acknowledged += (await measure(binding, settings.warmupSeconds)).ok;
-    const samples = new Map<Protocol, { rps: number[]; p99: number[]; cpu: number[] }>(BINDINGS.map((b) => [b, { rps: [], p99: [], cpu: [] }]));
+    const samples = new Map<Protocol, { rps: number[]; p99: number[]; cpu: number[] }>(
+      BINDINGS.map((b) => [b, { rps: [], p99: [], cpu: [] }]),
+    );
     for (let round = 0; round < settings.rounds; round++) {
       for (const binding of BINDINGS) {
         const r = await measure(binding, settings.seconds);
@@ -43,15 +57,21 @@ export async function runServiceSection(settings: Settings, log: (line: string) 
         s.rps.push(r.rps);
         s.p99.push(r.p99Ms);
         s.cpu.push(r.cpuPercent);
-        log(`  service ${binding} round ${round + 1}: ${Math.round(r.rps)} msg/s, p99 ${r.p99Ms} ms, server CPU ${Math.round(r.cpuPercent)}%`);
+        log(
+          `  service ${binding} round ${round + 1}: ${Math.round(r.rps)} msg/s, p99 ${r.p99Ms} ms, server CPU ${Math.round(r.cpuPercent)}%`,
+        );
       }
     }
     const rssMb = peakRssMb(service.child.pid);
     await service.stop();
     const committed = outboxCount(service.db);
-    if (committed < acknowledged) throw new Error(`smskit serve acknowledged ${acknowledged} messages but the outbox holds ${committed}`);
+    if (committed < acknowledged)
+      throw new Error(`smskit serve acknowledged ${acknowledged} messages but the outbox holds ${committed}`);
     log(`  service: ${acknowledged} acknowledged, ${committed} in the outbox after shutdown`);
-    return { rows: serviceRows(samples, rssMb), figures: { ...Object.fromEntries(samples), peakRssMb: rssMb, acknowledged, outboxRows: committed } };
+    return {
+      rows: serviceRows(samples, rssMb),
+      figures: { ...Object.fromEntries(samples), peakRssMb: rssMb, acknowledged, outboxRows: committed },
+    };
   } finally {
     await service.cleanup();
     load.child.kill('SIGTERM');
@@ -68,15 +88,32 @@ function outboxCount(db: string): number {
   }
 }
 
-function serviceRows(samples: Map<Protocol, { rps: number[]; p99: number[]; cpu: number[] }>, rssMb: number | undefined): Row[] {
+function serviceRows(
+  samples: Map<Protocol, { rps: number[]; p99: number[]; cpu: number[] }>,
+  rssMb: number | undefined,
+): Row[] {
   const rows: Row[] = [];
   for (const [binding, s] of samples) {
     const note = `server CPU ${Math.round(median(s.cpu))}% of one core`;
-    const base = { section: 'service', name: `smskit serve ${binding} acknowledged msg/s`, figure: median(s.rps), unit: 'msg/s', note };
+    const base = {
+      section: 'service',
+      name: `smskit serve ${binding} acknowledged msg/s`,
+      figure: median(s.rps),
+      unit: 'msg/s',
+      note,
+    };
     rows.push(binding === 'soap11' ? limitRow(base, { min: 5000 }) : base);
     rows.push({ section: 'service', name: `smskit serve ${binding} p99`, figure: median(s.p99), unit: 'ms' });
-    rows.push({ section: 'service', name: `smskit serve ${binding} server CPU`, figure: median(s.cpu), unit: '% of a core' });
+    rows.push({
+      section: 'service',
+      name: `smskit serve ${binding} server CPU`,
+      figure: median(s.cpu),
+      unit: '% of a core',
+    });
   }
-  if (rssMb !== undefined) rows.push(limitRow({ section: 'service', name: 'smskit serve peak RSS', figure: rssMb, unit: 'MB' }, { below: 150 }));
+  if (rssMb !== undefined)
+    rows.push(
+      limitRow({ section: 'service', name: 'smskit serve peak RSS', figure: rssMb, unit: 'MB' }, { below: 150 }),
+    );
   return rows;
 }

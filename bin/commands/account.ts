@@ -24,15 +24,30 @@ export function validateAccountOptions(args: Record<string, unknown>): AccountOp
   if (action !== 'list' && email === undefined) throw new UsageError(`account ${action} needs --email`);
   if (action === 'add' && keywords.length === 0) throw new UsageError('account add needs at least one --keyword');
   if (action !== 'add' && keywords.length > 0) throw new UsageError(`--keyword goes with account add only`);
-  return Object.freeze({ action, db: String(args.db), email, keywords, passwordStdin: args['password-stdin'] === true, json: args.json === true });
+  return Object.freeze({
+    action,
+    db: String(args.db),
+    email,
+    keywords,
+    passwordStdin: args['password-stdin'] === true,
+    json: args.json === true,
+  });
 }
 
 function builder(yargs: Argv): Argv {
   return withDbOption(yargs)
     .positional('action', { choices: ACTIONS, describe: 'What to do' })
     .option('email', { type: 'string', describe: 'The account (its e-mail address)' })
-    .option('keyword', { type: 'string', array: true, describe: 'Keyword registered to the account (repeatable; add only)' })
-    .option('password-stdin', { type: 'boolean', default: false, describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)` })
+    .option('keyword', {
+      type: 'string',
+      array: true,
+      describe: 'Keyword registered to the account (repeatable; add only)',
+    })
+    .option('password-stdin', {
+      type: 'boolean',
+      default: false,
+      describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)`,
+    })
     .option('json', { type: 'boolean', default: false, describe: 'list: print JSON' });
 }
 
@@ -43,13 +58,21 @@ async function run(args: Record<string, unknown>): Promise<number> {
   try {
     const email = options.email ?? '';
     if (options.action === 'add') {
-      const password = await readSecret({ envName: PASSWORD_ENV, fromStdin: options.passwordStdin, prompt: `password for ${email}: ` });
+      const password = await readSecret({
+        envName: PASSWORD_ENV,
+        fromStdin: options.passwordStdin,
+        prompt: `password for ${email}: `,
+      });
       const added = await app.accounts.add({ email, password, keywords: options.keywords });
       process.stdout.write(`added ${added.email} (keywords: ${added.keywords.join(', ')})\n`);
     } else if (options.action === 'list') {
       const accounts = app.accounts.list();
       if (options.json) process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
-      else for (const a of accounts) process.stdout.write(`${a.email}\t${a.keywords.join(',')}\t${a.disabled ? 'disabled' : 'active'}\t${a.createdAt}\n`);
+      else
+        for (const a of accounts)
+          process.stdout.write(
+            `${a.email}\t${a.keywords.join(',')}\t${a.disabled ? 'disabled' : 'active'}\t${a.createdAt}\n`,
+          );
     } else {
       app.accounts.setDisabled(email, options.action === 'disable');
       process.stdout.write(`${options.action}d ${email}\n`);
@@ -65,7 +88,10 @@ export const accountCommand: CliCommand = {
   describe: 'Manage accounts: add (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable',
   builder,
   examples: [
-    ['smskit account add --email you@example.com --keyword ACME', 'the password is prompted for (or $SMSKIT_PASSWORD, or --password-stdin)'],
+    [
+      'smskit account add --email you@example.com --keyword ACME',
+      'the password is prompted for (or $SMSKIT_PASSWORD, or --password-stdin)',
+    ],
     ['smskit account list --json', 'every account as JSON'],
     ['smskit account disable --email you@example.com', 'refuse its requests from now on'],
   ],

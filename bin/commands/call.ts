@@ -20,9 +20,21 @@ function builder(yargs: Argv): Argv {
     .option('url', { type: 'string', describe: "Service address (default: the WSDL's address for the binding)" })
     .option('input', { type: 'string', default: '{}', describe: 'Input as JSON, @file.json, or @- for standard input' })
     .option('soap-headers', { type: 'string', describe: 'SOAP header blocks as JSON, by header name (see inspect)' })
-    .option('show-headers', { type: 'boolean', default: false, describe: "Print { output, soapHeaders } with the response's SOAP headers" })
-    .option('timeout', { type: 'number', default: 30_000, describe: 'Time limit for the whole call in milliseconds (also for fetching a WSDL URL)' })
-    .option('max-response-bytes', { type: 'number', default: 16 * 1024 * 1024, describe: 'Largest response accepted (also for a WSDL URL)' });
+    .option('show-headers', {
+      type: 'boolean',
+      default: false,
+      describe: "Print { output, soapHeaders } with the response's SOAP headers",
+    })
+    .option('timeout', {
+      type: 'number',
+      default: 30_000,
+      describe: 'Time limit for the whole call in milliseconds (also for fetching a WSDL URL)',
+    })
+    .option('max-response-bytes', {
+      type: 'number',
+      default: 16 * 1024 * 1024,
+      describe: 'Largest response accepted (also for a WSDL URL)',
+    });
 }
 
 interface CallOptions {
@@ -40,13 +52,16 @@ interface CallOptions {
 function validate(args: Record<string, unknown>): CallOptions {
   const text = (name: string): string => {
     const value = args[name];
-    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${name} is required: smskit call <wsdl> <operation>`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new UsageError(`${name} is required: smskit call <wsdl> <operation>`);
     return value;
   };
   const timeout = Number(args['timeout']);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError('--timeout must be a positive number of milliseconds');
   const maxBytes = Number(args['max-response-bytes']);
-  if (!Number.isInteger(maxBytes) || maxBytes < 1024) throw new UsageError('--max-response-bytes must be a whole number of bytes, at least 1024');
+  if (!Number.isInteger(maxBytes) || maxBytes < 1024)
+    throw new UsageError('--max-response-bytes must be a whole number of bytes, at least 1024');
   return Object.freeze({
     wsdl: text('wsdl'),
     operation: text('operation'),
@@ -79,7 +94,10 @@ function readJson(source: string, what: string): unknown {
 function findMethod(d: ServiceDescriptor, name: string): string {
   const operations = d.bindings.flatMap((b) => b.operations);
   const found = operations.find((o) => o.method === name) ?? operations.find((o) => o.name === name);
-  if (found === undefined) throw new CliError(`${d.name} has no operation ${name} (operations: ${[...new Set(operations.map((o) => o.method))].join(', ')})`);
+  if (found === undefined)
+    throw new CliError(
+      `${d.name} has no operation ${name} (operations: ${[...new Set(operations.map((o) => o.method))].join(', ')})`,
+    );
   return found.method;
 }
 
@@ -90,12 +108,23 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const { descriptor } = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
   const method = findMethod(descriptor, options.operation);
   const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
-  if (binding === undefined) throw new CliError(`${descriptor.name} has no ${options.binding} binding (bindings: ${descriptor.bindings.map((b) => b.protocol).join(', ')})`);
+  if (binding === undefined)
+    throw new CliError(
+      `${descriptor.name} has no ${options.binding} binding (bindings: ${descriptor.bindings.map((b) => b.protocol).join(', ')})`,
+    );
   const url = options.url ?? binding.address;
   if (url === undefined) throw new CliError(`the WSDL gives no address for ${binding.name}: pass --url`);
   const input = runtime.operationInputFromJson(descriptor, method, readJson(options.input, '--input'));
-  const soapHeaders = options.soapHeaders === undefined ? undefined : runtime.soapHeadersFromJson(descriptor, method, readJson(options.soapHeaders, '--soap-headers'));
-  const client = new runtime.ServiceClient(descriptor, { url, binding: options.binding, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes });
+  const soapHeaders =
+    options.soapHeaders === undefined
+      ? undefined
+      : runtime.soapHeadersFromJson(descriptor, method, readJson(options.soapHeaders, '--soap-headers'));
+  const client = new runtime.ServiceClient(descriptor, {
+    url,
+    binding: options.binding,
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+  });
   try {
     const result = await client.callWithHeaders(method, input, soapHeaders === undefined ? {} : { soapHeaders });
     const shown = options.showHeaders ? { output: result.output, soapHeaders: result.soapHeaders } : result.output;
@@ -121,9 +150,16 @@ export const callCommand: CliCommand = {
   describe: 'Call any operation of a WSDL over any binding, input and result as JSON',
   builder,
   examples: [
-    ["smskit call calc.wsdl Add --input '{\"intA\": 6, \"intB\": 3}'", 'calls Add over SOAP 1.1 at the address in the WSDL'],
+    [
+      'smskit call calc.wsdl Add --input \'{"intA": 6, "intB": 3}\'',
+      'calls Add over SOAP 1.1 at the address in the WSDL',
+    ],
     ['smskit call http://host/rich.asmx?wsdl EchoShapes --binding soap12 --input @shapes.json', 'input from a file'],
   ],
-  exitCodes: { 0: 'the result was printed', 1: 'the service answered with a fault', 2: 'usage, input or transport error' },
+  exitCodes: {
+    0: 'the result was printed',
+    1: 'the service answered with a fault',
+    2: 'usage, input or transport error',
+  },
   run,
 };

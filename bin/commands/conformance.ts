@@ -62,8 +62,14 @@ export const conformanceCommand: CliCommand = {
   builder: (yargs: Argv) => conformanceBuilder(yargs),
   examples: [
     ['smskit conformance', 'the built-in service, started on an ephemeral port: every case of the built-in contract'],
-    ['smskit conformance --wsdl calc.wsdl --target http://host/calc.asmx --param intA=6 --param intB=3', 'any WSDL: values the schema does not give are generated'],
-    ['smskit conformance --wsdl svc.wsdl --target $URL --inputs inputs.yaml --baseline known.json --reporter pretty --reporter junit --out junit.xml', 'a CI gate: exit 1 on new failures only'],
+    [
+      'smskit conformance --wsdl calc.wsdl --target http://host/calc.asmx --param intA=6 --param intB=3',
+      'any WSDL: values the schema does not give are generated',
+    ],
+    [
+      'smskit conformance --wsdl svc.wsdl --target $URL --inputs inputs.yaml --baseline known.json --reporter pretty --reporter junit --out junit.xml',
+      'a CI gate: exit 1 on new failures only',
+    ],
   ],
   exitCodes: {
     0: 'no failure at or above --fail-on (not counting --baseline ones); or --write-baseline wrote the baseline',

@@ -24,16 +24,21 @@ export interface DiffCommandOptions {
 export function validateDiffOptions(args: Record<string, unknown>): DiffCommandOptions {
   const text = (name: string): string => {
     const value = args[name];
-    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${name} needs a WSDL file or an http(s) URL`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new UsageError(`${name} needs a WSDL file or an http(s) URL`);
     return value;
   };
-  if (args['json'] === true && args['markdown'] === true) throw new UsageError('--json and --markdown cannot be combined: choose one format for stdout');
+  if (args['json'] === true && args['markdown'] === true)
+    throw new UsageError('--json and --markdown cannot be combined: choose one format for stdout');
   const failOn = args['fail-on'] ?? 'breaking';
-  if (!FAIL_ON.includes(failOn as (typeof FAIL_ON)[number])) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  if (!FAIL_ON.includes(failOn as (typeof FAIL_ON)[number]))
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
   const junit = args['junit'];
-  if (junit !== undefined && (typeof junit !== 'string' || junit.trim() === '')) throw new UsageError('--junit needs a file name');
+  if (junit !== undefined && (typeof junit !== 'string' || junit.trim() === ''))
+    throw new UsageError('--junit needs a file name');
   const timeout = args['timeout'] ?? 10_000;
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000) throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000)
+    throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
   return Object.freeze({
     old: text('old'),
     new: text('new'),
@@ -47,14 +52,34 @@ export function validateDiffOptions(args: Record<string, unknown>): DiffCommandO
 
 function builder(yargs: Argv): Argv {
   return yargs
-    .positional('old', { type: 'string', describe: 'The WSDL deployed peers were built from: a file or an http(s) URL (e.g. a server\'s ?wsdl)' })
+    .positional('old', {
+      type: 'string',
+      describe: "The WSDL deployed peers were built from: a file or an http(s) URL (e.g. a server's ?wsdl)",
+    })
     .positional('new', { type: 'string', describe: 'The changed WSDL: a file or an http(s) URL' })
-    .option('fail-on', { type: 'string', choices: FAIL_ON, default: 'breaking', describe: 'Exit 1 on: breaking (clients or servers), client, server, any change' })
+    .option('fail-on', {
+      type: 'string',
+      choices: FAIL_ON,
+      default: 'breaking',
+      describe: 'Exit 1 on: breaking (clients or servers), client, server, any change',
+    })
     .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
-    .option('markdown', { type: 'boolean', default: false, describe: 'Print the report as Markdown (a pull-request comment)' })
+    .option('markdown', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print the report as Markdown (a pull-request comment)',
+    })
     .option('junit', { type: 'string', describe: 'Also write a JUnit XML report to this file' })
-    .option('ignore-docs', { type: 'boolean', default: false, describe: 'Leave documentation-only and formatting-only changes out' })
-    .option('timeout', { type: 'number', default: 10_000, describe: 'Time limit for fetching a URL (ms); a fetched WSDL may be at most 16 MiB' });
+    .option('ignore-docs', {
+      type: 'boolean',
+      default: false,
+      describe: 'Leave documentation-only and formatting-only changes out',
+    })
+    .option('timeout', {
+      type: 'number',
+      default: 10_000,
+      describe: 'Time limit for fetching a URL (ms); a fetched WSDL may be at most 16 MiB',
+    });
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
@@ -63,7 +88,12 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const limits = { ...diff.DEFAULT_FETCH_LIMITS, timeoutMs: options.timeoutMs };
   const [old, now] = await Promise.all([diff.readSide(options.old, limits), diff.readSide(options.new, limits)]);
   const report = diff.diffSides(old, now, { ignoreDocs: options.ignoreDocs });
-  const render = options.format === 'json' ? diff.renderJson : options.format === 'markdown' ? diff.renderMarkdown : diff.renderPretty;
+  const render =
+    options.format === 'json'
+      ? diff.renderJson
+      : options.format === 'markdown'
+        ? diff.renderMarkdown
+        : diff.renderPretty;
   process.stdout.write(render(report, options.failOn));
   if (options.junit !== undefined) writeFileSync(options.junit, diff.renderJunit(report, options.failOn));
   return diff.gatingChanges(report, options.failOn).length > 0 ? EXIT_FAILED : EXIT_OK;
@@ -75,8 +105,15 @@ export const diffCommand: CliCommand = {
   builder,
   examples: [
     ['smskit diff old.wsdl new.wsdl', 'what the change breaks, per binding and direction'],
-    ['smskit diff http://prod/service.asmx?wsdl service.wsdl --markdown --fail-on any', 'a pull-request comment; exit 1 on any change'],
+    [
+      'smskit diff http://prod/service.asmx?wsdl service.wsdl --markdown --fail-on any',
+      'a pull-request comment; exit 1 on any change',
+    ],
   ],
-  exitCodes: { 0: 'nothing at or above --fail-on changed', 1: 'a change at or above --fail-on', 2: 'a WSDL cannot be read or parsed, or a usage error' },
+  exitCodes: {
+    0: 'nothing at or above --fail-on changed',
+    1: 'a change at or above --fail-on',
+    2: 'a WSDL cannot be read or parsed, or a usage error',
+  },
   run,
 };

@@ -34,7 +34,8 @@ export function validateGenerateOptions(args: Record<string, unknown>): Generate
     return value;
   };
   const timeout = args['timeout'];
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000) throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000)
+    throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
   return Object.freeze({
     wsdl: args['wsdl'] === undefined ? builtInWsdlPath() : text('wsdl'),
     out: text('out'),
@@ -70,11 +71,31 @@ function shownWsdl(options: GenerateCommandOptions): string {
 
 function builder(yargs: Argv): Argv {
   return yargs
-    .option('wsdl', { type: 'string', defaultDescription: 'the built-in SMS contract', describe: 'WSDL 1.1 to read: a file (local imports are followed) or an http(s) URL such as <service>?wsdl' })
-    .option('out', { type: 'string', default: 'generated', describe: 'Folder that receives the generated TypeScript (replaced as a whole)' })
-    .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 with a diff when the folder is stale' })
-    .option('runtime-import', { type: 'string', default: 'smskit/runtime', describe: 'Module specifier generated code imports the runtime from' })
-    .option('timeout', { type: 'number', default: 10_000, describe: `Time limit for fetching a WSDL URL (ms); a fetched WSDL may be at most ${MAX_WSDL_BYTES / 1024 / 1024} MiB` });
+    .option('wsdl', {
+      type: 'string',
+      defaultDescription: 'the built-in SMS contract',
+      describe: 'WSDL 1.1 to read: a file (local imports are followed) or an http(s) URL such as <service>?wsdl',
+    })
+    .option('out', {
+      type: 'string',
+      default: 'generated',
+      describe: 'Folder that receives the generated TypeScript (replaced as a whole)',
+    })
+    .option('check', {
+      type: 'boolean',
+      default: false,
+      describe: 'Write nothing; exit 1 with a diff when the folder is stale',
+    })
+    .option('runtime-import', {
+      type: 'string',
+      default: 'smskit/runtime',
+      describe: 'Module specifier generated code imports the runtime from',
+    })
+    .option('timeout', {
+      type: 'number',
+      default: 10_000,
+      describe: `Time limit for fetching a WSDL URL (ms); a fetched WSDL may be at most ${MAX_WSDL_BYTES / 1024 / 1024} MiB`,
+    });
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
@@ -84,7 +105,12 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const started = performance.now();
   const { model } = await loadContract(options.wsdl, options.timeoutMs, MAX_WSDL_BYTES);
   const planWarnings: { source: { file: string; line: number }; message: string }[] = [];
-  const files = generate(model, { runtimeImport: options.runtimeImport, toolVersion: toolVersion(), source: sourceLabel(options.wsdl, options.out), onWarning: (w) => planWarnings.push(w) });
+  const files = generate(model, {
+    runtimeImport: options.runtimeImport,
+    toolVersion: toolVersion(),
+    source: sourceLabel(options.wsdl, options.out),
+    onWarning: (w) => planWarnings.push(w),
+  });
   const elapsed = Math.round(performance.now() - started);
   const wsdl = shownWsdl(options);
   if (options.check) {
@@ -97,7 +123,9 @@ async function run(args: Record<string, unknown>): Promise<number> {
     process.stdout.write(`${await semanticChange(options, current, model)}\n`);
     process.stdout.write(diff);
     const again = options.wsdl === builtInWsdlPath() ? '' : ` --wsdl ${shownWsdl(options)}`;
-    process.stderr.write(`smskit: ${options.out} is stale: run \`smskit generate${again} --out ${options.out}\` and commit the result\n`);
+    process.stderr.write(
+      `smskit: ${options.out} is stale: run \`smskit generate${again} --out ${options.out}\` and commit the result\n`,
+    );
     return EXIT_FAILED;
   }
   replaceTreeAtomically(options.out, files);
@@ -113,12 +141,19 @@ async function run(args: Record<string, unknown>): Promise<number> {
  * output folder (what deployed code runs with, read back as data) against the WSDL's. Never
  * fails the check: when the committed descriptors cannot be read, the line says so.
  */
-async function semanticChange(options: GenerateCommandOptions, current: ReadonlyMap<string, string>, model: WsdlModel): Promise<string> {
+async function semanticChange(
+  options: GenerateCommandOptions,
+  current: ReadonlyMap<string, string>,
+  model: WsdlModel,
+): Promise<string> {
   try {
     const diff = await import('../../generator/diff/index.js');
     const committed = diff.readCommittedDescriptors(current);
     if (committed.length === 0) return `smskit: wire change: unknown (${options.out} holds no generated descriptor.ts)`;
-    const report = diff.diffSides({ label: options.out, services: committed }, diff.sideFromModel(shownWsdl(options), model));
+    const report = diff.diffSides(
+      { label: options.out, services: committed },
+      diff.sideFromModel(shownWsdl(options), model),
+    );
     return `smskit: wire change from ${options.out} to ${shownWsdl(options)}: ${diff.oneLineSummary(report)}`;
   } catch (error) {
     return `smskit: wire change: unknown (${error instanceof Error ? error.message : String(error)})`;
@@ -135,6 +170,10 @@ export const generateCommand: CliCommand = {
     ['smskit generate --wsdl calc.wsdl --out src/calc --check', 'in CI: exit 1 with a diff when src/calc is stale'],
     ['smskit generate --out src/sms', 'the built-in SMS contract'],
   ],
-  exitCodes: { 0: 'written, or (--check) already up to date', 1: '--check: the folder differs from what would be generated (diff printed)', 2: 'the WSDL cannot be read, fetched or generated from, or a usage error' },
+  exitCodes: {
+    0: 'written, or (--check) already up to date',
+    1: '--check: the folder differs from what would be generated (diff printed)',
+    2: 'the WSDL cannot be read, fetched or generated from, or a usage error',
+  },
   run,
 };

@@ -18,16 +18,28 @@ import { serveCommand } from './serve.js';
 function withPackagedContract(command: CliCommand): CliCommand {
   return {
     ...command,
-    builder: (yargs) => command.builder(yargs).option('wsdl', { default: undefined, defaultDescription: 'the built-in SMS contract' }),
+    builder: (yargs) =>
+      command.builder(yargs).option('wsdl', { default: undefined, defaultDescription: 'the built-in SMS contract' }),
     run: (args) => {
       const wsdl = typeof args['wsdl'] === 'string' && args['wsdl'] !== '' ? args['wsdl'] : builtInWsdlPath();
       // The built-in contract's spec makes every result required, although its schema says
       // minOccurs 0; decided here, where the package's own file is known, from any folder.
-      const requireResults = typeof args['require-results'] === 'boolean' ? args['require-results'] : isBuiltInWsdl(wsdl);
+      const requireResults =
+        typeof args['require-results'] === 'boolean' ? args['require-results'] : isBuiltInWsdl(wsdl);
       return command.run({ ...args, wsdl, 'require-results': requireResults });
     },
   };
 }
 
 /** Every command the CLI offers, in the order `smskit --help` lists them. */
-export const commands: readonly CliCommand[] = [withPackagedContract(conformanceCommand), generateCommand, diffCommand, inspectCommand, callCommand, serveCommand, accountCommand, sendCommand, outboxCommand];
+export const commands: readonly CliCommand[] = [
+  withPackagedContract(conformanceCommand),
+  generateCommand,
+  diffCommand,
+  inspectCommand,
+  callCommand,
+  serveCommand,
+  accountCommand,
+  sendCommand,
+  outboxCommand,
+];

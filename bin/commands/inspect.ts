@@ -11,18 +11,26 @@ function builder(yargs: Argv): Argv {
   return yargs
     .positional('wsdl', { type: 'string', describe: 'WSDL file or URL (e.g. http://host/service.asmx?wsdl)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the description as JSON' })
-    .option('timeout', { type: 'number', default: 10_000, describe: 'Time limit for fetching a WSDL URL, in milliseconds' });
+    .option('timeout', {
+      type: 'number',
+      default: 10_000,
+      describe: 'Time limit for fetching a WSDL URL, in milliseconds',
+    });
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const wsdl = args['wsdl'];
-  if (typeof wsdl !== 'string' || wsdl.trim() === '') throw new UsageError('name a WSDL file or URL: smskit inspect <wsdl>');
+  if (typeof wsdl !== 'string' || wsdl.trim() === '')
+    throw new UsageError('name a WSDL file or URL: smskit inspect <wsdl>');
   const timeout = Number(args['timeout']);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError('--timeout must be a positive number of milliseconds');
   const { loadContract } = await import('../../conformance/contract-source.js');
   const { describeContract, formatDescription } = await import('../../generator/describe.js');
   const description = describeContract((await loadContract(wsdl, timeout)).model);
-  process.stdout.write(args['json'] === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description));
+  process.stdout.write(
+    args['json'] === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description),
+  );
   return EXIT_OK;
 }
 

@@ -26,7 +26,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
 
 export const outboxCommand: CliCommand = {
   command: 'outbox',
-  describe: 'List the messages stored in the outbox (id, time, account, recipient, carrier, encoding, segments, port, state)',
+  describe:
+    'List the messages stored in the outbox (id, time, account, recipient, carrier, encoding, segments, port, state)',
   builder,
   examples: [
     ['smskit outbox', 'a table of the stored messages'],

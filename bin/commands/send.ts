@@ -34,7 +34,8 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
     throw new UsageError(`--url is not a URL: ${url}`);
   }
   const timeout = Number(args.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of milliseconds');
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError('--timeout must be a positive number of milliseconds');
   return Object.freeze({
     url,
     binding: args.binding as Protocol,
@@ -51,7 +52,11 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
 
 function builder(yargs: Argv): Argv {
   return yargs
-    .option('url', { type: 'string', demandOption: true, describe: 'Service address, e.g. http://127.0.0.1:8080/serviceapi.asmx' })
+    .option('url', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Service address, e.g. http://127.0.0.1:8080/serviceapi.asmx',
+    })
     .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
     .option('keyword', { type: 'string', demandOption: true })
     .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address' })
@@ -59,19 +64,34 @@ function builder(yargs: Argv): Argv {
     .option('carrier', { type: 'string', demandOption: true, describe: 'Carrier code (carrierCode), or auto' })
     .option('message', { type: 'string', demandOption: true, describe: 'Message text (smsmsg)' })
     .option('port', { type: 'string', describe: 'Application port 0-65535: calls SMSSendToPort' })
-    .option('password-stdin', { type: 'boolean', default: false, describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)` })
+    .option('password-stdin', {
+      type: 'boolean',
+      default: false,
+      describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)`,
+    })
     .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' });
 }
 
 async function call(client: ServiceAPIClient, options: SendOptions, password: string): Promise<string | undefined> {
-  const common = { keyword: options.keyword, emailAddress: options.email, password, smsto: options.to, carrierCode: options.carrier, smsmsg: options.message };
+  const common = {
+    keyword: options.keyword,
+    emailAddress: options.email,
+    password,
+    smsto: options.to,
+    carrierCode: options.carrier,
+    smsmsg: options.message,
+  };
   if (options.port === undefined) return (await client.SMSSend(common)).SMSSendResult;
   return (await client.SMSSendToPort({ ...common, port: options.port })).SMSSendToPortResult;
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
-  const password = await readSecret({ envName: PASSWORD_ENV, fromStdin: options.passwordStdin, prompt: `password for ${options.email}: ` });
+  const password = await readSecret({
+    envName: PASSWORD_ENV,
+    fromStdin: options.passwordStdin,
+    prompt: `password for ${options.email}: `,
+  });
   const { ServiceAPIClient } = await import('../../generated/service-api/client.js');
   const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
   const client = new ServiceAPIClient({ url: options.url, binding: options.binding, timeoutMs: options.timeoutMs });
@@ -101,9 +121,19 @@ export const sendCommand: CliCommand = {
   describe: 'Send one SMS through a running service (SMSSend, or SMSSendToPort with --port)',
   builder,
   examples: [
-    ['smskit send --url http://127.0.0.1:8080/serviceapi.asmx --keyword ACME --email you@example.com --to +14155550123 --carrier auto --message Hello', 'SMSSend over SOAP 1.1; prints the message id'],
-    ['SMSKIT_PASSWORD=... smskit send --binding http-post --port 2948 --url ... --keyword ACME --email you@example.com --to ... --carrier auto --message Hi', 'SMSSendToPort over HTTP POST'],
+    [
+      'smskit send --url http://127.0.0.1:8080/serviceapi.asmx --keyword ACME --email you@example.com --to +14155550123 --carrier auto --message Hello',
+      'SMSSend over SOAP 1.1; prints the message id',
+    ],
+    [
+      'SMSKIT_PASSWORD=... smskit send --binding http-post --port 2948 --url ... --keyword ACME --email you@example.com --to ... --carrier auto --message Hi',
+      'SMSSendToPort over HTTP POST',
+    ],
   ],
-  exitCodes: { 0: 'sent: the message id was printed', 1: 'the service answered with a fault (code and message printed)', 2: 'usage or transport error' },
+  exitCodes: {
+    0: 'sent: the message id was printed',
+    1: 'the service answered with a fault (code and message printed)',
+    2: 'usage or transport error',
+  },
   run,
 };

@@ -32,7 +32,8 @@ function helpPagesOf(value: unknown): HelpPagesMode {
 }
 
 export function validateServeOptions(args: Record<string, unknown>): ServeOptions {
-  const optionalText = (name: string): string | undefined => (typeof args[name] === 'string' ? (args[name] as string) : undefined);
+  const optionalText = (name: string): string | undefined =>
+    typeof args[name] === 'string' ? (args[name] as string) : undefined;
   return Object.freeze({
     host: String(args.host),
     port: integerIn(args, 'port', 0, 65535) ?? 8080,
@@ -50,10 +51,18 @@ function builder(yargs: Argv): Argv {
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
     .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('carriers', { type: 'string', describe: 'JSON carrier table replacing the built-in one' })
-    .option('default-country-code', { type: 'string', describe: 'Country calling code for national numbers (refused without it)' })
+    .option('default-country-code', {
+      type: 'string',
+      describe: 'Country calling code for national numbers (refused without it)',
+    })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
-    .option('help-pages', { type: 'string', choices: HELP_PAGES_MODES, describe: 'Help pages at GET /serviceapi.asmx: test form for local requests only (default), for every client, or no pages' });
+    .option('help-pages', {
+      type: 'string',
+      choices: HELP_PAGES_MODES,
+      describe:
+        'Help pages at GET /serviceapi.asmx: test form for local requests only (default), for every client, or no pages',
+    });
 }
 
 function waitForShutdownSignal(): Promise<string> {
@@ -93,7 +102,9 @@ async function run(args: Record<string, unknown>): Promise<number> {
     [
       `SMS service listening on ${server.url}/serviceapi.asmx`,
       `  contract:  ${server.url}/serviceapi.asmx?wsdl`,
-      ...(options.helpPages === 'off' ? [] : [`  help:      ${server.url}/serviceapi.asmx (operations, samples, test form)`]),
+      ...(options.helpPages === 'off'
+        ? []
+        : [`  help:      ${server.url}/serviceapi.asmx (operations, samples, test form)`]),
       `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
@@ -114,8 +125,14 @@ export const serveCommand: CliCommand = {
   builder,
   examples: [
     ['smskit serve', 'on 127.0.0.1:8080, data in ./smskit.sqlite'],
-    ['smskit serve --host 0.0.0.0 --port 0 --db /var/lib/sms.sqlite', 'on every interface, a free port, another database'],
+    [
+      'smskit serve --host 0.0.0.0 --port 0 --db /var/lib/sms.sqlite',
+      'on every interface, a free port, another database',
+    ],
   ],
-  exitCodes: { 0: 'stopped by SIGINT or SIGTERM after in-flight requests finished', 2: 'usage error, or the port or database cannot be opened' },
+  exitCodes: {
+    0: 'stopped by SIGINT or SIGTERM after in-flight requests finished',
+    2: 'usage error, or the port or database cannot be opened',
+  },
   run,
 };

@@ -34,7 +34,9 @@ export const contentTypeCheck = defineCheck({
     }
     const charset = media.params['charset']?.toLowerCase();
     if (charset !== 'utf-8') {
-      found.push(mismatch('charset=utf-8', media.raw || '(no Content-Type)', 'the response must declare charset=utf-8'));
+      found.push(
+        mismatch('charset=utf-8', media.raw || '(no Content-Type)', 'the response must declare charset=utf-8'),
+      );
     }
     return found;
   },
@@ -51,7 +53,9 @@ export const contentTypeExactCheck = defineCheck({
     if (shape === undefined || shape.kind === 'empty' || !judgedAsSuccess(exchange, testCase)) return [];
     const want = `${expectedMediaType(shape)}; charset=utf-8`;
     const raw = exchange.response.headers['content-type'] ?? '';
-    return raw === want ? [] : [mismatch(want, raw || '(no Content-Type)', 'ASMX clients may compare the Content-Type string exactly')];
+    return raw === want
+      ? []
+      : [mismatch(want, raw || '(no Content-Type)', 'ASMX clients may compare the Content-Type string exactly')];
   },
 });
 

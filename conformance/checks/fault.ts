@@ -6,12 +6,29 @@
  * - `fault.status`: 500, or 400 for a SOAP 1.2 Sender fault;
  * - `fault.shape`: the fault's required parts.
  */
-import { contentTypeOf, envelopeNamespace, isFaultElement, readFault, soapMediaType, soapViewOf, type FaultView } from '../response-view.js';
+import {
+  contentTypeOf,
+  envelopeNamespace,
+  isFaultElement,
+  readFault,
+  soapMediaType,
+  soapViewOf,
+  type FaultView,
+} from '../response-view.js';
 import type { Case, Exchange, FaultFamily } from '../types.js';
-import { acceptedPlainStatus, acceptedStatus, answerKind, defineCheck, expectedFaultVersion, mismatch, truncate } from './support.js';
+import {
+  acceptedPlainStatus,
+  acceptedStatus,
+  answerKind,
+  defineCheck,
+  expectedFaultVersion,
+  mismatch,
+  truncate,
+} from './support.js';
 
 const appliesToFaults = (testCase: Case): boolean =>
-  testCase.expect.kind === 'fault' || (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind === 'soap');
+  testCase.expect.kind === 'fault' ||
+  (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind === 'soap');
 
 /** The family a fault must have: the negative case's, or Client/Sender for a refusal. */
 function expectedFamily(testCase: Case): FaultFamily {
@@ -20,7 +37,8 @@ function expectedFamily(testCase: Case): FaultFamily {
 
 /** The fault to judge, when the case expects one and the response is one. */
 function faultOf(exchange: Exchange, testCase: Case): FaultView | undefined {
-  if (expectedFaultVersion(exchange, testCase) === undefined || acceptedPlainStatus(exchange, testCase) !== undefined) return undefined;
+  if (expectedFaultVersion(exchange, testCase) === undefined || acceptedPlainStatus(exchange, testCase) !== undefined)
+    return undefined;
   const first = soapViewOf(exchange)?.bodyChildren[0];
   return first !== undefined && isFaultElement(first) ? readFault(first) : undefined;
 }
@@ -36,9 +54,17 @@ export const faultAnswerCheck = defineCheck({
     const view = soapViewOf(exchange);
     const first = view?.bodyChildren[0];
     if (first !== undefined && isFaultElement(first)) return [];
-    const plain = testCase.expect.acceptStatuses.length > 0 ? ` or HTTP ${testCase.expect.acceptStatuses.join('/')}` : '';
-    const actual = view === undefined ? `HTTP ${exchange.response.status}, body not XML` : first === undefined ? `HTTP ${exchange.response.status}, empty or no Body` : `HTTP ${exchange.response.status}, Body holds {${first.ns}}${first.local}`;
-    return [mismatch(`a SOAP Fault${plain}`, actual, `${testCase.description}: the server must refuse it with a fault`)];
+    const plain =
+      testCase.expect.acceptStatuses.length > 0 ? ` or HTTP ${testCase.expect.acceptStatuses.join('/')}` : '';
+    const actual =
+      view === undefined
+        ? `HTTP ${exchange.response.status}, body not XML`
+        : first === undefined
+          ? `HTTP ${exchange.response.status}, empty or no Body`
+          : `HTTP ${exchange.response.status}, Body holds {${first.ns}}${first.local}`;
+    return [
+      mismatch(`a SOAP Fault${plain}`, actual, `${testCase.description}: the server must refuse it with a fault`),
+    ];
   },
   observe(exchange, testCase) {
     const status = acceptedPlainStatus(exchange, testCase);
@@ -49,8 +75,8 @@ export const faultAnswerCheck = defineCheck({
 export const faultVersionCheck = defineCheck({
   id: 'fault.version',
   level: 'should',
-  source: 'SOAP 1.2 Part 1 §5.4.7, Part 2 §7.5; SOAP 1.1 §6 (faults in the request\'s version)',
-  title: 'The fault is in the request\'s SOAP version',
+  source: "SOAP 1.2 Part 1 §5.4.7, Part 2 §7.5; SOAP 1.1 §6 (faults in the request's version)",
+  title: "The fault is in the request's SOAP version",
   applies: appliesToFaults,
   run(exchange, testCase) {
     const fault = faultOf(exchange, testCase);
@@ -59,17 +85,31 @@ export const faultVersionCheck = defineCheck({
     const anyVersion = testCase.expect.kind === 'fault' && testCase.expect.acceptAnyVersion;
     const found = [];
     if (!anyVersion && fault.version !== want) {
-      found.push(mismatch(`{${envelopeNamespace(want)}}Fault`, `{${envelopeNamespace(fault.version)}}Fault`, `a SOAP ${want} request must get a SOAP ${want} fault`));
+      found.push(
+        mismatch(
+          `{${envelopeNamespace(want)}}Fault`,
+          `{${envelopeNamespace(fault.version)}}Fault`,
+          `a SOAP ${want} request must get a SOAP ${want} fault`,
+        ),
+      );
     }
     const media = contentTypeOf(exchange.response.headers);
     if (media.type !== soapMediaType(fault.version)) {
-      found.push(mismatch(soapMediaType(fault.version), media.raw || '(no Content-Type)', `a SOAP ${fault.version} fault must be sent as ${soapMediaType(fault.version)}`));
+      found.push(
+        mismatch(
+          soapMediaType(fault.version),
+          media.raw || '(no Content-Type)',
+          `a SOAP ${fault.version} fault must be sent as ${soapMediaType(fault.version)}`,
+        ),
+      );
     }
     return found;
   },
   observe(exchange, testCase) {
     const fault = faultOf(exchange, testCase);
-    return fault !== undefined && testCase.expect.kind === 'fault' && testCase.expect.acceptAnyVersion ? `fault in SOAP ${fault.version}` : undefined;
+    return fault !== undefined && testCase.expect.kind === 'fault' && testCase.expect.acceptAnyVersion
+      ? `fault in SOAP ${fault.version}`
+      : undefined;
   },
 });
 
@@ -92,9 +132,17 @@ export const faultCodeCheck = defineCheck({
     const local = FAMILY_CODES[expectedFamily(testCase)][fault.version];
     const ns = envelopeNamespace(fault.version);
     // SOAP 1.1 §4.4.1: dotted specialisations (Client.Authentication) belong to their family.
-    const ok = fault.code.ns === ns && (fault.code.local === local || (fault.version === '1.1' && fault.code.local.startsWith(`${local}.`)));
+    const ok =
+      fault.code.ns === ns &&
+      (fault.code.local === local || (fault.version === '1.1' && fault.code.local.startsWith(`${local}.`)));
     if (ok) return [];
-    return [mismatch(`{${ns}}${local}`, `{${fault.code.ns}}${fault.code.local}`, `${testCase.description}: the fault code must be ${local}; reason: ${truncate(fault.reason ?? '')}`)];
+    return [
+      mismatch(
+        `{${ns}}${local}`,
+        `{${fault.code.ns}}${fault.code.local}`,
+        `${testCase.description}: the fault code must be ${local}; reason: ${truncate(fault.reason ?? '')}`,
+      ),
+    ];
   },
 });
 
@@ -109,11 +157,21 @@ export const faultStatusCheck = defineCheck({
     if (fault === undefined) return [];
     const allowed = allowedStatuses(fault);
     const status = exchange.response.status;
-    return allowed.includes(status) ? [] : [mismatch(allowed.join(' or '), String(status), `a SOAP ${fault.version} fault must be sent with HTTP ${allowed.join(' or ')}`)];
+    return allowed.includes(status)
+      ? []
+      : [
+          mismatch(
+            allowed.join(' or '),
+            String(status),
+            `a SOAP ${fault.version} fault must be sent with HTTP ${allowed.join(' or ')}`,
+          ),
+        ];
   },
   observe(exchange, testCase) {
     const fault = faultOf(exchange, testCase);
-    return fault !== undefined && allowedStatuses(fault).length > 1 ? `SOAP 1.2 Sender fault with HTTP ${exchange.response.status}` : undefined;
+    return fault !== undefined && allowedStatuses(fault).length > 1
+      ? `SOAP 1.2 Sender fault with HTTP ${exchange.response.status}`
+      : undefined;
   },
 });
 
@@ -131,9 +189,17 @@ export const faultShapeCheck = defineCheck({
   run(exchange, testCase) {
     const fault = faultOf(exchange, testCase);
     if (fault === undefined) return [];
-    const found = fault.missing.map((part) => mismatch(part, 'absent', `the SOAP ${fault.version} fault has no ${part}`));
+    const found = fault.missing.map((part) =>
+      mismatch(part, 'absent', `the SOAP ${fault.version} fault has no ${part}`),
+    );
     if (fault.missing.length === 0 && fault.code === undefined) {
-      found.push(mismatch('a QName fault code in scope', 'unresolvable', 'the fault code is not a QName whose prefix is declared'));
+      found.push(
+        mismatch(
+          'a QName fault code in scope',
+          'unresolvable',
+          'the fault code is not a QName whose prefix is declared',
+        ),
+      );
     }
     if (fault.version === '1.2' && fault.reason !== undefined && fault.reasonLang === undefined) {
       found.push(mismatch('Reason/Text xml:lang', 'absent', 'SOAP 1.2 Reason/Text must carry xml:lang'));

@@ -19,10 +19,20 @@ export const errorStatusCheck = defineCheck({
     if (testCase.expect.kind !== 'http-error') return [];
     const allowed = testCase.expect.acceptStatuses;
     const status = exchange.response.status;
-    return allowed.includes(status) ? [] : [mismatch(allowed.join(' or '), String(status), `${testCase.description}: expected HTTP ${allowed.join(' or ')}`)];
+    return allowed.includes(status)
+      ? []
+      : [
+          mismatch(
+            allowed.join(' or '),
+            String(status),
+            `${testCase.description}: expected HTTP ${allowed.join(' or ')}`,
+          ),
+        ];
   },
   observe(exchange, testCase) {
-    return testCase.expect.kind === 'http-error' && testCase.expect.acceptStatuses.length > 1 ? `HTTP ${exchange.response.status}` : undefined;
+    return testCase.expect.kind === 'http-error' && testCase.expect.acceptStatuses.length > 1
+      ? `HTTP ${exchange.response.status}`
+      : undefined;
   },
 });
 
@@ -34,7 +44,11 @@ function wantedMessage(testCase: Case): string | undefined {
 function judgedAsErrorText(exchange: Exchange, testCase: Case): boolean {
   if (testCase.expect.kind === 'http-error') return testCase.expect.message !== undefined;
   if (acceptedStatus(exchange, testCase) !== undefined) return false;
-  return answerKind(exchange, testCase) === 'refusal' && testCase.expect.kind === 'success' && testCase.expect.shape.kind !== 'soap';
+  return (
+    answerKind(exchange, testCase) === 'refusal' &&
+    testCase.expect.kind === 'success' &&
+    testCase.expect.shape.kind !== 'soap'
+  );
 }
 
 export const errorTextCheck = defineCheck({
@@ -48,9 +62,17 @@ export const errorTextCheck = defineCheck({
   run(exchange, testCase) {
     if (!judgedAsErrorText(exchange, testCase)) return [];
     const found = [];
-    if (exchange.response.status !== 500) found.push(mismatch('500', String(exchange.response.status), 'ASMX answers GET/POST errors with 500'));
+    if (exchange.response.status !== 500)
+      found.push(mismatch('500', String(exchange.response.status), 'ASMX answers GET/POST errors with 500'));
     const media = contentTypeOf(exchange.response.headers);
-    if (media.type !== 'text/plain') found.push(mismatch('text/plain; charset=utf-8', media.raw || '(no Content-Type)', 'ASMX answers GET/POST errors as text/plain'));
+    if (media.type !== 'text/plain')
+      found.push(
+        mismatch(
+          'text/plain; charset=utf-8',
+          media.raw || '(no Content-Type)',
+          'ASMX answers GET/POST errors as text/plain',
+        ),
+      );
     const text = bodyText(exchange).replace(/\r?\n$/, '');
     const want = wantedMessage(testCase);
     if (want !== undefined && text.split(/\r?\n/)[0]?.trim() !== want) {

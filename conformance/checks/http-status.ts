@@ -10,10 +10,14 @@ export const statusOkCheck = defineCheck({
   run(exchange, testCase) {
     if (!judgedAsSuccess(exchange, testCase)) return [];
     const { status } = exchange.response;
-    return status === 200 ? [] : [mismatch('200', String(status), `a successful call must be answered with 200, got ${status}`)];
+    return status === 200
+      ? []
+      : [mismatch('200', String(status), `a successful call must be answered with 200, got ${status}`)];
   },
   observe(exchange, testCase) {
     const accepted = acceptedStatus(exchange, testCase);
-    return accepted === undefined ? undefined : `HTTP ${accepted.status} instead of an answer: ${accepted.why} (allowed)`;
+    return accepted === undefined
+      ? undefined
+      : `HTTP ${accepted.status} instead of an answer: ${accepted.why} (allowed)`;
   },
 });

@@ -16,7 +16,12 @@ export const xmlRootCheck = defineCheck({
     const want = clarkOf(shape.element);
     const got = clarkOf(root);
     if (got === want) return [];
-    const why = root.local !== shape.element.local ? 'its name is wrong' : root.ns === '' ? 'it has no namespace' : 'its namespace is wrong';
+    const why =
+      root.local !== shape.element.local
+        ? 'its name is wrong'
+        : root.ns === ''
+          ? 'it has no namespace'
+          : 'its namespace is wrong';
     return [mismatch(want, got, `the response document's root must be ${want}; ${why}`)];
   },
 });

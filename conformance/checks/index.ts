@@ -7,7 +7,13 @@ import { statusOkCheck } from './http-status.js';
 import { xmlRootCheck } from './http-xml-root.js';
 import { noStackTraceCheck } from './no-stack-trace.js';
 import { responseElementCheck } from './response-element.js';
-import { arrayItemCheck, fieldNamespaceCheck, fieldOrderCheck, fieldSetCheck, xsiTypeCheck } from './response-fields.js';
+import {
+  arrayItemCheck,
+  fieldNamespaceCheck,
+  fieldOrderCheck,
+  fieldSetCheck,
+  xsiTypeCheck,
+} from './response-fields.js';
 import { resultTypeCheck } from './result-type.js';
 import { bodySingleChildCheck, envelopeStructureCheck, envelopeVersionCheck } from './soap-envelope.js';
 import { responseHeadersCheck } from './soap-headers.js';

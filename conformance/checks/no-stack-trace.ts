@@ -56,10 +56,15 @@ export const noStackTraceCheck = defineCheck({
   level: 'should',
   source: 'WS-I BP (no implementation detail in faults); OWASP ASVS 7.4.1; ASMX customErrors (Mono and .NET frames)',
   title: 'Error answers carry no stack trace or internal paths',
-  applies: (testCase) => testCase.expect.kind === 'fault' || testCase.expect.kind === 'http-error' || (testCase.expect.kind === 'success' && testCase.expect.allowRefusal),
+  applies: (testCase) =>
+    testCase.expect.kind === 'fault' ||
+    testCase.expect.kind === 'http-error' ||
+    (testCase.expect.kind === 'success' && testCase.expect.allowRefusal),
   run(exchange, testCase) {
     if (!isErrorAnswer(exchange, testCase)) return [];
     const hit = findStackTrace(bodyText(exchange));
-    return hit === undefined ? [] : [mismatch('no stack trace', truncate(hit, 120), 'the error answer exposes a stack trace or an internal path')];
+    return hit === undefined
+      ? []
+      : [mismatch('no stack trace', truncate(hit, 120), 'the error answer exposes a stack trace or an internal path')];
   },
 });

@@ -7,7 +7,7 @@ export const responseElementCheck = defineCheck({
   id: 'soap.response-element',
   level: 'must',
   source: 'spec §4.1, §4.2 (Body holds {ns}<Operation>Response)',
-  title: 'The Body element is the operation\'s response element',
+  title: "The Body element is the operation's response element",
   applies: (testCase) => successShape(testCase)?.kind === 'soap',
   run(exchange, testCase) {
     const shape = successShape(testCase);
@@ -18,7 +18,9 @@ export const responseElementCheck = defineCheck({
     const got = clarkOf(first);
     if (got === want) return [];
     if (isFaultElement(first)) {
-      return [mismatch(want, `Fault: ${truncate(textContent(first).trim())}`, 'a positive case was answered with a fault')];
+      return [
+        mismatch(want, `Fault: ${truncate(textContent(first).trim())}`, 'a positive case was answered with a fault'),
+      ];
     }
     const why = first.local === shape.element.local ? 'its namespace is wrong' : 'its name is wrong';
     return [mismatch(want, got, `the Body must hold the response element ${want}; ${why}`)];

@@ -21,7 +21,8 @@ export const fieldSetCheck = defineCheck({
   id: 'response.field-set',
   level: 'must',
   source: 'spec §4.1, §4.2 (one child <Operation>Result); XSD Part 1 §3.8 (content model: minOccurs, maxOccurs)',
-  title: 'The response holds the declared elements at every depth, none missing, none extra, none repeated beyond maxOccurs',
+  title:
+    'The response holds the declared elements at every depth, none missing, none extra, none repeated beyond maxOccurs',
   applies: carriesValue,
   run: (exchange, testCase) => schemaMismatches(exchange, testCase, 'occurrence'),
 });

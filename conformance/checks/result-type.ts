@@ -10,7 +10,8 @@ import { defineCheck } from './support.js';
 export const resultTypeCheck = defineCheck({
   id: 'response.result-type',
   level: 'must',
-  source: 'spec §2 (result of type string); XSD Part 2 (lexical spaces, ranges, enumerations); XSD Part 1 §3.3.1 (nillable)',
+  source:
+    'spec §2 (result of type string); XSD Part 2 (lexical spaces, ranges, enumerations); XSD Part 1 §3.3.1 (nillable)',
   title: 'Each simple value of the response is of its schema type',
   applies: carriesValue,
   run: (exchange, testCase) => schemaMismatches(exchange, testCase, 'value'),

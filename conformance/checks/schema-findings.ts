@@ -19,7 +19,9 @@ function walk(exchange: Exchange, testCase: Case): readonly SchemaFinding[] {
   }
   if (shape.kind === 'xml-root') {
     const root = parseBody(exchange).doc?.root;
-    return root === undefined || root.local !== shape.element.local ? [] : walkElement(shape.schema, root, shape.field.value, shape.field.nillable);
+    return root === undefined || root.local !== shape.element.local
+      ? []
+      : walkElement(shape.schema, root, shape.field.value, shape.field.nillable);
   }
   return [];
 }

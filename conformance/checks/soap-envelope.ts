@@ -19,7 +19,7 @@ export const envelopeVersionCheck = defineCheck({
   id: 'soap.envelope-version',
   level: 'must',
   source: 'spec §4.1 (envelope namespace per binding); SOAP 1.2 Part 1 §5.4.7',
-  title: 'The response envelope is in the binding\'s SOAP version',
+  title: "The response envelope is in the binding's SOAP version",
   applies: appliesToSoapSuccess,
   run(exchange, testCase) {
     const version = soapSuccessVersion(exchange, testCase);
@@ -29,7 +29,9 @@ export const envelopeVersionCheck = defineCheck({
     const got = `{${view.envelope.ns}}${view.envelope.local}`;
     if (got === want) return [];
     const seen = view.version === undefined ? 'an unknown envelope' : `a SOAP ${view.version} envelope`;
-    return [mismatch(want, got, `a SOAP ${version} request must be answered in a SOAP ${version} envelope, got ${seen}`)];
+    return [
+      mismatch(want, got, `a SOAP ${version} request must be answered in a SOAP ${version} envelope, got ${seen}`),
+    ];
   },
 });
 
@@ -44,9 +46,19 @@ export const envelopeStructureCheck = defineCheck({
     const view = soapViewOf(exchange);
     if (view === undefined || view.version === undefined) return [];
     const names = view.parts.map((el) => (el.ns === view.envelope.ns ? el.local : `{${el.ns}}${el.local}`));
-    const shapeOk = names.length > 0 && names.length <= 2 && names[names.length - 1] === 'Body' && (names.length === 1 || names[0] === 'Header');
+    const shapeOk =
+      names.length > 0 &&
+      names.length <= 2 &&
+      names[names.length - 1] === 'Body' &&
+      (names.length === 1 || names[0] === 'Header');
     if (shapeOk) return [];
-    return [mismatch('[Header?, Body]', `[${names.join(', ')}]`, 'the Envelope must hold an optional Header followed by exactly one Body, and nothing after the Body')];
+    return [
+      mismatch(
+        '[Header?, Body]',
+        `[${names.join(', ')}]`,
+        'the Envelope must hold an optional Header followed by exactly one Body, and nothing after the Body',
+      ),
+    ];
   },
 });
 
@@ -63,6 +75,12 @@ export const bodySingleChildCheck = defineCheck({
     const children = view.bodyChildren;
     if (children.length === 1) return [];
     const names = children.map((el) => `{${el.ns}}${el.local}`).join(', ');
-    return [mismatch('exactly 1 Body child', `${children.length} (${names || 'none'})`, 'the Body must hold exactly one element, the operation\'s response element')];
+    return [
+      mismatch(
+        'exactly 1 Body child',
+        `${children.length} (${names || 'none'})`,
+        "the Body must hold exactly one element, the operation's response element",
+      ),
+    ];
   },
 });

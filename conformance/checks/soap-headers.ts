@@ -28,7 +28,14 @@ export const responseHeadersCheck = defineCheck({
     for (const expected of shape.headers) {
       const block = blocks.find((b) => b.local === expected.name.local && b.ns === expected.name.ns);
       if (block === undefined) {
-        if (expected.echoed) found.push(mismatch(`<${expected.name.local}> in the Header`, 'absent', `the in-out header block ${clarkOf(expected.name)} sent with the request is missing from the answer`));
+        if (expected.echoed)
+          found.push(
+            mismatch(
+              `<${expected.name.local}> in the Header`,
+              'absent',
+              `the in-out header block ${clarkOf(expected.name)} sent with the request is missing from the answer`,
+            ),
+          );
         continue;
       }
       for (const f of walkElement(shape.schema, block, expected.value, expected.nillable)) {
@@ -40,7 +47,13 @@ export const responseHeadersCheck = defineCheck({
       if (shape.headers.some((h) => h.name.local === block.local && h.name.ns === block.ns)) continue;
       const must = block.attributes.find((a) => a.local === 'mustUnderstand' && a.ns === envNs)?.value.trim();
       if (must === '1' || must === 'true') {
-        found.push(mismatch('no undeclared mustUnderstand block', clarkOf(block), `the answer carries the header block ${clarkOf(block)}, which the operation does not declare, marked mustUnderstand: a client built from the WSDL must refuse the answer`));
+        found.push(
+          mismatch(
+            'no undeclared mustUnderstand block',
+            clarkOf(block),
+            `the answer carries the header block ${clarkOf(block)}, which the operation does not declare, marked mustUnderstand: a client built from the WSDL must refuse the answer`,
+          ),
+        );
       }
     }
     return found;

@@ -29,7 +29,10 @@ export function isXmlMediaType(type: string): boolean {
 export const REFUSAL_STATUSES: readonly number[] = [400, 500];
 
 /** The plain HTTP answer the case accepts whatever its body (ASMX's 400 for a long query), with why. */
-export function acceptedStatus(exchange: Exchange, testCase: Case): { readonly status: number; readonly why: string } | undefined {
+export function acceptedStatus(
+  exchange: Exchange,
+  testCase: Case,
+): { readonly status: number; readonly why: string } | undefined {
   const expect = testCase.expect;
   if (expect.kind !== 'success' || expect.acceptStatuses === undefined) return undefined;
   return expect.acceptStatuses.find((a) => a.status === exchange.response.status);
@@ -51,7 +54,9 @@ export function answerKind(exchange: Exchange, testCase: Case): 'success' | 'ref
     return view !== undefined && isFaultElement(view.bodyChildren[0]) ? 'refusal' : 'success';
   }
   const { status } = exchange.response;
-  return REFUSAL_STATUSES.includes(status) && !isXmlMediaType(contentTypeOf(exchange.response.headers).type) ? 'refusal' : 'success';
+  return REFUSAL_STATUSES.includes(status) && !isXmlMediaType(contentTypeOf(exchange.response.headers).type)
+    ? 'refusal'
+    : 'success';
 }
 
 /** True for a response that the success checks should judge. */
@@ -63,7 +68,8 @@ export function judgedAsSuccess(exchange: Exchange, testCase: Case): boolean {
 export function expectedFaultVersion(exchange: Exchange, testCase: Case): '1.1' | '1.2' | undefined {
   const expect = testCase.expect;
   if (expect.kind === 'fault') return expect.version;
-  if (answerKind(exchange, testCase) === 'refusal' && expect.kind === 'success' && expect.shape.kind === 'soap') return expect.shape.version;
+  if (answerKind(exchange, testCase) === 'refusal' && expect.kind === 'success' && expect.shape.kind === 'soap')
+    return expect.shape.version;
   return undefined;
 }
 

@@ -17,20 +17,29 @@ export const wsdlStructureCheck = defineCheck({
   id: 'wsdl.structure',
   level: 'should',
   source: 'WS-I BP R2001-R2028 (the description matches the service); ASMX (?wsdl)',
-  title: 'The server\'s ?wsdl is structurally equal to the contract',
+  title: "The server's ?wsdl is structurally equal to the contract",
   applies: (testCase) => testCase.expect.kind === 'wsdl',
   run(exchange, testCase) {
     if (testCase.expect.kind !== 'wsdl') return [];
     const { status, headers, body } = exchange.response;
-    if (status !== 200) return [mismatch('200 with the WSDL', String(status), 'the server does not serve its WSDL at ?wsdl')];
+    if (status !== 200)
+      return [mismatch('200 with the WSDL', String(status), 'the server does not serve its WSDL at ?wsdl')];
     const found: Mismatch[] = [];
     const media = contentTypeOf(headers);
-    if (!isXmlMediaType(media.type)) found.push(mismatch('text/xml', media.raw || '(no Content-Type)', 'the WSDL must be served as XML'));
+    if (!isXmlMediaType(media.type))
+      found.push(mismatch('text/xml', media.raw || '(no Content-Type)', 'the WSDL must be served as XML'));
     let served: string[];
     try {
       served = summarizeDescriptor(descriptorFromWsdlText(body));
     } catch (error) {
-      return [...found, mismatch('a readable WSDL', describeFailure(error), `the served WSDL cannot be read: ${describeFailure(error)}`)];
+      return [
+        ...found,
+        mismatch(
+          'a readable WSDL',
+          describeFailure(error),
+          `the served WSDL cannot be read: ${describeFailure(error)}`,
+        ),
+      ];
     }
     for (const d of compareSummaries(testCase.expect.contract, served)) {
       found.push(mismatch(d.expected, d.actual, `the served WSDL differs from the contract at ${d.key}`));

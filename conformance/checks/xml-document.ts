@@ -36,7 +36,13 @@ export const wellFormedCheck = defineCheck({
     if (!expectsXmlBody(exchange, testCase)) return [];
     const { error } = parseBody(exchange);
     if (error === undefined || error.code === 'XML_DOCTYPE' || error.code === 'XML_ENCODING') return [];
-    return [mismatch('a well-formed XML document', error.message, `the response body is not well-formed XML: ${error.message}`)];
+    return [
+      mismatch(
+        'a well-formed XML document',
+        error.message,
+        `the response body is not well-formed XML: ${error.message}`,
+      ),
+    ];
   },
 });
 
@@ -65,11 +71,23 @@ export const encodingCheck = defineCheck({
     const parsed = parseBody(exchange);
     const found = [];
     if (parsed.encodingError !== undefined) {
-      found.push(mismatch('UTF-8 bytes and declaration', parsed.encodingError, `the response encoding is wrong: ${parsed.encodingError}`));
+      found.push(
+        mismatch(
+          'UTF-8 bytes and declaration',
+          parsed.encodingError,
+          `the response encoding is wrong: ${parsed.encodingError}`,
+        ),
+      );
     }
     const declared = parsed.doc?.declaredEncoding;
     if (declared !== undefined && declared !== 'utf-8' && parsed.encodingError === undefined) {
-      found.push(mismatch('encoding="utf-8"', `encoding="${declared}"`, 'the XML declaration names an encoding other than UTF-8'));
+      found.push(
+        mismatch(
+          'encoding="utf-8"',
+          `encoding="${declared}"`,
+          'the XML declaration names an encoding other than UTF-8',
+        ),
+      );
     }
     return found;
   },

@@ -6,10 +6,24 @@ export function summaryLine(report: Report): string {
   const s = report.summary;
   const refused = s.refused > 0 ? ` (${s.refused} refused by the service, accepted)` : '';
   const levels = `must ${s.failuresByLevel.must}, should ${s.failuresByLevel.should}, compat ${s.failuresByLevel.compat}`;
-  const verdict = s.timedOut ? `TIMED OUT (--run-timeout ${s.runTimeoutMs} ms)` : s.interrupted ? 'INTERRUPTED' : s.diagnosis !== undefined ? 'NOT JUDGED' : s.ok ? 'PASS' : 'FAIL';
+  const verdict = s.timedOut
+    ? `TIMED OUT (--run-timeout ${s.runTimeoutMs} ms)`
+    : s.interrupted
+      ? 'INTERRUPTED'
+      : s.diagnosis !== undefined
+        ? 'NOT JUDGED'
+        : s.ok
+          ? 'PASS'
+          : 'FAIL';
   const notRun = s.notRun > 0 ? `, ${s.notRun} not run` : '';
-  const stopped = s.stoppedAfterFailures === undefined ? '' : `; stopped after ${s.stoppedAfterFailures} failing case(s) (--max-failures)`;
-  const baseline = s.baseline === undefined ? '' : `; baseline ${s.baseline.file}: ${s.baseline.known} known, ${s.baseline.new} new, ${s.baseline.fixed.length} fixed`;
+  const stopped =
+    s.stoppedAfterFailures === undefined
+      ? ''
+      : `; stopped after ${s.stoppedAfterFailures} failing case(s) (--max-failures)`;
+  const baseline =
+    s.baseline === undefined
+      ? ''
+      : `; baseline ${s.baseline.file}: ${s.baseline.known} known, ${s.baseline.new} new, ${s.baseline.fixed.length} fixed`;
   return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${notRun}${refused}; failures by level: ${levels}${baseline}${stopped}; ${s.durationMs} ms`;
 }
 
@@ -28,11 +42,23 @@ function clip(text: string, limit: number): string {
 export function traceLines(trace: Trace, bodyLimit: number, indent = '  '): string[] {
   const lines = [`${indent}> ${trace.request.method} ${trace.request.url}`];
   for (const [name, value] of Object.entries(trace.request.headers)) lines.push(`${indent}> ${name}: ${value}`);
-  if (trace.request.bodyBytes > 0) lines.push(`${indent}>`, ...clip(trace.request.body, bodyLimit).split('\n').map((l) => `${indent}> ${l}`));
+  if (trace.request.bodyBytes > 0)
+    lines.push(
+      `${indent}>`,
+      ...clip(trace.request.body, bodyLimit)
+        .split('\n')
+        .map((l) => `${indent}> ${l}`),
+    );
   if (trace.response !== undefined) {
     lines.push(`${indent}< ${trace.response.status}`);
     for (const [name, value] of Object.entries(trace.response.headers)) lines.push(`${indent}< ${name}: ${value}`);
-    if (trace.response.bodyBytes > 0) lines.push(`${indent}<`, ...clip(trace.response.body, bodyLimit).split('\n').map((l) => `${indent}< ${l}`));
+    if (trace.response.bodyBytes > 0)
+      lines.push(
+        `${indent}<`,
+        ...clip(trace.response.body, bodyLimit)
+          .split('\n')
+          .map((l) => `${indent}< ${l}`),
+      );
   } else {
     lines.push(`${indent}< (no response)`);
   }

@@ -17,10 +17,21 @@ import { summaryLine, xmlSafe } from './format.js';
 const redactNamed = makeRedactor([]);
 
 function h(text: string): string {
-  return redactNamed(xmlSafe(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return redactNamed(xmlSafe(text))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
-const BINDING_TITLES: Record<string, string> = { soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', 'http-get': 'HTTP GET', 'http-post': 'HTTP POST', wsdl: 'WSDL' };
+const BINDING_TITLES: Record<string, string> = {
+  soap11: 'SOAP 1.1',
+  soap12: 'SOAP 1.2',
+  'http-get': 'HTTP GET',
+  'http-post': 'HTTP POST',
+  wsdl: 'WSDL',
+};
 const STATUSES = ['failed', 'passed', 'skipped', 'not-run'] as const;
 
 const STYLE = `
@@ -77,7 +88,12 @@ function countBy(cases: readonly CaseOutcome[], key: (c: CaseOutcome) => string)
 }
 
 function countTable(caption: string, head: string, rows: Map<string, Counts>, label: (k: string) => string): string {
-  const body = [...rows].map(([k, n]) => `<tr><th scope="row">${h(label(k))}</th>${STATUSES.map((s) => `<td class="n">${n[s]}</td>`).join('')}</tr>`).join('\n');
+  const body = [...rows]
+    .map(
+      ([k, n]) =>
+        `<tr><th scope="row">${h(label(k))}</th>${STATUSES.map((s) => `<td class="n">${n[s]}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
   const cols = STATUSES.map((s) => `<th scope="col">${s}</th>`).join('');
   return `<div class="table"><table><caption>${h(caption)}</caption>\n<thead><tr><th scope="col">${h(head)}</th>${cols}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
@@ -90,8 +106,18 @@ function summarySection(report: Report): string {
     `<p class="verdict ${s.ok ? 'pass' : 'fail'}">${h(summaryLine(report))}</p>`,
     '<div class="tables">',
     levels,
-    countTable('Cases by binding', 'Binding', countBy(report.cases, (c) => c.binding), (k) => BINDING_TITLES[k] ?? k),
-    countTable('Cases by operation', 'Operation', countBy(report.cases, (c) => c.operation), (k) => k),
+    countTable(
+      'Cases by binding',
+      'Binding',
+      countBy(report.cases, (c) => c.binding),
+      (k) => BINDING_TITLES[k] ?? k,
+    ),
+    countTable(
+      'Cases by operation',
+      'Operation',
+      countBy(report.cases, (c) => c.operation),
+      (k) => k,
+    ),
     '</div></section>',
   ].join('\n');
 }
@@ -112,8 +138,21 @@ function filterForm(report: Report): string {
 }
 
 function traceText(trace: Trace): { request: string; response: string } {
-  const request = [`${trace.request.method} ${trace.request.url}`, ...Object.entries(trace.request.headers).map(([n, v]) => `${n}: ${v}`), '', trace.request.body].join('\n');
-  const response = trace.response === undefined ? '(no response)' : [`HTTP ${trace.response.status}`, ...Object.entries(trace.response.headers).map(([n, v]) => `${n}: ${v}`), '', trace.response.body].join('\n');
+  const request = [
+    `${trace.request.method} ${trace.request.url}`,
+    ...Object.entries(trace.request.headers).map(([n, v]) => `${n}: ${v}`),
+    '',
+    trace.request.body,
+  ].join('\n');
+  const response =
+    trace.response === undefined
+      ? '(no response)'
+      : [
+          `HTTP ${trace.response.status}`,
+          ...Object.entries(trace.response.headers).map(([n, v]) => `${n}: ${v}`),
+          '',
+          trace.response.body,
+        ].join('\n');
   return { request, response };
 }
 
@@ -124,7 +163,9 @@ function mismatch(f: Failure): string {
 function exchange(trace: Trace | undefined): string {
   if (trace === undefined) return '';
   const { request, response } = traceText(trace);
-  const note = trace.curl.includes('***') ? ' <span class="badge">secrets shown as ***: put yours back to reproduce</span>' : '';
+  const note = trace.curl.includes('***')
+    ? ' <span class="badge">secrets shown as ***: put yours back to reproduce</span>'
+    : '';
   return [
     `<details><summary>Request and response</summary>\n<h5>Request</h5><pre><code>${h(request)}</code></pre>\n<h5>Response</h5><pre><code>${h(response)}</code></pre></details>`,
     `<p>Reproduce:${note}</p><pre class="curl"><code>${h(trace.curl)}</code></pre>`,
@@ -132,7 +173,10 @@ function exchange(trace: Trace | undefined): string {
 }
 
 function failedCase(c: CaseOutcome, failures: readonly Failure[]): string {
-  const level = failures.reduce((l, f) => (LEVELS.indexOf(f.level) < LEVELS.indexOf(l) ? f.level : l), failures[0]!.level);
+  const level = failures.reduce(
+    (l, f) => (LEVELS.indexOf(f.level) < LEVELS.indexOf(l) ? f.level : l),
+    failures[0]!.level,
+  );
   return [
     `<article class="case" data-binding="${h(c.binding)}" data-level="${level}" data-status="${c.status}">`,
     `<h4><code>${h(c.id)}</code> <span class="badge">${h(BINDING_TITLES[c.binding] ?? c.binding)}</span> <span class="badge">${level.toUpperCase()}</span></h4>`,
@@ -147,22 +191,34 @@ function failuresSection(report: Report): string {
   for (const check of report.checks) {
     const cases = report.cases.filter((c) => c.failures.some((f) => f.check === check.id));
     if (cases.length === 0) continue;
-    groups.push([
-      `<section class="group" aria-labelledby="check-${h(check.id)}">`,
-      `<h3 id="check-${h(check.id)}"><code>${h(check.id)}</code> — ${h(check.title)}</h3>`,
-      `<p><span class="badge">${check.level.toUpperCase()}</span> ${h(check.source)} · <span class="shown">${cases.length}</span> of ${cases.length} case(s) shown</p>`,
-      ...cases.map((c) => failedCase(c, c.failures.filter((f) => f.check === check.id))),
-      '</section>',
-    ].join('\n'));
+    groups.push(
+      [
+        `<section class="group" aria-labelledby="check-${h(check.id)}">`,
+        `<h3 id="check-${h(check.id)}"><code>${h(check.id)}</code> — ${h(check.title)}</h3>`,
+        `<p><span class="badge">${check.level.toUpperCase()}</span> ${h(check.source)} · <span class="shown">${cases.length}</span> of ${cases.length} case(s) shown</p>`,
+        ...cases.map((c) =>
+          failedCase(
+            c,
+            c.failures.filter((f) => f.check === check.id),
+          ),
+        ),
+        '</section>',
+      ].join('\n'),
+    );
   }
   const transport = report.cases.filter((c) => c.transportError !== undefined);
   if (transport.length > 0) {
-    groups.push([
-      '<section class="group" aria-labelledby="check-transport"><h3 id="check-transport">transport — no complete HTTP response within the runner\'s bounds</h3>',
-      `<p><span class="shown">${transport.length}</span> of ${transport.length} case(s) shown</p>`,
-      ...transport.map((c) => `<article class="case" data-binding="${h(c.binding)}" data-level="${c.level}" data-status="${c.status}"><h4><code>${h(c.id)}</code></h4><p>${h(c.transportError!)}</p>${exchange(c.trace)}</article>`),
-      '</section>',
-    ].join('\n'));
+    groups.push(
+      [
+        '<section class="group" aria-labelledby="check-transport"><h3 id="check-transport">transport — no complete HTTP response within the runner\'s bounds</h3>',
+        `<p><span class="shown">${transport.length}</span> of ${transport.length} case(s) shown</p>`,
+        ...transport.map(
+          (c) =>
+            `<article class="case" data-binding="${h(c.binding)}" data-level="${c.level}" data-status="${c.status}"><h4><code>${h(c.id)}</code></h4><p>${h(c.transportError!)}</p>${exchange(c.trace)}</article>`,
+        ),
+        '</section>',
+      ].join('\n'),
+    );
   }
   const body = groups.length === 0 ? '<p>No failures.</p>' : groups.join('\n');
   return `<section aria-labelledby="failures"><h2 id="failures">Failures by check</h2>\n${body}\n</section>`;

@@ -22,19 +22,32 @@ function suiteName(outcome: CaseOutcome): string {
 function testcase(outcome: CaseOutcome, report: Report): string {
   const open = `    <testcase classname="conformance.${escape(suiteName(outcome).replace(/\//g, '.'))}" name="${escape(outcome.id)}" time="${(outcome.durationMs / 1000).toFixed(3)}"`;
   // No verdict: an error rather than a skip, so the CI view fails as the exit code (2) does.
-  if (outcome.status === 'not-run') return `${open}>\n      <error message="${escape(outcome.skipReason ?? 'not run')}" type="not-run"/>\n    </testcase>`;
-  if (outcome.status === 'skipped') return `${open}>\n      <skipped message="${escape(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
+  if (outcome.status === 'not-run')
+    return `${open}>\n      <error message="${escape(outcome.skipReason ?? 'not run')}" type="not-run"/>\n    </testcase>`;
+  if (outcome.status === 'skipped')
+    return `${open}>\n      <skipped message="${escape(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
   const gating = gatingFailures(outcome, report);
   const warnings = outcome.failures.filter((f) => !gating.includes(f));
-  const label = (f: CaseOutcome['failures'][number]): string => (f.baseline === 'known' ? 'known failure (baseline)' : 'warning');
+  const label = (f: CaseOutcome['failures'][number]): string =>
+    f.baseline === 'known' ? 'known failure (baseline)' : 'warning';
   const parts: string[] = [];
   if (gating.length > 0) {
-    const text = [...gating.flatMap((f) => failureLines({ ...f, message: `[${f.check} ${f.level.toUpperCase()}; ${f.source}] ${f.message}` }, '')), '', ...(outcome.trace === undefined ? [] : traceLines(outcome.trace, 2000, ''))];
+    const text = [
+      ...gating.flatMap((f) =>
+        failureLines({ ...f, message: `[${f.check} ${f.level.toUpperCase()}; ${f.source}] ${f.message}` }, ''),
+      ),
+      '',
+      ...(outcome.trace === undefined ? [] : traceLines(outcome.trace, 2000, '')),
+    ];
     const first = gating[0]!;
-    parts.push(`      <failure message="${escape(`${first.check}: ${first.message}`)}" type="${first.level}">${escape(text.join('\n'))}</failure>`);
+    parts.push(
+      `      <failure message="${escape(`${first.check}: ${first.message}`)}" type="${first.level}">${escape(text.join('\n'))}</failure>`,
+    );
   }
   if (warnings.length > 0) {
-    const text = warnings.flatMap((f) => failureLines({ ...f, message: `${label(f)} [${f.check} ${f.level.toUpperCase()}] ${f.message}` }, ''));
+    const text = warnings.flatMap((f) =>
+      failureLines({ ...f, message: `${label(f)} [${f.check} ${f.level.toUpperCase()}] ${f.message}` }, ''),
+    );
     parts.push(`      <system-out>${escape(text.join('\n'))}</system-out>`);
   }
   return parts.length === 0 ? `${open}/>` : `${open}>\n${parts.join('\n')}\n    </testcase>`;
@@ -71,10 +84,12 @@ function diagnosisSuite(report: Report): string[] {
 export function renderJunit(report: Report): string {
   const suites = new Map<string, CaseOutcome[]>();
   for (const c of report.cases) suites.set(suiteName(c), [...(suites.get(suiteName(c)) ?? []), c]);
-  const failing = (cases: readonly CaseOutcome[]): number => cases.filter((c) => gatingFailures(c, report).length > 0).length;
+  const failing = (cases: readonly CaseOutcome[]): number =>
+    cases.filter((c) => gatingFailures(c, report).length > 0).length;
   const skipped = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'skipped').length;
   const errors = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'not-run').length;
-  const time = (cases: readonly CaseOutcome[]): string => (cases.reduce((t, c) => t + c.durationMs, 0) / 1000).toFixed(3);
+  const time = (cases: readonly CaseOutcome[]): string =>
+    (cases.reduce((t, c) => t + c.durationMs, 0) / 1000).toFixed(3);
   // The run/diagnosis testcase of a run that cannot be judged.
   const judged = report.summary.diagnosis === undefined ? 0 : 1;
   const lines = [
@@ -83,7 +98,9 @@ export function renderJunit(report: Report): string {
     ...diagnosisSuite(report),
   ];
   for (const [name, cases] of suites) {
-    lines.push(`  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="${errors(cases)}" skipped="${skipped(cases)}" time="${time(cases)}" timestamp="${escape(report.meta.startedAt)}">`);
+    lines.push(
+      `  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="${errors(cases)}" skipped="${skipped(cases)}" time="${time(cases)}" timestamp="${escape(report.meta.startedAt)}">`,
+    );
     lines.push(properties(report));
     for (const c of cases) lines.push(testcase(c, report));
     lines.push('  </testsuite>');

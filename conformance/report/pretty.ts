@@ -18,15 +18,22 @@ function byCheck(report: Report): string[] {
   for (const check of report.checks) {
     const cases = report.cases.filter((c) => c.failures.some((f) => f.check === check.id && isNew(f)));
     if (cases.length === 0) continue;
-    lines.push('', `✗ ${check.id} [${check.level.toUpperCase()}; ${check.source}] ${check.title} — ${cases.length} case(s)`);
+    lines.push(
+      '',
+      `✗ ${check.id} [${check.level.toUpperCase()}; ${check.source}] ${check.title} — ${cases.length} case(s)`,
+    );
     for (const c of cases) {
       lines.push(`  ${c.id}`);
-      for (const f of c.failures.filter((x) => x.check === check.id && isNew(x))) lines.push(...failureLines(f, '    '));
+      for (const f of c.failures.filter((x) => x.check === check.id && isNew(x)))
+        lines.push(...failureLines(f, '    '));
     }
   }
   const transport = report.cases.filter((c) => c.transportError !== undefined);
   if (transport.length > 0) {
-    lines.push('', `✗ transport — ${transport.length} case(s) got no complete HTTP response within the runner's bounds`);
+    lines.push(
+      '',
+      `✗ transport — ${transport.length} case(s) got no complete HTTP response within the runner's bounds`,
+    );
     for (const c of transport) lines.push(`  ${c.id}: ${c.transportError}`);
   }
   return lines;
@@ -35,7 +42,13 @@ function byCheck(report: Report): string[] {
 function failedCase(outcome: CaseOutcome, bodyLimit: number): string[] {
   const checks = outcome.failures.map((f) => `${f.check} (${f.level})`);
   const lines = ['', `● ${outcome.id}`, `  ${[...new Set(checks)].join(', ')}`];
-  for (const f of outcome.failures) lines.push(...failureLines({ ...f, message: `[${f.check}]${f.baseline === 'known' ? ' (known, baseline)' : ''} ${f.message}` }, '  '));
+  for (const f of outcome.failures)
+    lines.push(
+      ...failureLines(
+        { ...f, message: `[${f.check}]${f.baseline === 'known' ? ' (known, baseline)' : ''} ${f.message}` },
+        '  ',
+      ),
+    );
   for (const seen of outcome.observations) lines.push(`  note: ${seen}`);
   if (outcome.trace !== undefined) lines.push(...traceLines(outcome.trace, bodyLimit, '  '));
   return lines;
@@ -65,7 +78,12 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
     for (const c of knownOnly) lines.push(`  ${c.id}: ${[...new Set(c.failures.map((f) => f.check))].join(', ')}`);
   }
   const fixed = report.summary.baseline?.fixed ?? [];
-  if (fixed.length > 0) lines.push('', `Fixed since the baseline (rewrite it with --write-baseline): ${fixed.length}`, ...fixed.map((f) => `  ${f}`));
+  if (fixed.length > 0)
+    lines.push(
+      '',
+      `Fixed since the baseline (rewrite it with --write-baseline): ${fixed.length}`,
+      ...fixed.map((f) => `  ${f}`),
+    );
   const refused = report.cases.filter((c) => c.refused !== undefined);
   if (refused.length > 0) {
     lines.push('', 'Refused by the service (accepted: a well-formed refusal of a value it may reject):');
@@ -80,7 +98,12 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
   const skipped = report.cases.filter((c) => c.status === 'skipped');
   if (skipped.length > 0) lines.push('', ...skipLines(skipped));
   const notRun = report.cases.filter((c) => c.status === 'not-run');
-  if (notRun.length > 0) lines.push('', `Not run: ${notRun.length} (${notRun[0]!.skipReason?.replace(/^not run: /, '')})`, ...notRun.map((c) => `  ${c.id}`));
+  if (notRun.length > 0)
+    lines.push(
+      '',
+      `Not run: ${notRun.length} (${notRun[0]!.skipReason?.replace(/^not run: /, '')})`,
+      ...notRun.map((c) => `  ${c.id}`),
+    );
   lines.push('', summaryLine(report), '');
   return lines.join('\n');
 }

@@ -35,7 +35,8 @@ export function createProgress(options: ProgressOptions): Progress {
   let timer: NodeJS.Timeout | undefined;
   let lastDraw = -Infinity;
   let drawn = false;
-  const line = (): string => `smskit conformance: ${done}/${total} cases, ${failed} failed, ${((now() - started) / 1000).toFixed(1)} s`;
+  const line = (): string =>
+    `smskit conformance: ${done}/${total} cases, ${failed} failed, ${((now() - started) / 1000).toFixed(1)} s`;
   const draw = (force: boolean): void => {
     if (!options.isTTY) return;
     const t = now();

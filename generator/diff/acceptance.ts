@@ -25,8 +25,23 @@ export interface ParamSummary {
 }
 
 const TEXT_TYPES = new Set([
-  'string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'NMTOKENS', 'ID', 'IDREF', 'IDREFS',
-  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'anySimpleType',
+  'string',
+  'normalizedString',
+  'token',
+  'language',
+  'Name',
+  'NCName',
+  'NMTOKEN',
+  'NMTOKENS',
+  'ID',
+  'IDREF',
+  'IDREFS',
+  'ENTITY',
+  'ENTITIES',
+  'anyURI',
+  'QName',
+  'NOTATION',
+  'anySimpleType',
 ]);
 
 /**
@@ -34,7 +49,19 @@ const TEXT_TYPES = new Set([
  * guid codec), as .NET parses them: other text is refused on both.
  */
 const LEXICAL_TYPES = new Set([
-  'dateTime', 'date', 'time', 'gYear', 'gYearMonth', 'gMonth', 'gMonthDay', 'gDay', 'duration', 'dayTimeDuration', 'yearMonthDuration', 'dateTimeStamp', 'guid',
+  'dateTime',
+  'date',
+  'time',
+  'gYear',
+  'gYearMonth',
+  'gMonth',
+  'gMonthDay',
+  'gDay',
+  'duration',
+  'dayTimeDuration',
+  'yearMonthDuration',
+  'dateTimeStamp',
+  'guid',
 ]);
 
 /** Lexical types whose values another lexical type's all are (a bare date reads as a dateTime at midnight, on both runtimes). */
@@ -85,13 +112,18 @@ function primitiveGap(receiver: string, sender: string): string | undefined {
   const r = family(receiver);
   const s = family(sender);
   if (r === 'text') return undefined;
-  if (r === 'lexical') return LEXICAL_SUBSETS[receiver]?.includes(sender) === true ? undefined : `xs:${sender} ${s === 'text' ? 'text' : 'values'} that is not an xs:${receiver}`;
+  if (r === 'lexical')
+    return LEXICAL_SUBSETS[receiver]?.includes(sender) === true
+      ? undefined
+      : `xs:${sender} ${s === 'text' ? 'text' : 'values'} that is not an xs:${receiver}`;
   if (r === 'integer' && s === 'integer') return rangeGap(receiver, sender);
   if (r === 'decimal' && s === 'integer') return undefined;
   if (r === 'float' && s === 'float') return undefined;
   if (r === 'float' && s === 'integer') {
     const [min, max] = INT_RANGES[sender]!;
-    return min !== undefined && max !== undefined && min >= -DOUBLE_EXACT && max <= DOUBLE_EXACT ? undefined : `xs:${sender} values beyond 2^53 lose precision as xs:${receiver}`;
+    return min !== undefined && max !== undefined && min >= -DOUBLE_EXACT && max <= DOUBLE_EXACT
+      ? undefined
+      : `xs:${sender} values beyond 2^53 lose precision as xs:${receiver}`;
   }
   if (r === 'float' && s === 'decimal') return `xs:decimal digits beyond a double's precision are lost`;
   if (s === 'text') return `xs:${sender} text that is not an xs:${receiver}`;
@@ -111,7 +143,10 @@ function rangeGap(receiver: string, sender: string): string | undefined {
   return `xs:${sender} values ${parts.join(' or ')} do not fit xs:${receiver}`;
 }
 
-function enumerationGap(receiver: readonly string[] | undefined, sender: readonly string[] | undefined): string | undefined {
+function enumerationGap(
+  receiver: readonly string[] | undefined,
+  sender: readonly string[] | undefined,
+): string | undefined {
   if (receiver === undefined || receiver.length === 0) return undefined;
   if (sender === undefined || sender.length === 0) return `values outside the enumeration ${receiver.join(', ')}`;
   const extra = sender.filter((v) => !receiver.includes(v));
@@ -125,14 +160,20 @@ function summaryGap(receiver: ValueSummary, sender: ValueSummary): string | unde
     return primitiveGap(receiver.xsd, sender.xsd) ?? enumerationGap(receiver.enumeration, sender.enumeration);
   }
   if (receiver.kind === 'complex' && sender.kind === 'complex') return undefined;
-  return receiver.kind === 'complex' ? 'text where child elements are expected' : 'child elements where text is expected';
+  return receiver.kind === 'complex'
+    ? 'text where child elements are expected'
+    : 'child elements where text is expected';
 }
 
 function dotnetNote(old: ValueSummary, now: ValueSummary): string {
-  const parsed = (s: ValueSummary): string | undefined => (s.kind === 'primitive' && PARSED_BY_DOTNET.has(s.xsd) ? s.xsd : undefined);
+  const parsed = (s: ValueSummary): string | undefined =>
+    s.kind === 'primitive' && PARSED_BY_DOTNET.has(s.xsd) ? s.xsd : undefined;
   const [a, b] = [parsed(old), parsed(now)];
   if (old.kind !== 'primitive' || now.kind !== 'primitive' || (a === undefined && b === undefined)) return '';
-  const which = [a, b].filter((x) => x !== undefined).map((x) => `xs:${x}`).join(' and ');
+  const which = [a, b]
+    .filter((x) => x !== undefined)
+    .map((x) => `xs:${x}`)
+    .join(' and ');
   return `.NET parses ${which}: genuine ASMX refuses text that is not one, where smskit keeps any text`;
 }
 
@@ -150,12 +191,17 @@ export function valueAcceptance(old: ValueSummary, now: ValueSummary): ValueAcce
 }
 
 /** The same for an HTTP GET/POST parameter; undefined when either version cannot carry it as one. */
-export function paramAcceptance(old: ParamSummary | undefined, now: ParamSummary | undefined): ValueAcceptance | undefined {
+export function paramAcceptance(
+  old: ParamSummary | undefined,
+  now: ParamSummary | undefined,
+): ValueAcceptance | undefined {
   if (old === undefined || now === undefined) return undefined;
   const gap = (receiver: ParamSummary, sender: ParamSummary): string | undefined =>
     primitiveGap(receiver.xsd, sender.xsd) ??
     enumerationGap(receiver.enumeration, sender.enumeration) ??
-    (sender.repeated && !receiver.repeated ? 'the parameter is repeated once per item and only the first value is read' : undefined);
+    (sender.repeated && !receiver.repeated
+      ? 'the parameter is repeated once per item and only the first value is read'
+      : undefined);
   const forwardWhy = gap(now, old);
   const backwardWhy = gap(old, now);
   const note = dotnetNote({ kind: 'primitive', xsd: old.xsd }, { kind: 'primitive', xsd: now.xsd });
@@ -177,7 +223,8 @@ export function describeSummary(s: ValueSummary): string {
 /** Whether two summaries declare the same value (nothing to report). */
 export function sameSummary(a: ValueSummary, b: ValueSummary): boolean {
   if (a.kind !== b.kind) return false;
-  if (a.kind === 'primitive' && b.kind === 'primitive') return a.xsd === b.xsd && sameList(a.enumeration, b.enumeration);
+  if (a.kind === 'primitive' && b.kind === 'primitive')
+    return a.xsd === b.xsd && sameList(a.enumeration, b.enumeration);
   if (a.kind === 'complex' && b.kind === 'complex') return a.key === b.key;
   return true;
 }

@@ -50,7 +50,10 @@ export class Collector {
   }
 
   /** What one member of a compared node holds: its findings and the nodes it leads to. */
-  memberOf(node: string, member: string): { readonly findings: readonly Finding[]; readonly children: readonly string[] } {
+  memberOf(
+    node: string,
+    member: string,
+  ): { readonly findings: readonly Finding[]; readonly children: readonly string[] } {
     const m = this.members.get(`${node}|${member}`);
     return { findings: [...(m?.keys ?? [])].map((k) => this.findings.get(k)!), children: [...(m?.children ?? [])] };
   }

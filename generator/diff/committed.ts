@@ -27,15 +27,29 @@ export function readCommittedDescriptors(files: ReadonlyMap<string, string>): Se
   for (const [path, text] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!path.endsWith('/descriptor.ts')) continue;
     const consts = new Reader(path, tokenize(path, text)).consts();
-    const descriptor = [...consts.values()].find((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && 'bindings' in v && 'types' in v);
-    if (descriptor === undefined) throw new DiffError('DIFF_DESCRIPTOR_UNREADABLE', 'no service descriptor constant in this file', { file: path, line: 1 });
+    const descriptor = [...consts.values()].find(
+      (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && 'bindings' in v && 'types' in v,
+    );
+    if (descriptor === undefined)
+      throw new DiffError('DIFF_DESCRIPTOR_UNREADABLE', 'no service descriptor constant in this file', {
+        file: path,
+        line: 1,
+      });
     out.push(descriptor as unknown as ServiceDescriptor);
   }
   return out;
 }
 
 const PUNCT = new Set(['{', '}', '[', ']', ':', ',', ';', '=', '<', '>', '(', ')', '.', '|', '*', '-']);
-const ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"', '0': '\0' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '0': '\0',
+};
 
 function tokenize(file: string, text: string): Token[] {
   const tokens: Token[] = [];
@@ -161,7 +175,11 @@ class Reader {
 
   private next(): Token {
     const t = this.tokens[this.i++];
-    if (t === undefined) throw new DiffError('DIFF_DESCRIPTOR_UNREADABLE', 'the file ends inside a declaration', { file: this.file, line: this.tokens.at(-1)?.line ?? 1 });
+    if (t === undefined)
+      throw new DiffError('DIFF_DESCRIPTOR_UNREADABLE', 'the file ends inside a declaration', {
+        file: this.file,
+        line: this.tokens.at(-1)?.line ?? 1,
+      });
     return t;
   }
 

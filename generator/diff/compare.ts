@@ -26,25 +26,78 @@ export function diffSides(old: Side, now: Side, options: DiffOptions = {}): Diff
   for (const od of old.services) {
     const nd = now.services.find((s) => s.name === od.name);
     if (nd === undefined) {
-      c.at(finding('service-removed', od.name, od.name, `service ${od.name} removed`, {}, where(oldLocate.service(od.name), undefined)), serviceUsages(od));
+      c.at(
+        finding(
+          'service-removed',
+          od.name,
+          od.name,
+          `service ${od.name} removed`,
+          {},
+          where(oldLocate.service(od.name), undefined),
+        ),
+        serviceUsages(od),
+      );
       continue;
     }
-    const p: PairContext = { c, old: { d: od, locate: oldLocate }, new: { d: nd, locate: newLocate }, service: od.name, compareDocs };
+    const p: PairContext = {
+      c,
+      old: { d: od, locate: oldLocate },
+      new: { d: nd, locate: newLocate },
+      service: od.name,
+      compareDocs,
+    };
     compareService(p);
     if (compareDocs && docsDiffer(oldLocate.service(od.name).documentation, newLocate.service(nd.name).documentation)) {
-      c.alone(finding('documentation-changed', `service|${od.name}`, od.name, 'service documentation changed', {}, where(oldLocate.service(od.name), newLocate.service(nd.name))));
+      c.alone(
+        finding(
+          'documentation-changed',
+          `service|${od.name}`,
+          od.name,
+          'service documentation changed',
+          {},
+          where(oldLocate.service(od.name), newLocate.service(nd.name)),
+        ),
+      );
     }
   }
   for (const nd of now.services.filter((s) => !old.services.some((o) => o.name === s.name))) {
-    c.at(finding('service-added', nd.name, nd.name, `service ${nd.name} added`, {}, where(undefined, newLocate.service(nd.name))), serviceUsages(nd));
+    c.at(
+      finding(
+        'service-added',
+        nd.name,
+        nd.name,
+        `service ${nd.name} added`,
+        {},
+        where(undefined, newLocate.service(nd.name)),
+      ),
+      serviceUsages(nd),
+    );
   }
   if (old.model !== undefined && now.model !== undefined) {
     compareFacets(c, old.model, now.model);
     if (docsDiffer(old.model.documentation, now.model.documentation)) {
-      c.alone(finding('documentation-changed', 'definitions', 'definitions', 'WSDL documentation changed', {}, { old: { file: old.model.file, line: 1 }, new: { file: now.model.file, line: 1 } }));
+      c.alone(
+        finding(
+          'documentation-changed',
+          'definitions',
+          'definitions',
+          'WSDL documentation changed',
+          {},
+          { old: { file: old.model.file, line: 1 }, new: { file: now.model.file, line: 1 } },
+        ),
+      );
     }
     if (c.isEmpty() && old.model.hash !== now.model.hash) {
-      c.alone(finding('formatting-only', 'files', 'files', 'the files differ, but not in anything on the wire or in documentation (formatting, comments, prefixes, names that are not on the wire)', {}, {}));
+      c.alone(
+        finding(
+          'formatting-only',
+          'files',
+          'files',
+          'the files differ, but not in anything on the wire or in documentation (formatting, comments, prefixes, names that are not on the wire)',
+          {},
+          {},
+        ),
+      );
     }
   }
   const changes = c
@@ -55,14 +108,25 @@ export function diffSides(old: Side, now: Side, options: DiffOptions = {}): Diff
 }
 
 function serviceUsages(d: ServiceDescriptor): Usage[] {
-  return d.bindings.flatMap((b) => b.operations.map((op) => ({ service: d.name, protocol: b.protocol, operation: operationKey(b, op), role: 'call' as const })));
+  return d.bindings.flatMap((b) =>
+    b.operations.map((op) => ({
+      service: d.name,
+      protocol: b.protocol,
+      operation: operationKey(b, op),
+      role: 'call' as const,
+    })),
+  );
 }
 
 const RANK = { breaking: 0, compatible: 1, documentation: 2 } as const;
 
 function sortChanges(changes: readonly Change[]): Change[] {
-  const weight = (c: Change): number => RANK[c.verdict] * 4 + (c.breaksClients.length > 0 ? 0 : 1) + (c.breaksServers.length > 0 ? 0 : 2);
-  return changes.map((c, i) => ({ c, i })).sort((a, b) => weight(a.c) - weight(b.c) || a.i - b.i).map(({ c }) => c);
+  const weight = (c: Change): number =>
+    RANK[c.verdict] * 4 + (c.breaksClients.length > 0 ? 0 : 1) + (c.breaksServers.length > 0 ? 0 : 2);
+  return changes
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => weight(a.c) - weight(b.c) || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 function summarize(changes: readonly Change[]): DiffReport['summary'] {

@@ -16,7 +16,14 @@ export function compareFacets(c: Collector, old: WsdlModel, now: WsdlModel): voi
     if (changed.length === 0) continue;
     const name = nt.name?.local ?? key;
     c.alone(
-      finding('facet-changed', key, name, `facets changed: ${changed.join(', ')} (not checked by smskit or by ASMX)`, {}, { old: ot.source, new: nt.source }),
+      finding(
+        'facet-changed',
+        key,
+        name,
+        `facets changed: ${changed.join(', ')} (not checked by smskit or by ASMX)`,
+        {},
+        { old: ot.source, new: nt.source },
+      ),
     );
   }
 }

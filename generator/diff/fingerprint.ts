@@ -7,7 +7,12 @@
 import type { OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
 
 export function operationFingerprint(d: ServiceDescriptor, op: OperationDescriptor): string {
-  return JSON.stringify([body(d, op.input, op.name), body(d, op.output, op.name), op.inputHeaders.map((h) => h.prop), op.outputHeaders.map((h) => h.prop)]);
+  return JSON.stringify([
+    body(d, op.input, op.name),
+    body(d, op.output, op.name),
+    op.inputHeaders.map((h) => h.prop),
+    op.outputHeaders.map((h) => h.prop),
+  ]);
 }
 
 function body(d: ServiceDescriptor, b: OperationDescriptor['input'], opName: string): unknown {
@@ -19,7 +24,13 @@ function body(d: ServiceDescriptor, b: OperationDescriptor['input'], opName: str
   const type = d.types[element.value.type];
   if (type?.kind !== 'complex') return value(d, element.value);
   // The wrapper's members, the method-named result member anonymised.
-  return type.fields.map((f) => [f.name.local === `${opName}Result` ? '*Result' : f.name.local, value(d, f.value), f.minOccurs, f.maxOccurs, f.nillable]);
+  return type.fields.map((f) => [
+    f.name.local === `${opName}Result` ? '*Result' : f.name.local,
+    value(d, f.value),
+    f.minOccurs,
+    f.maxOccurs,
+    f.nillable,
+  ]);
 }
 
 function value(d: ServiceDescriptor, vd: ValueDescriptor): string {

@@ -8,7 +8,15 @@
  *                     backward = new server -> old client (breaks existing clients)
  */
 import { DOCUMENTATION_RULES, ruleOf, type Flow } from './rules.js';
-import { PROTOCOLS, type Change, type Effect, type Finding, type MessageRole, type Protocol, type Reach } from './types.js';
+import {
+  PROTOCOLS,
+  type Change,
+  type Effect,
+  type Finding,
+  type MessageRole,
+  type Protocol,
+  type Reach,
+} from './types.js';
 
 const RESPONSE_ROLES: ReadonlySet<MessageRole> = new Set(['output', 'output-header']);
 
@@ -30,11 +38,39 @@ function outcomes(finding: Finding, reach: Reach): Outcome[] {
   const response = RESPONSE_ROLES.has(usage.role);
   const message = usage.role === 'call' ? 'call' : usage.role.replace('input', 'request').replace('output', 'response');
   const forward: Outcome = response
-    ? { protocol: usage.protocol, exchange: 'servers', message, flow: judgement.forward, sender: 'the old server', receiver: 'a new client' }
-    : { protocol: usage.protocol, exchange: 'clients', message, flow: judgement.forward, sender: 'an old client', receiver: 'the new server' };
+    ? {
+        protocol: usage.protocol,
+        exchange: 'servers',
+        message,
+        flow: judgement.forward,
+        sender: 'the old server',
+        receiver: 'a new client',
+      }
+    : {
+        protocol: usage.protocol,
+        exchange: 'clients',
+        message,
+        flow: judgement.forward,
+        sender: 'an old client',
+        receiver: 'the new server',
+      };
   const backward: Outcome = response
-    ? { protocol: usage.protocol, exchange: 'clients', message, flow: judgement.backward, sender: 'the new server', receiver: 'an old client' }
-    : { protocol: usage.protocol, exchange: 'servers', message, flow: judgement.backward, sender: 'a new client', receiver: 'the old server' };
+    ? {
+        protocol: usage.protocol,
+        exchange: 'clients',
+        message,
+        flow: judgement.backward,
+        sender: 'the new server',
+        receiver: 'an old client',
+      }
+    : {
+        protocol: usage.protocol,
+        exchange: 'servers',
+        message,
+        flow: judgement.backward,
+        sender: 'a new client',
+        receiver: 'the old server',
+      };
   return [forward, backward];
 }
 
@@ -50,13 +86,22 @@ export function judgeFinding(finding: Finding, reaches: readonly Reach[]): Chang
     const prev = effects.get(key);
     const clients = found.some((o) => o.exchange === 'clients' && o.flow.fails);
     const servers = found.some((o) => o.exchange === 'servers' && o.flow.fails);
-    effects.set(key, { ...usage, breaksClients: (prev?.breaksClients ?? false) || clients, breaksServers: (prev?.breaksServers ?? false) || servers });
+    effects.set(key, {
+      ...usage,
+      breaksClients: (prev?.breaksClients ?? false) || clients,
+      breaksServers: (prev?.breaksServers ?? false) || servers,
+    });
   }
   const list = [...effects.values()];
-  const pick = (f: (e: Effect) => boolean): Protocol[] => PROTOCOLS.filter((p) => list.some((e) => e.protocol === p && f(e)));
+  const pick = (f: (e: Effect) => boolean): Protocol[] =>
+    PROTOCOLS.filter((p) => list.some((e) => e.protocol === p && f(e)));
   const breaksClients = pick((e) => e.breaksClients);
   const breaksServers = pick((e) => e.breaksServers);
-  const verdict = DOCUMENTATION_RULES.has(finding.rule) ? 'documentation' : breaksClients.length + breaksServers.length > 0 ? 'breaking' : 'compatible';
+  const verdict = DOCUMENTATION_RULES.has(finding.rule)
+    ? 'documentation'
+    : breaksClients.length + breaksServers.length > 0
+      ? 'breaking'
+      : 'compatible';
   return {
     rule: finding.rule,
     verdict,
@@ -76,7 +121,9 @@ export function judgeFinding(finding: Finding, reaches: readonly Reach[]): Chang
 function explain(all: readonly Outcome[]): string[] {
   const lines = new Map<string, { head: string; text: string; protocols: Set<Protocol> }>();
   for (const o of all) {
-    const text = o.flow.because.replaceAll('{sender}', o.sender).replaceAll('{receiver}', o.receiver) + (o.flow.asmx === undefined ? '' : `; ${o.flow.asmx}`);
+    const text =
+      o.flow.because.replaceAll('{sender}', o.sender).replaceAll('{receiver}', o.receiver) +
+      (o.flow.asmx === undefined ? '' : `; ${o.flow.asmx}`);
     const head = `${o.exchange === 'clients' ? 'old client -> new server' : 'new client -> old server'}${o.message === 'call' ? '' : ` (${o.message})`}: ${o.flow.fails ? 'fails' : 'works'}`;
     const key = `${head}|${text}`;
     const line = lines.get(key) ?? { head, text, protocols: new Set<Protocol>() };

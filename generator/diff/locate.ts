@@ -7,7 +7,14 @@
  *
  * Without a model (a descriptor read from generated code) every lookup answers undefined.
  */
-import { clark, type BindingOperation, type ComplexType, type ElementDecl, type Particle, type WsdlModel } from '../model.js';
+import {
+  clark,
+  type BindingOperation,
+  type ComplexType,
+  type ElementDecl,
+  type Particle,
+  type WsdlModel,
+} from '../model.js';
 import type { NameDescriptor } from '../../runtime/descriptor.js';
 import type { Location } from './types.js';
 
@@ -33,7 +40,10 @@ export class Locator {
 
   /** The port of a service that uses the binding. */
   port(service: string, binding: string): Declared {
-    return this.model?.services.find((s) => s.name.local === service)?.ports.find((p) => p.binding.local === binding) ?? NOTHING;
+    return (
+      this.model?.services.find((s) => s.name.local === service)?.ports.find((p) => p.binding.local === binding) ??
+      NOTHING
+    );
   }
 
   /** A binding operation (documentation falls back to the portType operation's). */
@@ -50,9 +60,12 @@ export class Locator {
   }
 
   private bindingOperation(binding: string, name: string, method: string): BindingOperation | undefined {
-    const ops = this.model?.bindings.find((b) => b.name.local === binding)?.operations.filter((o) => o.name === name) ?? [];
+    const ops =
+      this.model?.bindings.find((b) => b.name.local === binding)?.operations.filter((o) => o.name === name) ?? [];
     // ASMX overloads share the operation name; the method is the message name of the others.
-    return ops.length <= 1 ? ops[0] : (ops.find((o) => o.inputName === method) ?? ops.find((o) => o.inputName === undefined) ?? ops[0]);
+    return ops.length <= 1
+      ? ops[0]
+      : (ops.find((o) => o.inputName === method) ?? ops.find((o) => o.inputName === undefined) ?? ops[0]);
   }
 
   element(key: string): Declared {
@@ -82,11 +95,20 @@ export class Locator {
    * enumerations and facets live there, so a change to it is one change however many members use it.
    */
   simpleType(key: string, name?: NameDescriptor): (Declared & { readonly key: string }) | undefined {
-    const decl = name === undefined ? this.model?.schema.elements[key] : this.findParticle(key, (p) => p.name.local === name.local && p.name.ns === name.ns);
+    const decl =
+      name === undefined
+        ? this.model?.schema.elements[key]
+        : this.findParticle(key, (p) => p.name.local === name.local && p.name.ns === name.ns);
     if (decl === undefined || decl.type.kind !== 'named') return undefined;
     const typeKey = clark(decl.type.name);
     const type = this.model?.schema.types[typeKey];
-    return type?.kind === 'simple' ? { source: type.source, ...(type.documentation === undefined ? {} : { documentation: type.documentation }), key: typeKey } : undefined;
+    return type?.kind === 'simple'
+      ? {
+          source: type.source,
+          ...(type.documentation === undefined ? {} : { documentation: type.documentation }),
+          key: typeKey,
+        }
+      : undefined;
   }
 
   private findParticle(typeKey: string, match: (p: ElementDecl) => boolean): ElementDecl | undefined {
@@ -134,7 +156,9 @@ function nestedType(parent: ComplexType, step: string): ComplexType | undefined 
   const match = /^(.*?)(?:\[(\d+)\])?$/.exec(step)!;
   const local = match[1]!;
   const nth = match[2] === undefined ? 1 : Number(match[2]);
-  const candidates = elementParticles(parent).filter((p) => p.name.local === local && p.type.kind === 'inline' && p.type.type.kind === 'complex');
+  const candidates = elementParticles(parent).filter(
+    (p) => p.name.local === local && p.type.kind === 'inline' && p.type.type.kind === 'complex',
+  );
   const found = candidates[nth - 1];
   return found?.type.kind === 'inline' && found.type.type.kind === 'complex' ? found.type.type : undefined;
 }

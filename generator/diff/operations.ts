@@ -25,7 +25,17 @@ export function compareService(p: PairContext): void {
       const rule = ob === undefined ? 'binding-added' : 'binding-removed';
       const decl = side.locate.binding(binding.name);
       const at = ob === undefined ? where(undefined, decl) : where(decl, undefined);
-      p.c.at(finding(rule, `${p.service}|${protocol}`, `${p.service} › ${binding.name}`, `${protocol} binding ${binding.name} ${ob === undefined ? 'added' : 'removed'}`, {}, at), callUsages(p.service, binding));
+      p.c.at(
+        finding(
+          rule,
+          `${p.service}|${protocol}`,
+          `${p.service} › ${binding.name}`,
+          `${protocol} binding ${binding.name} ${ob === undefined ? 'added' : 'removed'}`,
+          {},
+          at,
+        ),
+        callUsages(p.service, binding),
+      );
       continue;
     }
     compareBinding(p, walker, ob, nb);
@@ -38,13 +48,29 @@ export function operationKey(binding: BindingDescriptor, op: OperationDescriptor
 }
 
 function callUsages(service: string, binding: BindingDescriptor): Usage[] {
-  return binding.operations.map((op) => ({ service, protocol: binding.protocol, operation: operationKey(binding, op), role: 'call' as const }));
+  return binding.operations.map((op) => ({
+    service,
+    protocol: binding.protocol,
+    operation: operationKey(binding, op),
+    role: 'call' as const,
+  }));
 }
 
 function compareBinding(p: PairContext, walker: ValueWalker, ob: BindingDescriptor, nb: BindingDescriptor): void {
   const protocol = ob.protocol;
   const at = where(p.old.locate.binding(ob.name), p.new.locate.binding(nb.name));
-  if (ob.name !== nb.name) p.c.at(finding('binding-renamed', `${p.service}|${ob.name}|${nb.name}`, `${p.service} › ${nb.name}`, `binding renamed: ${ob.name} -> ${nb.name}`, {}, at), callUsages(p.service, nb));
+  if (ob.name !== nb.name)
+    p.c.at(
+      finding(
+        'binding-renamed',
+        `${p.service}|${ob.name}|${nb.name}`,
+        `${p.service} › ${nb.name}`,
+        `binding renamed: ${ob.name} -> ${nb.name}`,
+        {},
+        at,
+      ),
+      callUsages(p.service, nb),
+    );
   compareAddress(p, ob, nb);
   const oldOps = new Map(ob.operations.map((op) => [operationKey(ob, op), op] as const));
   const newOps = new Map(nb.operations.map((op) => [operationKey(nb, op), op] as const));
@@ -57,18 +83,51 @@ function compareBinding(p: PairContext, walker: ValueWalker, ob: BindingDescript
   const renames = findRenames(p, removed, added);
   for (const [[ok, oo], [nk, no]] of renames) {
     const usages: Usage[] = [usage(p, protocol, ok, 'call'), ...(nk === ok ? [] : [usage(p, protocol, nk, 'call')])];
-    const opAt = where(p.old.locate.operation(ob.name, oo.name, oo.method), p.new.locate.operation(nb.name, no.name, no.method));
-    p.c.at(finding('operation-renamed', `${p.service}|${ok}|${nk}`, `${p.service} › ${no.name}`, `operation renamed: ${oo.name} -> ${no.name} (detected by identical messages)`, { from: oo.name, to: no.name }, opAt), usages);
+    const opAt = where(
+      p.old.locate.operation(ob.name, oo.name, oo.method),
+      p.new.locate.operation(nb.name, no.name, no.method),
+    );
+    p.c.at(
+      finding(
+        'operation-renamed',
+        `${p.service}|${ok}|${nk}`,
+        `${p.service} › ${no.name}`,
+        `operation renamed: ${oo.name} -> ${no.name} (detected by identical messages)`,
+        { from: oo.name, to: no.name },
+        opAt,
+      ),
+      usages,
+    );
   }
   for (const [key, oo] of removed.filter(([k]) => !renames.some(([[r]]) => r === k))) {
     const reason = nb.omitted?.find((o) => o.name === oo.name)?.reason;
     const what = `operation ${oo.name} removed from ${protocol}${reason === undefined ? '' : ` (the binding can no longer carry it: ${reason})`}`;
-    p.c.at(finding('operation-removed', `${p.service}|${key}`, `${p.service} › ${oo.name}`, what, reason === undefined ? {} : { reason }, where(p.old.locate.operation(ob.name, oo.name, oo.method), undefined)), [usage(p, protocol, key, 'call')]);
+    p.c.at(
+      finding(
+        'operation-removed',
+        `${p.service}|${key}`,
+        `${p.service} › ${oo.name}`,
+        what,
+        reason === undefined ? {} : { reason },
+        where(p.old.locate.operation(ob.name, oo.name, oo.method), undefined),
+      ),
+      [usage(p, protocol, key, 'call')],
+    );
   }
   for (const [key, no] of added.filter(([k]) => !renames.some(([, [a]]) => a === k))) {
     const reason = ob.omitted?.find((o) => o.name === no.name)?.reason;
     const what = `operation ${no.name} added to ${protocol}${reason === undefined ? '' : ` (the old binding could not carry it: ${reason})`}`;
-    p.c.at(finding('operation-added', `${p.service}|${key}`, `${p.service} › ${no.name}`, what, reason === undefined ? {} : { reason }, where(undefined, p.new.locate.operation(nb.name, no.name, no.method))), [usage(p, protocol, key, 'call')]);
+    p.c.at(
+      finding(
+        'operation-added',
+        `${p.service}|${key}`,
+        `${p.service} › ${no.name}`,
+        what,
+        reason === undefined ? {} : { reason },
+        where(undefined, p.new.locate.operation(nb.name, no.name, no.method)),
+      ),
+      [usage(p, protocol, key, 'call')],
+    );
   }
 }
 
@@ -77,7 +136,11 @@ function usage(p: PairContext, protocol: Protocol, operation: string, role: Usag
 }
 
 /** Pairs a removed and an added operation whose messages are the same apart from their names. */
-function findRenames(p: PairContext, removed: [string, OperationDescriptor][], added: [string, OperationDescriptor][]): [[string, OperationDescriptor], [string, OperationDescriptor]][] {
+function findRenames(
+  p: PairContext,
+  removed: [string, OperationDescriptor][],
+  added: [string, OperationDescriptor][],
+): [[string, OperationDescriptor], [string, OperationDescriptor]][] {
   const out: [[string, OperationDescriptor], [string, OperationDescriptor]][] = [];
   const addedPrints = added.map(([, op]) => operationFingerprint(p.new.d, op));
   for (const entry of removed) {
@@ -96,7 +159,17 @@ function compareAddress(p: PairContext, ob: BindingDescriptor, nb: BindingDescri
   const at = where(p.old.locate.port(p.service, ob.name), p.new.locate.port(p.service, nb.name));
   const rule = op.path.toLowerCase() !== np.path.toLowerCase() ? 'address-path-changed' : 'address-host-changed';
   const what = `port address ${ob.address} -> ${nb.address}`;
-  p.c.at(finding(rule, `${p.service}|${ob.address}|${nb.address}`, `${p.service} › address`, what, { from: ob.address, to: nb.address }, at), callUsages(p.service, nb).filter((u) => ob.operations.some((o) => operationKey(ob, o) === u.operation)));
+  p.c.at(
+    finding(
+      rule,
+      `${p.service}|${ob.address}|${nb.address}`,
+      `${p.service} › address`,
+      what,
+      { from: ob.address, to: nb.address },
+      at,
+    ),
+    callUsages(p.service, nb).filter((u) => ob.operations.some((o) => operationKey(ob, o) === u.operation)),
+  );
 }
 
 function parseAddress(address: string): { host: string; path: string } {
@@ -108,13 +181,26 @@ function parseAddress(address: string): { host: string; path: string } {
   }
 }
 
-function compareOperation(p: PairContext, walker: ValueWalker, ob: BindingDescriptor, nb: BindingDescriptor, key: string, oo: OperationDescriptor, no: OperationDescriptor): void {
+function compareOperation(
+  p: PairContext,
+  walker: ValueWalker,
+  ob: BindingDescriptor,
+  nb: BindingDescriptor,
+  key: string,
+  oo: OperationDescriptor,
+  no: OperationDescriptor,
+): void {
   const protocol = ob.protocol;
-  const at = where(p.old.locate.operation(ob.name, oo.name, oo.method), p.new.locate.operation(nb.name, no.name, no.method));
+  const at = where(
+    p.old.locate.operation(ob.name, oo.name, oo.method),
+    p.new.locate.operation(nb.name, no.name, no.method),
+  );
   const subject = `${p.service} › ${no.name}`;
   const call = usage(p, protocol, key, 'call');
-  if ((oo.soapAction ?? '') !== (no.soapAction ?? '')) routeChange(p, 'soap-action-changed', subject, oo.soapAction ?? '', no.soapAction ?? '', at, call);
-  if ((oo.httpPath ?? '') !== (no.httpPath ?? '')) routeChange(p, 'http-path-changed', subject, oo.httpPath ?? '', no.httpPath ?? '', at, call);
+  if ((oo.soapAction ?? '') !== (no.soapAction ?? ''))
+    routeChange(p, 'soap-action-changed', subject, oo.soapAction ?? '', no.soapAction ?? '', at, call);
+  if ((oo.httpPath ?? '') !== (no.httpPath ?? ''))
+    routeChange(p, 'http-path-changed', subject, oo.httpPath ?? '', no.httpPath ?? '', at, call);
   const http = protocol === 'http-get' || protocol === 'http-post';
   if (http) compareParams(p, walker, subject, [oo, no], usage(p, protocol, key, 'input'), at);
   else messageRoots(p, walker, subject, [oo.input, no.input], usage(p, protocol, key, 'input'), at);
@@ -122,7 +208,9 @@ function compareOperation(p: PairContext, walker: ValueWalker, ob: BindingDescri
   if (!http) compareHeaders(p, walker, subject, oo, no, protocol, key, at);
   if (!http) compareFaults(p, ob, nb, oo, no, call, at);
   if (p.compareDocs && docsDiffer(oo.documentation, no.documentation)) {
-    p.c.alone(finding('documentation-changed', `${p.service}|${key}`, subject, 'operation documentation changed', {}, at));
+    p.c.alone(
+      finding('documentation-changed', `${p.service}|${key}`, subject, 'operation documentation changed', {}, at),
+    );
   }
 }
 
@@ -131,11 +219,35 @@ function compareOperation(p: PairContext, walker: ValueWalker, ob: BindingDescri
  * A SOAPAction that only follows the targetNamespace (ASMX writes `<namespace><method>`) is
  * part of that namespace change.
  */
-function routeChange(p: PairContext, rule: 'soap-action-changed' | 'http-path-changed', subject: string, from: string, to: string, at: ReturnType<typeof where>, call: Usage): void {
+function routeChange(
+  p: PairContext,
+  rule: 'soap-action-changed' | 'http-path-changed',
+  subject: string,
+  from: string,
+  to: string,
+  at: ReturnType<typeof where>,
+  call: Usage,
+): void {
   const oldNs = p.old.d.targetNamespace;
   const newNs = p.new.d.targetNamespace;
-  if (rule === 'soap-action-changed' && oldNs !== newNs && from.startsWith(oldNs) && to.startsWith(newNs) && from.slice(oldNs.length) === to.slice(newNs.length)) {
-    p.c.at(finding('namespace-changed', `${oldNs}|${newNs}`, 'namespace', `elements move from namespace "${oldNs}" to "${newNs}"`, { from: oldNs, to: newNs }, at), [call]);
+  if (
+    rule === 'soap-action-changed' &&
+    oldNs !== newNs &&
+    from.startsWith(oldNs) &&
+    to.startsWith(newNs) &&
+    from.slice(oldNs.length) === to.slice(newNs.length)
+  ) {
+    p.c.at(
+      finding(
+        'namespace-changed',
+        `${oldNs}|${newNs}`,
+        'namespace',
+        `elements move from namespace "${oldNs}" to "${newNs}"`,
+        { from: oldNs, to: newNs },
+        at,
+      ),
+      [call],
+    );
     return;
   }
   const label = rule === 'soap-action-changed' ? 'SOAPAction' : 'HTTP location';
@@ -144,8 +256,16 @@ function routeChange(p: PairContext, rule: 'soap-action-changed' | 'http-path-ch
 
 type Body = OperationDescriptor['input'];
 
-function messageRoots(p: PairContext, walker: ValueWalker, subject: string, [ob, nb]: readonly [Body, Body], use: Usage, at: ReturnType<typeof where>): void {
-  const root = (b: Body): string | undefined => (b.kind === 'element' || b.kind === 'xml-result' ? b.element : undefined);
+function messageRoots(
+  p: PairContext,
+  walker: ValueWalker,
+  subject: string,
+  [ob, nb]: readonly [Body, Body],
+  use: Usage,
+  at: ReturnType<typeof where>,
+): void {
+  const root = (b: Body): string | undefined =>
+    b.kind === 'element' || b.kind === 'xml-result' ? b.element : undefined;
   const [or, nr] = [root(ob), root(nb)];
   if (or !== undefined && nr !== undefined) {
     p.c.root(use, walker.element(or, nr));
@@ -153,11 +273,30 @@ function messageRoots(p: PairContext, walker: ValueWalker, subject: string, [ob,
   }
   if (ob.kind !== nb.kind && (ob.kind === 'empty' || nb.kind === 'empty')) {
     const kind = (b: Body): string => (b.kind === 'empty' ? 'empty' : 'element');
-    p.c.at(finding('message-body-changed', `${subject}|${use.role}`, `${subject} › ${use.role}`, `${use.role} message ${kind(ob)} -> ${kind(nb)}`, { body: { old: kind(ob), new: kind(nb) } }, at), [use]);
+    p.c.at(
+      finding(
+        'message-body-changed',
+        `${subject}|${use.role}`,
+        `${subject} › ${use.role}`,
+        `${use.role} message ${kind(ob)} -> ${kind(nb)}`,
+        { body: { old: kind(ob), new: kind(nb) } },
+        at,
+      ),
+      [use],
+    );
   }
 }
 
-function compareHeaders(p: PairContext, walker: ValueWalker, subject: string, oo: OperationDescriptor, no: OperationDescriptor, protocol: Protocol, key: string, at: ReturnType<typeof where>): void {
+function compareHeaders(
+  p: PairContext,
+  walker: ValueWalker,
+  subject: string,
+  oo: OperationDescriptor,
+  no: OperationDescriptor,
+  protocol: Protocol,
+  key: string,
+  at: ReturnType<typeof where>,
+): void {
   for (const direction of ['input', 'output'] as const) {
     const role = direction === 'input' ? ('input-header' as const) : ('output-header' as const);
     const olds = direction === 'input' ? oo.inputHeaders : oo.outputHeaders;
@@ -166,19 +305,50 @@ function compareHeaders(p: PairContext, walker: ValueWalker, subject: string, oo
     for (const oh of olds) {
       const nh = news.find((h) => h.prop === oh.prop);
       if (nh !== undefined) p.c.root(use, walker.element(oh.element, nh.element));
-      else p.c.at(finding('header-removed', `${subject}|${role}|${oh.prop}`, `${subject} › ${role} ${oh.prop}`, `${direction} SOAP header ${oh.prop} removed`, { name: oh.prop }, where(p.old.locate.element(oh.element), at.new === undefined ? undefined : { source: at.new })), [use]);
+      else
+        p.c.at(
+          finding(
+            'header-removed',
+            `${subject}|${role}|${oh.prop}`,
+            `${subject} › ${role} ${oh.prop}`,
+            `${direction} SOAP header ${oh.prop} removed`,
+            { name: oh.prop },
+            where(p.old.locate.element(oh.element), at.new === undefined ? undefined : { source: at.new }),
+          ),
+          [use],
+        );
     }
     for (const nh of news.filter((h) => !olds.some((o) => o.prop === h.prop))) {
-      p.c.at(finding('header-added', `${subject}|${role}|${nh.prop}`, `${subject} › ${role} ${nh.prop}`, `${direction} SOAP header ${nh.prop} added`, { name: nh.prop }, where(at.old === undefined ? undefined : { source: at.old }, p.new.locate.element(nh.element))), [use]);
+      p.c.at(
+        finding(
+          'header-added',
+          `${subject}|${role}|${nh.prop}`,
+          `${subject} › ${role} ${nh.prop}`,
+          `${direction} SOAP header ${nh.prop} added`,
+          { name: nh.prop },
+          where(at.old === undefined ? undefined : { source: at.old }, p.new.locate.element(nh.element)),
+        ),
+        [use],
+      );
     }
   }
 }
 
-function compareFaults(p: PairContext, ob: BindingDescriptor, nb: BindingDescriptor, oo: OperationDescriptor, no: OperationDescriptor, call: Usage, at: ReturnType<typeof where>): void {
+function compareFaults(
+  p: PairContext,
+  ob: BindingDescriptor,
+  nb: BindingDescriptor,
+  oo: OperationDescriptor,
+  no: OperationDescriptor,
+  call: Usage,
+  at: ReturnType<typeof where>,
+): void {
   const olds = p.old.locate.faults(ob.name, oo.name, oo.method);
   const news = p.new.locate.faults(nb.name, no.name, no.method);
   if (olds === undefined || news === undefined) return;
   const subject = `${p.service} › ${no.name}`;
-  for (const name of olds.filter((f) => !news.includes(f))) p.c.at(finding('fault-removed', `${subject}|${name}`, subject, `fault ${name} removed`, { name }, at), [call]);
-  for (const name of news.filter((f) => !olds.includes(f))) p.c.at(finding('fault-added', `${subject}|${name}`, subject, `fault ${name} added`, { name }, at), [call]);
+  for (const name of olds.filter((f) => !news.includes(f)))
+    p.c.at(finding('fault-removed', `${subject}|${name}`, subject, `fault ${name} removed`, { name }, at), [call]);
+  for (const name of news.filter((f) => !olds.includes(f)))
+    p.c.at(finding('fault-added', `${subject}|${name}`, subject, `fault ${name} added`, { name }, at), [call]);
 }

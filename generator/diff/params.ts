@@ -9,7 +9,12 @@
  * for HTTP. The parameters' node is rooted at depth 1: the parameters are the members of a
  * request whose root is not on the wire.
  */
-import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
+import type {
+  FieldDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../../runtime/descriptor.js';
 import { finding, type PairContext, type Where } from './context.js';
 import type { Usage } from './types.js';
 import type { ValueWalker } from './values.js';
@@ -24,7 +29,14 @@ interface Wrapper {
   readonly fields: ReadonlyMap<string, FieldDescriptor>;
 }
 
-export function compareParams(p: PairContext, walker: ValueWalker, subject: string, [oo, no]: readonly [OperationDescriptor, OperationDescriptor], use: Usage, at: Where): void {
+export function compareParams(
+  p: PairContext,
+  walker: ValueWalker,
+  subject: string,
+  [oo, no]: readonly [OperationDescriptor, OperationDescriptor],
+  use: Usage,
+  at: Where,
+): void {
   const ow = wrapperOf(p.old.d, oo.method);
   const nw = wrapperOf(p.new.d, no.method);
   const olds = paramsOf(oo);
@@ -46,15 +58,41 @@ export function compareParams(p: PairContext, walker: ValueWalker, subject: stri
     const np = news.find((x) => x.name === op.name);
     const of = ow?.fields.get(op.name);
     if (np === undefined) {
-      if (!share(op.name)) p.c.inNode(node, finding('member-removed', `${node}|${op.name}`, `${subject} › ${op.name}`, `HTTP parameter ${op.name} removed`, { name: op.name, required: true }, at));
+      if (!share(op.name))
+        p.c.inNode(
+          node,
+          finding(
+            'member-removed',
+            `${node}|${op.name}`,
+            `${subject} › ${op.name}`,
+            `HTTP parameter ${op.name} removed`,
+            { name: op.name, required: true },
+            at,
+          ),
+        );
       continue;
     }
     const nf = nw?.fields.get(np.name);
     if (of !== undefined && nf !== undefined && wrapperNode !== undefined) share(op.name);
-    else walker.value(node, `${subject} › ${op.name}`, op.name, of?.value ?? op.value, nf?.value ?? np.value, at, [of?.maxOccurs ?? 1, nf?.maxOccurs ?? 1]);
+    else
+      walker.value(node, `${subject} › ${op.name}`, op.name, of?.value ?? op.value, nf?.value ?? np.value, at, [
+        of?.maxOccurs ?? 1,
+        nf?.maxOccurs ?? 1,
+      ]);
   }
   for (const np of news.filter((x) => !olds.some((o) => o.name === x.name))) {
-    if (!share(np.name)) p.c.inNode(node, finding('member-added', `${node}|${np.name}`, `${subject} › ${np.name}`, `HTTP parameter ${np.name} added`, { name: np.name, required: true }, at));
+    if (!share(np.name))
+      p.c.inNode(
+        node,
+        finding(
+          'member-added',
+          `${node}|${np.name}`,
+          `${subject} › ${np.name}`,
+          `HTTP parameter ${np.name} added`,
+          { name: np.name, required: true },
+          at,
+        ),
+      );
   }
 }
 

@@ -43,11 +43,20 @@ async function fetchWsdl(url: string, limits: FetchLimits): Promise<Uint8Array> 
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections: 1 });
   try {
-    const response = await send(pool, { method: 'GET', path: `${target.pathname}${target.search}`, headers: {}, body: undefined }, { timeoutMs: limits.timeoutMs, maxResponseBytes: limits.maxBytes, signal: undefined });
-    if (response.status !== 200) throw new DiffError('DIFF_INPUT_UNREADABLE', `cannot fetch the WSDL: HTTP ${response.status}`, { file: url, line: 1 });
+    const response = await send(
+      pool,
+      { method: 'GET', path: `${target.pathname}${target.search}`, headers: {}, body: undefined },
+      { timeoutMs: limits.timeoutMs, maxResponseBytes: limits.maxBytes, signal: undefined },
+    );
+    if (response.status !== 200)
+      throw new DiffError('DIFF_INPUT_UNREADABLE', `cannot fetch the WSDL: HTTP ${response.status}`, {
+        file: url,
+        line: 1,
+      });
     return response.body;
   } catch (error) {
-    if (error instanceof TransportError) throw new DiffError('DIFF_INPUT_UNREADABLE', `cannot fetch the WSDL: ${error.message}`, { file: url, line: 1 });
+    if (error instanceof TransportError)
+      throw new DiffError('DIFF_INPUT_UNREADABLE', `cannot fetch the WSDL: ${error.message}`, { file: url, line: 1 });
     throw error;
   } finally {
     void pool.destroy().catch(() => {});
@@ -61,7 +70,9 @@ function parseFetched(url: string, bytes: Uint8Array): WsdlModel {
     readFile: (abs) => {
       if (abs === self) return bytes;
       // The parser names the import and shows `code` as the reason it cannot be read.
-      throw Object.assign(new Error('imports of a fetched WSDL are not fetched'), { code: 'not fetched: save the WSDL and its imports locally' });
+      throw Object.assign(new Error('imports of a fetched WSDL are not fetched'), {
+        code: 'not fetched: save the WSDL and its imports locally',
+      });
     },
   });
 }

@@ -6,9 +6,30 @@
  * is one member that moved (a targetNamespace or elementFormDefault change), not a removal and
  * an addition.
  */
-import type { ComplexTypeDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
-import { describeSummary, paramAcceptance, sameSummary, valueAcceptance, type ParamSummary, type ValueSummary } from './acceptance.js';
-import { describeValue, docsDiffer, finding, keyNamespace, typeLabel, where, type PairContext, type Where } from './context.js';
+import type {
+  ComplexTypeDescriptor,
+  NameDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../../runtime/descriptor.js';
+import {
+  describeSummary,
+  paramAcceptance,
+  sameSummary,
+  valueAcceptance,
+  type ParamSummary,
+  type ValueSummary,
+} from './acceptance.js';
+import {
+  describeValue,
+  docsDiffer,
+  finding,
+  keyNamespace,
+  typeLabel,
+  where,
+  type PairContext,
+  type Where,
+} from './context.js';
 import { compareMembers } from './members.js';
 import type { Declared } from './locate.js';
 
@@ -26,9 +47,20 @@ export class ValueWalker {
     const newDecl = this.p.new.locate.element(newKey);
     const at = where(oldDecl, newDecl);
     const subject = `element ${ne.name.local}`;
-    this.names(node, subject, oe.name, ne.name, { old: keyNamespace(oldKey), new: keyNamespace(newKey) }, at, 'message-element-renamed');
+    this.names(
+      node,
+      subject,
+      oe.name,
+      ne.name,
+      { old: keyNamespace(oldKey), new: keyNamespace(newKey) },
+      at,
+      'message-element-renamed',
+    );
     if (oe.nillable !== ne.nillable) this.nillable(node, subject, '', oe.nillable, ne.nillable, at);
-    this.value(node, subject, '', oe.value, ne.value, at, [1, 1], { old: this.p.old.locate.simpleType(oldKey), new: this.p.new.locate.simpleType(newKey) });
+    this.value(node, subject, '', oe.value, ne.value, at, [1, 1], {
+      old: this.p.old.locate.simpleType(oldKey),
+      new: this.p.new.locate.simpleType(newKey),
+    });
     if (this.p.compareDocs && docsDiffer(oldDecl.documentation, newDecl.documentation)) this.docs(node, subject, at);
     return node;
   }
@@ -45,19 +77,47 @@ export class ValueWalker {
     const at = where(oldDecl, newDecl);
     const subject = typeLabel(newKey);
     if (ot.name !== undefined && nt.name !== undefined && ot.name.local !== nt.name.local) {
-      this.p.c.inNode(node, finding('type-renamed', node, subject, `type renamed: ${ot.name.local} -> ${nt.name.local}`, { from: ot.name.local, to: nt.name.local }, at));
+      this.p.c.inNode(
+        node,
+        finding(
+          'type-renamed',
+          node,
+          subject,
+          `type renamed: ${ot.name.local} -> ${nt.name.local}`,
+          { from: ot.name.local, to: nt.name.local },
+          at,
+        ),
+      );
     }
     const shapes = [shape(ot), shape(nt)] as const;
     if (shapes[0] !== shapes[1]) {
-      const accepts = { forward: false, backward: false, forwardWhy: `${shapes[0]} where ${shapes[1]} is expected`, backwardWhy: `${shapes[1]} where ${shapes[0]} is expected` };
-      this.p.c.inNode(node, finding('type-changed', node, subject, `content changed: ${shapes[0]} -> ${shapes[1]}`, { accepts }, at));
+      const accepts = {
+        forward: false,
+        backward: false,
+        forwardWhy: `${shapes[0]} where ${shapes[1]} is expected`,
+        backwardWhy: `${shapes[1]} where ${shapes[0]} is expected`,
+      };
+      this.p.c.inNode(
+        node,
+        finding('type-changed', node, subject, `content changed: ${shapes[0]} -> ${shapes[1]}`, { accepts }, at),
+      );
       return node;
     }
     compareMembers(this, node, subject, { oldKey, newKey, ot, nt }, at);
     this.derived(node, subject, ot, nt, at);
     if ((ot.abstract === true) !== (nt.abstract === true)) {
       const to = nt.abstract === true ? 'abstract' : 'concrete';
-      this.p.c.inNode(node, finding('abstract-changed', node, subject, `type is now ${to}`, { from: ot.abstract === true ? 'abstract' : 'concrete', to }, at));
+      this.p.c.inNode(
+        node,
+        finding(
+          'abstract-changed',
+          node,
+          subject,
+          `type is now ${to}`,
+          { from: ot.abstract === true ? 'abstract' : 'concrete', to },
+          at,
+        ),
+      );
     }
     if (this.p.compareDocs && docsDiffer(oldDecl.documentation, newDecl.documentation)) this.docs(node, subject, at);
     return node;
@@ -68,19 +128,58 @@ export class ValueWalker {
    * local name in another namespace is a namespace move, reported once per namespace pair
    * (targetNamespace) or per schema (elementFormDefault: unqualified <-> qualified).
    */
-  names(node: string, subject: string, o: NameDescriptor, n: NameDescriptor, schemaNs: { old: string; new: string }, at: Where, renamedRule: 'message-element-renamed' | 'array-item-renamed', member = ''): void {
+  names(
+    node: string,
+    subject: string,
+    o: NameDescriptor,
+    n: NameDescriptor,
+    schemaNs: { old: string; new: string },
+    at: Where,
+    renamedRule: 'message-element-renamed' | 'array-item-renamed',
+    member = '',
+  ): void {
     if (o.local !== n.local) {
-      this.p.c.inMember(node, member, finding(renamedRule, `${node}`, subject, `renamed: <${o.local}> -> <${n.local}>`, { from: o.local, to: n.local }, at));
+      this.p.c.inMember(
+        node,
+        member,
+        finding(
+          renamedRule,
+          `${node}`,
+          subject,
+          `renamed: <${o.local}> -> <${n.local}>`,
+          { from: o.local, to: n.local },
+          at,
+        ),
+      );
       return;
     }
     if (o.ns !== n.ns) this.namespaceMove(node, subject, o.ns, n.ns, schemaNs, at, member);
   }
 
-  namespaceMove(node: string, subject: string, from: string, to: string, schemaNs: { old: string; new: string }, at: Where, member = ''): void {
+  namespaceMove(
+    node: string,
+    subject: string,
+    from: string,
+    to: string,
+    schemaNs: { old: string; new: string },
+    at: Where,
+    member = '',
+  ): void {
     if ((from === '' && to === schemaNs.new) || (to === '' && from === schemaNs.old)) {
       const form = (ns: string): string => (ns === '' ? 'unqualified' : 'qualified');
       const what = `members of schema ${schemaNs.new || schemaNs.old} are now ${form(to)} (elementFormDefault/form)`;
-      this.p.c.inMember(node, member, finding('element-form-changed', `${schemaNs.old}|${form(from)}`, `schema ${schemaNs.new || schemaNs.old}`, what, { from: form(from), to: form(to) }, at));
+      this.p.c.inMember(
+        node,
+        member,
+        finding(
+          'element-form-changed',
+          `${schemaNs.old}|${form(from)}`,
+          `schema ${schemaNs.new || schemaNs.old}`,
+          what,
+          { from: form(from), to: form(to) },
+          at,
+        ),
+      );
       return;
     }
     const what = `elements move from namespace "${from}" to "${to}"`;
@@ -88,7 +187,18 @@ export class ValueWalker {
   }
 
   nillable(node: string, subject: string, member: string, o: boolean, n: boolean, at: Where): void {
-    this.p.c.inMember(node, member, finding('nillable-changed', `${node}|${member}`, subject, `nillable: ${o} -> ${n}`, { nillable: { old: o, new: n } }, at));
+    this.p.c.inMember(
+      node,
+      member,
+      finding(
+        'nillable-changed',
+        `${node}|${member}`,
+        subject,
+        `nillable: ${o} -> ${n}`,
+        { nillable: { old: o, new: n } },
+        at,
+      ),
+    );
   }
 
   /**
@@ -96,7 +206,16 @@ export class ValueWalker {
    * summary: an enumeration's values, or the whole type. `maxOccurs` (old, new) of the member
    * holding the value says whether it is a repeated HTTP parameter.
    */
-  value(node: string, subject: string, member: string, ov: ValueDescriptor, nv: ValueDescriptor, at: Where, maxOccurs: readonly [number, number], simple?: SimpleTypes): void {
+  value(
+    node: string,
+    subject: string,
+    member: string,
+    ov: ValueDescriptor,
+    nv: ValueDescriptor,
+    at: Where,
+    maxOccurs: readonly [number, number],
+    simple?: SimpleTypes,
+  ): void {
     const os = summarize(this.p.old.d, ov);
     const ns = summarize(this.p.new.d, nv);
     if (os.kind === 'complex' && ns.kind === 'complex') {
@@ -106,7 +225,11 @@ export class ValueWalker {
     if (sameSummary(os, ns)) return;
     // A named simple type is one declaration however many members use it: one change, located
     // there. Without a model on one side (a committed descriptor), the other side's name decides.
-    const named = sharedSimpleType(simple, this.p.old.locate.model !== undefined, this.p.new.locate.model !== undefined);
+    const named = sharedSimpleType(
+      simple,
+      this.p.old.locate.model !== undefined,
+      this.p.new.locate.model !== undefined,
+    );
     const key = named === undefined ? `${node}|${member}` : `simple:${named}`;
     if (named !== undefined) {
       subject = `simple type ${named}`;
@@ -117,44 +240,144 @@ export class ValueWalker {
       return;
     }
     const accepts = valueAcceptance(os, ns);
-    const acceptsAsParam = paramAcceptance(paramOf(this.p.old.d, os, maxOccurs[0]), paramOf(this.p.new.d, ns, maxOccurs[1]));
+    const acceptsAsParam = paramAcceptance(
+      paramOf(this.p.old.d, os, maxOccurs[0]),
+      paramOf(this.p.new.d, ns, maxOccurs[1]),
+    );
     const what = `type changed: ${describeValue(this.p.old.d, ov)} -> ${describeValue(this.p.new.d, nv)}${widening(accepts.forward, accepts.backward)}`;
-    this.p.c.inMember(node, member, finding('type-changed', key, subject, what, { from: describeSummary(os), to: describeSummary(ns), accepts, ...(acceptsAsParam === undefined ? {} : { acceptsAsParam }) }, at));
+    this.p.c.inMember(
+      node,
+      member,
+      finding(
+        'type-changed',
+        key,
+        subject,
+        what,
+        {
+          from: describeSummary(os),
+          to: describeSummary(ns),
+          accepts,
+          ...(acceptsAsParam === undefined ? {} : { acceptsAsParam }),
+        },
+        at,
+      ),
+    );
   }
 
-  private enumeration(key: string, subject: string, o: readonly string[] | undefined, n: readonly string[] | undefined, at: Where, node: string, member: string): void {
+  private enumeration(
+    key: string,
+    subject: string,
+    o: readonly string[] | undefined,
+    n: readonly string[] | undefined,
+    at: Where,
+    node: string,
+    member: string,
+  ): void {
     const restricted = (e: readonly string[] | undefined): boolean => e !== undefined && e.length > 0;
     if (!restricted(o) && restricted(n)) {
-      this.p.c.inMember(node, member, finding('enum-values-removed', key, subject, `enumeration facet added (${n!.join(', ')})`, { values: [`values other than ${n!.join(', ')}`] }, at));
+      this.p.c.inMember(
+        node,
+        member,
+        finding(
+          'enum-values-removed',
+          key,
+          subject,
+          `enumeration facet added (${n!.join(', ')})`,
+          { values: [`values other than ${n!.join(', ')}`] },
+          at,
+        ),
+      );
       return;
     }
     if (restricted(o) && !restricted(n)) {
-      this.p.c.inMember(node, member, finding('enum-values-added', key, subject, 'enumeration facet removed', { values: [`values other than ${o!.join(', ')}`] }, at));
+      this.p.c.inMember(
+        node,
+        member,
+        finding(
+          'enum-values-added',
+          key,
+          subject,
+          'enumeration facet removed',
+          { values: [`values other than ${o!.join(', ')}`] },
+          at,
+        ),
+      );
       return;
     }
     const added = n!.filter((v) => !o!.includes(v));
     const removed = o!.filter((v) => !n!.includes(v));
-    if (added.length > 0) this.p.c.inMember(node, member, finding('enum-values-added', key, subject, `enumeration values added: ${added.join(', ')}`, { values: added }, at));
-    if (removed.length > 0) this.p.c.inMember(node, member, finding('enum-values-removed', key, subject, `enumeration values removed: ${removed.join(', ')}`, { values: removed }, at));
+    if (added.length > 0)
+      this.p.c.inMember(
+        node,
+        member,
+        finding(
+          'enum-values-added',
+          key,
+          subject,
+          `enumeration values added: ${added.join(', ')}`,
+          { values: added },
+          at,
+        ),
+      );
+    if (removed.length > 0)
+      this.p.c.inMember(
+        node,
+        member,
+        finding(
+          'enum-values-removed',
+          key,
+          subject,
+          `enumeration values removed: ${removed.join(', ')}`,
+          { values: removed },
+          at,
+        ),
+      );
   }
 
-  private derived(node: string, subject: string, ot: ComplexTypeDescriptor, nt: ComplexTypeDescriptor, at: Where): void {
+  private derived(
+    node: string,
+    subject: string,
+    ot: ComplexTypeDescriptor,
+    nt: ComplexTypeDescriptor,
+    at: Where,
+  ): void {
     const oldKeys = ot.derived ?? [];
     const newKeys = nt.derived ?? [];
     const local = (key: string): string => key.slice(key.indexOf('}') + 1);
-    const matchOf = (key: string): string | undefined => (newKeys.includes(key) ? key : newKeys.find((k) => local(k) === local(key)));
+    const matchOf = (key: string): string | undefined =>
+      newKeys.includes(key) ? key : newKeys.find((k) => local(k) === local(key));
     const matched = new Set<string>();
     for (const key of oldKeys) {
       const other = matchOf(key);
       if (other === undefined) {
-        this.p.c.inNode(node, finding('derived-type-removed', `${node}|${key}`, subject, `derived type removed: ${local(key)}`, { name: local(key) }, where(this.p.old.locate.type(key), at.new === undefined ? undefined : { source: at.new })));
+        this.p.c.inNode(
+          node,
+          finding(
+            'derived-type-removed',
+            `${node}|${key}`,
+            subject,
+            `derived type removed: ${local(key)}`,
+            { name: local(key) },
+            where(this.p.old.locate.type(key), at.new === undefined ? undefined : { source: at.new }),
+          ),
+        );
         continue;
       }
       matched.add(other);
       this.p.c.edge(node, this.type(key, other));
     }
     for (const key of newKeys.filter((k) => !matched.has(k))) {
-      this.p.c.inNode(node, finding('derived-type-added', `${node}|${key}`, subject, `derived type added: ${local(key)}`, { name: local(key) }, where(at.old === undefined ? undefined : { source: at.old }, this.p.new.locate.type(key))));
+      this.p.c.inNode(
+        node,
+        finding(
+          'derived-type-added',
+          `${node}|${key}`,
+          subject,
+          `derived type added: ${local(key)}`,
+          { name: local(key) },
+          where(at.old === undefined ? undefined : { source: at.old }, this.p.new.locate.type(key)),
+        ),
+      );
     }
   }
 
@@ -179,7 +402,11 @@ function sharedSimpleType(simple: SimpleTypes | undefined, oldModel: boolean, ne
 }
 
 function shape(t: ComplexTypeDescriptor): string {
-  return t.arrayItem !== undefined ? 'an array' : t.text !== undefined ? 'text with attributes (simpleContent)' : 'a structure';
+  return t.arrayItem !== undefined
+    ? 'an array'
+    : t.text !== undefined
+      ? 'text with attributes (simpleContent)'
+      : 'a structure';
 }
 
 function widening(forward: boolean, backward: boolean): string {
@@ -190,23 +417,38 @@ function widening(forward: boolean, backward: boolean): string {
 
 export function summarize(d: ServiceDescriptor, vd: ValueDescriptor): ValueSummary {
   if (vd.kind === 'xml') return { kind: 'xml' };
-  if (vd.kind === 'primitive') return vd.enumeration === undefined ? { kind: 'primitive', xsd: vd.xsd } : { kind: 'primitive', xsd: vd.xsd, enumeration: vd.enumeration };
+  if (vd.kind === 'primitive')
+    return vd.enumeration === undefined
+      ? { kind: 'primitive', xsd: vd.xsd }
+      : { kind: 'primitive', xsd: vd.xsd, enumeration: vd.enumeration };
   const type = d.types[vd.type];
   if (type?.kind === 'simple') {
     const xsd = type.list === true ? 'string' : type.xsd;
-    return type.enumeration === undefined ? { kind: 'primitive', xsd } : { kind: 'primitive', xsd, enumeration: type.enumeration };
+    return type.enumeration === undefined
+      ? { kind: 'primitive', xsd }
+      : { kind: 'primitive', xsd, enumeration: type.enumeration };
   }
   return { kind: 'complex', key: vd.type };
 }
 
 /** A value as an HTTP GET/POST parameter (as runtime/http-binding.ts reads it), or undefined. */
 function paramOf(d: ServiceDescriptor, s: ValueSummary, maxOccurs: number): ParamSummary | undefined {
-  if (s.kind === 'primitive') return { xsd: s.xsd, ...(s.enumeration === undefined ? {} : { enumeration: s.enumeration }), repeated: maxOccurs !== 1 };
+  if (s.kind === 'primitive')
+    return {
+      xsd: s.xsd,
+      ...(s.enumeration === undefined ? {} : { enumeration: s.enumeration }),
+      repeated: maxOccurs !== 1,
+    };
   if (s.kind !== 'complex' || maxOccurs !== 1) return undefined;
   const type = d.types[s.key];
   const item = type?.kind === 'complex' ? type.arrayItem : undefined;
   if (item === undefined || item.maxOccurs === 1) return undefined;
   const itemSummary = summarize(d, item.value);
-  return itemSummary.kind === 'primitive' ? { xsd: itemSummary.xsd, ...(itemSummary.enumeration === undefined ? {} : { enumeration: itemSummary.enumeration }), repeated: true } : undefined;
+  return itemSummary.kind === 'primitive'
+    ? {
+        xsd: itemSummary.xsd,
+        ...(itemSummary.enumeration === undefined ? {} : { enumeration: itemSummary.enumeration }),
+        repeated: true,
+      }
+    : undefined;
 }
-

@@ -12,11 +12,23 @@
 import { GeneratorError } from '../errors.js';
 import type { Binding, BindingOperation, WsdlModel } from '../model.js';
 import type { SchemaPlan } from './schema-plan.js';
-import { findMessage, httpOutputIsEmpty, httpResultPart, partValue, soapShape, SOAP_PROTOCOLS } from './message-shapes.js';
+import {
+  findMessage,
+  httpOutputIsEmpty,
+  httpResultPart,
+  partValue,
+  soapShape,
+  SOAP_PROTOCOLS,
+} from './message-shapes.js';
 import type { PlannedValue } from './values.js';
 
 /** Why `binding` cannot carry `op`, or undefined when it can. */
-export function carriageProblem(model: WsdlModel, schema: SchemaPlan, binding: Binding, op: BindingOperation): string | undefined {
+export function carriageProblem(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  binding: Binding,
+  op: BindingOperation,
+): string | undefined {
   try {
     return SOAP_PROTOCOLS.has(binding.protocol) ? soapProblem(model, binding, op) : httpProblem(model, schema, op);
   } catch (err) {
@@ -30,7 +42,8 @@ function soapProblem(model: WsdlModel, binding: Binding, op: BindingOperation): 
   soapShape(model, binding, op, 'input');
   soapShape(model, binding, op, 'output');
   for (const header of [...op.inputHeaders, ...op.outputHeaders]) {
-    if (header.use === 'encoded') return `SOAP header ${header.part} is use="encoded"; only literal headers are supported`;
+    if (header.use === 'encoded')
+      return `SOAP header ${header.part} is use="encoded"; only literal headers are supported`;
     if (model.schema.elements[`{${header.element.ns}}${header.element.local}`] === undefined) {
       return `SOAP header element {${header.element.ns}}${header.element.local} is not declared`;
     }
@@ -46,7 +59,8 @@ function httpProblem(model: WsdlModel, schema: SchemaPlan, op: BindingOperation)
   if (inputName !== undefined) {
     for (const part of findMessage(model, inputName, op).parts) {
       const problem = paramProblem(schema, partValue(model, schema, part, op));
-      if (problem !== undefined) return `parameter ${part.name} ${problem}, which HTTP GET/POST cannot carry (only simple values and arrays of them)`;
+      if (problem !== undefined)
+        return `parameter ${part.name} ${problem}, which HTTP GET/POST cannot carry (only simple values and arrays of them)`;
     }
   }
   const outputName = op.portTypeOperation.output;
@@ -62,6 +76,7 @@ function paramProblem(schema: SchemaPlan, value: PlannedValue): string | undefin
   if (value.kind === 'xml') return 'holds arbitrary XML';
   const type = schema.byKey.get(value.key);
   if (type?.kind === 'simple') return undefined;
-  if (type?.kind === 'complex' && type.arrayItem !== undefined && type.arrayItem.value.kind === 'primitive') return undefined;
+  if (type?.kind === 'complex' && type.arrayItem !== undefined && type.arrayItem.value.kind === 'primitive')
+    return undefined;
   return `is of the complex type ${type?.sourceName ?? value.key}`;
 }

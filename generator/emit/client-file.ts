@@ -11,14 +11,48 @@ import { OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from './schema-plan.js';
 import type { PlannedBinding, PlannedOperation, ServicePlan } from './service-plan.js';
 
-export function clientStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
+export function clientStatements(
+  schema: SchemaPlan,
+  service: ServicePlan,
+  runtimeImport: string,
+): StatementStructures[] {
   const types = new OperationTypes(schema);
   const methods = service.operations.flatMap((op) => clientMethods(op, service, types));
   return [
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: runtimeImport, namedImports: ['ServiceClient', { name: 'CallOptions', isTypeOnly: true }, { name: 'ClientOptions', isTypeOnly: true }] },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [service.names.descriptor] },
-    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
-    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: runtimeImport,
+      namedImports: [
+        'ServiceClient',
+        { name: 'CallOptions', isTypeOnly: true },
+        { name: 'ClientOptions', isTypeOnly: true },
+      ],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: './descriptor.js',
+      namedImports: [service.names.descriptor],
+    },
+    ...(types.imports.length > 0
+      ? [
+          {
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            moduleSpecifier: './types.js',
+            namedImports: types.imports,
+          },
+        ]
+      : []),
+    ...(types.usesXml
+      ? [
+          {
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            moduleSpecifier: runtimeImport,
+            namedImports: ['XmlElement'],
+          },
+        ]
+      : []),
     clientOptionsAlias(service),
     {
       kind: StructureKind.Class,
@@ -54,7 +88,8 @@ export function clientStatements(schema: SchemaPlan, service: ServicePlan, runti
  * port an http(s) address (the runtime then uses it); elsewhere it is required.
  */
 function clientOptionsAlias(service: ServicePlan): StatementStructures {
-  const protocols = (bindings: readonly PlannedBinding[]): string => bindings.map((b) => quoteString(b.binding.protocol)).join(' | ');
+  const protocols = (bindings: readonly PlannedBinding[]): string =>
+    bindings.map((b) => quoteString(b.binding.protocol)).join(' | ');
   const addressed = service.bindings.filter((b) => isHttpUrl(b.port.address));
   const unaddressed = service.bindings.filter((b) => !isHttpUrl(b.port.address));
   const members = [
@@ -69,7 +104,9 @@ function clientOptionsAlias(service: ServicePlan): StatementStructures {
     type: members.length > 0 ? members.join(' | ') : 'never',
     docs: jsDoc(
       `Options of \`${service.names.client}\`: \`binding\` is one of the bindings the WSDL gives service \`${service.service.name.local}\`.`,
-      addressed.length > 0 ? `\`url\` defaults to the port address in the WSDL:\n${defaults.join('\n')}` : '`url` is required: the WSDL gives no http(s) port address.',
+      addressed.length > 0
+        ? `\`url\` defaults to the port address in the WSDL:\n${defaults.join('\n')}`
+        : '`url` is required: the WSDL gives no http(s) port address.',
     ),
   };
 }
@@ -84,12 +121,20 @@ function isHttpUrl(address: string | undefined): boolean {
   }
 }
 
-function clientMethods(op: PlannedOperation, service: ServicePlan, types: OperationTypes): OptionalKind<MethodDeclarationStructure>[] {
+function clientMethods(
+  op: PlannedOperation,
+  service: ServicePlan,
+  types: OperationTypes,
+): OptionalKind<MethodDeclarationStructure>[] {
   const { input, output, requestHeaders, responseHeaders } = types.of(op);
   const method = quoteString(op.method);
   const parameters = [
     ...(input !== undefined ? [{ name: 'input', type: input }] : []),
-    { name: 'options', type: requestHeaders !== undefined ? `CallOptions<${requestHeaders}>` : 'CallOptions', hasQuestionToken: true },
+    {
+      name: 'options',
+      type: requestHeaders !== undefined ? `CallOptions<${requestHeaders}>` : 'CallOptions',
+      hasQuestionToken: true,
+    },
   ];
   const args = `${method}, ${input !== undefined ? 'input' : 'undefined'}, options`;
   const call: OptionalKind<MethodDeclarationStructure> = {
@@ -105,7 +150,9 @@ function clientMethods(op: PlannedOperation, service: ServicePlan, types: Operat
     parameters,
     returnType: `Promise<{ output: ${output}; soapHeaders: ${responseHeaders}; }>`,
     docs: jsDoc(`\`${op.method}\`, also returning the SOAP header blocks of the response (none over HTTP GET/POST).`),
-    statements: [`return this.#client.callWithHeaders<${input ?? 'undefined'}, ${output}, ${responseHeaders}>(${args});`],
+    statements: [
+      `return this.#client.callWithHeaders<${input ?? 'undefined'}, ${output}, ${responseHeaders}>(${args});`,
+    ],
   };
   return [call, withHeaders];
 }

@@ -34,7 +34,11 @@ function findSharedOperations(descriptor: ServiceDescriptor): SharedOperations[]
   }
   return [...groups.values()]
     .filter((bindings) => bindings.length > 1)
-    .map((bindings, index) => ({ identifier: sharedName(bindings, index), operations: bindings[0]!.operations, bindings: bindings.map((b) => b.name) }));
+    .map((bindings, index) => ({
+      identifier: sharedName(bindings, index),
+      operations: bindings[0]!.operations,
+      bindings: bindings.map((b) => b.name),
+    }));
 }
 
 function withReferences(descriptor: ServiceDescriptor, shared: readonly SharedOperations[]): LiteralValue {
@@ -46,14 +50,26 @@ function withReferences(descriptor: ServiceDescriptor, shared: readonly SharedOp
   return { ...descriptor, bindings } as unknown as LiteralValue;
 }
 
-export function descriptorStatements(descriptor: ServiceDescriptor, service: ServicePlan, runtimeImport: string): StatementStructures[] {
-  const bindings = service.bindings.map((b) => `${b.binding.protocol}: binding ${b.binding.name.local} (port ${b.port.name})`);
+export function descriptorStatements(
+  descriptor: ServiceDescriptor,
+  service: ServicePlan,
+  runtimeImport: string,
+): StatementStructures[] {
+  const bindings = service.bindings.map(
+    (b) => `${b.binding.protocol}: binding ${b.binding.name.local} (port ${b.port.name})`,
+  );
   const shared = findSharedOperations(descriptor);
   const sharedStatements: StatementStructures[] = shared.map((s) => ({
     kind: StructureKind.VariableStatement,
     declarationKind: VariableDeclarationKind.Const,
     docs: jsDoc(`Operations of bindings ${s.bindings.join(' and ')} (identical, so declared once).`),
-    declarations: [{ name: s.identifier, type: 'readonly OperationDescriptor[]', initializer: printLiteral(s.operations as unknown as LiteralValue) }],
+    declarations: [
+      {
+        name: s.identifier,
+        type: 'readonly OperationDescriptor[]',
+        initializer: printLiteral(s.operations as unknown as LiteralValue),
+      },
+    ],
   }));
   return [
     {
@@ -71,7 +87,9 @@ export function descriptorStatements(descriptor: ServiceDescriptor, service: Ser
         cleanDocumentation(service.service.documentation),
         `Wire descriptor of service \`${service.service.name.local}\`; bindings: ${bindings.join('; ')}.`,
         service.notes.length > 0 ? `Binding choice: ${service.notes.join('; ')}.` : undefined,
-        service.warnings.length > 0 ? `Left out: ${service.warnings.map((w) => `${w.message} (WSDL line ${w.source.line})`).join('; ')}.` : undefined,
+        service.warnings.length > 0
+          ? `Left out: ${service.warnings.map((w) => `${w.message} (WSDL line ${w.source.line})`).join('; ')}.`
+          : undefined,
       ),
       declarations: [
         {

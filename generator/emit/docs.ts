@@ -21,7 +21,10 @@ export function cleanDocumentation(text: string | undefined): string | undefined
 
 export function jsDoc(...paragraphs: (string | undefined)[]): OptionalKind<JSDocStructure>[] {
   // A comment terminator inside WSDL text would end the JSDoc early.
-  const text = paragraphs.filter((p): p is string => p !== undefined && p !== '').join('\n\n').replace(/\*\//g, '*\\/');
+  const text = paragraphs
+    .filter((p): p is string => p !== undefined && p !== '')
+    .join('\n\n')
+    .replace(/\*\//g, '*\\/');
   return text === '' ? [] : [{ description: text }];
 }
 
@@ -37,7 +40,9 @@ export function facetText(type: SimpleType): string | undefined {
   const facts: string[] = [];
   for (const [facet, value] of Object.entries(type.facets)) {
     if (value === undefined) continue;
-    facts.push(`${facet} ${Array.isArray(value) ? value.map((v) => `\`${String(v)}\``).join(' | ') : `\`${String(value)}\``}`);
+    facts.push(
+      `${facet} ${Array.isArray(value) ? value.map((v) => `\`${String(v)}\``).join(' | ') : `\`${String(value)}\``}`,
+    );
   }
   return facts.length > 0 ? `Facets: ${facts.join('; ')}` : undefined;
 }

@@ -5,7 +5,15 @@
  */
 import { propertyKey, quoteString } from '../naming.js';
 
-export type LiteralValue = string | number | boolean | null | undefined | LiteralReference | readonly LiteralValue[] | { readonly [key: string]: LiteralValue };
+export type LiteralValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | LiteralReference
+  | readonly LiteralValue[]
+  | { readonly [key: string]: LiteralValue };
 
 /** A name printed as it is, in place of a value declared elsewhere in the same file. */
 export class LiteralReference {
@@ -23,7 +31,8 @@ export function printLiteral(value: LiteralValue, indent = ''): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    if (value.every((v) => typeof v !== 'object' || v === null)) return `[${value.map((v) => printLiteral(v)).join(', ')}]`;
+    if (value.every((v) => typeof v !== 'object' || v === null))
+      return `[${value.map((v) => printLiteral(v)).join(', ')}]`;
     return `[\n${value.map((v) => `${inner}${printLiteral(v, inner)},`).join('\n')}\n${indent}]`;
   }
   const entries = Object.entries(value as { readonly [key: string]: LiteralValue }).filter(([, v]) => v !== undefined);

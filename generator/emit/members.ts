@@ -60,7 +60,10 @@ interface GroupContext {
   readonly inChoice: boolean;
 }
 
-export function planComplexMembers(types: ReadonlyMap<string, ComplexType>, lookup: TypeLookup): Map<string, PlannedMembers> {
+export function planComplexMembers(
+  types: ReadonlyMap<string, ComplexType>,
+  lookup: TypeLookup,
+): Map<string, PlannedMembers> {
   const done = new Map<string, PlannedMembers>();
   const inProgress = new Set<string>();
   const plan = (key: string): PlannedMembers => {
@@ -85,7 +88,10 @@ function planOne(
   plan: (key: string) => PlannedMembers,
 ): PlannedMembers {
   if (type.arrayItem !== undefined) {
-    const [item] = nameFields([rawElement(type.arrayItem, lookup, { optional: false, repeated: false, inChoice: false })], new NameScope());
+    const [item] = nameFields(
+      [rawElement(type.arrayItem, lookup, { optional: false, repeated: false, inChoice: false })],
+      new NameScope(),
+    );
     return { fields: [], attributes: [], inheritedFields: 0, inheritedAttributes: 0, arrayItem: item!, derived: [] };
   }
   const baseKey = extensionBase(type, types);
@@ -98,7 +104,8 @@ function planOne(
   const inherited = [...(base?.fields ?? []).map((f) => f.prop), ...(base?.attributes ?? []).map((a) => a.prop)];
   const scope = new NameScope([...inherited, ...(text !== undefined ? ['value'] : [])]);
   const raw: RawField[] = [];
-  if (type.content !== undefined) flattenGroup(type.content, { optional: false, repeated: false, inChoice: false }, lookup, raw);
+  if (type.content !== undefined)
+    flattenGroup(type.content, { optional: false, repeated: false, inChoice: false }, lookup, raw);
   const fields = [...(base?.fields ?? []), ...nameFields(raw, scope)];
   const attributes = [...(base?.attributes ?? []), ...nameAttributes(type.attributes, scope, lookup)];
   return {
@@ -117,7 +124,11 @@ function extensionBase(type: ComplexType, types: ReadonlyMap<string, ComplexType
   if (type.base === undefined) return undefined;
   const { name, derivation } = type.base;
   if (name.ns === SOAP_ENCODING_NS) {
-    refuse('UNSUPPORTED_CONSTRUCT', `SOAP-encoded array (restriction of soapenc:${name.local}) is not supported`, type.source);
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `SOAP-encoded array (restriction of soapenc:${name.local}) is not supported`,
+      type.source,
+    );
   }
   if (name.ns === XSD_NS && name.local === 'anyType') return undefined;
   const key = clark(name);
@@ -139,7 +150,10 @@ function flattenGroup(group: GroupParticle, outer: GroupContext, lookup: TypeLoo
   }
 }
 
-function occurs(decl: { minOccurs: number; maxOccurs: MaxOccurs }, context: GroupContext): { minOccurs: number; maxOccurs: MaxOccurs } {
+function occurs(
+  decl: { minOccurs: number; maxOccurs: MaxOccurs },
+  context: GroupContext,
+): { minOccurs: number; maxOccurs: MaxOccurs } {
   return {
     minOccurs: context.optional ? 0 : decl.minOccurs,
     maxOccurs: context.repeated ? 'unbounded' : decl.maxOccurs,
@@ -148,12 +162,28 @@ function occurs(decl: { minOccurs: number; maxOccurs: MaxOccurs }, context: Grou
 
 function rawElement(decl: ElementDecl, lookup: TypeLookup, context: GroupContext): RawField {
   const value = decl.isSchemaRef === true ? XML_VALUE : resolveValue(decl.type, lookup, decl.source);
-  return { name: decl.name, value, ...occurs(decl, context), nillable: decl.nillable, inChoice: context.inChoice, wildcard: false, decl };
+  return {
+    name: decl.name,
+    value,
+    ...occurs(decl, context),
+    nillable: decl.nillable,
+    inChoice: context.inChoice,
+    wildcard: false,
+    decl,
+  };
 }
 
 function rawAny(decl: AnyParticle, context: GroupContext): RawField {
   // The wildcard's "name" is its namespace constraint; the runtime matches unclaimed children.
-  return { name: { ns: decl.namespace, local: '*' }, value: XML_VALUE, ...occurs(decl, context), nillable: false, inChoice: context.inChoice, wildcard: true, decl };
+  return {
+    name: { ns: decl.namespace, local: '*' },
+    value: XML_VALUE,
+    ...occurs(decl, context),
+    nillable: false,
+    inChoice: context.inChoice,
+    wildcard: true,
+    decl,
+  };
 }
 
 function nameFields(raw: readonly RawField[], scope: NameScope): PlannedField[] {
@@ -163,7 +193,11 @@ function nameFields(raw: readonly RawField[], scope: NameScope): PlannedField[] 
   });
 }
 
-function nameAttributes(attributes: readonly AttributeDecl[], scope: NameScope, lookup: TypeLookup): PlannedAttribute[] {
+function nameAttributes(
+  attributes: readonly AttributeDecl[],
+  scope: NameScope,
+  lookup: TypeLookup,
+): PlannedAttribute[] {
   return attributes
     .filter((a) => a.use !== 'prohibited')
     .map((decl) => ({

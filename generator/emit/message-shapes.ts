@@ -3,7 +3,16 @@
  * element of each direction, the HTTP parameters' values and the HTTP result part. Shared by
  * the service plan, the carriage check and the descriptor.
  */
-import { clark, type Binding, type BindingOperation, type MessagePart, type Protocol, type QName, type SoapHeaderUse, type WsdlModel } from '../model.js';
+import {
+  clark,
+  type Binding,
+  type BindingOperation,
+  type MessagePart,
+  type Protocol,
+  type QName,
+  type SoapHeaderUse,
+  type WsdlModel,
+} from '../model.js';
 import { refuse } from './failure.js';
 import type { SchemaPlan } from './schema-plan.js';
 import { resolveValue, type PlannedValue } from './values.js';
@@ -22,35 +31,55 @@ export type MethodShape =
   | { readonly kind: 'empty' };
 
 /** The document/literal body element of a SOAP operation's input or output. */
-export function soapShape(model: WsdlModel, binding: Binding, op: BindingOperation, direction: 'input' | 'output'): MethodShape {
+export function soapShape(
+  model: WsdlModel,
+  binding: Binding,
+  op: BindingOperation,
+  direction: 'input' | 'output',
+): MethodShape {
   const style = op.style ?? binding.style ?? 'document';
   const where = `operation ${op.name} of binding ${binding.name.local}`;
-  if (style === 'rpc') refuse('UNSUPPORTED_CONSTRUCT', `rpc style (${where}) is not supported; only document/literal`, op.source);
+  if (style === 'rpc')
+    refuse('UNSUPPORTED_CONSTRUCT', `rpc style (${where}) is not supported; only document/literal`, op.source);
   const body = direction === 'input' ? op.inputBody : op.outputBody;
-  if (body?.use === 'encoded') refuse('UNSUPPORTED_CONSTRUCT', `use="encoded" (${where}) is not supported; only document/literal`, op.source);
+  if (body?.use === 'encoded')
+    refuse('UNSUPPORTED_CONSTRUCT', `use="encoded" (${where}) is not supported; only document/literal`, op.source);
   const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
   if (messageName === undefined) return { kind: 'empty' };
   const message = findMessage(model, messageName, op);
   const parts = message.parts.filter((p) => body?.parts === undefined || body.parts.includes(p.name));
   if (parts.length === 0) return { kind: 'empty' };
-  if (parts.length > 1) refuse('UNSUPPORTED_CONSTRUCT', `message ${message.name.local} has ${parts.length} body parts (${where}); document/literal needs one`, message.source);
+  if (parts.length > 1)
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `message ${message.name.local} has ${parts.length} body parts (${where}); document/literal needs one`,
+      message.source,
+    );
   const part = parts[0]!;
-  if (part.element === undefined) refuse('UNSUPPORTED_CONSTRUCT', `part ${part.name} of message ${message.name.local} names a type, not an element (${where})`, message.source);
+  if (part.element === undefined)
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `part ${part.name} of message ${message.name.local} names a type, not an element (${where})`,
+      message.source,
+    );
   const element = clark(part.element);
-  if (model.schema.elements[element] === undefined) refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
+  if (model.schema.elements[element] === undefined)
+    refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
   return { kind: 'element', element };
 }
 
 export function findMessage(model: WsdlModel, name: QName, op: BindingOperation) {
   const message = model.messages.find((m) => clark(m.name) === clark(name));
-  if (message === undefined) refuse('MISSING_REFERENCE', `message ${clark(name)} (operation ${op.name}) is not declared`, op.source);
+  if (message === undefined)
+    refuse('MISSING_REFERENCE', `message ${clark(name)} (operation ${op.name}) is not declared`, op.source);
   return message;
 }
 
 export function partValue(model: WsdlModel, schema: SchemaPlan, part: MessagePart, op: BindingOperation): PlannedValue {
   if (part.element !== undefined) {
     const element = schema.elements.get(clark(part.element));
-    if (element === undefined) refuse('MISSING_REFERENCE', `element ${clark(part.element)} (part ${part.name}) is not declared`, op.source);
+    if (element === undefined)
+      refuse('MISSING_REFERENCE', `element ${clark(part.element)} (part ${part.name}) is not declared`, op.source);
     return element.value;
   }
   if (part.type !== undefined) return resolveValue(part.type, schema.lookup, op.source);
@@ -61,11 +90,20 @@ export function partValue(model: WsdlModel, schema: SchemaPlan, part: MessagePar
 export function httpResultPart(model: WsdlModel, op: BindingOperation, outputName: QName) {
   const out = op.httpOutput;
   if (out === undefined || out.kind !== 'mimeXml') {
-    refuse('UNSUPPORTED_CONSTRUCT', `HTTP operation ${op.name} answers ${out === undefined ? 'nothing declared' : out.kind === 'mimeContent' ? `mime:content ${out.type}` : out.what}; only mime:mimeXml is supported`, op.source);
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `HTTP operation ${op.name} answers ${out === undefined ? 'nothing declared' : out.kind === 'mimeContent' ? `mime:content ${out.type}` : out.what}; only mime:mimeXml is supported`,
+      op.source,
+    );
   }
   const message = findMessage(model, outputName, op);
   const part = out.part !== undefined ? message.parts.find((p) => p.name === out.part) : message.parts[0];
-  if (part === undefined) refuse('MISSING_REFERENCE', `part ${out.part ?? '(first)'} of message ${message.name.local} is missing`, message.source);
+  if (part === undefined)
+    refuse(
+      'MISSING_REFERENCE',
+      `part ${out.part ?? '(first)'} of message ${message.name.local} is missing`,
+      message.source,
+    );
   return part;
 }
 

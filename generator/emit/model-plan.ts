@@ -10,8 +10,15 @@ import { planService, uniqueFolders, type ServicePlan } from './service-plan.js'
 
 /** Names the generated modules import or declare besides the schema types. */
 export const RUNTIME_NAMES: readonly string[] = [
-  'XmlElement', 'ServiceDescriptor', 'ServiceClient', 'ClientOptions', 'CallOptions',
-  'RequestContext', 'ServerOptions', 'OperationHandler', 'createRequestListener',
+  'XmlElement',
+  'ServiceDescriptor',
+  'ServiceClient',
+  'ClientOptions',
+  'CallOptions',
+  'RequestContext',
+  'ServerOptions',
+  'OperationHandler',
+  'createRequestListener',
 ];
 
 export interface ModelPlan {
@@ -40,6 +47,6 @@ export function planModel(model: WsdlModel): ModelPlan {
 function refuseWhenNothingIsLeft(plan: ModelPlan): void {
   if (plan.services.some((s) => s.operations.length > 0)) return;
   const first = plan.services.flatMap((s) => s.warnings)[0];
-  if (first !== undefined) refuse('UNSUPPORTED_CONSTRUCT', `no operation can be generated: ${first.message}`, first.source);
+  if (first !== undefined)
+    refuse('UNSUPPORTED_CONSTRUCT', `no operation can be generated: ${first.message}`, first.source);
 }
-

@@ -10,14 +10,17 @@ export function operationDocs(op: PlannedOperation, extra?: string): OptionalKin
     }
     return `- ${binding.protocol} (${binding.name.local}): ${binding.verb ?? (binding.protocol === 'http-get' ? 'GET' : 'POST')} \`${operation.httpLocation ?? ''}\``;
   });
-  const name = op.method === op.name ? `Operation \`${op.name}\`.` : `Operation \`${op.name}\` (method \`${op.method}\`).`;
+  const name =
+    op.method === op.name ? `Operation \`${op.name}\`.` : `Operation \`${op.name}\` (method \`${op.method}\`).`;
   return jsDoc(cleanDocumentation(op.documentation), `${name} Bindings:\n${lines.join('\n')}`, extra);
 }
 
 /** Where the operation is missing and why: the service's bindings that cannot carry it. */
 export function omittedText(op: PlannedOperation, service: ServicePlan): string | undefined {
   const lines = service.bindings.flatMap(({ binding, omitted }) =>
-    omitted.filter((o) => operationKey(o.operation) === op.key).map((o) => `- ${binding.protocol} (${binding.name.local}): ${o.reason}`),
+    omitted
+      .filter((o) => operationKey(o.operation) === op.key)
+      .map((o) => `- ${binding.protocol} (${binding.name.local}): ${o.reason}`),
   );
   return lines.length > 0 ? `Not available on:\n${lines.join('\n')}` : undefined;
 }

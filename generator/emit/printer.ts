@@ -53,8 +53,11 @@ export function printStatement(statement: StatementStructures): Lines {
 }
 
 function printImport(s: ImportDeclarationStructure): string {
-  if (s.defaultImport !== undefined || s.namespaceImport !== undefined || typeof s.namedImports === 'function') throw new Error('printer: only named imports are supported');
-  const names = (s.namedImports ?? []).map((n) => (typeof n === 'string' ? n : specifier(n as OptionalKind<ImportSpecifierStructure>)));
+  if (s.defaultImport !== undefined || s.namespaceImport !== undefined || typeof s.namedImports === 'function')
+    throw new Error('printer: only named imports are supported');
+  const names = (s.namedImports ?? []).map((n) =>
+    typeof n === 'string' ? n : specifier(n as OptionalKind<ImportSpecifierStructure>),
+  );
   return `import ${s.isTypeOnly === true ? 'type ' : ''}{ ${names.join(', ')} } from ${quote(s.moduleSpecifier)};`;
 }
 
@@ -64,7 +67,8 @@ function specifier(n: OptionalKind<ImportSpecifierStructure>): string {
 }
 
 function printExport(s: ExportDeclarationStructure): string {
-  if (s.namedExports !== undefined && (typeof s.namedExports === 'function' || s.namedExports.length > 0)) throw new Error('printer: named exports are not supported');
+  if (s.namedExports !== undefined && (typeof s.namedExports === 'function' || s.namedExports.length > 0))
+    throw new Error('printer: named exports are not supported');
   if (s.moduleSpecifier === undefined) throw new Error('printer: an export declaration needs a module specifier');
   return `export * ${s.namespaceExport !== undefined ? `as ${s.namespaceExport} ` : ''}from ${quote(s.moduleSpecifier)};`;
 }
@@ -79,36 +83,67 @@ function printInterface(s: InterfaceDeclarationStructure): Lines {
   const head = `${exported(s.isExported)}interface ${s.name}${bases.length > 0 ? ` extends ${bases.map(text).join(', ')}` : ''} {`;
   const body: Lines = [];
   for (const p of s.properties ?? []) {
-    body.push(...printDocs(p.docs, INDENT), `${INDENT}${p.isReadonly === true ? 'readonly ' : ''}${p.name}${p.hasQuestionToken === true ? '?' : ''}: ${text(p.type)};`);
+    body.push(
+      ...printDocs(p.docs, INDENT),
+      `${INDENT}${p.isReadonly === true ? 'readonly ' : ''}${p.name}${p.hasQuestionToken === true ? '?' : ''}: ${text(p.type)};`,
+    );
   }
   for (const m of s.methods ?? []) {
-    body.push(...printDocs(m.docs, INDENT), `${INDENT}${m.name}${m.hasQuestionToken === true ? '?' : ''}(${parameters(m.parameters)}): ${text(m.returnType)};`);
+    body.push(
+      ...printDocs(m.docs, INDENT),
+      `${INDENT}${m.name}${m.hasQuestionToken === true ? '?' : ''}(${parameters(m.parameters)}): ${text(m.returnType)};`,
+    );
   }
   return [...printDocs(s.docs, ''), head, ...body, '}'];
 }
 
 function printClass(s: ClassDeclarationStructure): Lines {
   const members: Lines[] = [];
-  const fields = (s.properties ?? []).map((p) => [...printDocs(p.docs, INDENT), `${INDENT}${p.isReadonly === true ? 'readonly ' : ''}${p.name}${p.hasQuestionToken === true ? '?' : ''}: ${text(p.type)};`]);
+  const fields = (s.properties ?? []).map((p) => [
+    ...printDocs(p.docs, INDENT),
+    `${INDENT}${p.isReadonly === true ? 'readonly ' : ''}${p.name}${p.hasQuestionToken === true ? '?' : ''}: ${text(p.type)};`,
+  ]);
   if (fields.length > 0) members.push(fields.flat());
-  for (const c of s.ctors ?? []) members.push([...printDocs(c.docs, INDENT), ...block(`${INDENT}constructor(${parameters(c.parameters)})`, c.statements, INDENT)]);
-  for (const m of s.methods ?? []) members.push([...printDocs(m.docs, INDENT), ...block(`${INDENT}${m.name}(${parameters(m.parameters)}): ${text(m.returnType)}`, m.statements, INDENT)]);
+  for (const c of s.ctors ?? [])
+    members.push([
+      ...printDocs(c.docs, INDENT),
+      ...block(`${INDENT}constructor(${parameters(c.parameters)})`, c.statements, INDENT),
+    ]);
+  for (const m of s.methods ?? [])
+    members.push([
+      ...printDocs(m.docs, INDENT),
+      ...block(`${INDENT}${m.name}(${parameters(m.parameters)}): ${text(m.returnType)}`, m.statements, INDENT),
+    ]);
   const body = members.flatMap((lines, i) => (i === 0 ? lines : ['', ...lines]));
   return [...printDocs(s.docs, ''), `${exported(s.isExported)}class ${s.name} {`, ...body, '}'];
 }
 
 function printFunction(s: FunctionDeclarationStructure): Lines {
-  return [...printDocs(s.docs, ''), ...block(`${exported(s.isExported)}function ${s.name}(${parameters(s.parameters)}): ${text(s.returnType)}`, s.statements, '')];
+  return [
+    ...printDocs(s.docs, ''),
+    ...block(
+      `${exported(s.isExported)}function ${s.name}(${parameters(s.parameters)}): ${text(s.returnType)}`,
+      s.statements,
+      '',
+    ),
+  ];
 }
 
 function printVariable(s: VariableStatementStructure): Lines {
-  const decls = s.declarations.map((d) => `${d.name}${d.type !== undefined ? `: ${text(d.type)}` : ''}${d.initializer !== undefined ? ` = ${text(d.initializer)}` : ''}`);
-  return [...printDocs(s.docs, ''), ...indentLines(`${exported(s.isExported)}${String(s.declarationKind ?? 'let')} ${decls.join(', ')};`, '')];
+  const decls = s.declarations.map(
+    (d) =>
+      `${d.name}${d.type !== undefined ? `: ${text(d.type)}` : ''}${d.initializer !== undefined ? ` = ${text(d.initializer)}` : ''}`,
+  );
+  return [
+    ...printDocs(s.docs, ''),
+    ...indentLines(`${exported(s.isExported)}${String(s.declarationKind ?? 'let')} ${decls.join(', ')};`, ''),
+  ];
 }
 
 /** `head {`, the statements one level deeper, `}`. */
 function block(head: string, statements: unknown, indent: string): Lines {
-  if (statements !== undefined && !Array.isArray(statements)) throw new Error('printer: statements must be an array of strings');
+  if (statements !== undefined && !Array.isArray(statements))
+    throw new Error('printer: statements must be an array of strings');
   const inner = (statements ?? []) as unknown[];
   if (inner.some((s) => typeof s !== 'string')) throw new Error('printer: statements must be strings');
   return [`${head} {`, ...(inner as string[]).flatMap((s) => indentLines(s, indent + INDENT)), `${indent}}`];
@@ -120,7 +155,9 @@ function indentLines(value: string, indent: string): Lines {
 }
 
 function parameters(list: readonly OptionalKind<ParameterDeclarationStructure>[] | undefined): string {
-  return (list ?? []).map((p) => `${p.name}${p.hasQuestionToken === true ? '?' : ''}${p.type !== undefined ? `: ${text(p.type)}` : ''}`).join(', ');
+  return (list ?? [])
+    .map((p) => `${p.name}${p.hasQuestionToken === true ? '?' : ''}${p.type !== undefined ? `: ${text(p.type)}` : ''}`)
+    .join(', ');
 }
 
 /**
@@ -131,7 +168,8 @@ function printDocs(docs: Docs, indent: string): Lines {
   const out: Lines = [];
   for (const doc of docs ?? []) {
     const description = typeof doc === 'string' ? doc : doc.description;
-    if (typeof doc !== 'string' && doc.tags !== undefined && doc.tags.length > 0) throw new Error('printer: JSDoc tags are not supported');
+    if (typeof doc !== 'string' && doc.tags !== undefined && doc.tags.length > 0)
+      throw new Error('printer: JSDoc tags are not supported');
     if (typeof description !== 'string') throw new Error('printer: JSDoc text must be a string');
     const lines = description.split(/\r?\n/);
     if (lines[0] === '') lines.shift();

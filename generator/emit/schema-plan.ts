@@ -146,7 +146,14 @@ function collectNested(parent: Candidate, anonymous: Map<object, string>, out: C
     seen.set(decl.name.local, count);
     const key = `${parent.key}/${decl.name.local}${count > 1 ? `[${count}]` : ''}`;
     anonymous.set(decl.type.type, key);
-    out.push({ key, origin: 'nested', sourceName: decl.name.local, wireName: decl.name, type: decl.type.type, base: parent.key });
+    out.push({
+      key,
+      origin: 'nested',
+      sourceName: decl.name.local,
+      wireName: decl.name,
+      type: decl.type.type,
+      base: parent.key,
+    });
   }
 }
 
@@ -174,7 +181,8 @@ function nameCandidates(
     // Anonymous XML-valued types are plain XmlElement values: nothing to declare or name.
     if (c.origin !== 'type' && xmlValued.has(c.key)) continue;
     const parentName = c.base !== undefined ? names.get(c.base) : undefined;
-    const base = parentName !== undefined ? `${parentName}_${toTypeIdentifier(c.sourceName)}` : toTypeIdentifier(c.sourceName);
+    const base =
+      parentName !== undefined ? `${parentName}_${toTypeIdentifier(c.sourceName)}` : toTypeIdentifier(c.sourceName);
     const kind = c.origin === 'type' ? 'type' : c.origin === 'element' ? 'element' : 'nested';
     names.set(c.key, scope.claim(candidatesFor(base, kind, c.wireName.ns)));
   }
@@ -195,7 +203,11 @@ function makeLookup(model: WsdlModel, anonymous: Map<object, string>, xmlValued:
 
 /** Claims the union names of polymorphic types, after every schema type has its name. */
 function nameUnions(types: readonly PlannedType[], scope: NameScope): PlannedType[] {
-  return types.map((t) => (t.kind === 'complex' && t.derived.length > 0 ? { ...t, unionName: scope.claim(candidatesFor(`Any${t.tsName}`, 'type', t.wireName.ns)) } : t));
+  return types.map((t) =>
+    t.kind === 'complex' && t.derived.length > 0
+      ? { ...t, unionName: scope.claim(candidatesFor(`Any${t.tsName}`, 'type', t.wireName.ns)) }
+      : t,
+  );
 }
 
 function buildTypes(

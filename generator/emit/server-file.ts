@@ -11,7 +11,11 @@ import { OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from './schema-plan.js';
 import type { PlannedOperation, ServicePlan } from './service-plan.js';
 
-export function serverStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
+export function serverStatements(
+  schema: SchemaPlan,
+  service: ServicePlan,
+  runtimeImport: string,
+): StatementStructures[] {
   const types = new OperationTypes(schema);
   const signatures = service.operations.map((op) => handlerSignature(op, service, types));
   const { handlers, listenerFactory, descriptor } = service.names;
@@ -19,11 +23,34 @@ export function serverStatements(schema: SchemaPlan, service: ServicePlan, runti
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: runtimeImport,
-      namedImports: ['createRequestListener', { name: 'OperationHandler', isTypeOnly: true }, { name: 'RequestContext', isTypeOnly: true }, { name: 'ServerOptions', isTypeOnly: true }],
+      namedImports: [
+        'createRequestListener',
+        { name: 'OperationHandler', isTypeOnly: true },
+        { name: 'RequestContext', isTypeOnly: true },
+        { name: 'ServerOptions', isTypeOnly: true },
+      ],
     },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [descriptor] },
-    ...(types.imports.length > 0 ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './types.js', namedImports: types.imports }] : []),
-    ...(types.usesXml ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }] : []),
+    ...(types.imports.length > 0
+      ? [
+          {
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            moduleSpecifier: './types.js',
+            namedImports: types.imports,
+          },
+        ]
+      : []),
+    ...(types.usesXml
+      ? [
+          {
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            moduleSpecifier: runtimeImport,
+            namedImports: ['XmlElement'],
+          },
+        ]
+      : []),
     {
       kind: StructureKind.Interface,
       isExported: true,
@@ -38,7 +65,9 @@ export function serverStatements(schema: SchemaPlan, service: ServicePlan, runti
       kind: StructureKind.Function,
       isExported: true,
       name: listenerFactory,
-      docs: jsDoc(`A \`node:http\` request listener serving every binding of \`${service.service.name.local}\` from one handler set.`),
+      docs: jsDoc(
+        `A \`node:http\` request listener serving every binding of \`${service.service.name.local}\` from one handler set.`,
+      ),
       parameters: [
         { name: 'handlers', type: handlers },
         { name: 'options', type: 'ServerOptions', hasQuestionToken: true },
@@ -52,11 +81,18 @@ export function serverStatements(schema: SchemaPlan, service: ServicePlan, runti
   ];
 }
 
-function handlerSignature(op: PlannedOperation, service: ServicePlan, types: OperationTypes): OptionalKind<MethodSignatureStructure> {
+function handlerSignature(
+  op: PlannedOperation,
+  service: ServicePlan,
+  types: OperationTypes,
+): OptionalKind<MethodSignatureStructure> {
   const { input, output } = types.of(op);
   return {
     name: op.method,
-    parameters: [...(input !== undefined ? [{ name: 'input', type: input }] : []), { name: 'context', type: contextType(op, types) }],
+    parameters: [
+      ...(input !== undefined ? [{ name: 'input', type: input }] : []),
+      { name: 'context', type: contextType(op, types) },
+    ],
     returnType: `${output} | Promise<${output}>`,
     docs: operationDocs(op, omittedText(op, service)),
   };

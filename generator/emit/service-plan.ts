@@ -25,9 +25,28 @@ import {
   type Service,
   type WsdlModel,
 } from '../model.js';
-import { allocateMethodNames, candidatesFor, CLIENT_MEMBERS, NameScope, serviceFolder, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
+import {
+  allocateMethodNames,
+  candidatesFor,
+  CLIENT_MEMBERS,
+  NameScope,
+  serviceFolder,
+  serviceIdentifiers,
+  toTypeIdentifier,
+} from '../naming.js';
 import { carriageProblem } from './binding-carriage.js';
-import { findMessage, headerProps, httpOutputIsEmpty, type HeaderProp, type SyntheticField, httpResultPart, partValue, soapShape, SOAP_PROTOCOLS, type MethodShape } from './message-shapes.js';
+import {
+  findMessage,
+  headerProps,
+  httpOutputIsEmpty,
+  type HeaderProp,
+  type SyntheticField,
+  httpResultPart,
+  partValue,
+  soapShape,
+  SOAP_PROTOCOLS,
+  type MethodShape,
+} from './message-shapes.js';
 
 export type { MethodShape, SyntheticField } from './message-shapes.js';
 import { refuse } from './failure.js';
@@ -87,12 +106,16 @@ export function operationKey(op: BindingOperation): string {
   return `${op.name}\u0000${op.inputName ?? op.portTypeOperation.inputName ?? ''}`;
 }
 
-export function chooseBindings(model: WsdlModel, service: Service): { bindings: { binding: Binding; port: Port }[]; notes: string[] } {
+export function chooseBindings(
+  model: WsdlModel,
+  service: Service,
+): { bindings: { binding: Binding; port: Port }[]; notes: string[] } {
   const bindings: { binding: Binding; port: Port }[] = [];
   const notes: string[] = [];
   for (const port of service.ports) {
     const binding = model.bindings.find((b) => clark(b.name) === clark(port.binding));
-    if (binding === undefined) refuse('MISSING_REFERENCE', `port ${port.name} refers to missing binding ${clark(port.binding)}`, port.source);
+    if (binding === undefined)
+      refuse('MISSING_REFERENCE', `port ${port.name} refers to missing binding ${clark(port.binding)}`, port.source);
     const chosen = bindings.find((b) => b.binding.protocol === binding.protocol);
     if (chosen !== undefined) {
       notes.push(
@@ -118,9 +141,20 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
     }),
   );
   const ident = toTypeIdentifier(service.name.local);
-  const operations = nameHeaderMethods([...grouped.entries()].map(([key, bound]) => planOperation(model, schema, key, methods.get(key)!.name, bound)));
+  const operations = nameHeaderMethods(
+    [...grouped.entries()].map(([key, bound]) => planOperation(model, schema, key, methods.get(key)!.name, bound)),
+  );
   const warnings = omissionWarnings(bindings, grouped);
-  return { service, ident, folder, names: serviceIdentifiers(ident), bindings, operations, notes: chosen.notes, warnings };
+  return {
+    service,
+    ident,
+    folder,
+    names: serviceIdentifiers(ident),
+    bindings,
+    operations,
+    notes: chosen.notes,
+    warnings,
+  };
 }
 
 /** Splits a binding's operations into those it can carry and those it cannot (with why). */
@@ -181,8 +215,14 @@ function planOperation(
       ...common,
       input: soapShape(model, soap.binding, soap.operation, 'input'),
       output: soapShape(model, soap.binding, soap.operation, 'output'),
-      ...optional('requestHeaders', plannedHeaders(model, schema, method, 'RequestHeaders', soap.operation.inputHeaders)),
-      ...optional('responseHeaders', plannedHeaders(model, schema, method, 'ResponseHeaders', soap.operation.outputHeaders)),
+      ...optional(
+        'requestHeaders',
+        plannedHeaders(model, schema, method, 'RequestHeaders', soap.operation.inputHeaders),
+      ),
+      ...optional(
+        'responseHeaders',
+        plannedHeaders(model, schema, method, 'ResponseHeaders', soap.operation.outputHeaders),
+      ),
     };
   }
   const http = bound[0]!;
@@ -193,18 +233,34 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-function plannedHeaders(model: WsdlModel, schema: SchemaPlan, method: string, suffix: string, headers: readonly SoapHeaderUse[]): PlannedHeaders | undefined {
+function plannedHeaders(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  method: string,
+  suffix: string,
+  headers: readonly SoapHeaderUse[],
+): PlannedHeaders | undefined {
   if (headers.length === 0) return undefined;
-  return { tsName: schema.scope.claim(candidatesFor(`${method}${suffix}`, 'synthetic', model.targetNamespace)), blocks: headerProps(headers) };
+  return {
+    tsName: schema.scope.claim(candidatesFor(`${method}${suffix}`, 'synthetic', model.targetNamespace)),
+    blocks: headerProps(headers),
+  };
 }
 
 /** `<method>WithHeaders` for every operation whose response declares SOAP headers. */
 function nameHeaderMethods(operations: readonly PlannedOperation[]): PlannedOperation[] {
   const scope = new NameScope([...CLIENT_MEMBERS, ...operations.map((op) => op.method)]);
-  return operations.map((op) => (op.responseHeaders !== undefined ? { ...op, headersMethod: scope.claim([`${op.method}WithHeaders`]) } : op));
+  return operations.map((op) =>
+    op.responseHeaders !== undefined ? { ...op, headersMethod: scope.claim([`${op.method}WithHeaders`]) } : op,
+  );
 }
 
-function syntheticShapes(model: WsdlModel, schema: SchemaPlan, op: BindingOperation, method: string): { input: MethodShape; output: MethodShape } {
+function syntheticShapes(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  op: BindingOperation,
+  method: string,
+): { input: MethodShape; output: MethodShape } {
   const inputName = op.portTypeOperation.input;
   const outputName = op.portTypeOperation.output;
   const ns = model.targetNamespace;
@@ -214,7 +270,11 @@ function syntheticShapes(model: WsdlModel, schema: SchemaPlan, op: BindingOperat
       : {
           kind: 'synthetic',
           tsName: schema.scope.claim(candidatesFor(`${method}Input`, 'synthetic', ns)),
-          fields: findMessage(model, inputName, op).parts.map((part) => ({ prop: part.name, value: partValue(model, schema, part, op), optional: false })),
+          fields: findMessage(model, inputName, op).parts.map((part) => ({
+            prop: part.name,
+            value: partValue(model, schema, part, op),
+            optional: false,
+          })),
         };
   if (outputName === undefined || httpOutputIsEmpty(model, op, outputName)) return { input, output: { kind: 'empty' } };
   const outPart = httpResultPart(model, op, outputName);

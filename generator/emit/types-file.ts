@@ -2,7 +2,13 @@
  * `types.ts`: one declaration per schema type (named types, wrapper elements, nested anonymous
  * types) plus the synthesised types of HTTP-only operations, in plan order.
  */
-import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, StatementStructures, TypeAliasDeclarationStructure } from 'ts-morph';
+import type {
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  PropertySignatureStructure,
+  StatementStructures,
+  TypeAliasDeclarationStructure,
+} from 'ts-morph';
 import { StructureKind } from './kinds.js';
 import { propertyKey, quoteString } from '../naming.js';
 import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './docs.js';
@@ -12,21 +18,36 @@ import type { PlannedHeaders, ServicePlan, SyntheticField } from './service-plan
 import { primitiveText, TypeText } from './type-text.js';
 import type { PlannedValue } from './values.js';
 
-export function typesStatements(schema: SchemaPlan, service: ServicePlan, runtimeImport: string): StatementStructures[] {
+export function typesStatements(
+  schema: SchemaPlan,
+  service: ServicePlan,
+  runtimeImport: string,
+): StatementStructures[] {
   const text = new TypeText(schema);
   const declarations: StatementStructures[] = schema.types.flatMap((t) => {
     const declared = declareType(t, schema, text);
-    return t.kind === 'complex' && t.unionName !== undefined ? [declared, unionAlias(t, t.unionName, schema)] : [declared];
+    return t.kind === 'complex' && t.unionName !== undefined
+      ? [declared, unionAlias(t, t.unionName, schema)]
+      : [declared];
   });
   for (const op of service.operations) {
     for (const shape of [op.input, op.output]) {
       if (shape.kind === 'synthetic') declarations.push(syntheticInterface(shape.tsName, shape.fields, op.name, text));
     }
-    if (op.requestHeaders !== undefined) declarations.push(headersAlias(op.requestHeaders, `the request of operation \`${op.name}\``, schema, text));
-    if (op.responseHeaders !== undefined) declarations.push(headersAlias(op.responseHeaders, `the response of operation \`${op.name}\``, schema, text));
+    if (op.requestHeaders !== undefined)
+      declarations.push(headersAlias(op.requestHeaders, `the request of operation \`${op.name}\``, schema, text));
+    if (op.responseHeaders !== undefined)
+      declarations.push(headersAlias(op.responseHeaders, `the response of operation \`${op.name}\``, schema, text));
   }
   const imports: StatementStructures[] = text.usesXml
-    ? [{ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: runtimeImport, namedImports: ['XmlElement'] }]
+    ? [
+        {
+          kind: StructureKind.ImportDeclaration,
+          isTypeOnly: true,
+          moduleSpecifier: runtimeImport,
+          namedImports: ['XmlElement'],
+        },
+      ]
     : [];
   return [...imports, ...declarations];
 }
@@ -38,7 +59,9 @@ function declareType(type: PlannedType, schema: SchemaPlan, text: TypeText): Sta
     case 'xml':
       return xmlAlias(type, text);
     case 'complex':
-      return type.arrayItem !== undefined ? arrayAlias(type, type.arrayItem, text) : complexInterface(type, schema, text);
+      return type.arrayItem !== undefined
+        ? arrayAlias(type, type.arrayItem, text)
+        : complexInterface(type, schema, text);
   }
 }
 
@@ -48,11 +71,16 @@ function typeAlias(name: string, type: string, docs: ReturnType<typeof jsDoc>): 
 
 function simpleAlias(type: PlannedSimple): TypeAliasDeclarationStructure {
   const v = type.value;
-  const derivation = v.list === true ? `whitespace-separated list (kept as one string), base xs:${v.xsd}` : `restriction of xs:${v.xsd}`;
+  const derivation =
+    v.list === true ? `whitespace-separated list (kept as one string), base xs:${v.xsd}` : `restriction of xs:${v.xsd}`;
   return typeAlias(
     type.tsName,
     primitiveText(v),
-    jsDoc(cleanDocumentation(type.type.documentation), `Simple type ${wireName(type.wireName)}: ${derivation}.`, facetText(type.type)),
+    jsDoc(
+      cleanDocumentation(type.type.documentation),
+      `Simple type ${wireName(type.wireName)}: ${derivation}.`,
+      facetText(type.type),
+    ),
   );
 }
 
@@ -60,7 +88,10 @@ function xmlAlias(type: PlannedXmlAlias, text: TypeText): TypeAliasDeclarationSt
   return typeAlias(
     type.tsName,
     text.value({ kind: 'xml' }),
-    jsDoc(cleanDocumentation(type.type.documentation), `Complex type ${wireName(type.wireName)}: wildcard / DataSet content, kept as XML.`),
+    jsDoc(
+      cleanDocumentation(type.type.documentation),
+      `Complex type ${wireName(type.wireName)}: wildcard / DataSet content, kept as XML.`,
+    ),
   );
 }
 
@@ -148,7 +179,11 @@ function fieldProperty(field: PlannedField, text: TypeText): OptionalKind<Proper
 }
 
 function textProperty(value: PlannedValue, text: TypeText): OptionalKind<PropertySignatureStructure> {
-  return { name: 'value', type: text.value(value), docs: jsDoc(`The element's text content (simpleContent): ${describeValue(value)}.`) };
+  return {
+    name: 'value',
+    type: text.value(value),
+    docs: jsDoc(`The element's text content (simpleContent): ${describeValue(value)}.`),
+  };
 }
 
 function attributeProperty(attribute: PlannedAttribute, text: TypeText): OptionalKind<PropertySignatureStructure> {
@@ -166,12 +201,19 @@ function attributeProperty(attribute: PlannedAttribute, text: TypeText): Optiona
   };
 }
 
-function syntheticInterface(name: string, fields: readonly SyntheticField[], operation: string, text: TypeText): InterfaceDeclarationStructure {
+function syntheticInterface(
+  name: string,
+  fields: readonly SyntheticField[],
+  operation: string,
+  text: TypeText,
+): InterfaceDeclarationStructure {
   return {
     kind: StructureKind.Interface,
     isExported: true,
     name,
-    docs: jsDoc(`Synthesised for operation \`${operation}\`, which has no SOAP binding: HTTP GET/POST parameters / result.`),
+    docs: jsDoc(
+      `Synthesised for operation \`${operation}\`, which has no SOAP binding: HTTP GET/POST parameters / result.`,
+    ),
     properties: fields.map((f) => ({
       name: propertyKey(f.prop),
       type: text.value(f.value),
@@ -185,8 +227,15 @@ function syntheticInterface(name: string, fields: readonly SyntheticField[], ope
  * The SOAP header blocks of one direction of an operation, by property. A type literal (not an
  * interface) so that it is assignable to the runtime's `Record<string, unknown>` header maps.
  */
-function headersAlias(headers: PlannedHeaders, what: string, schema: SchemaPlan, text: TypeText): TypeAliasDeclarationStructure {
-  const members = headers.blocks.map((b) => `${propertyKey(b.prop)}?: ${text.value(schema.elements.get(b.element)!.value)}`);
+function headersAlias(
+  headers: PlannedHeaders,
+  what: string,
+  schema: SchemaPlan,
+  text: TypeText,
+): TypeAliasDeclarationStructure {
+  const members = headers.blocks.map(
+    (b) => `${propertyKey(b.prop)}?: ${text.value(schema.elements.get(b.element)!.value)}`,
+  );
   const elements = headers.blocks.map((b) => `\`${b.prop}\`: ${wireName(schema.elements.get(b.element)!.decl.name)}`);
   return typeAlias(
     headers.tsName,
@@ -199,7 +248,12 @@ function describeValue(value: PlannedValue): string {
   if (value.kind === 'xml') return 'arbitrary XML';
   if (value.kind === 'type') return `type \`${value.key}\``;
   const enumeration = value.enumeration !== undefined ? `, enumeration of ${value.enumeration.length}` : '';
-  const xsd = value.xsd === 'char' ? 'a UTF-16 code unit as a number' : value.xsd === 'guid' ? 'a GUID, 8-4-4-4-12 hex digits' : `xs:${value.xsd}`;
+  const xsd =
+    value.xsd === 'char'
+      ? 'a UTF-16 code unit as a number'
+      : value.xsd === 'guid'
+        ? 'a GUID, 8-4-4-4-12 hex digits'
+        : `xs:${value.xsd}`;
   const via = value.simpleType !== undefined ? `\`${value.simpleType}\` (${xsd})` : xsd;
   return `${via}${enumeration}`;
 }

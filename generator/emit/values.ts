@@ -66,7 +66,12 @@ export function resolveValue(use: TypeUse, lookup: TypeLookup, at: SourceLocatio
   }
 }
 
-function namedValue(key: string, name: { ns: string; local: string }, lookup: TypeLookup, at: SourceLocation): PlannedValue {
+function namedValue(
+  key: string,
+  name: { ns: string; local: string },
+  lookup: TypeLookup,
+  at: SourceLocation,
+): PlannedValue {
   const simple = lookup.simpleType(key);
   if (simple !== undefined) return { ...simpleValue(simple, lookup, at, 0), simpleType: key };
   if (lookup.isComplex(key)) return lookup.isXmlValued(key) ? { kind: 'xml', alias: key } : { kind: 'type', key };
@@ -80,19 +85,27 @@ function namedValue(key: string, name: { ns: string; local: string }, lookup: Ty
  * unsignedShort; DataContract: a restriction of int) is a UTF-16 code unit: a number in XML, but
  * ASMX's HTTP GET/POST reader takes the character itself, so the runtime needs to know it.
  */
-const CHAR_TYPES = new Set(['{http://microsoft.com/wsdl/types/}char', '{http://schemas.microsoft.com/2003/10/Serialization/}char']);
+const CHAR_TYPES = new Set([
+  '{http://microsoft.com/wsdl/types/}char',
+  '{http://schemas.microsoft.com/2003/10/Serialization/}char',
+]);
 
 /**
  * Microsoft's `guid` is a string restricted by a pattern; the descriptor carries no pattern
  * facets, so it stays the runtime's `guid` primitive, which checks the form.
  */
-const GUID_TYPES = new Set(['{http://microsoft.com/wsdl/types/}guid', '{http://schemas.microsoft.com/2003/10/Serialization/}guid']);
+const GUID_TYPES = new Set([
+  '{http://microsoft.com/wsdl/types/}guid',
+  '{http://schemas.microsoft.com/2003/10/Serialization/}guid',
+]);
 
 /** The primitive a simple type restricts, with its (own or inherited) enumeration. */
 export function simpleValue(type: SimpleType, lookup: TypeLookup, at: SourceLocation, depth: number): PrimitiveValue {
   if (depth > 32) refuse('UNSUPPORTED_CONSTRUCT', 'simple type derivation is circular or too deep', at);
-  if (type.name !== undefined && CHAR_TYPES.has(clark(type.name))) return { kind: 'primitive', xsd: 'char', ts: 'number' };
-  if (type.name !== undefined && GUID_TYPES.has(clark(type.name))) return { kind: 'primitive', xsd: 'guid', ts: 'string' };
+  if (type.name !== undefined && CHAR_TYPES.has(clark(type.name)))
+    return { kind: 'primitive', xsd: 'char', ts: 'number' };
+  if (type.name !== undefined && GUID_TYPES.has(clark(type.name)))
+    return { kind: 'primitive', xsd: 'guid', ts: 'string' };
   if (type.variety === 'list') return { kind: 'primitive', xsd: 'string', ts: 'string', list: true };
   if (type.variety === 'union' || type.base === undefined) return { kind: 'primitive', xsd: 'string', ts: 'string' };
   const base = baseValue(type.base, lookup, type.source, depth);

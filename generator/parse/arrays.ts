@@ -9,7 +9,8 @@ export function detectArrayItem(type: ComplexType): ElementDecl | undefined {
   if (type.base !== undefined || type.simpleContent !== undefined || type.attributes.length > 0) return undefined;
   if (type.anyAttribute || type.mixed || type.abstract) return undefined;
   const content = type.content;
-  if (content === undefined || content.kind !== 'sequence' || content.minOccurs !== 1 || content.maxOccurs !== 1) return undefined;
+  if (content === undefined || content.kind !== 'sequence' || content.minOccurs !== 1 || content.maxOccurs !== 1)
+    return undefined;
   if (content.particles.length !== 1) return undefined;
   const item = content.particles[0]!;
   if (item.kind !== 'element' || item.isSchemaRef === true) return undefined;

@@ -8,7 +8,18 @@ import { XSD_NS } from './namespaces.js';
 import { guarded, type SchemaContext } from './schema-context.js';
 import { readSimpleType } from './simple-types.js';
 import { resolveTypeRef, unresolved } from './type-refs.js';
-import { at, attr, children, firstChild, qnameAttr, requiredAttr, requiredQNameAttr, showQName, tagName, xsdDocumentation } from './xml-access.js';
+import {
+  at,
+  attr,
+  children,
+  firstChild,
+  qnameAttr,
+  requiredAttr,
+  requiredQNameAttr,
+  showQName,
+  tagName,
+  xsdDocumentation,
+} from './xml-access.js';
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
@@ -23,7 +34,12 @@ export function readAttributeUses(ctx: SchemaContext, doc: SchemaDocument, conta
   return uses;
 }
 
-function collect(ctx: SchemaContext, doc: SchemaDocument, container: XmlElement, into: { attributes: AttributeDecl[]; anyAttribute: boolean }): void {
+function collect(
+  ctx: SchemaContext,
+  doc: SchemaDocument,
+  container: XmlElement,
+  into: { attributes: AttributeDecl[]; anyAttribute: boolean },
+): void {
   for (const el of children(container, XSD_NS)) {
     if (el.local === 'attribute') into.attributes.push(readAttribute(ctx, doc, el));
     else if (el.local === 'attributeGroup') collectGroup(ctx, doc, el, into);
@@ -31,11 +47,17 @@ function collect(ctx: SchemaContext, doc: SchemaDocument, container: XmlElement,
   }
 }
 
-function collectGroup(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, into: { attributes: AttributeDecl[]; anyAttribute: boolean }): void {
+function collectGroup(
+  ctx: SchemaContext,
+  doc: SchemaDocument,
+  el: XmlElement,
+  into: { attributes: AttributeDecl[]; anyAttribute: boolean },
+): void {
   const name = requiredQNameAttr(doc.file, el, 'ref');
   const def = ctx.index.attributeGroups.get(clark(name));
   if (def === undefined) throw unresolved(ctx.index, 'attributeGroup', name, { file: doc.file, el, attribute: 'ref' });
-  const cycle = () => new GeneratorError('WSDL_INVALID', `attributeGroup ${showQName(name)} contains itself`, at(doc.file, el));
+  const cycle = () =>
+    new GeneratorError('WSDL_INVALID', `attributeGroup ${showQName(name)} contains itself`, at(doc.file, el));
   guarded(ctx, `attributeGroup ${clark(name)}`, cycle, () => collect(ctx, def.doc, def.el, into));
 }
 
@@ -49,7 +71,13 @@ function readAttribute(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement):
   return declaration(ctx, doc, el, qname(qualified ? doc.targetNamespace : '', local), use);
 }
 
-function declaration(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, name: QName, use: AttributeDecl['use']): AttributeDecl {
+function declaration(
+  ctx: SchemaContext,
+  doc: SchemaDocument,
+  el: XmlElement,
+  name: QName,
+  use: AttributeDecl['use'],
+): AttributeDecl {
   const defaultValue = attr(el, 'default');
   const fixedValue = attr(el, 'fixed');
   return {
@@ -64,7 +92,13 @@ function declaration(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, na
 }
 
 /** `<attribute ref="...">`: a global attribute (always qualified), or one of the xml: attributes. */
-function attributeRef(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, ref: QName, use: AttributeDecl['use']): AttributeDecl {
+function attributeRef(
+  ctx: SchemaContext,
+  doc: SchemaDocument,
+  el: XmlElement,
+  ref: QName,
+  use: AttributeDecl['use'],
+): AttributeDecl {
   const def = ctx.index.attributes.get(clark(ref));
   if (def === undefined) {
     if (ref.ns === XML_NS) {
@@ -95,5 +129,9 @@ function attributeType(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement):
 function readUse(doc: SchemaDocument, el: XmlElement): AttributeDecl['use'] {
   const use = attr(el, 'use')?.trim() ?? 'optional';
   if (use === 'optional' || use === 'required' || use === 'prohibited') return use;
-  throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> use="${use}" is not optional, required or prohibited`, at(doc.file, el));
+  throw new GeneratorError(
+    'WSDL_INVALID',
+    `<${tagName(el)}> use="${use}" is not optional, required or prohibited`,
+    at(doc.file, el),
+  );
 }

@@ -4,15 +4,38 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type Binding, type BindingOperation, type Message, type PortType, type Protocol } from '../model.js';
+import {
+  clark,
+  qname,
+  type Binding,
+  type BindingOperation,
+  type Message,
+  type PortType,
+  type Protocol,
+} from '../model.js';
 import type { Definition } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { documented } from './elements.js';
 import { readHttpOperation } from './http-binding.js';
 import { HTTP_BINDING_NS, SOAP11_BINDING_NS, SOAP12_BINDING_NS, WSDL_NS } from './namespaces.js';
 import { matchPortTypeOperation } from './operation-match.js';
-import { checkSoapFaults, checkStyle, readSoapDirection, readSoapOperationStyle, type SoapContext } from './soap-binding.js';
-import { at, attr, children, firstChild, requiredAttr, requiredQNameAttr, showQName, wsdlDocumentation } from './xml-access.js';
+import {
+  checkSoapFaults,
+  checkStyle,
+  readSoapDirection,
+  readSoapOperationStyle,
+  type SoapContext,
+} from './soap-binding.js';
+import {
+  at,
+  attr,
+  children,
+  firstChild,
+  requiredAttr,
+  requiredQNameAttr,
+  showQName,
+  wsdlDocumentation,
+} from './xml-access.js';
 
 export interface BindingContext {
   readonly portTypes: ReadonlyMap<string, PortType>;
@@ -35,9 +58,15 @@ export function readBinding(ctx: BindingContext, def: Definition<WsdlDocument>):
   const portTypeName = requiredQNameAttr(file, def.el, 'type');
   const portType = ctx.portTypes.get(clark(portTypeName));
   if (portType === undefined) {
-    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `binding ${showQName(name)} type="${attr(def.el, 'type')}": portType ${showQName(portTypeName)} is not defined`, at(file, def.el));
+    throw new GeneratorError(
+      'WSDL_UNRESOLVED_REFERENCE',
+      `binding ${showQName(name)} type="${attr(def.el, 'type')}": portType ${showQName(portTypeName)} is not defined`,
+      at(file, def.el),
+    );
   }
-  const operations = children(def.el, WSDL_NS, 'operation').map((op) => readOperation(ctx, file, op, info, portType, showQName(name)));
+  const operations = children(def.el, WSDL_NS, 'operation').map((op) =>
+    readOperation(ctx, file, op, info, portType, showQName(name)),
+  );
   return {
     name,
     protocol: info.protocol,
@@ -51,7 +80,10 @@ export function readBinding(ctx: BindingContext, def: Definition<WsdlDocument>):
 }
 
 function readProtocol(file: string, binding: XmlElement, name: string): ProtocolInfo {
-  for (const [ns, protocol] of [[SOAP11_BINDING_NS, 'soap11'], [SOAP12_BINDING_NS, 'soap12']] as const) {
+  for (const [ns, protocol] of [
+    [SOAP11_BINDING_NS, 'soap11'],
+    [SOAP12_BINDING_NS, 'soap12'],
+  ] as const) {
     const el = firstChild(binding, ns, 'binding');
     if (el === undefined) continue;
     const style = attr(el, 'style')?.trim();
@@ -68,18 +100,37 @@ function readProtocol(file: string, binding: XmlElement, name: string): Protocol
     const verb = requiredAttr(file, http, 'verb');
     if (verb === 'GET') return { protocol: 'http-get', verb };
     if (verb === 'POST') return { protocol: 'http-post', verb };
-    throw new GeneratorError('WSDL_UNSUPPORTED', `binding ${name}: <http:binding verb="${verb}"> is not supported (only GET and POST)`, at(file, http));
+    throw new GeneratorError(
+      'WSDL_UNSUPPORTED',
+      `binding ${name}: <http:binding verb="${verb}"> is not supported (only GET and POST)`,
+      at(file, http),
+    );
   }
-  throw new GeneratorError('WSDL_UNSUPPORTED', `binding ${name} has no soap:binding, soap12:binding or http:binding; its protocol is not supported`, at(file, binding));
+  throw new GeneratorError(
+    'WSDL_UNSUPPORTED',
+    `binding ${name} has no soap:binding, soap12:binding or http:binding; its protocol is not supported`,
+    at(file, binding),
+  );
 }
 
-function readOperation(ctx: BindingContext, file: string, op: XmlElement, info: ProtocolInfo, portType: PortType, binding: string): BindingOperation {
+function readOperation(
+  ctx: BindingContext,
+  file: string,
+  op: XmlElement,
+  info: ProtocolInfo,
+  portType: PortType,
+  binding: string,
+): BindingOperation {
   const name = requiredAttr(file, op, 'name');
   const input = firstChild(op, WSDL_NS, 'input');
   const output = firstChild(op, WSDL_NS, 'output');
   const inputName = input === undefined ? undefined : attr(input, 'name');
   const outputName = output === undefined ? undefined : attr(output, 'name');
-  const key = { name, ...(inputName === undefined ? {} : { inputName }), ...(outputName === undefined ? {} : { outputName }) };
+  const key = {
+    name,
+    ...(inputName === undefined ? {} : { inputName }),
+    ...(outputName === undefined ? {} : { outputName }),
+  };
   const portTypeOperation = matchPortTypeOperation(portType, key, file, op, binding);
   const common = { ...key, portTypeOperation, ...documented(wsdlDocumentation(op, WSDL_NS)), source: at(file, op) };
   if (info.soapNs === undefined) {

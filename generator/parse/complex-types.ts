@@ -12,14 +12,20 @@ import { booleanAttr, type SchemaContext } from './schema-context.js';
 import { resolveTypeRef } from './type-refs.js';
 import { at, children, firstChild, requiredQNameAttr, showQName, tagName, xsdDocumentation } from './xml-access.js';
 
-export function readComplexType(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, name: QName | undefined): ComplexType {
+export function readComplexType(
+  ctx: SchemaContext,
+  doc: SchemaDocument,
+  el: XmlElement,
+  name: QName | undefined,
+): ComplexType {
   const complexContent = firstChild(el, XSD_NS, 'complexContent');
   const simpleContent = firstChild(el, XSD_NS, 'simpleContent');
-  const body = complexContent !== undefined
-    ? readComplexContent(ctx, doc, complexContent)
-    : simpleContent !== undefined
-      ? readSimpleContent(ctx, doc, simpleContent)
-      : { ...(contentOf(ctx, doc, el)), ...readAttributeUses(ctx, doc, el) };
+  const body =
+    complexContent !== undefined
+      ? readComplexContent(ctx, doc, complexContent)
+      : simpleContent !== undefined
+        ? readSimpleContent(ctx, doc, simpleContent)
+        : { ...contentOf(ctx, doc, el), ...readAttributeUses(ctx, doc, el) };
   const { literalArray, ...members } = body;
   const type: ComplexType = {
     kind: 'complex',
@@ -47,7 +53,8 @@ function contentOf(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): Pic
 /** The one extension or restriction child of complexContent / simpleContent. */
 function derivation(doc: SchemaDocument, el: XmlElement): XmlElement {
   const found = children(el, XSD_NS).find((c) => c.local === 'extension' || c.local === 'restriction');
-  if (found === undefined) throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no extension or restriction`, at(doc.file, el));
+  if (found === undefined)
+    throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no extension or restriction`, at(doc.file, el));
   return found;
 }
 
@@ -61,7 +68,11 @@ function readComplexContent(ctx: SchemaContext, doc: SchemaDocument, el: XmlElem
   // restriction of anyType is just "a complex type"; there is no base to inherit from.
   if (base.kind === 'anyType') return body;
   if (base.kind !== 'named') {
-    throw new GeneratorError('WSDL_INVALID', `complexContent ${derived.local} base ${showQName(baseName)} is a simple type`, at(doc.file, derived));
+    throw new GeneratorError(
+      'WSDL_INVALID',
+      `complexContent ${derived.local} base ${showQName(baseName)} is a simple type`,
+      at(doc.file, derived),
+    );
   }
   return { base: { name: baseName, derivation: derived.local as 'extension' | 'restriction' }, ...body };
 }
@@ -74,7 +85,8 @@ function readComplexContent(ctx: SchemaContext, doc: SchemaDocument, el: XmlElem
  * sits in a `wsdl:arrayType` attribute, has no literal meaning and stays refused.
  */
 function readSoapEncodedArray(ctx: SchemaContext, doc: SchemaDocument, derived: XmlElement, baseName: QName): Body {
-  const content = derived.local === 'restriction' && baseName.local === 'Array' ? readContent(ctx, doc, derived) : undefined;
+  const content =
+    derived.local === 'restriction' && baseName.local === 'Array' ? readContent(ctx, doc, derived) : undefined;
   const item = content !== undefined ? literalArrayItem(content) : undefined;
   if (content === undefined || item === undefined) {
     throw new GeneratorError(

@@ -69,7 +69,10 @@ class Loader {
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       if (importedFrom === undefined) {
-        throw new GeneratorError('WSDL_IMPORT_UNRESOLVED', `cannot read the WSDL file (${reason})`, { file: ref.display, line: 1 });
+        throw new GeneratorError('WSDL_IMPORT_UNRESOLVED', `cannot read the WSDL file (${reason})`, {
+          file: ref.display,
+          line: 1,
+        });
       }
       throw new GeneratorError(
         'WSDL_IMPORT_UNRESOLVED',
@@ -84,7 +87,10 @@ class Loader {
       return readXmlFast(bytes).root;
     } catch (error) {
       if (!(error instanceof XmlReadError)) throw error;
-      throw new GeneratorError('WSDL_MALFORMED_XML', `${error.detail} (column ${error.column})`, { file: ref.display, line: error.line });
+      throw new GeneratorError('WSDL_MALFORMED_XML', `${error.detail} (column ${error.column})`, {
+        file: ref.display,
+        line: error.line,
+      });
     }
   }
 
@@ -101,14 +107,24 @@ class Loader {
     for (const el of types.children) {
       if (el.type !== 'element') continue;
       if (el.ns === XSD_NS && el.local === 'schema') this.addSchema(ref, el, undefined);
-      else this.warn('WSDL_IGNORED_EXTENSION', `<${tagName(el)}> in wsdl:types is not an XML Schema 1.0 schema and was ignored`, ref.display, el);
+      else
+        this.warn(
+          'WSDL_IGNORED_EXTENSION',
+          `<${tagName(el)}> in wsdl:types is not an XML Schema 1.0 schema and was ignored`,
+          ref.display,
+          el,
+        );
     }
   }
 
   private followWsdlImport(from: FileRef, el: XmlElement): void {
     const location = attr(el, 'location');
     if (location === undefined) {
-      throw new GeneratorError('WSDL_IMPORT_UNRESOLVED', `wsdl:import of namespace "${attr(el, 'namespace') ?? ''}" has no location`, at(from.display, el));
+      throw new GeneratorError(
+        'WSDL_IMPORT_UNRESOLVED',
+        `wsdl:import of namespace "${attr(el, 'namespace') ?? ''}" has no location`,
+        at(from.display, el),
+      );
     }
     const ref = resolveLocation(from, location, el);
     const root = this.read(ref, { file: from.display, el, location });

@@ -18,8 +18,14 @@ export function readGlobalElement(ctx: SchemaContext, def: Definition<SchemaDocu
   const done = ctx.globalElements.get(key);
   if (done !== undefined) return done;
   const cycle = () =>
-    new GeneratorError('WSDL_UNSUPPORTED', `element ${showQName(name)} contains itself through an anonymous type; give the type a name`, at(def.doc.file, def.el));
-  const decl = guarded(ctx, `element ${key}`, cycle, () => declaration(ctx, def.doc, def.el, name, { minOccurs: 1, maxOccurs: 1 }));
+    new GeneratorError(
+      'WSDL_UNSUPPORTED',
+      `element ${showQName(name)} contains itself through an anonymous type; give the type a name`,
+      at(def.doc.file, def.el),
+    );
+  const decl = guarded(ctx, `element ${key}`, cycle, () =>
+    declaration(ctx, def.doc, def.el, name, { minOccurs: 1, maxOccurs: 1 }),
+  );
   ctx.globalElements.set(key, decl);
   return decl;
 }
@@ -60,7 +66,16 @@ function elementRef(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, ref
   const source = at(doc.file, el);
   if (ref.ns === XSD_NS && ref.local === 'schema') {
     // ASMX DataSet results: an inline XML Schema document precedes the data.
-    return { kind: 'element', name: ref, type: { kind: 'anyType' }, ...counts, nillable: false, ref, isSchemaRef: true, source };
+    return {
+      kind: 'element',
+      name: ref,
+      type: { kind: 'anyType' },
+      ...counts,
+      nillable: false,
+      ref,
+      isSchemaRef: true,
+      source,
+    };
   }
   checkElementRef(ctx.index, ref, { file: doc.file, el, attribute: 'ref' });
   const global = readGlobalElement(ctx, ctx.index.elements.get(clark(ref))!);

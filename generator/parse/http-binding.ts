@@ -11,7 +11,13 @@ import { at, attr, firstChild, requiredAttr, tagName } from './xml-access.js';
 
 type HttpParts = Pick<BindingOperation, 'httpLocation' | 'httpInput' | 'httpOutput'>;
 
-export function readHttpOperation(file: string, op: XmlElement, input: XmlElement | undefined, output: XmlElement | undefined, where: string): HttpParts {
+export function readHttpOperation(
+  file: string,
+  op: XmlElement,
+  input: XmlElement | undefined,
+  output: XmlElement | undefined,
+  where: string,
+): HttpParts {
   const httpOp = firstChild(op, HTTP_BINDING_NS, 'operation');
   if (httpOp === undefined) {
     throw new GeneratorError('WSDL_INVALID', `${where} has no http:operation`, at(file, op));
@@ -28,7 +34,8 @@ export function readHttpOperation(file: string, op: XmlElement, input: XmlElemen
 function readInput(file: string, input: XmlElement): BindingOperation['httpInput'] {
   if (firstChild(input, HTTP_BINDING_NS, 'urlEncoded') !== undefined) return { kind: 'urlEncoded' };
   const replacement = firstChild(input, HTTP_BINDING_NS, 'urlReplacement');
-  if (replacement !== undefined) return { kind: 'unsupported', what: `<${tagName(replacement)}> (parameters in the URL path) is not supported` };
+  if (replacement !== undefined)
+    return { kind: 'unsupported', what: `<${tagName(replacement)}> (parameters in the URL path) is not supported` };
   const content = firstChild(input, MIME_NS, 'content');
   if (content !== undefined) return { kind: 'mimeContent', type: requiredAttr(file, content, 'type') };
   return unsupportedEncoding(input);

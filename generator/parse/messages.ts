@@ -1,12 +1,30 @@
 /** wsdl:message and wsdl:portType: parts by element or type, operations with their messages. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type Message, type MessagePart, type PortType, type PortTypeOperation, type QName } from '../model.js';
+import {
+  clark,
+  qname,
+  type Message,
+  type MessagePart,
+  type PortType,
+  type PortTypeOperation,
+  type QName,
+} from '../model.js';
 import type { Definition, SchemaIndex, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { WSDL_NS } from './namespaces.js';
 import { checkElementRef, resolveTypeRef } from './type-refs.js';
-import { at, attr, children, firstChild, qnameAttr, requiredAttr, showQName, tagName, wsdlDocumentation } from './xml-access.js';
+import {
+  at,
+  attr,
+  children,
+  firstChild,
+  qnameAttr,
+  requiredAttr,
+  showQName,
+  tagName,
+  wsdlDocumentation,
+} from './xml-access.js';
 
 export function readMessage(schema: SchemaIndex, def: Definition<WsdlDocument>): Message {
   const file = def.doc.file;
@@ -15,7 +33,11 @@ export function readMessage(schema: SchemaIndex, def: Definition<WsdlDocument>):
     const element = qnameAttr(file, el, 'element');
     const type = qnameAttr(file, el, 'type');
     if ((element === undefined) === (type === undefined)) {
-      throw new GeneratorError('WSDL_INVALID', `message ${def.name} part "${name}" must have exactly one of element= and type=`, at(file, el));
+      throw new GeneratorError(
+        'WSDL_INVALID',
+        `message ${def.name} part "${name}" must have exactly one of element= and type=`,
+        at(file, el),
+      );
     }
     if (element !== undefined) {
       checkElementRef(schema, element, { file, el, attribute: 'element' });
@@ -56,9 +78,14 @@ function readOperation(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): Port
 
 function messageRef(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): QName {
   const name = qnameAttr(doc.file, el, 'message');
-  if (name === undefined) throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no message attribute`, at(doc.file, el));
+  if (name === undefined)
+    throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no message attribute`, at(doc.file, el));
   if (!wsdl.messages.has(clark(name))) {
-    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `<${tagName(el)} message="${attr(el, 'message')}">: message ${showQName(name)} is not defined`, at(doc.file, el));
+    throw new GeneratorError(
+      'WSDL_UNRESOLVED_REFERENCE',
+      `<${tagName(el)} message="${attr(el, 'message')}">: message ${showQName(name)} is not defined`,
+      at(doc.file, el),
+    );
   }
   return name;
 }

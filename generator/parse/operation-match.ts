@@ -14,7 +14,13 @@ export interface OperationKey {
   readonly outputName?: string;
 }
 
-export function matchPortTypeOperation(portType: PortType, key: OperationKey, file: string, el: XmlElement, binding: string): PortTypeOperation {
+export function matchPortTypeOperation(
+  portType: PortType,
+  key: OperationKey,
+  file: string,
+  el: XmlElement,
+  binding: string,
+): PortTypeOperation {
   const byName = portType.operations.filter((op) => op.name === key.name);
   // ASMX overloads: the first overload has no input/output names, the others have their
   // MessageName. WSDL 1.1 §2.4.5 gives unnamed ones the default names, so an unnamed binding
@@ -22,7 +28,8 @@ export function matchPortTypeOperation(portType: PortType, key: OperationKey, fi
   const exact = byName.filter(
     (op) =>
       effectiveName(key.inputName, `${op.name}Request`, op) === effectiveName(op.inputName, `${op.name}Request`, op) &&
-      effectiveName(key.outputName, `${op.name}Response`, op) === effectiveName(op.outputName, `${op.name}Response`, op),
+      effectiveName(key.outputName, `${op.name}Response`, op) ===
+        effectiveName(op.outputName, `${op.name}Response`, op),
   );
   if (exact.length === 1) return exact[0]!;
   const candidates = byName.filter(
@@ -56,13 +63,20 @@ function effectiveName(name: string | undefined, requestResponseDefault: string,
  * A binding name matches the portType's explicit name, or — when the portType leaves it out —
  * the WSDL 1.1 §2.4.5 default (`<op>Request`/`<op>Response`; one-way: the operation name).
  */
-function namesAgree(bindingName: string | undefined, portTypeName: string | undefined, defaultName: string, oneWayDefault: string): boolean {
+function namesAgree(
+  bindingName: string | undefined,
+  portTypeName: string | undefined,
+  defaultName: string,
+  oneWayDefault: string,
+): boolean {
   if (bindingName === undefined) return true;
   if (portTypeName !== undefined) return bindingName === portTypeName;
   return bindingName === defaultName || bindingName === oneWayDefault;
 }
 
 function describe(key: OperationKey): string {
-  const names = [key.inputName && `input "${key.inputName}"`, key.outputName && `output "${key.outputName}"`].filter(Boolean);
+  const names = [key.inputName && `input "${key.inputName}"`, key.outputName && `output "${key.outputName}"`].filter(
+    Boolean,
+  );
   return names.length === 0 ? `"${key.name}"` : `"${key.name}" (${names.join(', ')})`;
 }

@@ -41,7 +41,11 @@ function readParticle(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): 
 function readAny(doc: SchemaDocument, el: XmlElement): AnyParticle {
   const processContents = attr(el, 'processContents')?.trim() ?? 'strict';
   if (processContents !== 'strict' && processContents !== 'lax' && processContents !== 'skip') {
-    throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> processContents="${processContents}" is not strict, lax or skip`, at(doc.file, el));
+    throw new GeneratorError(
+      'WSDL_INVALID',
+      `<${tagName(el)}> processContents="${processContents}" is not strict, lax or skip`,
+      at(doc.file, el),
+    );
   }
   return {
     kind: 'any',
@@ -61,7 +65,11 @@ function readGroupRef(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): 
   const group = guarded(ctx, `group ${clark(name)}`, cycle, () => {
     const inner = children(def.el, XSD_NS).find((c) => GROUP_KINDS.has(c.local));
     if (inner === undefined) {
-      throw new GeneratorError('WSDL_INVALID', `group ${showQName(name)} has no sequence, choice or all`, at(def.doc.file, def.el));
+      throw new GeneratorError(
+        'WSDL_INVALID',
+        `group ${showQName(name)} has no sequence, choice or all`,
+        at(def.doc.file, def.el),
+      );
     }
     return readModelGroup(ctx, def.doc, inner);
   });

@@ -29,7 +29,11 @@ export function occurs(doc: SchemaDocument, el: XmlElement): { minOccurs: number
 
 function nonNegative(doc: SchemaDocument, el: XmlElement, name: string, value: string): number {
   if (!/^\d+$/.test(value)) {
-    throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> ${name}="${value}" is not a non-negative integer`, at(doc.file, el));
+    throw new GeneratorError(
+      'WSDL_INVALID',
+      `<${tagName(el)}> ${name}="${value}" is not a non-negative integer`,
+      at(doc.file, el),
+    );
   }
   return Number(value);
 }

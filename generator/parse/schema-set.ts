@@ -17,7 +17,12 @@ export function resolveSchemaSet(index: SchemaIndex): SchemaSet {
     const name = qname(def.doc.targetNamespace, def.name);
     if (def.el.local === 'complexType') types[key] = readComplexType(ctx, def.doc, def.el, name);
     else if (def.el.local === 'simpleType') types[key] = readSimpleType(ctx, def.doc, def.el, name);
-    else throw new GeneratorError('WSDL_INVALID', `<${tagName(def.el)}> is not a type definition`, at(def.doc.file, def.el));
+    else
+      throw new GeneratorError(
+        'WSDL_INVALID',
+        `<${tagName(def.el)}> is not a type definition`,
+        at(def.doc.file, def.el),
+      );
   }
   return { elements, types, namespaces: index.namespaces };
 }

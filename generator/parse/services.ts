@@ -6,7 +6,16 @@ import type { Definition, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { documented } from './elements.js';
 import { HTTP_BINDING_NS, SOAP11_BINDING_NS, SOAP12_BINDING_NS, WSDL_NS } from './namespaces.js';
-import { at, attr, children, requiredAttr, requiredQNameAttr, showQName, tagName, wsdlDocumentation } from './xml-access.js';
+import {
+  at,
+  attr,
+  children,
+  requiredAttr,
+  requiredQNameAttr,
+  showQName,
+  tagName,
+  wsdlDocumentation,
+} from './xml-access.js';
 
 const ADDRESS_NAMESPACES = new Set([SOAP11_BINDING_NS, SOAP12_BINDING_NS, HTTP_BINDING_NS]);
 
@@ -25,10 +34,16 @@ function readPort(wsdl: WsdlIndex, file: string, el: XmlElement): Port {
   const name = requiredAttr(file, el, 'name');
   const binding = requiredQNameAttr(file, el, 'binding');
   if (!wsdl.bindings.has(clark(binding))) {
-    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `<${tagName(el)} binding="${attr(el, 'binding')}">: binding ${showQName(binding)} is not defined`, at(file, el));
+    throw new GeneratorError(
+      'WSDL_UNRESOLVED_REFERENCE',
+      `<${tagName(el)} binding="${attr(el, 'binding')}">: binding ${showQName(binding)} is not defined`,
+      at(file, el),
+    );
   }
   // The address element's namespace is kept: some stacks put soap:address on soap12 ports.
-  const address = el.children.find((c) => c.type === 'element' && c.local === 'address' && ADDRESS_NAMESPACES.has(c.ns));
+  const address = el.children.find(
+    (c) => c.type === 'element' && c.local === 'address' && ADDRESS_NAMESPACES.has(c.ns),
+  );
   const location = address?.type === 'element' ? attr(address, 'location') : undefined;
   return {
     name,

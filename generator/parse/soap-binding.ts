@@ -36,7 +36,11 @@ export function readSoapOperationStyle(ctx: SoapContext, op: XmlElement, default
 
 export function checkStyle(file: string, el: XmlElement, style: string): 'document' | 'rpc' {
   if (style === 'document' || style === 'rpc') return style;
-  throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> style="${style}" is neither document nor rpc`, at(file, el));
+  throw new GeneratorError(
+    'WSDL_INVALID',
+    `<${tagName(el)}> style="${style}" is neither document nor rpc`,
+    at(file, el),
+  );
 }
 
 /** soap:body and soap:header of one wsdl:input / wsdl:output; also checks wsdl:fault's soap:fault. */
@@ -71,11 +75,19 @@ function readHeader(ctx: SoapContext, el: XmlElement): SoapHeaderUse {
   const partName = requiredAttr(ctx.file, el, 'part');
   const message = ctx.messages.get(clark(messageName));
   if (message === undefined) {
-    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `<${tagName(el)}> message ${showQName(messageName)} is not defined`, at(ctx.file, el));
+    throw new GeneratorError(
+      'WSDL_UNRESOLVED_REFERENCE',
+      `<${tagName(el)}> message ${showQName(messageName)} is not defined`,
+      at(ctx.file, el),
+    );
   }
   const part = message.parts.find((p) => p.name === partName);
   if (part === undefined) {
-    throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `<${tagName(el)}> message ${showQName(messageName)} has no part "${partName}"`, at(ctx.file, el));
+    throw new GeneratorError(
+      'WSDL_UNRESOLVED_REFERENCE',
+      `<${tagName(el)}> message ${showQName(messageName)} has no part "${partName}"`,
+      at(ctx.file, el),
+    );
   }
   if (part.element === undefined) {
     throw new GeneratorError(
@@ -100,5 +112,9 @@ function readUse(ctx: SoapContext, el: XmlElement): 'literal' {
       at(ctx.file, el),
     );
   }
-  throw new GeneratorError('WSDL_INVALID', `binding ${ctx.binding} operation "${ctx.operation}": ${construct} is neither literal nor encoded`, at(ctx.file, el));
+  throw new GeneratorError(
+    'WSDL_INVALID',
+    `binding ${ctx.binding} operation "${ctx.operation}": ${construct} is neither literal nor encoded`,
+    at(ctx.file, el),
+  );
 }

@@ -12,11 +12,51 @@ import { at, attr, showQName, tagName } from './xml-access.js';
 
 /** The built-in datatypes of XML Schema 1.0 Part 2, plus the two ur-types. */
 export const XSD_BUILTIN_TYPES: ReadonlySet<string> = new Set([
-  'anySimpleType', 'string', 'boolean', 'decimal', 'float', 'double', 'duration', 'dateTime', 'time', 'date',
-  'gYearMonth', 'gYear', 'gMonthDay', 'gDay', 'gMonth', 'hexBinary', 'base64Binary', 'anyURI', 'QName', 'NOTATION',
-  'normalizedString', 'token', 'language', 'NMTOKEN', 'NMTOKENS', 'Name', 'NCName', 'ID', 'IDREF', 'IDREFS',
-  'ENTITY', 'ENTITIES', 'integer', 'nonPositiveInteger', 'negativeInteger', 'long', 'int', 'short', 'byte',
-  'nonNegativeInteger', 'unsignedLong', 'unsignedInt', 'unsignedShort', 'unsignedByte', 'positiveInteger',
+  'anySimpleType',
+  'string',
+  'boolean',
+  'decimal',
+  'float',
+  'double',
+  'duration',
+  'dateTime',
+  'time',
+  'date',
+  'gYearMonth',
+  'gYear',
+  'gMonthDay',
+  'gDay',
+  'gMonth',
+  'hexBinary',
+  'base64Binary',
+  'anyURI',
+  'QName',
+  'NOTATION',
+  'normalizedString',
+  'token',
+  'language',
+  'NMTOKEN',
+  'NMTOKENS',
+  'Name',
+  'NCName',
+  'ID',
+  'IDREF',
+  'IDREFS',
+  'ENTITY',
+  'ENTITIES',
+  'integer',
+  'nonPositiveInteger',
+  'negativeInteger',
+  'long',
+  'int',
+  'short',
+  'byte',
+  'nonNegativeInteger',
+  'unsignedLong',
+  'unsignedInt',
+  'unsignedShort',
+  'unsignedByte',
+  'positiveInteger',
 ]);
 
 /** Where a reference is written, for error messages: `<s:element type="tns:X">`. */
@@ -38,7 +78,11 @@ export function resolveTypeRef(index: SchemaIndex, name: QName, ref: RefSite): T
   }
   if (index.types.has(clark(name))) return { kind: 'named', name };
   if (name.ns === SOAP_ENCODING_NS) {
-    throw new GeneratorError('WSDL_UNSUPPORTED', `${site(ref)}: SOAP-encoding type ${showQName(name)} is not supported (SOAP-ENC types belong to rpc/encoded services)`, at(ref.file, ref.el));
+    throw new GeneratorError(
+      'WSDL_UNSUPPORTED',
+      `${site(ref)}: SOAP-encoding type ${showQName(name)} is not supported (SOAP-ENC types belong to rpc/encoded services)`,
+      at(ref.file, ref.el),
+    );
   }
   throw unresolved(index, 'type', name, ref);
 }
@@ -51,5 +95,9 @@ export function checkElementRef(index: SchemaIndex, name: QName, ref: RefSite): 
 export function unresolved(index: SchemaIndex, kind: string, name: QName, ref: RefSite): GeneratorError {
   const known = index.namespaces.includes(name.ns) || name.ns === XSD_NS;
   const why = known ? '' : ` (no schema for namespace "${name.ns}" was read)`;
-  return new GeneratorError('WSDL_UNRESOLVED_REFERENCE', `${site(ref)}: ${kind} ${showQName(name)} is not defined${why}`, at(ref.file, ref.el));
+  return new GeneratorError(
+    'WSDL_UNRESOLVED_REFERENCE',
+    `${site(ref)}: ${kind} ${showQName(name)} is not defined${why}`,
+    at(ref.file, ref.el),
+  );
 }

@@ -65,7 +65,8 @@ export function requiredAttr(file: string, el: XmlElement, name: string): string
 
 export function requiredQNameAttr(file: string, el: XmlElement, name: string): QName {
   const value = qnameAttr(file, el, name);
-  if (value === undefined) throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no ${name} attribute`, at(file, el));
+  if (value === undefined)
+    throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no ${name} attribute`, at(file, el));
   return value;
 }
 

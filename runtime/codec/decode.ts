@@ -18,10 +18,23 @@ import { isStringLike, primitiveCodec } from './primitives.js';
 import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
 import { fieldFor, planOf, resolveSlot, type FieldSlot, type TypePlan } from './plan.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
-import { XSI_NS, checkEnumeration, decodeLexical, resolveValue, type PrimitiveValue, type ResolvedValue } from './shared.js';
+import {
+  XSI_NS,
+  checkEnumeration,
+  decodeLexical,
+  resolveValue,
+  type PrimitiveValue,
+  type ResolvedValue,
+} from './shared.js';
 
 /** Decodes the value of element `el` described by `vd`. */
-export function decodeElement(d: ServiceDescriptor, vd: ValueDescriptor, el: XmlElement, nillable: boolean, path: string): unknown {
+export function decodeElement(
+  d: ServiceDescriptor,
+  vd: ValueDescriptor,
+  el: XmlElement,
+  nillable: boolean,
+  path: string,
+): unknown {
   return decodeNode(d, el, nillable, path, undefined, vd);
 }
 
@@ -29,10 +42,18 @@ export function decodeElement(d: ServiceDescriptor, vd: ValueDescriptor, el: Xml
  * Decodes element `el` whose path is `path`: its value is `slot`'s (resolved there once) or,
  * without a slot, `vd`'s.
  */
-function decodeNode(d: ServiceDescriptor, el: XmlElement, nillable: boolean, path: Path, slot: FieldSlot | undefined, vd?: ValueDescriptor): unknown {
+function decodeNode(
+  d: ServiceDescriptor,
+  el: XmlElement,
+  nillable: boolean,
+  path: Path,
+  slot: FieldSlot | undefined,
+  vd?: ValueDescriptor,
+): unknown {
   if (el.attributes.length !== 0 && isNil(el)) {
     if (!nillable) throw new CodecError('CODEC_NIL', String(path), 'xsi:nil on an element that is not nillable');
-    if (el.children.length !== 0) throw new CodecError('CODEC_UNEXPECTED', String(path), 'an element with xsi:nil="true" must be empty');
+    if (el.children.length !== 0)
+      throw new CodecError('CODEC_UNEXPECTED', String(path), 'an element with xsi:nil="true" must be empty');
     return null;
   }
   const resolved: ResolvedValue = slot === undefined ? resolveValue(d, vd!, String(path)) : resolveSlot(d, slot, path);
@@ -54,7 +75,8 @@ function decodeNode(d: ServiceDescriptor, el: XmlElement, nillable: boolean, pat
  */
 function decodeChild(d: ServiceDescriptor, slot: FieldSlot, el: XmlElement, parent: Path, index: number): unknown {
   const resolved = slot.resolved;
-  if (resolved !== undefined && resolved.kind === 'primitive' && el.attributes.length === 0) return decodeLeaf(resolved, el, parent, index);
+  if (resolved !== undefined && resolved.kind === 'primitive' && el.attributes.length === 0)
+    return decodeLeaf(resolved, el, parent, index);
   return decodeNode(d, el, slot.field.nillable, new PathNode(parent, el.local, index), slot);
 }
 
@@ -117,7 +139,12 @@ function elementInText(el: XmlElement, path: string): CodecError {
   return new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, 'an element inside a simple-typed value');
 }
 
-export function decodeText(xsd: string, enumeration: readonly string[] | undefined, text: string, path: string): unknown {
+export function decodeText(
+  xsd: string,
+  enumeration: readonly string[] | undefined,
+  text: string,
+  path: string,
+): unknown {
   const lexical = enumeration !== undefined && !isStringLike(xsd) ? text.trim() : text;
   checkEnumeration(enumeration, lexical, path);
   return primitiveCodec(xsd, path).decode(lexical, path);
@@ -127,14 +154,21 @@ export function decodeText(xsd: string, enumeration: readonly string[] | undefin
  * Decodes a complex value (array wrapper, simple content or a sequence of fields). `tag`: the
  * value is polymorphic and `type` its concrete type; the result carries it in `$type` (first).
  */
-export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor, el: XmlElement, path: Path, tag?: string): unknown {
+export function decodeComplex(
+  d: ServiceDescriptor,
+  type: ComplexTypeDescriptor,
+  el: XmlElement,
+  path: Path,
+  tag?: string,
+): unknown {
   const plan = planOf(type);
   if (plan.item !== undefined) return decodeArray(d, plan.item, el, path);
   const out: Record<string, unknown> = tag === undefined ? {} : { $type: tag };
   if (plan.attributes.length !== 0) decodeAttributes(d, plan, el, out, path);
   if (plan.text !== undefined) {
     const resolved = resolveSlot(d, plan.text, path);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
+    if (resolved.kind !== 'primitive')
+      throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
     out['value'] = decodeSimple(resolved, el, path);
     return out;
   }
@@ -144,15 +178,22 @@ export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor,
   let seen = 0;
   for (const child of el.children) {
     if (child.type === 'text') {
-      if (!isWhitespace(child.text)) throw new CodecError('CODEC_UNEXPECTED', String(path), 'text inside element-only content');
+      if (!isWhitespace(child.text))
+        throw new CodecError('CODEC_UNEXPECTED', String(path), 'text inside element-only content');
       continue;
     }
     const slot = fieldFor(plan, child, last);
-    if (slot === undefined) throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), `unexpected element {${child.ns}}${child.local}`);
+    if (slot === undefined)
+      throw new CodecError(
+        'CODEC_UNEXPECTED',
+        childPath(path, child.local, 0),
+        `unexpected element {${child.ns}}${child.local}`,
+      );
     if (slot.repeated || slot.field.wildcard === true) addRepeated(d, slot, child, out, path);
     else {
       const bit = slot.bit;
-      if (bit !== 0 ? (seen & bit) !== 0 : out[slot.prop] !== undefined) throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), 'occurs more than once');
+      if (bit !== 0 ? (seen & bit) !== 0 : out[slot.prop] !== undefined)
+        throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), 'occurs more than once');
       seen |= bit;
       out[slot.prop] = decodeChild(d, slot, child, path, 0);
     }
@@ -162,7 +203,13 @@ export function decodeComplex(d: ServiceDescriptor, type: ComplexTypeDescriptor,
   return out;
 }
 
-function addRepeated(d: ServiceDescriptor, slot: FieldSlot, child: XmlElement, out: Record<string, unknown>, path: Path): void {
+function addRepeated(
+  d: ServiceDescriptor,
+  slot: FieldSlot,
+  child: XmlElement,
+  out: Record<string, unknown>,
+  path: Path,
+): void {
   const field = slot.field;
   if (field.wildcard === true) {
     const list = (out[field.prop] ??= []) as XmlElement[];
@@ -170,7 +217,12 @@ function addRepeated(d: ServiceDescriptor, slot: FieldSlot, child: XmlElement, o
     return;
   }
   const list = (out[slot.prop] ??= []) as unknown[];
-  if (field.maxOccurs > 0 && list.length >= field.maxOccurs) throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), `more than ${field.maxOccurs} occurrences`);
+  if (field.maxOccurs > 0 && list.length >= field.maxOccurs)
+    throw new CodecError(
+      'CODEC_UNEXPECTED',
+      childPath(path, child.local, 0),
+      `more than ${field.maxOccurs} occurrences`,
+    );
   list.push(decodeChild(d, slot, child, path, list.length + 1));
 }
 
@@ -178,7 +230,11 @@ function checkPresence(slot: FieldSlot, value: unknown, path: Path): void {
   const field = slot.field;
   const count = value === undefined ? 0 : slot.repeated ? (value as unknown[]).length : 1;
   if (count < field.minOccurs) {
-    throw new CodecError('CODEC_MISSING', childPath(path, field.name.local, 0), field.minOccurs === 1 ? 'required element is missing' : `${count} found, at least ${field.minOccurs} required`);
+    throw new CodecError(
+      'CODEC_MISSING',
+      childPath(path, field.name.local, 0),
+      field.minOccurs === 1 ? 'required element is missing' : `${count} found, at least ${field.minOccurs} required`,
+    );
   }
 }
 
@@ -191,14 +247,24 @@ function decodeArray(d: ServiceDescriptor, item: FieldSlot, el: XmlElement, path
       continue;
     }
     if (child.local !== name.local || child.ns !== name.ns) {
-      throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, out.length + 1), `unexpected element {${child.ns}}${child.local}, expected {${name.ns}}${name.local}`);
+      throw new CodecError(
+        'CODEC_UNEXPECTED',
+        childPath(path, child.local, out.length + 1),
+        `unexpected element {${child.ns}}${child.local}, expected {${name.ns}}${name.local}`,
+      );
     }
     out.push(decodeChild(d, item, child, path, out.length + 1));
   }
   return out;
 }
 
-function decodeAttributes(d: ServiceDescriptor, plan: TypePlan, el: XmlElement, out: Record<string, unknown>, path: Path): void {
+function decodeAttributes(
+  d: ServiceDescriptor,
+  plan: TypePlan,
+  el: XmlElement,
+  out: Record<string, unknown>,
+  path: Path,
+): void {
   for (const slot of plan.attributes) {
     const name = slot.attribute.name;
     let found: string | undefined;
@@ -209,11 +275,13 @@ function decodeAttributes(d: ServiceDescriptor, plan: TypePlan, el: XmlElement, 
       }
     }
     if (found === undefined) {
-      if (slot.attribute.required) throw new CodecError('CODEC_MISSING', `${path}/@${name.local}`, 'required attribute is missing');
+      if (slot.attribute.required)
+        throw new CodecError('CODEC_MISSING', `${path}/@${name.local}`, 'required attribute is missing');
       continue;
     }
     const resolved = slot.resolved ?? resolveSlot(d, slot, `${path}/@${name.local}`);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${path}/@${name.local}`, 'an attribute must be of a simple type');
+    if (resolved.kind !== 'primitive')
+      throw new CodecError('CODEC_DESCRIPTOR', `${path}/@${name.local}`, 'an attribute must be of a simple type');
     try {
       out[slot.attribute.prop] = decodeLexical(resolved, found, '');
     } catch (err) {

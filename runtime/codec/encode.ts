@@ -72,7 +72,11 @@ function encodeNode(
   vd?: ValueDescriptor,
 ): string {
   const start =
-    name.ns !== parentNs ? `<${name.local} xmlns="${namespaceAttr(name.ns, path)}"${extraAttrs}` : slot === undefined || extraAttrs !== '' ? `<${name.local}${extraAttrs}` : slot.open;
+    name.ns !== parentNs
+      ? `<${name.local} xmlns="${namespaceAttr(name.ns, path)}"${extraAttrs}`
+      : slot === undefined || extraAttrs !== ''
+        ? `<${name.local}${extraAttrs}`
+        : slot.open;
   const end = slot === undefined ? `</${name.local}>` : slot.close;
   if (value === null) {
     if (!nillable) throw new CodecError('CODEC_NIL', String(path), 'null given for an element that is not nillable');
@@ -149,7 +153,12 @@ export function encodeComplex(
 }
 
 /** The value as an object of `type`'s members (`$type` too when polymorphic), or an error. */
-function checkedRecord(type: ComplexTypeDescriptor, value: unknown, polymorphic: boolean, path: Path): Record<string, unknown> {
+function checkedRecord(
+  type: ComplexTypeDescriptor,
+  value: unknown,
+  polymorphic: boolean,
+  path: Path,
+): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
     throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an object');
   }
@@ -159,10 +168,18 @@ function checkedRecord(type: ComplexTypeDescriptor, value: unknown, polymorphic:
 }
 
 /** The content of a complex value: its simple content or its fields, in schema order. */
-function encodeContent(d: ServiceDescriptor, plan: TypePlan, record: Record<string, unknown>, ownNs: string, path: Path, xsiInScope: boolean): string {
+function encodeContent(
+  d: ServiceDescriptor,
+  plan: TypePlan,
+  record: Record<string, unknown>,
+  ownNs: string,
+  path: Path,
+  xsiInScope: boolean,
+): string {
   if (plan.text !== undefined) {
     const resolved = resolveSlot(d, plan.text, path);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
+    if (resolved.kind !== 'primitive')
+      throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
     const text = record['value'];
     if (text === undefined || text === null) return '';
     let lexical: string;
@@ -187,27 +204,62 @@ function encodeContent(d: ServiceDescriptor, plan: TypePlan, record: Record<stri
 }
 
 /** Encodes one particle of a sequence: absent, one element, or several. */
-function encodeField(d: ServiceDescriptor, slot: FieldSlot, value: unknown, parentNs: string, parent: Path, xsiInScope: boolean): string {
+function encodeField(
+  d: ServiceDescriptor,
+  slot: FieldSlot,
+  value: unknown,
+  parentNs: string,
+  parent: Path,
+  xsiInScope: boolean,
+): string {
   const field = slot.field;
   if (field.wildcard === true) return encodeWildcard(value, parentNs, parent, field.name.local);
   if (slot.repeated) {
     if (value === undefined) {
-      if (field.minOccurs > 0 && field.inChoice !== true) throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), `required (at least ${field.minOccurs})`);
+      if (field.minOccurs > 0 && field.inChoice !== true)
+        throw new CodecError(
+          'CODEC_MISSING',
+          childPath(parent, field.name.local, 0),
+          `required (at least ${field.minOccurs})`,
+        );
       return '';
     }
-    if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', childPath(parent, field.name.local, 0), 'expected an array (maxOccurs > 1)');
-    if (value.length < field.minOccurs && field.inChoice !== true) throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), `${value.length} given, at least ${field.minOccurs} required`);
-    if (field.maxOccurs > 0 && value.length > field.maxOccurs) throw new CodecError('CODEC_UNEXPECTED', childPath(parent, field.name.local, 0), `${value.length} given, at most ${field.maxOccurs} allowed`);
+    if (!Array.isArray(value))
+      throw new CodecError(
+        'CODEC_INVALID_VALUE',
+        childPath(parent, field.name.local, 0),
+        'expected an array (maxOccurs > 1)',
+      );
+    if (value.length < field.minOccurs && field.inChoice !== true)
+      throw new CodecError(
+        'CODEC_MISSING',
+        childPath(parent, field.name.local, 0),
+        `${value.length} given, at least ${field.minOccurs} required`,
+      );
+    if (field.maxOccurs > 0 && value.length > field.maxOccurs)
+      throw new CodecError(
+        'CODEC_UNEXPECTED',
+        childPath(parent, field.name.local, 0),
+        `${value.length} given, at most ${field.maxOccurs} allowed`,
+      );
     return encodeItems(d, slot, value, parentNs, parent, xsiInScope);
   }
   if (value === undefined) {
-    if (field.minOccurs > 0 && field.inChoice !== true) throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), 'required');
+    if (field.minOccurs > 0 && field.inChoice !== true)
+      throw new CodecError('CODEC_MISSING', childPath(parent, field.name.local, 0), 'required');
     return '';
   }
   return encodeChild(d, slot, value, parentNs, parent, 0, xsiInScope);
 }
 
-function encodeItems(d: ServiceDescriptor, item: FieldSlot, values: readonly unknown[], parentNs: string, parent: Path, xsiInScope: boolean): string {
+function encodeItems(
+  d: ServiceDescriptor,
+  item: FieldSlot,
+  values: readonly unknown[],
+  parentNs: string,
+  parent: Path,
+  xsiInScope: boolean,
+): string {
   let out = '';
   for (let i = 0; i < values.length; i++) out += encodeChild(d, item, values[i], parentNs, parent, i + 1, xsiInScope);
   return out;
@@ -218,7 +270,15 @@ function encodeItems(d: ServiceDescriptor, item: FieldSlot, values: readonly unk
  * a single field). A simple value in the parent's namespace is written here without a path of
  * its own; anything else gets one and goes the general way.
  */
-function encodeChild(d: ServiceDescriptor, slot: FieldSlot, value: unknown, parentNs: string, parent: Path, index: number, xsiInScope: boolean): string {
+function encodeChild(
+  d: ServiceDescriptor,
+  slot: FieldSlot,
+  value: unknown,
+  parentNs: string,
+  parent: Path,
+  index: number,
+  xsiInScope: boolean,
+): string {
   const resolved = slot.resolved;
   const field = slot.field;
   if (value !== null && resolved !== undefined && resolved.kind === 'primitive' && slot.ns === parentNs) {
@@ -230,7 +290,17 @@ function encodeChild(d: ServiceDescriptor, slot: FieldSlot, value: unknown, pare
     }
     return slot.openTag + text + slot.close;
   }
-  return encodeNode(d, field.name, field.nillable, value, parentNs, new PathNode(parent, field.name.local, index), xsiInScope, '', slot);
+  return encodeNode(
+    d,
+    field.name,
+    field.nillable,
+    value,
+    parentNs,
+    new PathNode(parent, field.name.local, index),
+    xsiInScope,
+    '',
+    slot,
+  );
 }
 
 function encodeWildcard(value: unknown, parentNs: string, parent: Path, local: string): string {
@@ -239,7 +309,8 @@ function encodeWildcard(value: unknown, parentNs: string, parent: Path, local: s
   const items = Array.isArray(value) ? value : [value];
   let out = '';
   for (const item of items) {
-    if (!isXmlElement(item)) throw new CodecError('CODEC_INVALID_VALUE', path, 'expected XmlElement values for a wildcard');
+    if (!isXmlElement(item))
+      throw new CodecError('CODEC_INVALID_VALUE', path, 'expected XmlElement values for a wildcard');
     out += writeElement(item, { '': parentNs }, path);
   }
   return out;
@@ -252,11 +323,17 @@ function encodeAttributes(d: ServiceDescriptor, plan: TypePlan, record: Record<s
     const attribute = slot.attribute;
     const value = record[attribute.prop];
     if (value === undefined || value === null) {
-      if (attribute.required) throw new CodecError('CODEC_MISSING', `${path}/@${attribute.name.local}`, 'required attribute');
+      if (attribute.required)
+        throw new CodecError('CODEC_MISSING', `${path}/@${attribute.name.local}`, 'required attribute');
       continue;
     }
     const resolved = slot.resolved ?? resolveSlot(d, slot, `${path}/@${attribute.name.local}`);
-    if (resolved.kind !== 'primitive') throw new CodecError('CODEC_DESCRIPTOR', `${path}/@${attribute.name.local}`, 'an attribute must be of a simple type');
+    if (resolved.kind !== 'primitive')
+      throw new CodecError(
+        'CODEC_DESCRIPTOR',
+        `${path}/@${attribute.name.local}`,
+        'an attribute must be of a simple type',
+      );
     let text: string;
     try {
       text = escapeAttr(encodeLexical(resolved, value, ''), '');
@@ -275,5 +352,10 @@ function encodeAttributes(d: ServiceDescriptor, plan: TypePlan, record: Record<s
 }
 
 export function isXmlElement(value: unknown): value is XmlElement {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'element' && Array.isArray((value as { children?: unknown }).children);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'element' &&
+    Array.isArray((value as { children?: unknown }).children)
+  );
 }

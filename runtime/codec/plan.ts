@@ -7,7 +7,13 @@
  * so a descriptor error (a type missing from the descriptor) names that element, as it would
  * without a plan, and a field never met is never resolved.
  */
-import type { AttributeFieldDescriptor, ComplexTypeDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
+import type {
+  AttributeFieldDescriptor,
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../descriptor.js';
 import type { XmlElement } from '../xml/types.js';
 import type { Path } from './path.js';
 import { resolveValue, type ResolvedValue } from './shared.js';
@@ -77,7 +83,15 @@ function makePlan(type: ComplexTypeDescriptor): TypePlan {
   const byLocal = new Map<string, FieldSlot[]>();
   let wildcard: FieldSlot | undefined;
   const fields = type.fields.map((field, position): FieldSlot => {
-    const named = field.wildcard !== true && !type.fields.some((other, i) => i < position && other.wildcard !== true && other.name.local === field.name.local && other.name.ns === field.name.ns);
+    const named =
+      field.wildcard !== true &&
+      !type.fields.some(
+        (other, i) =>
+          i < position &&
+          other.wildcard !== true &&
+          other.name.local === field.name.local &&
+          other.name.ns === field.name.ns,
+      );
     return fieldSlot(field, position, named);
   });
   for (const slot of fields) {
@@ -102,7 +116,21 @@ function makePlan(type: ComplexTypeDescriptor): TypePlan {
 
 function fieldSlot(field: FieldDescriptor, position: number, byName: boolean): FieldSlot {
   const local = field.name.local;
-  return { field, value: field.value, resolved: undefined, local, ns: field.name.ns, prop: field.prop, position, bit: position < 31 ? 1 << position : 0, repeated: field.maxOccurs !== 1, byName, open: `<${local}`, openTag: `<${local}>`, close: `</${local}>` };
+  return {
+    field,
+    value: field.value,
+    resolved: undefined,
+    local,
+    ns: field.name.ns,
+    prop: field.prop,
+    position,
+    bit: position < 31 ? 1 << position : 0,
+    repeated: field.maxOccurs !== 1,
+    byName,
+    open: `<${local}`,
+    openTag: `<${local}>`,
+    close: `</${local}>`,
+  };
 }
 
 /** What the slot's value resolves to; `path` names the element in a descriptor error. */

@@ -37,7 +37,12 @@ export function hierarchyOf(d: ServiceDescriptor, declared: ComplexTypeDescripto
     const byTag = new Map<string, ComplexTypeDescriptor>();
     const byName = new Map<string, Map<string, ComplexTypeDescriptor>>();
     const add = (type: ComplexTypeDescriptor, key: string): void => {
-      if (type.tag === undefined || type.name === undefined) throw new CodecError('CODEC_DESCRIPTOR', String(path), `the type ${key} of a derivation hierarchy has no tag or no name`);
+      if (type.tag === undefined || type.name === undefined)
+        throw new CodecError(
+          'CODEC_DESCRIPTOR',
+          String(path),
+          `the type ${key} of a derivation hierarchy has no tag or no name`,
+        );
       byTag.set(type.tag, type);
       const inNs = byName.get(type.name.ns) ?? byName.set(type.name.ns, new Map()).get(type.name.ns)!;
       inNs.set(type.name.local, type);
@@ -45,10 +50,18 @@ export function hierarchyOf(d: ServiceDescriptor, declared: ComplexTypeDescripto
     add(declared, declared.name === undefined ? '(anonymous)' : `{${declared.name.ns}}${declared.name.local}`);
     for (const key of declared.derived ?? []) {
       const type = d.types[key];
-      if (type === undefined || type.kind !== 'complex') throw new CodecError('CODEC_DESCRIPTOR', String(path), `the derived type ${key} is not a complex type of the descriptor`);
+      if (type === undefined || type.kind !== 'complex')
+        throw new CodecError(
+          'CODEC_DESCRIPTOR',
+          String(path),
+          `the derived type ${key} is not a complex type of the descriptor`,
+        );
       add(type, key);
     }
-    const allowed = [...byTag].filter(([, t]) => t.abstract !== true).map(([tag]) => tag).join(', ');
+    const allowed = [...byTag]
+      .filter(([, t]) => t.abstract !== true)
+      .map(([tag]) => tag)
+      .join(', ');
     hierarchy = { declared, byTag, byName, allowed: allowed === '' ? 'none: every type is abstract' : allowed };
     hierarchies.set(declared, hierarchy);
   }
@@ -56,14 +69,35 @@ export function hierarchyOf(d: ServiceDescriptor, declared: ComplexTypeDescripto
 }
 
 /** Encode: the concrete type a polymorphic value names in `$type`. */
-export function concreteType(d: ServiceDescriptor, declared: ComplexTypeDescriptor, value: unknown, path: Path): ComplexTypeDescriptor {
+export function concreteType(
+  d: ServiceDescriptor,
+  declared: ComplexTypeDescriptor,
+  value: unknown,
+  path: Path,
+): ComplexTypeDescriptor {
   const hierarchy = hierarchyOf(d, declared, path);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an object');
   const tag = (value as { $type?: unknown }).$type;
-  if (tag === undefined) throw new CodecError('CODEC_MISSING', String(path), `$type is required (the declared type has derived types): one of ${hierarchy.allowed}`);
+  if (tag === undefined)
+    throw new CodecError(
+      'CODEC_MISSING',
+      String(path),
+      `$type is required (the declared type has derived types): one of ${hierarchy.allowed}`,
+    );
   const type = typeof tag === 'string' ? hierarchy.byTag.get(tag) : undefined;
-  if (type === undefined) throw new CodecError('CODEC_INVALID_VALUE', String(path), `$type ${shownTag(tag)} is not one of ${hierarchy.allowed}`);
-  if (type.abstract === true) throw new CodecError('CODEC_INVALID_VALUE', String(path), `$type "${String(tag)}" is abstract: use one of ${hierarchy.allowed}`);
+  if (type === undefined)
+    throw new CodecError(
+      'CODEC_INVALID_VALUE',
+      String(path),
+      `$type ${shownTag(tag)} is not one of ${hierarchy.allowed}`,
+    );
+  if (type.abstract === true)
+    throw new CodecError(
+      'CODEC_INVALID_VALUE',
+      String(path),
+      `$type "${String(tag)}" is abstract: use one of ${hierarchy.allowed}`,
+    );
   return type;
 }
 
@@ -82,7 +116,12 @@ export function xsiTypeAttribute(type: ComplexTypeDescriptor, elementNs: string,
   const name = type.name!; // checked by hierarchyOf
   if (name.ns === elementNs) return ` xsi:type="${name.local}"`;
   // A prefix cannot name "no namespace": an element in a namespace cannot carry such a type.
-  if (name.ns === '') throw new CodecError('CODEC_DESCRIPTOR', String(path), `the type ${name.local} has no namespace and cannot be named by xsi:type on an element in ${elementNs}`);
+  if (name.ns === '')
+    throw new CodecError(
+      'CODEC_DESCRIPTOR',
+      String(path),
+      `the type ${name.local} has no namespace and cannot be named by xsi:type on an element in ${elementNs}`,
+    );
   let ns: string;
   try {
     ns = escapeAttr(name.ns, '');
@@ -93,7 +132,10 @@ export function xsiTypeAttribute(type: ComplexTypeDescriptor, elementNs: string,
 }
 
 /** Decode: the xsi:type QName of an element, resolved against its namespaces (undefined: none). */
-export function xsiTypeOf(el: XmlElement, path: Path): { readonly ns: string; readonly local: string; readonly text: string } | undefined {
+export function xsiTypeOf(
+  el: XmlElement,
+  path: Path,
+): { readonly ns: string; readonly local: string; readonly text: string } | undefined {
   if (el.attributes.length === 0) return undefined;
   for (const a of el.attributes) {
     if (a.local !== 'type' || a.ns !== XSI_NS) continue;
@@ -103,19 +145,39 @@ export function xsiTypeOf(el: XmlElement, path: Path): { readonly ns: string; re
     const local = colon < 0 ? text : text.slice(colon + 1);
     // An unprefixed QName value takes the default namespace, as XSD (and XmlSerializer) read it.
     const ns = el.namespaces[prefix] ?? (prefix === '' ? '' : undefined);
-    if (ns === undefined || local === '' || local.includes(':')) throw new CodecError('CODEC_INVALID_VALUE', `${path}/@xsi:type`, `"${text}" is not a QName in scope (undeclared prefix?)`);
+    if (ns === undefined || local === '' || local.includes(':'))
+      throw new CodecError(
+        'CODEC_INVALID_VALUE',
+        `${path}/@xsi:type`,
+        `"${text}" is not a QName in scope (undeclared prefix?)`,
+      );
     return { ns, local, text };
   }
   return undefined;
 }
 
 /** Decode: the type an element of polymorphic declared type carries. */
-export function receivedType(d: ServiceDescriptor, declared: ComplexTypeDescriptor, el: XmlElement, path: Path): ComplexTypeDescriptor {
+export function receivedType(
+  d: ServiceDescriptor,
+  declared: ComplexTypeDescriptor,
+  el: XmlElement,
+  path: Path,
+): ComplexTypeDescriptor {
   const hierarchy = hierarchyOf(d, declared, path);
   const xsiType = xsiTypeOf(el, path);
   const type = xsiType === undefined ? declared : hierarchy.byName.get(xsiType.ns)?.get(xsiType.local);
-  if (type === undefined) throw new CodecError('CODEC_UNEXPECTED', String(path), `xsi:type {${xsiType!.ns}}${xsiType!.local} is not the declared type or one derived from it (${hierarchy.allowed})`);
-  if (type.abstract === true) throw new CodecError('CODEC_INVALID_VALUE', String(path), `the specified type is abstract: {${type.name!.ns}}${type.name!.local}${xsiType === undefined ? ' (no xsi:type given)' : ''}`);
+  if (type === undefined)
+    throw new CodecError(
+      'CODEC_UNEXPECTED',
+      String(path),
+      `xsi:type {${xsiType!.ns}}${xsiType!.local} is not the declared type or one derived from it (${hierarchy.allowed})`,
+    );
+  if (type.abstract === true)
+    throw new CodecError(
+      'CODEC_INVALID_VALUE',
+      String(path),
+      `the specified type is abstract: {${type.name!.ns}}${type.name!.local}${xsiType === undefined ? ' (no xsi:type given)' : ''}`,
+    );
   return type;
 }
 
@@ -128,7 +190,11 @@ export function checkOwnXsiType(type: ComplexTypeDescriptor, el: XmlElement, pat
   if (name === undefined) return;
   const xsiType = xsiTypeOf(el, path);
   if (xsiType !== undefined && (xsiType.ns !== name.ns || xsiType.local !== name.local)) {
-    throw new CodecError('CODEC_UNEXPECTED', String(path), `xsi:type {${xsiType.ns}}${xsiType.local} is not the declared type {${name.ns}}${name.local}, which has no derived types`);
+    throw new CodecError(
+      'CODEC_UNEXPECTED',
+      String(path),
+      `xsi:type {${xsiType.ns}}${xsiType.local} is not the declared type {${name.ns}}${name.local}, which has no derived types`,
+    );
   }
 }
 
@@ -136,12 +202,20 @@ export function checkOwnXsiType(type: ComplexTypeDescriptor, el: XmlElement, pat
  * Encode: refuses a property that is not a member of `type` — the encoder would otherwise drop
  * it without a word (a misspelt optional field, a subtype's field on a base-typed value).
  */
-export function checkMembers(type: ComplexTypeDescriptor, record: Record<string, unknown>, polymorphic: boolean, path: Path): void {
+export function checkMembers(
+  type: ComplexTypeDescriptor,
+  record: Record<string, unknown>,
+  polymorphic: boolean,
+  path: Path,
+): void {
   const members = planOf(type).members;
   for (const key in record) {
     if (members.has(key) || (polymorphic && key === '$type')) continue;
     const name = type.name === undefined ? 'this type' : `{${type.name.ns}}${type.name.local}`;
-    const why = key === '$type' ? `${name} has no derived types, so its values carry no $type` : `"${key}" is not a member of ${name}`;
+    const why =
+      key === '$type'
+        ? `${name} has no derived types, so its values carry no $type`
+        : `"${key}" is not a member of ${name}`;
     throw new CodecError('CODEC_UNEXPECTED', String(path), `unexpected property: ${why}`);
   }
 }

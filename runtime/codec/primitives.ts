@@ -83,8 +83,10 @@ function boundedIntCodec(xsd: string, min: number, max: number): PrimitiveCodec 
   return {
     tsType: 'number',
     encode(value, path) {
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(path, `expected an integer number for xs:${xsd}, got ${describe(value)}`);
-      if (value < min || value > max) throw invalid(path, `${value} is outside the range of xs:${xsd} (${min}..${max})`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw invalid(path, `expected an integer number for xs:${xsd}, got ${describe(value)}`);
+      if (value < min || value > max)
+        throw invalid(path, `${value} is outside the range of xs:${xsd} (${min}..${max})`);
       return String(value);
     },
     decode(text, path) {
@@ -99,19 +101,22 @@ function boundedIntCodec(xsd: string, min: number, max: number): PrimitiveCodec 
 
 function bigIntCodec(xsd: string, min?: bigint, max?: bigint): PrimitiveCodec {
   const check = (n: bigint, path: string, shown: string): bigint => {
-    if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw invalid(path, `${shown} is outside the range of xs:${xsd}`);
+    if ((min !== undefined && n < min) || (max !== undefined && n > max))
+      throw invalid(path, `${shown} is outside the range of xs:${xsd}`);
     return n;
   };
   return {
     tsType: 'bigint',
     encode(value, path) {
       if (typeof value === 'bigint') return String(check(value, path, String(value)));
-      if (typeof value === 'number' && Number.isSafeInteger(value)) return String(check(BigInt(value), path, String(value)));
+      if (typeof value === 'number' && Number.isSafeInteger(value))
+        return String(check(BigInt(value), path, String(value)));
       throw invalid(path, `expected a bigint (or a safe integer number) for xs:${xsd}, got ${describe(value)}`);
     },
     decode(text, path) {
       const t = text.trim();
-      if (!INTEGER_LEXICAL.test(t)) throw invalid(path, `"${t.length > 40 ? `${t.slice(0, 40)}...` : t}" is not an xs:${xsd}`);
+      if (!INTEGER_LEXICAL.test(t))
+        throw invalid(path, `"${t.length > 40 ? `${t.slice(0, 40)}...` : t}" is not an xs:${xsd}`);
       return check(BigInt(t), path, t);
     },
   };
@@ -123,7 +128,8 @@ const decimalCodec: PrimitiveCodec = {
   tsType: 'string',
   encode(value, path) {
     const s = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-    if (typeof s !== 'string' || !DECIMAL_LEXICAL.test(s) || s.includes('e')) throw invalid(path, `expected an xs:decimal string such as "12.50", got ${describe(value)}`);
+    if (typeof s !== 'string' || !DECIMAL_LEXICAL.test(s) || s.includes('e'))
+      throw invalid(path, `expected an xs:decimal string such as "12.50", got ${describe(value)}`);
     return s;
   },
   decode(text, path) {
@@ -182,7 +188,11 @@ function temporalCodec(xsd: string): PrimitiveCodec {
 const GUID_LEXICAL = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 function checkGuid(text: string, path: string): string {
-  if (!GUID_LEXICAL.test(text)) throw invalid(path, `${describe(text)} is not a guid (expected 8-4-4-4-12 hexadecimal digits, such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301)`);
+  if (!GUID_LEXICAL.test(text))
+    throw invalid(
+      path,
+      `${describe(text)} is not a guid (expected 8-4-4-4-12 hexadecimal digits, such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301)`,
+    );
   return text;
 }
 
@@ -196,8 +206,23 @@ const guidCodec: PrimitiveCodec = {
 };
 
 const STRING_TYPES = [
-  'string', 'normalizedString', 'token', 'language', 'Name', 'NCName', 'NMTOKEN', 'NMTOKENS', 'ID', 'IDREF', 'IDREFS',
-  'ENTITY', 'ENTITIES', 'anyURI', 'QName', 'NOTATION', 'anySimpleType',
+  'string',
+  'normalizedString',
+  'token',
+  'language',
+  'Name',
+  'NCName',
+  'NMTOKEN',
+  'NMTOKENS',
+  'ID',
+  'IDREF',
+  'IDREFS',
+  'ENTITY',
+  'ENTITIES',
+  'anyURI',
+  'QName',
+  'NOTATION',
+  'anySimpleType',
 ];
 
 /** Types whose text is the value as written (whitespace kept); the others collapse it. */

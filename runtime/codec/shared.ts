@@ -17,7 +17,10 @@ export interface PrimitiveValue {
 }
 
 /** A value descriptor with named simple types folded into primitives. */
-export type ResolvedValue = PrimitiveValue | { readonly kind: 'complex'; readonly type: ComplexTypeDescriptor } | { readonly kind: 'xml' };
+export type ResolvedValue =
+  | PrimitiveValue
+  | { readonly kind: 'complex'; readonly type: ComplexTypeDescriptor }
+  | { readonly kind: 'xml' };
 
 const XML_VALUE: ResolvedValue = { kind: 'xml' };
 const resolvedCache = new WeakMap<ValueDescriptor, ResolvedValue>();
@@ -30,16 +33,26 @@ export function resolveValue(d: ServiceDescriptor, vd: ValueDescriptor, path: st
   else if (vd.kind === 'xml') resolved = XML_VALUE;
   else {
     const type = d.types[vd.type];
-    if (type === undefined) throw new CodecError('CODEC_DESCRIPTOR', path, `the type ${vd.type} is not in the descriptor`);
+    if (type === undefined)
+      throw new CodecError('CODEC_DESCRIPTOR', path, `the type ${vd.type} is not in the descriptor`);
     // A list type is carried as its whole text (the emitter maps it to string).
-    resolved = type.kind === 'complex' ? { kind: 'complex', type } : primitiveValue(type.list === true ? 'string' : type.xsd, type.enumeration);
+    resolved =
+      type.kind === 'complex'
+        ? { kind: 'complex', type }
+        : primitiveValue(type.list === true ? 'string' : type.xsd, type.enumeration);
   }
   resolvedCache.set(vd, resolved);
   return resolved;
 }
 
 function primitiveValue(xsd: string, enumeration: readonly string[] | undefined): PrimitiveValue {
-  return { kind: 'primitive', xsd, enumeration, codec: findPrimitiveCodec(xsd), trim: enumeration !== undefined && !isStringLike(xsd) };
+  return {
+    kind: 'primitive',
+    xsd,
+    enumeration,
+    codec: findPrimitiveCodec(xsd),
+    trim: enumeration !== undefined && !isStringLike(xsd),
+  };
 }
 
 /** A simple value from its text (the element's or the attribute's, unescaped). */
@@ -61,6 +74,10 @@ export function checkEnumeration(enumeration: readonly string[] | undefined, lex
   if (enumeration === undefined || enumeration.length === 0) return;
   if (!enumeration.includes(lexical)) {
     const shown = enumeration.length > 8 ? `${enumeration.slice(0, 8).join(', ')}, ...` : enumeration.join(', ');
-    throw new CodecError('CODEC_INVALID_VALUE', path, `"${lexical.length > 40 ? `${lexical.slice(0, 40)}...` : lexical}" is not one of the allowed values (${shown})`);
+    throw new CodecError(
+      'CODEC_INVALID_VALUE',
+      path,
+      `"${lexical.length > 40 ? `${lexical.slice(0, 40)}...` : lexical}" is not one of the allowed values (${shown})`,
+    );
   }
 }

@@ -56,8 +56,24 @@ function form(local: string, shape: string, pattern: string, day?: DayCheck): Te
 const ZONE_FORM = '(Z|(+|-)hh:mm)?';
 
 const FORMS: ReadonlyMap<string, TemporalForm> = new Map([
-  ['dateTime', form('dateTime', `-?YYYY-MM-DDThh:mm:ss(.s+)?${ZONE_FORM}`, `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}?`, 'after-year')],
-  ['dateTimeStamp', form('dateTimeStamp', '-?YYYY-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)', `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}`, 'after-year')],
+  [
+    'dateTime',
+    form(
+      'dateTime',
+      `-?YYYY-MM-DDThh:mm:ss(.s+)?${ZONE_FORM}`,
+      `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}?`,
+      'after-year',
+    ),
+  ],
+  [
+    'dateTimeStamp',
+    form(
+      'dateTimeStamp',
+      '-?YYYY-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)',
+      `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}`,
+      'after-year',
+    ),
+  ],
   ['date', form('date', `-?YYYY-MM-DD${ZONE_FORM}`, `${YEAR}-${MONTH}-${DAY}${ZONE}?`, 'after-year')],
   ['time', form('time', `hh:mm:ss(.s+)?${ZONE_FORM}`, `${TIME}${ZONE}?`)],
   ['gYearMonth', form('gYearMonth', `-?YYYY-MM${ZONE_FORM}`, `${YEAR}-${MONTH}${ZONE}?`)],
@@ -65,9 +81,26 @@ const FORMS: ReadonlyMap<string, TemporalForm> = new Map([
   ['gMonthDay', form('gMonthDay', `--MM-DD${ZONE_FORM}`, `--${MONTH}-${DAY}${ZONE}?`, 'month-day')],
   ['gDay', form('gDay', `---DD${ZONE_FORM}`, `---${DAY}${ZONE}?`)],
   ['gMonth', form('gMonth', `--MM${ZONE_FORM}`, `--${MONTH}${ZONE}?`)],
-  ['duration', form('duration', '-?PnYnMnDTnHnMn.nS (at least one part; T only before a time part)', `-?P(?=[0-9]|T[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:${DURATION_TIME})?`)],
-  ['dayTimeDuration', form('dayTimeDuration', '-?PnDTnHnMn.nS (at least one part; T only before a time part)', `-?P(?=[0-9]|T[0-9])(?:[0-9]+D)?(?:${DURATION_TIME})?`)],
-  ['yearMonthDuration', form('yearMonthDuration', '-?PnYnM (at least one part)', '-?P(?=[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?')],
+  [
+    'duration',
+    form(
+      'duration',
+      '-?PnYnMnDTnHnMn.nS (at least one part; T only before a time part)',
+      `-?P(?=[0-9]|T[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:${DURATION_TIME})?`,
+    ),
+  ],
+  [
+    'dayTimeDuration',
+    form(
+      'dayTimeDuration',
+      '-?PnDTnHnMn.nS (at least one part; T only before a time part)',
+      `-?P(?=[0-9]|T[0-9])(?:[0-9]+D)?(?:${DURATION_TIME})?`,
+    ),
+  ],
+  [
+    'yearMonthDuration',
+    form('yearMonthDuration', '-?PnYnM (at least one part)', '-?P(?=[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?'),
+  ],
 ]);
 
 const DATE_TIME = FORMS.get('dateTime')!;
@@ -113,7 +146,9 @@ function dayFits(text: string, at: DayCheck): boolean {
   if (day <= 28) return true;
   const month = digits2(text, yearEnd + 1);
   if (month === 2) return day === 29 && (at === 'month-day' || isLeap(text, yearEnd));
-  return day <= 30 || month === 1 || month === 3 || month === 5 || month === 7 || month === 8 || month === 10 || month === 12;
+  return (
+    day <= 30 || month === 1 || month === 3 || month === 5 || month === 7 || month === 8 || month === 10 || month === 12
+  );
 }
 
 function digits2(text: string, at: number): number {
@@ -138,7 +173,9 @@ const LOOSE_ZONE = '(?<zone>Z|[+-]\\d\\d:\\d\\d)?';
 const LOOSE_TIME = '(?<hour>\\d\\d):(?<minute>\\d\\d):(?<second>\\d\\d)(?<fraction>\\.\\d+)?';
 const LOOSE: Readonly<Record<string, RegExp>> = {
   dateTime: new RegExp(`^(?<year>-?\\d{4,})-(?<month>\\d\\d)-(?<day>\\d\\d)T${LOOSE_TIME}${LOOSE_ZONE}$`),
-  dateTimeStamp: new RegExp(`^(?<year>-?\\d{4,})-(?<month>\\d\\d)-(?<day>\\d\\d)T${LOOSE_TIME}(?<zone>Z|[+-]\\d\\d:\\d\\d)$`),
+  dateTimeStamp: new RegExp(
+    `^(?<year>-?\\d{4,})-(?<month>\\d\\d)-(?<day>\\d\\d)T${LOOSE_TIME}(?<zone>Z|[+-]\\d\\d:\\d\\d)$`,
+  ),
   date: new RegExp(`^(?<year>-?\\d{4,})-(?<month>\\d\\d)-(?<day>\\d\\d)${LOOSE_ZONE}$`),
   time: new RegExp(`^${LOOSE_TIME}${LOOSE_ZONE}$`),
   gYearMonth: new RegExp(`^(?<year>-?\\d{4,})-(?<month>\\d\\d)${LOOSE_ZONE}$`),
@@ -165,16 +202,22 @@ function whatIsWrong(f: TemporalForm, text: string): string {
   if (year !== undefined) {
     const digits = year.replace('-', '');
     if (digits === '0000') return 'there is no year 0000 in XSD 1.0 (1 BCE is -0001)';
-    if (digits.length > 4 && digits.startsWith('0')) return `the year ${year} has a leading zero (four digits at least, no more with a leading zero)`;
+    if (digits.length > 4 && digits.startsWith('0'))
+      return `the year ${year} has a leading zero (four digits at least, no more with a leading zero)`;
   }
   const m = month === undefined ? undefined : Number(month);
   if (m !== undefined && (m < 1 || m > 12)) return `month ${month} is not 01-12`;
   if (day !== undefined) {
-    const max = m === undefined ? 31 : m === 2 && year !== undefined && !isLeap(year, year.length) ? 28 : MONTH_DAYS[m - 1]!;
-    if (Number(day) < 1 || Number(day) > max) return m === undefined ? `day ${day} is not 01-31` : `day ${day} is not in month ${month}${m === 2 && max === 28 ? ` of ${year}, not a leap year` : ''} (01-${max})`;
+    const max =
+      m === undefined ? 31 : m === 2 && year !== undefined && !isLeap(year, year.length) ? 28 : MONTH_DAYS[m - 1]!;
+    if (Number(day) < 1 || Number(day) > max)
+      return m === undefined
+        ? `day ${day} is not 01-31`
+        : `day ${day} is not in month ${month}${m === 2 && max === 28 ? ` of ${year}, not a leap year` : ''} (01-${max})`;
   }
   if (hour !== undefined) {
-    const endOfDay = hour === '24' && minute === '00' && second === '00' && (fraction === undefined || /^\.0+$/.test(fraction));
+    const endOfDay =
+      hour === '24' && minute === '00' && second === '00' && (fraction === undefined || /^\.0+$/.test(fraction));
     if (hour === '24' && !endOfDay) return '24 is an hour only in 24:00:00, the end of the day';
     if (Number(hour) > 24) return `hour ${hour} is not 00-23 (or 24:00:00)`;
     if (Number(minute) > 59) return `minute ${minute} is not 00-59`;

@@ -52,11 +52,20 @@ export class BodyReader {
     const declared = req.headers['content-length'];
     if (declared !== undefined) {
       const length = Number(declared);
-      if (!Number.isSafeInteger(length) || length < 0) return onFailure({ status: 400, message: 'Invalid Content-Length.' });
+      if (!Number.isSafeInteger(length) || length < 0)
+        return onFailure({ status: 400, message: 'Invalid Content-Length.' });
       if (length > limits.maxBytes) return onFailure({ status: 413, message: tooLarge(limits) });
       if (length === 0) return onBody(EMPTY);
     }
-    const state: BodyState = { reader: this, onBody, onFailure, chunks: [], deadline: performance.now() + limits.timeoutMs, received: 0, settled: false };
+    const state: BodyState = {
+      reader: this,
+      onBody,
+      onFailure,
+      chunks: [],
+      deadline: performance.now() + limits.timeoutMs,
+      received: 0,
+      settled: false,
+    };
     (req as StatefulRequest)[STATE] = state;
     this.pending.add(req);
     this.sweeper ??= setInterval(sweep, this.sweepMs, this).unref();

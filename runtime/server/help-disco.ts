@@ -21,7 +21,9 @@ export function renderDisco(site: HelpSite, origin: string, path: string): strin
   ];
   site.soapEndpoints.forEach(({ binding, path: address }, i) => {
     const prefix = `q${i + 1}`;
-    lines.push(`  <soap address="${attr(origin + address)}" xmlns:${prefix}="${attr(site.d.targetNamespace)}" binding="${prefix}:${attr(binding.name)}" xmlns="${DISCO_SOAP_NS}" />`);
+    lines.push(
+      `  <soap address="${attr(origin + address)}" xmlns:${prefix}="${attr(site.d.targetNamespace)}" binding="${prefix}:${attr(binding.name)}" xmlns="${DISCO_SOAP_NS}" />`,
+    );
   });
   lines.push('</discovery>');
   return lines.join('\n');

@@ -30,6 +30,8 @@ export function serviceDocumentation(wsdl: string, serviceName: string): string 
   } catch {
     return undefined;
   }
-  const service = children(root, 'service').find((s) => s.attributes.some((a) => a.ns === '' && a.local === 'name' && a.value === serviceName));
+  const service = children(root, 'service').find((s) =>
+    s.attributes.some((a) => a.ns === '' && a.local === 'name' && a.value === serviceName),
+  );
   return documentationOf(service) ?? documentationOf(root);
 }

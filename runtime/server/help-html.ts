@@ -64,7 +64,10 @@ export interface PageFrame {
 }
 
 export function renderPage(frame: PageFrame): string {
-  const trail = frame.trail.length === 0 ? '' : `<nav aria-label="Breadcrumb"><ol>${frame.trail.map(([text, href]) => `<li><a href="${html(href)}">${html(text)}</a></li>`).join('')}<li aria-current="page">${html(frame.heading)}</li></ol></nav>\n`;
+  const trail =
+    frame.trail.length === 0
+      ? ''
+      : `<nav aria-label="Breadcrumb"><ol>${frame.trail.map(([text, href]) => `<li><a href="${html(href)}">${html(text)}</a></li>`).join('')}<li aria-current="page">${html(frame.heading)}</li></ol></nav>\n`;
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -89,11 +92,16 @@ export function renderPage(frame: PageFrame): string {
 export function writeHtml(res: ServerResponse, status: number, page: string): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, [
-    'Content-Type', 'text/html; charset=utf-8',
-    'Content-Length', String(Buffer.byteLength(page)),
-    'Content-Security-Policy', CONTENT_SECURITY_POLICY,
-    'X-Content-Type-Options', 'nosniff',
-    'Cache-Control', 'no-cache',
+    'Content-Type',
+    'text/html; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(page)),
+    'Content-Security-Policy',
+    CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options',
+    'nosniff',
+    'Cache-Control',
+    'no-cache',
   ]);
   res.end(page);
 }

@@ -46,7 +46,9 @@ function descriptionLinks(site: HelpSite, path: string): string {
 
 export function renderServicePage(site: HelpSite, req: PageRequest): string {
   const name = site.d.name;
-  const items = [...site.operations.values()].map((op) => `<li><a href="${html(opHref(op.name))}">${html(op.name)}</a>${doc(op.documentation)}</li>`);
+  const items = [...site.operations.values()].map(
+    (op) => `<li><a href="${html(opHref(op.name))}">${html(op.name)}</a>${doc(op.documentation)}</li>`,
+  );
   const protocols = [...new Set(site.d.bindings.map((b) => TITLES[b.protocol]))].join(', ');
   const main = [
     doc(site.documentation()),
@@ -64,12 +66,21 @@ function disco(site: HelpSite, path: string): string {
 
 function table(caption: string, rows: readonly ParameterRow[]): string {
   if (rows.length === 0) return `<p>${html(caption)}: none.</p>`;
-  const body = rows.map((r) => `<tr><th scope="row"><code>${html(r.name)}</code></th><td><code>${html(r.type)}</code></td><td>${html(r.use)}</td></tr>`).join('\n');
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><th scope="row"><code>${html(r.name)}</code></th><td><code>${html(r.type)}</code></td><td>${html(r.use)}</td></tr>`,
+    )
+    .join('\n');
   return `<div class="table"><table>\n<caption>${html(caption)}</caption>\n<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Use</th></tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 function messageHtml(values: Placeholders, message: SampleMessage, host: string | undefined): string {
-  const lines = [message.startLine, ...(host === undefined ? [] : [`Host: ${host}`]), ...message.headers.map(([n, v]) => `${n}: ${v}`)];
+  const lines = [
+    message.startLine,
+    ...(host === undefined ? [] : [`Host: ${host}`]),
+    ...message.headers.map(([n, v]) => `${n}: ${v}`),
+  ];
   const text = `${lines.join('\n')}\n${message.body === '' ? '' : `\n${message.body}`}`;
   return `<pre><code>${values.toHtml(text)}</code></pre>`;
 }
@@ -81,7 +92,10 @@ function bindingSection(site: HelpSite, values: Placeholders, b: HelpBinding, ho
   let sample: Sample;
   try {
     const ctx = { d: site.d, placeholders: site.placeholders(), values };
-    sample = 'op' in b ? soapSample(ctx, b.protocol === 'soap11' ? soap11 : soap12, b.path, b.op) : httpSample(ctx, b.protocol, b.base, b.hop);
+    sample =
+      'op' in b
+        ? soapSample(ctx, b.protocol === 'soap11' ? soap11 : soap12, b.path, b.op)
+        : httpSample(ctx, b.protocol, b.base, b.hop);
   } catch (err) {
     // A contract this runtime cannot write a sample for (a required recursive field, say).
     if (!(err instanceof CodecError)) throw err;
@@ -110,10 +124,14 @@ function testFormState(op: HelpOperation, req: PageRequest): TestFormState {
 export function renderOperationPage(site: HelpSite, op: HelpOperation, req: PageRequest): string {
   const values = new Placeholders(site.d);
   const headers = headerRows(site.d, op);
-  const usable = op.bindings.filter((b) => !('unusable' in b)).map((b) => `<a href="#${b.protocol}">${TITLES[b.protocol]}</a>`);
+  const usable = op.bindings
+    .filter((b) => !('unusable' in b))
+    .map((b) => `<a href="#${b.protocol}">${TITLES[b.protocol]}</a>`);
   const main = [
     doc(op.documentation),
-    usable.length === 0 ? '<p>No binding of this server can carry it.</p>' : `<p>Available over ${usable.join(', ')}.</p>`,
+    usable.length === 0
+      ? '<p>No binding of this server can carry it.</p>'
+      : `<p>Available over ${usable.join(', ')}.</p>`,
     '<h2 id="parameters">Parameters</h2>',
     table(`Input of ${op.name}`, parameterRows(site.d, op)),
     headers.length === 0 ? '' : table('SOAP headers', headers),
@@ -124,11 +142,24 @@ export function renderOperationPage(site: HelpSite, op: HelpOperation, req: Page
     ...op.bindings.map((b) => bindingSection(site, values, b, req.host)),
     descriptionLinks(site, req.path),
   ].join('\n');
-  return renderPage({ title: `${op.name} — ${site.d.name} web service`, trail: [[site.d.name, req.path]], heading: op.name, main, head: disco(site, req.path) });
+  return renderPage({
+    title: `${op.name} — ${site.d.name} web service`,
+    trail: [[site.d.name, req.path]],
+    heading: op.name,
+    main,
+    head: disco(site, req.path),
+  });
 }
 
 export function renderUnknownOperationPage(site: HelpSite, name: string, req: PageRequest): string {
-  const items = [...site.operations.keys()].map((n) => `<li><a href="${html(opHref(n))}">${html(n)}</a></li>`).join('\n');
+  const items = [...site.operations.keys()]
+    .map((n) => `<li><a href="${html(opHref(n))}">${html(n)}</a></li>`)
+    .join('\n');
   const main = `<p>${html(site.d.name)} has no operation named <code>${html(name)}</code>. Its operations:</p>\n<ul>\n${items}\n</ul>`;
-  return renderPage({ title: `No operation ${name} — ${site.d.name} web service`, trail: [[site.d.name, req.path]], heading: 'No such operation', main });
+  return renderPage({
+    title: `No operation ${name} — ${site.d.name} web service`,
+    trail: [[site.d.name, req.path]],
+    heading: 'No such operation',
+    main,
+  });
 }

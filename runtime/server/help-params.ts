@@ -27,14 +27,20 @@ export function typeLabel(d: ServiceDescriptor, vd: ValueDescriptor): string {
   if (vd.kind === 'xml') return 'XML';
   const type = d.types[vd.type];
   if (type === undefined) return localName(vd.type);
-  if (type.kind === 'simple') return type.list === true ? `list of ${enumerated(type.xsd, type.enumeration)}` : enumerated(type.xsd, type.enumeration);
+  if (type.kind === 'simple')
+    return type.list === true
+      ? `list of ${enumerated(type.xsd, type.enumeration)}`
+      : enumerated(type.xsd, type.enumeration);
   if (type.arrayItem !== undefined) return `${typeLabel(d, type.arrayItem.value)}[]`;
   return type.name?.local ?? localName(vd.type);
 }
 
 function fieldRow(d: ServiceDescriptor, f: FieldDescriptor): ParameterRow {
   const type = f.wildcard === true ? 'XML' : typeLabel(d, f.value);
-  const use = [f.minOccurs > 0 && f.inChoice !== true ? 'required' : 'optional', ...(f.nillable ? ['nillable'] : [])].join(', ');
+  const use = [
+    f.minOccurs > 0 && f.inChoice !== true ? 'required' : 'optional',
+    ...(f.nillable ? ['nillable'] : []),
+  ].join(', ');
   return { name: f.name.local, type: f.maxOccurs === 1 ? type : `${type}[]`, use };
 }
 
@@ -44,12 +50,19 @@ function bodyRows(d: ServiceDescriptor, body: BodyDescriptor): ParameterRow[] {
   const element = d.elements[body.element];
   if (element === undefined) return [];
   const type = element.value.kind === 'type' ? d.types[element.value.type] : undefined;
-  if (type?.kind === 'complex' && type.arrayItem === undefined && type.text === undefined) return type.fields.map((f) => fieldRow(d, f));
-  return [{ name: element.name.local, type: typeLabel(d, element.value), use: element.nillable ? 'nillable' : 'required' }];
+  if (type?.kind === 'complex' && type.arrayItem === undefined && type.text === undefined)
+    return type.fields.map((f) => fieldRow(d, f));
+  return [
+    { name: element.name.local, type: typeLabel(d, element.value), use: element.nillable ? 'nillable' : 'required' },
+  ];
 }
 
 function httpRows(hop: HttpOperation): ParameterRow[] {
-  return hop.params.map((p) => ({ name: p.name, type: `${enumerated(p.xsd, p.enumeration)}${p.repeated ? '[]' : ''}`, use: p.required ? 'required' : 'optional' }));
+  return hop.params.map((p) => ({
+    name: p.name,
+    type: `${enumerated(p.xsd, p.enumeration)}${p.repeated ? '[]' : ''}`,
+    use: p.required ? 'required' : 'optional',
+  }));
 }
 
 export function parameterRows(d: ServiceDescriptor, op: HelpOperation): ParameterRow[] {
@@ -63,7 +76,14 @@ export function resultRows(d: ServiceDescriptor, op: HelpOperation): ParameterRo
   for (const b of op.bindings) {
     if (!('hop' in b) || b.hop.result === undefined) continue;
     const element = d.elements[b.hop.result.elementKey];
-    if (element !== undefined) return [{ name: b.hop.result.field, type: typeLabel(d, element.value), use: element.nillable ? 'nillable' : 'required' }];
+    if (element !== undefined)
+      return [
+        {
+          name: b.hop.result.field,
+          type: typeLabel(d, element.value),
+          use: element.nillable ? 'nillable' : 'required',
+        },
+      ];
   }
   return [];
 }
@@ -74,7 +94,11 @@ export function headerRows(d: ServiceDescriptor, op: HelpOperation): ParameterRo
     if (!('op' in b)) continue;
     return b.op.inputHeaders.map((h) => {
       const element = d.elements[h.element];
-      return { name: element?.name.local ?? localName(h.element), type: element === undefined ? '' : typeLabel(d, element.value), use: 'SOAP header' };
+      return {
+        name: element?.name.local ?? localName(h.element),
+        type: element === undefined ? '' : typeLabel(d, element.value),
+        use: 'SOAP header',
+      };
     });
   }
   return [];

@@ -9,7 +9,14 @@
  * placeholder is a marker (private-use characters around a number) that the page replaces with
  * the type's name after escaping, whether it ended up in XML text, an attribute or a URL.
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, OperationDescriptor, ServiceDescriptor, TypeDescriptor, ValueDescriptor } from '../descriptor.js';
+import type {
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+  TypeDescriptor,
+  ValueDescriptor,
+} from '../descriptor.js';
 import type { XmlElement } from '../xml/types.js';
 import { html } from './help-html.js';
 
@@ -96,7 +103,8 @@ export class Placeholders {
     if (vd.kind === 'xml') return this.xml();
     const type = this.d.types[vd.type];
     if (type === undefined) return undefined; // the encoder names the missing type
-    if (type.kind === 'simple') return this.simple(type.list === true ? `list of ${type.xsd}` : type.xsd, type.enumeration);
+    if (type.kind === 'simple')
+      return this.simple(type.list === true ? `list of ${type.xsd}` : type.xsd, type.enumeration);
     if (this.open.has(vd.type)) return undefined;
     this.open.add(vd.type);
     try {
@@ -112,7 +120,8 @@ export class Placeholders {
     const type = polymorphic && declared.abstract === true ? this.firstConcrete(declared) : declared;
     const record: Record<string, unknown> = polymorphic ? { $type: type.tag } : {};
     for (const field of type.fields) {
-      const value = field.wildcard === true ? [this.xml()] : field.maxOccurs === 1 ? this.value(field.value) : this.items(field);
+      const value =
+        field.wildcard === true ? [this.xml()] : field.maxOccurs === 1 ? this.value(field.value) : this.items(field);
       if (value !== undefined) record[field.prop] = value;
     }
     for (const attribute of type.attributes) record[attribute.prop] = this.value(attribute.value);
@@ -135,7 +144,17 @@ export class Placeholders {
 
   /** An XML fragment placeholder (anyType, xs:any). */
   private xml(): XmlElement {
-    return { type: 'element', ns: '', local: 'xml', prefix: '', attributes: [], namespaces: {}, children: [{ type: 'text', text: this.marker('xml') }], line: 0, column: 0 };
+    return {
+      type: 'element',
+      ns: '',
+      local: 'xml',
+      prefix: '',
+      attributes: [],
+      namespaces: {},
+      children: [{ type: 'text', text: this.marker('xml') }],
+      line: 0,
+      column: 0,
+    };
   }
 
   /** Escapes `text` for HTML and shows each marker as its label in a `<var>`. */

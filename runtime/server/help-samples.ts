@@ -47,17 +47,31 @@ function requestMessage(wire: WireRequest, lengthLabel: string): SampleMessage {
     headers.push([displayName(name), value]);
     if (name === 'content-type') headers.push(['Content-Length', lengthLabel]);
   }
-  const body = wire.body === undefined ? '' : wire.headers['content-type']?.includes('xml') === true ? indentXml(wire.body) : wire.body;
+  const body =
+    wire.body === undefined
+      ? ''
+      : wire.headers['content-type']?.includes('xml') === true
+        ? indentXml(wire.body)
+        : wire.body;
   return { startLine: `${wire.method} ${wire.path} HTTP/1.1`, headers, body };
 }
 
 function responseMessage(contentType: string | undefined, body: string, lengthLabel: string): SampleMessage {
-  const headers: (readonly [string, string])[] = contentType === undefined ? [['Content-Length', '0']] : [['Content-Type', contentType], ['Content-Length', lengthLabel]];
+  const headers: (readonly [string, string])[] =
+    contentType === undefined
+      ? [['Content-Length', '0']]
+      : [
+          ['Content-Type', contentType],
+          ['Content-Length', lengthLabel],
+        ];
   return { startLine: 'HTTP/1.1 200 OK', headers, body: body === '' ? '' : indentXml(body) };
 }
 
 /** Placeholder values of an operation's declared SOAP header blocks, by property. */
-function headerValues(ctx: SampleContext, headers: OperationDescriptor['inputHeaders']): Record<string, unknown> | undefined {
+function headerValues(
+  ctx: SampleContext,
+  headers: OperationDescriptor['inputHeaders'],
+): Record<string, unknown> | undefined {
   if (headers.length === 0) return undefined;
   const out: Record<string, unknown> = {};
   for (const h of headers) {
@@ -76,13 +90,32 @@ function bodyValue(ctx: SampleContext, body: OperationDescriptor['input']): unkn
 export function soapSample(ctx: SampleContext, version: SoapVersion, path: string, op: OperationDescriptor): Sample {
   const sop = ctx.placeholders.operation(op);
   const length = ctx.values.marker('length');
-  const wire = buildSoapRequest(ctx.placeholders.descriptor, version, path, sop, bodyValue(ctx, op.input), headerValues(ctx, op.inputHeaders), {});
-  const response = encodeSoapResponse(ctx.placeholders.descriptor, version, sop, bodyValue(ctx, op.output), headerValues(ctx, op.outputHeaders));
+  const wire = buildSoapRequest(
+    ctx.placeholders.descriptor,
+    version,
+    path,
+    sop,
+    bodyValue(ctx, op.input),
+    headerValues(ctx, op.inputHeaders),
+    {},
+  );
+  const response = encodeSoapResponse(
+    ctx.placeholders.descriptor,
+    version,
+    sop,
+    bodyValue(ctx, op.output),
+    headerValues(ctx, op.outputHeaders),
+  );
   return { request: requestMessage(wire, length), response: responseMessage(version.contentType, response, length) };
 }
 
 /** `hop` is the original descriptor's compiled operation (its parameters name the placeholders). */
-export function httpSample(ctx: SampleContext, protocol: Extract<Protocol, 'http-get' | 'http-post'>, base: string, hop: HttpOperation): Sample {
+export function httpSample(
+  ctx: SampleContext,
+  protocol: Extract<Protocol, 'http-get' | 'http-post'>,
+  base: string,
+  hop: HttpOperation,
+): Sample {
   const pd = ctx.placeholders.descriptor;
   const sop = ctx.placeholders.operation(hop.op);
   const shop = compileHttpOperation(pd, sop, soapWrappers(pd).get(sop.method));
@@ -92,9 +125,14 @@ export function httpSample(ctx: SampleContext, protocol: Extract<Protocol, 'http
     input[p.prop] = shop.params[i]?.repeated === true ? [value, ctx.values.simple(p.xsd, p.enumeration)] : value;
   });
   const length = ctx.values.marker('length');
-  const wire = protocol === 'http-get' ? buildGetRequest(base, shop, input, {}) : buildPostRequest(base, shop, input, {});
-  if (shop.result === undefined) return { request: requestMessage(wire, length), response: responseMessage(undefined, '', length) };
+  const wire =
+    protocol === 'http-get' ? buildGetRequest(base, shop, input, {}) : buildPostRequest(base, shop, input, {});
+  if (shop.result === undefined)
+    return { request: requestMessage(wire, length), response: responseMessage(undefined, '', length) };
   const element = ctx.d.elements[shop.result.elementKey];
   const output = { [shop.result.field]: element === undefined ? undefined : ctx.values.value(element.value) };
-  return { request: requestMessage(wire, length), response: responseMessage(HTTP_GET_RESPONSE_TYPE, encodeHttpResponse(pd, shop, output), length) };
+  return {
+    request: requestMessage(wire, length),
+    response: responseMessage(HTTP_GET_RESPONSE_TYPE, encodeHttpResponse(pd, shop, output), length),
+  };
 }

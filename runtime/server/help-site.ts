@@ -11,10 +11,19 @@ import { placeholderDescriptor, type PlaceholderDescriptor } from './help-placeh
 import { serviceDocumentation } from './help-docs.js';
 import type { HelpPagesMode } from './help-mode.js';
 
-
 export type HelpBinding =
-  | { readonly protocol: 'soap11' | 'soap12'; readonly binding: BindingDescriptor; readonly path: string; readonly op: OperationDescriptor }
-  | { readonly protocol: 'http-get' | 'http-post'; readonly binding: BindingDescriptor; readonly base: string; readonly hop: HttpOperation }
+  | {
+      readonly protocol: 'soap11' | 'soap12';
+      readonly binding: BindingDescriptor;
+      readonly path: string;
+      readonly op: OperationDescriptor;
+    }
+  | {
+      readonly protocol: 'http-get' | 'http-post';
+      readonly binding: BindingDescriptor;
+      readonly base: string;
+      readonly hop: HttpOperation;
+    }
   | { readonly protocol: 'http-get' | 'http-post'; readonly binding: BindingDescriptor; readonly unusable: string };
 
 export interface HelpOperation {
@@ -44,7 +53,8 @@ const ORDER = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
 
 function basePathOf(binding: BindingDescriptor, basePath: string | undefined): string {
   const base = basePath ?? (binding.address === undefined ? undefined : addressPath(binding.address));
-  if (base === undefined) throw new CodecError('CODEC_DESCRIPTOR', binding.name, 'the binding has no port address: pass options.basePath');
+  if (base === undefined)
+    throw new CodecError('CODEC_DESCRIPTOR', binding.name, 'the binding has no port address: pass options.basePath');
   return base;
 }
 
@@ -54,7 +64,10 @@ function withoutPath(err: CodecError): string {
   return err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
 }
 
-function operationBindings(d: ServiceDescriptor, basePath: string | undefined): Map<string, { documentation: string | undefined; bindings: HelpBinding[] }> {
+function operationBindings(
+  d: ServiceDescriptor,
+  basePath: string | undefined,
+): Map<string, { documentation: string | undefined; bindings: HelpBinding[] }> {
   const byName = new Map<string, { documentation: string | undefined; bindings: HelpBinding[] }>();
   const entry = (name: string, documentation: string | undefined) => {
     let e = byName.get(name);
@@ -67,19 +80,31 @@ function operationBindings(d: ServiceDescriptor, basePath: string | undefined): 
   for (const binding of bindings) {
     const base = basePathOf(binding, basePath);
     if (binding.protocol === 'soap11' || binding.protocol === 'soap12') {
-      for (const op of binding.operations) entry(op.name, op.documentation).bindings.push({ protocol: binding.protocol, binding, path: base === '' ? '/' : base, op });
+      for (const op of binding.operations)
+        entry(op.name, op.documentation).bindings.push({
+          protocol: binding.protocol,
+          binding,
+          path: base === '' ? '/' : base,
+          op,
+        });
       continue;
     }
     const protocol = binding.protocol;
     for (const compiled of compileHttpBinding(d, binding, wrappers).values()) {
-      if (isUnusable(compiled)) entry(compiled.name, undefined).bindings.push({ protocol, binding, unusable: withoutPath(compiled.error) });
+      if (isUnusable(compiled))
+        entry(compiled.name, undefined).bindings.push({ protocol, binding, unusable: withoutPath(compiled.error) });
       else entry(compiled.op.name, compiled.op.documentation).bindings.push({ protocol, binding, base, hop: compiled });
     }
   }
   return byName;
 }
 
-export function compileHelpSite(d: ServiceDescriptor, mode: HelpPagesMode, basePath: string | undefined, wsdl: string | undefined): HelpSite {
+export function compileHelpSite(
+  d: ServiceDescriptor,
+  mode: HelpPagesMode,
+  basePath: string | undefined,
+  wsdl: string | undefined,
+): HelpSite {
   const operations = new Map<string, HelpOperation>();
   const found = operationBindings(d, basePath);
   for (const name of [...found.keys()].sort()) operations.set(name, { name, ...found.get(name)! });
@@ -100,7 +125,8 @@ export function compileHelpSite(d: ServiceDescriptor, mode: HelpPagesMode, baseP
     pages,
     soapEndpoints,
     hasWsdl: wsdl !== undefined,
-    documentation: () => (documentation ??= { text: wsdl === undefined ? undefined : serviceDocumentation(wsdl, d.name) }).text,
+    documentation: () =>
+      (documentation ??= { text: wsdl === undefined ? undefined : serviceDocumentation(wsdl, d.name) }).text,
     placeholders: () => (placeholders ??= placeholderDescriptor(d)),
   };
 }

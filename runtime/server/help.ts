@@ -23,7 +23,12 @@ export function helpPagesMode(value: unknown): HelpPagesMode {
 }
 
 /** Undefined when there is nothing to serve: pages off and no WSDL for DISCO to point to. */
-export function compileHelp(d: ServiceDescriptor, mode: HelpPagesMode, basePath: string | undefined, wsdl: string | undefined): HelpSite | undefined {
+export function compileHelp(
+  d: ServiceDescriptor,
+  mode: HelpPagesMode,
+  basePath: string | undefined,
+  wsdl: string | undefined,
+): HelpSite | undefined {
   return mode === 'off' && wsdl === undefined ? undefined : compileHelpSite(d, mode, basePath, wsdl);
 }
 
@@ -54,7 +59,12 @@ export interface HelpRequest {
 }
 
 /** True when the request was a help page or DISCO request, now answered. */
-export function answerHelp(site: HelpSite | undefined, req: IncomingMessage, res: ServerResponse, help: HelpRequest): boolean {
+export function answerHelp(
+  site: HelpSite | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  help: HelpRequest,
+): boolean {
   const page = site?.pages.get(help.path.toLowerCase());
   if (site === undefined || page === undefined || isWsdlQuery(help.query)) return false;
   try {
@@ -69,7 +79,13 @@ export function answerHelp(site: HelpSite | undefined, req: IncomingMessage, res
   }
 }
 
-function answer(site: HelpSite, page: string, req: IncomingMessage, res: ServerResponse, { query, trustForwarded }: HelpRequest): boolean {
+function answer(
+  site: HelpSite,
+  page: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { query, trustForwarded }: HelpRequest,
+): boolean {
   const origin = requestOrigin(req, trustForwarded);
   if (query.toLowerCase() === 'disco') {
     if (!site.hasWsdl) return false;
@@ -79,13 +95,18 @@ function answer(site: HelpSite, page: string, req: IncomingMessage, res: ServerR
     return true;
   }
   if (site.mode === 'off') return false;
-  const request: PageRequest = { path: page, host: origin.slice(origin.indexOf('//') + 2), testForm: site.mode === 'test-form' || isLocalRequest(req) };
+  const request: PageRequest = {
+    path: page,
+    host: origin.slice(origin.indexOf('//') + 2),
+    testForm: site.mode === 'test-form' || isLocalRequest(req),
+  };
   const name = operationName(query);
   if (name === undefined) {
     writeHtml(res, 200, renderServicePage(site, request));
     return true;
   }
-  const op = site.operations.get(name) ?? [...site.operations.values()].find((o) => o.name.toLowerCase() === name.toLowerCase());
+  const op =
+    site.operations.get(name) ?? [...site.operations.values()].find((o) => o.name.toLowerCase() === name.toLowerCase());
   if (op === undefined) writeHtml(res, 404, renderUnknownOperationPage(site, name, request));
   else writeHtml(res, 200, renderOperationPage(site, op, request));
   return true;

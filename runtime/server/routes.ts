@@ -32,7 +32,8 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
   const wrappers = soapWrappers(d);
   for (const binding of d.bindings) {
     const base = basePath ?? (binding.address === undefined ? undefined : addressPath(binding.address));
-    if (base === undefined) throw new CodecError('CODEC_DESCRIPTOR', binding.name, 'the binding has no port address: pass options.basePath');
+    if (base === undefined)
+      throw new CodecError('CODEC_DESCRIPTOR', binding.name, 'the binding has no port address: pass options.basePath');
     if (binding.protocol === 'soap11' || binding.protocol === 'soap12') {
       routeAt(base === '' ? '/' : base)[binding.protocol] = compileSoapEndpoint(d, binding);
       continue;

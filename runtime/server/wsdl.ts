@@ -8,7 +8,8 @@ import type { TLSSocket } from 'node:tls';
 
 const ADDRESS = /(<(?:[A-Za-z_][\w.-]*:)?address\b[^>]*?\blocation\s*=\s*)(["'])([^"']*)\2/g;
 /** A Host header we are willing to echo into a document: a host name or IP literal and a port. */
-const SAFE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const SAFE_HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function isWsdlQuery(query: string): boolean {
   return query.length === 4 && query.toLowerCase() === 'wsdl';

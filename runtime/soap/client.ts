@@ -20,7 +20,10 @@ export function buildSoapRequest(
   extraHeaders: Record<string, string>,
   mustUnderstand?: readonly string[],
 ): WireRequest {
-  const must = mustUnderstand === undefined || mustUnderstand.length === 0 ? undefined : { props: mustUnderstand, attribute: version.mustUnderstandAttribute };
+  const must =
+    mustUnderstand === undefined || mustUnderstand.length === 0
+      ? undefined
+      : { props: mustUnderstand, attribute: version.mustUnderstandAttribute };
   const headerXml = encodeHeaders(d, op.inputHeaders, soapHeaders, must);
   const body =
     `${version.envelopeOpen}${headerXml === '' ? '' : `<soap:Header>${headerXml}</soap:Header>`}` +
@@ -29,7 +32,14 @@ export function buildSoapRequest(
 }
 
 /** The operation's output, or throws SoapFaultError (a Fault) / TransportError (anything unusable). */
-export function parseSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, status: number, contentType: string, body: Uint8Array): unknown {
+export function parseSoapResponse(
+  d: ServiceDescriptor,
+  version: SoapVersion,
+  op: OperationDescriptor,
+  status: number,
+  contentType: string,
+  body: Uint8Array,
+): unknown {
   return readSoapResponse(d, version, op, status, contentType, body, false).output;
 }
 
@@ -52,40 +62,70 @@ export function readSoapResponse(
 ): { output: unknown; soapHeaders: Record<string, unknown> } {
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
   if (!mediaType.endsWith('xml')) {
-    throw new TransportError('BAD_RESPONSE', `Expected a SOAP response, got HTTP ${status} with ${mediaType || 'no content type'}`, { httpStatus: status });
+    throw new TransportError(
+      'BAD_RESPONSE',
+      `Expected a SOAP response, got HTTP ${status} with ${mediaType || 'no content type'}`,
+      { httpStatus: status },
+    );
   }
   let root: XmlElement;
   try {
     root = readXml(body).root;
   } catch (err) {
-    if (err instanceof XmlReadError) throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not well-formed XML: ${err.message}`, { httpStatus: status, cause: err });
+    if (err instanceof XmlReadError)
+      throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not well-formed XML: ${err.message}`, {
+        httpStatus: status,
+        cause: err,
+      });
     throw err;
   }
   // A fault may come in the other version's envelope (a 1.1 VersionMismatch answering 1.2).
   const envelopeVersion = root.ns === SOAP11_ENV_NS ? soap11 : root.ns === SOAP12_ENV_NS ? soap12 : undefined;
   if (envelopeVersion === undefined || root.local !== 'Envelope') {
-    throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not a SOAP envelope: {${root.ns}}${root.local}`, { httpStatus: status });
+    throw new TransportError(
+      'BAD_RESPONSE',
+      `The response (HTTP ${status}) is not a SOAP envelope: {${root.ns}}${root.local}`,
+      { httpStatus: status },
+    );
   }
   const { bodyChild, headerBlocks } = envelopeChildren(root, envelopeVersion.envNs);
-  if (bodyChild !== undefined && bodyChild.local === 'Fault' && bodyChild.ns === envelopeVersion.envNs) throw envelopeVersion.readFault(bodyChild, status);
-  if (status !== 200) throw new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} without a SOAP fault`, { httpStatus: status });
-  if (envelopeVersion !== version) throw new TransportError('BAD_RESPONSE', `Expected a SOAP ${version === soap11 ? '1.1' : '1.2'} envelope, got {${root.ns}}Envelope`, { httpStatus: status });
+  if (bodyChild !== undefined && bodyChild.local === 'Fault' && bodyChild.ns === envelopeVersion.envNs)
+    throw envelopeVersion.readFault(bodyChild, status);
+  if (status !== 200)
+    throw new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} without a SOAP fault`, { httpStatus: status });
+  if (envelopeVersion !== version)
+    throw new TransportError(
+      'BAD_RESPONSE',
+      `Expected a SOAP ${version === soap11 ? '1.1' : '1.2'} envelope, got {${root.ns}}Envelope`,
+      { httpStatus: status },
+    );
   for (const block of headerBlocks) {
     if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.outputHeaders, block)) {
-      throw new TransportError('BAD_RESPONSE', `The response carries the header block {${block.ns}}${block.local} marked mustUnderstand, which ${op.name} does not declare`, { httpStatus: status });
+      throw new TransportError(
+        'BAD_RESPONSE',
+        `The response carries the header block {${block.ns}}${block.local} marked mustUnderstand, which ${op.name} does not declare`,
+        { httpStatus: status },
+      );
     }
   }
   try {
     const output = decodeBody(d, op.output, bodyChild);
     return { output, soapHeaders: withHeaders ? decodeHeaders(d, op.outputHeaders, headerBlocks) : {} };
   } catch (err) {
-    if (err instanceof CodecError) throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, { httpStatus: status, cause: err });
+    if (err instanceof CodecError)
+      throw new TransportError('BAD_RESPONSE', `The response does not match the contract: ${err.message}`, {
+        httpStatus: status,
+        cause: err,
+      });
     throw err;
   }
 }
 
 /** The first Body child and the Header's blocks. */
-function envelopeChildren(root: XmlElement, envNs: string): { bodyChild: XmlElement | undefined; headerBlocks: XmlElement[] } {
+function envelopeChildren(
+  root: XmlElement,
+  envNs: string,
+): { bodyChild: XmlElement | undefined; headerBlocks: XmlElement[] } {
   const headerBlocks: XmlElement[] = [];
   let bodyChild: XmlElement | undefined;
   for (const c of root.children) {

@@ -18,7 +18,13 @@
  * under load (bench/README.md).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ComplexTypeDescriptor, FieldDescriptor, NameDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
+import type {
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  NameDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+} from '../descriptor.js';
 import { decodeText, resolveValue } from '../codec/index.js';
 import type { ContentType } from '../content-type.js';
 import { elementOf } from '../message.js';
@@ -78,7 +84,8 @@ export class DecodePlan<E extends PlanEndpoint> {
     if (route(this.endpoint, version.requestAction(headers, contentType), this.bodyName) !== this.op) return undefined;
     const input: Record<string, unknown> = {};
     try {
-      for (const f of this.fields) input[f.prop] = decodeText(f.xsd, f.enumeration, f.slot < 0 ? '' : texts[f.slot]!, f.path);
+      for (const f of this.fields)
+        input[f.prop] = decodeText(f.xsd, f.enumeration, f.slot < 0 ? '' : texts[f.slot]!, f.path);
     } catch {
       return undefined; // the generic path reports it, with its own message
     }
@@ -90,7 +97,13 @@ export class DecodePlan<E extends PlanEndpoint> {
  * A plan for the shape of `doc`, from one successful generic decode of it (`endpoint`, `op`);
  * undefined when the shape is outside the plain case.
  */
-export function planFor<E extends PlanEndpoint>(d: ServiceDescriptor, endpoints: object, endpoint: E, op: OperationDescriptor, doc: XmlDocument): DecodePlan<E> | undefined {
+export function planFor<E extends PlanEndpoint>(
+  d: ServiceDescriptor,
+  endpoints: object,
+  endpoint: E,
+  op: OperationDescriptor,
+  doc: XmlDocument,
+): DecodePlan<E> | undefined {
   if (op.input.kind !== 'element') return undefined;
   const element = elementOf(d, op.input.element, op.name);
   const resolved = resolveValue(d, element.value, element.name.local);
@@ -116,7 +129,8 @@ export function planFor<E extends PlanEndpoint>(d: ServiceDescriptor, endpoints:
         trimSlots.push(next++);
         continue;
       }
-      if (++operations > 1 || b.attributes.length !== 0 || b.ns !== element.name.ns || b.local !== element.name.local) return undefined;
+      if (++operations > 1 || b.attributes.length !== 0 || b.ns !== element.name.ns || b.local !== element.name.local)
+        return undefined;
       for (const f of b.children) {
         if (f.type === 'text') {
           whitespaceSlots.push(next++);
@@ -136,17 +150,34 @@ export function planFor<E extends PlanEndpoint>(d: ServiceDescriptor, endpoints:
 
 /** A sequence of fields only: no attributes, text content, array or wildcard. */
 function isPlainSequence(type: ComplexTypeDescriptor): boolean {
-  return type.arrayItem === undefined && type.text === undefined && type.attributes.length === 0 && type.fields.every((f) => f.wildcard !== true);
+  return (
+    type.arrayItem === undefined &&
+    type.text === undefined &&
+    type.attributes.length === 0 &&
+    type.fields.every((f) => f.wildcard !== true)
+  );
 }
 
 /** How a field element is decoded, its text at slot `slot` (if it has one). */
-function fieldStep(d: ServiceDescriptor, field: FieldDescriptor, el: XmlElement, slot: number, parent: string): FieldStep | undefined {
+function fieldStep(
+  d: ServiceDescriptor,
+  field: FieldDescriptor,
+  el: XmlElement,
+  slot: number,
+  parent: string,
+): FieldStep | undefined {
   if (field.maxOccurs !== 1 || el.attributes.length !== 0) return undefined;
   const resolved = resolveValue(d, field.value, field.prop);
   if (resolved.kind !== 'primitive') return undefined;
   const hasText = el.children.length === 1 && el.children[0]!.type === 'text';
   if (!hasText && el.children.length !== 0) return undefined;
-  return { prop: field.prop, slot: hasText ? slot : -1, xsd: resolved.xsd, enumeration: resolved.enumeration, path: `${parent}/${el.local}` };
+  return {
+    prop: field.prop,
+    slot: hasText ? slot : -1,
+    xsd: resolved.xsd,
+    enumeration: resolved.enumeration,
+    path: `${parent}/${el.local}`,
+  };
 }
 
 function isXmlWhitespace(text: string): boolean {

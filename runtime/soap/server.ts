@@ -27,7 +27,8 @@ export function compileSoapEndpoint(d: ServiceDescriptor, binding: BindingDescri
   const byAction = new Map<string, OperationDescriptor[]>();
   const byElement = new Map<string, Map<string, OperationDescriptor>>();
   for (const op of binding.operations) {
-    if (op.soapAction !== undefined && op.soapAction !== '') byAction.set(op.soapAction, [...(byAction.get(op.soapAction) ?? []), op]);
+    if (op.soapAction !== undefined && op.soapAction !== '')
+      byAction.set(op.soapAction, [...(byAction.get(op.soapAction) ?? []), op]);
     if (op.input.kind === 'element') {
       const name = elementOf(d, op.input.element, op.name).name;
       let byLocal = byElement.get(name.ns);
@@ -51,7 +52,11 @@ export type SoapDecoded =
     }
   | { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
 
-const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({ ok: false, version, fault: { kind: 'client', message } });
+const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({
+  ok: false,
+  version,
+  fault: { kind: 'client', message },
+});
 
 /**
  * Reads, routes and decodes SOAP requests for one server: envelopes go through a shape cache
@@ -77,7 +82,13 @@ export class SoapRequestDecoder {
    * envelope cannot tell (malformed XML, unknown version). Throws XmlReadError for a document
    * that is not well-formed (or over a limit), as readXml does.
    */
-  decode(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {
+  decode(
+    endpoints: SoapEndpoints,
+    fallback: SoapVersion,
+    headers: IncomingHttpHeaders,
+    contentType: ContentType,
+    body: Uint8Array,
+  ): SoapDecoded {
     const found = this.shapes.lookup(body);
     if ('root' in found) return decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, found);
     const plan = this.plans.get(found);
@@ -91,7 +102,8 @@ export class SoapRequestDecoder {
     }
     const doc = found.document(); // (also when the plan declined: the generic path says why)
     const decoded = decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc);
-    if (plan === undefined && decoded.ok) this.plans.set(found, planFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
+    if (plan === undefined && decoded.ok)
+      this.plans.set(found, planFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
     return decoded;
   }
 }
@@ -111,10 +123,16 @@ export function decodeSoapDocument(
   doc: XmlDocument,
 ): SoapDecoded {
   const root = doc.root;
-  const endpoint = root.ns === SOAP11_ENV_NS ? endpoints.soap11 : root.ns === SOAP12_ENV_NS ? endpoints.soap12 : undefined;
+  const endpoint =
+    root.ns === SOAP11_ENV_NS ? endpoints.soap11 : root.ns === SOAP12_ENV_NS ? endpoints.soap12 : undefined;
   if (endpoint === undefined || root.local !== 'Envelope') {
-    if (endpoint !== undefined) return clientFault(endpoint.version, `The root element must be Envelope, not ${root.local}.`);
-    return { ok: false, version: fallback, fault: { kind: 'versionMismatch', message: `Unsupported SOAP envelope {${root.ns}}${root.local}.` } };
+    if (endpoint !== undefined)
+      return clientFault(endpoint.version, `The root element must be Envelope, not ${root.local}.`);
+    return {
+      ok: false,
+      version: fallback,
+      fault: { kind: 'versionMismatch', message: `Unsupported SOAP envelope {${root.ns}}${root.local}.` },
+    };
   }
   const version = endpoint.version;
   const parts = envelopeParts(root, version);
@@ -123,31 +141,56 @@ export function decodeSoapDocument(
   if (typeof op === 'string') return clientFault(version, op);
   const notUnderstood: NameDescriptor[] = [];
   for (const block of parts.headerBlocks) {
-    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block)) notUnderstood.push({ ns: block.ns, local: block.local });
+    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block))
+      notUnderstood.push({ ns: block.ns, local: block.local });
   }
   if (notUnderstood.length > 0) {
     const names = notUnderstood.map((n) => `{${n.ns}}${n.local}`).join(', ');
-    return { ok: false, version, fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood } };
+    return {
+      ok: false,
+      version,
+      fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood },
+    };
   }
   const input = decodeBody(d, op.input, parts.bodyChild);
   const soapHeaders = decodeHeaders(d, op.inputHeaders, parts.headerBlocks);
   const mustUnderstand = markedHeaders(d, op, parts.headerBlocks, version);
-  return { ok: true, version, endpoint, op, input, soapHeaders, ...(mustUnderstand.length > 0 ? { mustUnderstand } : {}) };
+  return {
+    ok: true,
+    version,
+    endpoint,
+    op,
+    input,
+    soapHeaders,
+    ...(mustUnderstand.length > 0 ? { mustUnderstand } : {}),
+  };
 }
 
 /** The declared request header blocks marked mustUnderstand, by property. */
-function markedHeaders(d: ServiceDescriptor, op: OperationDescriptor, blocks: readonly XmlElement[], version: SoapVersion): string[] {
+function markedHeaders(
+  d: ServiceDescriptor,
+  op: OperationDescriptor,
+  blocks: readonly XmlElement[],
+  version: SoapVersion,
+): string[] {
   const marked: string[] = [];
   if (blocks.length === 0) return marked;
   for (const header of op.inputHeaders) {
     const name = d.elements[header.element]?.name;
-    if (name !== undefined && blocks.some((b) => b.local === name.local && b.ns === name.ns && version.mustUnderstand(b))) marked.push(header.prop);
+    if (
+      name !== undefined &&
+      blocks.some((b) => b.local === name.local && b.ns === name.ns && version.mustUnderstand(b))
+    )
+      marked.push(header.prop);
   }
   return marked;
 }
 
 /** Header blocks and the single Body child, or a message saying what is wrong. */
-function envelopeParts(root: XmlElement, version: SoapVersion): { headerBlocks: XmlElement[]; bodyChild: XmlElement | undefined } | string {
+function envelopeParts(
+  root: XmlElement,
+  version: SoapVersion,
+): { headerBlocks: XmlElement[]; bodyChild: XmlElement | undefined } | string {
   let header: XmlElement | undefined;
   let body: XmlElement | undefined;
   for (const c of root.children) {
@@ -157,7 +200,8 @@ function envelopeParts(root: XmlElement, version: SoapVersion): { headerBlocks: 
     }
     if (c.ns === version.envNs && c.local === 'Header' && header === undefined && body === undefined) header = c;
     else if (c.ns === version.envNs && c.local === 'Body' && body === undefined) body = c;
-    else if (version.protocol === 'soap11' && body !== undefined && c.ns !== version.envNs) continue; // 1.1 allows trailing elements
+    else if (version.protocol === 'soap11' && body !== undefined && c.ns !== version.envNs)
+      continue; // 1.1 allows trailing elements
     else return `Unexpected element ${c.local} in the Envelope.`;
   }
   if (body === undefined) return 'The Envelope has no Body.';
@@ -174,7 +218,11 @@ function envelopeParts(root: XmlElement, version: SoapVersion): { headerBlocks: 
 }
 
 /** SOAPAction / action parameter first; the Body element when there is none or it is ambiguous. */
-function routeOperation(endpoint: SoapEndpoint, action: string | undefined, bodyChild: NameDescriptor | undefined): OperationDescriptor | string {
+function routeOperation(
+  endpoint: SoapEndpoint,
+  action: string | undefined,
+  bodyChild: NameDescriptor | undefined,
+): OperationDescriptor | string {
   const byBody = bodyChild === undefined ? undefined : endpoint.byElement.get(bodyChild.ns)?.get(bodyChild.local);
   if (action !== undefined) {
     const candidates = endpoint.byAction.get(action);
@@ -202,10 +250,19 @@ function routeOperation(endpoint: SoapEndpoint, action: string | undefined, body
  * ASMX writes an InOut SoapHeader object with the MustUnderstand it was read with — as "1" in
  * both SOAP versions, which is what ASMX writes (SOAP 1.2 takes "1" as true).
  */
-export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown, soapHeaders?: object, echoMustUnderstand?: readonly string[]): string {
-  const echoed = soapHeaders === undefined || echoMustUnderstand === undefined ? [] : echoMustUnderstand.filter((p) => (soapHeaders as Record<string, unknown>)[p] !== undefined);
+export function encodeSoapResponse(
+  d: ServiceDescriptor,
+  version: SoapVersion,
+  op: OperationDescriptor,
+  output: unknown,
+  soapHeaders?: object,
+  echoMustUnderstand?: readonly string[],
+): string {
+  const echoed =
+    soapHeaders === undefined || echoMustUnderstand === undefined
+      ? []
+      : echoMustUnderstand.filter((p) => (soapHeaders as Record<string, unknown>)[p] !== undefined);
   const must = echoed.length > 0 ? { props: echoed, attribute: ' soap:mustUnderstand="1"' } : undefined;
   const headers = soapHeaders === undefined ? '' : encodeHeaders(d, op.outputHeaders, soapHeaders, must);
   return `${version.envelopeOpen}${headers === '' ? '' : `<soap:Header>${headers}</soap:Header>`}<soap:Body>${encodeBody(d, op.output, output, op.name)}</soap:Body></soap:Envelope>`;
 }
-

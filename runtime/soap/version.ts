@@ -52,7 +52,8 @@ export function detailEntries(detail: XmlElement | undefined): Record<string, st
   if (detail === undefined) return out;
   for (const child of detail.children) {
     if (child.type !== 'element') continue;
-    if (child.children.every((c) => c.type === 'text')) out[child.local] = child.children.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    if (child.children.every((c) => c.type === 'text'))
+      out[child.local] = child.children.map((c) => (c.type === 'text' ? c.text : '')).join('');
   }
   return out;
 }

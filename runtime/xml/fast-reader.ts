@@ -21,14 +21,20 @@ import type { XmlAttribute, XmlDocument, XmlNode, XmlReadLimits } from './types.
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
-const DEFAULT_LIMITS: Required<XmlReadLimits> = { maxDepth: 256, maxAttributes: 256, maxNamespaceDeclarations: 64, maxElements: 1_000_000 };
-const ROOT_SCOPE: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, { xml: XML_NS }));
+const DEFAULT_LIMITS: Required<XmlReadLimits> = {
+  maxDepth: 256,
+  maxAttributes: 256,
+  maxNamespaceDeclarations: 64,
+  maxElements: 1_000_000,
+};
+const ROOT_SCOPE: Readonly<Record<string, string>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, string>, { xml: XML_NS }),
+);
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 const NO_CHILDREN: readonly XmlNode[] = Object.freeze([]);
 
 /** Thrown inside the scanner to give up; never escapes this module. */
 const GIVE_UP = Symbol('give up');
-
 
 /** Reads like `readXml`, through the fast path when the document allows it. */
 export function readXmlFast(input: Uint8Array | string, options?: XmlReadOptions): XmlDocument {
@@ -50,7 +56,9 @@ export function fastPathText(input: Uint8Array | string): string | undefined {
   if (typeof input === 'string') return undefined;
   if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) return undefined;
   if (!isUtf8(input)) return undefined;
-  return (Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength)).toString('utf8');
+  return (Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength)).toString(
+    'utf8',
+  );
 }
 
 /**
@@ -67,7 +75,11 @@ export interface ScanRecord {
 /** Scans `text` (from fastPathText); undefined when the fast path gives up. */
 export function scanText(text: string, limits?: XmlReadLimits, record?: ScanRecord): XmlDocument | undefined {
   try {
-    return new Scanner(text, limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits }, record).document();
+    return new Scanner(
+      text,
+      limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...limits },
+      record,
+    ).document();
   } catch (err) {
     if (err === GIVE_UP) return undefined;
     throw err;
@@ -86,7 +98,8 @@ for (let c = 0; c < 128; c++) {
 /** Text that needs more than a slice: references, CR, forbidden controls, U+FFFE/FFFF, ']]>'. */
 export const TEXT_SPECIAL = /[&\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|\]\]>/;
 const ATTR_SPECIAL = /[&<\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-const DECLARATION = /^<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])([A-Za-z][A-Za-z0-9._-]*)\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\4)?[ \t\n]*\?>/;
+const DECLARATION =
+  /^<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])([A-Za-z][A-Za-z0-9._-]*)\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\4)?[ \t\n]*\?>/;
 
 class Scanner {
   private pos = 0;
@@ -157,8 +170,15 @@ class Scanner {
     this.pos++;
     const qname = this.name();
     const el: MutableElement = {
-      type: 'element', ns: '', local: qname, prefix: '', attributes: NO_ATTRIBUTES,
-      namespaces: parent === undefined ? ROOT_SCOPE : parent.namespaces, children: NO_CHILDREN as XmlNode[], line, column,
+      type: 'element',
+      ns: '',
+      local: qname,
+      prefix: '',
+      attributes: NO_ATTRIBUTES,
+      namespaces: parent === undefined ? ROOT_SCOPE : parent.namespaces,
+      children: NO_CHILDREN as XmlNode[],
+      line,
+      column,
     };
     const selfClosing = this.attributes(el);
     this.resolveElementName(el, qname);
@@ -252,7 +272,12 @@ class Scanner {
       return value;
     }
     // Tabs and line feeds normalise to spaces (XML 1.0 3.3.3); a literal '<' is an error.
-    if (value.includes('<') || value.includes('\r') || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(value)) throw GIVE_UP;
+    if (
+      value.includes('<') ||
+      value.includes('\r') ||
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(value)
+    )
+      throw GIVE_UP;
     this.advanceTo(end + 1);
     return decodeReferences(value.replace(/[\t\n]/g, ' '));
   }
@@ -279,7 +304,9 @@ class Scanner {
       const local = colon < 0 ? qname : qname.slice(colon + 1);
       const ns = prefix === '' ? '' : el.namespaces[prefix];
       if (ns === undefined) throw GIVE_UP;
-      for (const other of out) if ((other.local === local && other.ns === ns) || (other.prefix === prefix && other.local === local)) throw GIVE_UP;
+      for (const other of out)
+        if ((other.local === local && other.ns === ns) || (other.prefix === prefix && other.local === local))
+          throw GIVE_UP;
       out.push({ ns, local, prefix, value: raw[i + 1]! });
     }
     return out;
@@ -311,7 +338,12 @@ class Scanner {
     this.advanceTo(end);
     if (TEXT_SPECIAL.test(value)) {
       if (this.record !== undefined) this.record.plainText = false;
-      if (value.includes('\r') || value.includes(']]>') || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(value)) throw GIVE_UP;
+      if (
+        value.includes('\r') ||
+        value.includes(']]>') ||
+        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(value)
+      )
+        throw GIVE_UP;
       value = decodeReferences(value);
     }
     const node: XmlNode = { type: 'text', text: value };
@@ -360,10 +392,14 @@ const SCOPES_PER_PARENT = 8;
 let scopeCache = new WeakMap<object, ScopeEntry[]>();
 let scopeCacheEntries = 0;
 
-function scopeWith(parent: Readonly<Record<string, string>>, declarations: readonly string[]): Readonly<Record<string, string>> {
+function scopeWith(
+  parent: Readonly<Record<string, string>>,
+  declarations: readonly string[],
+): Readonly<Record<string, string>> {
   let entries = scopeCache.get(parent);
   if (entries !== undefined) {
-    for (let i = 0; i < entries.length; i++) if (sameStrings(entries[i]!.declarations, declarations)) return entries[i]!.scope;
+    for (let i = 0; i < entries.length; i++)
+      if (sameStrings(entries[i]!.declarations, declarations)) return entries[i]!.scope;
   }
   const kept = declarations.map(intern);
   const scope = buildScope(parent, kept);
@@ -392,7 +428,10 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The parent's bindings plus `declarations` (prefix, uri, ...), frozen; gives up on what readXml must judge. */
-function buildScope(parent: Readonly<Record<string, string>>, declarations: readonly string[]): Readonly<Record<string, string>> {
+function buildScope(
+  parent: Readonly<Record<string, string>>,
+  declarations: readonly string[],
+): Readonly<Record<string, string>> {
   const scope = Object.assign(Object.create(null) as Record<string, string>, parent);
   const seen = new Set<string>();
   for (let i = 0; i < declarations.length; i += 2) {
@@ -409,5 +448,12 @@ function buildScope(parent: Readonly<Record<string, string>>, declarations: read
 }
 
 function isXmlChar(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }

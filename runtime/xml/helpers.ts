@@ -40,7 +40,12 @@ export function resolveQNameValue(el: XmlElement, value: string): { ns: string; 
   const ns = el.namespaces[prefix];
   if (ns === undefined || ns === '' || local === '' || local.includes(':')) {
     const why = ns === undefined || ns === '' ? `the prefix "${prefix}" is not declared` : 'it is not a valid QName';
-    throw new XmlReadError('XML_MALFORMED', `Cannot resolve QName "${trimmed}" on <${qualified(el)}>: ${why}`, el.line, el.column);
+    throw new XmlReadError(
+      'XML_MALFORMED',
+      `Cannot resolve QName "${trimmed}" on <${qualified(el)}>: ${why}`,
+      el.line,
+      el.column,
+    );
   }
   return { ns, local };
 }

@@ -157,8 +157,14 @@ parser.on('xmldecl', (decl: XMLDecl) => {
 
 parser.on('doctype', () => {
   const start = state.input.lastIndexOf('<!DOCTYPE', parser.position);
-  const { line, column } = start >= 0 ? locateIndex(state.input, start) : { line: parser.line, column: parser.column + 1 };
-  throw new XmlReadError('XML_DOCTYPE', 'A DOCTYPE declaration is not allowed (no DTDs, no entity declarations)', line, column);
+  const { line, column } =
+    start >= 0 ? locateIndex(state.input, start) : { line: parser.line, column: parser.column + 1 };
+  throw new XmlReadError(
+    'XML_DOCTYPE',
+    'A DOCTYPE declaration is not allowed (no DTDs, no entity declarations)',
+    line,
+    column,
+  );
 });
 
 parser.on('text', (text: string) => {
@@ -184,10 +190,20 @@ parser.on('attribute', (a) => {
   const limits = state.limits;
   if (a.prefix === 'xmlns' || a.name === 'xmlns') {
     if (++state.tagDeclarations > limits.maxNamespaceDeclarations) {
-      throw new XmlReadError('XML_LIMIT', `An element declares more than ${limits.maxNamespaceDeclarations} namespaces`, parser.line, parser.column + 1);
+      throw new XmlReadError(
+        'XML_LIMIT',
+        `An element declares more than ${limits.maxNamespaceDeclarations} namespaces`,
+        parser.line,
+        parser.column + 1,
+      );
     }
   } else if (++state.tagAttributes > limits.maxAttributes) {
-    throw new XmlReadError('XML_LIMIT', `An element has more than ${limits.maxAttributes} attributes`, parser.line, parser.column + 1);
+    throw new XmlReadError(
+      'XML_LIMIT',
+      `An element has more than ${limits.maxAttributes} attributes`,
+      parser.line,
+      parser.column + 1,
+    );
   }
 });
 
@@ -207,7 +223,12 @@ function openElement(tag: SaxesTagNS): void {
     throw new XmlReadError('XML_LIMIT', `More than ${limits.maxElements} elements`, line, column);
   }
   if (state.stack.length >= limits.maxDepth) {
-    throw new XmlReadError('XML_LIMIT', `Element <${tag.name}> is nested deeper than ${limits.maxDepth} levels`, line, column);
+    throw new XmlReadError(
+      'XML_LIMIT',
+      `Element <${tag.name}> is nested deeper than ${limits.maxDepth} levels`,
+      line,
+      column,
+    );
   }
   const element: MutableElement = {
     type: 'element',

@@ -281,7 +281,17 @@ class Shape implements ShapeMatch {
       }
       children = copy;
     }
-    return { type: 'element', ns: template.ns, local: template.local, prefix: template.prefix, attributes: template.attributes, namespaces: template.namespaces, children, line: this.lines[n]!, column: this.columns[n]! };
+    return {
+      type: 'element',
+      ns: template.ns,
+      local: template.local,
+      prefix: template.prefix,
+      attributes: template.attributes,
+      namespaces: template.namespaces,
+      children,
+      line: this.lines[n]!,
+      column: this.columns[n]!,
+    };
   }
 }
 

@@ -57,7 +57,11 @@ function escapeSlow(value: string, path: string, inAttribute: boolean): string {
 
 function illegalChar(path: string, code: number, index: number): CodecError {
   const hex = code.toString(16).toUpperCase().padStart(4, '0');
-  return new CodecError('CODEC_ILLEGAL_CHAR', path, `the character U+${hex} at index ${index} cannot be carried in XML 1.0`);
+  return new CodecError(
+    'CODEC_ILLEGAL_CHAR',
+    path,
+    `the character U+${hex} at index ${index} cannot be carried in XML 1.0`,
+  );
 }
 
 /** Namespace bindings in scope while writing: prefix -> URI ('' is the default namespace). */
@@ -70,7 +74,13 @@ export type WriterScope = Readonly<Record<string, string>>;
  * wherever it is embedded. `rename` writes the element under another name (the field's);
  * `extraAttrs` is written as is on the start tag (e.g. ` soap:mustUnderstand="1"`).
  */
-export function writeElement(el: XmlElement, scope: WriterScope, path: string, rename?: { ns: string; local: string }, extraAttrs = ''): string {
+export function writeElement(
+  el: XmlElement,
+  scope: WriterScope,
+  path: string,
+  rename?: { ns: string; local: string },
+  extraAttrs = '',
+): string {
   const ns = rename?.ns ?? el.ns;
   const local = rename?.local ?? el.local;
   const prefix = rename === undefined ? el.prefix : '';
@@ -93,7 +103,8 @@ export function writeElement(el: XmlElement, scope: WriterScope, path: string, r
   if (el.children.length === 0) return `<${tag}${decls}${attrs}/>`;
   let content = '';
   for (const child of el.children) {
-    content += child.type === 'text' ? escapeText(child.text, path) : writeElement(child, declared, `${path}/${child.local}`);
+    content +=
+      child.type === 'text' ? escapeText(child.text, path) : writeElement(child, declared, `${path}/${child.local}`);
   }
   return `<${tag}${decls}${attrs}>${content}</${tag}>`;
 }

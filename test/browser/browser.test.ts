@@ -36,7 +36,10 @@ const PASSWORD = `browser pässword ${randomBytes(6).toString('hex')}`;
 async function invoke(page: Page, form: Locator): Promise<Response> {
   const frame = page.frame({ name: 'answer' });
   if (frame === null) throw new Error('no answer frame on the page');
-  const [response] = await Promise.all([frame.waitForNavigation(), form.getByRole('button', { name: 'Invoke' }).click()]);
+  const [response] = await Promise.all([
+    frame.waitForNavigation(),
+    form.getByRole('button', { name: 'Invoke' }).click(),
+  ]);
   if (response === null) throw new Error('the form did not load an answer');
   return response;
 }
@@ -86,7 +89,8 @@ describe.skipIf(skipReason !== undefined && !inCi)('in Chromium', () => {
 
       await page.getByRole('link', { name: 'SMSSend', exact: true }).click();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('SMSSend');
-      for (const binding of ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST']) await page.getByRole('heading', { level: 2, name: binding }).waitFor();
+      for (const binding of ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST'])
+        await page.getByRole('heading', { level: 2, name: binding }).waitFor();
 
       const form = page.getByRole('form', { name: 'Test SMSSend' });
       await form.getByLabel(/^keyword/).fill('acme');
@@ -117,7 +121,10 @@ describe.skipIf(skipReason !== undefined && !inCi)('in Chromium', () => {
     });
 
     it('is readable at a phone width, and the test form is a plain form that needs no script', async () => {
-      const context = await chromium.browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+      const context = await chromium.browser.newContext({
+        viewport: { width: 390, height: 844 },
+        javaScriptEnabled: false,
+      });
       const page = await context.newPage();
       await page.goto(`${serve.url}?op=SMSSendToPort`);
       expect(await fitsWidth(page)).toBe(true);
@@ -168,7 +175,10 @@ describe.skipIf(skipReason !== undefined && !inCi)('in Chromium', () => {
       expect(statuses.length).toBeGreaterThan(0);
       expect(statuses.every((s) => s !== 'passed')).toBe(true);
 
-      const levels = (): Promise<(string | null)[]> => status200.locator('article.case:visible').evaluateAll((cases) => cases.map((c) => c.getAttribute('data-level')));
+      const levels = (): Promise<(string | null)[]> =>
+        status200
+          .locator('article.case:visible')
+          .evaluateAll((cases) => cases.map((c) => c.getAttribute('data-level')));
       expect(await levels()).toContain('must');
       await page.getByRole('group', { name: 'Level' }).getByRole('checkbox', { name: 'MUST' }).uncheck();
       expect((await levels()).filter((l) => l === 'must')).toEqual([]);

@@ -37,8 +37,13 @@ export async function launchChromium(): Promise<Chromium> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
   const problems: string[] = [];
@@ -51,7 +56,9 @@ export async function launchChromium(): Promise<Chromium> {
         if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`);
       });
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+      page.on('requestfailed', (request) =>
+        problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
+      );
       return page;
     },
     close: () => browser.close(),

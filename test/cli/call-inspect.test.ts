@@ -20,10 +20,15 @@ interface Run {
 /** Runs the CLI without blocking the event loop (the server under test is in this process). */
 function smskit(args: readonly string[], input = ''): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd: repoRoot, timeout: 60_000 }, (error, stdout, stderr) => {
-      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ status, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: repoRoot, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ status, stdout, stderr });
+      },
+    );
     child.stdin?.end(input);
   });
 }
@@ -33,8 +38,12 @@ describe('smskit inspect', () => {
     const run = await smskit(['inspect', RICH]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Port RichServiceHttpGet: http-get at http://localhost/rich.asmx');
-    expect(run.stdout).toContain('EchoColors(colors?: (\'Red\' | \'Green\' | \'Blue\')[]) -> EchoColorsResult?: (\'Red\' | \'Green\' | \'Blue\')[]');
-    expect(run.stdout).toContain('MakeShape(kind?: string, size: double) -> MakeShapeResult?: Shape (Rectangle | Square | Circle)');
+    expect(run.stdout).toContain(
+      "EchoColors(colors?: ('Red' | 'Green' | 'Blue')[]) -> EchoColorsResult?: ('Red' | 'Green' | 'Blue')[]",
+    );
+    expect(run.stdout).toContain(
+      'MakeShape(kind?: string, size: double) -> MakeShapeResult?: Shape (Rectangle | Square | Circle)',
+    );
     expect(run.stdout).toContain('Add [method AddDoubles](a: double, b: double) -> AddDoublesResult: double');
     expect(run.stdout).toContain('      headers in: AuthHeader?: AuthHeader, SessionHeader?: SessionHeader');
     expect(run.stdout).toContain('      GET /SumValues');
@@ -43,7 +52,9 @@ describe('smskit inspect', () => {
   it('--json gives the same facts as data', async () => {
     const run = await smskit(['inspect', RICH, '--json']);
     expect(run.status).toBe(0);
-    const data = JSON.parse(run.stdout) as { services: { ports: { protocol: string; operations: { name: string; method: string; httpPath?: string }[] }[] }[] };
+    const data = JSON.parse(run.stdout) as {
+      services: { ports: { protocol: string; operations: { name: string; method: string; httpPath?: string }[] }[] }[];
+    };
     const get = data.services[0]!.ports.find((p) => p.protocol === 'http-get')!;
     expect(get.operations.map((o) => o.method)).toContain('SumValues');
     expect(get.operations.map((o) => o.method)).not.toContain('EchoOrder');
@@ -66,17 +77,25 @@ describe('smskit call', () => {
     await peer?.close();
   });
 
-  const call = (args: readonly string[], input = ''): Promise<Run> => smskit(['call', RICH, ...args, '--url', peer.url], input);
+  const call = (args: readonly string[], input = ''): Promise<Run> =>
+    smskit(['call', RICH, ...args, '--url', peer.url], input);
 
-  it.each(['soap11', 'soap12', 'http-get', 'http-post'])('SumValues over %s: numbers given as JSON numbers or as text', async (binding) => {
-    const run = await call(['SumValues', '--binding', binding, '--input', '{"values": [6, "3", -40]}']);
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ SumValuesResult: -31 });
-  });
+  it.each(['soap11', 'soap12', 'http-get', 'http-post'])(
+    'SumValues over %s: numbers given as JSON numbers or as text',
+    async (binding) => {
+      const run = await call(['SumValues', '--binding', binding, '--input', '{"values": [6, "3", -40]}']);
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ SumValuesResult: -31 });
+    },
+  );
 
   it('derived types, longs and bytes round-trip through JSON ($type, decimal strings, base64)', async () => {
-    const shapes = [{ $type: 'Circle', Label: 'c', Radius: 1 }, null, { $type: 'Square', Label: 's', Width: 2, Height: 2, Rotated: true }];
+    const shapes = [
+      { $type: 'Circle', Label: 'c', Radius: 1 },
+      null,
+      { $type: 'Square', Label: 's', Width: 2, Height: 2, Rotated: true },
+    ];
     const run = await call(['EchoShapes', '--binding', 'soap12', '--input', JSON.stringify({ shapes })]);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ EchoShapesResult: shapes });
@@ -87,11 +106,24 @@ describe('smskit call', () => {
   });
 
   it('input from standard input and a file, SOAP headers in and out', async () => {
-    const run = await call(['WhoAmI', '--input', '@-', '--soap-headers', '{"AuthHeader": {"User": "zoë"}, "SessionHeader": {"SessionId": "s", "Counter": 1}}', '--show-headers'], '{}');
+    const run = await call(
+      [
+        'WhoAmI',
+        '--input',
+        '@-',
+        '--soap-headers',
+        '{"AuthHeader": {"User": "zoë"}, "SessionHeader": {"SessionId": "s", "Counter": 1}}',
+        '--show-headers',
+      ],
+      '{}',
+    );
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       output: { WhoAmIResult: 'zoë' },
-      soapHeaders: { SessionHeader: { SessionId: 's', Counter: 2 }, TraceHeader: { Server: 'rich-peer', Operation: 'WhoAmI' } },
+      soapHeaders: {
+        SessionHeader: { SessionId: 's', Counter: 2 },
+        TraceHeader: { Server: 'rich-peer', Operation: 'WhoAmI' },
+      },
     });
   });
 

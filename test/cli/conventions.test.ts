@@ -40,7 +40,9 @@ describe('help', () => {
     expect(help.stdout).toContain('Examples:');
     const examples = help.stdout.slice(help.stdout.indexOf('Examples:'), help.stdout.indexOf('Exit codes:'));
     // yargs wraps both columns; each example starts a line with the command's name.
-    expect(examples.match(new RegExp(`^ {2}(\\S+=\\S+ )?smskit ${name}\\b`, 'gm'))?.length).toBe(command.examples.length);
+    expect(examples.match(new RegExp(`^ {2}(\\S+=\\S+ )?smskit ${name}\\b`, 'gm'))?.length).toBe(
+      command.examples.length,
+    );
     expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}\S/);
     expect(help.stdout).toMatch(/\n {2}2 {2}\S/);
   });
@@ -71,25 +73,43 @@ describe('mistyped flags', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('smskit: Unknown argument: wsld; did you mean --wsdl? (see smskit generate --help)\n');
     const conformance = runCli(['conformance', '--bindng', 'soap11', '--list']);
-    expect(conformance.stderr).toBe('smskit: Unknown argument: bindng; did you mean --binding? (see smskit conformance --help)\n');
+    expect(conformance.stderr).toBe(
+      'smskit: Unknown argument: bindng; did you mean --binding? (see smskit conformance --help)\n',
+    );
   });
 
   it('other usage errors point at the subcommand help too, and the program help without one', () => {
-    expect(runCli(['send', '--url', 'http://x/']).stderr).toMatch(/^smskit: Missing required arguments: .* \(see smskit send --help\)\n$/);
-    expect(runCli(['conformance', '--level', 'nope']).stderr).toMatch(/^smskit: Invalid values:[\s\S]* \(see smskit conformance --help\)\n$/);
+    expect(runCli(['send', '--url', 'http://x/']).stderr).toMatch(
+      /^smskit: Missing required arguments: .* \(see smskit send --help\)\n$/,
+    );
+    expect(runCli(['conformance', '--level', 'nope']).stderr).toMatch(
+      /^smskit: Invalid values:[\s\S]* \(see smskit conformance --help\)\n$/,
+    );
     expect(runCli([]).stderr).toBe('smskit: Name a command (see smskit --help)\n');
-    expect(runCli(['gnerate'])).toMatchObject({ status: 2, stderr: 'smskit: Did you mean generate? (see smskit --help)\n' });
+    expect(runCli(['gnerate'])).toMatchObject({
+      status: 2,
+      stderr: 'smskit: Did you mean generate? (see smskit --help)\n',
+    });
   });
 
   it('a flag value the command refuses points at its help as well', () => {
-    expect(runCli(['generate', '--timeout', '0'])).toMatchObject({ status: 2, stderr: 'smskit: --timeout must be a number of milliseconds between 1 and 600000 (see smskit generate --help)\n' });
-    expect(runCli(['account', 'disable'])).toMatchObject({ status: 2, stderr: 'smskit: account disable needs --email (see smskit account --help)\n' });
+    expect(runCli(['generate', '--timeout', '0'])).toMatchObject({
+      status: 2,
+      stderr: 'smskit: --timeout must be a number of milliseconds between 1 and 600000 (see smskit generate --help)\n',
+    });
+    expect(runCli(['account', 'disable'])).toMatchObject({
+      status: 2,
+      stderr: 'smskit: account disable needs --email (see smskit account --help)\n',
+    });
   });
 });
 
 describe('a closed pipe', () => {
   it('`smskit conformance --list | head -0`: the command ends quietly, exit 0', async () => {
-    const child = spawn(process.execPath, [bin, 'conformance', '--list'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'conformance', '--list'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // The reader is gone before the first write, as with `| head -0` or a pager quit early.
     child.stdout.destroy();
     let stderr = '';
@@ -103,8 +123,13 @@ describe('a closed pipe', () => {
 describe('an optional dependency that is not installed', () => {
   it('better-sqlite3 missing is one line saying what needs it and how to add it', async () => {
     const { formatCliError } = await import('../../bin/cli-error.js');
-    const error = Object.assign(new Error("Cannot find package 'better-sqlite3' imported from /app/node_modules/smskit/dist/cli/server-X.mjs"), { code: 'ERR_MODULE_NOT_FOUND' });
-    expect(formatCliError(error, false)).toBe('smskit: the built-in SMS service needs better-sqlite3, an optional dependency of smskit that is not installed here (npm install better-sqlite3)');
+    const error = Object.assign(
+      new Error("Cannot find package 'better-sqlite3' imported from /app/node_modules/smskit/dist/cli/server-X.mjs"),
+      { code: 'ERR_MODULE_NOT_FOUND' },
+    );
+    expect(formatCliError(error, false)).toBe(
+      'smskit: the built-in SMS service needs better-sqlite3, an optional dependency of smskit that is not installed here (npm install better-sqlite3)',
+    );
     const other = Object.assign(new Error("Cannot find package 'left-pad'"), { code: 'ERR_MODULE_NOT_FOUND' });
     expect(formatCliError(other, false)).toBe("smskit: Cannot find package 'left-pad'");
   });

@@ -32,12 +32,23 @@ function parse(argv: string[]) {
 
 function captureIo(): { out: { stdout: string; stderr: string }; io: CommandIo } {
   const out = { stdout: '', stderr: '' };
-  return { out, io: { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), writeFile: () => {} } };
+  return {
+    out,
+    io: { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), writeFile: () => {} },
+  };
 }
 
 describe('sample values from the schema', () => {
   const typical = { kind: 'typical', text: 'Conformance check 42' } as const;
-  const sample = (element: string, variant: Parameters<typeof sampleValue>[2] = typical) => sampleValue(rich, richFacts, variant, rich.elements[`{http://smskit.dev/rich/}${element}`]!.value, undefined, element);
+  const sample = (element: string, variant: Parameters<typeof sampleValue>[2] = typical) =>
+    sampleValue(
+      rich,
+      richFacts,
+      variant,
+      rich.elements[`{http://smskit.dev/rich/}${element}`]!.value,
+      undefined,
+      element,
+    );
 
   it('every scalar type: a valid value of its lexical space', () => {
     expect(sample('DescribeScalars').json).toEqual({
@@ -66,14 +77,31 @@ describe('sample values from the schema', () => {
   it('nested and derived types, enums, [Flags] lists, nil where nillable', () => {
     const order = sample('EchoOrder');
     const json = order.json as { order: Record<string, unknown> };
-    expect(json.order['Customer']).toEqual({ Name: 'Conformance check 42', Email: 'Conformance check 42', Address: { Street: 'Conformance check 42', City: 'Conformance check 42', PostalCode: 'Conformance check 42', Country: 'Conformance check 42' } });
+    expect(json.order['Customer']).toEqual({
+      Name: 'Conformance check 42',
+      Email: 'Conformance check 42',
+      Address: {
+        Street: 'Conformance check 42',
+        City: 'Conformance check 42',
+        PostalCode: 'Conformance check 42',
+        Country: 'Conformance check 42',
+      },
+    });
     expect(json.order['Access']).toBe('Read');
-    expect((json.order['Lines'] as { Color: string; Shape: { $type: string } }[])[0]).toMatchObject({ Color: 'Red', Shape: { $type: 'Rectangle' } });
-    expect([...order.features.derived].sort()).toEqual(['{http://smskit.dev/rich/}Circle', '{http://smskit.dev/rich/}Square']);
+    expect((json.order['Lines'] as { Color: string; Shape: { $type: string } }[])[0]).toMatchObject({
+      Color: 'Red',
+      Shape: { $type: 'Rectangle' },
+    });
+    expect([...order.features.derived].sort()).toEqual([
+      '{http://smskit.dev/rich/}Circle',
+      '{http://smskit.dev/rich/}Square',
+    ]);
     expect(order.features).toMatchObject({ freeText: true, arrays: true, nillable: true });
     const nil = sample('EchoOrder', { kind: 'nil' }).json as { order: Record<string, unknown> };
     expect(nil.order['Priority']).toBeNull();
-    const derived = sample('EchoOrder', { kind: 'derived', type: '{http://smskit.dev/rich/}Circle' }).json as { order: { Lines: { Shape: { $type: string } }[] } };
+    const derived = sample('EchoOrder', { kind: 'derived', type: '{http://smskit.dev/rich/}Circle' }).json as {
+      order: { Lines: { Shape: { $type: string } }[] };
+    };
     expect(derived.order.Lines.map((l) => l.Shape.$type)).toEqual(['Circle', 'Circle']);
   });
 
@@ -86,10 +114,28 @@ describe('sample values from the schema', () => {
   it('numbers stay inside their facets', () => {
     const d: ServiceDescriptor = {
       ...twoResultsDescriptor,
-      types: { ...twoResultsDescriptor.types, in: { kind: 'complex', attributes: [], fields: [{ prop: 'pct', name: { ns: 'urn:t', local: 'pct' }, value: { kind: 'primitive', xsd: 'int' }, minOccurs: 1, maxOccurs: 1, nillable: false }] } },
+      types: {
+        ...twoResultsDescriptor.types,
+        in: {
+          kind: 'complex',
+          attributes: [],
+          fields: [
+            {
+              prop: 'pct',
+              name: { ns: 'urn:t', local: 'pct' },
+              value: { kind: 'primitive', xsd: 'int' },
+              minOccurs: 1,
+              maxOccurs: 1,
+              nillable: false,
+            },
+          ],
+        },
+      },
     };
     const facts = { memberFacets: () => ({ minInclusive: '50', maxInclusive: '100' }), listItems: () => undefined };
-    expect(sampleValue(d, facts, typical, { kind: 'type', type: 'in' }, undefined, 'x', 'in').json).toEqual({ pct: '50' });
+    expect(sampleValue(d, facts, typical, { kind: 'type', type: 'in' }, undefined, 'x', 'in').json).toEqual({
+      pct: '50',
+    });
   });
 });
 
@@ -107,33 +153,63 @@ describe('values the user gives', () => {
   });
 
   it('a flag that does not fit its type is an error naming the operation and the path', () => {
-    expect(() => methodInputs(rich, plans, { values: { a: 'six' } }, richFacts).get('Add')!.build({ kind: 'typical', text: 'x' })).toThrow(new ConformanceError('CONFORMANCE_INPUTS', 'Add/a: "six" is not an xs:int'));
+    expect(() =>
+      methodInputs(rich, plans, { values: { a: 'six' } }, richFacts)
+        .get('Add')!
+        .build({ kind: 'typical', text: 'x' }),
+    ).toThrow(new ConformanceError('CONFORMANCE_INPUTS', 'Add/a: "six" is not an xs:int'));
   });
 
   it('an inputs file: per operation and path, SOAP headers, $env secrets', async () => {
-    const file = await parseInputsFile('inputs.yaml', [
-      'EchoOrder:',
-      '  input:',
-      '    order/Customer/Name: Zoë',
-      '    order: { Priority: 7 }',
-      'WhoAmI:',
-      '  headers:',
-      '    AuthHeader: { User: alice, Token: { $env: RICH_TOKEN } }',
-    ].join('\n'), { RICH_TOKEN: 't0ken-from-env' });
+    const file = await parseInputsFile(
+      'inputs.yaml',
+      [
+        'EchoOrder:',
+        '  input:',
+        '    order/Customer/Name: Zoë',
+        '    order: { Priority: 7 }',
+        'WhoAmI:',
+        '  headers:',
+        '    AuthHeader: { User: alice, Token: { $env: RICH_TOKEN } }',
+      ].join('\n'),
+      { RICH_TOKEN: 't0ken-from-env' },
+    );
     expect(file.secretValues).toEqual(['t0ken-from-env']);
     const inputs = methodInputs(rich, plans, { values: {}, ...file }, richFacts);
     const order = inputs.get('EchoOrder')!.build({ kind: 'typical', text: 'x' });
-    expect('input' in order && (order.input as { order: { Customer: { Name: string }; Priority: number; Created: string } }).order).toMatchObject({ Customer: { Name: 'Zoë' }, Priority: 7, Created: '2024-05-17T10:30:00Z' });
+    expect(
+      'input' in order &&
+        (order.input as { order: { Customer: { Name: string }; Priority: number; Created: string } }).order,
+    ).toMatchObject({ Customer: { Name: 'Zoë' }, Priority: 7, Created: '2024-05-17T10:30:00Z' });
     const who = inputs.get('WhoAmI')!.build({ kind: 'typical', text: 'x' });
-    expect('soapHeaders' in who && who.soapHeaders).toMatchObject({ AuthHeader: { User: 'alice', Token: 't0ken-from-env' }, SessionHeader: { Counter: 42 } });
+    expect('soapHeaders' in who && who.soapHeaders).toMatchObject({
+      AuthHeader: { User: 'alice', Token: 't0ken-from-env' },
+      SessionHeader: { Counter: 42 },
+    });
   });
 
   it.each([
-    ['a value of the wrong type', 'EchoOrder:\n  input:\n    order/Priority: high\n', '--inputs inputs.yaml: EchoOrder/order/Priority: "high" is not an xs:int'],
-    ['a member the type does not have', 'EchoOrder:\n  input:\n    order/Colour: Red\n', '--inputs inputs.yaml: EchoOrder/order/Colour: not a member of this type (members: Customer, Lines, Priority, Note, Discount, Created, Reference, Attachment, Flag, Total, Sequence, Tags, Colors, Access, Comment, Id, Version)'],
+    [
+      'a value of the wrong type',
+      'EchoOrder:\n  input:\n    order/Priority: high\n',
+      '--inputs inputs.yaml: EchoOrder/order/Priority: "high" is not an xs:int',
+    ],
+    [
+      'a member the type does not have',
+      'EchoOrder:\n  input:\n    order/Colour: Red\n',
+      '--inputs inputs.yaml: EchoOrder/order/Colour: not a member of this type (members: Customer, Lines, Priority, Note, Discount, Created, Reference, Attachment, Flag, Total, Sequence, Tags, Colors, Access, Comment, Id, Version)',
+    ],
     ['an unknown operation', 'Nope:\n  input: {}\n', '--inputs inputs.yaml: Nope: no such operation'],
-    ['an undeclared SOAP header', 'WhoAmI:\n  headers:\n    Token: x\n', '--inputs inputs.yaml: WhoAmI/Header/Token: WhoAmI declares no such SOAP header (AuthHeader, SessionHeader)'],
-    ['an unknown key', 'Add:\n  inptu: {}\n', '--inputs inputs.yaml: Add/inptu: unknown key (an operation takes "input" and "headers")'],
+    [
+      'an undeclared SOAP header',
+      'WhoAmI:\n  headers:\n    Token: x\n',
+      '--inputs inputs.yaml: WhoAmI/Header/Token: WhoAmI declares no such SOAP header (AuthHeader, SessionHeader)',
+    ],
+    [
+      'an unknown key',
+      'Add:\n  inptu: {}\n',
+      '--inputs inputs.yaml: Add/inptu: unknown key (an operation takes "input" and "headers")',
+    ],
   ])('%s: refused with the operation and path', async (_, text, message) => {
     const file = await parseInputsFile('inputs.yaml', text, {});
     const attempt = () => {
@@ -145,7 +221,15 @@ describe('values the user gives', () => {
   });
 
   it('an $env variable that is not set is an error naming it', async () => {
-    await expect(parseInputsFile('inputs.yaml', 'WhoAmI:\n  headers:\n    AuthHeader: { Token: { $env: NOT_SET_ANYWHERE } }\n', {})).rejects.toThrow('--inputs inputs.yaml: WhoAmI/headers/AuthHeader/Token: the environment variable NOT_SET_ANYWHERE is not set');
+    await expect(
+      parseInputsFile(
+        'inputs.yaml',
+        'WhoAmI:\n  headers:\n    AuthHeader: { Token: { $env: NOT_SET_ANYWHERE } }\n',
+        {},
+      ),
+    ).rejects.toThrow(
+      '--inputs inputs.yaml: WhoAmI/headers/AuthHeader/Token: the environment variable NOT_SET_ANYWHERE is not set',
+    );
   });
 });
 
@@ -154,36 +238,85 @@ describe('an operation the runner cannot exercise is skipped with why, never an 
     const soap = twoResultsDescriptor.bindings[0]!;
     const d: ServiceDescriptor = {
       ...twoResultsDescriptor,
-      bindings: [{ ...soap, operations: [...soap.operations, { name: 'Legacy', method: 'legacy', soapAction: 'urn:legacy', input: { kind: 'params', params: [] }, output: { kind: 'empty' }, inputHeaders: [], outputHeaders: [] }] }],
+      bindings: [
+        {
+          ...soap,
+          operations: [
+            ...soap.operations,
+            {
+              name: 'Legacy',
+              method: 'legacy',
+              soapAction: 'urn:legacy',
+              input: { kind: 'params', params: [] },
+              output: { kind: 'empty' },
+              inputHeaders: [],
+              outputHeaders: [],
+            },
+          ],
+        },
+      ],
     };
     const cases = buildCatalogue({ descriptor: d, inputs: { values: {} } });
     const legacy = cases.find((c) => c.id === 'Legacy/soap11/ok/plain')!;
     expect(legacy.unusable).toBe('not a document/literal operation with an input element (rpc or no input message)');
-    const server = await listen(createRequestListener(twoResultsDescriptor, twoResultsHandlers, { logger: { error: () => {} } }), { host: '127.0.0.1', port: 0 });
+    const server = await listen(
+      createRequestListener(twoResultsDescriptor, twoResultsHandlers, { logger: { error: () => {} } }),
+      { host: '127.0.0.1', port: 0 },
+    );
     try {
-      const report = await runConformance({ target: `${server.url}/lookup.svc`, descriptor: d, skip: ['wsdl'], retries: 0 });
+      const report = await runConformance({
+        target: `${server.url}/lookup.svc`,
+        descriptor: d,
+        skip: ['wsdl'],
+        retries: 0,
+      });
       expect(report.summary.ok).toBe(true);
-      expect(report.cases.find((c) => c.id === 'Legacy/soap11/ok/plain')).toMatchObject({ status: 'skipped', skipReason: 'cannot be exercised: not a document/literal operation with an input element (rpc or no input message)' });
+      expect(report.cases.find((c) => c.id === 'Legacy/soap11/ok/plain')).toMatchObject({
+        status: 'skipped',
+        skipReason:
+          'cannot be exercised: not a document/literal operation with an input element (rpc or no input message)',
+      });
       expect(report.cases.filter((c) => c.operation === 'Lookup' && c.status === 'passed').length).toBeGreaterThan(10);
     } finally {
       await server.close();
     }
     // Selected alone, the one case is skipped with its reason: the run selects nothing, exit 2 with why.
-    const alone = await runConformance({ target: 'http://127.0.0.1:9/lookup.svc', descriptor: d, operation: ['Legacy'], skip: ['wsdl'] }).catch((e: unknown) => e);
-    expect((alone as Error).message).toMatch(/^no case selected: all \d+ cases are skipped \(.*cannot be exercised: not a document\/literal operation/);
+    const alone = await runConformance({
+      target: 'http://127.0.0.1:9/lookup.svc',
+      descriptor: d,
+      operation: ['Legacy'],
+      skip: ['wsdl'],
+    }).catch((e: unknown) => e);
+    expect((alone as Error).message).toMatch(
+      /^no case selected: all \d+ cases are skipped \(.*cannot be exercised: not a document\/literal operation/,
+    );
   });
 });
 
 describe('a third-party WSDL (the public calculator, served by the runtime from its own contract)', () => {
   const calcSkip = sharedSkipReason('wsdl-corpus/calculator-dneonline-asmx.wsdl');
-  const calcPath = calcSkip === undefined ? `${SHARED_FROM_ROOT}/wsdl-corpus/calculator-dneonline-asmx.wsdl` : undefined;
+  const calcPath =
+    calcSkip === undefined ? `${SHARED_FROM_ROOT}/wsdl-corpus/calculator-dneonline-asmx.wsdl` : undefined;
   let server: Listening | undefined;
   beforeAll(async () => {
     if (calcPath === undefined) return;
     const d = toDescriptor(parseWsdl(calcPath));
-    const ops: Record<string, (a: number, b: number) => number> = { Add: (a, b) => a + b, Subtract: (a, b) => a - b, Multiply: (a, b) => a * b, Divide: (a, b) => Math.trunc(a / b) };
-    const handlers = Object.fromEntries(Object.entries(ops).map(([name, f]) => [name, ({ intA, intB }: { intA: number; intB: number }) => ({ [`${name}Result`]: f(intA, intB) })]));
-    server = await listen(createRequestListener(d, handlers, { logger: { error: () => {} } }), { host: '127.0.0.1', port: 0 });
+    const ops: Record<string, (a: number, b: number) => number> = {
+      Add: (a, b) => a + b,
+      Subtract: (a, b) => a - b,
+      Multiply: (a, b) => a * b,
+      Divide: (a, b) => Math.trunc(a / b),
+    };
+    const handlers = Object.fromEntries(
+      Object.entries(ops).map(([name, f]) => [
+        name,
+        ({ intA, intB }: { intA: number; intB: number }) => ({ [`${name}Result`]: f(intA, intB) }),
+      ]),
+    );
+    server = await listen(createRequestListener(d, handlers, { logger: { error: () => {} } }), {
+      host: '127.0.0.1',
+      port: 0,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -191,16 +324,50 @@ describe('a third-party WSDL (the public calculator, served by the runtime from 
 
   it.skipIf(calcPath === undefined)('--param intA=6 --param intB=3: every case passes', async () => {
     const { out, io } = captureIo();
-    const code = await executeConformance(parse(['--wsdl', calcPath!, '--target', `${server!.url}/calculator.asmx`, '--param', 'intA=6', '--param', 'intB=3', '--skip', 'wsdl', '--retries', '0']), io);
+    const code = await executeConformance(
+      parse([
+        '--wsdl',
+        calcPath!,
+        '--target',
+        `${server!.url}/calculator.asmx`,
+        '--param',
+        'intA=6',
+        '--param',
+        'intB=3',
+        '--skip',
+        'wsdl',
+        '--retries',
+        '0',
+      ]),
+      io,
+    );
     expect(out.stdout).toMatch(/^PASS \(--fail-on must\): \d+ cases, \d+ passed, 0 failed, 1 skipped/m);
     expect(code).toBe(0);
     expect(out.stdout).not.toMatch(/expected an integer/);
   });
 
-  it.skipIf(calcPath === undefined)('--list with typed parameters sends nothing and plans the negative cases per type', async () => {
-    const { out, io } = captureIo();
-    expect(await executeConformance(parse(['--wsdl', calcPath!, '--target', 'http://127.0.0.1:9/calculator.asmx', '--param', 'intA=6', '--param', 'intB=3', '--list']), io)).toBe(0);
-    expect(out.stdout).toContain('  Add/soap11/invalid/not-a-number');
-    expect(out.stdout).toContain('  Divide/soap12/invalid/missing-element');
-  });
+  it.skipIf(calcPath === undefined)(
+    '--list with typed parameters sends nothing and plans the negative cases per type',
+    async () => {
+      const { out, io } = captureIo();
+      expect(
+        await executeConformance(
+          parse([
+            '--wsdl',
+            calcPath!,
+            '--target',
+            'http://127.0.0.1:9/calculator.asmx',
+            '--param',
+            'intA=6',
+            '--param',
+            'intB=3',
+            '--list',
+          ]),
+          io,
+        ),
+      ).toBe(0);
+      expect(out.stdout).toContain('  Add/soap11/invalid/not-a-number');
+      expect(out.stdout).toContain('  Divide/soap12/invalid/missing-element');
+    },
+  );
 });

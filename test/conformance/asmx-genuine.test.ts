@@ -21,7 +21,9 @@ const ASMX_HABITS: Readonly<Record<string, string>> = {
 };
 
 function mustFailures(report: Report): string[] {
-  return report.cases.flatMap((c) => c.failures.filter((f) => f.level === 'must').map((f) => `${c.id} ${f.check}: ${f.message}`));
+  return report.cases.flatMap((c) =>
+    c.failures.filter((f) => f.level === 'must').map((f) => `${c.id} ${f.check}: ${f.message}`),
+  );
 }
 
 describe.skipIf(skip !== undefined)(`genuine ASMX peers${skip === undefined ? '' : ` (skipped: ${skip})`}`, () => {
@@ -32,7 +34,13 @@ describe.skipIf(skip !== undefined)(`genuine ASMX peers${skip === undefined ? ''
     const [echo, rich] = await Promise.all([startAsmxPeer('echo'), startAsmxPeer('rich')]);
     peers.push(echo, rich);
     const run = (peer: AsmxPeer, site: 'echo' | 'rich') =>
-      runConformance({ target: peer.url, wsdlModel: parseWsdl(`test/fixtures/asmx/${site}.wsdl`), retries: 0, timeoutMs: 20_000, concurrency: 8 });
+      runConformance({
+        target: peer.url,
+        wsdlModel: parseWsdl(`test/fixtures/asmx/${site}.wsdl`),
+        retries: 0,
+        timeoutMs: 20_000,
+        concurrency: 8,
+      });
     reports.set('echo', await run(echo, 'echo'));
     reports.set('rich', await run(rich, 'rich'));
   }, 240_000);
@@ -55,16 +63,35 @@ describe.skipIf(skip !== undefined)(`genuine ASMX peers${skip === undefined ? ''
   });
 
   it('rich: every schema check passes on every answer (arrays, derived types, nil, enums, headers)', () => {
-    const schemaChecks = ['response.field-set', 'response.field-namespace', 'response.field-order', 'response.result-type', 'response.xsi-type', 'response.array-item', 'soap.response-headers'];
+    const schemaChecks = [
+      'response.field-set',
+      'response.field-namespace',
+      'response.field-order',
+      'response.result-type',
+      'response.xsi-type',
+      'response.array-item',
+      'soap.response-headers',
+    ];
     const report = reports.get('rich')!;
-    expect(report.cases.flatMap((c) => c.failures.filter((f) => schemaChecks.includes(f.check)).map((f) => `${c.id}: ${f.message}`))).toEqual([]);
+    expect(
+      report.cases.flatMap((c) =>
+        c.failures.filter((f) => schemaChecks.includes(f.check)).map((f) => `${c.id}: ${f.message}`),
+      ),
+    ).toEqual([]);
     const passed = (id: string) => report.cases.find((c) => c.id === id)?.status;
-    for (const id of ['WhoAmI/soap11/ok/plain', 'WhoAmI/soap12/ok/headers-must-understand', 'EchoShapes/soap12/ok/plain', 'EchoOrder/soap11/ok/derived-Circle', 'EchoOrder/soap11/ok/nil', 'SumValues/http-get/ok/arrays-many']) {
+    for (const id of [
+      'WhoAmI/soap11/ok/plain',
+      'WhoAmI/soap12/ok/headers-must-understand',
+      'EchoShapes/soap12/ok/plain',
+      'EchoOrder/soap11/ok/derived-Circle',
+      'EchoOrder/soap11/ok/nil',
+      'SumValues/http-get/ok/arrays-many',
+    ]) {
       expect(passed(id), id).toBe('passed');
     }
   });
 
-  it('rich: a GET query over the 2048-character limit is ASMX\'s 400, accepted and named', () => {
+  it("rich: a GET query over the 2048-character limit is ASMX's 400, accepted and named", () => {
     const long = reports.get('rich')!.cases.find((c) => c.id === 'Record/http-get/ok/long')!;
     // Accepted: no COMPAT finding about its status or HTML; its page still shows a stack (customErrors off).
     expect(long.failures.map((f) => f.check)).toEqual(['fault.no-stack-trace']);

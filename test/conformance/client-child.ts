@@ -22,14 +22,33 @@ interface ChildInput {
 }
 
 async function callOnce(kind: string, url: string, input: ChildInput): Promise<ClientResult> {
-  const client = new ServiceAPIClient({ url, binding: 'soap11', timeoutMs: input.timeoutMs, maxResponseBytes: input.maxResponseBytes });
+  const client = new ServiceAPIClient({
+    url,
+    binding: 'soap11',
+    timeoutMs: input.timeoutMs,
+    maxResponseBytes: input.maxResponseBytes,
+  });
   const started = performance.now();
   try {
-    await client.SMSSend({ keyword: 'KW', emailAddress: 'a@example.com', password: 'pw', smsto: '+15551234567', carrierCode: 'att', smsmsg: 'hello' });
+    await client.SMSSend({
+      keyword: 'KW',
+      emailAddress: 'a@example.com',
+      password: 'pw',
+      smsto: '+15551234567',
+      carrierCode: 'att',
+      smsmsg: 'hello',
+    });
     return { kind, outcome: 'resolved', ms: Math.round(performance.now() - started) };
   } catch (error) {
     const e = error as Error & { code?: unknown };
-    return { kind, outcome: 'rejected', errorName: e.name, code: String(e.code), message: e.message.split('\n')[0]!.slice(0, 200), ms: Math.round(performance.now() - started) };
+    return {
+      kind,
+      outcome: 'rejected',
+      errorName: e.name,
+      code: String(e.code),
+      message: e.message.split('\n')[0]!.slice(0, 200),
+      ms: Math.round(performance.now() - started),
+    };
   } finally {
     // A call cut short leaves nothing to wait for; a hostile peer may hold an idle socket open.
     void client.close().catch(() => {});

@@ -19,10 +19,11 @@ async function serve(handler: http.RequestListener): Promise<TestServer> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -37,7 +38,12 @@ export function startHtmlSite(): Promise<TestServer> {
   return serve((req, res) => {
     req.resume();
     req.on('end', () => {
-      if (req.method === 'GET' || req.method === 'HEAD') page(res, req.url === '/' ? 200 : 404, req.url === '/' ? 'Directory listing for /' : 'Error response: File not found');
+      if (req.method === 'GET' || req.method === 'HEAD')
+        page(
+          res,
+          req.url === '/' ? 200 : 404,
+          req.url === '/' ? 'Directory listing for /' : 'Error response: File not found',
+        );
       else page(res, 501, `Error response: Unsupported method ('${req.method}')`);
     });
   });
@@ -60,12 +66,24 @@ export function startSlowProxy(upstream: string, delayMs: number): Promise<TestS
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)).map(([k, v]) => [k, String(v)]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers)
+        .filter(([k]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k))
+        .map(([k, v]) => [k, String(v)]),
+    );
     try {
-      const answer = await request(`${upstream}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers, body: body.length === 0 ? null : body });
+      const answer = await request(`${upstream}${req.url ?? '/'}`, {
+        method: (req.method ?? 'GET') as 'GET',
+        headers,
+        body: body.length === 0 ? null : body,
+      });
       const text = Buffer.from(await answer.body.arrayBuffer());
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      const out = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)));
+      const out = Object.fromEntries(
+        Object.entries(answer.headers).filter(
+          ([k]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k),
+        ),
+      );
       res.writeHead(answer.statusCode, { ...out, 'content-length': text.length });
       res.end(text);
     } catch {

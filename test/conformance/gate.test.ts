@@ -25,7 +25,20 @@ import { startHtmlSite, startNotFound, startSlowProxy, type TestServer } from '.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'smskit-gate-'));
-const INPUT_FLAGS = ['--keyword', 'KW', '--email', 'tester@example.com', '--password', 'Sup3r-Secret', '--to', '+15551234567', '--carrier', 'att', '--param', 'port=5000'];
+const INPUT_FLAGS = [
+  '--keyword',
+  'KW',
+  '--email',
+  'tester@example.com',
+  '--password',
+  'Sup3r-Secret',
+  '--to',
+  '+15551234567',
+  '--carrier',
+  'att',
+  '--param',
+  'port=5000',
+];
 
 function parse(argv: string[]) {
   const args = conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>;
@@ -34,7 +47,13 @@ function parse(argv: string[]) {
 
 function captureIo(extra: Partial<CommandIo> = {}) {
   const out = { stdout: '', stderr: '', files: new Map<string, string>() };
-  const io: CommandIo = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), writeFile: (p, t) => void out.files.set(p, t), toolVersion: '9.9.9-test', ...extra };
+  const io: CommandIo = {
+    stdout: (t) => void (out.stdout += t),
+    stderr: (t) => void (out.stderr += t),
+    writeFile: (p, t) => void out.files.set(p, t),
+    toolVersion: '9.9.9-test',
+    ...extra,
+  };
   return { out, io };
 }
 
@@ -54,7 +73,10 @@ interface Child {
 /** The real CLI; `interruptAfterMs` sends SIGINT then. */
 function cli(args: readonly string[], options: { interruptAfterMs?: number } = {}): Promise<Child> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['bin/smskit.js', 'conformance', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/smskit.js', 'conformance', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
@@ -70,10 +92,12 @@ function cli(args: readonly string[], options: { interruptAfterMs?: number } = {
     }, 20);
     child.on('close', () => clearInterval(timer));
   }
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(kill);
-    resolve({ code, stdout, stderr, ms: performance.now() - started });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      resolve({ code, stdout, stderr, ms: performance.now() - started });
+    }),
+  );
 }
 
 const servers: (TestServer | Listening | BrokenServer | EmbeddedTarget)[] = [];
@@ -88,14 +112,24 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const targetOf = (origin: string) => ['--target', `${origin}/serviceapi.asmx`, '--max-body-bytes', String(TEST_BODY_LIMIT), '--retries', '0', ...INPUT_FLAGS];
+const targetOf = (origin: string) => [
+  '--target',
+  `${origin}/serviceapi.asmx`,
+  '--max-body-bytes',
+  String(TEST_BODY_LIMIT),
+  '--retries',
+  '0',
+  ...INPUT_FLAGS,
+];
 
 describe('runs that cannot be judged end with one line and exit 2', () => {
   it('a --run pattern that matches no case (a typo) runs nothing: exit 2, never PASS', async () => {
     const result = await run(['--run', 'SMSSnd/**']);
     expect(result.code).toBeInstanceOf(ConformanceError);
     expect((result.code as ConformanceError).code).toBe('NOTHING_SELECTED');
-    expect((result.code as Error).message).toBe('--run SMSSnd/** matches no case (case ids look like SMSSend/soap11/ok/plain; --list shows them all)');
+    expect((result.code as Error).message).toBe(
+      '--run SMSSnd/** matches no case (case ids look like SMSSend/soap11/ok/plain; --list shows them all)',
+    );
     expect(result.stdout).not.toMatch(/PASS/);
   });
 
@@ -107,9 +141,19 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
   it('HTML pages everywhere (a web site, as python3 -m http.server answers)', async () => {
     const site = await startHtmlSite();
     servers.push(site);
-    const result = await run([...targetOf(site.origin), '--reporter', 'pretty', '--reporter', 'json', '--out', 'r.json']);
+    const result = await run([
+      ...targetOf(site.origin),
+      '--reporter',
+      'pretty',
+      '--reporter',
+      'json',
+      '--out',
+      'r.json',
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^smskit: every answer was an HTML page \(HTTP 501 ×\d+, 404 ×\d+\): http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx looks like a web site, not the SOAP service of this WSDL; is --target the service endpoint\?\n$/);
+    expect(result.stderr).toMatch(
+      /^smskit: every answer was an HTML page \(HTTP 501 ×\d+, 404 ×\d+\): http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx looks like a web site, not the SOAP service of this WSDL; is --target the service endpoint\?\n$/,
+    );
     expect(result.stdout).toMatch(/^NOT JUDGED \(--fail-on must\)/m);
     expect(result.stdout).not.toMatch(/Refused by the service/);
     const json = JSON.parse(result.files.get('r.json')!) as { summary: { ok: boolean; diagnosis: string } };
@@ -119,7 +163,11 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
 
   it.skipIf(!existsSync('/usr/bin/python3'))('the real python3 -m http.server', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const python = spawn('/usr/bin/python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', scratch], { stdio: 'ignore' });
+    const python = spawn(
+      '/usr/bin/python3',
+      ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', scratch],
+      { stdio: 'ignore' },
+    );
     try {
       await new Promise((resolve) => setTimeout(resolve, 700));
       const result = await run(targetOf(`http://127.0.0.1:${port}`));
@@ -135,25 +183,55 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
     servers.push(nothing);
     const result = await run(targetOf(nothing.origin));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^smskit: every answer was 404 \(\d+ requests\): is the path right\? --target http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx \(the WSDL's address path is \/serviceapi\.asmx\)\n$/);
+    expect(result.stderr).toMatch(
+      /^smskit: every answer was 404 \(\d+ requests\): is the path right\? --target http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx \(the WSDL's address path is \/serviceapi\.asmx\)\n$/,
+    );
   });
 
   it('a selection of negative cases only is judged case by case (their right answers may be errors)', async () => {
     const nothing = await startNotFound();
     servers.push(nothing);
-    const result = await run([...targetOf(nothing.origin), '--run', '**/error/unsupported-method', '--fail-on', 'should']);
+    const result = await run([
+      ...targetOf(nothing.origin),
+      '--run',
+      '**/error/unsupported-method',
+      '--fail-on',
+      'should',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
   });
 
   it('credentials refused on every positive case: one line naming them', async () => {
-    const service = await startEmbeddedService({ wsdl: readFileSync('wsdl/serviceapi.wsdl', 'utf8'), path: '/serviceapi.asmx' });
+    const service = await startEmbeddedService({
+      wsdl: readFileSync('wsdl/serviceapi.wsdl', 'utf8'),
+      path: '/serviceapi.asmx',
+    });
     servers.push(service);
     const values = service.inputs.values;
-    const argv = ['--target', service.target, '--retries', '0', '--keyword', values['keyword']!, '--email', values['email']!, '--password', 'not-the-password', '--to', values['to']!, '--carrier', values['carrier']!, '--param', `port=${values['port']}`];
+    const argv = [
+      '--target',
+      service.target,
+      '--retries',
+      '0',
+      '--keyword',
+      values['keyword']!,
+      '--email',
+      values['email']!,
+      '--password',
+      'not-the-password',
+      '--to',
+      values['to']!,
+      '--carrier',
+      values['carrier']!,
+      '--param',
+      `port=${values['port']}`,
+    ];
     const result = await run(argv);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^smskit: every positive case \(\d+\) was refused, \d+ of them about who is calling \(HTTP 500: "[^"]*(AuthenticationFailed|TooManyAttempts)[^"]*"\): the credentials are the likely cause; give them with --inputs, --param or \$SMSKIT_PASSWORD\n$/);
+    expect(result.stderr).toMatch(
+      /^smskit: every positive case \(\d+\) was refused, \d+ of them about who is calling \(HTTP 500: "[^"]*(AuthenticationFailed|TooManyAttempts)[^"]*"\): the credentials are the likely cause; give them with --inputs, --param or \$SMSKIT_PASSWORD\n$/,
+    );
     expect(result.stderr).not.toContain('not-the-password');
   });
 
@@ -168,14 +246,31 @@ describe('--max-failures', () => {
   it('stops sending after N failing cases: the rest not run, exit 1', async () => {
     const broken = await startBrokenServer(reference.url, DEFECTS.find((d) => d.name === '202 instead of 200')!.alter);
     servers.push(broken);
-    const result = await run([...targetOf(broken.url), '--max-failures', '3', '--concurrency', '2', '--reporter', 'pretty', '--reporter', 'json', '--out', 'r.json']);
+    const result = await run([
+      ...targetOf(broken.url),
+      '--max-failures',
+      '3',
+      '--concurrency',
+      '2',
+      '--reporter',
+      'pretty',
+      '--reporter',
+      'json',
+      '--out',
+      'r.json',
+    ]);
     expect(result.code).toBe(1);
-    const json = JSON.parse(result.files.get('r.json')!) as { summary: { stoppedAfterFailures: number; notRun: number; failed: number }; cases: { status: string; skipReason?: string }[] };
+    const json = JSON.parse(result.files.get('r.json')!) as {
+      summary: { stoppedAfterFailures: number; notRun: number; failed: number };
+      cases: { status: string; skipReason?: string }[];
+    };
     expect(json.summary.stoppedAfterFailures).toBe(3);
     expect(json.summary.failed).toBeGreaterThanOrEqual(3);
     expect(json.summary.failed).toBeLessThanOrEqual(4); // the one in flight on the second connection may finish
     expect(json.summary.notRun).toBeGreaterThan(60);
-    expect(json.cases.find((c) => c.status === 'not-run')!.skipReason).toBe('not run: the run stopped after 3 failing case(s) (--max-failures 3)');
+    expect(json.cases.find((c) => c.status === 'not-run')!.skipReason).toBe(
+      'not run: the run stopped after 3 failing case(s) (--max-failures 3)',
+    );
     expect(result.stdout).toMatch(/; stopped after 3 failing case\(s\) \(--max-failures\); \d+ ms$/m);
   });
 });
@@ -194,10 +289,18 @@ describe('a baseline of known failures: gate on new ones only', () => {
 
   it('--write-baseline records the failures at or above --fail-on, exit 0', async () => {
     const { out, io } = captureIo({ writeFile: (p, t) => writeFileSync(p, t) });
-    const code = await executeConformance(parse([...targetOf(oneDefect.url), '--fail-on', 'should', '--write-baseline', baselineFile]), io);
+    const code = await executeConformance(
+      parse([...targetOf(oneDefect.url), '--fail-on', 'should', '--write-baseline', baselineFile]),
+      io,
+    );
     expect(code).toBe(0);
     expect(out.stderr).toMatch(/^smskit: wrote \d+ known failure\(s\) to .*known\.json\n$/);
-    const baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as { format: number; tool: string; wsdlSha256: string; failures: { case: string; check: string }[] };
+    const baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as {
+      format: number;
+      tool: string;
+      wsdlSha256: string;
+      failures: { case: string; check: string }[];
+    };
     expect(baseline.format).toBe(1);
     expect(baseline.tool).toBe('smskit 9.9.9-test');
     expect(baseline.wsdlSha256).toBe(contractModel.hash);
@@ -205,16 +308,38 @@ describe('a baseline of known failures: gate on new ones only', () => {
   });
 
   it('--baseline: the known failures are reported but do not fail the run', async () => {
-    const result = await run([...targetOf(oneDefect.url), '--fail-on', 'should', '--baseline', baselineFile, '--reporter', 'pretty', '--reporter', 'junit', '--out', 'j.xml']);
+    const result = await run([
+      ...targetOf(oneDefect.url),
+      '--fail-on',
+      'should',
+      '--baseline',
+      baselineFile,
+      '--reporter',
+      'pretty',
+      '--reporter',
+      'junit',
+      '--out',
+      'j.xml',
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^PASS \(--fail-on should\): .*; baseline .*known\.json: \d+ known, 0 new, 0 fixed; \d+ ms$/m);
+    expect(result.stdout).toMatch(
+      /^PASS \(--fail-on should\): .*; baseline .*known\.json: \d+ known, 0 new, 0 fixed; \d+ ms$/m,
+    );
     expect(result.stdout).toContain('Known failures (');
     expect(result.files.get('j.xml')).toMatch(/<testsuites name="smskit conformance" tests="\d+" failures="0"/);
     expect(result.files.get('j.xml')).toContain('known failure (baseline) [fault.status SHOULD]');
   });
 
   it('a new failure fails the run, and only it is a JUnit failure', async () => {
-    const result = await run([...targetOf(twoDefects.url), '--fail-on', 'should', '--baseline', baselineFile, '--reporter', 'junit']);
+    const result = await run([
+      ...targetOf(twoDefects.url),
+      '--fail-on',
+      'should',
+      '--baseline',
+      baselineFile,
+      '--reporter',
+      'junit',
+    ]);
     expect(result.code).toBe(1);
     const failures = [...result.stdout.matchAll(/<failure message="([^:"]+):/g)].map((m) => m[1]);
     // The new defect's findings (its content type also fails fault.version at SHOULD); the known fault.status is no failure.
@@ -224,9 +349,19 @@ describe('a baseline of known failures: gate on new ones only', () => {
   });
 
   it('listed failures that now pass are named as fixed', async () => {
-    const result = await run([...targetOf(reference.url), '--fail-on', 'should', '--baseline', baselineFile, '--reporter', 'json']);
+    const result = await run([
+      ...targetOf(reference.url),
+      '--fail-on',
+      'should',
+      '--baseline',
+      baselineFile,
+      '--reporter',
+      'json',
+    ]);
     expect(result.code).toBe(0);
-    const json = JSON.parse(result.stdout) as { summary: { baseline: { known: number; new: number; fixed: string[] } } };
+    const json = JSON.parse(result.stdout) as {
+      summary: { baseline: { known: number; new: number; fixed: string[] } };
+    };
     expect(json.summary.baseline.known).toBe(0);
     expect(json.summary.baseline.fixed.length).toBeGreaterThan(0);
     expect(json.summary.baseline.fixed[0]).toMatch(/ fault\.status$/);
@@ -236,17 +371,41 @@ describe('a baseline of known failures: gate on new ones only', () => {
     const bad = join(scratch, 'bad.json');
     writeFileSync(bad, '{"failures": 3}');
     const result = await run([...targetOf(reference.url), '--baseline', bad]);
-    expect((result.code as Error).message).toBe(`--baseline ${bad}: not a baseline written by --write-baseline (format 1 with a "failures" list)`);
+    expect((result.code as Error).message).toBe(
+      `--baseline ${bad}: not a baseline written by --write-baseline (format 1 with a "failures" list)`,
+    );
   });
 });
 
 describe('the reports say where they come from', () => {
   it('JSON and JUnit record the tool version, the WSDL and its hash, the target and the time', async () => {
     const before = Date.now();
-    const result = await run([...targetOf(reference.url), '--reporter', 'json', '--out', 'r.json', '--reporter', 'junit', '--out', 'j.xml']);
+    const result = await run([
+      ...targetOf(reference.url),
+      '--reporter',
+      'json',
+      '--out',
+      'r.json',
+      '--reporter',
+      'junit',
+      '--out',
+      'j.xml',
+    ]);
     expect(result.code).toBe(0);
-    const meta = (JSON.parse(result.files.get('r.json')!) as { meta: Record<string, unknown> }).meta as { tool: string; version: string; wsdl: { source: string; sha256: string }; target: string; startedAt: string; finishedAt: string };
-    expect(meta).toMatchObject({ tool: 'smskit', version: '9.9.9-test', wsdl: { source: 'wsdl/serviceapi.wsdl', sha256: contractModel.hash }, target: `${reference.url}/serviceapi.asmx` });
+    const meta = (JSON.parse(result.files.get('r.json')!) as { meta: Record<string, unknown> }).meta as {
+      tool: string;
+      version: string;
+      wsdl: { source: string; sha256: string };
+      target: string;
+      startedAt: string;
+      finishedAt: string;
+    };
+    expect(meta).toMatchObject({
+      tool: 'smskit',
+      version: '9.9.9-test',
+      wsdl: { source: 'wsdl/serviceapi.wsdl', sha256: contractModel.hash },
+      target: `${reference.url}/serviceapi.asmx`,
+    });
     expect(meta.wsdl.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(Date.parse(meta.startedAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(meta.finishedAt)).toBeGreaterThanOrEqual(Date.parse(meta.startedAt));
@@ -258,10 +417,24 @@ describe('the reports say where they come from', () => {
   });
 
   it('a run that never happened replaces the report files with one that says why', async () => {
-    const result = await run([...targetOf('http://127.0.0.1:9'), '--reporter', 'json', '--out', 'r.json', '--reporter', 'junit', '--out', 'j.xml']);
+    const result = await run([
+      ...targetOf('http://127.0.0.1:9'),
+      '--reporter',
+      'json',
+      '--out',
+      'r.json',
+      '--reporter',
+      'junit',
+      '--out',
+      'j.xml',
+    ]);
     expect((result.code as ConformanceError).code).toBe('TARGET_UNREACHABLE');
-    expect(JSON.parse(result.files.get('r.json')!)).toEqual({ error: { code: 'TARGET_UNREACHABLE', message: expect.stringMatching(/unreachable/) } });
-    expect(result.files.get('j.xml')).toMatch(/<error message="target http:\/\/127\.0\.0\.1:9 unreachable[^"]*" type="TARGET_UNREACHABLE"\/>/);
+    expect(JSON.parse(result.files.get('r.json')!)).toEqual({
+      error: { code: 'TARGET_UNREACHABLE', message: expect.stringMatching(/unreachable/) },
+    });
+    expect(result.files.get('j.xml')).toMatch(
+      /<error message="target http:\/\/127\.0\.0\.1:9 unreachable[^"]*" type="TARGET_UNREACHABLE"\/>/,
+    );
   });
 });
 
@@ -276,15 +449,39 @@ describe('Ctrl-C and slow targets (the real CLI)', () => {
     const json = join(scratch, 'interrupted.json');
     const junit = join(scratch, 'interrupted.xml');
     writeFileSync(junit, '<testsuites name="an older run" tests="1" failures="0"/>');
-    const child = await cli([...targetOf(slow.origin), '--concurrency', '2', '--reporter', 'pretty', '--reporter', 'json', '--out', json, '--reporter', 'junit', '--out', junit], { interruptAfterMs: 600 });
+    const child = await cli(
+      [
+        ...targetOf(slow.origin),
+        '--concurrency',
+        '2',
+        '--reporter',
+        'pretty',
+        '--reporter',
+        'json',
+        '--out',
+        json,
+        '--reporter',
+        'junit',
+        '--out',
+        junit,
+      ],
+      { interruptAfterMs: 600 },
+    );
     expect(child.code, child.stderr).toBe(130);
     expect(child.stderr).toMatch(/^smskit: interrupted: \d+ of 83 selected cases ran; the reports hold what ran$/m);
-    expect(child.stdout).toMatch(/^INTERRUPTED \(--fail-on must\): 83 cases, \d+ passed, 0 failed, 0 skipped, \d+ not run/m);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { summary: { interrupted: boolean; passed: number; notRun: number }; cases: { status: string; skipReason?: string }[] };
+    expect(child.stdout).toMatch(
+      /^INTERRUPTED \(--fail-on must\): 83 cases, \d+ passed, 0 failed, 0 skipped, \d+ not run/m,
+    );
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      summary: { interrupted: boolean; passed: number; notRun: number };
+      cases: { status: string; skipReason?: string }[];
+    };
     expect(report.summary.interrupted).toBe(true);
     expect(report.summary.passed).toBeGreaterThan(0);
     expect(report.summary.notRun).toBeGreaterThan(0);
-    expect(report.cases.find((c) => c.status === 'not-run')!.skipReason).toBe('not run: the run was interrupted (Ctrl-C)');
+    expect(report.cases.find((c) => c.status === 'not-run')!.skipReason).toBe(
+      'not run: the run was interrupted (Ctrl-C)',
+    );
     const xml = readFileSync(junit, 'utf8');
     expect(xml).not.toContain('an older run');
     expect(xml).toContain('<property name="interrupted" value="true"/>');
@@ -294,7 +491,15 @@ describe('Ctrl-C and slow targets (the real CLI)', () => {
   }, 60_000);
 
   it('progress shows on stderr after the first second, cases done / total and failures, without a terminal', async () => {
-    const child = await cli([...targetOf(slow.origin), '--concurrency', '4', '--run', 'SMSSend/soap11', '--run', 'SMSSend/soap12']);
+    const child = await cli([
+      ...targetOf(slow.origin),
+      '--concurrency',
+      '4',
+      '--run',
+      'SMSSend/soap11',
+      '--run',
+      'SMSSend/soap12',
+    ]);
     expect(child.code, child.stderr).toBe(0);
     expect(child.stderr).toMatch(/^smskit conformance: \d+\/\d+ cases, 0 failed, 1\.\d s$/m);
   }, 60_000);

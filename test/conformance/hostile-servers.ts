@@ -51,7 +51,12 @@ const XXE = '<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "file:///etc/passwd">]
 
 function fixedAnswer(body: string | Buffer, extraHeaders = ''): Buffer {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  return Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: text/xml; charset=utf-8\r\n${extraHeaders}content-length: ${bytes.length}\r\nconnection: close\r\n\r\n`), bytes]);
+  return Buffer.concat([
+    Buffer.from(
+      `HTTP/1.1 200 OK\r\ncontent-type: text/xml; charset=utf-8\r\n${extraHeaders}content-length: ${bytes.length}\r\nconnection: close\r\n\r\n`,
+    ),
+    bytes,
+  ]);
 }
 
 /** Writes pieces as fast as the peer reads them, until `next` returns undefined or the socket closes. */
@@ -129,17 +134,22 @@ function behaviours(bomb: Buffer): Record<HostileKind, Behaviour> {
       void pump(socket, () => `x-filler-${n++}: ${'a'.repeat(1000)}\r\n`);
     },
     'huge-length': (socket) => {
-      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/xml; charset=utf-8\r\ncontent-length: ${10 * 1024 ** 3}\r\n\r\n${'<'.repeat(100)}`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: text/xml; charset=utf-8\r\ncontent-length: ${10 * 1024 ** 3}\r\n\r\n${'<'.repeat(100)}`,
+      );
     },
     'xml-bomb': (socket) => void socket.end(fixedAnswer(envelope('&lol9;', BILLION_LAUGHS))),
     dtd: (socket) => void socket.end(fixedAnswer(envelope('&xxe;', XXE))),
-    'deep-nesting': (socket) => void socket.end(fixedAnswer(envelope(`${'<a>'.repeat(DEEP_LEVELS)}${'</a>'.repeat(DEEP_LEVELS)}`))),
+    'deep-nesting': (socket) =>
+      void socket.end(fixedAnswer(envelope(`${'<a>'.repeat(DEEP_LEVELS)}${'</a>'.repeat(DEEP_LEVELS)}`))),
     garbage: (socket) => {
       socket.write('SSH-2.0-OpenSSH_9.6\r\n');
       socket.end(Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
     },
     'reset-mid-body': (socket) => {
-      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/xml; charset=utf-8\r\ncontent-length: 5000\r\n\r\n${envelope('x'.repeat(3000)).slice(0, 1000)}`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: text/xml; charset=utf-8\r\ncontent-length: 5000\r\n\r\n${envelope('x'.repeat(3000)).slice(0, 1000)}`,
+      );
       setTimeout(() => socket.resetAndDestroy(), 50);
     },
     'never-answers': () => {},
@@ -149,17 +159,28 @@ function behaviours(bomb: Buffer): Record<HostileKind, Behaviour> {
       const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
       const text = `ok:${'x'.repeat(200_000)}`;
       const [status, type, body] =
-        length > TEST_MAX_BODY_BYTES ? ['413 Payload Too Large', 'text/plain; charset=utf-8', text]
-        : head.startsWith('GET ') ? ['200 OK', 'text/xml; charset=utf-8', `<?xml version="1.0" encoding="utf-8"?><string xmlns="${NS}">${text}</string>`]
-        : ['200 OK', 'text/xml; charset=utf-8', envelope(text)];
-      socket.write(`HTTP/1.1 ${status}\r\ncontent-type: ${type}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n`);
+        length > TEST_MAX_BODY_BYTES
+          ? ['413 Payload Too Large', 'text/plain; charset=utf-8', text]
+          : head.startsWith('GET ')
+            ? [
+                '200 OK',
+                'text/xml; charset=utf-8',
+                `<?xml version="1.0" encoding="utf-8"?><string xmlns="${NS}">${text}</string>`,
+              ]
+            : ['200 OK', 'text/xml; charset=utf-8', envelope(text)];
+      socket.write(
+        `HTTP/1.1 ${status}\r\ncontent-type: ${type}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n`,
+      );
       void trickle(socket, chunked(body, 8)).then(() => socket.end());
     },
     'gzip-bomb': (socket) => void socket.end(fixedAnswer(bomb, 'content-encoding: gzip\r\n')),
   };
 }
 
-export async function startHostileServer(kind: HostileKind, options: { hostileWsdl?: boolean } = {}): Promise<HostileServer> {
+export async function startHostileServer(
+  kind: HostileKind,
+  options: { hostileWsdl?: boolean } = {},
+): Promise<HostileServer> {
   const behave = behaviours(kind === 'gzip-bomb' ? await gzipBomb() : Buffer.alloc(0))[kind];
   const sockets = new Set<net.Socket>();
   const requests: string[] = [];

@@ -15,7 +15,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientResult } from './client-child.js';
-import { GZIP_BOMB_INFLATED, HOSTILE_KINDS, startHostileServer, TEST_MAX_BODY_BYTES, type HostileKind, type HostileServer } from './hostile-servers.js';
+import {
+  GZIP_BOMB_INFLATED,
+  HOSTILE_KINDS,
+  startHostileServer,
+  TEST_MAX_BODY_BYTES,
+  type HostileKind,
+  type HostileServer,
+} from './hostile-servers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PEAK_RSS = fileURLToPath(new URL('./peak-rss.mjs', import.meta.url));
@@ -28,9 +35,27 @@ const SLACK_MS = 15_000;
 const CASES = ['SMSSend/soap11/ok/plain', 'SMSSend/http-get/ok/plain', 'SMSSend/soap11/fault/over-size'];
 const STACK_FRAME = /^\s+at .*\(.*\)$/m;
 
-interface JsonFailure { readonly check: string; readonly message: string }
-interface JsonCase { readonly id: string; readonly status: string; readonly durationMs: number; readonly failures: readonly JsonFailure[]; readonly skipReason?: string; readonly trace?: { readonly response?: { readonly bodyBytes: number } } }
-interface JsonReport { readonly summary: { readonly timedOut: boolean; readonly notRun: number; readonly failed: number; readonly passed: number }; readonly cases: readonly JsonCase[] }
+interface JsonFailure {
+  readonly check: string;
+  readonly message: string;
+}
+interface JsonCase {
+  readonly id: string;
+  readonly status: string;
+  readonly durationMs: number;
+  readonly failures: readonly JsonFailure[];
+  readonly skipReason?: string;
+  readonly trace?: { readonly response?: { readonly bodyBytes: number } };
+}
+interface JsonReport {
+  readonly summary: {
+    readonly timedOut: boolean;
+    readonly notRun: number;
+    readonly failed: number;
+    readonly passed: number;
+  };
+  readonly cases: readonly JsonCase[];
+}
 
 interface ChildRun {
   readonly exitCode: number | null;
@@ -48,7 +73,11 @@ let runs = 0;
 function runChild(args: readonly string[], killAfterMs: number): Promise<ChildRun> {
   const rssFile = join(scratch, `rss-${runs++}`);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', PEAK_RSS, ...args], { cwd: ROOT, env: { ...process.env, SMSKIT_TEST_PEAK_RSS_FILE: rssFile, SMSKIT_PASSWORD: 'pw' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', PEAK_RSS, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, SMSKIT_TEST_PEAK_RSS_FILE: rssFile, SMSKIT_PASSWORD: 'pw' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => void (stdout += d.toString()));
@@ -69,15 +98,61 @@ function runChild(args: readonly string[], killAfterMs: number): Promise<ChildRu
 }
 
 function conformance(target: string, extra: readonly string[], wsdl = 'wsdl/serviceapi.wsdl'): Promise<ChildRun> {
-  const args = ['bin/smskit.js', 'conformance', '--target', target, '--wsdl', wsdl, '--keyword', 'KW', '--email', 'a@example.com', '--to', '+15551234567', '--carrier', 'att',
-    '--timeout', String(TIMEOUT_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES), '--max-body-bytes', String(TEST_MAX_BODY_BYTES), '--retries', '0', ...extra];
+  const args = [
+    'bin/smskit.js',
+    'conformance',
+    '--target',
+    target,
+    '--wsdl',
+    wsdl,
+    '--keyword',
+    'KW',
+    '--email',
+    'a@example.com',
+    '--to',
+    '+15551234567',
+    '--carrier',
+    'att',
+    '--timeout',
+    String(TIMEOUT_MS),
+    '--max-response-bytes',
+    String(MAX_RESPONSE_BYTES),
+    '--max-body-bytes',
+    String(TEST_MAX_BODY_BYTES),
+    '--retries',
+    '0',
+    ...extra,
+  ];
   return runChild(args, 60_000);
 }
 
 /** `smskit call` of SMSSend on the target, with the same bounds as the runner. */
 function callRun(target: string): Promise<ChildRun> {
-  const input = JSON.stringify({ keyword: 'KW', emailAddress: 'a@example.com', password: 'pw', smsto: '+15551234567', carrierCode: 'att', smsmsg: 'hello' });
-  return runChild(['bin/smskit.js', 'call', 'wsdl/serviceapi.wsdl', 'SMSSend', '--url', target, '--input', input, '--timeout', String(TIMEOUT_MS), '--max-response-bytes', String(MAX_RESPONSE_BYTES)], 60_000);
+  const input = JSON.stringify({
+    keyword: 'KW',
+    emailAddress: 'a@example.com',
+    password: 'pw',
+    smsto: '+15551234567',
+    carrierCode: 'att',
+    smsmsg: 'hello',
+  });
+  return runChild(
+    [
+      'bin/smskit.js',
+      'call',
+      'wsdl/serviceapi.wsdl',
+      'SMSSend',
+      '--url',
+      target,
+      '--input',
+      input,
+      '--timeout',
+      String(TIMEOUT_MS),
+      '--max-response-bytes',
+      String(MAX_RESPONSE_BYTES),
+    ],
+    60_000,
+  );
 }
 
 function caseRun(target: string): Promise<ChildRun> {
@@ -88,46 +163,92 @@ function caseRun(target: string): Promise<ChildRun> {
 async function limited<T>(limit: number, thunks: readonly (() => Promise<T>)[]): Promise<T[]> {
   const results = new Array<T>(thunks.length);
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < thunks.length) {
-      const index = next++;
-      results[index] = await thunks[index]!();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < thunks.length) {
+        const index = next++;
+        results[index] = await thunks[index]!();
+      }
+    }),
+  );
   return results;
 }
 
 const BOUND_BYTES = /the response exceeded 1 MiB \(--max-response-bytes\)/;
-const BOUND_TIME_AFTER_HEAD = /no complete answer within 2000 ms \(--timeout\): HTTP 200 and \d+ body bytes had arrived/;
+const BOUND_TIME_AFTER_HEAD =
+  /no complete answer within 2000 ms \(--timeout\): HTTP 200 and \d+ body bytes had arrived/;
 
 /** What each case of a run against the target must show: a failure message (any of its failures), or a pass. */
-const EXPECTED: Record<HostileKind, { readonly exit: number; readonly failure?: RegExp; readonly overSize?: RegExp }> = {
-  'endless-body': { exit: 1, failure: BOUND_BYTES },
-  'slow-drip': { exit: 1, failure: BOUND_TIME_AFTER_HEAD },
-  'endless-headers': { exit: 1, failure: /the response head \(status line and headers\) exceeded 16 KiB/ },
-  'huge-length': { exit: 1, failure: /the response exceeded 1 MiB \(--max-response-bytes\): it declares Content-Length 10737418240/ },
-  'xml-bomb': { exit: 1, failure: /the response contains a document type declaration/ },
-  dtd: { exit: 1, failure: /the response contains a document type declaration/ },
-  'deep-nesting': { exit: 1, failure: /XML_LIMIT.*nested deeper than \d+ levels/ },
-  garbage: { exit: 1, failure: /not HTTP: .* answered with something that is not an HTTP response/ },
-  // The raw-socket path keeps a body cut by a reset (the kernel's answer to an unread request
-  // body can be one) and judges the head: a 200 is not the refusal an over-size request needs.
-  'reset-mid-body': { exit: 1, failure: /connection closed by 127\.0\.0\.1:\d+ before a complete response .*: HTTP 200 and \d+ body bytes had arrived/, overSize: /the server must refuse it/ },
-  'never-answers': { exit: 1, failure: /no complete answer within 2000 ms \(--timeout\): no response head had arrived/ },
-  'tiny-chunks': { exit: 0 },
-  'gzip-bomb': { exit: 1, failure: /XML_ENCODING|XML_MALFORMED/ },
-};
+const EXPECTED: Record<HostileKind, { readonly exit: number; readonly failure?: RegExp; readonly overSize?: RegExp }> =
+  {
+    'endless-body': { exit: 1, failure: BOUND_BYTES },
+    'slow-drip': { exit: 1, failure: BOUND_TIME_AFTER_HEAD },
+    'endless-headers': { exit: 1, failure: /the response head \(status line and headers\) exceeded 16 KiB/ },
+    'huge-length': {
+      exit: 1,
+      failure: /the response exceeded 1 MiB \(--max-response-bytes\): it declares Content-Length 10737418240/,
+    },
+    'xml-bomb': { exit: 1, failure: /the response contains a document type declaration/ },
+    dtd: { exit: 1, failure: /the response contains a document type declaration/ },
+    'deep-nesting': { exit: 1, failure: /XML_LIMIT.*nested deeper than \d+ levels/ },
+    garbage: { exit: 1, failure: /not HTTP: .* answered with something that is not an HTTP response/ },
+    // The raw-socket path keeps a body cut by a reset (the kernel's answer to an unread request
+    // body can be one) and judges the head: a 200 is not the refusal an over-size request needs.
+    'reset-mid-body': {
+      exit: 1,
+      failure:
+        /connection closed by 127\.0\.0\.1:\d+ before a complete response .*: HTTP 200 and \d+ body bytes had arrived/,
+      overSize: /the server must refuse it/,
+    },
+    'never-answers': {
+      exit: 1,
+      failure: /no complete answer within 2000 ms \(--timeout\): no response head had arrived/,
+    },
+    'tiny-chunks': { exit: 0 },
+    'gzip-bomb': { exit: 1, failure: /XML_ENCODING|XML_MALFORMED/ },
+  };
 
 /** Runs beyond the per-case table: the run's own deadline, a hostile probe, a hostile WSDL fetch. */
 const RUN_TIMEOUT_MS = 3000;
 const SOAP11_CASES = 14;
 const WHOLE_RUN = {
-  'run-timeout': { kind: 'never-answers', hostileWsdl: false, run: (url: string) => conformance(url, ['--operation', 'SMSSend', '--binding', 'soap11', '--concurrency', '2', '--run-timeout', String(RUN_TIMEOUT_MS), '--reporter', 'pretty', '--reporter', 'json', '--out', join(scratch, 'run-timeout.json')]) },
+  'run-timeout': {
+    kind: 'never-answers',
+    hostileWsdl: false,
+    run: (url: string) =>
+      conformance(url, [
+        '--operation',
+        'SMSSend',
+        '--binding',
+        'soap11',
+        '--concurrency',
+        '2',
+        '--run-timeout',
+        String(RUN_TIMEOUT_MS),
+        '--reporter',
+        'pretty',
+        '--reporter',
+        'json',
+        '--out',
+        join(scratch, 'run-timeout.json'),
+      ]),
+  },
   'probe-never-answers': { kind: 'never-answers', hostileWsdl: true, run: (url: string) => caseRun(url) },
   'probe-slow-drip': { kind: 'slow-drip', hostileWsdl: true, run: (url: string) => caseRun(url) },
-  'wsdl-endless-body': { kind: 'endless-body', hostileWsdl: true, run: (url: string) => conformance(url, ['--reporter', 'json'], `${url}?wsdl`) },
-  'wsdl-slow-drip': { kind: 'slow-drip', hostileWsdl: true, run: (url: string) => conformance(url, ['--reporter', 'json'], `${url}?wsdl`) },
-} as const satisfies Record<string, { kind: HostileKind; hostileWsdl: boolean; run: (url: string) => Promise<ChildRun> }>;
+  'wsdl-endless-body': {
+    kind: 'endless-body',
+    hostileWsdl: true,
+    run: (url: string) => conformance(url, ['--reporter', 'json'], `${url}?wsdl`),
+  },
+  'wsdl-slow-drip': {
+    kind: 'slow-drip',
+    hostileWsdl: true,
+    run: (url: string) => conformance(url, ['--reporter', 'json'], `${url}?wsdl`),
+  },
+} as const satisfies Record<
+  string,
+  { kind: HostileKind; hostileWsdl: boolean; run: (url: string) => Promise<ChildRun> }
+>;
 type WholeRun = keyof typeof WHOLE_RUN;
 
 const servers: HostileServer[] = [];
@@ -148,12 +269,22 @@ beforeAll(async () => {
   for (const kind of HOSTILE_KINDS) byKind.set(kind, await start(kind));
   gzipServer = byKind.get('gzip-bomb')!;
   const whole = new Map<WholeRun, HostileServer>();
-  for (const [name, spec] of Object.entries(WHOLE_RUN)) whole.set(name as WholeRun, await start(spec.kind, spec.hostileWsdl));
-  const clientInput = { targets: HOSTILE_KINDS.map((kind) => ({ kind, url: byKind.get(kind)!.url })), timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES };
+  for (const [name, spec] of Object.entries(WHOLE_RUN))
+    whole.set(name as WholeRun, await start(spec.kind, spec.hostileWsdl));
+  const clientInput = {
+    targets: HOSTILE_KINDS.map((kind) => ({ kind, url: byKind.get(kind)!.url })),
+    timeoutMs: TIMEOUT_MS,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+  };
   const clientChild = fileURLToPath(new URL('./client-child.ts', import.meta.url));
   await limited(3, [
-    async () => void (clientRun = await runChild(['--import', 'tsx', clientChild, JSON.stringify(clientInput)], 60_000)),
-    ...[...whole].map(([name, server]) => async () => void wholeRuns.set(name, await WHOLE_RUN[name].run(server.url))),
+    async () =>
+      void (clientRun = await runChild(['--import', 'tsx', clientChild, JSON.stringify(clientInput)], 60_000)),
+    ...[...whole].map(
+      ([name, server]) =>
+        async () =>
+          void wholeRuns.set(name, await WHOLE_RUN[name].run(server.url)),
+    ),
     ...HOSTILE_KINDS.map((kind) => async () => void runnerRuns.set(kind, await caseRun(byKind.get(kind)!.url))),
     ...HOSTILE_KINDS.map((kind) => async () => void callRuns.set(kind, await callRun(byKind.get(kind)!.url))),
   ]);
@@ -173,7 +304,10 @@ function reportOf(run: ChildRun): JsonReport {
 }
 
 function expectBoundedChild(run: ChildRun, wallLimitMs: number): void {
-  expect(run.peakRssKiB, `the child did not exit by itself within its kill timer (stderr: ${run.stderr.slice(0, 300)})`).toBeDefined();
+  expect(
+    run.peakRssKiB,
+    `the child did not exit by itself within its kill timer (stderr: ${run.stderr.slice(0, 300)})`,
+  ).toBeDefined();
   expect(run.peakRssKiB!).toBeLessThan(RSS_LIMIT_KIB);
   expect(run.wallMs).toBeLessThan(wallLimitMs);
   expect(run.stdout).not.toMatch(STACK_FRAME);
@@ -199,8 +333,12 @@ describe('the runner against a hostile target (real CLI, three cases, --timeout 
         continue;
       }
       expect(c.status).toBe('failed');
-      const pattern = c.id.endsWith('/over-size') && expected.overSize !== undefined ? expected.overSize : expected.failure;
-      expect(c.failures.map((f) => f.message), c.id).toContainEqual(expect.stringMatching(pattern));
+      const pattern =
+        c.id.endsWith('/over-size') && expected.overSize !== undefined ? expected.overSize : expected.failure;
+      expect(
+        c.failures.map((f) => f.message),
+        c.id,
+      ).toContainEqual(expect.stringMatching(pattern));
     }
   });
 
@@ -229,10 +367,23 @@ describe('the run as a whole', () => {
     expect(report.summary.timedOut).toBe(true);
     expect(report.summary.notRun).toBeGreaterThan(0);
     expect(report.summary.failed + report.summary.notRun).toBe(SOAP11_CASES);
-    for (const c of selected.filter((x) => x.status === 'not-run')) expect(c.skipReason).toBe(`not run: the run did not finish within ${RUN_TIMEOUT_MS} ms (--run-timeout)`);
-    expect(run.stdout).toMatch(new RegExp(`^TIMED OUT \\(--run-timeout ${RUN_TIMEOUT_MS} ms\\) \\(--fail-on must\\): 83 cases, 0 passed, ${report.summary.failed} failed, 69 skipped, ${report.summary.notRun} not run;`, 'm'));
-    expect(run.stdout).toContain(`Not run: ${report.summary.notRun} (the run did not finish within ${RUN_TIMEOUT_MS} ms (--run-timeout))`);
-    expect(run.stderr).toMatch(new RegExp(`^smskit: the run did not finish within ${RUN_TIMEOUT_MS} ms \\(--run-timeout\\): ${report.summary.notRun} of ${SOAP11_CASES} selected cases not run$`, 'm'));
+    for (const c of selected.filter((x) => x.status === 'not-run'))
+      expect(c.skipReason).toBe(`not run: the run did not finish within ${RUN_TIMEOUT_MS} ms (--run-timeout)`);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^TIMED OUT \\(--run-timeout ${RUN_TIMEOUT_MS} ms\\) \\(--fail-on must\\): 83 cases, 0 passed, ${report.summary.failed} failed, 69 skipped, ${report.summary.notRun} not run;`,
+        'm',
+      ),
+    );
+    expect(run.stdout).toContain(
+      `Not run: ${report.summary.notRun} (the run did not finish within ${RUN_TIMEOUT_MS} ms (--run-timeout))`,
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^smskit: the run did not finish within ${RUN_TIMEOUT_MS} ms \\(--run-timeout\\): ${report.summary.notRun} of ${SOAP11_CASES} selected cases not run$`,
+        'm',
+      ),
+    );
   });
 
   it('a probe that gets no answer within --timeout is an unreachable target: one line, exit 2', () => {
@@ -240,7 +391,9 @@ describe('the run as a whole', () => {
     expectBoundedChild(run, TIMEOUT_MS + SLACK_MS);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^smskit: target http:\/\/127\.0\.0\.1:\d+ unreachable: no complete answer within 2000 ms \(--timeout\): no response head had arrived\n$/);
+    expect(run.stderr).toMatch(
+      /^smskit: target http:\/\/127\.0\.0\.1:\d+ unreachable: no complete answer within 2000 ms \(--timeout\): no response head had arrived\n$/,
+    );
   });
 
   it('a probe answered with a head is a reachable target, even when its body then trickles: the cases run', () => {
@@ -248,7 +401,9 @@ describe('the run as a whole', () => {
     expectBoundedChild(run, TIMEOUT_MS * (CASES.length + 1) + SLACK_MS);
     expect(run.exitCode).toBe(1);
     const selected = reportOf(run).cases.filter((c) => CASES.includes(c.id));
-    expect(selected.map((c) => c.failures.map((f) => f.message)).flat()).toEqual(CASES.map(() => expect.stringMatching(BOUND_TIME_AFTER_HEAD)));
+    expect(selected.map((c) => c.failures.map((f) => f.message)).flat()).toEqual(
+      CASES.map(() => expect.stringMatching(BOUND_TIME_AFTER_HEAD)),
+    );
   });
 
   it.each([
@@ -259,7 +414,11 @@ describe('the run as a whole', () => {
     expectBoundedChild(run, TIMEOUT_MS + SLACK_MS);
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(new RegExp(`^smskit: cannot fetch the WSDL http://127\\.0\\.0\\.1:\\d+/serviceapi\\.asmx\\?wsdl: ${bound.source}\n$`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^smskit: cannot fetch the WSDL http://127\\.0\\.0\\.1:\\d+/serviceapi\\.asmx\\?wsdl: ${bound.source}\n$`,
+      ),
+    );
   });
 });
 
@@ -280,7 +439,14 @@ describe('the generated client against a hostile target (one child, all calls at
   };
   let results: Map<string, ClientResult>;
   beforeAll(() => {
-    results = new Map(clientRun.stdout.trim().split('\n').filter((l) => l !== '').map((line) => JSON.parse(line) as ClientResult).map((r) => [r.kind, r]));
+    results = new Map(
+      clientRun.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((line) => JSON.parse(line) as ClientResult)
+        .map((r) => [r.kind, r]),
+    );
   });
 
   it('stays under the memory limit, ends by itself and prints no stack trace', () => {
@@ -298,7 +464,10 @@ describe('the generated client against a hostile target (one child, all calls at
       return;
     }
     expect(result!.outcome).toBe('rejected');
-    expect({ name: result!.errorName, code: result!.code }, result!.message).toEqual({ name: 'TransportError', code: expected[kind] });
+    expect({ name: result!.errorName, code: result!.code }, result!.message).toEqual({
+      name: 'TransportError',
+      code: expected[kind],
+    });
   });
 });
 

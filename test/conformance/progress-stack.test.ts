@@ -76,20 +76,34 @@ describe('stack traces as genuine ASMX writes them', () => {
   it('Mono frames inside an XML fault (escaped: `in &lt;…&gt;:0`, `---&gt;`)', () => {
     const fault = response('rich', 'Add.soap11.error-not-a-number.txt');
     expect(fault).toContain('---&gt;');
-    expect(findStackTrace(fault)).toMatch(/^at System\.Number\.ThrowOverflowOrFormatException \(System\.Boolean overflow, System\.String overflowResourceKey\) \[0x00020\] in <[0-9a-f]+>:0$/);
+    expect(findStackTrace(fault)).toMatch(
+      /^at System\.Number\.ThrowOverflowOrFormatException \(System\.Boolean overflow, System\.String overflowResourceKey\) \[0x00020\] in <[0-9a-f]+>:0$/,
+    );
   });
 
   it('the escaped inner-exception marker alone', () => {
-    expect(findStackTrace('<faultstring>System.Web.Services.Protocols.SoapException: x ---&gt; System.FormatException: y</faultstring>')).toBe('--->');
+    expect(
+      findStackTrace(
+        '<faultstring>System.Web.Services.Protocols.SoapException: x ---&gt; System.FormatException: y</faultstring>',
+      ),
+    ).toBe('--->');
   });
 
   it('Mono frames in a GET/POST text/plain error', () => {
-    expect(findStackTrace(response('rich', 'Add.get.error-not-a-number.txt'))).toMatch(/\[0x[0-9a-f]+\] in <[0-9a-f]+>:0$/);
+    expect(findStackTrace(response('rich', 'Add.get.error-not-a-number.txt'))).toMatch(
+      /\[0x[0-9a-f]+\] in <[0-9a-f]+>:0$/,
+    );
   });
 
   it('.NET frames without symbols, and the end-of-inner-exception line', () => {
-    expect(findStackTrace('System.InvalidOperationException: x\r\n   at System.Web.Services.Protocols.SoapServerProtocol.ReadParameters()\r\n')).toBe('at System.Web.Services.Protocols.SoapServerProtocol.ReadParameters()');
-    expect(findStackTrace('x\n   --- End of inner exception stack trace ---\n')).toBe('--- End of inner exception stack trace ---');
+    expect(
+      findStackTrace(
+        'System.InvalidOperationException: x\r\n   at System.Web.Services.Protocols.SoapServerProtocol.ReadParameters()\r\n',
+      ),
+    ).toBe('at System.Web.Services.Protocols.SoapServerProtocol.ReadParameters()');
+    expect(findStackTrace('x\n   --- End of inner exception stack trace ---\n')).toBe(
+      '--- End of inner exception stack trace ---',
+    );
   });
 
   it('every captured ASMX error answer that carries a trace is recognised; success answers never', () => {

@@ -10,7 +10,11 @@ import { RawResponseReader } from '../../conformance/raw-response.js';
 const LIMIT = 64 * 1024;
 
 /** Feeds `wire` in pieces of `size` bytes; returns the reader (or the error it threw) and how much it took. */
-function feed(wire: string | Buffer, size: number, limit = LIMIT): { reader: RawResponseReader; error?: unknown; fed: number } {
+function feed(
+  wire: string | Buffer,
+  size: number,
+  limit = LIMIT,
+): { reader: RawResponseReader; error?: unknown; fed: number } {
   const bytes = typeof wire === 'string' ? Buffer.from(wire, 'latin1') : wire;
   const reader = new RawResponseReader(limit);
   let at = 0;
@@ -27,7 +31,8 @@ function feed(wire: string | Buffer, size: number, limit = LIMIT): { reader: Raw
 
 function chunkedBody(text: string, size: number): string {
   const parts: string[] = [];
-  for (let at = 0; at < text.length; at += size) parts.push(`${text.slice(at, at + size).length.toString(16)};ext=1\r\n${text.slice(at, at + size)}\r\n`);
+  for (let at = 0; at < text.length; at += size)
+    parts.push(`${text.slice(at, at + size).length.toString(16)};ext=1\r\n${text.slice(at, at + size)}\r\n`);
   return `${parts.join('')}0\r\nx-trailer: yes\r\n\r\n`;
 }
 
@@ -35,9 +40,21 @@ const BODY = '<r>' + 'abcdefghij'.repeat(50) + '</r>';
 
 describe('framing, whatever the split', () => {
   it.each([
-    ['Content-Length', `HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: ${BODY.length}\r\n\r\n${BODY}trailing junk`, true],
-    ['chunked, with extensions and a trailer', `HTTP/1.1 500 Internal Server Error\r\ntransfer-encoding: chunked\r\n\r\n${chunkedBody(BODY, 7)}`, true],
-    ['an interim 100 Continue first', `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 413 Payload Too Large\r\ncontent-length: ${BODY.length}\r\n\r\n${BODY}`, true],
+    [
+      'Content-Length',
+      `HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: ${BODY.length}\r\n\r\n${BODY}trailing junk`,
+      true,
+    ],
+    [
+      'chunked, with extensions and a trailer',
+      `HTTP/1.1 500 Internal Server Error\r\ntransfer-encoding: chunked\r\n\r\n${chunkedBody(BODY, 7)}`,
+      true,
+    ],
+    [
+      'an interim 100 Continue first',
+      `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 413 Payload Too Large\r\ncontent-length: ${BODY.length}\r\n\r\n${BODY}`,
+      true,
+    ],
     ['close-delimited (complete only when the connection closes)', `HTTP/1.0 200 OK\r\n\r\n${BODY}`, false],
   ])('%s', (_, wire, completes) => {
     const whole = feed(wire, wire.length);
@@ -60,7 +77,9 @@ describe('framing, whatever the split', () => {
   });
 
   it('repeated headers are joined', () => {
-    expect(feed('HTTP/1.1 200 OK\r\nVary: a\r\nvary: b\r\ncontent-length: 0\r\n\r\n', 4).reader.result()!.headers).toEqual({ vary: 'a, b', 'content-length': '0' });
+    expect(
+      feed('HTTP/1.1 200 OK\r\nVary: a\r\nvary: b\r\ncontent-length: 0\r\n\r\n', 4).reader.result()!.headers,
+    ).toEqual({ vary: 'a, b', 'content-length': '0' });
   });
 });
 
@@ -68,14 +87,62 @@ describe('bounds and refusals, at the byte that passes them', () => {
   const code = (error: unknown): string => (error as { code?: string }).code ?? String(error);
 
   it.each([
-    ['endless headers', `HTTP/1.1 200 OK\r\n${'x-filler: aaaaaaaaaa\r\n'.repeat(2000)}\r\n`, 'HEAD_TOO_LARGE', /exceeded 16 KiB/, 16 * 1024],
-    ['a declared length over the limit', `HTTP/1.1 200 OK\r\ncontent-length: ${10 * 1024 ** 3}\r\n\r\nabc`, 'RESPONSE_TOO_LARGE', /exceeded 64 KiB \(--max-response-bytes\): it declares Content-Length 10737418240/, undefined],
-    ['a close-delimited body over the limit', `HTTP/1.1 200 OK\r\n\r\n${'x'.repeat(LIMIT + 100)}`, 'RESPONSE_TOO_LARGE', /^the response exceeded 64 KiB \(--max-response-bytes\)$/, 19 + LIMIT + 1],
-    ['a chunked body over the limit', `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${chunkedBody('y'.repeat(LIMIT + 100), 1000)}`, 'RESPONSE_TOO_LARGE', /exceeded 64 KiB/, undefined],
-    ['garbage instead of a status line', 'SSH-2.0-OpenSSH_9.6\r\n\r\n', 'HPE_INVALID_CONSTANT', /not an HTTP status line/, 5],
-    ['an endless chunk-size line', `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1;${'e'.repeat(10_000)}`, 'HPE_CHUNK_SIZE', /too long/, undefined],
-    ['a chunk size that is not hex', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n', 'HPE_INVALID_CHUNK_SIZE', /not a chunk size/, undefined],
-    ['a Content-Length that is not a number', 'HTTP/1.1 200 OK\r\ncontent-length: lots\r\n\r\n', 'HPE_INVALID_CONTENT_LENGTH', /invalid Content-Length/, undefined],
+    [
+      'endless headers',
+      `HTTP/1.1 200 OK\r\n${'x-filler: aaaaaaaaaa\r\n'.repeat(2000)}\r\n`,
+      'HEAD_TOO_LARGE',
+      /exceeded 16 KiB/,
+      16 * 1024,
+    ],
+    [
+      'a declared length over the limit',
+      `HTTP/1.1 200 OK\r\ncontent-length: ${10 * 1024 ** 3}\r\n\r\nabc`,
+      'RESPONSE_TOO_LARGE',
+      /exceeded 64 KiB \(--max-response-bytes\): it declares Content-Length 10737418240/,
+      undefined,
+    ],
+    [
+      'a close-delimited body over the limit',
+      `HTTP/1.1 200 OK\r\n\r\n${'x'.repeat(LIMIT + 100)}`,
+      'RESPONSE_TOO_LARGE',
+      /^the response exceeded 64 KiB \(--max-response-bytes\)$/,
+      19 + LIMIT + 1,
+    ],
+    [
+      'a chunked body over the limit',
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${chunkedBody('y'.repeat(LIMIT + 100), 1000)}`,
+      'RESPONSE_TOO_LARGE',
+      /exceeded 64 KiB/,
+      undefined,
+    ],
+    [
+      'garbage instead of a status line',
+      'SSH-2.0-OpenSSH_9.6\r\n\r\n',
+      'HPE_INVALID_CONSTANT',
+      /not an HTTP status line/,
+      5,
+    ],
+    [
+      'an endless chunk-size line',
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1;${'e'.repeat(10_000)}`,
+      'HPE_CHUNK_SIZE',
+      /too long/,
+      undefined,
+    ],
+    [
+      'a chunk size that is not hex',
+      'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+      'HPE_INVALID_CHUNK_SIZE',
+      /not a chunk size/,
+      undefined,
+    ],
+    [
+      'a Content-Length that is not a number',
+      'HTTP/1.1 200 OK\r\ncontent-length: lots\r\n\r\n',
+      'HPE_INVALID_CONTENT_LENGTH',
+      /invalid Content-Length/,
+      undefined,
+    ],
   ])('%s', (_, wire, wantCode, message, failsAtByte) => {
     for (const size of [1, 1000]) {
       const { error, fed } = feed(wire, size);

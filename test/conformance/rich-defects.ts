@@ -16,7 +16,10 @@ export interface RichDefect {
 
 const isSuccess = (res: ProxiedResponse): boolean => res.status === 200 && !/<(\w+:)?Fault[\s>]/.test(res.body);
 const body = (res: ProxiedResponse, next: string): ProxiedResponse => ({ ...res, body: next });
-const onSuccess = (change: (text: string) => string): Alteration => (_, res) => (isSuccess(res) ? body(res, change(res.body)) : res);
+const onSuccess =
+  (change: (text: string) => string): Alteration =>
+  (_, res) =>
+    isSuccess(res) ? body(res, change(res.body)) : res;
 
 export const RICH_DEFECTS: readonly RichDefect[] = [
   {
@@ -37,13 +40,21 @@ export const RICH_DEFECTS: readonly RichDefect[] = [
     name: 'wrong array item name',
     expectedCheck: 'response.array-item',
     level: 'must',
-    alter: onSuccess((t) => t.replace(/<string>([^<]*)<\/string>/g, '<item>$1</item>').replace(/<string (xsi:nil="true") ?\/>/g, '<item $1/>')),
+    alter: onSuccess((t) =>
+      t
+        .replace(/<string>([^<]*)<\/string>/g, '<item>$1</item>')
+        .replace(/<string (xsi:nil="true") ?\/>/g, '<item $1/>'),
+    ),
   },
   {
     name: 'non-number in an int',
     expectedCheck: 'response.result-type',
     level: 'must',
-    alter: onSuccess((t) => t.replace(/<(SumValuesResult|AddResult)>-?\d+<\/\1>/g, '<$1>forty-two</$1>').replace(/(<int xmlns="[^"]*">)-?\d+(<\/int>)/g, '$1forty-two$2')),
+    alter: onSuccess((t) =>
+      t
+        .replace(/<(SumValuesResult|AddResult)>-?\d+<\/\1>/g, '<$1>forty-two</$1>')
+        .replace(/(<int xmlns="[^"]*">)-?\d+(<\/int>)/g, '$1forty-two$2'),
+    ),
   },
   {
     // WhoAmI declares SessionHeader in and out: sent, it must come back.

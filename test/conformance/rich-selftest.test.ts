@@ -23,7 +23,13 @@ afterAll(async () => {
 });
 
 function runRich(origin: string): Promise<Report> {
-  return runConformance({ target: `${origin}/rich.asmx`, wsdlModel: richModel, retries: 0, timeoutMs: 10_000, concurrency: 16 });
+  return runConformance({
+    target: `${origin}/rich.asmx`,
+    wsdlModel: richModel,
+    retries: 0,
+    timeoutMs: 10_000,
+    concurrency: 16,
+  });
 }
 
 describe('the rich peer served by smskit', () => {
@@ -33,7 +39,9 @@ describe('the rich peer served by smskit', () => {
   }, 60_000);
 
   it('passes every case over all bindings and levels', () => {
-    const failed = report.cases.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.failures.map((f) => `${f.check} ${f.message}`).join('; ')}`);
+    const failed = report.cases
+      .filter((c) => c.status === 'failed')
+      .map((c) => `${c.id}: ${c.failures.map((f) => `${f.check} ${f.message}`).join('; ')}`);
     expect(failed).toEqual([]);
     expect(report.summary.ok).toBe(true);
     expect(peer.logged).toEqual([]);
@@ -58,21 +66,26 @@ describe('the rich peer served by smskit', () => {
       'EchoColor/http-post/invalid/unknown-enum',
       'Add/soap12/invalid/missing-element',
       'AddDoubles/soap11/ok/plain',
-    ]) expect(ids).toContain(id);
+    ])
+      expect(ids).toContain(id);
   });
 });
 
 describe('defects in rich answers, one each', () => {
-  it.each(RICH_DEFECTS.map((d) => [d.name, d.expectedCheck] as const))('%s is caught by %s', async (name, expectedCheck) => {
-    const defect = RICH_DEFECTS.find((d) => d.name === name)!;
-    const broken = await startBrokenServer(peer.origin, defect.alter);
-    try {
-      const failing = failingChecks(await runRich(broken.url));
-      expect(failing).toContain(`${expectedCheck}@${defect.level}`);
-      expect(failing.filter((f) => f.endsWith('@must') && !f.startsWith(`${expectedCheck}@`))).toEqual([]);
-      expect(failing.filter((f) => f.startsWith('transport@'))).toEqual([]);
-    } finally {
-      await broken.close();
-    }
-  }, 60_000);
+  it.each(RICH_DEFECTS.map((d) => [d.name, d.expectedCheck] as const))(
+    '%s is caught by %s',
+    async (name, expectedCheck) => {
+      const defect = RICH_DEFECTS.find((d) => d.name === name)!;
+      const broken = await startBrokenServer(peer.origin, defect.alter);
+      try {
+        const failing = failingChecks(await runRich(broken.url));
+        expect(failing).toContain(`${expectedCheck}@${defect.level}`);
+        expect(failing.filter((f) => f.endsWith('@must') && !f.startsWith(`${expectedCheck}@`))).toEqual([]);
+        expect(failing.filter((f) => f.startsWith('transport@'))).toEqual([]);
+      } finally {
+        await broken.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -28,20 +28,42 @@ afterAll(async () => {
 });
 
 const model = parseWsdl('wsdl/serviceapi.wsdl');
-const inputs = { values: { keyword: 'KW', email: 'a@example.com', password: 'pw', to: '+15551234567', carrier: 'att' }, secrets: ['password'] };
+const inputs = {
+  values: { keyword: 'KW', email: 'a@example.com', password: 'pw', to: '+15551234567', carrier: 'att' },
+  secrets: ['password'],
+};
 
 describe('a run that cannot finish', () => {
   let report: Report;
   let elapsed: number;
   beforeAll(async () => {
     const started = performance.now();
-    report = await runConformance({ target: silent.url, wsdlModel: model, inputs, operation: ['SMSSend'], binding: ['soap11'], concurrency: 2, timeoutMs: 20_000, retries: 0, runTimeoutMs: 400 });
+    report = await runConformance({
+      target: silent.url,
+      wsdlModel: model,
+      inputs,
+      operation: ['SMSSend'],
+      binding: ['soap11'],
+      concurrency: 2,
+      timeoutMs: 20_000,
+      retries: 0,
+      runTimeoutMs: 400,
+    });
     elapsed = performance.now() - started;
   });
 
-  it('ends at its deadline, not at the requests\' own', () => {
+  it("ends at its deadline, not at the requests' own", () => {
     expect(elapsed).toBeLessThan(10_000);
-    expect(report.summary).toMatchObject({ total: 83, skipped: 69, notRun: 14, failed: 0, passed: 0, timedOut: true, runTimeoutMs: 400, ok: false });
+    expect(report.summary).toMatchObject({
+      total: 83,
+      skipped: 69,
+      notRun: 14,
+      failed: 0,
+      passed: 0,
+      timedOut: true,
+      runTimeoutMs: 400,
+      ok: false,
+    });
   });
 
   it('reports every case without a verdict as not run, saying why', () => {
@@ -51,34 +73,79 @@ describe('a run that cannot finish', () => {
   });
 
   it('says so in every reporter: pretty, JSON, and JUnit (as errors, so the CI view fails too)', () => {
-    expect(renderPretty(report)).toMatch(/^TIMED OUT \(--run-timeout 400 ms\) \(--fail-on must\): 83 cases, 0 passed, 0 failed, 69 skipped, 14 not run;/m);
+    expect(renderPretty(report)).toMatch(
+      /^TIMED OUT \(--run-timeout 400 ms\) \(--fail-on must\): 83 cases, 0 passed, 0 failed, 69 skipped, 14 not run;/m,
+    );
     expect(renderPretty(report)).toContain('Not run: 14 (the run did not finish within 400 ms (--run-timeout))');
     expect(JSON.parse(renderJson(report)).summary).toMatchObject({ timedOut: true, notRun: 14, ok: false });
     const junit = renderJunit(report);
     expect(junit).toContain('<testsuites name="smskit conformance" tests="83" failures="0" errors="14" skipped="69"');
-    expect(junit).toContain('<error message="not run: the run did not finish within 400 ms (--run-timeout)" type="not-run"/>');
+    expect(junit).toContain(
+      '<error message="not run: the run did not finish within 400 ms (--run-timeout)" type="not-run"/>',
+    );
   });
 
   it('bounds the probe too: a target that never answers it leaves every case not run', async () => {
-    const timedOut = await runConformance({ target: silentProbe.url, wsdlModel: model, inputs, operation: ['SMSSend'], binding: ['soap11'], timeoutMs: 20_000, retries: 0, runTimeoutMs: 300 });
+    const timedOut = await runConformance({
+      target: silentProbe.url,
+      wsdlModel: model,
+      inputs,
+      operation: ['SMSSend'],
+      binding: ['soap11'],
+      timeoutMs: 20_000,
+      retries: 0,
+      runTimeoutMs: 300,
+    });
     expect(timedOut.summary).toMatchObject({ notRun: 14, timedOut: true });
     expect(silentProbe.requests).toHaveLength(1);
   });
 
   it('exits 2 after writing the reports, with one line on stderr', async () => {
     const out = { stdout: '', stderr: '' };
-    const io: CommandIo = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), writeFile: () => {} };
-    const code = await executeConformance(parse(['--target', silent.url, '--keyword', 'KW', '--email', 'a@example.com', '--password', 'pw', '--to', '+1555', '--carrier', 'att', '--run', 'SMSSend/soap11/ok/*', '--run-timeout', '300', '--reporter', 'json']), io);
+    const io: CommandIo = {
+      stdout: (t) => void (out.stdout += t),
+      stderr: (t) => void (out.stderr += t),
+      writeFile: () => {},
+    };
+    const code = await executeConformance(
+      parse([
+        '--target',
+        silent.url,
+        '--keyword',
+        'KW',
+        '--email',
+        'a@example.com',
+        '--password',
+        'pw',
+        '--to',
+        '+1555',
+        '--carrier',
+        'att',
+        '--run',
+        'SMSSend/soap11/ok/*',
+        '--run-timeout',
+        '300',
+        '--reporter',
+        'json',
+      ]),
+      io,
+    );
     expect(code).toBe(2);
     expect(JSON.parse(out.stdout).summary).toMatchObject({ timedOut: true, notRun: 5 });
-    expect(out.stderr).toBe('smskit: the run did not finish within 300 ms (--run-timeout): 5 of 5 selected cases not run\n');
+    expect(out.stderr).toBe(
+      'smskit: the run did not finish within 300 ms (--run-timeout): 5 of 5 selected cases not run\n',
+    );
   });
 });
 
 describe('bound flags', () => {
   it('have documented defaults', () => {
     expect(parse([])).toMatchObject({ timeoutMs: 10_000, maxResponseBytes: 16 * 1024 * 1024, runTimeoutMs: 600_000 });
-    expect(parse(['--timeout', '2000', '--max-response-bytes', '1048576', '--run-timeout', '60000'])).toMatchObject({ timeoutMs: 2000, maxResponseBytes: 1_048_576, runTimeoutMs: 60_000 });
+    expect(parse(['--timeout', '2000', '--max-response-bytes', '1048576', '--run-timeout', '60000'])).toMatchObject({
+      timeoutMs: 2000,
+      maxResponseBytes: 1_048_576,
+      runTimeoutMs: 60_000,
+    });
   });
 
   it.each([
@@ -92,7 +159,11 @@ describe('bound flags', () => {
   });
 
   it('are validated for programmatic use too', async () => {
-    await expect(runConformance({ target: silent.url, wsdlModel: model, maxResponseBytes: 10 })).rejects.toThrow(/maxResponseBytes must be an integer from 1024/);
-    await expect(runConformance({ target: silent.url, wsdlModel: model, runTimeoutMs: 0.5 })).rejects.toThrow(/runTimeoutMs must be an integer from 1/);
+    await expect(runConformance({ target: silent.url, wsdlModel: model, maxResponseBytes: 10 })).rejects.toThrow(
+      /maxResponseBytes must be an integer from 1024/,
+    );
+    await expect(runConformance({ target: silent.url, wsdlModel: model, runTimeoutMs: 0.5 })).rejects.toThrow(
+      /runTimeoutMs must be an integer from 1/,
+    );
   });
 });

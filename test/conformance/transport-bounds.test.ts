@@ -19,18 +19,41 @@ afterAll(async () => {
   await Promise.all([...servers.values()].map((s) => s.close()));
 });
 
-const POST: RequestSpec = { method: 'POST', path: '/serviceapi.asmx', headers: { 'content-type': 'text/xml; charset=utf-8' }, body: '<x/>' };
+const POST: RequestSpec = {
+  method: 'POST',
+  path: '/serviceapi.asmx',
+  headers: { 'content-type': 'text/xml; charset=utf-8' },
+  body: '<x/>',
+};
 const RAW: RequestSpec = { ...POST, body: 'x'.repeat(8192), mayAnswerEarly: true };
 
-async function failure(kind: HostileKind, request: RequestSpec, options: { timeoutMs?: number; retries?: number; run?: AbortSignal } = {}): Promise<{ failure: TransportFailure; requests: number; ms: number }> {
+async function failure(
+  kind: HostileKind,
+  request: RequestSpec,
+  options: { timeoutMs?: number; retries?: number; run?: AbortSignal } = {},
+): Promise<{ failure: TransportFailure; requests: number; ms: number }> {
   const server = servers.get(kind)!;
   const before = server.requests.length;
-  const transport = new Transport({ origin: new URL(server.url).origin, concurrency: 2, timeoutMs: options.timeoutMs ?? 300, retries: options.retries ?? 0, maxResponseBytes: 64 * 1024, headers: {} });
+  const transport = new Transport({
+    origin: new URL(server.url).origin,
+    concurrency: 2,
+    timeoutMs: options.timeoutMs ?? 300,
+    retries: options.retries ?? 0,
+    maxResponseBytes: 64 * 1024,
+    headers: {},
+  });
   const started = performance.now();
   try {
-    const error = await transport.send(request, options.run).then(() => undefined, (e: unknown) => e);
+    const error = await transport.send(request, options.run).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TransportFailure);
-    return { failure: error as TransportFailure, requests: server.requests.length - before, ms: performance.now() - started };
+    return {
+      failure: error as TransportFailure,
+      requests: server.requests.length - before,
+      ms: performance.now() - started,
+    };
   } finally {
     await transport.destroy();
   }
@@ -46,19 +69,30 @@ describe('retries', () => {
   });
 
   it.each([
-    ['slow-drip', 'timeout', /^no complete answer within 300 ms \(--timeout\): HTTP 200 and \d+ body bytes had arrived$/],
-    ['reset-mid-body', 'reset', /^connection closed by 127\.0\.0\.1:\d+ before a complete response .*: HTTP 200 and 1000 body bytes had arrived$/],
+    [
+      'slow-drip',
+      'timeout',
+      /^no complete answer within 300 ms \(--timeout\): HTTP 200 and \d+ body bytes had arrived$/,
+    ],
+    [
+      'reset-mid-body',
+      'reset',
+      /^connection closed by 127\.0\.0\.1:\d+ before a complete response .*: HTTP 200 and 1000 body bytes had arrived$/,
+    ],
     ['endless-body', 'too large', /^the response exceeded 64 KiB \(--max-response-bytes\)$/],
-  ] as const)('an answer cut short (%s) is not retried, and what arrived is kept for the trace', async (kind, reason, message) => {
-    const { failure: f, requests, ms } = await failure(kind, POST, { retries: 2 });
-    expect(ms).toBeLessThan(3000);
-    expect(f.reason).toBe(reason);
-    expect(f.message).toMatch(message);
-    expect(requests).toBe(1);
-    expect(f.partial?.status).toBe(200);
-    expect(f.partial?.headers['content-type']).toBe('text/xml; charset=utf-8');
-    expect(f.partial!.bodyPrefix.length).toBe(Math.min(f.partial!.bodyBytes, 8000));
-  });
+  ] as const)(
+    'an answer cut short (%s) is not retried, and what arrived is kept for the trace',
+    async (kind, reason, message) => {
+      const { failure: f, requests, ms } = await failure(kind, POST, { retries: 2 });
+      expect(ms).toBeLessThan(3000);
+      expect(f.reason).toBe(reason);
+      expect(f.message).toMatch(message);
+      expect(requests).toBe(1);
+      expect(f.partial?.status).toBe(200);
+      expect(f.partial?.headers['content-type']).toBe('text/xml; charset=utf-8');
+      expect(f.partial!.bodyPrefix.length).toBe(Math.min(f.partial!.bodyBytes, 8000));
+    },
+  );
 
   it('a head over the limit is not retried either', async () => {
     const { failure: f, requests } = await failure('endless-headers', POST, { retries: 2 });
@@ -89,7 +123,11 @@ describe('the run signal', () => {
 describe('the raw-socket path has the same bounds', () => {
   it.each([
     ['never-answers', 'timeout', /^no complete answer within 300 ms \(--timeout\): no response head had arrived$/],
-    ['slow-drip', 'timeout', /^no complete answer within 300 ms \(--timeout\): HTTP 200 and \d+ body bytes had arrived$/],
+    [
+      'slow-drip',
+      'timeout',
+      /^no complete answer within 300 ms \(--timeout\): HTTP 200 and \d+ body bytes had arrived$/,
+    ],
     ['endless-body', 'too large', /^the response exceeded 64 KiB \(--max-response-bytes\)$/],
     ['endless-headers', 'too large', /^the response head \(status line and headers\) exceeded 16 KiB$/],
   ] as const)('%s', async (kind, reason, message) => {

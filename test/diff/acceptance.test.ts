@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { paramAcceptance, valueAcceptance, type ValueSummary } from '../../generator/diff/acceptance.js';
 
-const p = (xsd: string, enumeration?: string[]): ValueSummary => (enumeration === undefined ? { kind: 'primitive', xsd } : { kind: 'primitive', xsd, enumeration });
+const p = (xsd: string, enumeration?: string[]): ValueSummary =>
+  enumeration === undefined ? { kind: 'primitive', xsd } : { kind: 'primitive', xsd, enumeration };
 
 describe('value acceptance', () => {
   it.each([
@@ -17,7 +18,13 @@ describe('value acceptance', () => {
     ['float -> double (one JS number)', p('float'), p('double'), true, true],
     ['decimal -> double loses digits', p('decimal'), p('double'), false, false],
     ['anything -> string widens', p('boolean'), p('string'), true, false],
-    ['dateTime -> string (any text reads as a string, not every string as a dateTime)', p('dateTime'), p('string'), true, false],
+    [
+      'dateTime -> string (any text reads as a string, not every string as a dateTime)',
+      p('dateTime'),
+      p('string'),
+      true,
+      false,
+    ],
     ['date -> dateTime (a bare date reads as midnight)', p('date'), p('dateTime'), true, false],
     ['guid -> string', p('guid'), p('string'), true, false],
     ['boolean -> int', p('boolean'), p('int'), false, false],
@@ -25,7 +32,13 @@ describe('value acceptance', () => {
     ['enum gains a value', p('string', ['A']), p('string', ['A', 'B']), true, false],
     ['enum facet added', p('string'), p('string', ['A']), false, true],
     ['string -> complex', p('string'), { kind: 'complex', key: '{x}T' }, false, false],
-    ['complex -> anyType', { kind: 'complex', key: '{x}T' } as ValueSummary, { kind: 'xml' } as ValueSummary, true, false],
+    [
+      'complex -> anyType',
+      { kind: 'complex', key: '{x}T' } as ValueSummary,
+      { kind: 'xml' } as ValueSummary,
+      true,
+      false,
+    ],
   ] as const)('%s', (_name, old, now, forward, backward) => {
     const a = valueAcceptance(old, now);
     expect([a.forward, a.backward]).toEqual([forward, backward]);

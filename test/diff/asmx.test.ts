@@ -33,21 +33,36 @@ describe.skipIf(SKIP !== undefined)('verdicts against genuine ASMX', () => {
     await peer?.stop();
   });
 
-  it.each(['soap11', 'soap12', 'http-get', 'http-post'] as const)('a new client calls the old ASMX server on %s as the verdict says ASMX answers', async (protocol) => {
-    const d = newSide!.services[0]!;
-    const added = report.changes.find((c) => c.rule === 'member-added')!;
-    const soap = protocol === 'soap11' || protocol === 'soap12';
-    // smskit's own old server would refuse the unknown <priority> on SOAP, and the reason says ASMX ignores it.
-    expect(added.breaksServers.includes(protocol)).toBe(soap);
-    if (soap) expect(added.why.join('\n')).toContain(`fails on soap11, soap12: the old server rejects <priority> as an unknown element whenever a new client writes it; genuine ASMX ignores unknown elements`);
-    const client = new ServiceClient(d, { url: peer.url, binding: protocol, timeoutMs: 20_000 });
-    try {
-      const sampler = new Sampler(d, 'full', { values: new Set(), types: new Set() });
-      const input = { keyword: 'kw', emailAddress: 'user@example.com', password: 'p4ss', smsto: '+15551234567', carrierCode: 'ATT', smsmsg: 'hi', priority: sampler.primitive('string', undefined) };
-      const output = await client.call<unknown, { SMSSendResult?: string }>('SMSSend', input);
-      expect(output.SMSSendResult).toBe('SMSSend|kw|user@example.com|+15551234567|ATT|hi');
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+  it.each(['soap11', 'soap12', 'http-get', 'http-post'] as const)(
+    'a new client calls the old ASMX server on %s as the verdict says ASMX answers',
+    async (protocol) => {
+      const d = newSide!.services[0]!;
+      const added = report.changes.find((c) => c.rule === 'member-added')!;
+      const soap = protocol === 'soap11' || protocol === 'soap12';
+      // smskit's own old server would refuse the unknown <priority> on SOAP, and the reason says ASMX ignores it.
+      expect(added.breaksServers.includes(protocol)).toBe(soap);
+      if (soap)
+        expect(added.why.join('\n')).toContain(
+          `fails on soap11, soap12: the old server rejects <priority> as an unknown element whenever a new client writes it; genuine ASMX ignores unknown elements`,
+        );
+      const client = new ServiceClient(d, { url: peer.url, binding: protocol, timeoutMs: 20_000 });
+      try {
+        const sampler = new Sampler(d, 'full', { values: new Set(), types: new Set() });
+        const input = {
+          keyword: 'kw',
+          emailAddress: 'user@example.com',
+          password: 'p4ss',
+          smsto: '+15551234567',
+          carrierCode: 'ATT',
+          smsmsg: 'hi',
+          priority: sampler.primitive('string', undefined),
+        };
+        const output = await client.call<unknown, { SMSSendResult?: string }>('SMSSend', input);
+        expect(output.SMSSendResult).toBe('SMSSend|kw|user@example.com|+15551234567|ATT|hi');
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -19,7 +19,8 @@ const SOAP: Protocol[] = ['soap11', 'soap12'];
 const HTTP: Protocol[] = ['http-get', 'http-post'];
 
 function diffOf(dir: string): DiffReport {
-  const side = (which: string) => sideFromModel(`${ROOT}/${dir}/${which}.wsdl`, parseWsdl(`${ROOT}/${dir}/${which}.wsdl`));
+  const side = (which: string) =>
+    sideFromModel(`${ROOT}/${dir}/${which}.wsdl`, parseWsdl(`${ROOT}/${dir}/${which}.wsdl`));
   return diffSides(side('old'), side('new'));
 }
 
@@ -77,23 +78,34 @@ const VERDICTS: readonly (readonly [string, RuleId, Protocol[], Protocol[]])[] =
 ];
 
 describe('the rule catalogue', () => {
-  it.each(VERDICTS)('%s reports exactly %s, breaking clients on %j and servers on %j', (dir, rule, clients, servers) => {
-    const report = diffOf(dir);
-    expect(report.changes.map((c) => c.rule)).toEqual([rule]);
-    expect(report.changes[0]!.breaksClients).toEqual(clients);
-    expect(report.changes[0]!.breaksServers).toEqual(servers);
-  });
+  it.each(VERDICTS)(
+    '%s reports exactly %s, breaking clients on %j and servers on %j',
+    (dir, rule, clients, servers) => {
+      const report = diffOf(dir);
+      expect(report.changes.map((c) => c.rule)).toEqual([rule]);
+      expect(report.changes[0]!.breaksClients).toEqual(clients);
+      expect(report.changes[0]!.breaksServers).toEqual(servers);
+    },
+  );
 
   it('has a fixture pair named after every rule, and a verdict row for each', () => {
     for (const rule of RULE_IDS) {
       expect(existsSync(`${ROOT}/${rule}/old.wsdl`), rule).toBe(true);
-      expect(VERDICTS.some(([dir, r]) => dir === rule && r === rule), rule).toBe(true);
+      expect(
+        VERDICTS.some(([dir, r]) => dir === rule && r === rule),
+        rule,
+      ).toBe(true);
     }
   });
 
   it('names each fixture folder after a rule (a variant after --) or multi--', () => {
-    const dirs = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-    for (const dir of dirs) expect(dir.startsWith('multi--') || (RULE_IDS as readonly string[]).includes(dir.split('--')[0]!), dir).toBe(true);
+    const dirs = readdirSync(ROOT, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+    for (const dir of dirs)
+      expect(dir.startsWith('multi--') || (RULE_IDS as readonly string[]).includes(dir.split('--')[0]!), dir).toBe(
+        true,
+      );
   });
 
   it('documents every rule in docs/diff.md', () => {

@@ -56,30 +56,64 @@ describe('smskit diff', () => {
     expect(compatible.status).toBe(0);
     expect(compatible.stdout).toContain('Compatible (1)');
     const junit = join(tmp, 'diff.xml');
-    const breaking = await smskit(['diff', `${FIX}/member-added/old.wsdl`, `${FIX}/member-added/new.wsdl`, '--markdown', '--junit', junit]);
+    const breaking = await smskit([
+      'diff',
+      `${FIX}/member-added/old.wsdl`,
+      `${FIX}/member-added/new.wsdl`,
+      '--markdown',
+      '--junit',
+      junit,
+    ]);
     expect(breaking.status).toBe(1);
     expect(breaking.stdout).toMatch(/^### smskit diff: /);
     expect(readFileSync(junit, 'utf8')).toContain('failures="1"');
   });
 
   it('gates on --fail-on: a change that breaks only servers passes --fail-on client', async () => {
-    const result = await smskit(['diff', `${FIX}/type-changed/old.wsdl`, `${FIX}/type-changed/new.wsdl`, '--fail-on', 'client', '--json']);
+    const result = await smskit([
+      'diff',
+      `${FIX}/type-changed/old.wsdl`,
+      `${FIX}/type-changed/new.wsdl`,
+      '--fail-on',
+      'client',
+      '--json',
+    ]);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ failOn: 'client', fails: false, summary: { breaksServers: 1 } });
   });
 
-  it('reads a URL (a server\'s ?wsdl) and names it in every location', async () => {
+  it("reads a URL (a server's ?wsdl) and names it in every location", async () => {
     const result = await smskit(['diff', `${FIX}/member-added/old.wsdl`, `${origin}/shop.asmx?wsdl`]);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(`-> ${origin}/shop.asmx?wsdl:6`);
   });
 
   it.each([
-    ['an unreadable file', ['diff', 'nope.wsdl', `${FIX}/member-added/new.wsdl`], 'smskit: nope.wsdl:1: cannot read the WSDL file (ENOENT)\n'],
-    ['a malformed WSDL', ['diff', 'test/fixtures/wsdl-bad/doctype.wsdl', `${FIX}/member-added/new.wsdl`], 'smskit: test/fixtures/wsdl-bad/doctype.wsdl:2: A DOCTYPE declaration is not allowed (no DTDs, no entity declarations) (column 1)\n'],
-    ['a URL that answers 404', ['diff', `${FIX}/member-added/old.wsdl`, 'URL/missing?wsdl'], 'smskit: URL/missing?wsdl:1: cannot fetch the WSDL: HTTP 404\n'],
-    ['a URL over the time limit', ['diff', 'URL/slow.asmx?wsdl', `${FIX}/member-added/old.wsdl`, '--timeout', '300'], /^smskit: URL\/slow\.asmx\?wsdl:1: cannot fetch the WSDL: No complete response within 300 ms\n$/],
-    ['conflicting formats', ['diff', 'a.wsdl', 'b.wsdl', '--json', '--markdown'], 'smskit: --json and --markdown cannot be combined: choose one format for stdout (see smskit diff --help)\n'],
+    [
+      'an unreadable file',
+      ['diff', 'nope.wsdl', `${FIX}/member-added/new.wsdl`],
+      'smskit: nope.wsdl:1: cannot read the WSDL file (ENOENT)\n',
+    ],
+    [
+      'a malformed WSDL',
+      ['diff', 'test/fixtures/wsdl-bad/doctype.wsdl', `${FIX}/member-added/new.wsdl`],
+      'smskit: test/fixtures/wsdl-bad/doctype.wsdl:2: A DOCTYPE declaration is not allowed (no DTDs, no entity declarations) (column 1)\n',
+    ],
+    [
+      'a URL that answers 404',
+      ['diff', `${FIX}/member-added/old.wsdl`, 'URL/missing?wsdl'],
+      'smskit: URL/missing?wsdl:1: cannot fetch the WSDL: HTTP 404\n',
+    ],
+    [
+      'a URL over the time limit',
+      ['diff', 'URL/slow.asmx?wsdl', `${FIX}/member-added/old.wsdl`, '--timeout', '300'],
+      /^smskit: URL\/slow\.asmx\?wsdl:1: cannot fetch the WSDL: No complete response within 300 ms\n$/,
+    ],
+    [
+      'conflicting formats',
+      ['diff', 'a.wsdl', 'b.wsdl', '--json', '--markdown'],
+      'smskit: --json and --markdown cannot be combined: choose one format for stdout (see smskit diff --help)\n',
+    ],
   ])('exits 2 with one line on %s', async (_what, args, message) => {
     const result = await smskit(args.map((a) => a.replace('URL', origin)));
     expect(result.status).toBe(2);
@@ -91,7 +125,9 @@ describe('smskit diff', () => {
 
 describe('fetching a WSDL', () => {
   it('refuses a document over the size limit', async () => {
-    await expect(readSide(`${origin}/shop.asmx?wsdl`, { timeoutMs: 5_000, maxBytes: 100 })).rejects.toThrow(/^http:.*:1: cannot fetch the WSDL: .*100/);
+    await expect(readSide(`${origin}/shop.asmx?wsdl`, { timeoutMs: 5_000, maxBytes: 100 })).rejects.toThrow(
+      /^http:.*:1: cannot fetch the WSDL: .*100/,
+    );
   });
 });
 
@@ -102,7 +138,9 @@ describe('smskit generate --check', () => {
     const check = await smskit(['generate', '--wsdl', `${FIX}/multi--shop-v2/new.wsdl`, '--out', out, '--check']);
     expect(check.status).toBe(1);
     const [first, second] = check.stdout.split('\n');
-    expect(first).toBe(`smskit: wire change from ${out} to ${FIX}/multi--shop-v2/new.wsdl: BREAKING: 3 changes break existing clients on soap11, soap12, http-get, http-post and existing servers on soap11, soap12; first: Order › Currency: member added (required, xs:string)`);
+    expect(first).toBe(
+      `smskit: wire change from ${out} to ${FIX}/multi--shop-v2/new.wsdl: BREAKING: 3 changes break existing clients on soap11, soap12, http-get, http-post and existing servers on soap11, soap12; first: Order › Currency: member added (required, xs:string)`,
+    );
     expect(second).toMatch(/^Index: |^===|^--- /);
   });
 });

@@ -12,10 +12,21 @@ import { DiffError } from '../../generator/diff/errors.js';
 import { SHARED_FROM_ROOT, sharedSkipReason } from '../helpers/shared-dir.js';
 
 const SKIP = sharedSkipReason('wsdl-corpus');
-const CORPUS = SKIP === undefined ? readdirSync(`${SHARED_FROM_ROOT}/wsdl-corpus`).filter((f) => f.endsWith('.wsdl')).map((f) => `${SHARED_FROM_ROOT}/wsdl-corpus/${f}`) : [];
+const CORPUS =
+  SKIP === undefined
+    ? readdirSync(`${SHARED_FROM_ROOT}/wsdl-corpus`)
+        .filter((f) => f.endsWith('.wsdl'))
+        .map((f) => `${SHARED_FROM_ROOT}/wsdl-corpus/${f}`)
+    : [];
 if (SKIP !== undefined) console.warn(`diff committed-descriptor corpus cases ${SKIP}`);
 
-const INPUTS = ['wsdl/serviceapi.wsdl', 'test/fixtures/asmx/echo.wsdl', 'test/fixtures/asmx/rich.wsdl', 'test/fixtures/diff/multi--shop-v2/new.wsdl', ...CORPUS];
+const INPUTS = [
+  'wsdl/serviceapi.wsdl',
+  'test/fixtures/asmx/echo.wsdl',
+  'test/fixtures/asmx/rich.wsdl',
+  'test/fixtures/diff/multi--shop-v2/new.wsdl',
+  ...CORPUS,
+];
 
 describe('reading committed descriptors back', () => {
   it.each(INPUTS)('%s: the generated descriptor.ts reads back as toDescriptor built it', (wsdl) => {
@@ -34,9 +45,19 @@ describe('reading committed descriptors back', () => {
   });
 
   it.each([
-    ['a call', "export const D: ServiceDescriptor = { name: 'x', bindings: run(), types: {} };", 1, '"run" is not a literal or an earlier constant'],
-    ['a statement', "const a = 1;\nconsole.log(a);", 2, 'unexpected "console"'],
-    ['an unknown constant', "export const D = { bindings: ops, types: {} };", 1, '"ops" is not a literal or an earlier constant'],
+    [
+      'a call',
+      "export const D: ServiceDescriptor = { name: 'x', bindings: run(), types: {} };",
+      1,
+      '"run" is not a literal or an earlier constant',
+    ],
+    ['a statement', 'const a = 1;\nconsole.log(a);', 2, 'unexpected "console"'],
+    [
+      'an unknown constant',
+      'export const D = { bindings: ops, types: {} };',
+      1,
+      '"ops" is not a literal or an earlier constant',
+    ],
     ['no descriptor', "export const D = { name: 'x' };", 1, 'no service descriptor constant in this file'],
     ['an unterminated string', "const a = 'x;\n", 1, 'a line break inside a string'],
   ])('refuses %s', (_what, text, line, message) => {

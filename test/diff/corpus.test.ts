@@ -25,10 +25,17 @@ describe.skipIf(SKIP !== undefined)('diff on the real-world corpus', () => {
     const changed = text.replace(first, 'minOccurs="1" maxOccurs="1" name="User_ID"');
     const started = performance.now();
     const old = sideFromModel(LARGEST, parseWsdl(LARGEST));
-    const now = sideFromModel('changed.wsdl', parseWsdl('changed.wsdl', { readFile: (abs) => (abs === path.resolve('changed.wsdl') ? changed : readFileSync(abs)) }));
+    const now = sideFromModel(
+      'changed.wsdl',
+      parseWsdl('changed.wsdl', {
+        readFile: (abs) => (abs === path.resolve('changed.wsdl') ? changed : readFileSync(abs)),
+      }),
+    );
     const report = diffSides(old, now);
     const elapsed = performance.now() - started;
-    expect(report.changes.map((c) => [c.rule, c.subject, c.breaksClients, c.breaksServers])).toEqual([['occurs-changed', 'element ReturnProperties › User_ID', ['soap11', 'soap12'], []]]);
+    expect(report.changes.map((c) => [c.rule, c.subject, c.breaksClients, c.breaksServers])).toEqual([
+      ['occurs-changed', 'element ReturnProperties › User_ID', ['soap11', 'soap12'], []],
+    ]);
     expect(elapsed).toBeLessThan(10_000);
   });
 
@@ -37,7 +44,10 @@ describe.skipIf(SKIP !== undefined)('diff on the real-world corpus', () => {
       let model;
       try {
         model = parseWsdl(`${CORPUS}/${file}`);
-        expect(diffSides(sideFromModel(file, model), sideFromModel(file, parseWsdl(`${CORPUS}/${file}`))).changes, file).toEqual([]);
+        expect(
+          diffSides(sideFromModel(file, model), sideFromModel(file, parseWsdl(`${CORPUS}/${file}`))).changes,
+          file,
+        ).toEqual([]);
       } catch (error) {
         if (!(error instanceof GeneratorError)) throw error; // the generator refuses it: nothing to diff
       }

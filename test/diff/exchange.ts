@@ -12,7 +12,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../../runtime/descriptor.js';
-import { ServiceClient, addressPath, createRequestListener, listen, type Listening, type OperationHandler, type RequestContext } from '../../runtime/index.js';
+import {
+  ServiceClient,
+  addressPath,
+  createRequestListener,
+  listen,
+  type Listening,
+  type OperationHandler,
+  type RequestContext,
+} from '../../runtime/index.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { Sampler, type Distinct, type Profile } from './samples.js';
 
@@ -40,7 +48,11 @@ const PROFILE_HEADER = 'x-diff-profile';
 /** Starts one server holding every service of a version. */
 export async function startVersion(version: Version): Promise<RunningVersion> {
   const last: Received = {};
-  const listeners = version.services.map((d) => ({ d, listener: createRequestListener(d, handlers(d, version.distinct, last), { logger: { error: () => {} } }), paths: addressPaths(d) }));
+  const listeners = version.services.map((d) => ({
+    d,
+    listener: createRequestListener(d, handlers(d, version.distinct, last), { logger: { error: () => {} } }),
+    paths: addressPaths(d),
+  }));
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0]!.toLowerCase();
     const target = listeners.find((l) => l.paths.some((p) => path === p || path.startsWith(`${p}/`)));
@@ -73,7 +85,10 @@ function handlers(d: ServiceDescriptor, distinct: Distinct, last: Received): Rec
         const sampler = new Sampler(d, profileOf(context), distinct);
         last.input = input;
         last.headers = context.soapHeaders as Record<string, unknown>;
-        for (const h of soap.outputHeaders) (context.responseSoapHeaders as Record<string, unknown>)[h.prop] = sampler.value(d.elements[h.element]!.value);
+        for (const h of soap.outputHeaders)
+          (context.responseSoapHeaders as Record<string, unknown>)[h.prop] = sampler.value(
+            d.elements[h.element]!.value,
+          );
         const output = outputSample(d, soap, op, sampler);
         last.output = output;
         last.outputHeaders = { ...(context.responseSoapHeaders as Record<string, unknown>) };
@@ -93,16 +108,25 @@ function soapOperation(d: ServiceDescriptor, method: string): OperationDescripto
   return undefined;
 }
 
-function outputSample(d: ServiceDescriptor, soap: OperationDescriptor, op: OperationDescriptor, sampler: Sampler): unknown {
+function outputSample(
+  d: ServiceDescriptor,
+  soap: OperationDescriptor,
+  op: OperationDescriptor,
+  sampler: Sampler,
+): unknown {
   if (soap.output.kind === 'element') return sampler.value(d.elements[soap.output.element]!.value);
-  if (op.output.kind === 'xml-result') return { [op.output.field]: sampler.value(d.elements[op.output.element]!.value) };
+  if (op.output.kind === 'xml-result')
+    return { [op.output.field]: sampler.value(d.elements[op.output.element]!.value) };
   return undefined;
 }
 
 /** The method's input: the SOAP wrapper's members, and over HTTP any parameter the wrapper lacks (under its own name). */
 function inputSample(d: ServiceDescriptor, op: OperationDescriptor, sampler: Sampler): unknown {
   const soap = soapOperation(d, op.method) ?? op;
-  const wrapper = soap.input.kind === 'element' ? (sampler.value(d.elements[soap.input.element]!.value) as Record<string, unknown>) : undefined;
+  const wrapper =
+    soap.input.kind === 'element'
+      ? (sampler.value(d.elements[soap.input.element]!.value) as Record<string, unknown>)
+      : undefined;
   if (op.input.kind !== 'params') return wrapper;
   const wrapperType = soap.input.kind === 'element' ? d.elements[soap.input.element]!.value : undefined;
   const type = wrapperType?.kind === 'type' ? d.types[wrapperType.type] : undefined;
@@ -117,15 +141,29 @@ export interface Outcome {
 }
 
 /** One call of `op` (an operation of `client`'s version) over `protocol`, to the server `server`. */
-export async function exchange(client: Version, d: ServiceDescriptor, protocol: Protocol, op: OperationDescriptor, server: RunningVersion, profile: Profile): Promise<Outcome> {
+export async function exchange(
+  client: Version,
+  d: ServiceDescriptor,
+  protocol: Protocol,
+  op: OperationDescriptor,
+  server: RunningVersion,
+  profile: Profile,
+): Promise<Outcome> {
   const binding = d.bindings.find((b) => b.protocol === protocol)!;
   const sampler = new Sampler(d, profile, client.distinct);
   const input = inputSample(d, op, sampler);
   const soap = protocol === 'soap11' || protocol === 'soap12';
-  const soapHeaders = soap ? Object.fromEntries(op.inputHeaders.map((h) => [h.prop, sampler.value(d.elements[h.element]!.value)])) : {};
+  const soapHeaders = soap
+    ? Object.fromEntries(op.inputHeaders.map((h) => [h.prop, sampler.value(d.elements[h.element]!.value)]))
+    : {};
   const mustUnderstand = profile === 'must-understand' ? op.inputHeaders.map((h) => h.prop) : [];
   const url = `${server.url}${addressPath(binding.address ?? 'http://localhost/')}`;
-  const call = new ServiceClient(d, { url, binding: protocol, timeoutMs: 5000, headers: { [PROFILE_HEADER]: profile } });
+  const call = new ServiceClient(d, {
+    url,
+    binding: protocol,
+    timeoutMs: 5000,
+    headers: { [PROFILE_HEADER]: profile },
+  });
   for (const key of Object.keys(server.last)) delete server.last[key as keyof Received];
   try {
     const options = soap && op.inputHeaders.length > 0 ? { soapHeaders, mustUnderstand } : {};
@@ -180,7 +218,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function isXml(v: unknown): v is XmlElement {
-  return typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'element' && Array.isArray((v as { children?: unknown }).children);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { type?: unknown }).type === 'element' &&
+    Array.isArray((v as { children?: unknown }).children)
+  );
 }
 
 /** Values as the receiver means them: numbers and numeric text by value, text and booleans as text. */
@@ -202,5 +245,5 @@ function xmlText(el: XmlElement): string {
 }
 
 function show(v: unknown): string {
-  return typeof v === 'bigint' ? `${v}n` : JSON.stringify(v) ?? String(v);
+  return typeof v === 'bigint' ? `${v}n` : (JSON.stringify(v) ?? String(v));
 }

@@ -17,7 +17,10 @@ import { exchange, startVersion, type RunningVersion, type Version } from './exc
 import { PROFILES, distinctOf } from './samples.js';
 
 const ROOT = 'test/fixtures/diff';
-const DIRS = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const DIRS = readdirSync(ROOT, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 type Direction = 'clients' | 'servers';
 
@@ -33,13 +36,34 @@ interface Row {
 
 const totals = { pairs: 0, rows: 0, fails: 0, works: 0, calls: 0 };
 
-function expectedOutcome(report: DiffReport, direction: Direction, service: string, protocol: Protocol, operation: string): 'fails' | 'works' {
-  const breaks = report.changes.some((c) => c.effects.some((e) => e.service === service && e.protocol === protocol && e.operation === operation && (direction === 'clients' ? e.breaksClients : e.breaksServers)));
+function expectedOutcome(
+  report: DiffReport,
+  direction: Direction,
+  service: string,
+  protocol: Protocol,
+  operation: string,
+): 'fails' | 'works' {
+  const breaks = report.changes.some((c) =>
+    c.effects.some(
+      (e) =>
+        e.service === service &&
+        e.protocol === protocol &&
+        e.operation === operation &&
+        (direction === 'clients' ? e.breaksClients : e.breaksServers),
+    ),
+  );
   return breaks ? 'fails' : 'works';
 }
 
 /** Every profile whose baseline works, crossed to the other version's server. */
-async function observe(client: Version, d: ServiceDescriptor, protocol: Protocol, op: OperationDescriptor, own: RunningVersion, other: RunningVersion): Promise<{ observed: 'fails' | 'works'; detail: string }> {
+async function observe(
+  client: Version,
+  d: ServiceDescriptor,
+  protocol: Protocol,
+  op: OperationDescriptor,
+  own: RunningVersion,
+  other: RunningVersion,
+): Promise<{ observed: 'fails' | 'works'; detail: string }> {
   const failures: string[] = [];
   let applicable = 0;
   for (const profile of PROFILES) {
@@ -51,8 +75,11 @@ async function observe(client: Version, d: ServiceDescriptor, protocol: Protocol
     totals.calls++;
     if (!cross.works) failures.push(`${profile}: ${cross.detail}`);
   }
-  if (applicable === 0) throw new Error(`no sample profile works between peers of one version for ${d.name} ${op.name} on ${protocol}`);
-  return failures.length > 0 ? { observed: 'fails', detail: failures.join(' | ') } : { observed: 'works', detail: `${applicable} profile(s) work` };
+  if (applicable === 0)
+    throw new Error(`no sample profile works between peers of one version for ${d.name} ${op.name} on ${protocol}`);
+  return failures.length > 0
+    ? { observed: 'fails', detail: failures.join(' | ') }
+    : { observed: 'works', detail: `${applicable} profile(s) work` };
 }
 
 /** `claim` stands in for the diff's verdicts: the self-test hands it deliberately wrong ones. */
@@ -75,7 +102,15 @@ async function runPair(dir: string, claim: (report: DiffReport) => DiffReport = 
           for (const op of binding.operations) {
             const operation = operationKey(binding, op);
             const { observed, detail } = await observe(client, d, binding.protocol, op, own, other);
-            rows.push({ direction, service: d.name, protocol: binding.protocol, operation, expected: expectedOutcome(report, direction, d.name, binding.protocol, operation), observed, detail });
+            rows.push({
+              direction,
+              service: d.name,
+              protocol: binding.protocol,
+              operation,
+              expected: expectedOutcome(report, direction, d.name, binding.protocol, operation),
+              observed,
+              detail,
+            });
           }
         }
       }
@@ -87,19 +122,38 @@ async function runPair(dir: string, claim: (report: DiffReport) => DiffReport = 
 }
 
 const disagreements = (rows: readonly Row[]): string[] =>
-  rows.filter((r) => r.expected !== r.observed).map((r) => `${r.direction} ${r.service}.${r.operation} on ${r.protocol}: diff says ${r.expected}, the exchange ${r.observed} (${r.detail})`);
+  rows
+    .filter((r) => r.expected !== r.observed)
+    .map(
+      (r) =>
+        `${r.direction} ${r.service}.${r.operation} on ${r.protocol}: diff says ${r.expected}, the exchange ${r.observed} (${r.detail})`,
+    );
 
 /** Every effect of every change flipped: each breaking verdict claimed compatible and the reverse. */
 function flipped(report: DiffReport): DiffReport {
-  return { ...report, changes: report.changes.map((c) => ({ ...c, effects: c.effects.map((e) => ({ ...e, breaksClients: !e.breaksClients, breaksServers: !e.breaksServers })) })) };
+  return {
+    ...report,
+    changes: report.changes.map((c) => ({
+      ...c,
+      effects: c.effects.map((e) => ({ ...e, breaksClients: !e.breaksClients, breaksServers: !e.breaksServers })),
+    })),
+  };
 }
 
 describe('the execution proof can fail', () => {
   it('catches a breaking change claimed compatible, and a compatible one claimed breaking', async () => {
     const breaking = disagreements(await runPair('member-added', flipped));
-    expect(breaking).toEqual(expect.arrayContaining([expect.stringMatching(/^clients Shop\.Echo on soap11: diff says works, the exchange fails .*required element is missing/)]));
+    expect(breaking).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^clients Shop\.Echo on soap11: diff says works, the exchange fails .*required element is missing/,
+        ),
+      ]),
+    );
     const compatible = disagreements(await runPair('members-reordered', flipped));
-    expect(compatible).toContain('clients Shop.Echo on soap11: diff says fails, the exchange works (5 profile(s) work)');
+    expect(compatible).toContain(
+      'clients Shop.Echo on soap11: diff says fails, the exchange works (5 profile(s) work)',
+    );
   });
 });
 
@@ -115,6 +169,8 @@ describe('every verdict of smskit diff holds on the wire (old <-> new peers, eve
   });
 
   afterAll(() => {
-    process.stdout.write(`diff execution proof: ${totals.pairs} pairs, ${totals.rows} (direction, binding, operation) rows: ${totals.fails} fail and ${totals.works} work as predicted, ${totals.calls} calls\n`);
+    process.stdout.write(
+      `diff execution proof: ${totals.pairs} pairs, ${totals.rows} (direction, binding, operation) rows: ${totals.fails} fail and ${totals.works} work as predicted, ${totals.calls} calls\n`,
+    );
   });
 });

@@ -17,10 +17,14 @@ import type { DiffReport } from '../../generator/diff/types.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const ROOT = 'test/fixtures/diff';
-const DIRS = readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const DIRS = readdirSync(ROOT, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 function diffOf(dir: string, ignoreDocs = false): DiffReport {
-  const side = (which: string) => sideFromModel(`${ROOT}/${dir}/${which}.wsdl`, parseWsdl(`${ROOT}/${dir}/${which}.wsdl`));
+  const side = (which: string) =>
+    sideFromModel(`${ROOT}/${dir}/${which}.wsdl`, parseWsdl(`${ROOT}/${dir}/${which}.wsdl`));
   return diffSides(side('old'), side('new'), { ignoreDocs });
 }
 
@@ -45,8 +49,20 @@ describe('report formats', () => {
     const json = JSON.parse(renderJson(report, 'server')) as DiffReport & { failOn: string; fails: boolean };
     expect(json.failOn).toBe('server');
     expect(json.fails).toBe(true);
-    expect(json.changes[0]).toMatchObject({ rule: 'member-added', verdict: 'breaking', breaksServers: ['soap11', 'soap12'], new: { file: `${ROOT}/member-added/new.wsdl`, line: 6 } });
-    expect(json.changes[0]!.effects).toContainEqual({ service: 'Shop', protocol: 'http-get', operation: 'Echo', role: 'input', breaksClients: true, breaksServers: false });
+    expect(json.changes[0]).toMatchObject({
+      rule: 'member-added',
+      verdict: 'breaking',
+      breaksServers: ['soap11', 'soap12'],
+      new: { file: `${ROOT}/member-added/new.wsdl`, line: 6 },
+    });
+    expect(json.changes[0]!.effects).toContainEqual({
+      service: 'Shop',
+      protocol: 'http-get',
+      operation: 'Echo',
+      role: 'input',
+      breaksClients: true,
+      breaksServers: false,
+    });
   });
 
   it.each([
@@ -70,8 +86,14 @@ describe('report formats', () => {
   });
 
   it.each([
-    ['member-added', 'BREAKING: 1 change breaks existing clients on soap11, soap12, http-get, http-post and existing servers on soap11, soap12; first: element Echo › times: member added (required, xs:int)'],
-    ['members-reordered', 'compatible: 1 change, none breaks deployed clients or servers (first: element Echo: members reordered (count moved earlier))'],
+    [
+      'member-added',
+      'BREAKING: 1 change breaks existing clients on soap11, soap12, http-get, http-post and existing servers on soap11, soap12; first: element Echo › times: member added (required, xs:int)',
+    ],
+    [
+      'members-reordered',
+      'compatible: 1 change, none breaks deployed clients or servers (first: element Echo: members reordered (count moved earlier))',
+    ],
     ['documentation-changed', 'no change on the wire (documentation, formatting or generator output only)'],
   ])('says %s in one line', (dir, line) => {
     expect(oneLineSummary(diffOf(dir))).toBe(line);
@@ -82,7 +104,19 @@ describe('report formats', () => {
       old: 'a|b.wsdl',
       new: 'c.wsdl',
       summary: { breaksClients: 1, breaksServers: 0, breaking: 1, compatible: 0, documentation: 0 },
-      changes: [{ rule: 'member-added', verdict: 'breaking', subject: 'T › <x|y>', what: 'member "added" & more', breaksClients: ['soap11'], breaksServers: [], bindings: ['soap11'], why: ['old client -> new server: fails on soap11: <x>'], effects: [] }],
+      changes: [
+        {
+          rule: 'member-added',
+          verdict: 'breaking',
+          subject: 'T › <x|y>',
+          what: 'member "added" & more',
+          breaksClients: ['soap11'],
+          breaksServers: [],
+          bindings: ['soap11'],
+          why: ['old client -> new server: fails on soap11: <x>'],
+          effects: [],
+        },
+      ],
     };
     expect(renderMarkdown(report, 'breaking')).toContain('| :x: | T › &lt;x\\|y&gt;: member "added" & more |');
     expect(renderJunit(report, 'breaking')).toContain('name="T › &lt;x|y&gt;: member &quot;added&quot; &amp; more"');

@@ -14,7 +14,12 @@
  * version has), the sender picks what only it has: a compatible verdict must hold for those
  * values too, and a breaking one needs them to show.
  */
-import type { ComplexTypeDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
+import type {
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../../runtime/descriptor.js';
 import { readXml } from '../../runtime/xml/reader.js';
 
 export type Profile = 'full' | 'minimal' | 'sparse' | 'nulls' | 'must-understand';
@@ -70,12 +75,15 @@ export class Sampler {
 
   primitive(xsd: string, enumeration: readonly string[] | undefined): unknown {
     if (enumeration !== undefined && enumeration.length > 0) {
-      const chosen = enumeration.find((v) => this.distinct.values.has(v)) ?? (this.profile === 'minimal' ? enumeration[enumeration.length - 1]! : enumeration[0]!);
+      const chosen =
+        enumeration.find((v) => this.distinct.values.has(v)) ??
+        (this.profile === 'minimal' ? enumeration[enumeration.length - 1]! : enumeration[0]!);
       return xsd in RANGES ? (typeof RANGES[xsd]![0] === 'bigint' ? BigInt(chosen) : Number(chosen)) : chosen;
     }
     const range = RANGES[xsd];
     const low = this.profile === 'minimal' || this.profile === 'sparse';
-    if (range !== undefined) return low ? range[0] : this.profile === 'nulls' ? (typeof range[0] === 'bigint' ? 1n : 1) : range[1];
+    if (range !== undefined)
+      return low ? range[0] : this.profile === 'nulls' ? (typeof range[0] === 'bigint' ? 1n : 1) : range[1];
     switch (xsd) {
       case 'boolean':
         return this.profile !== 'minimal';
@@ -96,7 +104,8 @@ export class Sampler {
   private complex(declared: ComplexTypeDescriptor, depth: number): unknown {
     if (declared.arrayItem !== undefined) return this.items(declared.arrayItem, depth);
     const concrete = this.concrete(declared);
-    const out: Record<string, unknown> = concrete === declared && (declared.derived ?? []).length === 0 ? {} : { $type: concrete.tag };
+    const out: Record<string, unknown> =
+      concrete === declared && (declared.derived ?? []).length === 0 ? {} : { $type: concrete.tag };
     const type = concrete;
     if (type.text !== undefined) out['value'] = this.value(type.text, depth + 1);
     let choiceTaken = false;
@@ -110,7 +119,8 @@ export class Sampler {
       if (v !== undefined) out[field.prop] = v;
     }
     for (const attribute of type.attributes) {
-      if (attribute.required || this.profile === 'full' || this.profile === 'must-understand') out[attribute.prop] = this.value(attribute.value, depth + 1);
+      if (attribute.required || this.profile === 'full' || this.profile === 'must-understand')
+        out[attribute.prop] = this.value(attribute.value, depth + 1);
     }
     return out;
   }
@@ -138,7 +148,9 @@ export class Sampler {
   private concrete(declared: ComplexTypeDescriptor): ComplexTypeDescriptor {
     const keys = declared.derived ?? [];
     if (keys.length === 0) return declared;
-    const all = [declared, ...keys.map((k) => this.d.types[k] as ComplexTypeDescriptor)].filter((t) => t.abstract !== true);
+    const all = [declared, ...keys.map((k) => this.d.types[k] as ComplexTypeDescriptor)].filter(
+      (t) => t.abstract !== true,
+    );
     const distinct = all.find((t) => t.name !== undefined && this.distinct.types.has(t.name.local));
     const chosen = distinct ?? (this.profile === 'minimal' ? all[0] : all[all.length - 1]);
     if (chosen === undefined) throw new Error('no concrete type to sample');
@@ -149,10 +161,24 @@ export class Sampler {
 /** Everything only `self` has, compared with `other`. */
 export function distinctOf(self: readonly ServiceDescriptor[], other: readonly ServiceDescriptor[]): Distinct {
   const otherValues = new Set(other.flatMap(enumerationValues));
-  const concreteElsewhere = new Set(other.flatMap((d) => Object.values(d.types).flatMap((t) => (t.kind === 'complex' && t.name !== undefined && t.abstract !== true ? [t.name.local] : []))));
+  const concreteElsewhere = new Set(
+    other.flatMap((d) =>
+      Object.values(d.types).flatMap((t) =>
+        t.kind === 'complex' && t.name !== undefined && t.abstract !== true ? [t.name.local] : [],
+      ),
+    ),
+  );
   return {
     values: new Set(self.flatMap(enumerationValues).filter((v) => !otherValues.has(v))),
-    types: new Set(self.flatMap((d) => Object.values(d.types).flatMap((t) => (t.kind === 'complex' && t.name !== undefined && t.abstract !== true && !concreteElsewhere.has(t.name.local) ? [t.name.local] : [])))),
+    types: new Set(
+      self.flatMap((d) =>
+        Object.values(d.types).flatMap((t) =>
+          t.kind === 'complex' && t.name !== undefined && t.abstract !== true && !concreteElsewhere.has(t.name.local)
+            ? [t.name.local]
+            : [],
+        ),
+      ),
+    ),
   };
 }
 
@@ -170,6 +196,7 @@ function enumerationValues(d: ServiceDescriptor): string[] {
       add(type.text);
     }
   }
-  for (const b of d.bindings) for (const op of b.operations) if (op.input.kind === 'params') for (const p of op.input.params) add(p.value);
+  for (const b of d.bindings)
+    for (const op of b.operations) if (op.input.kind === 'params') for (const p of op.input.params) add(p.value);
   return out;
 }

@@ -26,8 +26,14 @@ afterAll(() => {
 
 /** The contract without its HTTP GET binding and port, and with no address on the SOAP 1.2 port. */
 function narrowedContract(): string {
-  const withoutGet = CONTRACT.replace(/<wsdl:binding name="ServiceAPIHttpGet"[\s\S]*?<\/wsdl:binding>/, '').replace(/<wsdl:port name="ServiceAPIHttpGet"[\s\S]*?<\/wsdl:port>/, '');
-  const text = withoutGet.replace(/(<wsdl:port name="ServiceAPISoap12"[^>]*>\s*)<soap12:address location="[^"]*"\s*\/>/, '$1');
+  const withoutGet = CONTRACT.replace(/<wsdl:binding name="ServiceAPIHttpGet"[\s\S]*?<\/wsdl:binding>/, '').replace(
+    /<wsdl:port name="ServiceAPIHttpGet"[\s\S]*?<\/wsdl:port>/,
+    '',
+  );
+  const text = withoutGet.replace(
+    /(<wsdl:port name="ServiceAPISoap12"[^>]*>\s*)<soap12:address location="[^"]*"\s*\/>/,
+    '$1',
+  );
   expect(text).not.toMatch(/<wsdl:binding name="ServiceAPIHttpGet"|<wsdl:port name="ServiceAPIHttpGet"/);
   expect(text).toMatch(/<wsdl:port name="ServiceAPISoap12"[^>]*>\s*<\/wsdl:port>/);
   return text;
@@ -45,21 +51,34 @@ function diagnostics(files: Map<string, string>, user: string): string[] {
   const root = join(VIRTUAL_ROOT, Math.random().toString(36).slice(2));
   for (const [path, text] of files) project.createSourceFile(join(root, 'gen', path), text);
   const source = project.createSourceFile(join(root, 'user.ts'), user);
-  return source.getPreEmitDiagnostics().map((d) => `${d.getLineNumber()}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n')}`);
+  return source
+    .getPreEmitDiagnostics()
+    .map(
+      (d) =>
+        `${d.getLineNumber()}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n')}`,
+    );
 }
 
 function compilerOptions(): ts.CompilerOptions {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(repoRoot, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(repoRoot, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   return { ...parsed!.options, noEmit: true };
 }
 
 describe('generated client options', () => {
   it('names the bindings and the default addresses in the options type', () => {
     const client = generated(CONTRACT).get('service-api/client.ts')!;
-    expect(client).toContain("export type ServiceAPIClientOptions = ClientOptions<'soap11' | 'soap12' | 'http-get' | 'http-post'>;");
+    expect(client).toContain(
+      "export type ServiceAPIClientOptions = ClientOptions<'soap11' | 'soap12' | 'http-get' | 'http-post'>;",
+    );
     expect(client).toContain('constructor(options: ServiceAPIClientOptions)');
     const narrowed = generated(narrowedContract()).get('service-api/client.ts')!;
-    expect(narrowed).toContain("export type ServiceAPIClientOptions = ClientOptions<'soap11' | 'http-post'> | (ClientOptions<'soap12'> & { url: string });");
+    expect(narrowed).toContain(
+      "export type ServiceAPIClientOptions = ClientOptions<'soap11' | 'http-post'> | (ClientOptions<'soap12'> & { url: string });",
+    );
   });
 
   it('allows only the bindings of the WSDL, and leaving out url only where the WSDL has an address', () => {

@@ -28,10 +28,30 @@ describe('operations a binding cannot carry', () => {
   it('warns once per left-out operation and binding, with the WSDL line', () => {
     const { warnings } = generateWithWarnings(MIXED);
     expect(warnings.map((w) => [w.code, w.source.file, w.source.line, w.message])).toEqual([
-      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 60, 'operation Echo is left out of binding MixedHttpGet (http-get): its input <http:urlReplacement> (parameters in the URL path) is not supported'],
-      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 65, 'operation Move is left out of binding MixedHttpGet (http-get): parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)'],
-      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 73, 'operation Echo is left out of binding MixedHttpPost (http-post): HTTP operation Echo answers mime:content text/plain; only mime:mimeXml is supported'],
-      ['OPERATION_OMITTED_FROM_BINDING', MIXED, 78, 'operation Move is left out of binding MixedHttpPost (http-post): parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)'],
+      [
+        'OPERATION_OMITTED_FROM_BINDING',
+        MIXED,
+        60,
+        'operation Echo is left out of binding MixedHttpGet (http-get): its input <http:urlReplacement> (parameters in the URL path) is not supported',
+      ],
+      [
+        'OPERATION_OMITTED_FROM_BINDING',
+        MIXED,
+        65,
+        'operation Move is left out of binding MixedHttpGet (http-get): parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)',
+      ],
+      [
+        'OPERATION_OMITTED_FROM_BINDING',
+        MIXED,
+        73,
+        'operation Echo is left out of binding MixedHttpPost (http-post): HTTP operation Echo answers mime:content text/plain; only mime:mimeXml is supported',
+      ],
+      [
+        'OPERATION_OMITTED_FROM_BINDING',
+        MIXED,
+        78,
+        'operation Move is left out of binding MixedHttpPost (http-post): parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)',
+      ],
     ]);
   });
 
@@ -42,8 +62,17 @@ describe('operations a binding cannot carry', () => {
     expect(byProtocol['soap11']!.omitted).toBeUndefined();
     expect(byProtocol['http-get']!.operations).toEqual([]);
     expect(byProtocol['http-get']!.omitted).toEqual([
-      { name: 'Echo', method: 'Echo', reason: 'its input <http:urlReplacement> (parameters in the URL path) is not supported' },
-      { name: 'Move', method: 'Move', reason: 'parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)' },
+      {
+        name: 'Echo',
+        method: 'Echo',
+        reason: 'its input <http:urlReplacement> (parameters in the URL path) is not supported',
+      },
+      {
+        name: 'Move',
+        method: 'Move',
+        reason:
+          'parameter to is of the complex type Point, which HTTP GET/POST cannot carry (only simple values and arrays of them)',
+      },
     ]);
     expect(byProtocol['http-post']!.omitted?.map((o) => o.name)).toEqual(['Echo', 'Move']);
   });
@@ -51,9 +80,13 @@ describe('operations a binding cannot carry', () => {
   it('says in the generated code where each method is not available', () => {
     const { files } = generateWithWarnings(MIXED);
     const client = files.get('mixed/client.ts')!;
-    expect(client).toContain('Not available on:\n   * - http-get (MixedHttpGet): parameter to is of the complex type Point');
+    expect(client).toContain(
+      'Not available on:\n   * - http-get (MixedHttpGet): parameter to is of the complex type Point',
+    );
     expect(files.get('mixed/server.ts')).toContain('Not available on:');
-    expect(files.get('mixed/descriptor.ts')).toContain('Left out: operation Echo is left out of binding MixedHttpGet (http-get)');
+    expect(files.get('mixed/descriptor.ts')).toContain(
+      'Left out: operation Echo is left out of binding MixedHttpGet (http-get)',
+    );
   });
 
   it('refuses the file only when no operation is left, naming the first reason and its line', () => {
@@ -66,6 +99,8 @@ describe('operations a binding cannot carry', () => {
     expect(caught).toBeInstanceOf(GeneratorError);
     const error = caught as GeneratorError;
     expect([error.code, error.file, error.line]).toEqual(['UNSUPPORTED_CONSTRUCT', NOTHING_LEFT, 59]);
-    expect(error.what).toMatch(/^no operation can be generated: operation Echo is left out of binding MixedHttpGet \(http-get\)/);
+    expect(error.what).toMatch(
+      /^no operation can be generated: operation Echo is left out of binding MixedHttpGet \(http-get\)/,
+    );
   });
 });

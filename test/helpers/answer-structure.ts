@@ -56,7 +56,8 @@ function contentType(value: string | string[] | undefined): { media: string; cha
 
 const qname = (ns: string, local: string): string => `{${ns}}${local}`;
 const children = (el: XmlElement): XmlElement[] => el.children.filter((c): c is XmlElement => c.type === 'element');
-const child = (el: XmlElement | undefined, ns: string, local: string): XmlElement | undefined => (el === undefined ? undefined : children(el).find((c) => c.ns === ns && c.local === local));
+const child = (el: XmlElement | undefined, ns: string, local: string): XmlElement | undefined =>
+  el === undefined ? undefined : children(el).find((c) => c.ns === ns && c.local === local);
 const textOf = (el: XmlElement): string => el.children.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 /** A QName-valued text (`soap:Client`, `xsi:type="Circle"`) as {uri}local, resolved in the element's scope. */
@@ -75,7 +76,11 @@ function faultOutline(root: XmlElement): string[] | undefined {
   if (fault === undefined) return undefined;
   if (root.ns === SOAP11) {
     const code = child(fault, '', 'faultcode');
-    return ['fault soap11', `code ${code === undefined ? 'none' : resolveQName(code, textOf(code))}`, `detail ${child(fault, '', 'detail') !== undefined}`];
+    return [
+      'fault soap11',
+      `code ${code === undefined ? 'none' : resolveQName(code, textOf(code))}`,
+      `detail ${child(fault, '', 'detail') !== undefined}`,
+    ];
   }
   const codes: string[] = [];
   for (let code = child(fault, SOAP12, 'Code'); code !== undefined; code = child(code, SOAP12, 'Subcode')) {
@@ -86,8 +91,14 @@ function faultOutline(root: XmlElement): string[] | undefined {
 }
 
 function attributeLines(el: XmlElement): string {
-  const shown = el.attributes.map((a) => `@${qname(a.ns, a.local)}=${JSON.stringify(a.ns === XSI && a.local === 'type' ? resolveQName(el, a.value) : a.value)}`);
-  return shown.sort().map((a) => ` ${a}`).join('');
+  const shown = el.attributes.map(
+    (a) =>
+      `@${qname(a.ns, a.local)}=${JSON.stringify(a.ns === XSI && a.local === 'type' ? resolveQName(el, a.value) : a.value)}`,
+  );
+  return shown
+    .sort()
+    .map((a) => ` ${a}`)
+    .join('');
 }
 
 function elementLines(el: XmlElement, depth: number, normalise: TextNormaliser): string[] {

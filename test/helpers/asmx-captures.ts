@@ -44,7 +44,8 @@ export function readCaptures(site: AsmxSite): Capture[] {
 
 export function parseCapture(site: AsmxSite, name: string, bytes: Buffer): Capture {
   const [operation, binding, ...rest] = name.split('.');
-  if (operation === undefined || binding === undefined || !BINDINGS.has(binding)) throw new Error(`capture ${site}/${name}: the name is not <Operation>.<binding>[.<variant>]`);
+  if (operation === undefined || binding === undefined || !BINDINGS.has(binding))
+    throw new Error(`capture ${site}/${name}: the name is not <Operation>.<binding>[.<variant>]`);
   const text = bytes.toString('latin1');
   const REQUEST = '#### request\n';
   const RESPONSE = '\n#### response\n';
@@ -76,13 +77,15 @@ function parseMessage(where: string, text: string): CapturedMessage {
   });
   const body = Buffer.from(text.slice(end + 2), 'latin1');
   const length = headers.find(([n]) => n.toLowerCase() === 'content-length')?.[1];
-  if (length !== undefined && Number(length) !== body.length) throw new Error(`${where}: Content-Length ${length} but the body has ${body.length} bytes`);
+  if (length !== undefined && Number(length) !== body.length)
+    throw new Error(`${where}: Content-Length ${length} but the body has ${body.length} bytes`);
   return { startLine: startLine!, headers, body };
 }
 
 /** The request line's method and target (`/rich.asmx/Add?a=2`). */
 export function requestTarget(capture: Capture): { method: string; target: string } {
   const [method, target] = capture.request.startLine.split(' ');
-  if (method === undefined || target === undefined) throw new Error(`capture ${capture.site}/${capture.name}: bad request line`);
+  if (method === undefined || target === undefined)
+    throw new Error(`capture ${capture.site}/${capture.name}: bad request line`);
   return { method, target };
 }

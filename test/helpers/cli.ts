@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Runs `smskit <args>` as a real process (the way users and CI run it). */
-export function runCli(args: readonly string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     input: options.input ?? '',

@@ -11,5 +11,9 @@ export async function replayCapture(origin: string, capture: Capture): Promise<A
   const headers = capture.request.headers.filter(([name]) => name.toLowerCase() !== 'host').flat();
   const body = capture.request.body.length === 0 ? undefined : capture.request.body;
   const response = await request(`${origin}${target}`, { method: method as 'GET' | 'POST', headers, body });
-  return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: Buffer.from(await response.body.arrayBuffer()),
+  };
 }

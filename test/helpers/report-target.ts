@@ -25,7 +25,8 @@ export function startReportTarget(referenceUrl: string): Promise<ReportTarget> {
   const soap12AsXml = defect('text/xml on a SOAP 1.2 response');
   const accepted = defect('202 instead of 200');
   return startBrokenServer(referenceUrl, (req, res) => {
-    const altered = req.method === 'GET' && /\/SMSSend(ToPort)?\?/.test(req.url) ? accepted(req, res) : soap12AsXml(req, res);
+    const altered =
+      req.method === 'GET' && /\/SMSSend(ToPort)?\?/.test(req.url) ? accepted(req, res) : soap12AsXml(req, res);
     return { ...altered, body: altered.body.replace(/ok:/, `ok:${xmlEscaped(TEST_PASSWORD)}:`) };
   });
 }

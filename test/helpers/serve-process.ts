@@ -52,7 +52,11 @@ process.once('exit', () => {
 
 export function startServe(options: ServeOptions): Promise<ServeProcess> {
   const args = [bin, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', options.db, ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: withoutPassword(process.env) });
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: withoutPassword(process.env),
+  });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -102,7 +106,11 @@ export function startServe(options: ServeOptions): Promise<ServeProcess> {
     };
     const onEarlyExit = (exit: ServeExit): void => {
       cleanup();
-      reject(new Error(`smskit serve exited before listening (code ${exit.code}, signal ${exit.signal}); stderr:\n${exit.stderr}`));
+      reject(
+        new Error(
+          `smskit serve exited before listening (code ${exit.code}, signal ${exit.signal}); stderr:\n${exit.stderr}`,
+        ),
+      );
     };
     let settled = false;
     const cleanup = (): void => {
@@ -127,9 +135,16 @@ export function tempDir(prefix: string): { readonly path: string; remove(): void
  * Runs `smskit <args>` as a real process without blocking the event loop (so several can run at
  * once, and a running test server keeps answering). Killed after `timeoutMs` (default 60 s).
  */
-export function runCliAsync(args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCliAsync(
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { ...withoutPassword(process.env), ...options.env } });
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...withoutPassword(process.env), ...options.env },
+    });
     running.add(child);
     let stdout = '';
     let stderr = '';
@@ -162,9 +177,18 @@ export interface AccountSpec {
 
 /** `smskit account add` with the password in SMSKIT_PASSWORD (never in argv). Throws with the output on failure. */
 export async function addAccount(db: string, account: AccountSpec): Promise<CliResult> {
-  const args = ['account', 'add', '--db', db, '--email', account.email, ...account.keywords.flatMap((k) => ['--keyword', k])];
+  const args = [
+    'account',
+    'add',
+    '--db',
+    db,
+    '--email',
+    account.email,
+    ...account.keywords.flatMap((k) => ['--keyword', k]),
+  ];
   const result = await runCliAsync(args, { env: { SMSKIT_PASSWORD: account.password } });
-  if (result.status !== 0) throw new Error(`smskit account add ${account.email} failed (${result.status}):\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`smskit account add ${account.email} failed (${result.status}):\n${result.stderr}`);
   return result;
 }
 
@@ -189,7 +213,11 @@ export async function readOutbox(db: string): Promise<{ entries: OutboxJsonEntry
 }
 
 /** Runs `tasks` with at most `limit` in flight, results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -29,7 +29,10 @@ export function asmxWsdl(site: AsmxSite): string {
 export async function startSmskitPeer(site: AsmxSite): Promise<SmskitPeer> {
   const logged: string[] = [];
   const options = { wsdl: asmxWsdl(site), logger: { error: (line: string) => logged.push(line) } };
-  const listener = site === 'echo' ? createServiceAPIListener(echoHandlers, options) : createRichServiceListener(richHandlers, options);
+  const listener =
+    site === 'echo'
+      ? createServiceAPIListener(echoHandlers, options)
+      : createRichServiceListener(richHandlers, options);
   const listening = await listen(listener, { host: '127.0.0.1', port: 0 });
   return { url: `${listening.url}${PATH[site]}`, origin: listening.url, logged, close: () => listening.close() };
 }

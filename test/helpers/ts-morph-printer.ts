@@ -4,7 +4,17 @@
  * generator/emit/printer.ts (loading TypeScript cost more than all of generation); the
  * differential test requires both to give identical bytes for every golden input.
  */
-import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind, ts, type FormatCodeSettings, type StatementStructures, type WriterFunction } from 'ts-morph';
+import {
+  IndentationText,
+  NewLineKind,
+  Project,
+  QuoteKind,
+  StructureKind,
+  ts,
+  type FormatCodeSettings,
+  type StatementStructures,
+  type WriterFunction,
+} from 'ts-morph';
 
 const FORMAT: FormatCodeSettings = {
   indentSize: 2,
@@ -54,10 +64,14 @@ function separateImports(statements: readonly StatementStructures[]): (WriterFun
 }
 
 /** A `FilePrinter` (generator/generate.ts) that prints through ts-morph. */
-export function tsMorphFilePrinter(project: Project): (header: string, statements: readonly StatementStructures[]) => string {
+export function tsMorphFilePrinter(
+  project: Project,
+): (header: string, statements: readonly StatementStructures[]) => string {
   let counter = 0;
   return (header, statements) => {
-    const file = project.createSourceFile(`/file-${counter++}.ts`, { statements: [header, blankLine, ...separateImports(statements)] });
+    const file = project.createSourceFile(`/file-${counter++}.ts`, {
+      statements: [header, blankLine, ...separateImports(statements)],
+    });
     file.formatText(FORMAT);
     const text = file.getFullText().replace(/\n{3,}/g, '\n\n');
     project.removeSourceFile(file);

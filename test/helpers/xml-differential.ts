@@ -9,7 +9,11 @@ import type { XmlDocument, XmlElement } from '../../runtime/xml/types.js';
 function normalise(el: XmlElement): unknown {
   const prefixes = new Set([el.prefix, ...el.attributes.map((a) => a.prefix), '']);
   return {
-    ns: el.ns, local: el.local, prefix: el.prefix, line: el.line, column: el.column,
+    ns: el.ns,
+    local: el.local,
+    prefix: el.prefix,
+    line: el.line,
+    column: el.column,
     attributes: el.attributes.map((a) => ({ ...a })),
     scope: [...prefixes].map((p) => [p, el.namespaces[p]]),
     children: el.children.map((c) => (c.type === 'text' ? { text: c.text } : normalise(c))),
@@ -34,7 +38,38 @@ export function seeded(start: number): (n: number) => number {
 }
 
 /** Markup-breaking pieces the mutations insert. */
-const PIECES = ['<', '>', '&', ';', '"', "'", '=', ':', '/', '!', '?', ' ', '\n', '\r', '\t', 'xmlns', 'xmlns:p', 'p:', '&amp;', '&#x', '&#', ']]>', '<!--', '-->', '<![CDATA[', '\u0000', 'é', '📱', 'xml', '\uFFFE'];
+const PIECES = [
+  '<',
+  '>',
+  '&',
+  ';',
+  '"',
+  "'",
+  '=',
+  ':',
+  '/',
+  '!',
+  '?',
+  ' ',
+  '\n',
+  '\r',
+  '\t',
+  'xmlns',
+  'xmlns:p',
+  'p:',
+  '&amp;',
+  '&#x',
+  '&#',
+  ']]>',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  '\u0000',
+  'é',
+  '📱',
+  'xml',
+  '\uFFFE',
+];
 
 /** One to three random edits (delete, insert a piece, truncate, cut a span), then sometimes a random byte. */
 export function mutate(text: string, random: (n: number) => number): Buffer {

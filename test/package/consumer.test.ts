@@ -16,7 +16,18 @@
  * (this is how the test was shown to fail on the package before it was compiled).
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +41,9 @@ const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'test', 'bench', 'tm
 
 function npmSkipReason(): string | undefined {
   const version = spawnSync(NPM, ['--version'], { encoding: 'utf8', env: npmEnv() });
-  return version.status === 0 ? undefined : 'skipped: npm is not runnable here, so the package cannot be packed and installed';
+  return version.status === 0
+    ? undefined
+    : 'skipped: npm is not runnable here, so the package cannot be packed and installed';
 }
 const SKIP = npmSkipReason();
 if (SKIP !== undefined) console.warn(`package consumer: ${SKIP}`);
@@ -39,7 +52,8 @@ if (SKIP !== undefined) console.warn(`package consumer: ${SKIP}`);
 function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // NODE_OPTIONS carries the repo's source condition (.npmrc): a user's project has none.
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && key !== 'SMSKIT_PASSWORD' && key !== 'NODE_OPTIONS') env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^npm_/i.test(key) && key !== 'SMSKIT_PASSWORD' && key !== 'NODE_OPTIONS') env[key] = value;
   return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
 }
 
@@ -49,25 +63,44 @@ interface Run {
   readonly stderr: string;
 }
 
-function run(command: string, args: readonly string[], cwd: string, timeout = 180_000, env: NodeJS.ProcessEnv = {}): Run {
-  const result: SpawnSyncReturns<string> = spawnSync(command, args, { cwd, env: npmEnv(env), encoding: 'utf8', timeout, input: '' });
-  return { status: result.status, stdout: result.stdout ?? '', stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}` };
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  timeout = 180_000,
+  env: NodeJS.ProcessEnv = {},
+): Run {
+  const result: SpawnSyncReturns<string> = spawnSync(command, args, {
+    cwd,
+    env: npmEnv(env),
+    encoding: 'utf8',
+    timeout,
+    input: '',
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout ?? '',
+    stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`,
+  };
 }
 
 /** Fails with everything the command printed, so a CI log shows why. */
 function ok(result: Run, what: string): Run {
-  if (result.status !== 0) throw new Error(`${what} exited ${result.status}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${what} exited ${result.status}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
   return result;
 }
 
-const versionOf = (dir: string): string => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (dir: string): string =>
+  (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Packs a copy of the working tree (building it), so the repo's own dist/ is never rebuilt under running tests. */
 function packWorkingTree(work: string): string {
   const copy = join(work, 'source');
   mkdirSync(copy);
   for (const entry of readdirSync(repoRoot)) {
-    if (!NOT_COPIED.has(entry) && !entry.endsWith('.sqlite')) cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+    if (!NOT_COPIED.has(entry) && !entry.endsWith('.sqlite'))
+      cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
   const packed = ok(run(NPM, ['pack', '--json', '--pack-destination', work], copy, 240_000), 'npm pack');
@@ -118,7 +151,16 @@ function runInstallScripts(project: string): void {
 }
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'dist', rootDir: 'src', types: ['node'] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    skipLibCheck: false,
+    outDir: 'dist',
+    rootDir: 'src',
+    types: ['node'],
+  },
   include: ['src'],
 };
 
@@ -147,7 +189,11 @@ console.log(\`generator: \${files.size} files; conformance: \${typeof runConform
 `;
 
 function startServe(project: string, db: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(join(project, 'node_modules', '.bin', 'smskit'), ['serve', '--port', '0', '--db', db], { cwd: project, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(project, 'node_modules', '.bin', 'smskit'), ['serve', '--port', '0', '--db', db], {
+    cwd: project,
+    env: npmEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -179,20 +225,29 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
   let project: string;
   let tarball: string;
   let serve: { url: string; child: ChildProcess } | undefined;
-  const npx = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run => run(NPX, ['--no', 'smskit', ...args], project, 180_000, env);
+  const npx = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run =>
+    run(NPX, ['--no', 'smskit', ...args], project, 180_000, env);
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'smskit-consumer-'));
     project = join(work, 'project');
     tarball = process.env.SMSKIT_CONSUMER_TARBALL ?? packWorkingTree(work);
     mkdirSync(join(project, 'src'), { recursive: true });
-    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
+    );
     writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
     writeFileSync(join(project, 'src', 'app.ts'), APP);
     // The same compiler and Node types as the repo: they are in npm's cache already.
     const typescript = `typescript@${versionOf(join(repoRoot, 'node_modules', 'typescript'))}`;
     const nodeTypes = `@types/node@${versionOf(join(repoRoot, 'node_modules', '@types', 'node'))}`;
-    const install = run(NPM, ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', tarball, typescript, nodeTypes], project, 300_000);
+    const install = run(
+      NPM,
+      ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', tarball, typescript, nodeTypes],
+      project,
+      300_000,
+    );
     if (install.status !== 0 && OFFLINE.test(install.stderr)) {
       offline = `skipped: npm install needs the registry for what its cache lacks, and the registry is unreachable (${OFFLINE.exec(install.stderr)![0]})`;
       console.warn(`package consumer: ${offline}`);
@@ -200,7 +255,12 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
     }
     ok(install, 'npm install of the tarball');
     runInstallScripts(project);
-    ok(npx(['account', 'add', '--db', 'sms.sqlite', '--email', 'you@example.com', '--keyword', 'ACME'], { SMSKIT_PASSWORD: PASSWORD }), 'smskit account add');
+    ok(
+      npx(['account', 'add', '--db', 'sms.sqlite', '--email', 'you@example.com', '--keyword', 'ACME'], {
+        SMSKIT_PASSWORD: PASSWORD,
+      }),
+      'smskit account add',
+    );
     serve = await startServe(project, 'sms.sqlite');
   }, 600_000);
 
@@ -217,21 +277,42 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
       .filter((entry) => entry.isFile())
       .map((entry) => relative(installed, join(entry.parentPath, entry.name)).split(sep).join('/'))
       .filter((file) => !file.startsWith('node_modules/'));
-    for (const file of ['bin/smskit.js', 'dist/cli/cli.mjs', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/generator/index.d.ts', 'dist/conformance/index.js', 'wsdl/serviceapi.wsdl', 'README.md']) {
+    for (const file of [
+      'bin/smskit.js',
+      'dist/cli/cli.mjs',
+      'dist/runtime/index.js',
+      'dist/runtime/index.d.ts',
+      'dist/generator/index.d.ts',
+      'dist/conformance/index.js',
+      'wsdl/serviceapi.wsdl',
+      'README.md',
+    ]) {
       expect(files).toContain(file);
     }
-    expect(files.filter((f) => /^(test|bench|scripts|\.ci|generated|runtime|generator|conformance|service)\//.test(f))).toEqual([]);
+    expect(
+      files.filter((f) => /^(test|bench|scripts|\.ci|generated|runtime|generator|conformance|service)\//.test(f)),
+    ).toEqual([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'smskit', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    expect(Object.keys(pkg.dependencies ?? {}).filter((name) => ['soap', 'fast-xml-parser', 'ts-morph', 'xmlbuilder2', 'tsx', 'esbuild'].includes(name))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'smskit', 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    expect(
+      Object.keys(pkg.dependencies ?? {}).filter((name) =>
+        ['soap', 'fast-xml-parser', 'ts-morph', 'xmlbuilder2', 'tsx', 'esbuild'].includes(name),
+      ),
+    ).toEqual([]);
   });
 
   it("npx smskit generate writes a client from a running service's ?wsdl and, from any folder, from the built-in contract", (ctx) => {
     if (offline !== undefined) ctx.skip();
     ok(npx(['generate', '--wsdl', `${serve!.url}?wsdl`, '--out', 'src/sms']), 'generate --wsdl <url>');
-    expect(readFileSync(join(project, 'src', 'sms', 'service-api', 'client.ts'), 'utf8')).toContain(`from ${serve!.url}?wsdl`);
+    expect(readFileSync(join(project, 'src', 'sms', 'service-api', 'client.ts'), 'utf8')).toContain(
+      `from ${serve!.url}?wsdl`,
+    );
     ok(npx(['generate', '--out', 'src/builtin']), 'generate (built-in contract)');
-    expect(readFileSync(join(project, 'src', 'builtin', 'index.ts'), 'utf8')).toMatch(/^\/\/ Generated by smskit .* from smskit\/wsdl\/serviceapi\.wsdl\n/);
+    expect(readFileSync(join(project, 'src', 'builtin', 'index.ts'), 'utf8')).toMatch(
+      /^\/\/ Generated by smskit .* from smskit\/wsdl\/serviceapi\.wsdl\n/,
+    );
     expect(ok(npx(['generate', '--out', 'src/builtin', '--check']), 'generate --check').stdout).toContain('up to date');
   });
 
@@ -243,7 +324,10 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
 
   it('plain node runs the compiled client against smskit serve at the address from the WSDL', (ctx) => {
     if (offline !== undefined) ctx.skip();
-    const result = ok(run(process.execPath, [join('dist', 'app.js')], project, 60_000, { SMSKIT_PASSWORD: PASSWORD }), 'node dist/app.js');
+    const result = ok(
+      run(process.execPath, [join('dist', 'app.js')], project, 60_000, { SMSKIT_PASSWORD: PASSWORD }),
+      'node dist/app.js',
+    );
     expect(result.stdout).toMatch(/^sent SMS-\w+$/m);
     expect(result.stdout).toMatch(/^generator: 6 files; conformance: function$/m);
   });

@@ -37,7 +37,13 @@ function sourceFiles(dir: string): string[] {
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return [];
   const out: string[] = [];
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && /\.(ts|mts|cts|mjs|cjs|js)$/.test(entry.name) && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes(`${join('test', 'golden')}`)) out.push(join(entry.parentPath, entry.name));
+    if (
+      entry.isFile() &&
+      /\.(ts|mts|cts|mjs|cjs|js)$/.test(entry.name) &&
+      !entry.parentPath.includes('node_modules') &&
+      !entry.parentPath.includes(`${join('test', 'golden')}`)
+    )
+      out.push(join(entry.parentPath, entry.name));
   }
   return out;
 }
@@ -55,7 +61,14 @@ function importsOf(file: string): { values: Set<string>; types: Set<string> } {
   for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s+'([^']+)'/gms)) {
     const name = packageOf(m[4]!);
     if (name === undefined) continue;
-    const typeOnly = m[2] !== undefined || /^\{[^}]*\}$/s.test(m[3]!.trim()) && m[3]!.replace(/[{}\s]/g, '').split(',').filter(Boolean).every((part) => part.startsWith('type'));
+    const typeOnly =
+      m[2] !== undefined ||
+      (/^\{[^}]*\}$/s.test(m[3]!.trim()) &&
+        m[3]!
+          .replace(/[{}\s]/g, '')
+          .split(',')
+          .filter(Boolean)
+          .every((part) => part.startsWith('type')));
     (typeOnly ? types : values).add(name);
   }
   for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)|\brequire\(\s*'([^']+)'\s*\)|^\s*import\s+'([^']+)'/gm)) {
@@ -125,11 +138,21 @@ describe('package.json exports and files', () => {
   });
 
   it('npm pack takes the shim, dist/, the contract and the docs, nothing of the repo besides', () => {
-    const dry = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))) });
+    const dry = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+    });
     expect(dry.status, dry.stderr).toBe(0);
-    const files = (JSON.parse(dry.stdout.slice(dry.stdout.indexOf('['))) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    const files = (
+      JSON.parse(dry.stdout.slice(dry.stdout.indexOf('['))) as { files: { path: string }[] }[]
+    )[0]!.files.map((f) => f.path);
     const tops = [...new Set(files.map((f) => (f.includes('/') ? `${f.split('/')[0]}/` : f)))].sort();
-    expect(tops).toEqual(['README.md', 'bin/', 'docs/', 'package.json', 'wsdl/'].concat(files.some((f) => f.startsWith('dist/')) ? ['dist/'] : []).sort());
+    expect(tops).toEqual(
+      ['README.md', 'bin/', 'docs/', 'package.json', 'wsdl/']
+        .concat(files.some((f) => f.startsWith('dist/')) ? ['dist/'] : [])
+        .sort(),
+    );
     expect(files.filter((f) => f.startsWith('bin/'))).toEqual(['bin/smskit.js']);
     expect(files.filter((f) => f.endsWith('.map') || f.endsWith('manifest.json'))).toEqual([]);
   });

@@ -6,7 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asmxPeerSkipReason, startAsmxPeer, toFixtureAddresses, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
+import {
+  asmxPeerSkipReason,
+  startAsmxPeer,
+  toFixtureAddresses,
+  type AsmxPeer,
+  type AsmxSite,
+} from '../helpers/asmx-peer.js';
 
 const skipReason = asmxPeerSkipReason();
 if (skipReason !== undefined) console.warn(`asmx-peer: skipped — ${skipReason}`);
@@ -29,7 +35,9 @@ describe.skipIf(skipReason !== undefined).each(SITES)('ASMX peer %s', (site) => 
     expect(response.status).toBe(200);
     const served = toFixtureAddresses(await response.text(), peer!.origin);
     const committed = readFileSync(new URL(`../fixtures/asmx/${site}.wsdl`, import.meta.url), 'utf8');
-    expect(served, `the ${site} peer's WSDL differs from ${fixturePath}: refresh it if the C# changed on purpose`).toBe(committed);
+    expect(served, `the ${site} peer's WSDL differs from ${fixturePath}: refresh it if the C# changed on purpose`).toBe(
+      committed,
+    );
   });
 
   it('publishes the four bindings', async () => {

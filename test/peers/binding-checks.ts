@@ -15,7 +15,11 @@ export interface Check<C> {
   run(client: C, binding: Protocol): Promise<void>;
 }
 
-export function check<C>(name: string, bindings: readonly Protocol[], run: (client: C, binding: Protocol) => Promise<void>): Check<C> {
+export function check<C>(
+  name: string,
+  bindings: readonly Protocol[],
+  run: (client: C, binding: Protocol) => Promise<void>,
+): Check<C> {
   return { name, bindings, run };
 }
 
@@ -40,8 +44,11 @@ export function tableProblems<C>(d: ServiceDescriptor, table: Readonly<Record<st
   const problems: string[] = [];
   for (const [method, offered] of offeredBindings(d)) {
     const checks = table[method] ?? [];
-    for (const binding of offered) if (!checks.some((c) => c.bindings.includes(binding))) problems.push(`${method}: no check on ${binding}`);
-    for (const c of checks) for (const binding of c.bindings) if (!offered.has(binding)) problems.push(`${method}/${c.name}: ${binding} does not carry it`);
+    for (const binding of offered)
+      if (!checks.some((c) => c.bindings.includes(binding))) problems.push(`${method}: no check on ${binding}`);
+    for (const c of checks)
+      for (const binding of c.bindings)
+        if (!offered.has(binding)) problems.push(`${method}/${c.name}: ${binding} does not carry it`);
   }
   return problems;
 }
@@ -51,10 +58,23 @@ export type Cell = 'pass' | 'FAIL' | '—';
 /** The matrix as a fixed-width table with a count line per binding. */
 export function formatMatrix(title: string, rows: ReadonlyMap<string, ReadonlyMap<Protocol, Cell>>): string {
   const width = Math.max(9, ...[...rows.keys()].map((k) => k.length));
-  const line = (first: string, cells: readonly string[]): string => `${first.padEnd(width)}  ${cells.map((c) => c.padEnd(9)).join(' ')}`.trimEnd();
+  const line = (first: string, cells: readonly string[]): string =>
+    `${first.padEnd(width)}  ${cells.map((c) => c.padEnd(9)).join(' ')}`.trimEnd();
   const out = [title, line('operation', [...ALL])];
-  for (const [method, cells] of rows) out.push(line(method, ALL.map((b) => cells.get(b) ?? '?')));
+  for (const [method, cells] of rows)
+    out.push(
+      line(
+        method,
+        ALL.map((b) => cells.get(b) ?? '?'),
+      ),
+    );
   const count = (b: Protocol, cell: Cell): number => [...rows.values()].filter((cells) => cells.get(b) === cell).length;
-  for (const cell of ['pass', 'FAIL', '—'] as const) out.push(line(cell === '—' ? 'not offered' : cell, ALL.map((b) => String(count(b, cell)))));
+  for (const cell of ['pass', 'FAIL', '—'] as const)
+    out.push(
+      line(
+        cell === '—' ? 'not offered' : cell,
+        ALL.map((b) => String(count(b, cell))),
+      ),
+    );
   return out.join('\n');
 }

@@ -26,8 +26,18 @@ interface Site<C extends { close(): Promise<void> }> {
   readonly client: (url: string, binding: Protocol) => C;
 }
 
-const echo: Site<ServiceAPIClient> = { site: 'echo', descriptor: ServiceAPIDescriptor, checks: echoChecks, client: (url, binding) => new ServiceAPIClient({ url, binding }) };
-const rich: Site<RichServiceClient> = { site: 'rich', descriptor: RichServiceDescriptor, checks: richChecks, client: (url, binding) => new RichServiceClient({ url, binding }) };
+const echo: Site<ServiceAPIClient> = {
+  site: 'echo',
+  descriptor: ServiceAPIDescriptor,
+  checks: echoChecks,
+  client: (url, binding) => new ServiceAPIClient({ url, binding }),
+};
+const rich: Site<RichServiceClient> = {
+  site: 'rich',
+  descriptor: RichServiceDescriptor,
+  checks: richChecks,
+  client: (url, binding) => new RichServiceClient({ url, binding }),
+};
 
 /** Rows "site/method", cells by binding; printed in afterAll. */
 const matrix = new Map<string, Map<Protocol, Cell>>();
@@ -72,7 +82,11 @@ async function countingServer(): Promise<{ url: string; count: () => number; clo
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/rich.asmx`, count: () => requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/rich.asmx`,
+    count: () => requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe.skipIf(skipReason !== undefined)('generated clients -> genuine ASMX', () => {
@@ -93,7 +107,10 @@ describe.skipIf(skipReason !== undefined)('generated clients -> genuine ASMX', (
     const server = await countingServer();
     const client = new RichServiceClient({ url: server.url, binding: 'http-get' });
     try {
-      const error = await client.EchoOrder({ order: FULL_ORDER }).then(() => undefined, (err: unknown) => err as Error);
+      const error = await client.EchoOrder({ order: FULL_ORDER }).then(
+        () => undefined,
+        (err: unknown) => err as Error,
+      );
       expect(error).toBeInstanceOf(CodecError);
       expect(error?.message).toBe('EchoOrder: RichService offers EchoOrder on soap11, soap12, not on http-get');
       expect(server.count()).toBe(0);

@@ -12,7 +12,8 @@ export function formatRoundTrip(given: number, type: 'double' | 'float'): string
   // A float parameter holds the nearest 32-bit value of what was sent, not the double itself.
   const value = type === 'double' ? given : Math.fround(given);
   const [short, long] = type === 'double' ? [15, 17] : [7, 9];
-  const same = (text: string): boolean => (type === 'double' ? Number(text) === value : Math.fround(Number(text)) === value);
+  const same = (text: string): boolean =>
+    type === 'double' ? Number(text) === value : Math.fround(Number(text)) === value;
   const first = formatGeneral(value, short);
   return same(first) ? first : formatGeneral(value, long);
 }
@@ -24,7 +25,8 @@ export function formatGeneral(value: number, precision: number): string {
   if (value === 0) return '0';
   const [mantissa, exponentText] = value.toExponential(precision - 1).split('e');
   const exponent = Number(exponentText);
-  const trim = (digits: string): string => (digits.includes('.') ? digits.replace(/0+$/, '').replace(/\.$/, '') : digits);
+  const trim = (digits: string): string =>
+    digits.includes('.') ? digits.replace(/0+$/, '').replace(/\.$/, '') : digits;
   if (exponent < -5 || exponent >= precision) {
     const sign = exponent < 0 ? '-' : '+';
     return `${trim(mantissa!)}E${sign}${String(Math.abs(exponent)).padStart(2, '0')}`;

@@ -28,6 +28,11 @@ export const echoHandlers: ServiceAPIHandlers = {
   SMSSendToPort: (input) => {
     refuse(input.smsmsg);
     const { keyword, emailAddress, smsto, carrierCode, smsmsg, port } = input;
-    return { SMSSendToPortResult: ['SMSSendToPort', ...[keyword, emailAddress, smsto, carrierCode, smsmsg, port].map(show)].join('|') };
+    return {
+      SMSSendToPortResult: [
+        'SMSSendToPort',
+        ...[keyword, emailAddress, smsto, carrierCode, smsmsg, port].map(show),
+      ].join('|'),
+    };
   },
 };

@@ -52,16 +52,21 @@ export const richHandlers: RichServiceHandlers = {
   EchoColor: ({ color }) => ({ EchoColorResult: color }),
   EchoColors: ({ colors }) => (colors === undefined ? {} : { EchoColorsResult: colors }),
   EchoAccess: ({ access }) => ({ EchoAccessResult: accessText(access) }),
-  EchoOrder: ({ order }) => (order === undefined ? {} : { EchoOrderResult: { ...order, Access: accessText(order.Access) } }),
+  EchoOrder: ({ order }) =>
+    order === undefined ? {} : { EchoOrderResult: { ...order, Access: accessText(order.Access) } },
   EchoShapes: ({ shapes }) => (shapes === undefined ? {} : { EchoShapesResult: shapes }),
   MakeShape: ({ kind, size }) => {
     const shape = makeShape(kind, size);
     return shape === undefined ? {} : { MakeShapeResult: shape };
   },
-  TotalArea: ({ shapes }) => ({ TotalAreaResult: (shapes ?? []).reduce((sum, s) => sum + (s === null ? 0 : shapeArea(s)), 0) }),
+  TotalArea: ({ shapes }) => ({
+    TotalAreaResult: (shapes ?? []).reduce((sum, s) => sum + (s === null ? 0 : shapeArea(s)), 0),
+  }),
   EchoScalars: ({ s }) => (s === undefined ? {} : { EchoScalarsResult: s }),
   DescribeScalars: ({ id, ...rest }) => ({ DescribeScalarsResult: `id=${id.toLowerCase()}|${describe(rest, 'xml')}` }),
-  DescribeHttpScalars: (input, context) => ({ DescribeHttpScalarsResult: describe(input, context.binding.startsWith('http') ? 'http' : 'xml') }),
+  DescribeHttpScalars: (input, context) => ({
+    DescribeHttpScalarsResult: describe(input, context.binding.startsWith('http') ? 'http' : 'xml'),
+  }),
   EchoBytes: ({ data }) => (data === undefined ? {} : { EchoBytesResult: data }),
   EchoNullableInt: ({ value }) => ({ EchoNullableIntResult: value }),
   NextDate: ({ after }) => ({ NextDateResult: after === null ? null : nextDay(after) }),

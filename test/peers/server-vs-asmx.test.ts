@@ -32,13 +32,16 @@ const KNOWN: Readonly<Record<string, string>> = {
   'rich/EchoLines.get.error-not-offered': NOT_A_METHOD,
   'rich/EchoNullableInt.get.error-not-offered': NOT_A_METHOD,
   'rich/EchoNullableInt.post.error-not-offered': NOT_A_METHOD,
-  'echo/SMSSend.soap11.error-malformed-xml': 'ASMX answers malformed XML with 400 and an empty body; smskit with a Client fault (500), which a SOAP client can read.',
-  'echo/SMSSend.soap11.unknown-element': 'ASMX skips an undeclared child element; smskit refuses it with a Client fault naming the path, so a misspelt field is never dropped silently.',
+  'echo/SMSSend.soap11.error-malformed-xml':
+    'ASMX answers malformed XML with 400 and an empty body; smskit with a Client fault (500), which a SOAP client can read.',
+  'echo/SMSSend.soap11.unknown-element':
+    'ASMX skips an undeclared child element; smskit refuses it with a Client fault naming the path, so a misspelt field is never dropped silently.',
   'rich/Add.soap11.missing-element': MISSING_REQUIRED,
   'rich/EchoNullableInt.soap11.absent': MISSING_REQUIRED,
   'rich/EchoOrder.soap11.sparse': MISSING_REQUIRED,
   'rich/EchoOrder.soap11.reordered': `${MISSING_REQUIRED} (The order of the elements itself is accepted by both.)`,
-  'rich/EchoColor.get.numeric-value': "ASMX also reads an enum parameter given as the .NET member's number; the WSDL carries only the names, so smskit cannot.",
+  'rich/EchoColor.get.numeric-value':
+    "ASMX also reads an enum parameter given as the .NET member's number; the WSDL carries only the names, so smskit cannot.",
 };
 
 /**
@@ -82,15 +85,20 @@ describe.skipIf(skipReason !== undefined)('smskit server vs genuine ASMX, on eve
   const tally = { compared: 0, matched: 0, known: 0 };
 
   beforeAll(async () => {
-    await Promise.all(SITES.map(async (site) => {
-      asmx.set(site, await startAsmxPeer(site));
-      ours.set(site, await startSmskitPeer(site));
-    }));
+    await Promise.all(
+      SITES.map(async (site) => {
+        asmx.set(site, await startAsmxPeer(site));
+        ours.set(site, await startSmskitPeer(site));
+      }),
+    );
   }, 120_000);
   afterAll(async () => {
     await Promise.all([...asmx.values()].map((p) => p.stop()));
     await Promise.all([...ours.values()].map((p) => p.close()));
-    if (tally.compared > 0) console.log(`server-vs-asmx: ${tally.compared} captures compared, ${tally.matched} matched, ${tally.known} known differences`);
+    if (tally.compared > 0)
+      console.log(
+        `server-vs-asmx: ${tally.compared} captures compared, ${tally.matched} matched, ${tally.known} known differences`,
+      );
   });
 
   it('every known difference names a capture', () => {

@@ -14,9 +14,14 @@ import { startSmskitPeer } from '../helpers/smskit-peers.js';
 
 const SCRIPT = fileURLToPath(new URL('./zeep_rich_client.py', import.meta.url));
 // pyenv shims can shadow the Debian interpreter that has python3-zeep: try both.
-const PYTHON = ['python3', '/usr/bin/python3'].find((bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0);
+const PYTHON = ['python3', '/usr/bin/python3'].find(
+  (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
+);
 const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '';
-const zeepSkip = PYTHON === undefined && !inCi ? 'no python3 can import zeep (apt-get install -y python3-zeep); CI runs it' : undefined;
+const zeepSkip =
+  PYTHON === undefined && !inCi
+    ? 'no python3 can import zeep (apt-get install -y python3-zeep); CI runs it'
+    : undefined;
 const asmxSkip = zeepSkip ?? asmxPeerSkipReason();
 if (zeepSkip !== undefined) console.warn(`zeep-rich: skipped — ${zeepSkip}`);
 else if (asmxSkip !== undefined) console.warn(`zeep-rich: the genuine ASMX half skipped — ${asmxSkip}`);
@@ -55,7 +60,11 @@ const ON_SOAP_PORTS: Record<string, Outcome> = {
   WhoAmI: {
     ok: {
       $type: null,
-      header: { $type: null, SessionHeader: { $type: 'SessionHeader', SessionId: 'S-1', Counter: 42 }, TraceHeader: { $type: 'TraceHeader', Server: 'rich-peer', Operation: 'WhoAmI' } },
+      header: {
+        $type: null,
+        SessionHeader: { $type: 'SessionHeader', SessionId: 'S-1', Counter: 42 },
+        TraceHeader: { $type: 'TraceHeader', Server: 'rich-peer', Operation: 'WhoAmI' },
+      },
       body: { $type: 'WhoAmIResponse', WhoAmIResult: SPECIAL },
     },
   },
@@ -63,13 +72,41 @@ const ON_SOAP_PORTS: Record<string, Outcome> = {
   'EchoNullableInt(0)': { ok: 0 },
   EchoOrder: {
     ok: {
-      $type: 'Order', Id: 'O-1', Version: 3,
-      Customer: { $type: 'Customer', Name: SPECIAL, Email: 'z@example.com', Address: { $type: 'Address', Street: null, City: 'Köln', PostalCode: null, Country: 'DE' } },
-      Lines: { $type: 'ArrayOfOrderLine', OrderLine: [{ $type: 'OrderLine', Sku: 'A-1', Quantity: 2, UnitPrice: '9.90', Color: 'Red', Shape: { $type: 'Circle', Label: 'c', Radius: 1.5 } }] },
-      Priority: null, Note: 'note', Discount: null, Created: '2024-02-29 12:34:56+00:00', Reference: '0f8fad5b-d9cb-469f-a165-70867728950e',
-      Attachment: [0, 1, 255], Flag: 65, Total: '19.80', Sequence: '-9223372036854775808',
-      Tags: { $type: 'ArrayOfString', string: ['x', SPECIAL] }, Colors: { $type: 'ArrayOfColor', Color: ['Blue', 'Red'] },
-      Access: ['Read', 'Write'], Comment: ['c1', 'c2'],
+      $type: 'Order',
+      Id: 'O-1',
+      Version: 3,
+      Customer: {
+        $type: 'Customer',
+        Name: SPECIAL,
+        Email: 'z@example.com',
+        Address: { $type: 'Address', Street: null, City: 'Köln', PostalCode: null, Country: 'DE' },
+      },
+      Lines: {
+        $type: 'ArrayOfOrderLine',
+        OrderLine: [
+          {
+            $type: 'OrderLine',
+            Sku: 'A-1',
+            Quantity: 2,
+            UnitPrice: '9.90',
+            Color: 'Red',
+            Shape: { $type: 'Circle', Label: 'c', Radius: 1.5 },
+          },
+        ],
+      },
+      Priority: null,
+      Note: 'note',
+      Discount: null,
+      Created: '2024-02-29 12:34:56+00:00',
+      Reference: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      Attachment: [0, 1, 255],
+      Flag: 65,
+      Total: '19.80',
+      Sequence: '-9223372036854775808',
+      Tags: { $type: 'ArrayOfString', string: ['x', SPECIAL] },
+      Colors: { $type: 'ArrayOfColor', Color: ['Blue', 'Red'] },
+      Access: ['Read', 'Write'],
+      Comment: ['c1', 'c2'],
     },
   },
 };
@@ -94,8 +131,12 @@ function expected(port: string): Record<string, Outcome> {
 
 function runZeep(wsdlUrl: string): Promise<Results> {
   return new Promise((resolve, reject) =>
-    execFile(PYTHON!, [SCRIPT, wsdlUrl], { timeout: 60_000, env: { ...process.env, PYTHONIOENCODING: 'utf-8' } }, (err, out, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(out) as Results),
+    execFile(
+      PYTHON!,
+      [SCRIPT, wsdlUrl],
+      { timeout: 60_000, env: { ...process.env, PYTHONIOENCODING: 'utf-8' } },
+      (err, out, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(out) as Results),
     ),
   );
 }
@@ -103,7 +144,11 @@ function runZeep(wsdlUrl: string): Promise<Results> {
 function defineChecks(results: () => Results): void {
   it.each([...SOAP_PORTS, ...HTTP_PORTS])('%s: every call gives what it should', (port) => {
     const want = expected(port);
-    const got = Object.fromEntries(Object.entries(results()).filter(([key]) => key.startsWith(`${port}/`)).map(([key, value]) => [key.slice(port.length + 1), value]));
+    const got = Object.fromEntries(
+      Object.entries(results())
+        .filter(([key]) => key.startsWith(`${port}/`))
+        .map(([key, value]) => [key.slice(port.length + 1), value]),
+    );
     expect(got).toEqual(want);
   });
 }

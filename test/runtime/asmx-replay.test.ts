@@ -22,7 +22,10 @@ import { CAPTURES, documentStructure, readCapture, type Capture } from './asmx-c
 
 const SITE = 'rich';
 const BINDINGS: Record<string, Protocol> = { soap11: 'soap11', soap12: 'soap12', get: 'http-get', post: 'http-post' };
-const SOAP_ENV = { soap11: 'http://schemas.xmlsoap.org/soap/envelope/', soap12: 'http://www.w3.org/2003/05/soap-envelope' };
+const SOAP_ENV = {
+  soap11: 'http://schemas.xmlsoap.org/soap/envelope/',
+  soap12: 'http://www.w3.org/2003/05/soap-envelope',
+};
 
 /** A valid input per method, for the client side (the fake peer ignores the request). */
 const INPUTS: Record<string, unknown> = {
@@ -31,7 +34,18 @@ const INPUTS: Record<string, unknown> = {
   EchoColors: { colors: ['Red'] },
   MakeShape: { kind: 'x', size: 1 },
   EchoAccess: { access: 'Read' },
-  DescribeHttpScalars: { flag: 65, amount: '1', count: 1n, when: '2024-02-29', yes: true, ratio: 1, small: 1, s16: 1, f32: 1, big: 1n },
+  DescribeHttpScalars: {
+    flag: 65,
+    amount: '1',
+    count: 1n,
+    when: '2024-02-29',
+    yes: true,
+    ratio: 1,
+    small: 1,
+    s16: 1,
+    f32: 1,
+    big: 1n,
+  },
   EchoNullableInt: { value: null },
 };
 
@@ -65,7 +79,9 @@ const DIFFERENT: Record<string, 'not-offered' | 'strict' | 'value'> = {
 
 const OPERATIONS = new Set(d.bindings[0]!.operations.map((op) => op.name));
 const present = existsSync(new URL(`${SITE}/`, CAPTURES));
-const files = present ? readdirSync(new URL(`${SITE}/`, CAPTURES)).filter((f) => f.endsWith('.txt') && OPERATIONS.has(f.split('.')[0]!)) : [];
+const files = present
+  ? readdirSync(new URL(`${SITE}/`, CAPTURES)).filter((f) => f.endsWith('.txt') && OPERATIONS.has(f.split('.')[0]!))
+  : [];
 
 if (!present) {
   console.warn('asmx-replay: test/fixtures/asmx/captures/rich is not there; skipping the replay of ASMX exchanges');
@@ -105,9 +121,19 @@ function replay(): void {
   /** Our server's answer to the captured request, sent byte for byte. */
   async function ours(capture: Capture): Promise<Answer> {
     const [method, target] = capture.request.startLine.split(' ');
-    const headers = Object.fromEntries(Object.entries(capture.request.headers).filter(([k]) => k !== 'host' && k !== 'content-length'));
-    const res = await fetch(`${origin}${target}`, { method, headers, body: method === 'GET' ? undefined : capture.request.body });
-    return { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, body: await res.text() };
+    const headers = Object.fromEntries(
+      Object.entries(capture.request.headers).filter(([k]) => k !== 'host' && k !== 'content-length'),
+    );
+    const res = await fetch(`${origin}${target}`, {
+      method,
+      headers,
+      body: method === 'GET' ? undefined : capture.request.body,
+    });
+    return {
+      status: res.status,
+      headers: { 'content-type': res.headers.get('content-type') ?? '' },
+      body: await res.text(),
+    };
   }
 
   const mediaType = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim();
@@ -123,7 +149,8 @@ function replay(): void {
     expect(mediaType(answer.headers['content-type'])).toBe(mediaType(capture.response.headers['content-type']));
     if (capture.response.body === '') return expect(answer.body).toBe('');
     if (capture.status !== 200) {
-      if (binding === 'soap11' || binding === 'soap12') expect(faultShape(answer.body)).toEqual(faultShape(capture.response.body));
+      if (binding === 'soap11' || binding === 'soap12')
+        expect(faultShape(answer.body)).toEqual(faultShape(capture.response.body));
       return;
     }
     // ASMX writes an InOut header block back with the mustUnderstand it arrived with (its header
@@ -133,13 +160,17 @@ function replay(): void {
   });
 
   const successes = files.filter((f) => readCapture(SITE, f)!.status === 200 && DIFFERENT[f] === undefined);
-  it.each(successes)('client reads ASMX\'s %s as it reads our answer', async (file) => {
+  it.each(successes)("client reads ASMX's %s as it reads our answer", async (file) => {
     const capture = readCapture(SITE, file)!;
     const [method, binding] = file.split('.') as [string, string];
     const client = new ServiceClient(d, { url: fakeUrl, binding: BINDINGS[binding]! });
     try {
       const input = INPUTS[method] ?? {};
-      fakeAnswer = { status: capture.status, headers: { 'content-type': capture.response.headers['content-type'] ?? '' }, body: capture.response.body };
+      fakeAnswer = {
+        status: capture.status,
+        headers: { 'content-type': capture.response.headers['content-type'] ?? '' },
+        body: capture.response.body,
+      };
       if (fakeAnswer.headers['content-type'] === '') fakeAnswer.headers = {};
       const fromAsmx = await client.callWithHeaders(method, input);
       fakeAnswer = await ours(capture);
@@ -158,5 +189,9 @@ function faultShape(body: string): [string | undefined, boolean] {
 }
 
 function faultCode(body: string): string | undefined {
-  return /<faultcode>([^<]*)<\/faultcode>|<soap12?:Value>([^<]*)<\/soap12?:Value>/.exec(body)?.slice(1).find((x) => x !== undefined)?.replace(/^[^:]*:/, '');
+  return /<faultcode>([^<]*)<\/faultcode>|<soap12?:Value>([^<]*)<\/soap12?:Value>/
+    .exec(body)
+    ?.slice(1)
+    .find((x) => x !== undefined)
+    ?.replace(/^[^:]*:/, '');
 }

@@ -35,7 +35,15 @@ function fill(label: string): string {
   if (label.includes(' or ')) return label.split(' or ')[0]!;
   if (/^(int|short|long|byte|unsigned\w+|integer)$/.test(label)) return '3';
   if (/^(double|float|decimal)$/.test(label)) return '1.5';
-  const fixed: Record<string, string> = { boolean: 'true', dateTime: '2024-02-29T12:00:00', date: '2024-02-29', guid: '0f8fad5b-d9cb-469f-a165-70867728950e', base64Binary: 'AAE=', char: '65', xml: 'x' };
+  const fixed: Record<string, string> = {
+    boolean: 'true',
+    dateTime: '2024-02-29T12:00:00',
+    date: '2024-02-29',
+    guid: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    base64Binary: 'AAE=',
+    char: '65',
+    xml: 'x',
+  };
   return fixed[label] ?? 'v';
 }
 
@@ -47,7 +55,15 @@ interface ShownSample {
 /** The request and response a page shows for one binding, placeholders filled in. */
 function sampleOf(page: string, binding: string): ShownSample {
   const section = page.slice(page.indexOf(`<section aria-labelledby="${binding}">`));
-  const blocks = [...section.slice(0, section.indexOf('</section>')).matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => unescape(m[1]!.replace(/<var>([^<]*)<\/var>/g, (_v, label: string) => encodeURIComponent(fill(unescape(label))).replace(/%2B/g, '+'))));
+  const blocks = [
+    ...section.slice(0, section.indexOf('</section>')).matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g),
+  ].map((m) =>
+    unescape(
+      m[1]!.replace(/<var>([^<]*)<\/var>/g, (_v, label: string) =>
+        encodeURIComponent(fill(unescape(label))).replace(/%2B/g, '+'),
+      ),
+    ),
+  );
   expect(blocks.length, `two samples for ${binding}`).toBe(2);
   return { request: blocks[0]!, response: blocks[1]! };
 }
@@ -63,7 +79,11 @@ async function send(origin: string, request: string): Promise<Awaited<ReturnType
     const name = line.slice(0, colon).toLowerCase();
     if (name !== 'host' && name !== 'content-length') headers[name] = line.slice(colon + 2);
   }
-  return raw(`${origin}${path}`, { method, headers, ...(method === 'POST' ? { body: decodeURIComponent(body ?? '') } : {}) });
+  return raw(`${origin}${path}`, {
+    method,
+    headers,
+    ...(method === 'POST' ? { body: decodeURIComponent(body ?? '') } : {}),
+  });
 }
 
 function elementNames(el: XmlElement, out: string[] = []): string[] {
@@ -130,30 +150,60 @@ describe('an operation page', () => {
     expect(page).toContain('&lt;Color&gt;<var>Red or Green or Blue</var>&lt;/Color&gt;');
     expect(page).toContain('&lt;Shape xsi:type=&quot;Rectangle&quot;&gt;');
     expect(page).toMatch(/Not available over HTTP GET: the operation EchoOrder cannot be called over http-get/);
-    expect((await raw(`${rich.url}/rich.asmx?op=WhoAmI`)).text).toContain('&lt;AuthHeader xmlns=&quot;http://smskit.dev/rich/&quot;&gt;');
+    expect((await raw(`${rich.url}/rich.asmx?op=WhoAmI`)).text).toContain(
+      '&lt;AuthHeader xmlns=&quot;http://smskit.dev/rich/&quot;&gt;',
+    );
   });
 });
 
 describe('the samples are the wire', () => {
   const cases: [string, () => string, string, string][] = [
-    ...['soap11', 'soap12', 'http-get', 'http-post'].flatMap((b) => ['SMSSend', 'SMSSendToPort'].map((op): [string, () => string, string, string] => [`${op} ${b}`, () => sms.endpoint, op, b])),
-    ...['soap11', 'soap12'].flatMap((b) => ['EchoOrder', 'WhoAmI', 'EchoShapes'].map((op): [string, () => string, string, string] => [`rich ${op} ${b}`, () => `${rich.url}/rich.asmx`, op, b])),
-    ...['soap11', 'soap12', 'http-get', 'http-post'].map((b): [string, () => string, string, string] => [`rich SumValues ${b}`, () => `${rich.url}/rich.asmx`, 'SumValues', b]),
-    ...['http-get', 'http-post'].map((b): [string, () => string, string, string] => [`rich EchoColors ${b}`, () => `${rich.url}/rich.asmx`, 'EchoColors', b]),
+    ...['soap11', 'soap12', 'http-get', 'http-post'].flatMap((b) =>
+      ['SMSSend', 'SMSSendToPort'].map((op): [string, () => string, string, string] => [
+        `${op} ${b}`,
+        () => sms.endpoint,
+        op,
+        b,
+      ]),
+    ),
+    ...['soap11', 'soap12'].flatMap((b) =>
+      ['EchoOrder', 'WhoAmI', 'EchoShapes'].map((op): [string, () => string, string, string] => [
+        `rich ${op} ${b}`,
+        () => `${rich.url}/rich.asmx`,
+        op,
+        b,
+      ]),
+    ),
+    ...['soap11', 'soap12', 'http-get', 'http-post'].map((b): [string, () => string, string, string] => [
+      `rich SumValues ${b}`,
+      () => `${rich.url}/rich.asmx`,
+      'SumValues',
+      b,
+    ]),
+    ...['http-get', 'http-post'].map((b): [string, () => string, string, string] => [
+      `rich EchoColors ${b}`,
+      () => `${rich.url}/rich.asmx`,
+      'EchoColors',
+      b,
+    ]),
   ];
   it.each(cases)('%s: sent as shown, answered 200 like the sample response', async (_name, endpoint, op, binding) => {
     const page = (await raw(`${endpoint()}?op=${op}`)).text;
     const sample = sampleOf(page, binding);
     const res = await send(new URL(endpoint()).origin, sample.request);
     expect(res.status, res.text).toBe(200);
-    if (binding === 'http-get' || binding === 'http-post') expect(res.contentType).toBe(sample.response.match(/Content-Type: (.*)/)![1]);
+    if (binding === 'http-get' || binding === 'http-post')
+      expect(res.contentType).toBe(sample.response.match(/Content-Type: (.*)/)![1]);
     expect(bodyStructure(`x\n\n${res.text}`)).toEqual(bodyStructure(sample.response));
   });
 });
 
 describe('a service with HTTP bindings only', () => {
   it('has its pages at the address, with the test form', async () => {
-    const d = { ...ServiceAPIDescriptor, bindings: ServiceAPIDescriptor.bindings.filter((b) => b.protocol.startsWith('http-')) };
+    const d = {
+      ...ServiceAPIDescriptor,
+      bindings: ServiceAPIDescriptor.bindings.filter((b) => b.protocol.startsWith('http-')),
+    };
     const s = await listen(createRequestListener(d, echoHandlers, {}), {});
     try {
       expect((await raw(`${s.url}/serviceapi.asmx`)).text).toContain('(HTTP GET, HTTP POST)');
@@ -190,9 +240,15 @@ describe('DISCO', () => {
 
 describe('escaping', () => {
   it('WSDL documentation and names are text, never markup', async () => {
-    const d = structuredClone(serviceApiDescriptor) as ServiceDescriptor & { bindings: { operations: { documentation?: string }[] }[] };
-    for (const b of d.bindings) for (const op of b.operations) op.documentation = '<script>alert(1)</script> & "quoted"';
-    const wsdl = WSDL_TEXT.replace('SMS sending service:', '&lt;b onmouseover=x&gt;bold&lt;/b&gt; SMS sending service:');
+    const d = structuredClone(serviceApiDescriptor) as ServiceDescriptor & {
+      bindings: { operations: { documentation?: string }[] }[];
+    };
+    for (const b of d.bindings)
+      for (const op of b.operations) op.documentation = '<script>alert(1)</script> & "quoted"';
+    const wsdl = WSDL_TEXT.replace(
+      'SMS sending service:',
+      '&lt;b onmouseover=x&gt;bold&lt;/b&gt; SMS sending service:',
+    );
     const s = await listen(createRequestListener(d, { SMSSend: () => ({}), SMSSendToPort: () => ({}) }, { wsdl }), {});
     try {
       for (const q of ['', '?op=SMSSend']) {
@@ -200,7 +256,9 @@ describe('escaping', () => {
         expect(page).not.toMatch(/<script|<b /);
         expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;');
       }
-      expect((await raw(`${s.url}/serviceapi.asmx`)).text).toContain('&lt;b onmouseover=x&gt;bold&lt;/b&gt; SMS sending service');
+      expect((await raw(`${s.url}/serviceapi.asmx`)).text).toContain(
+        '&lt;b onmouseover=x&gt;bold&lt;/b&gt; SMS sending service',
+      );
     } finally {
       await s.close();
     }
@@ -218,7 +276,9 @@ describe('the helpPages option', () => {
   it("'test-form' shows it to every client", async () => {
     const s = await startServer({ helpPages: 'test-form' });
     try {
-      expect((await raw(`${s.endpoint}?op=SMSSend`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).text).toContain('<form');
+      expect((await raw(`${s.endpoint}?op=SMSSend`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).text).toContain(
+        '<form',
+      );
     } finally {
       await s.close();
     }
@@ -239,6 +299,12 @@ describe('the helpPages option', () => {
   });
 
   it('refuses an unknown value', () => {
-    expect(() => createRequestListener(serviceApiDescriptor, { SMSSend: () => ({}), SMSSendToPort: () => ({}) }, { helpPages: 'on' as 'off' })).toThrow(/helpPages must be one of/);
+    expect(() =>
+      createRequestListener(
+        serviceApiDescriptor,
+        { SMSSend: () => ({}), SMSSendToPort: () => ({}) },
+        { helpPages: 'on' as 'off' },
+      ),
+    ).toThrow(/helpPages must be one of/);
   });
 });

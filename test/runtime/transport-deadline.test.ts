@@ -44,7 +44,14 @@ async function call(origin: string): Promise<{ error: unknown; ms: number }> {
   const pool = new Pool(origin, { headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
   cleanups.push(() => void pool.destroy().catch(() => {}));
   const started = performance.now();
-  const error = await send(pool, { method: 'POST', path: '/x', headers: {}, body: '<x/>' }, { timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024, signal: undefined }).then(() => undefined, (e: unknown) => e);
+  const error = await send(
+    pool,
+    { method: 'POST', path: '/x', headers: {}, body: '<x/>' },
+    { timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024, signal: undefined },
+  ).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return { error, ms: performance.now() - started };
 }
 
@@ -64,7 +71,10 @@ describe('send without a caller signal', () => {
 
   it('ends a call whose head comes late and whose body never does at the deadline', async () => {
     const origin = await serve((socket) => {
-      const timer = setTimeout(() => socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: 100\r\n\r\n'), 600);
+      const timer = setTimeout(
+        () => socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: 100\r\n\r\n'),
+        600,
+      );
       cleanups.push(() => clearTimeout(timer));
     });
     const { error, ms } = await call(origin);
@@ -79,18 +89,27 @@ describe('send without a caller signal', () => {
       every(socket, 1, () => socket.write(`x-filler: ${'a'.repeat(1000)}\r\n`));
     });
     const { error } = await call(origin);
-    expect({ code: (error as TransportError).code, message: (error as Error).message }).toEqual({ code: 'TOO_LARGE', message: 'The response head (status line and headers) is over the 16 KiB header limit' });
+    expect({ code: (error as TransportError).code, message: (error as Error).message }).toEqual({
+      code: 'TOO_LARGE',
+      message: 'The response head (status line and headers) is over the 16 KiB header limit',
+    });
   });
 
   it('still reads a whole answer, in one read or in many', async () => {
     const body = 'z'.repeat(50_000);
     const origin = await serve((socket) => {
-      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: text/xml\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      );
       setTimeout(() => socket.write(body.slice(10)), 50);
     });
     const pool = new Pool(origin);
     cleanups.push(() => void pool.destroy().catch(() => {}));
-    const response = await send(pool, { method: 'GET', path: '/x', headers: {}, body: undefined }, { timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024, signal: undefined });
+    const response = await send(
+      pool,
+      { method: 'GET', path: '/x', headers: {}, body: undefined },
+      { timeoutMs: TIMEOUT_MS, maxResponseBytes: 1024 * 1024, signal: undefined },
+    );
     expect(response.body.toString()).toBe(body);
   });
 });

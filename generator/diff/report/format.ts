@@ -39,13 +39,19 @@ export function summaryText(report: DiffReport): string {
   const s = report.summary;
   if (report.changes.length === 0) return 'no changes';
   const verb = (n: number): string => `${n} ${n === 1 ? 'breaks' : 'break'}`;
-  const parts = [`${s.breaking} breaking${s.breaking === 0 ? '' : ` (${verb(s.breaksClients)} existing clients, ${verb(s.breaksServers)} existing servers)`}`, `${s.compatible} compatible`, `${s.documentation} documentation`];
+  const parts = [
+    `${s.breaking} breaking${s.breaking === 0 ? '' : ` (${verb(s.breaksClients)} existing clients, ${verb(s.breaksServers)} existing servers)`}`,
+    `${s.compatible} compatible`,
+    `${s.documentation} documentation`,
+  ];
   return parts.join(', ');
 }
 
 export function gateText(report: DiffReport, failOn: FailOn): string {
   const gating = gatingChanges(report, failOn).length;
-  return gating === 0 ? `--fail-on ${failOn}: passes` : `--fail-on ${failOn}: fails (${gating} change${gating === 1 ? '' : 's'})`;
+  return gating === 0
+    ? `--fail-on ${failOn}: passes`
+    : `--fail-on ${failOn}: fails (${gating} change${gating === 1 ? '' : 's'})`;
 }
 
 /** The lines of `why` worth showing by default: the failures for a breaking change, else all. */

@@ -10,13 +10,25 @@ import { bindings, whereText } from './format.js';
 /** XML 1.0 cannot carry most control characters, even escaped. */
 function escape(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '?').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '?')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 function testcase(c: Change, failing: boolean): string {
   const open = `    <testcase classname="smskit.diff.${escape(c.rule)}" name="${escape(`${c.subject}: ${c.what}`)}" time="0"`;
   if (!failing) return `${open}/>`;
-  const text = [whereText(c), `breaks clients on: ${bindings(c.breaksClients)}`, `breaks servers on: ${bindings(c.breaksServers)}`, ...c.why].filter((l) => l !== '').join('\n');
+  const text = [
+    whereText(c),
+    `breaks clients on: ${bindings(c.breaksClients)}`,
+    `breaks servers on: ${bindings(c.breaksServers)}`,
+    ...c.why,
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
   return `${open}>\n      <failure message="${escape(`${c.rule}: ${c.what}`)}" type="${c.verdict}">${escape(text)}</failure>\n    </testcase>`;
 }
 

@@ -8,7 +8,12 @@ import { GROUPS, GROUP_TITLES, bindings, groupOf, shownWhy, summaryText } from '
 
 /** Table cells hold one line; pipes and angle brackets would break the table or vanish as HTML. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r?\n/g, ' ');
 }
 
 function code(text: string): string {
@@ -20,7 +25,13 @@ function where(c: Change): string {
   return c.old === undefined && c.new === undefined ? '' : `${at(c.old)} → ${at(c.new)}`;
 }
 
-const ICON = { both: ':x:', clients: ':x:', servers: ':x:', compatible: ':white_check_mark:', documentation: ':memo:' } as const;
+const ICON = {
+  both: ':x:',
+  clients: ':x:',
+  servers: ':x:',
+  compatible: ':white_check_mark:',
+  documentation: ':memo:',
+} as const;
 
 export function renderMarkdown(report: DiffReport, failOn: FailOn): string {
   const failing = gatingChanges(report, failOn).length > 0;
@@ -34,7 +45,9 @@ export function renderMarkdown(report: DiffReport, failOn: FailOn): string {
   lines.push('| | Change | Where | Breaks existing clients on | Breaks existing servers on |', '|---|---|---|---|---|');
   for (const group of GROUPS) {
     for (const c of report.changes.filter((x) => groupOf(x) === group)) {
-      lines.push(`| ${ICON[group]} | ${cell(`${c.subject}: ${c.what}`)} | ${cell(where(c))} | ${bindings(c.breaksClients)} | ${bindings(c.breaksServers)} |`);
+      lines.push(
+        `| ${ICON[group]} | ${cell(`${c.subject}: ${c.what}`)} | ${cell(where(c))} | ${bindings(c.breaksClients)} | ${bindings(c.breaksServers)} |`,
+      );
     }
   }
   const explained = report.changes.filter((c) => c.verdict !== 'documentation' && shownWhy(c).length > 0);
@@ -46,6 +59,10 @@ export function renderMarkdown(report: DiffReport, failOn: FailOn): string {
     }
     lines.push('', '</details>');
   }
-  lines.push('', `<sub>Verdicts follow the smskit runtime on both ends; where genuine ASMX reads differently the reason says so. Rules: docs/diff.md.</sub>`, '');
+  lines.push(
+    '',
+    `<sub>Verdicts follow the smskit runtime on both ends; where genuine ASMX reads differently the reason says so. Rules: docs/diff.md.</sub>`,
+    '',
+  );
   return lines.join('\n');
 }

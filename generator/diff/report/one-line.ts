@@ -14,10 +14,16 @@ export function oneLineSummary(report: DiffReport): string {
   if (wire.length === 0) return 'no change on the wire (documentation, formatting or generator output only)';
   const breaking = wire.filter((c) => c.verdict === 'breaking');
   const compatible = wire.length - breaking.length;
-  if (breaking.length === 0) return `compatible: ${compatible} change${compatible === 1 ? '' : 's'}, none breaks deployed clients or servers (first: ${wire[0]!.subject}: ${wire[0]!.what})`;
+  if (breaking.length === 0)
+    return `compatible: ${compatible} change${compatible === 1 ? '' : 's'}, none breaks deployed clients or servers (first: ${wire[0]!.subject}: ${wire[0]!.what})`;
   const clients = union(breaking, (c) => c.breaksClients);
   const servers = union(breaking, (c) => c.breaksServers);
-  const whom = [clients === '' ? '' : `existing clients on ${clients}`, servers === '' ? '' : `existing servers on ${servers}`].filter((s) => s !== '').join(' and ');
+  const whom = [
+    clients === '' ? '' : `existing clients on ${clients}`,
+    servers === '' ? '' : `existing servers on ${servers}`,
+  ]
+    .filter((s) => s !== '')
+    .join(' and ');
   const first = breaking[0]!;
   return `BREAKING: ${breaking.length} change${breaking.length === 1 ? ' breaks' : 's break'} ${whom}${compatible > 0 ? ` (+${compatible} compatible)` : ''}; first: ${first.subject}: ${first.what}`;
 }

@@ -14,7 +14,10 @@ export function renderPretty(report: DiffReport, failOn: FailOn): string {
       lines.push(`  ${MARK[group]} ${c.subject}: ${c.what}  [${c.rule}]`);
       const where = whereText(c);
       if (where !== '') lines.push(`      ${where}`);
-      if (c.verdict === 'breaking') lines.push(`      breaks clients on: ${bindings(c.breaksClients)}; breaks servers on: ${bindings(c.breaksServers)}`);
+      if (c.verdict === 'breaking')
+        lines.push(
+          `      breaks clients on: ${bindings(c.breaksClients)}; breaks servers on: ${bindings(c.breaksServers)}`,
+        );
       for (const why of shownWhy(c)) lines.push(`      - ${why}`);
     }
     lines.push('');

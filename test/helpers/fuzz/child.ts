@@ -35,15 +35,26 @@ export interface FuzzServer {
   close(): Promise<void>;
 }
 
-export type FuzzServerOptions = Partial<Pick<ChildConfig, 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxBodyBytes' | 'password'>>;
+export type FuzzServerOptions = Partial<
+  Pick<ChildConfig, 'headersTimeoutMs' | 'bodyTimeoutMs' | 'maxBodyBytes' | 'password'>
+>;
 
 /** A password no request value, log line or message would contain by chance. */
 export const DISTINCT_PASSWORD = 'Zq7-Pelican-Quartz-9041';
 
 export async function startFuzzServer(options: FuzzServerOptions = {}): Promise<FuzzServer> {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-fuzz-'));
-  const config: ChildConfig = { dbPath: join(dir, 'fuzz.db'), email: 'fuzz@example.com', keyword: 'FUZZ', password: DISTINCT_PASSWORD, ...options };
-  const child = fork(script, [JSON.stringify(config)], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const config: ChildConfig = {
+    dbPath: join(dir, 'fuzz.db'),
+    email: 'fuzz@example.com',
+    keyword: 'FUZZ',
+    password: DISTINCT_PASSWORD,
+    ...options,
+  };
+  const child = fork(script, [JSON.stringify(config)], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   running.add(child);
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -76,7 +87,8 @@ export async function startFuzzServer(options: FuzzServerOptions = {}): Promise<
 
   const stats = (opts: { gc?: boolean } = {}): Promise<ChildStats> =>
     new Promise((resolve, reject) => {
-      if (exit !== undefined) return reject(new Error(`fuzz server has exited (${JSON.stringify(exit)}):\n${output.slice(-4000)}`));
+      if (exit !== undefined)
+        return reject(new Error(`fuzz server has exited (${JSON.stringify(exit)}):\n${output.slice(-4000)}`));
       const timer = setTimeout(() => reject(new Error('fuzz server did not answer a stats request in 20 s')), 20_000);
       const onMessage = (message: ChildStats): void => {
         if (message.type !== 'stats') return;

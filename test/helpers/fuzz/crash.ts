@@ -9,7 +9,11 @@ import { addAccount, readOutbox, startServe } from '../serve-process.js';
 import { startLoad, type Outcome } from './load.js';
 import { Rng } from './mutate.js';
 
-export const CRASH_ACCOUNT = { email: 'crash@example.com', keywords: ['CRASH'], password: 'Kestrel-Orbit-5531-pw' } as const;
+export const CRASH_ACCOUNT = {
+  email: 'crash@example.com',
+  keywords: ['CRASH'],
+  password: 'Kestrel-Orbit-5531-pw',
+} as const;
 
 export interface CrashReport {
   readonly rounds: number;
@@ -29,11 +33,25 @@ export async function prepareDb(db: string): Promise<void> {
 }
 
 /** One round: serve, load, SIGKILL after a seeded delay; returns every outcome. */
-export async function crashRound(db: string, seed: number, round: number, options: { minMs: number; maxMs: number; concurrency: number }): Promise<Outcome[]> {
+export async function crashRound(
+  db: string,
+  seed: number,
+  round: number,
+  options: { minMs: number; maxMs: number; concurrency: number },
+): Promise<Outcome[]> {
   const serve = await startServe({ db });
   const rng = new Rng(seed, round + 1000);
   const killAfter = options.minMs + rng.int(options.maxMs - options.minMs);
-  const load = startLoad({ url: serve.url, email: CRASH_ACCOUNT.email, password: CRASH_ACCOUNT.password, keyword: 'CRASH', concurrency: options.concurrency, tag: `r${round}`, seed: seed + round, timeoutMs: 5_000 });
+  const load = startLoad({
+    url: serve.url,
+    email: CRASH_ACCOUNT.email,
+    password: CRASH_ACCOUNT.password,
+    keyword: 'CRASH',
+    concurrency: options.concurrency,
+    tag: `r${round}`,
+    seed: seed + round,
+    timeoutMs: 5_000,
+  });
   try {
     await new Promise((resolve) => setTimeout(resolve, killAfter));
     await serve.kill();
@@ -44,7 +62,11 @@ export async function crashRound(db: string, seed: number, round: number, option
   return load.outcomes;
 }
 
-export async function compareWithOutbox(db: string, outcomes: readonly Outcome[], rounds: number): Promise<CrashReport> {
+export async function compareWithOutbox(
+  db: string,
+  outcomes: readonly Outcome[],
+  rounds: number,
+): Promise<CrashReport> {
   const problems: string[] = [];
   const { entries } = await readOutbox(db);
   const database = new Database(db, { readonly: true, fileMustExist: true });
@@ -65,8 +87,12 @@ export async function compareWithOutbox(db: string, outcomes: readonly Outcome[]
   for (const outcome of outcomes) {
     const ids = byText.get(outcome.text) ?? [];
     if (outcome.kind === 'ack') {
-      if (reported.get(outcome.value) !== 1) problems.push(`acknowledged ${outcome.value} (${outcome.text}) reported ${reported.get(outcome.value) ?? 0} times by smskit outbox`);
-      if (ids.length !== 1 || ids[0] !== outcome.value) problems.push(`acknowledged ${outcome.value} (${outcome.text}) stored as ${JSON.stringify(ids)}`);
+      if (reported.get(outcome.value) !== 1)
+        problems.push(
+          `acknowledged ${outcome.value} (${outcome.text}) reported ${reported.get(outcome.value) ?? 0} times by smskit outbox`,
+        );
+      if (ids.length !== 1 || ids[0] !== outcome.value)
+        problems.push(`acknowledged ${outcome.value} (${outcome.text}) stored as ${JSON.stringify(ids)}`);
     } else if (outcome.kind === 'fault') {
       if (ids.length > 0) problems.push(`refused (${outcome.value}) "${outcome.text}" is stored as ${ids.join(', ')}`);
     } else {
@@ -75,12 +101,22 @@ export async function compareWithOutbox(db: string, outcomes: readonly Outcome[]
     }
     if (outcome.refusal && outcome.kind === 'ack') problems.push(`"${outcome.text}" should have been refused`);
   }
-  if (rows.length !== entries.length) problems.push(`smskit outbox lists ${entries.length} messages, the table holds ${rows.length}`);
+  if (rows.length !== entries.length)
+    problems.push(`smskit outbox lists ${entries.length} messages, the table holds ${rows.length}`);
   const acknowledged = outcomes.filter((o) => o.kind === 'ack').length;
-  if (rows.length !== acknowledged + storedUnacknowledged) problems.push(`${rows.length} stored, but ${acknowledged} acknowledged + ${storedUnacknowledged} unanswered-but-stored`);
+  if (rows.length !== acknowledged + storedUnacknowledged)
+    problems.push(
+      `${rows.length} stored, but ${acknowledged} acknowledged + ${storedUnacknowledged} unanswered-but-stored`,
+    );
   return {
-    rounds, acknowledged, refused: outcomes.filter((o) => o.kind === 'fault').length, unanswered: outcomes.filter((o) => o.kind !== 'ack' && o.kind !== 'fault').length,
-    stored: rows.length, storedUnacknowledged, problems, integrity,
+    rounds,
+    acknowledged,
+    refused: outcomes.filter((o) => o.kind === 'fault').length,
+    unanswered: outcomes.filter((o) => o.kind !== 'ack' && o.kind !== 'fault').length,
+    stored: rows.length,
+    storedUnacknowledged,
+    problems,
+    integrity,
   };
 }
 

@@ -46,7 +46,15 @@ export interface Load {
 const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
 export function startLoad(options: LoadOptions): Load {
-  const clients = BINDINGS.map((binding) => new ServiceAPIClient({ url: options.url, binding, timeoutMs: options.timeoutMs ?? 10_000, connections: Math.max(1, Math.ceil(options.concurrency / 4)) }));
+  const clients = BINDINGS.map(
+    (binding) =>
+      new ServiceAPIClient({
+        url: options.url,
+        binding,
+        timeoutMs: options.timeoutMs ?? 10_000,
+        connections: Math.max(1, Math.ceil(options.concurrency / 4)),
+      }),
+  );
   const outcomes: Outcome[] = [];
   const rng = new Rng(options.seed, 1);
   let stopped = false;
@@ -60,15 +68,30 @@ export function startLoad(options: LoadOptions): Load {
     const binding = BINDINGS[index]!;
     const refusal = rng.chance(options.refusals ?? 0.1);
     const text = `${options.tag} ${n}`;
-    const input = { keyword: options.keyword, emailAddress: options.email, password: options.password, smsto: refusal ? 'not a number' : '+14155550123', carrierCode: 'att', smsmsg: text };
+    const input = {
+      keyword: options.keyword,
+      emailAddress: options.email,
+      password: options.password,
+      smsto: refusal ? 'not a number' : '+14155550123',
+      carrierCode: 'att',
+      smsmsg: text,
+    };
     const t0 = performance.now();
     try {
       const client = clients[index]!;
-      const id = n % 8 < 4 ? (await client.SMSSend(input)).SMSSendResult : (await client.SMSSendToPort({ ...input, port: '2948' })).SMSSendToPortResult;
+      const id =
+        n % 8 < 4
+          ? (await client.SMSSend(input)).SMSSendResult
+          : (await client.SMSSendToPort({ ...input, port: '2948' })).SMSSendToPortResult;
       outcomes.push({ text, binding, kind: 'ack', value: id ?? '', ms: performance.now() - t0, refusal });
     } catch (error) {
       const kind = error instanceof SoapFaultError ? 'fault' : error instanceof TransportError ? 'transport' : 'other';
-      const value = error instanceof SoapFaultError ? (error.detail['code'] ?? error.code) : error instanceof TransportError ? error.code : String(error);
+      const value =
+        error instanceof SoapFaultError
+          ? (error.detail['code'] ?? error.code)
+          : error instanceof TransportError
+            ? error.code
+            : String(error);
       outcomes.push({ text, binding, kind, value, ms: performance.now() - t0, refusal });
     }
   };

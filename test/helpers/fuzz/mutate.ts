@@ -25,7 +25,10 @@ export interface Credentials {
 }
 
 const NS = 'http://smskit.dev/serviceapi/';
-const ENV = { soap11: 'http://schemas.xmlsoap.org/soap/envelope/', soap12: 'http://www.w3.org/2003/05/soap-envelope' } as const;
+const ENV = {
+  soap11: 'http://schemas.xmlsoap.org/soap/envelope/',
+  soap12: 'http://www.w3.org/2003/05/soap-envelope',
+} as const;
 export const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const FIELD_NAMES = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg', 'port'];
 
@@ -71,25 +74,53 @@ const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, 
 function validFields(op: string, creds: Credentials, rng: Rng): Record<string, string> {
   const texts = ['Hello', 'Grüße 😀 <&> "quoted"', 'x'.repeat(200), '日本語のテキスト', ''];
   const fields: Record<string, string> = {
-    keyword: creds.keyword, emailAddress: creds.email, password: creds.password, smsto: '+1 (415) 555-0123', carrierCode: rng.pick(['att', 'auto', 'VERIZON']), smsmsg: rng.pick(texts),
+    keyword: creds.keyword,
+    emailAddress: creds.email,
+    password: creds.password,
+    smsto: '+1 (415) 555-0123',
+    carrierCode: rng.pick(['att', 'auto', 'VERIZON']),
+    smsmsg: rng.pick(texts),
   };
   if (op === 'SMSSendToPort') fields['port'] = rng.pick(['2948', '0', '65535']);
   return fields;
 }
 
 /** A valid request of `binding` for `op` (the seed a case mutates). */
-export function seedRequest(index: number, target: Target, binding: Binding, op: string, creds: Credentials, rng: Rng): FuzzRequest {
+export function seedRequest(
+  index: number,
+  target: Target,
+  binding: Binding,
+  op: string,
+  creds: Credentials,
+  rng: Rng,
+): FuzzRequest {
   const fields = validFields(op, creds, rng);
   const base = { index, target, binding, mutations: [] as string[] };
-  if (binding === 'http-get') return { ...base, method: 'GET', path: `/serviceapi.asmx/${op}?${new URLSearchParams(fields)}`, headers: {}, body: undefined };
+  if (binding === 'http-get')
+    return {
+      ...base,
+      method: 'GET',
+      path: `/serviceapi.asmx/${op}?${new URLSearchParams(fields)}`,
+      headers: {},
+      body: undefined,
+    };
   if (binding === 'http-post') {
-    return { ...base, method: 'POST', path: `/serviceapi.asmx/${op}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(new URLSearchParams(fields).toString()) };
+    return {
+      ...base,
+      method: 'POST',
+      path: `/serviceapi.asmx/${op}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(new URLSearchParams(fields).toString()),
+    };
   }
-  const children = Object.entries(fields).map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('');
+  const children = Object.entries(fields)
+    .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
+    .join('');
   const xml = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENV[binding]}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body><${op} xmlns="${NS}">${children}</${op}></soap:Body></soap:Envelope>`;
-  const headers: Record<string, string> = binding === 'soap11'
-    ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}${op}"` }
-    : { 'content-type': `application/soap+xml; charset=utf-8; action="${NS}${op}"` };
+  const headers: Record<string, string> =
+    binding === 'soap11'
+      ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}${op}"` }
+      : { 'content-type': `application/soap+xml; charset=utf-8; action="${NS}${op}"` };
   return { ...base, method: 'POST', path: '/serviceapi.asmx', headers, body: Buffer.from(xml) };
 }
 
@@ -113,7 +144,11 @@ function setBytes(req: FuzzRequest, bytes: Buffer): void {
   const q = req.path.indexOf('?');
   const path = q < 0 ? req.path : req.path.slice(0, q);
   let query = '';
-  for (const byte of bytes) query += byte > 0x20 && byte < 0x7f && byte !== 0x23 ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`;
+  for (const byte of bytes)
+    query +=
+      byte > 0x20 && byte < 0x7f && byte !== 0x23
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).padStart(2, '0').toUpperCase()}`;
   req.path = `${path}?${query}`;
 }
 
@@ -132,15 +167,59 @@ const flipBytes: Mutation = (req, rng) => {
   setBytes(req, bytes);
 };
 
-const INVALID_UTF8 = [[0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0x80], [0xfe, 0xfe, 0xff], [0x00]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xc3, 0x28],
+  [0xe2, 0x82],
+  [0xed, 0xa0, 0x80],
+  [0xc0, 0xaf],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0x80],
+  [0xfe, 0xfe, 0xff],
+  [0x00],
+];
 const invalidUtf8: Mutation = (req, rng) => {
   const bytes = bytesOf(req);
   const at = rng.int(bytes.length + 1);
   setBytes(req, Buffer.concat([bytes.subarray(0, at), Buffer.from(rng.pick(INVALID_UTF8)), bytes.subarray(at)]));
 };
 
-const MARKUP = ['&#0;', '&#xD800;', '&#x110000;', '&#65;', '&bogus;', '&amp', '&', '<![CDATA[x<y]]>', '<![CDATA[', ']]>', '<!-- c -->', '<!--', '<?pi x?>', '<?xml version="1.0"?>',
-  '<!DOCTYPE x>', '<!DOCTYPE x [<!ENTITY e "v">]>', '</', '<', '>', '"', "'", '=', 'xmlns:soap="urn:x"', ' xsi:nil="true"', '<a:b>', '\u0000', '\u000b', '\ufeff', '\r\n', '%', '%zz', '%C3%28', '+', '&='];
+const MARKUP = [
+  '&#0;',
+  '&#xD800;',
+  '&#x110000;',
+  '&#65;',
+  '&bogus;',
+  '&amp',
+  '&',
+  '<![CDATA[x<y]]>',
+  '<![CDATA[',
+  ']]>',
+  '<!-- c -->',
+  '<!--',
+  '<?pi x?>',
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE x>',
+  '<!DOCTYPE x [<!ENTITY e "v">]>',
+  '</',
+  '<',
+  '>',
+  '"',
+  "'",
+  '=',
+  'xmlns:soap="urn:x"',
+  ' xsi:nil="true"',
+  '<a:b>',
+  '\u0000',
+  '\u000b',
+  '\ufeff',
+  '\r\n',
+  '%',
+  '%zz',
+  '%C3%28',
+  '+',
+  '&=',
+];
 const insertMarkup: Mutation = (req, rng) => {
   const bytes = bytesOf(req);
   const at = rng.int(bytes.length + 1);
@@ -153,7 +232,9 @@ const insertMarkup: Mutation = (req, rng) => {
 const LEAF = /<([A-Za-z][\w:.-]*)>[^<]*<\/\1>/g;
 
 function xmlText(req: FuzzRequest): string | undefined {
-  return req.body === undefined || (req.binding !== 'soap11' && req.binding !== 'soap12') ? undefined : req.body.toString('utf8');
+  return req.body === undefined || (req.binding !== 'soap11' && req.binding !== 'soap12')
+    ? undefined
+    : req.body.toString('utf8');
 }
 
 function leaves(text: string): Array<{ start: number; end: number }> {
@@ -178,7 +259,13 @@ const reorderElements: Mutation = (req, rng) => {
   const i = rng.int(all.length - 1);
   const a = all[i]!;
   const b = all[i + 1 + rng.int(all.length - i - 1)]!;
-  req.body = Buffer.from(text.slice(0, a.start) + text.slice(b.start, b.end) + text.slice(a.end, b.start) + text.slice(a.start, a.end) + text.slice(b.end));
+  req.body = Buffer.from(
+    text.slice(0, a.start) +
+      text.slice(b.start, b.end) +
+      text.slice(a.end, b.start) +
+      text.slice(a.start, a.end) +
+      text.slice(b.end),
+  );
 };
 
 function replaceLeafValue(req: FuzzRequest, rng: Rng, value: (name: string) => string): void {
@@ -199,14 +286,19 @@ const hugeElement: Mutation = (req, rng) => {
   const value = unit.repeat(Math.ceil(size / Buffer.byteLength(unit)));
   if (xmlText(req) !== undefined) return replaceLeafValue(req, rng, () => value);
   // URLSearchParams writes a lone surrogate (a cut emoji) as U+FFFD instead of throwing.
-  if (req.method === 'POST' && req.body !== undefined) req.body = Buffer.concat([req.body, Buffer.from(`&${new URLSearchParams({ smsmsg: value })}`)]);
+  if (req.method === 'POST' && req.body !== undefined)
+    req.body = Buffer.concat([req.body, Buffer.from(`&${new URLSearchParams({ smsmsg: value })}`)]);
   else req.path += `&${new URLSearchParams({ smsmsg: value.slice(0, rng.size(20_000)) })}`; // a URL over Node's 16 KiB header limit is a 431
 };
 
 const deepNesting: Mutation = (req, rng) => {
   const depth = rng.size(20_000);
   const name = rng.pick(['a', 'soap:Body', 'smsmsg', 'x:y']);
-  replaceLeafValue(req, rng, () => `<${name}>`.repeat(depth) + 'v' + (rng.chance(0.8) ? `</${name}>`.repeat(depth) : ''));
+  replaceLeafValue(
+    req,
+    rng,
+    () => `<${name}>`.repeat(depth) + 'v' + (rng.chance(0.8) ? `</${name}>`.repeat(depth) : ''),
+  );
 };
 
 const manyAttributes: Mutation = (req, rng) => {
@@ -232,10 +324,24 @@ const manyNamespaces: Mutation = (req, rng) => {
 };
 
 const valueSurprise: Mutation = (req, rng, creds) => {
-  const values = ['', ' ', 'refuse', 'crash', '\u00a0', 'a\u0085b', '\u{1F600}'.repeat(100), `${creds.password}x`, `<![CDATA[${creds.password}]]>`, '&lt;&amp;&gt;', '  +44 7700 900123  '];
+  const values = [
+    '',
+    ' ',
+    'refuse',
+    'crash',
+    '\u00a0',
+    'a\u0085b',
+    '\u{1F600}'.repeat(100),
+    `${creds.password}x`,
+    `<![CDATA[${creds.password}]]>`,
+    '&lt;&amp;&gt;',
+    '  +44 7700 900123  ',
+  ];
   const value = rng.pick(values);
   if (xmlText(req) !== undefined) return replaceLeafValue(req, rng, () => value);
-  const q = new URLSearchParams(req.body !== undefined ? req.body.toString('latin1') : req.path.slice(req.path.indexOf('?') + 1));
+  const q = new URLSearchParams(
+    req.body !== undefined ? req.body.toString('latin1') : req.path.slice(req.path.indexOf('?') + 1),
+  );
   q.set(rng.pick(FIELD_NAMES), value);
   if (req.body !== undefined) req.body = Buffer.from(q.toString());
   else req.path = `${req.path.slice(0, req.path.indexOf('?'))}?${q}`;
@@ -253,15 +359,38 @@ const envelopeNamespace: Mutation = (req, rng) => {
   const text = xmlText(req);
   if (text === undefined) return;
   const other = rng.pick([ENV.soap11, ENV.soap12, 'urn:not-soap', '', NS]);
-  req.body = Buffer.from(rng.chance(0.3) ? text.replace(/ xmlns:soap="[^"]*"/, '') : text.replace(/xmlns:soap="[^"]*"/, `xmlns:soap="${other}"`));
+  req.body = Buffer.from(
+    rng.chance(0.3)
+      ? text.replace(/ xmlns:soap="[^"]*"/, '')
+      : text.replace(/xmlns:soap="[^"]*"/, `xmlns:soap="${other}"`),
+  );
 };
 
 // ---------------------------------------------------------------------------------------------
 // Headers, methods, paths, queries and forms
 
-const CONTENT_TYPES = ['', 'text/xml', 'text/xml; charset=utf-8', 'TEXT/XML; CHARSET=UTF-8', 'text/xml; charset=iso-8859-1', 'text/xml; charset=utf-16', 'text/xml; charset="utf-8"; x=y',
-  'application/soap+xml', 'application/soap+xml; action=', 'application/soap+xml; charset=utf-8; action="urn:bogus"', 'application/soap+xml;;;', 'application/x-www-form-urlencoded',
-  'application/x-www-form-urlencoded; charset=utf-8', 'multipart/form-data; boundary=x', 'application/json', 'text/html', '*/*', ';', 'text/xml; charset=', 'text/xml; action="\\"x'];
+const CONTENT_TYPES = [
+  '',
+  'text/xml',
+  'text/xml; charset=utf-8',
+  'TEXT/XML; CHARSET=UTF-8',
+  'text/xml; charset=iso-8859-1',
+  'text/xml; charset=utf-16',
+  'text/xml; charset="utf-8"; x=y',
+  'application/soap+xml',
+  'application/soap+xml; action=',
+  'application/soap+xml; charset=utf-8; action="urn:bogus"',
+  'application/soap+xml;;;',
+  'application/x-www-form-urlencoded',
+  'application/x-www-form-urlencoded; charset=utf-8',
+  'multipart/form-data; boundary=x',
+  'application/json',
+  'text/html',
+  '*/*',
+  ';',
+  'text/xml; charset=',
+  'text/xml; action="\\"x',
+];
 const contentType: Mutation = (req, rng) => {
   const value = rng.pick(CONTENT_TYPES);
   if (value === '') delete req.headers['content-type'];
@@ -269,7 +398,16 @@ const contentType: Mutation = (req, rng) => {
 };
 
 const soapAction: Mutation = (req, rng) => {
-  const value = rng.pick(['', '""', '"', `${NS}SMSSend`, `"${NS}SMSSendToPort"`, '"urn:bogus"', `"${NS}SMSSend" "${NS}SMSSendToPort"`, 'x'.repeat(rng.size(8000))]);
+  const value = rng.pick([
+    '',
+    '""',
+    '"',
+    `${NS}SMSSend`,
+    `"${NS}SMSSendToPort"`,
+    '"urn:bogus"',
+    `"${NS}SMSSend" "${NS}SMSSendToPort"`,
+    'x'.repeat(rng.size(8000)),
+  ]);
   if (value === '' && rng.chance(0.5)) delete req.headers['soapaction'];
   else req.headers['soapaction'] = value;
 };
@@ -291,8 +429,21 @@ const method: Mutation = (req, rng) => {
 const path: Mutation = (req, rng) => {
   const q = req.path.indexOf('?');
   const query = q < 0 ? '' : req.path.slice(q);
-  const paths = ['/', '/serviceapi.asmx', '/SERVICEAPI.ASMX/smssend', '/serviceapi.asmx/', '/serviceapi.asmx//SMSSend', '/serviceapi.asmx/NoSuchOp', '/serviceapi.asmx/../serviceapi.asmx/SMSSend',
-    '/serviceapi.asmx/%53MSSend', '/serviceapi.asmx/SMSSend/extra', '/serviceapi.asmx;x=1', `/${'a/'.repeat(rng.size(2000))}`, '/serviceapi.asmx/SMSSendToPort', '/%2e%2e/%2e%2e/etc/passwd'];
+  const paths = [
+    '/',
+    '/serviceapi.asmx',
+    '/SERVICEAPI.ASMX/smssend',
+    '/serviceapi.asmx/',
+    '/serviceapi.asmx//SMSSend',
+    '/serviceapi.asmx/NoSuchOp',
+    '/serviceapi.asmx/../serviceapi.asmx/SMSSend',
+    '/serviceapi.asmx/%53MSSend',
+    '/serviceapi.asmx/SMSSend/extra',
+    '/serviceapi.asmx;x=1',
+    `/${'a/'.repeat(rng.size(2000))}`,
+    '/serviceapi.asmx/SMSSendToPort',
+    '/%2e%2e/%2e%2e/etc/passwd',
+  ];
   const chosen = rng.pick(paths);
   req.path = chosen + (rng.chance(0.2) ? rng.pick(['?wsdl', '?WSDL&x=1', '?disco', '?']) : query);
 };
@@ -302,8 +453,23 @@ function randomParamText(rng: Rng, maxBytes: number): string {
   const target = rng.size(maxBytes);
   let length = 0;
   while (length < target && parts.length < 50_000) {
-    const key = rng.chance(0.6) ? rng.pick(FIELD_NAMES) : rng.pick(['', '=', 'KEYWORD', 'x', '%00', 'smsmsg[]', '__proto__', 'constructor', 'hasOwnProperty']);
-    const value = rng.pick(['', 'v', '%zz', '%', '%C3%28', '%ED%A0%80', '%F0%9F%98%80', '+', '%2B', 'a%26b%3Dc', '%00', 'x'.repeat(rng.size(2000))]);
+    const key = rng.chance(0.6)
+      ? rng.pick(FIELD_NAMES)
+      : rng.pick(['', '=', 'KEYWORD', 'x', '%00', 'smsmsg[]', '__proto__', 'constructor', 'hasOwnProperty']);
+    const value = rng.pick([
+      '',
+      'v',
+      '%zz',
+      '%',
+      '%C3%28',
+      '%ED%A0%80',
+      '%F0%9F%98%80',
+      '+',
+      '%2B',
+      'a%26b%3Dc',
+      '%00',
+      'x'.repeat(rng.size(2000)),
+    ]);
     const part = rng.chance(0.1) ? key : `${key}=${value}`;
     parts.push(part);
     length += part.length + 1;
@@ -324,17 +490,39 @@ const randomQuery: Mutation = (req, rng) => {
 
 const crossBinding: Mutation = (req, rng, creds) => {
   // The right body for another binding: SOAP at an operation path, a form at the SOAP address...
-  const other = seedRequest(req.index, req.target, rng.pick(BINDINGS), rng.pick(['SMSSend', 'SMSSendToPort']), creds, rng);
+  const other = seedRequest(
+    req.index,
+    req.target,
+    rng.pick(BINDINGS),
+    rng.pick(['SMSSend', 'SMSSendToPort']),
+    creds,
+    rng,
+  );
   if (rng.chance(0.5)) req.body = req.method === 'GET' ? undefined : other.body;
   else req.headers = { ...other.headers };
 };
 
 export const MUTATIONS: ReadonlyArray<readonly [string, Mutation, number]> = [
-  ['truncate', truncate, 8], ['flip-bytes', flipBytes, 10], ['invalid-utf8', invalidUtf8, 8], ['insert-markup', insertMarkup, 10],
-  ['duplicate-element', duplicateElement, 6], ['reorder-elements', reorderElements, 6], ['huge-element', hugeElement, 2], ['deep-nesting', deepNesting, 3],
-  ['many-attributes', manyAttributes, 3], ['many-namespaces', manyNamespaces, 2], ['value-surprise', valueSurprise, 8], ['soap-header', soapHeaderBlock, 4],
-  ['envelope-namespace', envelopeNamespace, 4], ['content-type', contentType, 6], ['soap-action', soapAction, 5], ['extra-headers', extraHeaders, 3],
-  ['method', method, 3], ['path', path, 4], ['random-query', randomQuery, 8], ['cross-binding', crossBinding, 3],
+  ['truncate', truncate, 8],
+  ['flip-bytes', flipBytes, 10],
+  ['invalid-utf8', invalidUtf8, 8],
+  ['insert-markup', insertMarkup, 10],
+  ['duplicate-element', duplicateElement, 6],
+  ['reorder-elements', reorderElements, 6],
+  ['huge-element', hugeElement, 2],
+  ['deep-nesting', deepNesting, 3],
+  ['many-attributes', manyAttributes, 3],
+  ['many-namespaces', manyNamespaces, 2],
+  ['value-surprise', valueSurprise, 8],
+  ['soap-header', soapHeaderBlock, 4],
+  ['envelope-namespace', envelopeNamespace, 4],
+  ['content-type', contentType, 6],
+  ['soap-action', soapAction, 5],
+  ['extra-headers', extraHeaders, 3],
+  ['method', method, 3],
+  ['path', path, 4],
+  ['random-query', randomQuery, 8],
+  ['cross-binding', crossBinding, 3],
 ];
 const TOTAL_WEIGHT = MUTATIONS.reduce((sum, [, , w]) => sum + w, 0);
 

@@ -21,7 +21,11 @@ export interface RawOptions {
   readonly until?: RegExp;
 }
 
-export function rawExchange(port: number, pieces: ReadonlyArray<string | Buffer>, options: RawOptions = {}): Promise<RawExchange> {
+export function rawExchange(
+  port: number,
+  pieces: ReadonlyArray<string | Buffer>,
+  options: RawOptions = {},
+): Promise<RawExchange> {
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');

@@ -58,17 +58,47 @@ export async function runFuzz(server: FuzzServer, options: FuzzOptions): Promise
   const timeLimitMs = options.timeLimitMs ?? 10_000;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const secrets = [server.password];
-  const report: FuzzReport = { seed: options.seed, sent: 0, byStatus: {}, byMutation: {}, failures: [], earlyClosed: 0, retriedResets: 0, maxMs: 0, durationMs: 0, heapBaseline: 0, heapFinal: 0, rssFinal: 0, logLines: 0 };
+  const report: FuzzReport = {
+    seed: options.seed,
+    sent: 0,
+    byStatus: {},
+    byMutation: {},
+    failures: [],
+    earlyClosed: 0,
+    retriedResets: 0,
+    maxMs: 0,
+    durationMs: 0,
+    heapBaseline: 0,
+    heapFinal: 0,
+    rssFinal: 0,
+    logLines: 0,
+  };
   const pools: Record<Target, Pool> = {
-    sms: new Pool(new URL(server.sms).origin, { connections: 4, headersTimeout: timeLimitMs, bodyTimeout: timeLimitMs, keepAliveTimeout: 2_000 }),
-    checked: new Pool(new URL(server.checked).origin, { connections: 4, headersTimeout: timeLimitMs, bodyTimeout: timeLimitMs, keepAliveTimeout: 2_000 }),
+    sms: new Pool(new URL(server.sms).origin, {
+      connections: 4,
+      headersTimeout: timeLimitMs,
+      bodyTimeout: timeLimitMs,
+      keepAliveTimeout: 2_000,
+    }),
+    checked: new Pool(new URL(server.checked).origin, {
+      connections: 4,
+      headersTimeout: timeLimitMs,
+      bodyTimeout: timeLimitMs,
+      keepAliveTimeout: 2_000,
+    }),
   };
   const started = performance.now();
   const checkLogs = async (gc: boolean): Promise<number> => {
     const stats = await server.stats({ gc });
     report.logLines += stats.logs.length;
-    if (stats.logs.some((line) => line.includes(server.password))) report.failures.push({ index: -1, problems: ['a server log line contains the password'], request: '(log)' });
-    for (const error of stats.inputErrors) report.failures.push({ index: -1, problems: [`a handler got a malformed input: ${error}`], request: '(handler)' });
+    if (stats.logs.some((line) => line.includes(server.password)))
+      report.failures.push({ index: -1, problems: ['a server log line contains the password'], request: '(log)' });
+    for (const error of stats.inputErrors)
+      report.failures.push({
+        index: -1,
+        problems: [`a handler got a malformed input: ${error}`],
+        request: '(handler)',
+      });
     report.rssFinal = stats.rss;
     return stats.heapUsed;
   };
@@ -95,11 +125,22 @@ export async function runFuzz(server: FuzzServer, options: FuzzOptions): Promise
       }
     };
     await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker));
-    if (server.exit() !== undefined) report.failures.push({ index: -1, problems: [`the server process exited: ${JSON.stringify(server.exit())}\n${server.output().slice(-3000)}`], request: '(process)' });
+    if (server.exit() !== undefined)
+      report.failures.push({
+        index: -1,
+        problems: [`the server process exited: ${JSON.stringify(server.exit())}\n${server.output().slice(-3000)}`],
+        request: '(process)',
+      });
   }
 
   async function exchange(req: FuzzRequest, t0: number): Promise<Answer> {
-    const res = await pools[req.target].request({ method: req.method as 'GET', path: req.path, headers: req.headers, body: req.body, signal: AbortSignal.timeout(timeLimitMs + 1_000) });
+    const res = await pools[req.target].request({
+      method: req.method as 'GET',
+      path: req.path,
+      headers: req.headers,
+      body: req.body,
+      signal: AbortSignal.timeout(timeLimitMs + 1_000),
+    });
     const chunks: Buffer[] = [];
     for await (const chunk of res.body as AsyncIterable<Buffer>) chunks.push(chunk);
     return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - t0 };
@@ -119,7 +160,10 @@ export async function runFuzz(server: FuzzServer, options: FuzzOptions): Promise
       problems = checkResponse(req, answer, secrets, timeLimitMs);
     } catch (error) {
       const code = (error as { code?: string }).code ?? (error as Error).name;
-      if ((req.body?.length ?? 0) > maxBodyBytes && (isReset(error) || code === 'EPIPE' || code === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH')) {
+      if (
+        (req.body?.length ?? 0) > maxBodyBytes &&
+        (isReset(error) || code === 'EPIPE' || code === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH')
+      ) {
         report.earlyClosed++;
         problems = [];
       } else {
@@ -131,7 +175,8 @@ export async function runFuzz(server: FuzzServer, options: FuzzOptions): Promise
     if (ms > report.maxMs) report.maxMs = ms;
     const key = answer === undefined ? 'closed' : String(answer.status);
     report.byStatus[key] = (report.byStatus[key] ?? 0) + 1;
-    if (problems.length > 0) report.failures.push({ index: req.index, problems, request: describeRequest(req, secrets) });
+    if (problems.length > 0)
+      report.failures.push({ index: req.index, problems, request: describeRequest(req, secrets) });
   }
 }
 
@@ -149,7 +194,12 @@ export function formatFailures(report: FuzzReport): string {
 }
 
 export function formatSummary(report: FuzzReport): string {
-  const statuses = Object.entries(report.byStatus).sort().map(([k, v]) => `${k}:${v}`).join(' ');
-  return `fuzz seed ${report.seed}: ${report.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s, statuses ${statuses}, early-closed ${report.earlyClosed}, resets retried ${report.retriedResets}, slowest ${Math.round(report.maxMs)} ms, ` +
-    `heap after GC ${(report.heapBaseline / 1048576).toFixed(1)} -> ${(report.heapFinal / 1048576).toFixed(1)} MiB, rss ${(report.rssFinal / 1048576).toFixed(0)} MiB, ${report.logLines} server log lines, ${report.failures.length} failures`;
+  const statuses = Object.entries(report.byStatus)
+    .sort()
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
+  return (
+    `fuzz seed ${report.seed}: ${report.sent} requests in ${(report.durationMs / 1000).toFixed(1)} s, statuses ${statuses}, early-closed ${report.earlyClosed}, resets retried ${report.retriedResets}, slowest ${Math.round(report.maxMs)} ms, ` +
+    `heap after GC ${(report.heapBaseline / 1048576).toFixed(1)} -> ${(report.heapFinal / 1048576).toFixed(1)} MiB, rss ${(report.rssFinal / 1048576).toFixed(0)} MiB, ${report.logLines} server log lines, ${report.failures.length} failures`
+  );
 }

@@ -71,7 +71,8 @@ async function main(): Promise<void> {
   const check = (op: string, input: SMSSend | SMSSendToPort): string => {
     const record = input as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(record)) {
-      if (!FIELDS.includes(key) || (op === 'SMSSend' && key === 'port')) inputErrors.push(`${op}: unexpected field ${JSON.stringify(key).slice(0, 40)}`);
+      if (!FIELDS.includes(key) || (op === 'SMSSend' && key === 'port'))
+        inputErrors.push(`${op}: unexpected field ${JSON.stringify(key).slice(0, 40)}`);
       else if (value !== undefined && typeof value !== 'string') inputErrors.push(`${op}: ${key} is ${typeof value}`);
     }
     // A bounded record (1,000 copies of at most 40 characters), so it does not count as a leak.
@@ -96,7 +97,14 @@ async function main(): Promise<void> {
         globalThis.gc();
       }
       const memory = process.memoryUsage();
-      const stats: ChildStats = { type: 'stats', rss: memory.rss, heapUsed: memory.heapUsed, logs, inputErrors, keywords };
+      const stats: ChildStats = {
+        type: 'stats',
+        rss: memory.rss,
+        heapUsed: memory.heapUsed,
+        logs,
+        inputErrors,
+        keywords,
+      };
       logs = [];
       inputErrors = [];
       keywords = [];
@@ -105,7 +113,12 @@ async function main(): Promise<void> {
       void Promise.all([sms.close(), checked.close()]).then(() => process.exit(0));
     }
   });
-  const ready: ChildReady = { type: 'ready', sms: `${sms.url}/serviceapi.asmx`, checked: `${checked.url}/serviceapi.asmx`, pid: process.pid };
+  const ready: ChildReady = {
+    type: 'ready',
+    sms: `${sms.url}/serviceapi.asmx`,
+    checked: `${checked.url}/serviceapi.asmx`,
+    pid: process.pid,
+  };
   process.send!(ready);
 }
 

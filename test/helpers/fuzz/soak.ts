@@ -23,7 +23,12 @@ export interface SoakReport {
   readonly rss: number[];
 }
 
-export async function soak(options: { seconds: number; rate: number; concurrency: number; onSample?: (second: number, rss: number, calls: number) => void }): Promise<SoakReport> {
+export async function soak(options: {
+  seconds: number;
+  rate: number;
+  concurrency: number;
+  onSample?: (second: number, rss: number, calls: number) => void;
+}): Promise<SoakReport> {
   const dir = tempDir('soak');
   const account = { email: 'soak@example.com', keywords: ['SOAK'], password: 'Heron-Basalt-2718-pw' };
   try {
@@ -31,7 +36,16 @@ export async function soak(options: { seconds: number; rate: number; concurrency
     await addAccount(db, account);
     const serve = await startServe({ db });
     const rss: number[] = [];
-    const load = startLoad({ url: serve.url, email: account.email, password: account.password, keyword: 'SOAK', concurrency: options.concurrency, ratePerSecond: options.rate, tag: 'soak', seed: 3 });
+    const load = startLoad({
+      url: serve.url,
+      email: account.email,
+      password: account.password,
+      keyword: 'SOAK',
+      concurrency: options.concurrency,
+      ratePerSecond: options.rate,
+      tag: 'soak',
+      seed: 3,
+    });
     const t0 = performance.now();
     try {
       for (let second = 1; second <= options.seconds; second++) {
@@ -46,12 +60,22 @@ export async function soak(options: { seconds: number; rate: number; concurrency
     }
     const elapsed = (performance.now() - t0) / 1000;
     const outcomes = load.outcomes;
-    const bad = outcomes.filter((o) => !(o.kind === 'ack' && !o.refusal) && !(o.kind === 'fault' && o.refusal && o.value === 'InvalidRecipient'));
+    const bad = outcomes.filter(
+      (o) => !(o.kind === 'ack' && !o.refusal) && !(o.kind === 'fault' && o.refusal && o.value === 'InvalidRecipient'),
+    );
     const latencies = outcomes.map((o) => o.ms);
     return {
-      seconds: elapsed, calls: outcomes.length, acknowledged: outcomes.filter((o) => o.kind === 'ack').length, refused: outcomes.filter((o) => o.kind === 'fault' && o.refusal).length,
-      errors: bad.length, errorSamples: bad.slice(0, 10).map((o) => `${o.binding} ${o.kind} ${o.value}`),
-      throughput: outcomes.length / elapsed, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), rss,
+      seconds: elapsed,
+      calls: outcomes.length,
+      acknowledged: outcomes.filter((o) => o.kind === 'ack').length,
+      refused: outcomes.filter((o) => o.kind === 'fault' && o.refusal).length,
+      errors: bad.length,
+      errorSamples: bad.slice(0, 10).map((o) => `${o.binding} ${o.kind} ${o.value}`),
+      throughput: outcomes.length / elapsed,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+      rss,
     };
   } finally {
     dir.remove();
@@ -60,6 +84,8 @@ export async function soak(options: { seconds: number; rate: number; concurrency
 
 export function formatSoak(r: SoakReport): string {
   const mb = (b: number): string => (b / 1048576).toFixed(0);
-  return `soak: ${r.calls} calls in ${r.seconds.toFixed(1)} s (${r.throughput.toFixed(0)}/s; ${r.acknowledged} acknowledged, ${r.refused} refused on purpose), errors ${r.errors}, ` +
-    `latency p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, RSS MiB ${r.rss.map(mb).join(' ')}`;
+  return (
+    `soak: ${r.calls} calls in ${r.seconds.toFixed(1)} s (${r.throughput.toFixed(0)}/s; ${r.acknowledged} acknowledged, ${r.refused} refused on purpose), errors ${r.errors}, ` +
+    `latency p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, RSS MiB ${r.rss.map(mb).join(' ')}`
+  );
 }
