@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const conditions = ['smskit-source', 'module', 'node', 'development|production'];
 /** The same for every child process a test starts (a service under tsx, a fuzz server): see .npmrc. */
-const inherited = process.env['NODE_OPTIONS'] ?? '';
+const inherited = process.env.NODE_OPTIONS ?? '';
 const nodeOptions = inherited.includes('--conditions=smskit-source')
   ? inherited
   : `${inherited} --conditions=smskit-source`.trim();

@@ -126,7 +126,11 @@ function httpInvalidCases(ctx: CaseContext): InvalidSpec[] {
     return httpRequestWithParams(
       ctx.plan,
       ctx.basePath,
-      values.map(([n, v]) => (n === name && !done ? ((done = true), [n, text] as const) : ([n, v] as const))),
+      values.map(([n, v]) => {
+        if (n !== name || done) return [n, v] as const;
+        done = true;
+        return [n, text] as const;
+      }),
     );
   };
   const specs: InvalidSpec[] = [];

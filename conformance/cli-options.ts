@@ -225,12 +225,12 @@ function inputsFrom(
     const value = args[flag] ?? (flag in INPUT_ENV ? env[INPUT_ENV[flag as keyof typeof INPUT_ENV]] : undefined);
     if (value !== undefined) inputs[flag] = String(value);
   }
-  return { ...inputs, ...pairs(strings(args['param'], 'param'), '=', 'param') };
+  return { ...inputs, ...pairs(strings(args.param, 'param'), '=', 'param') };
 }
 
 function reportersFrom(args: Record<string, unknown>): ReporterTarget[] {
-  const names = [...new Set(strings(args['reporter'], 'reporter').map((n) => oneOf(n, REPORTERS, 'reporter')))];
-  const outs = strings(args['out'], 'out');
+  const names = [...new Set(strings(args.reporter, 'reporter').map((n) => oneOf(n, REPORTERS, 'reporter')))];
+  const outs = strings(args.out, 'out');
   const filed = names.filter((n) => n !== 'pretty');
   if (outs.length > filed.length)
     refuse(`--out given ${outs.length} time(s) for ${filed.length} json/junit reporter(s)`);
@@ -250,13 +250,13 @@ export function validateConformanceArgs(
   env: Readonly<Record<string, string | undefined>> = {},
 ): ConformanceCliOptions {
   const inputs = inputsFrom(args, env);
-  const target = typeof args['target'] === 'string' ? args['target'] : undefined;
+  const target = typeof args.target === 'string' ? args.target : undefined;
   if (target === undefined && INPUT_FLAGS.some((f) => args[f] !== undefined)) {
     refuse(
       '--keyword/--email/--password/--to/--carrier apply to a --target; the built-in service uses an account it creates',
     );
   }
-  const operation = strings(args['operation'], 'operation');
+  const operation = strings(args.operation, 'operation');
   const single = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined) return undefined;
@@ -266,26 +266,26 @@ export function validateConformanceArgs(
   const inputsFile = single('inputs');
   const baseline = single('baseline');
   const writeBaseline = single('write-baseline');
-  const binding = strings(args['binding'], 'binding').map((b) => oneOf(b, BINDINGS, 'binding'));
+  const binding = strings(args.binding, 'binding').map((b) => oneOf(b, BINDINGS, 'binding'));
   const options: ConformanceCliOptions = {
-    wsdl: typeof args['wsdl'] === 'string' && args['wsdl'] !== '' ? args['wsdl'] : DEFAULT_WSDL,
+    wsdl: typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : DEFAULT_WSDL,
     inputs,
-    run: strings(args['run'], 'run'),
-    skip: strings(args['skip'], 'skip'),
-    level: oneOf(args['level'] ?? 'compat', LEVELS, 'level'),
-    failOn: oneOf(args['fail-on'] ?? args['failOn'] ?? 'must', LEVELS, 'fail-on'),
-    list: args['list'] === true,
-    concurrency: positive(args['concurrency'] ?? 16, 'concurrency', 1),
-    timeoutMs: bounded(args['timeout'] ?? DEFAULT_TIMEOUT_MS, 'timeout', BOUND_RANGES.timeoutMs),
-    retries: positive(args['retries'] ?? 1, 'retries', 0),
+    run: strings(args.run, 'run'),
+    skip: strings(args.skip, 'skip'),
+    level: oneOf(args.level ?? 'compat', LEVELS, 'level'),
+    failOn: oneOf(args['fail-on'] ?? args.failOn ?? 'must', LEVELS, 'fail-on'),
+    list: args.list === true,
+    concurrency: positive(args.concurrency ?? 16, 'concurrency', 1),
+    timeoutMs: bounded(args.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout', BOUND_RANGES.timeoutMs),
+    retries: positive(args.retries ?? 1, 'retries', 0),
     maxResponseBytes: bounded(
       args['max-response-bytes'] ?? DEFAULT_MAX_RESPONSE_BYTES,
       'max-response-bytes',
       BOUND_RANGES.maxResponseBytes,
     ),
     runTimeoutMs: bounded(args['run-timeout'] ?? DEFAULT_RUN_TIMEOUT_MS, 'run-timeout', BOUND_RANGES.runTimeoutMs),
-    headers: pairs(strings(args['header'], 'header'), ':', 'header'),
-    reporters: reportersFrom({ reporter: args['reporter'] ?? ['pretty'], out: args['out'] }),
+    headers: pairs(strings(args.header, 'header'), ':', 'header'),
+    reporters: reportersFrom({ reporter: args.reporter ?? ['pretty'], out: args.out }),
     ...(target === undefined ? {} : { target }),
     ...(binding.length === 0 ? {} : { binding }),
     ...(operation.length === 0 ? {} : { operation }),

@@ -12,6 +12,7 @@ import { DEFAULT_WSDL, type ConformanceCliOptions } from './cli-options.js';
 import { loadContract, type Contract } from './contract-source.js';
 import { startEmbeddedService } from './embedded.js';
 import { ConformanceError } from './errors.js';
+import { escapeReportText } from '../runtime/xml/report-escape.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
 import type { ConformanceInputs } from './inputs.js';
 import { readInputsFile } from './inputs-file.js';
@@ -116,13 +117,11 @@ function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: C
 }
 
 function junitError(code: string, message: string): string {
-  const escape = (t: string): string =>
-    t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<testsuites name="smskit conformance" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
     '  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
-    `    <testcase classname="conformance.run" name="run" time="0.000">\n      <error message="${escape(message)}" type="${escape(code)}"/>\n    </testcase>`,
+    `    <testcase classname="conformance.run" name="run" time="0.000">\n      <error message="${escapeReportText(message)}" type="${escapeReportText(code)}"/>\n    </testcase>`,
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -42,7 +42,7 @@ function resolveEnv(
   if (!isRecord(json)) return json;
   const keys = Object.keys(json);
   if (keys.includes('$env')) {
-    const name = json['$env'];
+    const name = json.$env;
     if (keys.length !== 1 || typeof name !== 'string')
       refuse(file, `${path}: { $env: NAME } takes one variable name and nothing else`);
     const value = env[name];

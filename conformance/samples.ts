@@ -323,7 +323,7 @@ function chooseType(
     walk.problems.push({ path, reason: `the type ${key} is abstract and has no concrete subtype` });
     return undefined;
   }
-  const given = isRecord(override) ? byTag(walk.d, concrete, override['$type']) : undefined;
+  const given = isRecord(override) ? byTag(walk.d, concrete, override.$type) : undefined;
   if (given !== undefined) return given;
   if (walk.variant.kind === 'derived' && concrete.includes(walk.variant.type)) return walk.variant.type;
   if (index !== undefined) return concrete[index % concrete.length];
@@ -381,7 +381,7 @@ function complexSample(
             });
     }
     if (type.text !== undefined)
-      out['value'] = given['value'] ?? valueSample(walk, type.text, false, undefined, `${path}/value`, undefined);
+      out.value = given.value ?? valueSample(walk, type.text, false, undefined, `${path}/value`, undefined);
     // Whatever else the user gave is kept, so the conversion reports it with its path.
     for (const [prop, value] of Object.entries(given)) if (!(prop in out)) out[prop] = value;
     return out;

@@ -161,7 +161,7 @@ class Walk {
       return;
     }
     if (vd.kind === 'xml') return;
-    let resolved;
+    let resolved: ReturnType<typeof resolveValue>;
     try {
       resolved = resolveValue(this.d, vd, path);
     } catch {

@@ -22,7 +22,7 @@ function concrete(
   declared: ComplexTypeDescriptor,
   json: Record<string, unknown>,
 ): ComplexTypeDescriptor {
-  const tag = json['$type'];
+  const tag = json.$type;
   if (typeof tag !== 'string') return declared;
   const found = (declared.derived ?? []).map((k) => d.types[k]).find((t) => t?.kind === 'complex' && t.tag === tag);
   return found?.kind === 'complex' ? found : declared;

@@ -17,7 +17,7 @@ function fieldsOf(d: ServiceDescriptor, value: ValueDescriptor): string {
   return `(${type.fields.map((f) => `{${f.name.ns}}${f.name.local}`).join(', ')})`;
 }
 
-function bodyLine(d: ServiceDescriptor, body: BodyDescriptor): string {
+function bodyLine(body: BodyDescriptor): string {
   switch (body.kind) {
     case 'element':
       return body.element;
@@ -44,7 +44,7 @@ export function summarizeDescriptor(d: ServiceDescriptor): string[] {
       const o = `${b} operation ${op.name}`;
       if (op.soapAction !== undefined) lines.push(`${o} soapAction = "${op.soapAction}"`);
       if (op.httpPath !== undefined) lines.push(`${o} path = ${op.httpPath}`);
-      lines.push(`${o} input = ${bodyLine(d, op.input)}`, `${o} output = ${bodyLine(d, op.output)}`);
+      lines.push(`${o} input = ${bodyLine(op.input)}`, `${o} output = ${bodyLine(op.output)}`);
       for (const key of [...elementKeys(op.input), ...elementKeys(op.output)]) elements.add(key);
     }
   }

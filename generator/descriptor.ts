@@ -152,7 +152,7 @@ function describeHttpOperation(
           kind: 'params',
           params: findMessage(model, inputName, op).parts.map((part) => ({
             name: part.name,
-            value: toValue(partValue(model, schema, part, op)),
+            value: toValue(partValue(schema, part, op)),
           })),
         };
   const outputName = op.portTypeOperation.output;

@@ -109,10 +109,6 @@ export const TS_RESERVED_WORDS: ReadonlySet<string> = new Set([
 const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 const NOT_IDENTIFIER_PART = /[^\p{ID_Continue}$\u200C\u200D]/gu;
 
-export function isIdentifier(text: string): boolean {
-  return IDENTIFIER.test(text) && !TS_RESERVED_WORDS.has(text);
-}
-
 /** A legal identifier as close to `source` as possible (not checked against reserved words). */
 export function toIdentifier(source: string): string {
   const replaced = source.replace(NOT_IDENTIFIER_PART, '_');

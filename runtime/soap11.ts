@@ -50,7 +50,7 @@ export const soap11: SoapVersion = {
     return { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${soapAction}"` };
   },
   requestAction(headers: IncomingHttpHeaders, _contentType: ContentType) {
-    const raw = headers['soapaction'];
+    const raw = headers.soapaction;
     if (typeof raw !== 'string') return undefined;
     const action = unquote(raw.trim());
     return action === '' ? undefined : action;

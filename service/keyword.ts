@@ -7,11 +7,6 @@ import { SmsRefusal } from './errors.js';
 
 const KEYWORD = /^[A-Za-z0-9]{1,11}$/;
 
-/** True when `value` is a well-formed keyword. */
-export function isKeyword(value: string): boolean {
-  return KEYWORD.test(value);
-}
-
 /** Canonical (upper-case) keyword, or throws `SmsRefusal('InvalidKeyword')`. */
 export function canonicalKeyword(value: string): string {
   if (!KEYWORD.test(value)) {

@@ -56,19 +56,17 @@ const COLUMNS: ReadonlyArray<[string, (entry: OutboxEntry) => string]> = [
 export function formatOutboxTable(entries: readonly OutboxEntry[]): string {
   const rows = [COLUMNS.map(([title]) => title), ...entries.map((entry) => COLUMNS.map(([, cell]) => cell(entry)))];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return (
-    rows
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** `--json`: one JSON array, stable key order. */
 export function formatOutboxJson(entries: readonly OutboxEntry[]): string {
-  return JSON.stringify(entries, null, 2) + '\n';
+  return `${JSON.stringify(entries, null, 2)}\n`;
 }

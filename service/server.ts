@@ -8,7 +8,7 @@
  */
 import type http from 'node:http';
 import { createServiceAPIListener } from '../generated/service-api/server.js';
-import { listen, type ServerOptions } from '../runtime/index.js';
+import { type Listening, listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
@@ -37,7 +37,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
   const app = openSmsApp(
     service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service,
   );
-  let listening;
+  let listening: Listening | undefined;
   try {
     const listener = createServiceAPIListener(app.handlers, http);
     listening = await listen(listener, {

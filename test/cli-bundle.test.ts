@@ -170,7 +170,7 @@ describe('scripts/build-cli.mjs', () => {
     const undici = (await import('undici')) as unknown as Record<string, unknown>;
     for (const name of imported) expect(entry[name], name).toBe(undici[name]);
     // index.js gives every dispatcher request(), stream()...; the entry must do the same.
-    expect(typeof (entry['Pool'] as { prototype: { request?: unknown } }).prototype.request).toBe('function');
+    expect(typeof (entry.Pool as { prototype: { request?: unknown } }).prototype.request).toBe('function');
   });
 
   it('builds into an out dir at any depth: the bundle finds package.json and the built-in contract from there', () => {

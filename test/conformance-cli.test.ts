@@ -53,7 +53,7 @@ describe('flags', () => {
       ],
       { SMSKIT_PASSWORD: 'pw-from-env' },
     );
-    expect(options.inputs['password']).toBe('pw-from-env');
+    expect(options.inputs.password).toBe('pw-from-env');
     expect(options.reporters).toEqual([
       { name: 'pretty' },
       { name: 'json', out: 'r.json' },

@@ -32,7 +32,7 @@ describe('the built-in SMS service', () => {
         report.cases.filter((c) => c.id.endsWith('/ok/plain') && c.refused !== undefined).map((c) => c.id),
       ).toEqual([]);
       const json = JSON.stringify(report);
-      expect(json).not.toContain(embedded.inputs.values['password']!);
+      expect(json).not.toContain(embedded.inputs.values.password!);
     } finally {
       await embedded.close();
     }

@@ -113,7 +113,7 @@ describe('types.ts: shapes', () => {
     });
     const text = typesOf(wrapperModel([element(q('m'), named(NS, 'Money'))], [money]));
     expect(text).toMatch(
-      /export interface Money \{\n.*\n  value: string;\n.*\n  currency: string;\n.*\n  valueAttribute\?: string;\n\}/,
+      /export interface Money \{\n.*\n {2}value: string;\n.*\n {2}currency: string;\n.*\n {2}valueAttribute\?: string;\n\}/,
     );
   });
 
@@ -124,7 +124,7 @@ describe('types.ts: shapes', () => {
       base: { name: q('Base'), derivation: 'extension' },
     });
     const model = wrapperModel([element(q('d'), named(NS, 'Derived'))], [base, derived]);
-    expect(typesOf(model)).toMatch(/export interface Derived extends Base \{\n.*\n  extra: string;\n\}/);
+    expect(typesOf(model)).toMatch(/export interface Derived extends Base \{\n.*\n {2}extra: string;\n\}/);
     const types = toDescriptor(model).types;
     const derivedType = types[`{${NS}}Derived`];
     expect(derivedType?.kind === 'complex' ? derivedType.fields.map((f) => f.prop) : []).toEqual(['id', 'extra']);

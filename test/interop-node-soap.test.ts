@@ -47,13 +47,13 @@ describe('node-soap client -> our server', () => {
           Record<string, (args: object, cb: (err: unknown, result: Record<string, string>) => void) => void>
         >
       >
-    )['ServiceAPI']!['ServiceAPISoap12']!;
+    ).ServiceAPI!.ServiceAPISoap12!;
     const call = (name: string, args: object) =>
       new Promise<Record<string, string>>((resolve, reject) =>
         port[name]!(args, (err, result) => (err ? reject(err) : resolve(result))),
       );
-    expect(JSON.parse((await call('SMSSend', INPUT))['SMSSendResult']!)).toEqual(INPUT);
-    expect(JSON.parse((await call('SMSSendToPort', { ...INPUT, port: '1' }))['SMSSendToPortResult']!)).toEqual({
+    expect(JSON.parse((await call('SMSSend', INPUT)).SMSSendResult!)).toEqual(INPUT);
+    expect(JSON.parse((await call('SMSSendToPort', { ...INPUT, port: '1' })).SMSSendToPortResult!)).toEqual({
       ...INPUT,
       port: '1',
     });
@@ -79,8 +79,7 @@ describe('our client -> node-soap server (SOAP 1.1)', () => {
     httpServer = http.createServer();
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
     const echo = (result: string) => (args: Record<string, string>) => {
-      if (args['keyword'] === 'refuse')
-        throw { Fault: { faultcode: 'soap:Client', faultstring: 'Refused by node-soap' } };
+      if (args.keyword === 'refuse') throw { Fault: { faultcode: 'soap:Client', faultstring: 'Refused by node-soap' } };
       return { [result]: JSON.stringify(args) };
     };
     soap.listen(

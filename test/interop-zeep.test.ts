@@ -12,7 +12,7 @@ const SCRIPT = fileURLToPath(new URL('./fixtures/runtime/zeep_client.py', import
 const PYTHON = ['python3', '/usr/bin/python3'].find(
   (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
 );
-const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '';
+const inCi = process.env.CI !== undefined && process.env.CI !== '';
 if (PYTHON === undefined && !inCi)
   console.warn('interop-zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
 
@@ -63,6 +63,6 @@ describe.skipIf(PYTHON === undefined && !inCi)('zeep client -> our server', () =
   });
 
   it('a ServiceError reaches zeep as a Fault with our message', () => {
-    expect(results['fault']).toEqual({ error: 'Invalid credentials.', code: expect.stringContaining('Client') });
+    expect(results.fault).toEqual({ error: 'Invalid credentials.', code: expect.stringContaining('Client') });
   });
 });

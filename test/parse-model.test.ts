@@ -43,7 +43,7 @@ describe('parse: QNames are resolved by namespace URI, whatever the prefixes', (
   const body = (
     x: string,
     w: string,
-  ) => `<${w}definitions xmlns${w === '' ? '' : ':' + w.slice(0, -1)}="http://schemas.xmlsoap.org/wsdl/" ${x} xmlns:z="urn:t" targetNamespace="urn:t">
+  ) => `<${w}definitions xmlns${w === '' ? '' : `:${w.slice(0, -1)}`}="http://schemas.xmlsoap.org/wsdl/" ${x} xmlns:z="urn:t" targetNamespace="urn:t">
 <${w}types><q:schema xmlns:q="${XSD}" targetNamespace="urn:t" elementFormDefault="qualified"><q:element name="E"><q:complexType><q:sequence><q:element name="a" type="q:int"/><q:element name="b" type="z:T"/></q:sequence></q:complexType></q:element><q:simpleType name="T"><q:restriction base="q:string"/></q:simpleType></q:schema></${w}types>
 <${w}message name="M"><${w}part name="p" element="z:E"/></${w}message></${w}definitions>`;
   const cases: [string, { given: string }][] = [

@@ -273,7 +273,7 @@ describe('slow and idle clients', () => {
   };
 
   it('slowloris headers (50 connections, a byte every 100 ms): each gets 408 or is closed by the headers timeout; a real request is served meanwhile', async () => {
-    const head = 'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nX-Slow: ' + 'a'.repeat(200);
+    const head = `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nX-Slow: ${'a'.repeat(200)}`;
     const slow = Array.from({ length: 50 }, () =>
       rawExchange(
         port('sms'),

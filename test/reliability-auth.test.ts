@@ -55,7 +55,7 @@ async function send(
     return 'ok';
   } catch (error) {
     if (!(error instanceof SoapFaultError)) throw error;
-    return `${error.code}/${error.detail['code'] ?? error.message.split(':')[0]}`;
+    return `${error.code}/${error.detail.code ?? error.message.split(':')[0]}`;
   } finally {
     await client.close();
   }

@@ -11,8 +11,8 @@ import { compareWithOutbox, crashRound, formatCrashReport, prepareDb } from './h
 import type { Outcome } from './helpers/fuzz/load.js';
 import { tempDir } from './helpers/serve-process.js';
 
-const ROUNDS = Number(process.env['CRASH_ROUNDS'] ?? 4);
-const SEED = Number(process.env['CRASH_SEED'] ?? 7331);
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 4);
+const SEED = Number(process.env.CRASH_SEED ?? 7331);
 const dir = tempDir('crash');
 afterAll(() => dir.remove());
 

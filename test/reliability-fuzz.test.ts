@@ -10,9 +10,9 @@ import { startFuzzServer, type FuzzServer } from './helpers/fuzz/child.js';
 import { BINDINGS, fuzzCase, MUTATIONS, seedRequest, Rng } from './helpers/fuzz/mutate.js';
 import { formatFailures, formatSummary, runFuzz } from './helpers/fuzz/run.js';
 
-const COUNT = Number(process.env['FUZZ_COUNT'] ?? 20_000);
-const SEED = Number(process.env['FUZZ_SEED'] ?? 20_261_121);
-const ONLY = process.env['FUZZ_ONLY'] === undefined ? undefined : Number(process.env['FUZZ_ONLY']);
+const COUNT = Number(process.env.FUZZ_COUNT ?? 20_000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_121);
+const ONLY = process.env.FUZZ_ONLY === undefined ? undefined : Number(process.env.FUZZ_ONLY);
 /** Heap growth allowed between the warm-up and the end, both after a forced GC. */
 const HEAP_BOUND = 24 * 1024 * 1024;
 
@@ -95,7 +95,7 @@ describe('the fuzz checks can fail (a check that cannot fail is a defect)', () =
     const bindings = new Set<string>();
     for (let i = 0; i < 2000; i++) {
       const c = fuzzCase(5, i, creds);
-      c.mutations.forEach((m) => seen.add(m));
+      for (const m of c.mutations) seen.add(m);
       bindings.add(c.binding);
     }
     expect([...bindings].sort()).toEqual([...BINDINGS].sort());

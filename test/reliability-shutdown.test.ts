@@ -28,7 +28,7 @@ describe('SIGTERM under load', () => {
       seed: 11,
       timeoutMs: 10_000,
     });
-    let exit;
+    let exit: Awaited<ReturnType<typeof serve.stop>>;
     try {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       const before = load.outcomes.filter((o) => o.kind === 'ack').length;

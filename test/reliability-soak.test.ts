@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatSoak, soak } from './helpers/fuzz/soak.js';
 
-const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 12);
-const RATE = Number(process.env['SOAK_RATE'] ?? 150);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 12);
+const RATE = Number(process.env.SOAK_RATE ?? 150);
 
 describe('soak', () => {
   it(`${SECONDS} s at ${RATE} calls/s over all bindings: zero errors, RSS flat`, async () => {

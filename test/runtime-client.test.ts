@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRequestListener,
@@ -77,7 +77,7 @@ describe.each(BINDINGS)('round trips over %s', (binding) => {
     const fault = err as SoapFaultError;
     expect(fault.message).toBe('Invalid credentials.');
     expect(fault.code).toBe(binding === 'soap12' ? 'Sender' : 'Client');
-    expect(fault.detail['code']).toBe('AUTH_FAILED');
+    expect(fault.detail.code).toBe('AUTH_FAILED');
     expect(fault.httpStatus).toBe(500);
     expect(fault.binding).toBe(binding);
   });
@@ -149,16 +149,14 @@ describe('values the bindings carry differently', () => {
 
   it.each(BINDINGS)('an absent result comes back absent over %s', async (binding) => {
     expect(
-      await clients
-        .get(binding)!
-        .call('SMSSend', {
-          keyword: 'absent',
-          emailAddress: 'e',
-          password: 'p',
-          smsto: 's',
-          carrierCode: 'c',
-          smsmsg: 'm',
-        }),
+      await clients.get(binding)!.call('SMSSend', {
+        keyword: 'absent',
+        emailAddress: 'e',
+        password: 'p',
+        smsto: 's',
+        carrierCode: 'c',
+        smsmsg: 'm',
+      }),
     ).toEqual({});
   });
 
@@ -207,7 +205,7 @@ describe('complex types and SOAP headers over the wire', () => {
     let seenAuth: unknown;
     const listener = createRequestListener(complexDescriptor, {
       placeOrder: (input: { order: unknown }, ctx) => {
-        seenAuth = ctx.soapHeaders['auth'];
+        seenAuth = ctx.soapHeaders.auth;
         return { PlaceOrderResult: input.order };
       },
     });

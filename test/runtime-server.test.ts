@@ -257,10 +257,10 @@ describe('HTTP-level errors', () => {
   it('405 with Allow for a wrong method', async () => {
     const put = await raw(server.endpoint, { method: 'PUT', body: 'x' });
     expectPlain(put, 405);
-    expect(put.headers['allow']).toBe('GET, POST');
+    expect(put.headers.allow).toBe('GET, POST');
     const del = await raw(`${server.endpoint}/SMSSend`, { method: 'DELETE' });
     expectPlain(del, 405);
-    expect(del.headers['allow']).toBe('GET, POST');
+    expect(del.headers.allow).toBe('GET, POST');
     // GET is allowed here, and answers: the help page (test/runtime/help-pages.test.ts).
     expect((await raw(server.endpoint)).status).toBe(200);
   });
@@ -284,7 +284,7 @@ describe('HTTP-level errors', () => {
     try {
       const get = await raw(`${bare.url}/serviceapi.asmx`);
       expectPlain(get, 405, /^Method not allowed\. Use POST\.$/);
-      expect(get.headers['allow']).toBe('POST');
+      expect(get.headers.allow).toBe('POST');
     } finally {
       await bare.close();
     }

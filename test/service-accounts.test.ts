@@ -44,7 +44,7 @@ describe('password hashes', () => {
     const hash = await hashPassword(PASSWORD, FAST);
     expect(hash).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
     expect(await verifyPassword(PASSWORD, hash)).toBe(true);
-    expect(await verifyPassword(PASSWORD + '!', hash)).toBe(false);
+    expect(await verifyPassword(`${PASSWORD}!`, hash)).toBe(false);
     expect(await hashPassword(PASSWORD, FAST)).not.toBe(hash); // salted
   });
   it.each([
@@ -72,7 +72,7 @@ describe('authenticate', () => {
     ['unknown account', { given: { email: 'bob@example.com', password: PASSWORD }, want: 'AuthenticationFailed' }],
     [
       'over-long address',
-      { given: { email: 'a'.repeat(10_000) + '@example.com', password: PASSWORD }, want: 'AuthenticationFailed' },
+      { given: { email: `${'a'.repeat(10_000)}@example.com`, password: PASSWORD }, want: 'AuthenticationFailed' },
     ],
     [
       'over-long password',

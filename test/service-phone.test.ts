@@ -37,7 +37,7 @@ const cases: Case[] = [
   ['plus alone refused', { given: '+', want: { refused: /only digits/ } }],
   ['full-width digits refused', { given: '+１４１５５５５０１２３', want: { refused: /only digits/ } }],
   ['tab refused', { given: '+1415\t5550123', want: { refused: /only digits/ } }],
-  ['over-long input refused', { given: '+1' + ' '.repeat(40) + '4155550123', want: { refused: /longer than 40/ } }],
+  ['over-long input refused', { given: `+1${' '.repeat(40)}4155550123`, want: { refused: /longer than 40/ } }],
 ];
 
 describe('normalizePhone', () => {

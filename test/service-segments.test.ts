@@ -61,23 +61,23 @@ describe('segment counts at the boundaries', () => {
     ['gsm7 80 euro = 160 septets', { given: { text: '€'.repeat(80) }, want: { encoding: 'gsm7', segments: 1 } }],
     [
       'gsm7 80 euro + 1 = 161 septets',
-      { given: { text: '€'.repeat(80) + 'a' }, want: { encoding: 'gsm7', segments: 2 } },
+      { given: { text: `${'€'.repeat(80)}a` }, want: { encoding: 'gsm7', segments: 2 } },
     ],
     [
       'gsm7 escape pair never split (306 septets, 3 segments)',
-      { given: { text: a(152) + '€' + a(152) }, want: { encoding: 'gsm7', segments: 3 } },
+      { given: { text: `${a(152)}€${a(152)}` }, want: { encoding: 'gsm7', segments: 3 } },
     ],
     [
       'gsm7 escape pair fits exactly',
-      { given: { text: a(151) + '€' + a(153) }, want: { encoding: 'gsm7', segments: 2 } },
+      { given: { text: `${a(151)}€${a(153)}` }, want: { encoding: 'gsm7', segments: 2 } },
     ],
     ['ucs2 70', { given: { text: zhe(70) }, want: { encoding: 'ucs2', segments: 1 } }],
     ['ucs2 71', { given: { text: zhe(71) }, want: { encoding: 'ucs2', segments: 2 } }],
     ['ucs2 134 = 67x2', { given: { text: zhe(134) }, want: { encoding: 'ucs2', segments: 2 } }],
     ['ucs2 135', { given: { text: zhe(135) }, want: { encoding: 'ucs2', segments: 3 } }],
-    ['one non-GSM char makes all UCS-2', { given: { text: a(100) + 'ж' }, want: { encoding: 'ucs2', segments: 2 } }],
+    ['one non-GSM char makes all UCS-2', { given: { text: `${a(100)}ж` }, want: { encoding: 'ucs2', segments: 2 } }],
     ['emoji: 35 = 70 units', { given: { text: EMOJI.repeat(35) }, want: { encoding: 'ucs2', segments: 1 } }],
-    ['emoji: 35 + 1 = 71 units', { given: { text: EMOJI.repeat(35) + 'a' }, want: { encoding: 'ucs2', segments: 2 } }],
+    ['emoji: 35 + 1 = 71 units', { given: { text: `${EMOJI.repeat(35)}a` }, want: { encoding: 'ucs2', segments: 2 } }],
     [
       'surrogate pair never split (134 units, 3 segments)',
       { given: { text: zhe(66) + EMOJI + zhe(66) }, want: { encoding: 'ucs2', segments: 3 } },

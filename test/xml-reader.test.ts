@@ -55,7 +55,7 @@ describe('readXml: names are resolved by namespace URI whatever the prefix', () 
     expect(resolveQNameValue(c, ' t:y ')).toEqual({ ns: 'urn:t', local: 'y' });
     expect(resolveQNameValue(c, 'plain')).toEqual({ ns: '', local: 'plain' });
     expect(c.namespaces).toBe(first(root).namespaces);
-    expect(root.namespaces['t']).toBeUndefined();
+    expect(root.namespaces.t).toBeUndefined();
   });
 
   it('resolves an unprefixed QName value to the default namespace, and xml: always', () => {

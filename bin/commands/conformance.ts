@@ -30,7 +30,7 @@ export function writeFileAtomic(path: string, text: string): void {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   // The built-in contract's spec requires its result element (see --require-results); others: their schema.
-  const wsdl = args['wsdl'];
+  const wsdl = args.wsdl;
   const requireResults = args['require-results'] ?? (typeof wsdl === 'string' && isBuiltInWsdl(wsdl));
   const options = validateConformanceArgs({ ...args, 'require-results': requireResults }, process.env);
   const { executeConformance } = await import('../../conformance/command.js');

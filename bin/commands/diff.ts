@@ -28,21 +28,21 @@ export function validateDiffOptions(args: Record<string, unknown>): DiffCommandO
       throw new UsageError(`${name} needs a WSDL file or an http(s) URL`);
     return value;
   };
-  if (args['json'] === true && args['markdown'] === true)
+  if (args.json === true && args.markdown === true)
     throw new UsageError('--json and --markdown cannot be combined: choose one format for stdout');
   const failOn = args['fail-on'] ?? 'breaking';
   if (!FAIL_ON.includes(failOn as (typeof FAIL_ON)[number]))
     throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
-  const junit = args['junit'];
+  const junit = args.junit;
   if (junit !== undefined && (typeof junit !== 'string' || junit.trim() === ''))
     throw new UsageError('--junit needs a file name');
-  const timeout = args['timeout'] ?? 10_000;
+  const timeout = args.timeout ?? 10_000;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000)
     throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
   return Object.freeze({
     old: text('old'),
     new: text('new'),
-    format: args['json'] === true ? 'json' : args['markdown'] === true ? 'markdown' : 'pretty',
+    format: args.json === true ? 'json' : args.markdown === true ? 'markdown' : 'pretty',
     junit: junit as string | undefined,
     failOn: failOn as DiffCommandOptions['failOn'],
     ignoreDocs: args['ignore-docs'] === true,

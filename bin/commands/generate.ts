@@ -33,13 +33,13 @@ export function validateGenerateOptions(args: Record<string, unknown>): Generate
     if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} needs a non-empty value`);
     return value;
   };
-  const timeout = args['timeout'];
+  const timeout = args.timeout;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 600_000)
     throw new UsageError('--timeout must be a number of milliseconds between 1 and 600000');
   return Object.freeze({
-    wsdl: args['wsdl'] === undefined ? builtInWsdlPath() : text('wsdl'),
+    wsdl: args.wsdl === undefined ? builtInWsdlPath() : text('wsdl'),
     out: text('out'),
-    check: args['check'] === true,
+    check: args.check === true,
     runtimeImport: text('runtime-import'),
     timeoutMs: timeout,
   });

@@ -21,7 +21,7 @@ function withPackagedContract(command: CliCommand): CliCommand {
     builder: (yargs) =>
       command.builder(yargs).option('wsdl', { default: undefined, defaultDescription: 'the built-in SMS contract' }),
     run: (args) => {
-      const wsdl = typeof args['wsdl'] === 'string' && args['wsdl'] !== '' ? args['wsdl'] : builtInWsdlPath();
+      const wsdl = typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : builtInWsdlPath();
       // The built-in contract's spec makes every result required, although its schema says
       // minOccurs 0; decided here, where the package's own file is known, from any folder.
       const requireResults =

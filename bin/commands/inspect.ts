@@ -19,17 +19,17 @@ function builder(yargs: Argv): Argv {
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
-  const wsdl = args['wsdl'];
+  const wsdl = args.wsdl;
   if (typeof wsdl !== 'string' || wsdl.trim() === '')
     throw new UsageError('name a WSDL file or URL: smskit inspect <wsdl>');
-  const timeout = Number(args['timeout']);
+  const timeout = Number(args.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0)
     throw new UsageError('--timeout must be a positive number of milliseconds');
   const { loadContract } = await import('../../conformance/contract-source.js');
   const { describeContract, formatDescription } = await import('../../generator/describe.js');
   const description = describeContract((await loadContract(wsdl, timeout)).model);
   process.stdout.write(
-    args['json'] === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description),
+    args.json === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description),
   );
   return EXIT_OK;
 }

@@ -32,7 +32,7 @@ export const contentTypeCheck = defineCheck({
     if (media.type !== want) {
       found.push(mismatch(want, media.raw || '(no Content-Type)', `the ${describe(shape)} response must be ${want}`));
     }
-    const charset = media.params['charset']?.toLowerCase();
+    const charset = media.params.charset?.toLowerCase();
     if (charset !== 'utf-8') {
       found.push(
         mismatch('charset=utf-8', media.raw || '(no Content-Type)', 'the response must declare charset=utf-8'),

@@ -3,7 +3,7 @@
  * refusal, fault) so that each check judges only the answer it is about.
  */
 import { contentTypeOf, isFaultElement, soapViewOf } from '../response-view.js';
-import type { Case, Check, Exchange, Expectation, Mismatch, SuccessShape } from '../types.js';
+import type { Case, Check, Exchange, Mismatch, SuccessShape } from '../types.js';
 
 export function mismatch(expected: string, actual: string, message: string): Mismatch {
   return { expected, actual, message };
@@ -13,8 +13,6 @@ export function defineCheck(check: Check): Check {
   return Object.freeze(check);
 }
 
-export type SuccessExpectation = Extract<Expectation, { kind: 'success' }>;
-export type FaultExpectation = Extract<Expectation, { kind: 'fault' }>;
 
 export function successShape(testCase: Case): SuccessShape | undefined {
   return testCase.expect.kind === 'success' ? testCase.expect.shape : undefined;

@@ -9,23 +9,20 @@
  * and the curl command.
  */
 import type { CaseOutcome, Report } from '../types.js';
-import { failureLines, gatingFailures, traceLines, xmlSafe } from './format.js';
-
-function escape(text: string): string {
-  return xmlSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+import { escapeReportText } from '../../runtime/xml/report-escape.js';
+import { failureLines, gatingFailures, traceLines } from './format.js';
 
 function suiteName(outcome: CaseOutcome): string {
   return outcome.binding === 'wsdl' ? 'wsdl' : `${outcome.operation}/${outcome.binding}`;
 }
 
 function testcase(outcome: CaseOutcome, report: Report): string {
-  const open = `    <testcase classname="conformance.${escape(suiteName(outcome).replace(/\//g, '.'))}" name="${escape(outcome.id)}" time="${(outcome.durationMs / 1000).toFixed(3)}"`;
+  const open = `    <testcase classname="conformance.${escapeReportText(suiteName(outcome).replace(/\//g, '.'))}" name="${escapeReportText(outcome.id)}" time="${(outcome.durationMs / 1000).toFixed(3)}"`;
   // No verdict: an error rather than a skip, so the CI view fails as the exit code (2) does.
   if (outcome.status === 'not-run')
-    return `${open}>\n      <error message="${escape(outcome.skipReason ?? 'not run')}" type="not-run"/>\n    </testcase>`;
+    return `${open}>\n      <error message="${escapeReportText(outcome.skipReason ?? 'not run')}" type="not-run"/>\n    </testcase>`;
   if (outcome.status === 'skipped')
-    return `${open}>\n      <skipped message="${escape(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
+    return `${open}>\n      <skipped message="${escapeReportText(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
   const gating = gatingFailures(outcome, report);
   const warnings = outcome.failures.filter((f) => !gating.includes(f));
   const label = (f: CaseOutcome['failures'][number]): string =>
@@ -41,14 +38,14 @@ function testcase(outcome: CaseOutcome, report: Report): string {
     ];
     const first = gating[0]!;
     parts.push(
-      `      <failure message="${escape(`${first.check}: ${first.message}`)}" type="${first.level}">${escape(text.join('\n'))}</failure>`,
+      `      <failure message="${escapeReportText(`${first.check}: ${first.message}`)}" type="${first.level}">${escapeReportText(text.join('\n'))}</failure>`,
     );
   }
   if (warnings.length > 0) {
     const text = warnings.flatMap((f) =>
       failureLines({ ...f, message: `${label(f)} [${f.check} ${f.level.toUpperCase()}] ${f.message}` }, ''),
     );
-    parts.push(`      <system-out>${escape(text.join('\n'))}</system-out>`);
+    parts.push(`      <system-out>${escapeReportText(text.join('\n'))}</system-out>`);
   }
   return parts.length === 0 ? `${open}/>` : `${open}>\n${parts.join('\n')}\n    </testcase>`;
 }
@@ -66,7 +63,7 @@ function properties(report: Report): string {
     ...(report.summary.interrupted ? [['interrupted', 'true'] as [string, string]] : []),
     ...(report.summary.diagnosis === undefined ? [] : [['diagnosis', report.summary.diagnosis] as [string, string]]),
   ];
-  return `    <properties>\n${entries.map(([name, value]) => `      <property name="${escape(name)}" value="${escape(value)}"/>`).join('\n')}\n    </properties>`;
+  return `    <properties>\n${entries.map(([name, value]) => `      <property name="${escapeReportText(name)}" value="${escapeReportText(value)}"/>`).join('\n')}\n    </properties>`;
 }
 
 /** A run that cannot be judged (not this service, credentials refused) fails the CI view as it fails the exit code. */
@@ -74,9 +71,9 @@ function diagnosisSuite(report: Report): string[] {
   const why = report.summary.diagnosis;
   if (why === undefined) return [];
   return [
-    `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${escape(report.meta.startedAt)}">`,
+    `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${escapeReportText(report.meta.startedAt)}">`,
     properties(report),
-    `    <testcase classname="conformance.run" name="run/diagnosis" time="0.000">\n      <error message="${escape(why)}" type="not-judged"/>\n    </testcase>`,
+    `    <testcase classname="conformance.run" name="run/diagnosis" time="0.000">\n      <error message="${escapeReportText(why)}" type="not-judged"/>\n    </testcase>`,
     '  </testsuite>',
   ];
 }
@@ -99,7 +96,7 @@ export function renderJunit(report: Report): string {
   ];
   for (const [name, cases] of suites) {
     lines.push(
-      `  <testsuite name="${escape(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="${errors(cases)}" skipped="${skipped(cases)}" time="${time(cases)}" timestamp="${escape(report.meta.startedAt)}">`,
+      `  <testsuite name="${escapeReportText(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="${errors(cases)}" skipped="${skipped(cases)}" time="${time(cases)}" timestamp="${escapeReportText(report.meta.startedAt)}">`,
     );
     lines.push(properties(report));
     for (const c of cases) lines.push(testcase(c, report));

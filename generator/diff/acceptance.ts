@@ -128,7 +128,7 @@ function primitiveGap(receiver: string, sender: string): string | undefined {
   if (r === 'float' && s === 'decimal') return `xs:decimal digits beyond a double's precision are lost`;
   if (s === 'text') return `xs:${sender} text that is not an xs:${receiver}`;
   if (r === 'integer' && (s === 'decimal' || s === 'float')) return `non-integral xs:${sender} values`;
-  if (r === 'decimal' && s === 'float') return 'INF, NaN and exponent forms of xs:' + sender;
+  if (r === 'decimal' && s === 'float') return `INF, NaN and exponent forms of xs:${sender}`;
   if (r === 'boolean' && s === 'integer') return `xs:${sender} values other than 0 and 1`;
   return `xs:${sender} values are not xs:${receiver}`;
 }

@@ -180,7 +180,6 @@ function compareField(
   else if (of.name.ns !== nf.name.ns)
     w.namespaceMove(
       node,
-      subject,
       of.name.ns,
       nf.name.ns,
       { old: keyNamespace(pair.oldKey), new: keyNamespace(pair.newKey) },

@@ -153,12 +153,11 @@ export class ValueWalker {
       );
       return;
     }
-    if (o.ns !== n.ns) this.namespaceMove(node, subject, o.ns, n.ns, schemaNs, at, member);
+    if (o.ns !== n.ns) this.namespaceMove(node, o.ns, n.ns, schemaNs, at, member);
   }
 
   namespaceMove(
     node: string,
-    subject: string,
     from: string,
     to: string,
     schemaNs: { old: string; new: string },

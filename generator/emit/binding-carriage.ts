@@ -58,7 +58,7 @@ function httpProblem(model: WsdlModel, schema: SchemaPlan, op: BindingOperation)
   const inputName = op.portTypeOperation.input;
   if (inputName !== undefined) {
     for (const part of findMessage(model, inputName, op).parts) {
-      const problem = paramProblem(schema, partValue(model, schema, part, op));
+      const problem = paramProblem(schema, partValue(schema, part, op));
       if (problem !== undefined)
         return `parameter ${part.name} ${problem}, which HTTP GET/POST cannot carry (only simple values and arrays of them)`;
     }

@@ -75,7 +75,7 @@ export function findMessage(model: WsdlModel, name: QName, op: BindingOperation)
   return message;
 }
 
-export function partValue(model: WsdlModel, schema: SchemaPlan, part: MessagePart, op: BindingOperation): PlannedValue {
+export function partValue(schema: SchemaPlan, part: MessagePart, op: BindingOperation): PlannedValue {
   if (part.element !== undefined) {
     const element = schema.elements.get(clark(part.element));
     if (element === undefined)

@@ -20,8 +20,6 @@ import {
   type ModelWarning,
   type Port,
   type SoapHeaderUse,
-  type Protocol,
-  type QName,
   type Service,
   type WsdlModel,
 } from '../model.js';
@@ -40,7 +38,6 @@ import {
   headerProps,
   httpOutputIsEmpty,
   type HeaderProp,
-  type SyntheticField,
   httpResultPart,
   partValue,
   soapShape,
@@ -51,7 +48,6 @@ import {
 export type { MethodShape, SyntheticField } from './message-shapes.js';
 import { refuse } from './failure.js';
 import type { SchemaPlan } from './schema-plan.js';
-import { resolveValue, type PlannedValue } from './values.js';
 
 export interface PlannedBinding {
   readonly binding: Binding;
@@ -272,7 +268,7 @@ function syntheticShapes(
           tsName: schema.scope.claim(candidatesFor(`${method}Input`, 'synthetic', ns)),
           fields: findMessage(model, inputName, op).parts.map((part) => ({
             prop: part.name,
-            value: partValue(model, schema, part, op),
+            value: partValue(schema, part, op),
             optional: false,
           })),
         };
@@ -281,7 +277,7 @@ function syntheticShapes(
   const output: MethodShape = {
     kind: 'synthetic',
     tsName: schema.scope.claim(candidatesFor(`${method}Output`, 'synthetic', ns)),
-    fields: [{ prop: `${op.name}Result`, value: partValue(model, schema, outPart, op), optional: true }],
+    fields: [{ prop: `${op.name}Result`, value: partValue(schema, outPart, op), optional: true }],
   };
   return { input, output };
 }

@@ -67,10 +67,6 @@ export function tsTypeOfXsd(xsdLocal: string): TsPrimitive | undefined {
   return BY_XSD_NAME.get(xsdLocal);
 }
 
-export function isSupportedXsd(xsdLocal: string): boolean {
-  return BY_XSD_NAME.has(xsdLocal);
-}
-
 /** A TS literal type for one enumeration value of a simple type with the given primitive. */
 export function enumerationLiteral(value: string, ts: TsPrimitive): string | undefined {
   if (ts === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r?\n/g, '\\n')}'`;

@@ -169,7 +169,7 @@ export function decodeComplex(
     const resolved = resolveSlot(d, plan.text, path);
     if (resolved.kind !== 'primitive')
       throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
-    out['value'] = decodeSimple(resolved, el, path);
+    out.value = decodeSimple(resolved, el, path);
     return out;
   }
   let last = -1;

@@ -180,7 +180,7 @@ function encodeContent(
     const resolved = resolveSlot(d, plan.text, path);
     if (resolved.kind !== 'primitive')
       throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
-    const text = record['value'];
+    const text = record.value;
     if (text === undefined || text === null) return '';
     let lexical: string;
     try {

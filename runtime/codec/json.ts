@@ -71,7 +71,7 @@ function complexFromJson(d: ServiceDescriptor, declared: ComplexTypeDescriptor, 
     throw new CodecError('CODEC_INVALID_VALUE', path, `expected an object, got ${describeJson(json)}`);
   const record = json as Record<string, unknown>;
   const type = isPolymorphic(declared) ? concreteType(d, declared, record, path) : declared;
-  const out: Record<string, unknown> = isPolymorphic(declared) ? { $type: record['$type'] } : {};
+  const out: Record<string, unknown> = isPolymorphic(declared) ? { $type: record.$type } : {};
   const known = new Set<string>(isPolymorphic(declared) ? ['$type'] : []);
   for (const field of type.fields) {
     known.add(field.prop);
@@ -86,8 +86,7 @@ function complexFromJson(d: ServiceDescriptor, declared: ComplexTypeDescriptor, 
   }
   if (type.text !== undefined) {
     known.add('value');
-    if (record['value'] !== undefined)
-      out['value'] = valueFromJson(d, type.text, record['value'], false, `${path}/value`);
+    if (record.value !== undefined) out.value = valueFromJson(d, type.text, record.value, false, `${path}/value`);
   }
   for (const prop of Object.keys(record)) {
     if (!known.has(prop))

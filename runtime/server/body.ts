@@ -52,10 +52,18 @@ export class BodyReader {
     const declared = req.headers['content-length'];
     if (declared !== undefined) {
       const length = Number(declared);
-      if (!Number.isSafeInteger(length) || length < 0)
-        return onFailure({ status: 400, message: 'Invalid Content-Length.' });
-      if (length > limits.maxBytes) return onFailure({ status: 413, message: tooLarge(limits) });
-      if (length === 0) return onBody(EMPTY);
+      if (!Number.isSafeInteger(length) || length < 0) {
+        onFailure({ status: 400, message: 'Invalid Content-Length.' });
+        return;
+      }
+      if (length > limits.maxBytes) {
+        onFailure({ status: 413, message: tooLarge(limits) });
+        return;
+      }
+      if (length === 0) {
+        onBody(EMPTY);
+        return;
+      }
     }
     const state: BodyState = {
       reader: this,
@@ -107,7 +115,7 @@ function settle(req: StatefulRequest): BodyState | undefined {
   state.reader.pending.delete(req);
   req.removeListener('data', onData);
   req.removeListener('end', onEnd);
-  req[STATE] = undefined;
+  delete req[STATE];
   return state;
 }
 

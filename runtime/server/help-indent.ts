@@ -25,7 +25,6 @@ export function indentXml(xml: string): string {
       if (!token.endsWith('/>')) depth++;
       last = token.endsWith('/>') ? 'end' : 'start';
     } else if (token.trim() === '' && last !== 'start') {
-      continue; // the line break after the declaration: replaced by ours
     } else {
       out += token;
       last = 'text';

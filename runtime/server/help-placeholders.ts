@@ -35,7 +35,10 @@ function textField<F extends { readonly value: ValueDescriptor }>(field: F): F {
 }
 
 function textType(type: TypeDescriptor): TypeDescriptor {
-  if (type.kind === 'simple') return { kind: 'simple', name: type.name, xsd: 'string' };
+  if (type.kind === 'simple')
+    return type.name === undefined
+      ? { kind: 'simple', xsd: 'string' }
+      : { kind: 'simple', name: type.name, xsd: 'string' };
   return {
     ...type,
     fields: type.fields.map(textField),
@@ -125,7 +128,7 @@ export class Placeholders {
       if (value !== undefined) record[field.prop] = value;
     }
     for (const attribute of type.attributes) record[attribute.prop] = this.value(attribute.value);
-    if (type.text !== undefined) record['value'] = this.value(type.text);
+    if (type.text !== undefined) record.value = this.value(type.text);
     return record;
   }
 

@@ -39,7 +39,7 @@ export function compileHelp(
  */
 export function isLocalRequest(req: IncomingMessage): boolean {
   const h = req.headers;
-  if (h['x-forwarded-for'] !== undefined || h['forwarded'] !== undefined || h['x-real-ip'] !== undefined) return false;
+  if (h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined) return false;
   const address = req.socket.remoteAddress ?? '';
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

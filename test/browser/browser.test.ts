@@ -26,7 +26,7 @@ import { addAccount, readOutbox, startServe, tempDir, type ServeProcess } from '
 import { browserSkipReason, launchChromium, screenshotPath, type Chromium } from './chromium.js';
 
 const skipReason = await browserSkipReason();
-const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '';
+const inCi = process.env.CI !== undefined && process.env.CI !== '';
 if (skipReason !== undefined && !inCi) console.warn(`browser tests: skipped — ${skipReason}; CI runs them`);
 
 const MESSAGE_ID = /SMS-[0-9A-HJKMNP-TV-Z]{26}/;

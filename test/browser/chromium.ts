@@ -67,6 +67,6 @@ export async function launchChromium(): Promise<Chromium> {
 
 /** Where screenshots go when SMSKIT_SCREENSHOTS names a folder (docs/screenshots when updating the docs). */
 export function screenshotPath(name: string): string | undefined {
-  const dir = process.env['SMSKIT_SCREENSHOTS'];
+  const dir = process.env.SMSKIT_SCREENSHOTS;
   return dir === undefined || dir === '' ? undefined : join(dir, name);
 }

@@ -77,7 +77,7 @@ describe('sample values from the schema', () => {
   it('nested and derived types, enums, [Flags] lists, nil where nillable', () => {
     const order = sample('EchoOrder');
     const json = order.json as { order: Record<string, unknown> };
-    expect(json.order['Customer']).toEqual({
+    expect(json.order.Customer).toEqual({
       Name: 'Conformance check 42',
       Email: 'Conformance check 42',
       Address: {
@@ -87,8 +87,8 @@ describe('sample values from the schema', () => {
         Country: 'Conformance check 42',
       },
     });
-    expect(json.order['Access']).toBe('Read');
-    expect((json.order['Lines'] as { Color: string; Shape: { $type: string } }[])[0]).toMatchObject({
+    expect(json.order.Access).toBe('Read');
+    expect((json.order.Lines as { Color: string; Shape: { $type: string } }[])[0]).toMatchObject({
       Color: 'Red',
       Shape: { $type: 'Rectangle' },
     });
@@ -98,7 +98,7 @@ describe('sample values from the schema', () => {
     ]);
     expect(order.features).toMatchObject({ freeText: true, arrays: true, nillable: true });
     const nil = sample('EchoOrder', { kind: 'nil' }).json as { order: Record<string, unknown> };
-    expect(nil.order['Priority']).toBeNull();
+    expect(nil.order.Priority).toBeNull();
     const derived = sample('EchoOrder', { kind: 'derived', type: '{http://smskit.dev/rich/}Circle' }).json as {
       order: { Lines: { Shape: { $type: string } }[] };
     };

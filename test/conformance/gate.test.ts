@@ -215,17 +215,17 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       '--retries',
       '0',
       '--keyword',
-      values['keyword']!,
+      values.keyword!,
       '--email',
-      values['email']!,
+      values.email!,
       '--password',
       'not-the-password',
       '--to',
-      values['to']!,
+      values.to!,
       '--carrier',
-      values['carrier']!,
+      values.carrier!,
       '--param',
-      `port=${values['port']}`,
+      `port=${values.port}`,
     ];
     const result = await run(argv);
     expect(result.code).toBe(2);

@@ -401,7 +401,7 @@ describe('the run as a whole', () => {
     expectBoundedChild(run, TIMEOUT_MS * (CASES.length + 1) + SLACK_MS);
     expect(run.exitCode).toBe(1);
     const selected = reportOf(run).cases.filter((c) => CASES.includes(c.id));
-    expect(selected.map((c) => c.failures.map((f) => f.message)).flat()).toEqual(
+    expect(selected.flatMap((c) => c.failures.map((f) => f.message))).toEqual(
       CASES.map(() => expect.stringMatching(BOUND_TIME_AFTER_HEAD)),
     );
   });

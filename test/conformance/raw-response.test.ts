@@ -36,7 +36,7 @@ function chunkedBody(text: string, size: number): string {
   return `${parts.join('')}0\r\nx-trailer: yes\r\n\r\n`;
 }
 
-const BODY = '<r>' + 'abcdefghij'.repeat(50) + '</r>';
+const BODY = `<r>${'abcdefghij'.repeat(50)}</r>`;
 
 describe('framing, whatever the split', () => {
   it.each([

@@ -30,7 +30,7 @@ const INPUTS = [
 
 describe('reading committed descriptors back', () => {
   it.each(INPUTS)('%s: the generated descriptor.ts reads back as toDescriptor built it', (wsdl) => {
-    let model;
+    let model: ReturnType<typeof parseWsdl>;
     try {
       model = parseWsdl(wsdl);
       generate(model, { toolVersion: 'test' });

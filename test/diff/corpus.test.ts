@@ -41,7 +41,7 @@ describe.skipIf(SKIP !== undefined)('diff on the real-world corpus', () => {
 
   it('finds nothing between two reads of the same WSDL', () => {
     for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.wsdl'))) {
-      let model;
+      let model: ReturnType<typeof parseWsdl>;
       try {
         model = parseWsdl(`${CORPUS}/${file}`);
         expect(

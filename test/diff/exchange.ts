@@ -195,7 +195,7 @@ function compare(path: string, sent: unknown, received: unknown, out: string[]):
     const s = Array.isArray(sent) ? sent : [sent];
     const r = Array.isArray(received) ? received : [received];
     if (s.length !== r.length) out.push(`${path}: ${s.length} value(s) sent, ${r.length} read`);
-    else s.forEach((v, i) => compare(`${path}[${i}]`, v, r[i], out));
+    else for (const [i, v] of s.entries()) compare(`${path}[${i}]`, v, r[i], out);
     return;
   }
   if (isRecord(received)) {

@@ -107,7 +107,7 @@ export class Sampler {
     const out: Record<string, unknown> =
       concrete === declared && (declared.derived ?? []).length === 0 ? {} : { $type: concrete.tag };
     const type = concrete;
-    if (type.text !== undefined) out['value'] = this.value(type.text, depth + 1);
+    if (type.text !== undefined) out.value = this.value(type.text, depth + 1);
     let choiceTaken = false;
     for (const field of type.fields) {
       if (field.wildcard === true) continue;

@@ -42,7 +42,7 @@ function isExecutable(path: string): boolean {
 }
 
 function onPath(command: string): boolean {
-  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => dir !== '' && isExecutable(join(dir, command)));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isExecutable(join(dir, command)));
 }
 
 /** Why an ASMX peer cannot start on this machine (one line), or undefined when it can. */

@@ -10,7 +10,11 @@ export async function replayCapture(origin: string, capture: Capture): Promise<A
   const { method, target } = requestTarget(capture);
   const headers = capture.request.headers.filter(([name]) => name.toLowerCase() !== 'host').flat();
   const body = capture.request.body.length === 0 ? undefined : capture.request.body;
-  const response = await request(`${origin}${target}`, { method: method as 'GET' | 'POST', headers, body });
+  const response = await request(`${origin}${target}`, {
+    method: method as 'GET' | 'POST',
+    headers,
+    body: body ?? null,
+  });
   return {
     status: response.statusCode,
     headers: response.headers,

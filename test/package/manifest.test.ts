@@ -132,8 +132,8 @@ describe('package.json exports and files', () => {
     for (const entry of ['./runtime', './generator', './conformance']) {
       const target = pkg.exports[entry] as Record<string, string>;
       expect(Object.keys(target)).toEqual(['smskit-source', 'types', 'default']);
-      expect(target['types']).toMatch(/^\.\/dist\/.+\/index\.d\.ts$/);
-      expect(target['default']).toBe(target['types']!.replace(/\.d\.ts$/, '.js'));
+      expect(target.types).toMatch(/^\.\/dist\/.+\/index\.d\.ts$/);
+      expect(target.default).toBe(target.types!.replace(/\.d\.ts$/, '.js'));
     }
   });
 

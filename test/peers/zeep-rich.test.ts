@@ -17,7 +17,7 @@ const SCRIPT = fileURLToPath(new URL('./zeep_rich_client.py', import.meta.url));
 const PYTHON = ['python3', '/usr/bin/python3'].find(
   (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
 );
-const inCi = process.env['CI'] !== undefined && process.env['CI'] !== '';
+const inCi = process.env.CI !== undefined && process.env.CI !== '';
 const zeepSkip =
   PYTHON === undefined && !inCi
     ? 'no python3 can import zeep (apt-get install -y python3-zeep); CI runs it'

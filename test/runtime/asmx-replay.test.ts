@@ -125,9 +125,9 @@ function replay(): void {
       Object.entries(capture.request.headers).filter(([k]) => k !== 'host' && k !== 'content-length'),
     );
     const res = await fetch(`${origin}${target}`, {
-      method,
+      method: method ?? 'GET',
       headers,
-      body: method === 'GET' ? undefined : capture.request.body,
+      body: method === 'GET' ? null : capture.request.body,
     });
     return {
       status: res.status,

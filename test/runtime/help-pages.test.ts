@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" };
-const unescape = (text: string): string => text.replace(/&(?:lt|gt|amp|quot|#39);/g, (e) => ENTITIES[e]!);
+const unescapeText = (text: string): string => text.replace(/&(?:lt|gt|amp|quot|#39);/g, (e) => ENTITIES[e]!);
 
 /** A valid lexical value for a placeholder label (the type name, or `A or B`). */
 function fill(label: string): string {
@@ -58,9 +58,9 @@ function sampleOf(page: string, binding: string): ShownSample {
   const blocks = [
     ...section.slice(0, section.indexOf('</section>')).matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g),
   ].map((m) =>
-    unescape(
+    unescapeText(
       m[1]!.replace(/<var>([^<]*)<\/var>/g, (_v, label: string) =>
-        encodeURIComponent(fill(unescape(label))).replace(/%2B/g, '+'),
+        encodeURIComponent(fill(unescapeText(label))).replace(/%2B/g, '+'),
       ),
     ),
   );

@@ -386,7 +386,7 @@ describe('void, nil, empty and absent results as ASMX writes them', () => {
       const send = async (method: string) => {
         const req = envelope(method);
         return (
-          await fetch(`${server.url}${req.path}`, { method: 'POST', headers: req.headers, body: req.body })
+          await fetch(`${server.url}${req.path}`, { method: 'POST', headers: req.headers, body: req.body ?? null })
         ).text();
       };
       expect(await send('EchoStrings')).toContain(

@@ -310,7 +310,7 @@ describe('round trips through our client and server', () => {
     const res = await fetch(`${endpoint}/MakeShape?kind=square&size=2`);
     const root = readXml(await res.text()).root;
     expect(root.attributes.map((a) => `{${a.ns}}${a.local}=${a.value}`)).toEqual([`{${XSI}}type=Square`]);
-    expect(root.namespaces['xsi']).toBe(XSI);
+    expect(root.namespaces.xsi).toBe(XSI);
     expect(root.children.filter((c) => c.type === 'element').map((c) => (c.type === 'element' ? c.local : ''))).toEqual(
       ['Label', 'Width', 'Height', 'Rotated'],
     );

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const handlers = {
     ...richHandlers,
     WhoAmI: (input: unknown, context: Parameters<OperationHandler>[1]) =>
-      (whoAmIOverride ?? richHandlers['WhoAmI']!)(input, context),
+      (whoAmIOverride ?? richHandlers.WhoAmI!)(input, context),
   };
   server = await listen(createRequestListener(d, handlers, { logger: { error: (m) => logged.push(m) } }), {});
   endpoint = `${server.url}/rich.asmx`;
@@ -142,13 +142,13 @@ describe('round trips', () => {
     async (binding) => {
       const capture = readCapture('rich', `WhoAmI.${binding}.txt`);
       whoAmIOverride = (input, context) => {
-        context.responseSoapHeaders['trace'] = { Server: 'rich-peer', Operation: 'WhoAmI' }; // set first, written second
-        return richHandlers['WhoAmI']!(input, context);
+        context.responseSoapHeaders.trace = { Server: 'rich-peer', Operation: 'WhoAmI' }; // set first, written second
+        return richHandlers.WhoAmI!(input, context);
       };
       try {
         await withClient(binding, endpoint, async (client) => {
           const request = client.buildRequest('WhoAmI', {}, HEADERS);
-          const res = await fetch(endpoint, { method: 'POST', headers: request.headers, body: request.body });
+          const res = await fetch(endpoint, { method: 'POST', headers: request.headers, body: request.body ?? null });
           const text = await res.text();
           expect(res.status).toBe(200);
           // The in-out block goes back with the mustUnderstand it arrived with, as ASMX writes it.
@@ -173,7 +173,7 @@ describe('round trips', () => {
       await withClient(binding, endpoint, async (client) => {
         const request = client.buildRequest('WhoAmI', {}, { soapHeaders: HEADERS.soapHeaders! });
         const text = await (
-          await fetch(endpoint, { method: 'POST', headers: request.headers, body: request.body })
+          await fetch(endpoint, { method: 'POST', headers: request.headers, body: request.body ?? null })
         ).text();
         expect(text).toContain(
           `<SessionHeader xmlns="${RNS}"><SessionId>S-1</SessionId><Counter>42</Counter></SessionHeader>`,
@@ -185,7 +185,7 @@ describe('round trips', () => {
 
   it('a handler setting an undeclared response header is a Server fault, logged', async () => {
     whoAmIOverride = (_input, context) => {
-      context.responseSoapHeaders['audit'] = { who: 'x' };
+      context.responseSoapHeaders.audit = { who: 'x' };
       return { WhoAmIResult: 'x' };
     };
     logged.length = 0;

@@ -3,23 +3,13 @@
  * above --fail-on (so the CI gate and the exit code agree), and one passing testcase when
  * nothing changed, so the suite is never empty.
  */
+import { escapeReportText } from '../../../runtime/xml/report-escape.js';
 import { gatingChanges } from '../compare.js';
 import type { Change, DiffReport, FailOn } from '../types.js';
 import { bindings, whereText } from './format.js';
 
-/** XML 1.0 cannot carry most control characters, even escaped. */
-function escape(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '?')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
-
 function testcase(c: Change, failing: boolean): string {
-  const open = `    <testcase classname="smskit.diff.${escape(c.rule)}" name="${escape(`${c.subject}: ${c.what}`)}" time="0"`;
+  const open = `    <testcase classname="smskit.diff.${escapeReportText(c.rule)}" name="${escapeReportText(`${c.subject}: ${c.what}`)}" time="0"`;
   if (!failing) return `${open}/>`;
   const text = [
     whereText(c),
@@ -29,7 +19,7 @@ function testcase(c: Change, failing: boolean): string {
   ]
     .filter((l) => l !== '')
     .join('\n');
-  return `${open}>\n      <failure message="${escape(`${c.rule}: ${c.what}`)}" type="${c.verdict}">${escape(text)}</failure>\n    </testcase>`;
+  return `${open}>\n      <failure message="${escapeReportText(`${c.rule}: ${c.what}`)}" type="${c.verdict}">${escapeReportText(text)}</failure>\n    </testcase>`;
 }
 
 export function renderJunit(report: DiffReport, failOn: FailOn): string {
@@ -39,7 +29,7 @@ export function renderJunit(report: DiffReport, failOn: FailOn): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="smskit diff" tests="${cases.length}" failures="${gating.size}">`,
-    `  <testsuite name="${escape(`${report.old} -> ${report.new}`)}" tests="${cases.length}" failures="${gating.size}" errors="0" skipped="0" time="0">`,
+    `  <testsuite name="${escapeReportText(`${report.old} -> ${report.new}`)}" tests="${cases.length}" failures="${gating.size}" errors="0" skipped="0" time="0">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

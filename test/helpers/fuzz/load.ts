@@ -88,7 +88,7 @@ export function startLoad(options: LoadOptions): Load {
       const kind = error instanceof SoapFaultError ? 'fault' : error instanceof TransportError ? 'transport' : 'other';
       const value =
         error instanceof SoapFaultError
-          ? (error.detail['code'] ?? error.code)
+          ? (error.detail.code ?? error.code)
           : error instanceof TransportError
             ? error.code
             : String(error);

@@ -81,7 +81,7 @@ function validFields(op: string, creds: Credentials, rng: Rng): Record<string, s
     carrierCode: rng.pick(['att', 'auto', 'VERIZON']),
     smsmsg: rng.pick(texts),
   };
-  if (op === 'SMSSendToPort') fields['port'] = rng.pick(['2948', '0', '65535']);
+  if (op === 'SMSSendToPort') fields.port = rng.pick(['2948', '0', '65535']);
   return fields;
 }
 
@@ -294,11 +294,7 @@ const hugeElement: Mutation = (req, rng) => {
 const deepNesting: Mutation = (req, rng) => {
   const depth = rng.size(20_000);
   const name = rng.pick(['a', 'soap:Body', 'smsmsg', 'x:y']);
-  replaceLeafValue(
-    req,
-    rng,
-    () => `<${name}>`.repeat(depth) + 'v' + (rng.chance(0.8) ? `</${name}>`.repeat(depth) : ''),
-  );
+  replaceLeafValue(req, rng, () => `${`<${name}>`.repeat(depth)}v${rng.chance(0.8) ? `</${name}>`.repeat(depth) : ''}`);
 };
 
 const manyAttributes: Mutation = (req, rng) => {
@@ -352,7 +348,7 @@ const soapHeaderBlock: Mutation = (req, rng) => {
   if (text === undefined) return;
   const flag = rng.pick(['1', 'true', '0', 'false', 'maybe']);
   const header = `<soap:Header><h:Sec xmlns:h="urn:h" soap:mustUnderstand="${flag}"${rng.chance(0.3) ? ' soap:actor="urn:other" soap:role="urn:other"' : ''}>t</h:Sec></soap:Header>`;
-  req.body = Buffer.from(text.replace('<soap:Body>', header + '<soap:Body>'));
+  req.body = Buffer.from(text.replace('<soap:Body>', `${header}<soap:Body>`));
 };
 
 const envelopeNamespace: Mutation = (req, rng) => {
@@ -408,8 +404,8 @@ const soapAction: Mutation = (req, rng) => {
     `"${NS}SMSSend" "${NS}SMSSendToPort"`,
     'x'.repeat(rng.size(8000)),
   ]);
-  if (value === '' && rng.chance(0.5)) delete req.headers['soapaction'];
-  else req.headers['soapaction'] = value;
+  if (value === '' && rng.chance(0.5)) delete req.headers.soapaction;
+  else req.headers.soapaction = value;
 };
 
 const extraHeaders: Mutation = (req, rng) => {

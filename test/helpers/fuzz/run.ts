@@ -138,7 +138,7 @@ export async function runFuzz(server: FuzzServer, options: FuzzOptions): Promise
       method: req.method as 'GET',
       path: req.path,
       headers: req.headers,
-      body: req.body,
+      body: req.body ?? null,
       signal: AbortSignal.timeout(timeLimitMs + 1_000),
     });
     const chunks: Buffer[] = [];
