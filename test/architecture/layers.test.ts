@@ -1,0 +1,70 @@
+/**
+ * The repository's top-level folders form layers: each may import only from the folders listed
+ * for it, so the runtime stays free of the tools built on it, the WSDL-generic conformance runner
+ * never depends on the one application in the repository, and the scripts that ship outside CI do
+ * not reach into the test suite. The generator's own stages are checked in test/generator.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Folder → the folders its code may import from (itself always allowed). */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  runtime: [],
+  generator: ['runtime'],
+  conformance: ['generator', 'runtime'],
+  generated: ['runtime'],
+  service: ['generated', 'runtime'],
+  bin: ['conformance', 'generated', 'generator', 'runtime', 'service', 'wsdl'],
+  scripts: ['bin', 'conformance', 'generated', 'generator', 'runtime', 'service', 'tools', 'wsdl'],
+};
+
+const SOURCE = /\.(ts|mts|mjs|cjs|js)$/;
+const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
+    return SOURCE.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The top-level folder an import specifier lands in, or undefined for node: and npm packages. */
+export function targetFolder(fromFile: string, specifier: string): string | undefined {
+  if (specifier.startsWith('smskit/')) return specifier.slice('smskit/'.length).split('/')[0];
+  if (!specifier.startsWith('.')) return undefined;
+  const target = relative(ROOT, resolve(dirname(fromFile), specifier));
+  return target.split(sep)[0];
+}
+
+export function importsOf(text: string): string[] {
+  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2]) as string);
+}
+
+function violations(folder: string): string[] {
+  const allowed = new Set([folder, ...(ALLOWED[folder] ?? [])]);
+  return sourceFiles(join(ROOT, folder)).flatMap((file) =>
+    importsOf(readFileSync(file, 'utf8'))
+      .map((specifier) => ({ specifier, target: targetFolder(file, specifier) }))
+      .filter(({ target }) => target !== undefined && !allowed.has(target))
+      .map(({ specifier, target }) => `${relative(ROOT, file)} imports ${specifier} (${target}/)`),
+  );
+}
+
+describe('layers', () => {
+  it.each(Object.keys(ALLOWED))('%s/ imports only from the layers below it', (folder) => {
+    expect(violations(folder)).toEqual([]);
+  });
+
+  it('sees the imports it checks', () => {
+    const text = "import { a } from '../service/x.js';\nexport * from './y.js';\nconst m = await import('../test/z.js');";
+    expect(importsOf(text)).toEqual(['../service/x.js', './y.js', '../test/z.js']);
+    expect(targetFolder(join(ROOT, 'conformance', 'embedded.ts'), '../service/server.js')).toBe('service');
+    expect(targetFolder(join(ROOT, 'generated', 'x.ts'), 'smskit/runtime')).toBe('runtime');
+    expect(targetFolder(join(ROOT, 'runtime', 'x.ts'), 'undici')).toBeUndefined();
+  });
+});
