@@ -22,10 +22,15 @@ export type ParseErrorCode =
   /** Structurally wrong WSDL: e.g. a binding operation with no portType counterpart. */
   | 'WSDL_INVALID';
 
-/** Codes raised by the emit layer (generator/emit); listed so that one type covers both. */
-export type EmitErrorCode = 'UNSUPPORTED_CONSTRUCT' | 'UNSUPPORTED_TYPE' | 'NAME_COLLISION' | 'MISSING_REFERENCE';
+/**
+ * Codes raised while turning the model into code (generator/plan and generator/descriptor):
+ * a construct or built-in type the generated code cannot represent, or a reference that is
+ * not declared. Names never need refusing: the collision rule in naming.ts always ends with a
+ * numeric suffix.
+ */
+export type PlanErrorCode = 'UNSUPPORTED_CONSTRUCT' | 'UNSUPPORTED_TYPE' | 'MISSING_REFERENCE';
 
-export type GeneratorErrorCode = ParseErrorCode | EmitErrorCode;
+export type GeneratorErrorCode = ParseErrorCode | PlanErrorCode;
 
 export interface ErrorLocation {
   readonly file: string;
@@ -51,4 +56,9 @@ export class GeneratorError extends Error {
   override toString(): string {
     return this.message;
   }
+}
+
+/** Refuses input after parsing: a `GeneratorError` with a stable code and the WSDL location. */
+export function refuse(code: PlanErrorCode, message: string, location: ErrorLocation): never {
+  throw new GeneratorError(code, message, { file: location.file, line: location.line });
 }

@@ -6,11 +6,12 @@
 import { relative, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
 import { BUILT_IN_WSDL_LABEL, builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
-import { EXIT_FAILED, EXIT_OK, UsageError } from '../cli-error.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import { diffTrees, readTree, replaceTreeAtomically } from '../file-tree.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
-import type { WsdlModel } from '../../generator/model.js';
+import type { WsdlModel } from '../../generator/model/index.js';
 
 /** Size limit of a fetched WSDL: the runtime's response limit (the largest real ASMX WSDLs are under 1 MiB). */
 const MAX_WSDL_BYTES = 16 * 1024 * 1024;
@@ -170,10 +171,6 @@ export const generateCommand: CliCommand = {
     ['smskit generate --wsdl calc.wsdl --out src/calc --check', 'in CI: exit 1 with a diff when src/calc is stale'],
     ['smskit generate --out src/sms', 'the built-in SMS contract'],
   ],
-  exitCodes: {
-    0: 'written, or (--check) already up to date',
-    1: '--check: the folder differs from what would be generated (diff printed)',
-    2: 'the WSDL cannot be read, fetched or generated from, or a usage error',
-  },
+  exitCodes: COMMAND_EXIT_CODES.generate,
   run,
 };

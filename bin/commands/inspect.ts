@@ -4,7 +4,8 @@
  * (fetched once, bounded in size and time like every fetch of the toolkit).
  */
 import type { Argv } from 'yargs';
-import { EXIT_OK, UsageError } from '../cli-error.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import type { CliCommand } from './command.js';
 
 function builder(yargs: Argv): Argv {
@@ -26,7 +27,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   if (!Number.isFinite(timeout) || timeout <= 0)
     throw new UsageError('--timeout must be a positive number of milliseconds');
   const { loadContract } = await import('../../conformance/contract-source.js');
-  const { describeContract, formatDescription } = await import('../../generator/describe.js');
+  const { describeContract, formatDescription } = await import('../../generator/descriptor/describe.js');
   const description = describeContract((await loadContract(wsdl, timeout)).model);
   process.stdout.write(
     args.json === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description),
@@ -42,6 +43,6 @@ export const inspectCommand: CliCommand = {
     ['smskit inspect calc.wsdl', 'every operation of the contract with its parameters'],
     ['smskit inspect http://127.0.0.1:8080/serviceapi.asmx?wsdl --json', 'a running service, as JSON'],
   ],
-  exitCodes: { 0: 'the description was printed', 2: 'the WSDL cannot be read, fetched or parsed, or a usage error' },
+  exitCodes: COMMAND_EXIT_CODES.inspect,
   run,
 };

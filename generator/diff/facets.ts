@@ -6,7 +6,7 @@
  */
 import type { Collector } from './collector.js';
 import { finding } from './context.js';
-import type { SimpleType, WsdlModel } from '../model.js';
+import type { SimpleType, WsdlModel } from '../model/index.js';
 
 export function compareFacets(c: Collector, old: WsdlModel, now: WsdlModel): void {
   for (const [key, ot] of Object.entries(old.schema.types)) {

@@ -1,20 +1,14 @@
 /**
  * Descriptor items -> where the model says they are declared (file:line) and what their
  * documentation says. The descriptor keeps wire facts only; the model keeps `source` and
- * `documentation` on every declaration, and the keys of both agree (generator/emit/schema-plan.ts):
+ * `documentation` on every declaration, and the keys of both agree (generator/plan/schema.ts):
  * a named type is `{ns}local`, a global element's anonymous type `element:{ns}local`, a local
  * element's anonymous type `<parent key>/<local>` (`[n]` for the n-th child of that name).
  *
  * Without a model (a descriptor read from generated code) every lookup answers undefined.
  */
-import {
-  clark,
-  type BindingOperation,
-  type ComplexType,
-  type ElementDecl,
-  type Particle,
-  type WsdlModel,
-} from '../model.js';
+import { clark, type BindingOperation, type ComplexType, type ElementDecl, type WsdlModel } from '../model/index.js';
+import { elementParticles } from '../model/particles.js';
 import type { NameDescriptor } from '../../runtime/descriptor.js';
 import type { Location } from './types.js';
 
@@ -161,17 +155,4 @@ function nestedType(parent: ComplexType, step: string): ComplexType | undefined 
   );
   const found = candidates[nth - 1];
   return found?.type.kind === 'inline' && found.type.type.kind === 'complex' ? found.type.type : undefined;
-}
-
-function elementParticles(type: ComplexType): ElementDecl[] {
-  const out: ElementDecl[] = [];
-  const walk = (particles: readonly Particle[]): void => {
-    for (const p of particles) {
-      if (p.kind === 'element') out.push(p);
-      else if (p.kind !== 'any') walk(p.particles);
-    }
-  };
-  if (type.content !== undefined) walk(type.content.particles);
-  if (type.arrayItem !== undefined && out.length === 0) out.push(type.arrayItem);
-  return out;
 }

@@ -9,9 +9,9 @@
  */
 import path from 'node:path';
 import { Pool } from 'undici';
-import { toDescriptor } from '../descriptor.js';
+import { toDescriptor } from '../descriptor/index.js';
 import { parseWsdl } from '../parse/index.js';
-import type { WsdlModel } from '../model.js';
+import type { WsdlModel } from '../model/index.js';
 import { TransportError } from '../../runtime/errors.js';
 import { send } from '../../runtime/transport.js';
 import { DiffError } from './errors.js';

@@ -8,7 +8,7 @@
  * - "breaks existing servers": a client built from NEW calls a server built from OLD.
  */
 import type { Protocol, ServiceDescriptor } from '../../runtime/descriptor.js';
-import type { WsdlModel } from '../model.js';
+import type { WsdlModel } from '../model/index.js';
 
 export type { Protocol };
 

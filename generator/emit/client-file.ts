@@ -8,8 +8,8 @@ import { quoteString } from '../naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { OperationTypes } from './operation-types.js';
-import type { SchemaPlan } from './schema-plan.js';
-import type { PlannedBinding, PlannedOperation, ServicePlan } from './service-plan.js';
+import type { SchemaPlan } from '../plan/schema.js';
+import type { PlannedBinding, PlannedOperation, ServicePlan } from '../plan/service.js';
 
 export function clientStatements(
   schema: SchemaPlan,

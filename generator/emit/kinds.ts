@@ -2,7 +2,7 @@
  * ts-morph's `StructureKind` and `VariableDeclarationKind` values for the structures emit builds.
  * The structure *types* come from ts-morph (type-only imports, erased at run time); the enums are
  * restated here because importing them at run time loads the TypeScript compiler (about 1 s of
- * start-up, more than all of generation). test/emit-printer.test.ts checks they equal ts-morph's.
+ * start-up, more than all of generation). test/generator/emit/printer.test.ts checks they equal ts-morph's.
  */
 import type { StructureKind as Kind, VariableDeclarationKind as VarKind } from 'ts-morph';
 

@@ -1,6 +1,6 @@
 /** The TypeScript input/output types of a service's methods, shared by client and server. */
-import type { SchemaPlan } from './schema-plan.js';
-import type { MethodShape, PlannedOperation } from './service-plan.js';
+import type { SchemaPlan } from '../plan/schema.js';
+import type { MethodShape, PlannedOperation } from '../plan/service.js';
 import { TypeText } from './type-text.js';
 
 export interface MethodTypes {

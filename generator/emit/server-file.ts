@@ -8,8 +8,8 @@ import { propertyKey } from '../naming.js';
 import { jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { OperationTypes } from './operation-types.js';
-import type { SchemaPlan } from './schema-plan.js';
-import type { PlannedOperation, ServicePlan } from './service-plan.js';
+import type { SchemaPlan } from '../plan/schema.js';
+import type { PlannedOperation, ServicePlan } from '../plan/service.js';
 
 export function serverStatements(
   schema: SchemaPlan,

@@ -2,10 +2,10 @@
  * TypeScript type expressions for planned values and fields. Records whether `XmlElement` is
  * used so emitters import it only when needed.
  */
-import type { PlannedField } from './members.js';
-import type { SchemaPlan } from './schema-plan.js';
-import { enumerationLiteral } from './type-map.js';
-import type { PlannedValue, PrimitiveValue } from './values.js';
+import type { PlannedField } from '../plan/members.js';
+import type { SchemaPlan } from '../plan/schema.js';
+import type { TsPrimitive } from '../plan/type-map.js';
+import type { PlannedValue, PrimitiveValue } from '../plan/values.js';
 
 export class TypeText {
   #usesXml = false;
@@ -62,4 +62,12 @@ export function primitiveText(value: PrimitiveValue): string {
     if (literals.every((l): l is string => l !== undefined)) return [...new Set(literals)].join(' | ');
   }
   return value.ts;
+}
+
+/** A TS literal type for one enumeration value of a simple type with the given primitive. */
+function enumerationLiteral(value: string, ts: TsPrimitive): string | undefined {
+  if (ts === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r?\n/g, '\\n')}'`;
+  if (ts === 'number' && /^[+-]?\d+(\.\d+)?$/.test(value.trim())) return String(Number(value));
+  if (ts === 'bigint' && /^[+-]?\d+$/.test(value.trim())) return `${BigInt(value.trim())}n`;
+  return undefined;
 }

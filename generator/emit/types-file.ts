@@ -12,11 +12,11 @@ import type {
 import { StructureKind } from './kinds.js';
 import { propertyKey, quoteString } from '../naming.js';
 import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './docs.js';
-import type { PlannedAttribute, PlannedField } from './members.js';
-import type { PlannedComplex, PlannedSimple, PlannedType, PlannedXmlAlias, SchemaPlan } from './schema-plan.js';
-import type { PlannedHeaders, ServicePlan, SyntheticField } from './service-plan.js';
+import type { PlannedAttribute, PlannedField } from '../plan/members.js';
+import type { PlannedComplex, PlannedSimple, PlannedType, PlannedXmlAlias, SchemaPlan } from '../plan/schema.js';
+import type { PlannedHeaders, ServicePlan, SyntheticField } from '../plan/service.js';
 import { primitiveText, TypeText } from './type-text.js';
-import type { PlannedValue } from './values.js';
+import type { PlannedValue } from '../plan/values.js';
 
 export function typesStatements(
   schema: SchemaPlan,

@@ -2,7 +2,7 @@
  * ASMX array wrappers: a named `ArrayOfX` complexType whose whole content is one sequence
  * holding one repeated element. The emitter maps it to `T[]`; the runtime wraps the items.
  */
-import type { ComplexType, ElementDecl } from '../model.js';
+import type { ComplexType, ElementDecl } from '../model/index.js';
 
 export function detectArrayItem(type: ComplexType): ElementDecl | undefined {
   if (type.name === undefined || !type.name.local.startsWith('ArrayOf')) return undefined;

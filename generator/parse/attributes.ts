@@ -1,7 +1,7 @@
 /** Attribute declarations and uses, with attribute refs and attributeGroups flattened in order. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type AttributeDecl, type QName, type TypeUse } from '../model.js';
+import { clark, qname, type AttributeDecl, type QName, type TypeUse } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
 import { documented } from './elements.js';
 import { XSD_NS } from './namespaces.js';

@@ -12,7 +12,7 @@ import {
   type Message,
   type PortType,
   type Protocol,
-} from '../model.js';
+} from '../model/index.js';
 import type { Definition } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { documented } from './elements.js';

@@ -1,7 +1,7 @@
 /** complexType: plain content, complexContent extension/restriction, simpleContent. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { ComplexType, ElementDecl, GroupParticle, QName, TypeUse } from '../model.js';
+import type { ComplexType, ElementDecl, GroupParticle, QName, TypeUse } from '../model/index.js';
 import { detectArrayItem } from './arrays.js';
 import { readAttributeUses } from './attributes.js';
 import type { SchemaDocument } from './documents.js';

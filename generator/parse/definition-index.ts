@@ -6,10 +6,10 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname } from '../model.js';
+import { clark, qname } from '../model/index.js';
 import type { DocumentSet, SchemaDocument, WsdlDocument } from './documents.js';
 import { WSDL_NS, XSD_NS } from './namespaces.js';
-import { at, attr, children, requiredAttr, showQName } from './xml-access.js';
+import { at, children, requiredAttr, showQName } from './xml-access.js';
 
 export interface Definition<D> {
   readonly el: XmlElement;
@@ -92,9 +92,4 @@ export function indexSchemas(docs: DocumentSet): SchemaIndex {
     }
   }
   return { ...index, namespaces };
-}
-
-/** The `name` attribute of a definition, for messages about elements without one. */
-export function nameOf(el: XmlElement): string {
-  return attr(el, 'name') ?? '(unnamed)';
 }

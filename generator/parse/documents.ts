@@ -11,7 +11,7 @@ import { XmlReadError } from '../../runtime/xml/reader.js';
 import { readXmlFast } from '../../runtime/xml/fast-reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { ModelWarning } from '../model.js';
+import type { ModelWarning } from '../model/index.js';
 import { SOAP_ENCODING_NS, WSDL20_NS, WSDL_NS, XSD_NS } from './namespaces.js';
 import { at, attr, children, tagName } from './xml-access.js';
 
@@ -83,7 +83,7 @@ class Loader {
     this.hash.update(bytes);
     try {
       // The fast path gives readXml's tree, or defers to it (comments, DOCTYPE, any error):
-      // test/runtime-fast-reader.test.ts. It reads a comment-free WSDL several times faster.
+      // test/runtime/fast-reader.test.ts. It reads a comment-free WSDL several times faster.
       return readXmlFast(bytes).root;
     } catch (error) {
       if (!(error instanceof XmlReadError)) throw error;

@@ -1,7 +1,7 @@
 /** Element declarations, global and local, with form/elementFormDefault applied to the name. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type ElementDecl, type QName, type TypeUse } from '../model.js';
+import { clark, qname, type ElementDecl, type QName, type TypeUse } from '../model/index.js';
 import { readComplexType } from './complex-types.js';
 import type { Definition } from './definition-index.js';
 import type { SchemaDocument } from './documents.js';

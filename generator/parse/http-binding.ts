@@ -5,7 +5,7 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { BindingOperation } from '../model.js';
+import type { BindingOperation } from '../model/index.js';
 import { HTTP_BINDING_NS, MIME_NS } from './namespaces.js';
 import { at, attr, firstChild, requiredAttr, tagName } from './xml-access.js';
 

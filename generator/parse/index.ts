@@ -7,7 +7,7 @@
  * components (schema-set.ts and the XSD modules). Bindings are read before the schema is
  * resolved so that an rpc/encoded WSDL is refused for that reason, not for its SOAP-ENC types.
  */
-import { clark, type Message, type PortType, type WsdlModel } from '../model.js';
+import { clark, type Message, type PortType, type WsdlModel } from '../model/index.js';
 import { readBinding } from './bindings.js';
 import { indexSchemas, indexWsdl } from './definition-index.js';
 import { loadDocuments, type ReadFile } from './documents.js';

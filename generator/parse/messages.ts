@@ -9,7 +9,7 @@ import {
   type PortType,
   type PortTypeOperation,
   type QName,
-} from '../model.js';
+} from '../model/index.js';
 import type { Definition, SchemaIndex, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { WSDL_NS } from './namespaces.js';

@@ -1,5 +1,5 @@
 /** Namespace URIs the parser recognises. Everything is matched by URI, never by prefix. */
-export { XSD_NS } from '../model.js';
+export { XSD_NS } from '../model/index.js';
 
 export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
 export const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/';

@@ -5,7 +5,7 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { PortType, PortTypeOperation } from '../model.js';
+import type { PortType, PortTypeOperation } from '../model/index.js';
 import { at, showQName } from './xml-access.js';
 
 export interface OperationKey {

@@ -1,7 +1,7 @@
 /** Model groups (sequence / choice / all), group references, and wildcards, in document order. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, type AnyParticle, type GroupParticle, type Particle } from '../model.js';
+import { clark, type AnyParticle, type GroupParticle, type Particle } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
 import { readLocalElement } from './elements.js';
 import { XSD_NS } from './namespaces.js';
@@ -20,7 +20,7 @@ export function readContent(ctx: SchemaContext, doc: SchemaDocument, container: 
   return undefined;
 }
 
-export function readModelGroup(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): GroupParticle {
+function readModelGroup(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): GroupParticle {
   const particles: Particle[] = [];
   for (const child of children(el, XSD_NS)) {
     const particle = readParticle(ctx, doc, child);

@@ -1,7 +1,7 @@
 /** State shared by the schema resolution modules: the index, memoised globals, cycle guards. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { ElementDecl, MaxOccurs } from '../model.js';
+import type { ElementDecl, MaxOccurs } from '../model/index.js';
 import type { SchemaIndex } from './definition-index.js';
 import type { SchemaDocument } from './documents.js';
 import { at, attr, tagName } from './xml-access.js';

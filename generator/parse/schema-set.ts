@@ -1,6 +1,6 @@
 /** Resolves every global element and named type of the document set into the model. */
 import { GeneratorError } from '../errors.js';
-import { qname, type ElementDecl, type SchemaSet, type SchemaType } from '../model.js';
+import { qname, type ElementDecl, type SchemaSet, type SchemaType } from '../model/index.js';
 import { readComplexType } from './complex-types.js';
 import type { SchemaIndex } from './definition-index.js';
 import { readGlobalElement } from './elements.js';

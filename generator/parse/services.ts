@@ -1,7 +1,7 @@
 /** wsdl:service and its ports: the binding each port uses and the address it is published at. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type Port, type Service } from '../model.js';
+import { clark, qname, type Port, type Service } from '../model/index.js';
 import type { Definition, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { documented } from './elements.js';

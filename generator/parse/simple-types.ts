@@ -1,7 +1,7 @@
 /** simpleType: restriction (enumerations and facets), list, union. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { QName, SimpleType, TypeUse } from '../model.js';
+import type { QName, SimpleType, TypeUse } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
 import { documented } from './elements.js';
 import { XSD_NS } from './namespaces.js';

@@ -5,7 +5,7 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, type Message, type QName, type SoapBodyUse, type SoapHeaderUse } from '../model.js';
+import { clark, type Message, type QName, type SoapBodyUse, type SoapHeaderUse } from '../model/index.js';
 import { WSDL_NS } from './namespaces.js';
 import { at, attr, children, firstChild, requiredAttr, requiredQNameAttr, showQName, tagName } from './xml-access.js';
 

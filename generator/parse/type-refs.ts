@@ -5,13 +5,13 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, type QName, type TypeUse } from '../model.js';
+import { clark, type QName, type TypeUse } from '../model/index.js';
 import type { SchemaIndex } from './definition-index.js';
 import { SOAP_ENCODING_NS, XSD_NS } from './namespaces.js';
 import { at, attr, showQName, tagName } from './xml-access.js';
 
 /** The built-in datatypes of XML Schema 1.0 Part 2, plus the two ur-types. */
-export const XSD_BUILTIN_TYPES: ReadonlySet<string> = new Set([
+const XSD_BUILTIN_TYPES: ReadonlySet<string> = new Set([
   'anySimpleType',
   'string',
   'boolean',

@@ -5,7 +5,7 @@
 import { XmlReadError, attr, childElements, resolveQNameValue, textContent } from '../../runtime/xml/reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, type QName, type SourceLocation } from '../model.js';
+import { clark, type QName, type SourceLocation } from '../model/index.js';
 import { XSD_NS } from './namespaces.js';
 
 export { attr };
@@ -71,7 +71,7 @@ export function requiredQNameAttr(file: string, el: XmlElement, name: string): Q
 }
 
 /** Documentation text: whitespace runs collapsed to one space, trimmed; undefined when empty. */
-export function collapse(text: string): string | undefined {
+function collapse(text: string): string | undefined {
   const collapsed = text.replace(/\s+/g, ' ').trim();
   return collapsed === '' ? undefined : collapsed;
 }

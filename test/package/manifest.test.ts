@@ -29,6 +29,7 @@ const TOOLS: Record<string, string> = {
   esbuild: 'the CLI bundle (scripts/build-cli.mjs)',
   tsx: 'runs the sources in a clone when the bundle is stale (bin/smskit.js)',
   'wsdl-tsclient': 'the bench peer, run as a program',
+  '@biomejs/biome': 'the formatter and linter (npm run lint)',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -2,7 +2,7 @@
 import { gatingChanges } from '../compare.js';
 import type { Change, DiffReport, FailOn, Location, Protocol } from '../types.js';
 
-export function at(location: Location | undefined): string {
+function at(location: Location | undefined): string {
   return location === undefined ? '—' : `${location.file}:${location.line}`;
 }
 

@@ -1,0 +1,187 @@
+/**
+ * A WSDL as a person reads it: services, ports with their protocol, binding and address, and
+ * every operation's signature (parameters and result with their types, SOAPAction or HTTP path,
+ * documentation). `smskit inspect` prints it; `--json` gives the same data. Built from the
+ * descriptor, so the signatures are exactly what the generated code and the runtime carry.
+ */
+import type {
+  BindingDescriptor,
+  FieldDescriptor,
+  OperationDescriptor,
+  ServiceDescriptor,
+  ValueDescriptor,
+} from '../../runtime/descriptor.js';
+import { toDescriptor } from './index.js';
+import type { WsdlModel } from '../model/index.js';
+
+export interface MemberDescription {
+  readonly name: string;
+  readonly type: string;
+  readonly optional: boolean;
+}
+
+export interface OperationDescription {
+  readonly name: string;
+  readonly method: string;
+  readonly soapAction?: string;
+  readonly httpPath?: string;
+  readonly input: readonly MemberDescription[];
+  readonly output: readonly MemberDescription[];
+  readonly inputHeaders: readonly MemberDescription[];
+  readonly outputHeaders: readonly MemberDescription[];
+  readonly documentation?: string;
+}
+
+export interface PortDescription {
+  readonly binding: string;
+  readonly protocol: string;
+  readonly address?: string;
+  readonly operations: readonly OperationDescription[];
+  readonly omitted: readonly { readonly name: string; readonly reason: string }[];
+}
+
+export interface ServiceDescription {
+  readonly name: string;
+  readonly targetNamespace: string;
+  readonly documentation?: string;
+  readonly ports: readonly PortDescription[];
+}
+
+export interface ContractDescription {
+  readonly file: string;
+  readonly services: readonly ServiceDescription[];
+}
+
+export function describeContract(model: WsdlModel): ContractDescription {
+  const services = model.services.map((service) => {
+    const d = toDescriptor(model, service.name);
+    return {
+      name: service.name.local,
+      targetNamespace: d.targetNamespace,
+      ...(service.documentation !== undefined ? { documentation: service.documentation.trim() } : {}),
+      ports: d.bindings.map((b) => describePort(d, b)),
+    };
+  });
+  return { file: model.file, services };
+}
+
+function describePort(d: ServiceDescriptor, binding: BindingDescriptor): PortDescription {
+  return {
+    binding: binding.name,
+    protocol: binding.protocol,
+    ...(binding.address !== undefined ? { address: binding.address } : {}),
+    operations: binding.operations.map((op) => describeOperation(d, op)),
+    omitted: (binding.omitted ?? []).map((o) => ({ name: o.name, reason: o.reason })),
+  };
+}
+
+function describeOperation(d: ServiceDescriptor, op: OperationDescriptor): OperationDescription {
+  return {
+    name: op.name,
+    method: op.method,
+    ...(op.soapAction !== undefined ? { soapAction: op.soapAction } : {}),
+    ...(op.httpPath !== undefined ? { httpPath: op.httpPath } : {}),
+    input: bodyMembers(d, op.input),
+    output: bodyMembers(d, op.output),
+    inputHeaders: op.inputHeaders.map((h) => headerMember(d, h.prop, h.element)),
+    outputHeaders: op.outputHeaders.map((h) => headerMember(d, h.prop, h.element)),
+    ...(op.documentation !== undefined ? { documentation: op.documentation.trim() } : {}),
+  };
+}
+
+function bodyMembers(d: ServiceDescriptor, body: OperationDescriptor['input']): MemberDescription[] {
+  switch (body.kind) {
+    case 'empty':
+      return [];
+    case 'params':
+      return body.params.map((p) => ({ name: p.name, type: typeText(d, p.value), optional: false }));
+    case 'xml-result': {
+      const element = d.elements[body.element];
+      return [{ name: body.field, type: element === undefined ? '?' : typeText(d, element.value), optional: true }];
+    }
+    case 'element': {
+      const element = d.elements[body.element];
+      if (element === undefined) return [];
+      const type = element.value.kind === 'type' ? d.types[element.value.type] : undefined;
+      // A wrapper element (ASMX's document/literal style) is shown as its fields.
+      if (type?.kind === 'complex' && type.arrayItem === undefined && type.text === undefined)
+        return type.fields.map((f) => fieldMember(d, f));
+      return [{ name: element.name.local, type: typeText(d, element.value), optional: false }];
+    }
+  }
+}
+
+function fieldMember(d: ServiceDescriptor, field: FieldDescriptor): MemberDescription {
+  const item = typeText(d, field.value);
+  const nil = field.nillable ? ' | null' : '';
+  const type = field.maxOccurs === 1 ? `${item}${nil}` : `${parenthesised(`${item}${nil}`)}[]`;
+  return { name: field.prop, type, optional: field.minOccurs === 0 || field.inChoice === true };
+}
+
+function parenthesised(type: string): string {
+  return type.includes(' | ') && !/^\(.*\)$/.test(type) ? `(${type})` : type;
+}
+
+function headerMember(d: ServiceDescriptor, prop: string, element: string): MemberDescription {
+  const value = d.elements[element]?.value;
+  return { name: prop, type: value === undefined ? '?' : typeText(d, value), optional: true };
+}
+
+/** A short type expression: XSD names for simple values, type names, `T[]`, subtypes, enumerations. */
+function typeText(d: ServiceDescriptor, value: ValueDescriptor): string {
+  if (value.kind === 'xml') return 'xml';
+  if (value.kind === 'primitive')
+    return value.enumeration !== undefined ? enumerationText(value.enumeration) : value.xsd;
+  const type = d.types[value.type];
+  if (type === undefined) return value.type;
+  if (type.kind === 'simple') return type.list === true ? `list of ${type.name?.local ?? 'string'}` : type.xsd;
+  if (type.arrayItem !== undefined)
+    return `${parenthesised(`${typeText(d, type.arrayItem.value)}${type.arrayItem.nillable ? ' | null' : ''}`)}[]`;
+  const name = type.name?.local ?? value.type.replace(/^element:\{[^}]*\}/, '');
+  const derived = (type.derived ?? [])
+    .map((key) => d.types[key])
+    .filter((t) => t?.kind === 'complex' && t.abstract !== true);
+  const variants = [...(type.abstract === true ? [] : [name]), ...derived.map((t) => t!.name?.local ?? '?')];
+  return derived.length > 0 ? `${name} (${variants.join(' | ')})` : name;
+}
+
+function enumerationText(values: readonly string[]): string {
+  const shown = values.length > 6 ? [...values.slice(0, 6), '…'] : values;
+  return shown.map((v) => (v === '…' ? v : `'${v}'`)).join(' | ');
+}
+
+/** The description as text, one operation per line with its binding facts indented below. */
+export function formatDescription(description: ContractDescription): string {
+  const lines: string[] = [`WSDL ${description.file}`];
+  for (const service of description.services) {
+    lines.push('', `Service ${service.name} (${service.targetNamespace})`);
+    if (service.documentation !== undefined) lines.push(`  ${service.documentation.replace(/\s+/g, ' ')}`);
+    for (const port of service.ports) {
+      lines.push(
+        '',
+        `  Port ${port.binding}: ${port.protocol}${port.address !== undefined ? ` at ${port.address}` : ''}`,
+      );
+      for (const op of port.operations) {
+        lines.push(`    ${signature(op)}`);
+        lines.push(
+          `      ${op.soapAction !== undefined ? `SOAPAction "${op.soapAction}"` : `${port.protocol === 'http-get' ? 'GET' : 'POST'} ${op.httpPath ?? ''}`}`,
+        );
+        if (op.inputHeaders.length > 0) lines.push(`      headers in: ${members(op.inputHeaders)}`);
+        if (op.outputHeaders.length > 0) lines.push(`      headers out: ${members(op.outputHeaders)}`);
+        if (op.documentation !== undefined) lines.push(`      ${op.documentation.replace(/\s+/g, ' ')}`);
+      }
+      for (const o of port.omitted) lines.push(`    (${o.name} is not available here: ${o.reason})`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function signature(op: OperationDescription): string {
+  const name = op.method === op.name ? op.name : `${op.name} [method ${op.method}]`;
+  const result = op.output.length === 0 ? 'void' : members(op.output);
+  return `${name}(${members(op.input)}) -> ${result}`;
+}
+
+function members(list: readonly MemberDescription[]): string {
+  return list.map((m) => `${m.name}${m.optional ? '?' : ''}: ${m.type}`).join(', ');
+}

@@ -1,0 +1,131 @@
+/**
+ * The messages of one binding operation as the generated code carries them: the SOAP body
+ * element of each direction, the HTTP parameters' values and the HTTP result part. Shared by
+ * the service plan, the carriage check and the descriptor.
+ */
+import {
+  clark,
+  type Binding,
+  type BindingOperation,
+  type MessagePart,
+  type Protocol,
+  type QName,
+  type SoapHeaderUse,
+  type WsdlModel,
+} from '../model/index.js';
+import { refuse } from '../errors.js';
+import type { SchemaPlan } from './schema.js';
+import { resolveValue, type PlannedValue } from './values.js';
+
+export const SOAP_PROTOCOLS: ReadonlySet<Protocol> = new Set(['soap11', 'soap12']);
+
+export interface SyntheticField {
+  readonly prop: string;
+  readonly value: PlannedValue;
+  readonly optional: boolean;
+}
+
+export type MethodShape =
+  | { readonly kind: 'element'; readonly element: string }
+  | { readonly kind: 'synthetic'; readonly tsName: string; readonly fields: readonly SyntheticField[] }
+  | { readonly kind: 'empty' };
+
+/** The document/literal body element of a SOAP operation's input or output. */
+export function soapShape(
+  model: WsdlModel,
+  binding: Binding,
+  op: BindingOperation,
+  direction: 'input' | 'output',
+): MethodShape {
+  const style = op.style ?? binding.style ?? 'document';
+  const where = `operation ${op.name} of binding ${binding.name.local}`;
+  if (style === 'rpc')
+    refuse('UNSUPPORTED_CONSTRUCT', `rpc style (${where}) is not supported; only document/literal`, op.source);
+  const body = direction === 'input' ? op.inputBody : op.outputBody;
+  if (body?.use === 'encoded')
+    refuse('UNSUPPORTED_CONSTRUCT', `use="encoded" (${where}) is not supported; only document/literal`, op.source);
+  const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
+  if (messageName === undefined) return { kind: 'empty' };
+  const message = findMessage(model, messageName, op);
+  const parts = message.parts.filter((p) => body?.parts === undefined || body.parts.includes(p.name));
+  if (parts.length === 0) return { kind: 'empty' };
+  if (parts.length > 1)
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `message ${message.name.local} has ${parts.length} body parts (${where}); document/literal needs one`,
+      message.source,
+    );
+  const part = parts[0]!;
+  if (part.element === undefined)
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `part ${part.name} of message ${message.name.local} names a type, not an element (${where})`,
+      message.source,
+    );
+  const element = clark(part.element);
+  if (model.schema.elements[element] === undefined)
+    refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
+  return { kind: 'element', element };
+}
+
+export function findMessage(model: WsdlModel, name: QName, op: BindingOperation) {
+  const message = model.messages.find((m) => clark(m.name) === clark(name));
+  if (message === undefined)
+    refuse('MISSING_REFERENCE', `message ${clark(name)} (operation ${op.name}) is not declared`, op.source);
+  return message;
+}
+
+export function partValue(schema: SchemaPlan, part: MessagePart, op: BindingOperation): PlannedValue {
+  if (part.element !== undefined) {
+    const element = schema.elements.get(clark(part.element));
+    if (element === undefined)
+      refuse('MISSING_REFERENCE', `element ${clark(part.element)} (part ${part.name}) is not declared`, op.source);
+    return element.value;
+  }
+  if (part.type !== undefined) return resolveValue(part.type, schema.lookup, op.source);
+  return refuse('UNSUPPORTED_CONSTRUCT', `part ${part.name} has neither element nor type`, op.source);
+}
+
+/** The message part an HTTP operation answers with (`mime:mimeXml part=...`). */
+export function httpResultPart(model: WsdlModel, op: BindingOperation, outputName: QName) {
+  const out = op.httpOutput;
+  if (out === undefined || out.kind !== 'mimeXml') {
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `HTTP operation ${op.name} answers ${out === undefined ? 'nothing declared' : out.kind === 'mimeContent' ? `mime:content ${out.type}` : out.what}; only mime:mimeXml is supported`,
+      op.source,
+    );
+  }
+  const message = findMessage(model, outputName, op);
+  const part = out.part !== undefined ? message.parts.find((p) => p.name === out.part) : message.parts[0];
+  if (part === undefined)
+    refuse(
+      'MISSING_REFERENCE',
+      `part ${out.part ?? '(first)'} of message ${message.name.local} is missing`,
+      message.source,
+    );
+  return part;
+}
+
+/** An HTTP operation whose output message has no parts answers nothing (a void method). */
+export function httpOutputIsEmpty(model: WsdlModel, op: BindingOperation, outputName: QName): boolean {
+  return findMessage(model, outputName, op).parts.length === 0;
+}
+
+/** A SOAP header block as the generated code names it: its element and its property. */
+export interface HeaderProp {
+  /** Clark key of the header element. */
+  readonly element: string;
+  /** Property on the operation's header object: the element's local name, numbered on a clash. */
+  readonly prop: string;
+}
+
+export function headerProps(headers: readonly SoapHeaderUse[]): HeaderProp[] {
+  const used = new Set<string>();
+  return headers.map((h) => {
+    let prop = h.element.local;
+    for (let n = 2; used.has(prop); n++) prop = `${h.element.local}_${n}`;
+    used.add(prop);
+    return { element: clark(h.element), prop };
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * DataSet-style content: a complex type whose particles are only `xs:any` wildcards and
+ * `<element ref="s:schema"/>` (ASMX DataSet results) carries arbitrary XML; the generated
+ * code gives the whole element to the caller as an `XmlElement` rather than splitting it
+ * into a schema part and a diffgram part. Mixed content is treated the same way.
+ */
+import type { ComplexType, Particle } from '../model/index.js';
+
+export function isXmlContent(type: ComplexType): boolean {
+  if (type.arrayItem !== undefined || type.simpleContent !== undefined) return false;
+  // Mixed content (text between child elements) has no object form; the XML tree keeps it all.
+  if (type.mixed) return true;
+  if (type.base !== undefined) return false;
+  if (type.attributes.length > 0 || type.content === undefined) return false;
+  const leaves: Particle[] = [];
+  collectLeaves(type.content, leaves);
+  return leaves.length > 0 && leaves.every((p) => p.kind === 'any' || (p.kind === 'element' && p.isSchemaRef === true));
+}
+
+function collectLeaves(particle: Particle, out: Particle[]): void {
+  if (particle.kind === 'element' || particle.kind === 'any') out.push(particle);
+  else for (const child of particle.particles) collectLeaves(child, out);
+}
