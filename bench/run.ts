@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,generator,conformance]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance]
  *
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
@@ -17,11 +17,12 @@ import { captureResponses, startLoadGenerator, startServer } from './lib/servers
 import { runClientSection } from './sections/client.js';
 import { runConformanceSection } from './sections/conformance.js';
 import { runGeneratorSection } from './sections/generator.js';
+import { runHttpsSection } from './sections/https.js';
 import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 
-const SECTIONS = ['server', 'service', 'client', 'rich', 'generator', 'conformance'] as const;
+const SECTIONS = ['server', 'service', 'client', 'rich', 'https', 'generator', 'conformance'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section> } {
@@ -122,6 +123,10 @@ async function main(): Promise<number> {
       'rich: EchoOrder / EchoShapes (100 nested items, derived types) on rich.wsdl: generated vs node-soap vs bare / raw undici',
     );
     await section('rich', rows, figures, errors, () => runRichSection(settings, log));
+  }
+  if (only.has('https')) {
+    log('https: generated server and client over TLS vs bare node:https / raw undici over TLS');
+    await section('https', rows, figures, errors, () => runHttpsSection(settings, log));
   }
   if (only.has('generator')) {
     log('generator: smskit generate vs wsdl-tsclient');

@@ -1,9 +1,10 @@
 /**
- * Reads a password for `account add` and `send`: from a named environment variable, from
- * standard input (`--password-stdin`), or from an interactive prompt without echo. Never from
- * argv, where it would land in shell history and `ps` output.
+ * Reads a secret (an account password, an HTTP or WS-Security password, a bearer token, a key
+ * passphrase): from a named environment variable, from standard input (`--…-stdin`), or from an
+ * interactive prompt without echo. Never from argv, where it would land in shell history and
+ * `ps` output. Standard input can carry one secret per run: assertOneStdinReader says so.
  */
-import { CliError } from './cli-error.js';
+import { CliError, UsageError } from './cli-error.js';
 
 export interface SecretSource {
   /** Environment variable to read first (e.g. SMSKIT_PASSWORD). */
@@ -11,6 +12,21 @@ export interface SecretSource {
   /** Read the first line of standard input. */
   readonly fromStdin: boolean;
   readonly prompt: string;
+  /** What is read, for the message when it cannot be (default "password"). */
+  readonly what?: string;
+  /** The flag that reads it from standard input (default --password-stdin). */
+  readonly stdinFlag?: string;
+}
+
+/**
+ * Standard input is read whole by the first reader: two flags that both want it (two `--…-stdin`
+ * flags, or one and `--input @-`) would leave the second with nothing. Refuse that up front.
+ */
+export function assertOneStdinReader(flags: readonly string[]): void {
+  if (flags.length > 1)
+    throw new UsageError(
+      `${flags.join(' and ')} both read standard input, which holds one value: give the other through its environment variable`,
+    );
 }
 
 async function readStdinLine(): Promise<string> {
@@ -38,8 +54,14 @@ async function promptHidden(prompt: string): Promise<string> {
     };
     const onData = (chunk: string): void => {
       for (const char of chunk) {
-        if (char === '\r' || char === '\n') return finish();
-        if (char === '\u0003') return finish(new CliError('cancelled'));
+        if (char === '\r' || char === '\n') {
+          finish();
+          return;
+        }
+        if (char === '\u0003') {
+          finish(new CliError('cancelled'));
+          return;
+        }
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else value += char;
       }
@@ -54,7 +76,7 @@ export async function readSecret(source: SecretSource): Promise<string> {
   if (source.fromStdin) return readStdinLine();
   if (!process.stdin.isTTY) {
     throw new CliError(
-      `no password: set ${source.envName}, pass --password-stdin and pipe it, or run in a terminal to be prompted`,
+      `no ${source.what ?? 'password'}: set ${source.envName}, pass ${source.stdinFlag ?? '--password-stdin'} and pipe it, or run in a terminal to be prompted`,
     );
   }
   return promptHidden(source.prompt);

@@ -1,11 +1,11 @@
 /**
  * `ServiceClient`: calls any operation of a descriptor over one binding, on a keep-alive undici
- * Pool per client. Faults reject with `SoapFaultError`, transport failures with
- * `TransportError`, values the contract cannot carry with `CodecError` (before anything is sent).
+ * Pool per client (or a proxy agent, or the caller's own dispatcher: network/). Faults reject
+ * with `SoapFaultError`, transport failures with `TransportError`, values the contract cannot
+ * carry with `CodecError` (before anything is sent).
  */
-import { Pool } from 'undici';
 import type { BindingDescriptor, OperationDescriptor, Protocol, ServiceDescriptor } from './descriptor.js';
-import { CodecError } from './errors.js';
+import { CodecError, SoapFaultError, TransportError } from './errors.js';
 import {
   compileHttpBinding,
   decodeHttpResponse,
@@ -18,26 +18,38 @@ import { buildPostRequest } from './http-post.js';
 import { buildSoapRequest, readSoapResponse } from './soap/client.js';
 import { soap11 } from './soap11.js';
 import { soap12 } from './soap12.js';
+import { resolveNetwork, type ClientNetwork } from './network/resolve.js';
+import type { NetworkOptions } from './network/types.js';
 import { send } from './transport.js';
 import type { WireRequest } from './wire.js';
+import { clientUsernameToken } from './wsse/header.js';
+import type { UsernameTokenOptions } from './wsse/types.js';
 
 /**
  * How a client reaches the service. `B` is the bindings it may choose from: a generated client
  * narrows it to the bindings its WSDL has, so asking for another one does not compile.
  */
-export interface ClientOptions<B extends Protocol = Protocol> {
+export interface ClientOptions<B extends Protocol = Protocol> extends NetworkOptions {
   /** The port address, e.g. `http://host:8080/serviceapi.asmx` (default: the binding's address in the WSDL). */
   url?: string;
   /** The binding to call over; required, as each binding puts different bytes on the wire. */
   binding: B;
   /** Whole-call time limit (default 30 s). */
   timeoutMs?: number;
-  /** Extra HTTP headers on every request. */
+  /**
+   * Extra HTTP headers on every request (a call's own `headers` are merged over them). An
+   * `Authorization` here conflicts with `auth` and is refused.
+   */
   headers?: Record<string, string>;
   /** Largest accepted response body (default 16 MiB). */
   maxResponseBytes?: number;
-  /** Keep-alive connections to the origin (default 32). */
+  /** Keep-alive connections to the origin (default 32; not with `dispatcher`). */
   connections?: number;
+  /**
+   * A WS-Security UsernameToken in the `wsse:Security` header of every request (SOAP bindings
+   * only: HTTP GET/POST have no SOAP header, so giving it there is refused).
+   */
+  wsse?: UsernameTokenOptions;
 }
 
 export interface CallOptions<InHeaders extends object = Record<string, unknown>> {
@@ -78,17 +90,31 @@ interface PreparedOperation {
   readonly http: HttpOperation | undefined;
 }
 
-const CLIENT_OPTIONS = new Set(['url', 'binding', 'timeoutMs', 'headers', 'maxResponseBytes', 'connections']);
+const CLIENT_OPTIONS = new Set([
+  'url',
+  'binding',
+  'timeoutMs',
+  'headers',
+  'maxResponseBytes',
+  'connections',
+  'tls',
+  'proxy',
+  'auth',
+  'dispatcher',
+  'wsse',
+]);
 const PROTOCOLS = new Set<Protocol>(['soap11', 'soap12', 'http-get', 'http-post']);
 
 export class ServiceClient {
   readonly binding: Protocol;
   private readonly descriptor: ServiceDescriptor;
-  private readonly pool: Pool;
+  private readonly network: ClientNetwork;
+  private readonly origin: string;
   private readonly path: string;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly headers: Record<string, string>;
+  private readonly wsse: UsernameTokenOptions | undefined;
   private readonly operations = new Map<string, PreparedOperation>();
   /** Operations of the service this binding cannot carry, with the error a call gets. */
   private readonly unusable = new Map<string, UnusableHttpOperation>();
@@ -106,15 +132,18 @@ export class ServiceClient {
     this.path = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
-    this.headers = { ...options.headers };
-    // Connecting counts against the call's time limit too (undici's own default is 10 s).
-    this.pool = new Pool(url.origin, {
-      connections: options.connections ?? 32,
-      keepAliveTimeout: 4_000,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      connect: { timeout: this.timeoutMs },
+    this.origin = url.origin;
+    this.wsse = clientUsernameToken(options.wsse, options.binding);
+    this.network = resolveNetwork(url, {
+      ...options,
+      timeoutMs: this.timeoutMs,
+      secrets: this.wsse === undefined ? [] : [this.wsse.password],
     });
+    // `auth` goes under the client's headers; a call's own headers may still replace it.
+    this.headers =
+      this.network.authorization === undefined
+        ? { ...options.headers }
+        : { authorization: this.network.authorization, ...options.headers };
     this.prepare(binding);
   }
 
@@ -164,10 +193,26 @@ export class ServiceClient {
   ): Promise<{ output: unknown; soapHeaders: Record<string, unknown> }> {
     const prepared = this.prepared(method);
     const request = this.prepareRequest(prepared, input, options);
-    const response = await send(this.pool, request, {
+    try {
+      return await this.sendAndRead(prepared, request, options, withHeaders);
+    } catch (error) {
+      if (error instanceof TransportError) throw this.network.explain(error);
+      if (error instanceof SoapFaultError) throw this.network.explainFault(error);
+      throw error;
+    }
+  }
+
+  private async sendAndRead(
+    prepared: PreparedOperation,
+    request: WireRequest,
+    options: AnyCallOptions,
+    withHeaders: boolean,
+  ): Promise<{ output: unknown; soapHeaders: Record<string, unknown> }> {
+    const response = await send(this.network.dispatcher, request, {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
       maxResponseBytes: this.maxResponseBytes,
       signal: options.signal,
+      origin: this.origin,
     });
     if (prepared.http !== undefined)
       return {
@@ -219,7 +264,7 @@ export class ServiceClient {
   }
 
   private prepareRequest(prepared: PreparedOperation, input: unknown, options: AnyCallOptions): WireRequest {
-    const headers = options.headers === undefined ? this.headers : { ...this.headers, ...options.headers };
+    const headers = options.headers === undefined ? this.headers : mergeHeaders(this.headers, options.headers);
     if (prepared.http !== undefined) {
       checkNoSoapHeaders(prepared.op, this.binding, options);
       return this.binding === 'http-get'
@@ -236,12 +281,25 @@ export class ServiceClient {
       options.soapHeaders,
       headers,
       options.mustUnderstand,
+      this.wsse,
     );
   }
 
+  /** Closes the client's own connections; a dispatcher passed in options stays open (its owner closes it). */
   async close(): Promise<void> {
-    await this.pool.close();
+    if (this.network.ownsDispatcher) await this.network.dispatcher.close();
   }
+}
+
+/**
+ * A call's headers over the client's, by name in any case: a call's `Authorization` replaces
+ * the one from `auth` (HTTP names are case-insensitive; two spellings would send both).
+ */
+function mergeHeaders(base: Record<string, string>, call: Record<string, string>): Record<string, string> {
+  const replaced = new Set(Object.keys(call).map((name) => name.toLowerCase()));
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (!replaced.has(name.toLowerCase())) merged[name] = value;
+  return Object.assign(merged, call);
 }
 
 /** `options.url`, else the address the WSDL gives the binding's port; either must be an http(s) URL. */
@@ -258,11 +316,14 @@ function clientUrl(descriptor: ServiceDescriptor, binding: BindingDescriptor, gi
     throw new TypeError(
       given === undefined
         ? `${descriptor.name}: the WSDL's address for binding ${binding.name} is not a URL (${binding.address}): pass options.url`
-        : `options.url is not a URL: ${given}`,
+        : // A URL with user:password@ is shown without that part, or not at all.
+          `options.url is not a URL${given.includes('@') ? '' : `: ${given}`}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`Unsupported URL scheme: ${url.protocol}`);
+  if (url.username !== '' || url.password !== '')
+    throw new TypeError('options.url carries user:password@: pass the credentials as options.auth instead');
   return url;
 }
 

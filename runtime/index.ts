@@ -14,7 +14,16 @@ export {
   type SmskitRequestListener,
 } from './server.js';
 export type { HelpPagesMode } from './server/help-mode.js';
+export type { PasswordType, UsernameTokenOptions, VerifiedIdentity, WsSecurityOptions } from './wsse/types.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
+export type {
+  ClientTlsOptions,
+  HttpAuth,
+  NetworkOptions,
+  Pem,
+  ProxyOption,
+  ServerTlsOptions,
+} from './network/index.js';
 export {
   ServiceError,
   SoapFaultError,

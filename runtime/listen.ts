@@ -1,11 +1,15 @@
 /**
- * `listen(listener, { host, port })`: a node:http server with the timeouts from the listener's
- * options, and a graceful `close()` that stops accepting, lets in-flight requests finish and
- * then closes idle keep-alive connections (forcing the rest after `closeTimeoutMs`).
+ * `listen(listener, { host, port, tls? })`: a node:http server (node:https with `tls`) with the
+ * timeouts from the listener's options, and a graceful `close()` that stops accepting, lets
+ * in-flight requests finish and then closes idle keep-alive connections (forcing the rest after
+ * `closeTimeoutMs`).
  */
 import http, { type RequestListener } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
+import { serverTlsOptions, type ServerTlsOptions } from './network/server-tls.js';
 import { LISTENER_OPTIONS, type ServerOptions } from './server.js';
 
 export interface ListenOptions {
@@ -13,27 +17,38 @@ export interface ListenOptions {
   readonly port?: number;
   /** How long close() waits for in-flight requests before dropping connections (default 10 s). */
   readonly closeTimeoutMs?: number;
+  /** Serve HTTPS with this certificate and key; `requestCert` also verifies client certificates. */
+  readonly tls?: ServerTlsOptions;
 }
 
 export interface Listening {
-  /** e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  /** e.g. `http://127.0.0.1:41234`, or `https://…` with `tls` (no trailing slash). */
   readonly url: string;
+  /** The node:http server (a node:https one with `tls`, which is one too). */
   readonly server: http.Server;
   close(): Promise<void>;
 }
 
 export async function listen(listener: RequestListener, options: ListenOptions = {}): Promise<Listening> {
   const serverOptions = (listener as Partial<Record<typeof LISTENER_OPTIONS, ServerOptions>>)[LISTENER_OPTIONS] ?? {};
-  const server = http.createServer(
-    {
-      headersTimeout: serverOptions.headersTimeoutMs ?? 10_000,
-      requestTimeout: serverOptions.requestTimeoutMs ?? 30_000,
-      keepAliveTimeout: 5_000,
-      connectionsCheckingInterval: 1_000,
-    },
-    listener,
-  );
-  dropSilentConnections(server, serverOptions.headersTimeoutMs ?? 10_000);
+  const headersTimeoutMs = serverOptions.headersTimeoutMs ?? 10_000;
+  const httpOptions = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: serverOptions.requestTimeoutMs ?? 30_000,
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: 1_000,
+  };
+  const server =
+    options.tls === undefined
+      ? http.createServer(httpOptions, listener)
+      : https.createServer(
+          // A TLS handshake gets as long as a request head: a client that never completes one
+          // holds a socket no longer than a silent plain-HTTP client does.
+          { ...httpOptions, ...serverTlsOptions(options.tls), handshakeTimeout: headersTimeoutMs },
+          listener,
+        );
+  dropSilentConnections(server, headersTimeoutMs);
+  if (options.tls !== undefined) dropSilentTlsConnections(server, headersTimeoutMs);
   server.on('clientError', answerClientError);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -47,7 +62,7 @@ export async function listen(listener: RequestListener, options: ListenOptions =
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${shownHost}:${address.port}`,
     server,
     close: () => (closing ??= closeGracefully(server, options.closeTimeoutMs ?? 10_000)),
   };
@@ -64,6 +79,23 @@ function dropSilentConnections(server: http.Server, timeoutMs: number): void {
   server.on('connection', (socket: Socket) => {
     const timer = setTimeout(() => {
       if (!spoke.has(socket) && !socket.destroyed && socket.bytesRead === 0) socket.destroy();
+    }, timeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
+/**
+ * Over TLS the raw socket has read the handshake, so the check above never fires for a client
+ * that completes one and then sends nothing: time the TLS socket instead, from the handshake to
+ * the first request (keep-alive idling after a request is Node's keepAliveTimeout's job).
+ */
+function dropSilentTlsConnections(server: http.Server, timeoutMs: number): void {
+  const spoke = new WeakSet<object>();
+  server.on('request', (req: http.IncomingMessage) => spoke.add(req.socket));
+  server.on('secureConnection', (socket: TLSSocket) => {
+    const timer = setTimeout(() => {
+      if (!spoke.has(socket) && !socket.destroyed) socket.destroy();
     }, timeoutMs);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));

@@ -5,7 +5,7 @@
  * Status codes: 200 success; SOAP faults 500 in both versions (ASMX's convention, also for
  * SOAP 1.2 Sender faults); GET/POST errors 500 text/plain; 404 unknown path; 405 wrong method
  * (with Allow); 415 unsupported content type; 413 body over maxBodyBytes; 408 body too slow;
- * 400 invalid Content-Length. See docs/runtime.md, "Errors the server answers".
+ * 400 invalid Content-Length; 403 HTTP GET/POST when `wsSecurity` requires a UsernameToken. See docs/runtime.md, "Errors the server answers".
  * GET on the service address: the help pages and `?disco` (server/help.ts), `?wsdl`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -16,7 +16,7 @@ import { encodeHttpResponse, type HttpOperation } from './http-binding.js';
 import type { ParamDecodeError } from './http-params.js';
 import { decodeGetRequest } from './http-get.js';
 import { decodePostRequest, FORM_CONTENT_TYPE } from './http-post.js';
-import { encodeSoapResponse, SoapRequestDecoder } from './soap/server.js';
+import { encodeSoapResponse, SoapRequestDecoder, type SoapDecoded } from './soap/server.js';
 import type { FaultSpec, SoapVersion } from './soap/version.js';
 import { soap11 } from './soap11.js';
 import { soap12 } from './soap12.js';
@@ -26,12 +26,15 @@ import { BodyReader, type BodyFailure } from './server/body.js';
 import { compileRoutes, lookupRoute, operationMethods, type Route, type RouteTable } from './server/routes.js';
 import { isWsdlQuery, requestOrigin, WsdlCache } from './server/wsdl.js';
 import { answerHelp, compileHelp, helpPagesMode, type HelpPagesMode, type HelpSite } from './server/help.js';
+import { writeSecurityFault } from './wsse/fault.js';
+import type { VerifiedIdentity, WsSecurityOptions } from './wsse/types.js';
+import { UsernameTokenVerifier } from './wsse/verify.js';
 
 export interface RequestContext<InHeaders = Record<string, unknown>, OutHeaders = Record<string, unknown>> {
   readonly binding: Protocol;
   /** The operation's WSDL name. */
   readonly operation: string;
-  readonly remoteAddress?: string;
+  readonly remoteAddress?: string | undefined;
   readonly headers: IncomingHttpHeaders;
   /** Declared SOAP header blocks of the request, by property name ({} over HTTP GET/POST). */
   readonly soapHeaders: InHeaders;
@@ -44,6 +47,12 @@ export interface RequestContext<InHeaders = Record<string, unknown>, OutHeaders 
   readonly responseSoapHeaders: Partial<OutHeaders>;
   /** Aborted when the client goes away before the response is sent. */
   readonly signal: AbortSignal;
+  /**
+   * Who the request's WS-Security UsernameToken proved the caller to be (`ServerOptions.wsSecurity`
+   * verified it before the handler was called); undefined when the server checks no tokens, or
+   * when the token is optional and the request had none.
+   */
+  readonly identity: VerifiedIdentity | undefined;
 }
 
 /**
@@ -91,6 +100,13 @@ export interface ServerOptions {
    * requests from this machine, 'test-form' to every client, 'off' serves no pages.
    */
   readonly helpPages?: HelpPagesMode;
+  /**
+   * Verify a WS-Security UsernameToken (WSS UsernameToken Profile) on every SOAP request before
+   * its handler runs; the handler gets the identity as `context.identity`. A failure is a SOAP
+   * fault with a WSS fault code (wsse:FailedAuthentication...), and the handler is not called.
+   * docs/ws-security.md.
+   */
+  readonly wsSecurity?: WsSecurityOptions;
 }
 
 const OPTION_NAMES = new Set([
@@ -105,6 +121,7 @@ const OPTION_NAMES = new Set([
   'xmlLimits',
   'httpMissingParameters',
   'helpPages',
+  'wsSecurity',
 ]);
 
 interface Plan {
@@ -120,6 +137,8 @@ interface Plan {
   readonly passAbsentOptional: boolean;
   /** Help pages and DISCO; undefined when neither is served. */
   readonly help: HelpSite | undefined;
+  /** The UsernameToken check; undefined when the server checks none. */
+  readonly wsSecurity: UsernameTokenVerifier | undefined;
 }
 
 /** Marks the listener with its options, so `listen` can apply the server-level timeouts. */
@@ -145,6 +164,7 @@ export function createRequestListener(
 function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHandler>, options: ServerOptions): Plan {
   for (const key of Object.keys(options))
     if (!OPTION_NAMES.has(key)) throw new TypeError(`Unknown server option: ${key}`);
+  const logger = options.logger ?? stderrLogger;
   const positive = (name: string, value: number | undefined, fallback: number): number => {
     if (value === undefined) return fallback;
     if (!Number.isFinite(value) || value <= 0) throw new TypeError(`Server option ${name} must be a positive number`);
@@ -167,11 +187,15 @@ function compilePlan(d: ServiceDescriptor, handlers: Record<string, OperationHan
       maxBytes: positive('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
       timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     }),
-    logger: options.logger ?? stderrLogger,
+    logger,
     trustForwarded: options.trustForwardedHeaders === true,
-    soapRequests: new SoapRequestDecoder(d, options.xmlLimits),
+    soapRequests: new SoapRequestDecoder(d, options.xmlLimits, options.wsSecurity !== undefined),
     passAbsentOptional: missingParameters(options.httpMissingParameters) === 'pass',
     help: compileHelp(d, helpPagesMode(options.helpPages), options.basePath, options.wsdl),
+    wsSecurity:
+      options.wsSecurity === undefined
+        ? undefined
+        : new UsernameTokenVerifier(options.wsSecurity, (line) => logger.error(line)),
   };
 }
 
@@ -276,6 +300,40 @@ function serveSoap(
     return writeFault(res, hinted, requestFault(plan, err, 'SOAP request'));
   }
   if (!decoded.ok) return writeFault(res, decoded.version, decoded.fault);
+  if (plan.wsSecurity === undefined) answerSoap(plan, decoded, req, res, undefined);
+  else verifyThenAnswer(plan, plan.wsSecurity, decoded, req, res);
+}
+
+/** The UsernameToken check first; the handler runs only when it passes. */
+function verifyThenAnswer(
+  plan: Plan,
+  verifier: UsernameTokenVerifier,
+  decoded: Extract<SoapDecoded, { ok: true }>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const { version, op } = decoded;
+  verifier.verify(decoded.securityHeaders ?? []).then(
+    (outcome) => {
+      if (res.destroyed) return;
+      if (outcome.ok) answerSoap(plan, decoded, req, res, outcome.identity);
+      // The fault says which WSS check failed, never with what.
+      else writeText(res, 500, version.contentType, writeSecurityFault(version, outcome.fault));
+    },
+    (err: unknown) => {
+      writeFault(res, version, internalFault(plan, err, op, version.protocol, 'wsSecurity.passwordOf'));
+    },
+  );
+}
+
+/** Calls the handler of a decoded (and, with wsSecurity, verified) SOAP request and writes its answer. */
+function answerSoap(
+  plan: Plan,
+  decoded: Extract<SoapDecoded, { ok: true }>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  identity: VerifiedIdentity | undefined,
+): void {
   const { version, op } = decoded;
   invoke(
     plan,
@@ -283,6 +341,7 @@ function serveSoap(
     version.protocol,
     decoded.input,
     decoded.soapHeaders,
+    identity,
     req,
     res,
     (output, responseHeaders) => {
@@ -364,6 +423,14 @@ function serveHttp(
   res: ServerResponse,
   decoded: { input: Record<string, unknown> } | ParamDecodeError,
 ): void {
+  // A UsernameToken travels in a SOAP header, which GET and POST do not have. 403, not 401: a
+  // 401 must offer an HTTP authentication scheme (WWW-Authenticate), and none would help here.
+  if (plan.wsSecurity?.required === true) {
+    const method = binding === 'http-get' ? 'GET' : 'POST';
+    const line = `${hop.op.name} requires a WS-Security UsernameToken, which HTTP ${method} cannot carry: call it over SOAP.`;
+    writePlain(res, 403, line, 'Client');
+    return;
+  }
   if ('error' in decoded) return writePlain(res, 500, decoded.error, 'Client', decoded.code);
   invoke(
     plan,
@@ -371,6 +438,7 @@ function serveHttp(
     binding,
     decoded.input,
     {},
+    undefined,
     req,
     res,
     (output, responseHeaders) => {
@@ -413,13 +481,14 @@ function invoke(
   binding: Protocol,
   input: unknown,
   soapHeaders: Record<string, unknown>,
+  identity: VerifiedIdentity | undefined,
   req: IncomingMessage,
   res: ServerResponse,
   onOutput: (output: unknown, responseHeaders: Record<string, unknown> | undefined) => void,
   onFault: (fault: FaultSpec) => void,
 ): void {
   const handler = plan.handlers.get(op.method)!;
-  const context = new HandlerContext(binding, op.name, req, res, soapHeaders);
+  const context = new HandlerContext(binding, op.name, req, res, soapHeaders, identity);
   let result: unknown;
   try {
     result = handler(input, context);
@@ -475,6 +544,7 @@ class HandlerContext implements RequestContext {
     req: IncomingMessage,
     private readonly res: ServerResponse,
     readonly soapHeaders: Record<string, unknown>,
+    readonly identity: VerifiedIdentity | undefined,
   ) {
     this.remoteAddress = req.socket.remoteAddress;
     this.headers = req.headers;

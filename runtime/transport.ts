@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
+import { isTlsCode, tlsReason } from './network/tls-reasons.js';
 import type { WireRequest } from './wire.js';
 
 export interface WireResponse {
@@ -16,6 +17,11 @@ export interface SendOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
+  /**
+   * The service's origin (`https://host:8443`): needed by dispatchers that serve many origins
+   * (an Agent, a ProxyAgent), and named in TLS errors. A Pool knows its own.
+   */
+  readonly origin?: string | undefined;
 }
 
 /**
@@ -28,14 +34,19 @@ export async function send(dispatcher: Dispatcher, request: WireRequest, options
   if (options.signal === undefined) {
     const started = performance.now();
     try {
-      const response = await dispatcher.request({
-        method: request.method,
-        path: request.path,
-        headers: request.headers,
-        body: request.body,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
+      const response = await dispatcher.request(
+        withOrigin(
+          {
+            method: request.method,
+            path: request.path,
+            headers: request.headers,
+            body: request.body ?? null,
+            headersTimeout: options.timeoutMs,
+            bodyTimeout: options.timeoutMs,
+          },
+          options.origin,
+        ),
+      );
       const body = await readLimited(
         response,
         options.maxResponseBytes,
@@ -45,7 +56,7 @@ export async function send(dispatcher: Dispatcher, request: WireRequest, options
       );
       return { status: response.statusCode, headers: response.headers, body };
     } catch (err) {
-      throw classify(err, false, options.timeoutMs);
+      throw classify(err, false, options.timeoutMs, options.origin);
     }
   }
   return sendWithSignal(dispatcher, request, options, options.signal);
@@ -68,13 +79,18 @@ async function sendWithSignal(
   else userSignal.addEventListener('abort', onUserAbort, { once: true });
   const started = performance.now();
   try {
-    const response = await dispatcher.request({
-      method: request.method,
-      path: request.path,
-      headers: request.headers,
-      body: request.body,
-      signal: controller.signal,
-    });
+    const response = await dispatcher.request(
+      withOrigin(
+        {
+          method: request.method,
+          path: request.path,
+          headers: request.headers,
+          body: request.body ?? null,
+          signal: controller.signal,
+        },
+        options.origin,
+      ),
+    );
     const body = await readLimited(
       response,
       options.maxResponseBytes,
@@ -84,11 +100,20 @@ async function sendWithSignal(
     );
     return { status: response.statusCode, headers: response.headers, body };
   } catch (err) {
-    throw classify(err, timedOut, options.timeoutMs);
+    throw classify(err, timedOut, options.timeoutMs, options.origin);
   } finally {
     clearTimeout(timer);
     userSignal.removeEventListener('abort', onUserAbort);
   }
+}
+
+/** Sets `origin` only when known: a Pool has its own, any other dispatcher needs it. */
+function withOrigin(
+  requestOptions: Dispatcher.RequestOptions<null>,
+  origin: string | undefined,
+): Dispatcher.RequestOptions<null> {
+  if (origin !== undefined) requestOptions.origin = origin;
+  return requestOptions;
 }
 
 /**
@@ -142,18 +167,15 @@ async function readLimited(
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
-const TLS_CODES = new Set([
-  'EPROTO',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'CERT_HAS_EXPIRED',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
+// undici's ProxyAgent ends a CONNECT the proxy did not answer with 200 as an abort; it is the
+// proxy's refusal, not the caller's abort.
+const PROXY_REFUSAL = /^Proxy response \((\d{3})\) !== 200|^Proxy Authentication Required \(407\)/;
 
-/** Maps undici and socket errors (looking through `cause`) to a TransportError. */
-export function classify(err: unknown, timedOut: boolean, timeoutMs: number): TransportError {
+/**
+ * Maps undici and socket errors (looking through `cause`) to a TransportError; `origin`, when
+ * given, is named in TLS failures (which server's certificate, or which server refused ours).
+ */
+export function classify(err: unknown, timedOut: boolean, timeoutMs: number, origin?: string): TransportError {
   if (err instanceof TransportError) return err;
   if (timedOut) return new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`, { cause: err });
   const codes: string[] = [];
@@ -164,6 +186,11 @@ export function classify(err: unknown, timedOut: boolean, timeoutMs: number): Tr
   }
   const has = (test: (code: string) => boolean): boolean => codes.some(test);
   const message = err instanceof Error ? err.message : String(err);
+  const proxyRefusal = PROXY_REFUSAL.exec(message);
+  if (proxyRefusal !== null)
+    return new TransportError('REFUSED', `The proxy refused the connection (HTTP ${proxyRefusal[1] ?? '407'})`, {
+      cause: err,
+    });
   if (has((c) => c === 'ABORT' || c === 'UND_ERR_ABORTED'))
     return new TransportError('ABORTED', 'The call was aborted by the caller', { cause: err });
   if (has((c) => c === 'ECONNREFUSED'))
@@ -174,8 +201,10 @@ export function classify(err: unknown, timedOut: boolean, timeoutMs: number): Tr
     return new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`, { cause: err });
   if (has((c) => c === 'UND_ERR_CONNECT_TIMEOUT' || c === 'ETIMEDOUT'))
     return new TransportError('TIMEOUT', `Connection timed out: ${message}`, { cause: err });
-  if (has((c) => TLS_CODES.has(c) || c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.startsWith('CERT_')))
-    return new TransportError('TLS', `TLS failure: ${message}`, { cause: err });
+  if (has(isTlsCode)) {
+    const where = origin === undefined ? '' : ` with ${origin}`;
+    return new TransportError('TLS', `TLS failure${where}: ${tlsReason(codes) ?? message}`, { cause: err });
+  }
   if (has((c) => c === 'UND_ERR_RES_EXCEEDED_MAX_SIZE'))
     return new TransportError('TOO_LARGE', `The response is too large: ${message}`, { cause: err });
   if (has((c) => c === 'UND_ERR_HEADERS_OVERFLOW'))

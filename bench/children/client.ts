@@ -2,28 +2,35 @@
  * One client under test, in its own process, calling SMSSend (SOAP 1.1) on the bare server with
  * `callers` concurrent loops: `generated` (ServiceAPIClient), `node-soap` (soap.createClientAsync)
  * or `undici` (a Pool sending the same prebuilt bytes: the limit).
- * argv: kind url. IPC request `{ seconds, callers }` -> `{ cps, failures }`.
+ * argv: kind url [ca-file]. IPC request `{ seconds, callers }` -> `{ cps, failures }`.
+ * With a CA file (an https:// url), `generated` takes it as `tls.ca` and `undici` as `connect.ca`.
  */
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { ServiceAPIClient } from '../../generated/service-api/index.js';
 import { FIXED_INPUT, SERVICE_PATH, sendRequest } from '../lib/payloads.js';
 
 type Call = () => Promise<unknown>;
 
-async function makeCall(kind: string, url: string): Promise<Call> {
+async function makeCall(kind: string, url: string, ca: Buffer | undefined): Promise<Call> {
   const endpoint = url + SERVICE_PATH;
   if (kind === 'generated') {
-    const client = new ServiceAPIClient({ url: endpoint, binding: 'soap11', connections: 32 });
+    const client = new ServiceAPIClient({
+      url: endpoint,
+      binding: 'soap11',
+      connections: 32,
+      ...(ca === undefined ? {} : { tls: { ca } }),
+    });
     return () => client.SMSSend(FIXED_INPUT);
   }
   if (kind === 'node-soap') {
     const soap = await import('soap');
     const wsdl = new URL('../../wsdl/serviceapi.wsdl', import.meta.url);
     const client = await soap.createClientAsync(wsdl.pathname, { endpoint });
-    return () => client['SMSSendAsync'](FIXED_INPUT) as Promise<unknown>;
+    return () => client.SMSSendAsync(FIXED_INPUT) as Promise<unknown>;
   }
   if (kind === 'undici') {
-    const pool = new Pool(url, { connections: 32, pipelining: 1 });
+    const pool = new Pool(url, { connections: 32, pipelining: 1, ...(ca === undefined ? {} : { connect: { ca } }) });
     const req = sendRequest('soap11', FIXED_INPUT);
     const body = Buffer.from(req.body!);
     const headers = { ...req.headers, 'content-length': String(body.length) };
@@ -55,7 +62,12 @@ async function run(call: Call, seconds: number, callers: number): Promise<{ cps:
   return { cps: done / ((performance.now() - started) / 1000), failures };
 }
 
-const call = await makeCall(process.argv[2] ?? '', process.argv[3] ?? '');
+const caFile = process.argv[4];
+const call = await makeCall(
+  process.argv[2] ?? '',
+  process.argv[3] ?? '',
+  caFile === undefined ? undefined : readFileSync(caFile),
+);
 process.on('message', (message) => {
   const { seconds, callers } = message as { seconds: number; callers: number };
   run(call, seconds, callers).then(

@@ -3,9 +3,11 @@
  * prebuilt response: the limit), `node-soap` (soap.listen on wsdl/serviceapi.wsdl) or
  * `generated` (createServiceAPIListener). All three answer SMSSend with the same fixed result.
  * Sends `{ url }` over IPC once listening; exits on SIGTERM.
- * argv: kind [responses-json (bare only: binding -> { contentType, body })]
+ * argv: kind [responses-json (bare only: binding -> { contentType, body })] [--tls-cert FILE --tls-key FILE]
+ * With the TLS flags, `generated` is `listen` with `tls` and `bare` is node:https (the HTTPS limit).
  */
 import http from 'node:http';
+import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServiceAPIListener } from '../../generated/service-api/index.js';
@@ -52,28 +54,40 @@ async function startNodeSoap(): Promise<http.Server> {
   return server;
 }
 
+/** The certificate and key named by --tls-cert / --tls-key, or undefined for plain HTTP. */
+function tlsFiles(): { cert: Buffer; key: Buffer } | undefined {
+  const at = (flag: string): string | undefined => {
+    const index = process.argv.indexOf(flag);
+    return index === -1 ? undefined : process.argv[index + 1];
+  };
+  const cert = at('--tls-cert');
+  const key = at('--tls-key');
+  return cert === undefined || key === undefined ? undefined : { cert: readFileSync(cert), key: readFileSync(key) };
+}
+
+function bareServer(tls: { cert: Buffer; key: Buffer } | undefined): http.Server {
+  const listener = bareListener(JSON.parse(process.argv[3] ?? '{}') as FixedResponses);
+  return tls === undefined
+    ? http.createServer({ keepAliveTimeout: 5_000 }, listener)
+    : https.createServer({ keepAliveTimeout: 5_000, ...tls }, listener);
+}
+
 async function start(kind: string): Promise<{ url: string; close(): void }> {
+  const tls = tlsFiles();
   if (kind === 'generated') {
     const listener = createServiceAPIListener({
       SMSSend: () => ({ SMSSendResult: RESULT }),
       SMSSendToPort: () => ({ SMSSendToPortResult: RESULT }),
     });
-    const listening = await listen(listener, { host: '127.0.0.1', port: 0 });
+    const listening = await listen(listener, { host: '127.0.0.1', port: 0, ...(tls === undefined ? {} : { tls }) });
     return { url: listening.url, close: () => void listening.close() };
   }
-  const server =
-    kind === 'bare'
-      ? http.createServer(
-          { keepAliveTimeout: 5_000 },
-          bareListener(JSON.parse(process.argv[3] ?? '{}') as FixedResponses),
-        )
-      : kind === 'node-soap'
-        ? await startNodeSoap()
-        : undefined;
+  if (tls !== undefined && kind !== 'bare') throw new Error(`no HTTPS variant of the ${kind} server`);
+  const server = kind === 'bare' ? bareServer(tls) : kind === 'node-soap' ? await startNodeSoap() : undefined;
   if (server === undefined) throw new Error(`unknown server kind ${kind}`);
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => server.closeAllConnections(),
   };
 }

@@ -3,7 +3,7 @@
  * through a server to capture (or check) its answer.
  */
 import type { ChildProcess } from 'node:child_process';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { LoadRequest, LoadResult } from '../children/load.js';
 import { ask, forkChild, nextMessage } from './procs.js';
 import { BINDINGS, FIXED_INPUT, sendRequest, type HttpRequestSpec } from './payloads.js';
@@ -17,17 +17,31 @@ export interface ChildServer {
   readonly child: ChildProcess;
 }
 
-/** A server of the SMS contract (children/server.ts); `module` picks another contract's servers. */
+/** A server certificate and key (files) for the HTTPS servers. */
+export interface TlsFiles {
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/**
+ * A server of the SMS contract (children/server.ts); `module` picks another contract's servers;
+ * `tls` serves HTTPS (children/server.ts only).
+ */
 export async function startServer(
   kind: ServerKind,
   responses?: FixedResponses,
   module = 'server.ts',
+  tls?: TlsFiles,
 ): Promise<ChildServer> {
   const profileName = module === 'server.ts' ? kind : `${module.replace(/-server\.ts$/, '')}-${kind}`;
   const child = forkChild(
     module,
-    responses === undefined ? [kind] : [kind, JSON.stringify(responses)],
-    profileArgs(profileName),
+    [
+      kind,
+      JSON.stringify(responses ?? {}),
+      ...(tls === undefined ? [] : ['--tls-cert', tls.certFile, '--tls-key', tls.keyFile]),
+    ],
+    profileArgs(tls === undefined ? profileName : `https-${profileName}`),
   );
   const { url } = await nextMessage<{ url: string }>(child, 30_000, `${kind} server start`);
   return { kind, url, child };
@@ -35,7 +49,7 @@ export async function startServer(
 
 /** BENCH_PROFILE=<dir> runs the servers with --cpu-prof (written when they exit). */
 export function profileArgs(name: string): string[] {
-  const dir = process.env['BENCH_PROFILE'];
+  const dir = process.env.BENCH_PROFILE;
   return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`];
 }
 
@@ -64,21 +78,23 @@ export function startLoadGenerator(): LoadGenerator {
 export async function exchange(
   url: string,
   spec: HttpRequestSpec,
+  dispatcher?: Dispatcher,
 ): Promise<{ status: number; contentType: string; body: string }> {
   const res = await request(url + spec.path, {
     method: spec.method,
     headers: { ...spec.headers },
     ...(spec.body === undefined ? {} : { body: spec.body }),
+    ...(dispatcher === undefined ? {} : { dispatcher }),
   });
   const body = await res.body.text();
   return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body };
 }
 
 /** The generated server's answers to the fixed requests: the bare server replays these bytes. */
-export async function captureResponses(url: string): Promise<FixedResponses> {
+export async function captureResponses(url: string, dispatcher?: Dispatcher): Promise<FixedResponses> {
   const out: FixedResponses = {};
   for (const binding of BINDINGS) {
-    const r = await exchange(url, sendRequest(binding, FIXED_INPUT));
+    const r = await exchange(url, sendRequest(binding, FIXED_INPUT), dispatcher);
     if (r.status !== 200) throw new Error(`generated server, ${binding}: HTTP ${r.status}: ${r.body.slice(0, 200)}`);
     out[binding] = { contentType: r.contentType, body: r.body };
   }

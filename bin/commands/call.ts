@@ -8,12 +8,21 @@ import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { Protocol, ServiceDescriptor } from '../../runtime/index.js';
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.js';
+import {
+  asFlagError,
+  networkStdinReaders,
+  resolveNetworkFlags,
+  validateNetworkFlags,
+  withNetworkFlags,
+  type NetworkFlags,
+} from '../network-flags.js';
+import { assertOneStdinReader } from '../secret-input.js';
 import type { CliCommand } from './command.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
 function builder(yargs: Argv): Argv {
-  return yargs
+  return withNetworkFlags(yargs)
     .positional('wsdl', { type: 'string', describe: 'WSDL file or URL' })
     .positional('operation', { type: 'string', describe: 'Operation (or method) name, as `smskit inspect` lists it' })
     .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
@@ -47,6 +56,7 @@ interface CallOptions {
   readonly showHeaders: boolean;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
+  readonly network: NetworkFlags;
 }
 
 function validate(args: Record<string, unknown>): CallOptions {
@@ -56,7 +66,7 @@ function validate(args: Record<string, unknown>): CallOptions {
       throw new UsageError(`${name} is required: smskit call <wsdl> <operation>`);
     return value;
   };
-  const timeout = Number(args['timeout']);
+  const timeout = Number(args.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0)
     throw new UsageError('--timeout must be a positive number of milliseconds');
   const maxBytes = Number(args['max-response-bytes']);
@@ -65,14 +75,25 @@ function validate(args: Record<string, unknown>): CallOptions {
   return Object.freeze({
     wsdl: text('wsdl'),
     operation: text('operation'),
-    binding: args['binding'] as Protocol,
-    url: typeof args['url'] === 'string' ? args['url'] : undefined,
-    input: String(args['input']),
+    binding: args.binding as Protocol,
+    url: typeof args.url === 'string' ? args.url : undefined,
+    input: String(args.input),
     soapHeaders: typeof args['soap-headers'] === 'string' ? args['soap-headers'] : undefined,
     showHeaders: args['show-headers'] === true,
     timeoutMs: timeout,
     maxResponseBytes: maxBytes,
+    network: validateNetworkFlags(args),
   });
+}
+
+/** `--input @-` / `-` and `--soap-headers @-` read standard input too. */
+function stdinReaders(options: CallOptions): string[] {
+  const fromStdin = (value: string | undefined): boolean => value === '-' || value === '@-';
+  return [
+    ...(fromStdin(options.input) ? ['--input @-'] : []),
+    ...(fromStdin(options.soapHeaders) ? ['--soap-headers @-'] : []),
+    ...networkStdinReaders(options.network),
+  ];
 }
 
 /** JSON from the flag's text, a file (`@path`) or standard input (`@-`, or `--input=-`). */
@@ -103,6 +124,7 @@ function findMethod(d: ServiceDescriptor, name: string): string {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validate(args);
+  assertOneStdinReader(stdinReaders(options));
   const { loadContract } = await import('../../conformance/contract-source.js');
   const runtime = await import('../../runtime/index.js');
   const { descriptor } = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
@@ -119,12 +141,19 @@ async function run(args: Record<string, unknown>): Promise<number> {
     options.soapHeaders === undefined
       ? undefined
       : runtime.soapHeadersFromJson(descriptor, method, readJson(options.soapHeaders, '--soap-headers'));
-  const client = new runtime.ServiceClient(descriptor, {
-    url,
-    binding: options.binding,
-    timeoutMs: options.timeoutMs,
-    maxResponseBytes: options.maxResponseBytes,
-  });
+  const network = await resolveNetworkFlags(options.network);
+  let client: InstanceType<typeof runtime.ServiceClient>;
+  try {
+    client = new runtime.ServiceClient(descriptor, {
+      url,
+      binding: options.binding,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      ...network,
+    });
+  } catch (error) {
+    throw asFlagError(error);
+  }
   try {
     const result = await client.callWithHeaders(method, input, soapHeaders === undefined ? {} : { soapHeaders });
     const shown = options.showHeaders ? { output: result.output, soapHeaders: result.soapHeaders } : result.output;
@@ -155,6 +184,10 @@ export const callCommand: CliCommand = {
       'calls Add over SOAP 1.1 at the address in the WSDL',
     ],
     ['smskit call http://host/rich.asmx?wsdl EchoShapes --binding soap12 --input @shapes.json', 'input from a file'],
+    [
+      'SMSKIT_HTTP_PASSWORD=... smskit call calc.wsdl Add --url https://host/calc.asmx --ca corp-ca.pem --user me --input \'{"intA": 1, "intB": 2}\'',
+      'over HTTPS with a company CA and HTTP Basic',
+    ],
   ],
   exitCodes: {
     0: 'the result was printed',

@@ -7,7 +7,15 @@ import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
 import type { Protocol } from '../../runtime/index.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.js';
-import { readSecret } from '../secret-input.js';
+import {
+  asFlagError,
+  networkStdinReaders,
+  resolveNetworkFlags,
+  validateNetworkFlags,
+  withNetworkFlags,
+  type NetworkFlags,
+} from '../network-flags.js';
+import { assertOneStdinReader, readSecret } from '../secret-input.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
@@ -24,6 +32,7 @@ export interface SendOptions {
   readonly port: string | undefined;
   readonly passwordStdin: boolean;
   readonly timeoutMs: number;
+  readonly network: NetworkFlags;
 }
 
 export function validateSendOptions(args: Record<string, unknown>): SendOptions {
@@ -47,11 +56,12 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
     port: args.port === undefined ? undefined : String(args.port),
     passwordStdin: args['password-stdin'] === true,
     timeoutMs: timeout,
+    network: validateNetworkFlags(args),
   });
 }
 
 function builder(yargs: Argv): Argv {
-  return yargs
+  return withNetworkFlags(yargs)
     .option('url', {
       type: 'string',
       demandOption: true,
@@ -87,14 +97,29 @@ async function call(client: ServiceAPIClient, options: SendOptions, password: st
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
+  assertOneStdinReader([
+    ...(options.passwordStdin ? ['--password-stdin'] : []),
+    ...networkStdinReaders(options.network),
+  ]);
   const password = await readSecret({
     envName: PASSWORD_ENV,
     fromStdin: options.passwordStdin,
     prompt: `password for ${options.email}: `,
   });
+  const network = await resolveNetworkFlags(options.network);
   const { ServiceAPIClient } = await import('../../generated/service-api/client.js');
   const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
-  const client = new ServiceAPIClient({ url: options.url, binding: options.binding, timeoutMs: options.timeoutMs });
+  let client: InstanceType<typeof ServiceAPIClient>;
+  try {
+    client = new ServiceAPIClient({
+      url: options.url,
+      binding: options.binding,
+      timeoutMs: options.timeoutMs,
+      ...network,
+    });
+  } catch (error) {
+    throw asFlagError(error);
+  }
   try {
     const result = await call(client, options, password);
     process.stdout.write(`${result ?? ''}\n`);
@@ -128,6 +153,10 @@ export const sendCommand: CliCommand = {
     [
       'SMSKIT_PASSWORD=... smskit send --binding http-post --port 2948 --url ... --keyword ACME --email you@example.com --to ... --carrier auto --message Hi',
       'SMSSendToPort over HTTP POST',
+    ],
+    [
+      'smskit send --url https://sms.corp.example/serviceapi.asmx --ca corp-ca.pem --cert me.pem --key me.key --proxy http://proxy.corp:3128 ...',
+      'over HTTPS with a company CA and a client certificate, through a proxy',
     ],
   ],
   exitCodes: {

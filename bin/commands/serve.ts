@@ -1,6 +1,16 @@
-/** `smskit serve`: the SMS service on all four bindings, until SIGINT/SIGTERM (graceful). */
+/**
+ * `smskit serve`: the SMS service on all four bindings, over HTTP or HTTPS (optionally verifying
+ * client certificates), until SIGINT/SIGTERM (graceful).
+ */
 import type { Argv } from 'yargs';
 import { CliError, EXIT_OK, UsageError } from '../cli-error.js';
+import {
+  asFlagError,
+  resolveServeTls,
+  validateServeTlsFlags,
+  withServeTlsFlags,
+  type ServeTlsFlags,
+} from '../network-flags.js';
 import { withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help-mode.js';
@@ -14,6 +24,7 @@ export interface ServeOptions {
   readonly maxSegments: number | undefined;
   readonly maxBodyBytes: number | undefined;
   readonly helpPages: HelpPagesMode;
+  readonly tls: ServeTlsFlags | undefined;
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
@@ -43,11 +54,12 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
     maxSegments: integerIn(args, 'max-segments', 1, 255),
     maxBodyBytes: integerIn(args, 'max-body-bytes', 1024, 1024 ** 3),
     helpPages: helpPagesOf(args['help-pages']),
+    tls: validateServeTlsFlags(args),
   });
 }
 
 function builder(yargs: Argv): Argv {
-  return withDbOption(yargs)
+  return withServeTlsFlags(withDbOption(yargs))
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
     .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('carriers', { type: 'string', describe: 'JSON carrier table replacing the built-in one' })
@@ -77,27 +89,66 @@ function waitForShutdownSignal(): Promise<string> {
   });
 }
 
-async function run(args: Record<string, unknown>): Promise<number> {
-  const options = validateServeOptions(args);
-  const { startSmsServer } = await import('../../service/server.js');
+interface RunningService {
+  readonly url: string;
+  readonly accounts: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The service as `startSmsServer` (service/server.ts) assembles it — app, generated listener,
+ * `listen` — with `listen`'s `tls` added, which `startSmsServer` does not pass on. Closing is in
+ * the same order: the server finishes its in-flight requests, then the outbox closes.
+ */
+async function startService(options: ServeOptions, log: (line: string) => void): Promise<RunningService> {
+  const tls = options.tls === undefined ? undefined : await resolveServeTls(options.tls);
+  const { openSmsApp } = await import('../../service/app.js');
+  const { createServiceAPIListener } = await import('../../generated/service-api/server.js');
+  const { listen } = await import('../../runtime/index.js');
   const { builtInWsdlText } = await import('../built-in-contract.js');
-  const log = (line: string): void => void process.stderr.write(`smskit serve: ${line}\n`);
-  const server = await startSmsServer({
-    host: options.host,
-    port: options.port,
+  const app = openSmsApp({
     dbPath: options.db,
     log,
     ...(options.carriers === undefined ? {} : { carriersFile: options.carriers }),
     ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
     ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
-    http: {
+  });
+  try {
+    const listener = createServiceAPIListener(app.handlers, {
       wsdl: builtInWsdlText(),
       logger: { error: log },
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       helpPages: options.helpPages,
-    },
-  });
-  const accounts = server.app.accounts.list().length;
+    });
+    const listening = await listen(listener, {
+      host: options.host,
+      port: options.port,
+      ...(tls === undefined ? {} : { tls }),
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      url: listening.url,
+      accounts: app.accounts.list().length,
+      close: () => (closing ??= listening.close().finally(() => app.close())),
+    };
+  } catch (error) {
+    await app.close();
+    throw asFlagError(error, 'serve');
+  }
+}
+
+/** What a client needs beside the URL, for the "send a message" line. */
+function clientFlagsHint(options: ServeOptions): string {
+  if (options.tls === undefined) return '';
+  const ca = ' --ca <CA of the server certificate>';
+  return options.tls.requireClientCert ? `${ca} --cert <client.pem> --key <client.key>` : ca;
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const options = validateServeOptions(args);
+  const log = (line: string): void => void process.stderr.write(`smskit serve: ${line}\n`);
+  const server = await startService(options, log);
+  const { accounts } = server;
   process.stdout.write(
     [
       `SMS service listening on ${server.url}/serviceapi.asmx`,
@@ -105,9 +156,12 @@ async function run(args: Record<string, unknown>): Promise<number> {
       ...(options.helpPages === 'off'
         ? []
         : [`  help:      ${server.url}/serviceapi.asmx (operations, samples, test form)`]),
+      ...(options.tls?.requireClientCert === true
+        ? [`  clients:   a certificate issued by ${options.tls.caFile} is required`]
+        : []),
       `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
-      `  send a message:  smskit send --url ${server.url}/serviceapi.asmx --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
+      `  send a message:  smskit send --url ${server.url}/serviceapi.asmx${clientFlagsHint(options)} --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
       '  stop with Ctrl-C (in-flight requests finish first)',
       '',
     ].join('\n'),
@@ -128,6 +182,11 @@ export const serveCommand: CliCommand = {
     [
       'smskit serve --host 0.0.0.0 --port 0 --db /var/lib/sms.sqlite',
       'on every interface, a free port, another database',
+    ],
+    ['smskit serve --tls-cert server.pem --tls-key server.key', 'over HTTPS'],
+    [
+      'smskit serve --tls-cert server.pem --tls-key server.key --tls-ca clients-ca.pem --require-client-cert',
+      'over HTTPS, only for clients with a certificate from clients-ca.pem (mutual TLS)',
     ],
   ],
   exitCodes: {

@@ -18,14 +18,16 @@ const TLS_KEYS = new Set(['ca', 'cert', 'key', 'passphrase', 'servername']);
 /** Throws a TypeError naming the option (never its value) for anything malformed. */
 export function checkTlsOptions(options: ClientTlsOptions, where: string): void {
   if (typeof options !== 'object' || options === null) throw new TypeError(`${where} must be an object`);
-  for (const key of Object.keys(options)) if (!TLS_KEYS.has(key)) throw new TypeError(`Unknown ${where} option: ${key}`);
+  for (const key of Object.keys(options))
+    if (!TLS_KEYS.has(key)) throw new TypeError(`Unknown ${where} option: ${key}`);
   if ((options.cert === undefined) !== (options.key === undefined))
     throw new TypeError(`${where}.cert and ${where}.key go together: a client certificate needs its private key`);
   if (options.passphrase !== undefined && options.key === undefined)
     throw new TypeError(`${where}.passphrase is for an encrypted ${where}.key, and no key is given`);
   for (const name of ['ca', 'cert'] as const) {
     const value = options[name];
-    if (value !== undefined && !isPemList(value)) throw new TypeError(`${where}.${name} must be PEM text, bytes or a list of them`);
+    if (value !== undefined && !isPemList(value))
+      throw new TypeError(`${where}.${name} must be PEM text, bytes or a list of them`);
   }
   if (options.key !== undefined && !isPem(options.key)) throw new TypeError(`${where}.key must be PEM text or bytes`);
   if (options.passphrase !== undefined && typeof options.passphrase !== 'string')
@@ -60,16 +62,16 @@ function createContext(options: ClientTlsOptions, where: string): tls.SecureCont
       ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
     });
   } catch (error) {
-    throw new TypeError(`${where}: ${contextFailure(error, options)}`, { cause: error });
+    throw new TypeError(`${where}: ${tlsMaterialFailure(error, options.passphrase !== undefined)}`, { cause: error });
   }
 }
 
 /** Why OpenSSL refused the material, in words (Node's messages name OpenSSL routines, never key bytes). */
-function contextFailure(error: unknown, options: ClientTlsOptions): string {
+export function tlsMaterialFailure(error: unknown, passphraseGiven: boolean): string {
   const code = String((error as { code?: unknown }).code ?? '');
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ERR_OSSL_BAD_DECRYPT' || /bad decrypt|bad password/i.test(message))
-    return options.passphrase === undefined
+    return !passphraseGiven
       ? 'the key is encrypted: pass its passphrase'
       : 'the key cannot be decrypted with the passphrase given';
   if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH') return 'the key does not belong to the certificate';
@@ -79,7 +81,7 @@ function contextFailure(error: unknown, options: ClientTlsOptions): string {
 }
 
 /** Node silently ignores CA text without a certificate in it: refuse it instead of trusting nothing new. */
-function checkCaHasCertificates(ca: Pem | readonly Pem[], where: string): void {
+export function checkCaHasCertificates(ca: Pem | readonly Pem[], where: string): void {
   for (const item of listOf(ca)) {
     const text = typeof item === 'string' ? item : item.toString('latin1');
     if (!text.includes('-----BEGIN CERTIFICATE-----'))
@@ -87,14 +89,14 @@ function checkCaHasCertificates(ca: Pem | readonly Pem[], where: string): void {
   }
 }
 
-function isPem(value: unknown): value is Pem {
+export function isPem(value: unknown): value is Pem {
   return typeof value === 'string' || Buffer.isBuffer(value);
 }
 
-function isPemList(value: unknown): boolean {
+export function isPemList(value: unknown): boolean {
   return isPem(value) || (Array.isArray(value) && value.every(isPem));
 }
 
-function listOf(value: Pem | readonly Pem[]): Pem[] {
+export function listOf(value: Pem | readonly Pem[]): Pem[] {
   return Array.isArray(value) ? [...(value as readonly Pem[])] : [value as Pem];
 }

@@ -9,7 +9,13 @@ import type { WireRequest } from '../wire.js';
 import { soap11, SOAP11_ENV_NS } from '../soap11.js';
 import { soap12, SOAP12_ENV_NS } from '../soap12.js';
 import type { SoapVersion } from './version.js';
+import { writeSecurityHeader } from '../wsse/header.js';
+import type { UsernameTokenOptions } from '../wsse/types.js';
 
+/**
+ * The request for one call. `usernameToken`: a WS-Security UsernameToken header block (fresh
+ * nonce and Created each time) before the operation's declared header blocks.
+ */
 export function buildSoapRequest(
   d: ServiceDescriptor,
   version: SoapVersion,
@@ -19,12 +25,16 @@ export function buildSoapRequest(
   soapHeaders: object | undefined,
   extraHeaders: Record<string, string>,
   mustUnderstand?: readonly string[],
+  usernameToken?: UsernameTokenOptions,
 ): WireRequest {
   const must =
     mustUnderstand === undefined || mustUnderstand.length === 0
       ? undefined
       : { props: mustUnderstand, attribute: version.mustUnderstandAttribute };
-  const headerXml = encodeHeaders(d, op.inputHeaders, soapHeaders, must);
+  // The security block goes first, where WSS4J puts it (SOAP itself gives header blocks no order).
+  const headerXml =
+    (usernameToken === undefined ? '' : writeSecurityHeader(usernameToken, version)) +
+    encodeHeaders(d, op.inputHeaders, soapHeaders, must);
   const body =
     `${version.envelopeOpen}${headerXml === '' ? '' : `<soap:Header>${headerXml}</soap:Header>`}` +
     `<soap:Body>${encodeBody(d, op.input, input, op.name)}</soap:Body></soap:Envelope>`;

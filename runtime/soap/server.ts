@@ -13,6 +13,7 @@ import type { ContentType } from '../content-type.js';
 import { soap11, SOAP11_ENV_NS } from '../soap11.js';
 import { soap12, SOAP12_ENV_NS } from '../soap12.js';
 import type { FaultSpec, SoapVersion } from './version.js';
+import { isSecurityHeader } from '../wsse/read.js';
 
 export interface SoapEndpoint {
   readonly version: SoapVersion;
@@ -49,6 +50,11 @@ export type SoapDecoded =
       readonly soapHeaders: Record<string, unknown>;
       /** Properties of the request's header blocks that carried mustUnderstand (echoed on InOut headers). */
       readonly mustUnderstand?: readonly string[];
+      /**
+       * The request's `wsse:Security` header blocks (any actor/role), when the decoder was made
+       * to understand them; absent when there are none.
+       */
+      readonly securityHeaders?: readonly XmlElement[];
     }
   | { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
 
@@ -70,9 +76,15 @@ export class SoapRequestDecoder {
   /** Per shape: its plan, or null when the shape is outside the plain case. */
   private readonly plans = new WeakMap<ShapeMatch, DecodePlan<SoapEndpoint> | null>();
 
+  /**
+   * `understandsWsSecurity`: the server verifies WS-Security headers, so a `wsse:Security`
+   * block marked mustUnderstand is understood (no MustUnderstand fault) and is handed over in
+   * `securityHeaders`; otherwise it is any other header block.
+   */
   constructor(
     private readonly d: ServiceDescriptor,
     limits: XmlReadLimits | undefined,
+    private readonly understandsWsSecurity = false,
   ) {
     this.shapes = new ShapeCache(limits === undefined ? {} : { limits });
   }
@@ -90,7 +102,9 @@ export class SoapRequestDecoder {
     body: Uint8Array,
   ): SoapDecoded {
     const found = this.shapes.lookup(body);
-    if ('root' in found) return decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, found);
+    const understands = this.understandsWsSecurity;
+    if ('root' in found)
+      return decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, found, understands);
     const plan = this.plans.get(found);
     if (plan != null && plan.endpoints === endpoints) {
       const planned = plan.run(found.texts, headers, contentType, routeOperation);
@@ -101,7 +115,7 @@ export class SoapRequestDecoder {
       }
     }
     const doc = found.document(); // (also when the plan declined: the generic path says why)
-    const decoded = decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc);
+    const decoded = decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc, understands);
     if (plan === undefined && decoded.ok)
       this.plans.set(found, planFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
     return decoded;
@@ -121,6 +135,7 @@ export function decodeSoapDocument(
   headers: IncomingHttpHeaders,
   contentType: ContentType,
   doc: XmlDocument,
+  understandsWsSecurity = false,
 ): SoapDecoded {
   const root = doc.root;
   const endpoint =
@@ -140,8 +155,10 @@ export function decodeSoapDocument(
   const op = routeOperation(endpoint, version.requestAction(headers, contentType), parts.bodyChild);
   if (typeof op === 'string') return clientFault(version, op);
   const notUnderstood: NameDescriptor[] = [];
+  const securityHeaders: XmlElement[] = [];
   for (const block of parts.headerBlocks) {
-    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block))
+    if (understandsWsSecurity && isSecurityHeader(block)) securityHeaders.push(block);
+    else if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block))
       notUnderstood.push({ ns: block.ns, local: block.local });
   }
   if (notUnderstood.length > 0) {
@@ -163,6 +180,7 @@ export function decodeSoapDocument(
     input,
     soapHeaders,
     ...(mustUnderstand.length > 0 ? { mustUnderstand } : {}),
+    ...(securityHeaders.length > 0 ? { securityHeaders } : {}),
   };
 }
 
