@@ -24,34 +24,35 @@ import { median } from './lib/stats.js';
 
 interface Patch {
   readonly file: string;
-  readonly find: string;
+  /** Matched against the formatted source; `$1` in `replace` is the matched parameter list. */
+  readonly find: RegExp;
   readonly replace: string;
 }
 
 const MEMO_DECODE: Patch = {
   file: 'runtime/soap/server.ts',
-  find: '  decode(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {',
+  find: /^ {2}decode\(([^)]*)\): SoapDecoded \{/m,
   replace: `  private memoBody: Buffer | undefined;
   private memoResult: SoapDecoded | undefined;
-  decode(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {
+  decode($1): SoapDecoded {
     if (this.memoBody !== undefined && this.memoBody.equals(body)) return this.memoResult!;
     this.memoBody = Buffer.from(body);
-    return (this.memoResult = this.decodeOnce(endpoints, fallback, headers, contentType, body));
+    return (this.memoResult = (this.decodeOnce as (...a: unknown[]) => SoapDecoded).apply(this, [...arguments]));
   }
-  decodeOnce(endpoints: SoapEndpoints, fallback: SoapVersion, headers: IncomingHttpHeaders, contentType: ContentType, body: Uint8Array): SoapDecoded {`,
+  decodeOnce($1): SoapDecoded {`,
 };
 const MEMO_ENCODE: Patch = {
   file: 'runtime/soap/server.ts',
-  find: 'export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {',
+  find: /^export function encodeSoapResponse\(([^)]*)\): string \{/m,
   replace: `let memoResponse: string | undefined;
-export function encodeSoapResponse(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {
-  return (memoResponse ??= encodeSoapResponseOnce(d, version, op, output));
+export function encodeSoapResponse($1): string {
+  return (memoResponse ??= (encodeSoapResponseOnce as (...a: unknown[]) => string)(...arguments));
 }
-function encodeSoapResponseOnce(d: ServiceDescriptor, version: SoapVersion, op: OperationDescriptor, output: unknown): string {`,
+function encodeSoapResponseOnce($1): string {`,
 };
 const NO_PLANS: Patch = {
   file: 'runtime/soap/server.ts',
-  find: 'if (plan != null && plan.endpoints === endpoints) {',
+  find: /if \(plan != null && plan\.endpoints === endpoints\) \{/,
   replace: 'if (false as boolean) {',
 };
 
@@ -76,8 +77,7 @@ function patching(patches: readonly Patch[]): Plugin {
         if (mine.length === 0) return undefined;
         let source = readFileSync(args.path, 'utf8');
         for (const p of mine) {
-          if (!source.includes(p.find))
-            throw new Error(`ablation patch no longer applies to ${p.file}: ${p.find.slice(0, 80)}`);
+          if (!p.find.test(source)) throw new Error(`ablation patch no longer applies to ${p.file}: ${p.find.source}`);
           source = source.replace(p.find, p.replace);
         }
         return { contents: source, loader: 'ts' };
