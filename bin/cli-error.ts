@@ -1,11 +1,8 @@
 /**
- * The CLI's exit-code contract (0 ok, 1 checks failed, 2 usage or input error) and the one
- * place that turns any error into the `smskit: <message>` line.
+ * The one place that turns any error into the `smskit: <message>` line and its exit code (the
+ * codes themselves: bin/exit-codes.ts).
  */
-
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** An error whose message is already fit for the user; `exitCode` says how to exit. */
 export class CliError extends Error {
@@ -28,11 +25,6 @@ export class UsageError extends CliError {
   }
 }
 
-/** Errors from our layers carry a stable `code` and a message that already names the location. */
-function isLayerError(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
-}
-
 /**
  * better-sqlite3 is an optional dependency (native code only the built-in service needs): an
  * install that skipped or failed it shows up as Node's module-not-found error, which says what
@@ -52,9 +44,7 @@ export function formatCliError(error: unknown, verbose: boolean): string {
   return line;
 }
 
-/** Exit code for an error escaping a command: input/usage errors are 2, anything else too. */
+/** Exit code for an error escaping a command: the CliError's own, else 2 (usage or input error). */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof CliError) return error.exitCode;
-  if (isLayerError(error)) return EXIT_USAGE;
-  return EXIT_USAGE;
+  return error instanceof CliError ? error.exitCode : EXIT_USAGE;
 }

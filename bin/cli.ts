@@ -4,22 +4,17 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { CliError, EXIT_OK, EXIT_USAGE, exitCodeFor, formatCliError, UsageError } from './cli-error.js';
-import type { CliCommand, ExitCodes } from './commands/command.js';
+import { CliError, exitCodeFor, formatCliError, UsageError } from './cli-error.js';
+import type { CliCommand } from './commands/command.js';
 import { commands } from './commands/index.js';
+import { COMMAND_EXIT_CODES, EXIT_OK, EXIT_USAGE, exitCodeHelp } from './exit-codes.js';
 import { suggestFlags } from './suggest.js';
 import { toolVersion } from './tool-version.js';
-
-const TOP_LEVEL_EXIT_CODES: ExitCodes = {
-  0: 'the command succeeded',
-  1: 'checks failed (conformance failures, a stale generate --check, a SOAP fault, a breaking diff)',
-  2: 'usage or input error (unknown flag, unreadable WSDL, unreachable server)',
-};
 
 async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose');
   const commandName = chosenCommand(argv);
-  let exitCode = 0;
+  let exitCode: number = EXIT_OK;
   const parser = yargs(argv)
     .scriptName('smskit')
     .usage(
@@ -37,7 +32,9 @@ async function main(argv: string[]): Promise<number> {
       'typed client, server skeleton and descriptor from a WSDL',
     )
     .example('smskit conformance', 'check the built-in service against the contract')
-    .epilogue(`${exitCodeText(TOP_LEVEL_EXIT_CODES)}\n\nEach command's options and examples: smskit <command> --help`)
+    .epilogue(
+      `${exitCodeHelp(COMMAND_EXIT_CODES.smskit)}\n\nEach command's options and examples: smskit <command> --help`,
+    )
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       if (error) throw error;
@@ -69,14 +66,7 @@ async function main(argv: string[]): Promise<number> {
 /** Every command's help shows its examples and what its exit codes mean. */
 function withHelp(yargs: Argv, command: CliCommand): Argv {
   for (const [line, what] of command.examples) yargs.example(line, what);
-  return yargs.epilogue(exitCodeText(command.exitCodes));
-}
-
-function exitCodeText(codes: ExitCodes): string {
-  const lines = ([0, 1, 2] as const).flatMap((code) =>
-    codes[code] === undefined ? [] : [`  ${code}  ${codes[code]}`],
-  );
-  return `Exit codes:\n${lines.join('\n')}`;
+  return yargs.epilogue(exitCodeHelp(command.exitCodes));
 }
 
 /** The command the user named (first word that is a command name), for "see smskit <command> --help". */

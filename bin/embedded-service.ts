@@ -1,7 +1,8 @@
 /**
- * The embedded target (`smskit conformance` without `--target`): the built-in SMS service on an
- * ephemeral port, with a temporary database and one account created for the run, and inputs that
- * account accepts. Everything is removed again by `close()`.
+ * The embedded target of `smskit conformance` without `--target`: the built-in SMS service on
+ * an ephemeral port, with a temporary database and one account created for the run, and inputs
+ * that account accepts. Everything is removed again by `close()`. The CLI hands it to the
+ * conformance command (conformance/command.ts, `embeddedTarget`), which knows no service.
  *
  * The account's password is random per run and its hash uses a cheap scrypt cost: the database
  * is thrown away with the run, and the run's time is spent on the wire, not on key stretching.
@@ -10,26 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSmsServer } from '../service/server.js';
-import type { ConformanceInputs } from './inputs.js';
+import type { EmbeddedContract, EmbeddedTarget } from '../conformance/command.js';
+import { type SmsServer, startSmsServer } from '../service/server.js';
 
-export interface EmbeddedTarget {
-  /** The endpoint URL, e.g. http://127.0.0.1:41234/serviceapi.asmx */
-  readonly target: string;
-  readonly inputs: ConformanceInputs;
-  close(): Promise<void>;
-}
-
-export interface EmbeddedOptions {
-  /** The WSDL text the service serves at ?wsdl. */
-  readonly wsdl: string;
-  /** The endpoint path (default: the WSDL address's path). */
-  readonly path: string;
-  /** Body limit of the embedded server (the runner's over-size cases use the same). */
-  readonly maxBodyBytes?: number;
-}
-
-export const EMBEDDED_ACCOUNT = {
+const EMBEDDED_ACCOUNT = {
   email: 'conformance@example.invalid',
   keyword: 'CONFORM',
   to: '+15551234567',
@@ -37,20 +22,16 @@ export const EMBEDDED_ACCOUNT = {
   port: '5000',
 } as const;
 
-export async function startEmbeddedService(options: EmbeddedOptions): Promise<EmbeddedTarget> {
+export async function startEmbeddedService(contract: EmbeddedContract): Promise<EmbeddedTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-conformance-db-'));
   const password = randomBytes(18).toString('base64url');
-  let server;
+  let server: SmsServer | undefined;
   try {
     server = await startSmsServer({
       dbPath: join(dir, 'outbox.db'),
       durability: 'normal',
       scrypt: { logN: 10, r: 8, p: 1 },
-      http: {
-        wsdl: options.wsdl,
-        logger: { error: () => {} },
-        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-      },
+      http: { wsdl: contract.wsdlText, logger: { error: () => {} }, maxBodyBytes: contract.maxBodyBytes },
     });
     await server.app.accounts.add({ email: EMBEDDED_ACCOUNT.email, password, keywords: [EMBEDDED_ACCOUNT.keyword] });
   } catch (error) {
@@ -61,7 +42,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   const running = server;
   const { email, keyword, to, carrier, port } = EMBEDDED_ACCOUNT;
   return {
-    target: `${running.url}${options.path}`,
+    url: `${running.url}${contract.path}`,
     inputs: { values: { keyword, email, password, to, carrier, port }, secrets: ['password'] },
     async close() {
       await running.close();

@@ -34,7 +34,7 @@ function refuse(file: string, message: string): never {
   throw new ConformanceError('CONFORMANCE_OPTIONS', `--baseline ${file}: ${message}`);
 }
 
-export function parseBaseline(file: string, text: string): Baseline {
+function parseBaseline(file: string, text: string): Baseline {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -38,10 +38,10 @@ export interface CatalogueOptions {
   readonly requireResults?: boolean;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** ASMX refuses a query string over 2048 characters (httpRuntime maxQueryStringLength) with a 400 HTML page. */
-export const ASMX_MAX_QUERY = 2048;
+const ASMX_MAX_QUERY = 2048;
 
 /** One positive variant: its id segment, what it sends, and whether the service may refuse it. */
 interface PositiveVariant {
@@ -149,7 +149,7 @@ function caseBase(
 }
 
 /** A case that keeps its id and is reported as skipped with `reason`. */
-export function unusableCase(
+function unusableCase(
   ctx: Pick<CaseContext, 'plan' | 'prefix' | 'basePath' | 'caseName'>,
   group: string,
   name: string,

@@ -1,29 +1,34 @@
 /**
- * `smskit conformance` flags: the yargs definitions and the one function that validates them
- * into a frozen `ConformanceCliOptions` (unknown values and conflicts are refused with a
- * CONFORMANCE_OPTIONS error, which the CLI reports as a usage error, exit 2).
+ * `smskit conformance` flags: the run's settings as flags (their names, types, defaults and help
+ * come from SETTINGS in settings.ts), the command's own flags (contract, target, inputs, reports,
+ * baseline), and the one function that validates them into a frozen `ConformanceCliOptions`
+ * (unknown values and conflicts are refused with a CONFORMANCE_OPTIONS error, which the CLI
+ * reports as a usage error, exit 2).
  */
 import type { Argv } from 'yargs';
-import {
-  BOUND_RANGES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RUN_TIMEOUT_MS,
-  DEFAULT_TIMEOUT_MS,
-  formatBytes,
-} from './bounds.js';
+import { formatBytes } from './bounds.js';
 import { ConformanceError } from './errors.js';
+import type { NetworkOptions } from './network.js';
 import { REPORTERS, type ReporterName } from './report/index.js';
-import { LEVELS, type CaseBinding, type Level } from './types.js';
+import {
+  flagLabel,
+  type ResolvedSettings,
+  type RunSettings,
+  resolveSettings,
+  SETTING_NAMES,
+  SETTINGS,
+  type Setting,
+} from './settings.js';
 
 export const DEFAULT_WSDL = 'wsdl/serviceapi.wsdl';
 /** Environment variables read when the matching flag is absent (keeps secrets out of argv). */
-export const INPUT_ENV: Readonly<Record<'keyword' | 'email' | 'password', string>> = {
+const INPUT_ENV: Readonly<Record<'keyword' | 'email' | 'password', string>> = {
   keyword: 'SMSKIT_KEYWORD',
   email: 'SMSKIT_EMAIL',
   password: 'SMSKIT_PASSWORD',
 };
-const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
 const INPUT_FLAGS = ['keyword', 'email', 'password', 'to', 'carrier'] as const;
+const FILE_REPORTERS = REPORTERS.filter((name) => name !== 'pretty');
 
 export interface ReporterTarget {
   readonly name: ReporterName;
@@ -31,44 +36,75 @@ export interface ReporterTarget {
   readonly out?: string;
 }
 
-export interface ConformanceCliOptions {
-  /** Undefined: start the built-in service (the embedded default). */
+/**
+ * The validated command line: the run's settings with their defaults, and the command's own
+ * options. `requireResults` stays absent unless given: the CLI decides it from the contract.
+ */
+export type ConformanceCliOptions = Omit<ResolvedSettings, 'requireResults'> & {
+  /** Undefined: the caller's embedded target (the CLI's: the built-in service). */
   readonly target?: string;
   readonly wsdl: string;
   /** Inputs by key (flags) and by exact parameter name or path (--param). */
   readonly inputs: Readonly<Record<string, string>>;
   /** `--inputs FILE`: values per operation and SOAP headers, JSON or YAML. */
   readonly inputsFile?: string;
-  /** Every result element required in an answer; undefined: on for the built-in contract only. */
   readonly requireResults?: boolean;
-  /** Stop sending after this many failing cases. */
-  readonly maxFailures?: number;
   /** Known failures: gate on new ones only. */
   readonly baseline?: string;
   /** Write the run's failures as a baseline to this file. */
   readonly writeBaseline?: string;
-  readonly binding?: readonly CaseBinding[];
-  readonly operation?: readonly string[];
-  readonly run: readonly string[];
-  readonly skip: readonly string[];
-  readonly level: Level;
-  readonly failOn: Level;
   readonly list: boolean;
-  readonly concurrency: number;
-  /** Whole-exchange time limit of each request, the WSDL fetch included. */
-  readonly timeoutMs: number;
-  readonly retries: number;
-  /** Largest response body read (any exchange, the WSDL fetch included). */
-  readonly maxResponseBytes: number;
-  /** Time limit of the whole run. */
-  readonly runTimeoutMs: number;
-  readonly headers: Readonly<Record<string, string>>;
   readonly reporters: readonly ReporterTarget[];
-  readonly maxBodyBytes?: number;
+  /**
+   * TLS, proxy, HTTP authentication, WS-Security: the CLI reads them from its network flags
+   * (bin/network-flags.ts: files and secrets), for the target and for a WSDL URL.
+   */
+  readonly network?: NetworkOptions;
+};
+
+/** The help's `[default: …]` of a setting given in bytes, in the unit it was most likely given in. */
+function defaultDescription(setting: Setting): string | undefined {
+  if (setting.kind === 'integer' && setting.unit === 'bytes' && setting.default !== undefined)
+    return formatBytes(setting.default);
+  return undefined;
+}
+
+/**
+ * The run's settings as flags. A boolean flag gets no yargs default: a flag not given stays
+ * absent, and the CLI decides it (`--require-results` from the contract).
+ */
+function settingFlags(yargs: Argv): Argv {
+  for (const name of SETTING_NAMES) {
+    const setting: Setting = SETTINGS[name];
+    const shown = defaultDescription(setting);
+    const common = {
+      describe: setting.describe,
+      ...(setting.alias === undefined ? {} : { alias: setting.alias }),
+      ...(shown === undefined ? {} : { defaultDescription: shown }),
+    };
+    if (setting.kind === 'integer')
+      yargs.option(setting.flag, {
+        type: 'number',
+        ...common,
+        ...(setting.default === undefined ? {} : { default: setting.default }),
+      });
+    else if (setting.kind === 'boolean') yargs.option(setting.flag, { type: 'boolean', ...common });
+    else if (setting.kind === 'choice')
+      yargs.option(setting.flag, { type: 'string', choices: setting.choices, default: setting.default, ...common });
+    else if (setting.kind === 'list')
+      yargs.option(setting.flag, {
+        type: 'string',
+        array: true,
+        ...common,
+        ...(setting.choices === undefined ? {} : { choices: setting.choices }),
+      });
+    else yargs.option(setting.flag, { type: 'string', array: true, ...common });
+  }
+  return yargs;
 }
 
 export function conformanceBuilder(yargs: Argv): Argv {
-  return yargs
+  yargs
     .option('target', {
       type: 'string',
       describe: 'Service endpoint URL (e.g. http://host:8080/serviceapi.asmx); default: start the built-in service',
@@ -96,31 +132,8 @@ export function conformanceBuilder(yargs: Argv): Argv {
       describe: `Alias of --param password=… (prefer $${INPUT_ENV.password}); redacted in all output`,
     })
     .option('to', { type: 'string', describe: 'Alias of --param to=… (the SMS recipient)' })
-    .option('carrier', { type: 'string', describe: 'Alias of --param carrier=…' })
-    .option('binding', { type: 'string', array: true, choices: BINDINGS, describe: 'Only these bindings (repeatable)' })
-    .option('operation', { type: 'string', array: true, describe: 'Only these operations (repeatable)' })
-    .option('run', {
-      type: 'string',
-      array: true,
-      describe: 'Only cases whose id matches a glob (* within a segment, ** across)',
-    })
-    .option('skip', { type: 'string', array: true, describe: 'Skip cases whose id matches a glob' })
-    .option('level', {
-      type: 'string',
-      choices: LEVELS,
-      default: 'compat',
-      describe: 'Run checks (and cases) of this level and stricter',
-    })
-    .option('fail-on', {
-      type: 'string',
-      choices: LEVELS,
-      default: 'must',
-      describe: 'Exit 1 when a failure is at or above this level',
-    })
-    .option('max-failures', {
-      type: 'number',
-      describe: 'Stop sending after this many failing cases (the rest: not run)',
-    })
+    .option('carrier', { type: 'string', describe: 'Alias of --param carrier=…' });
+  return settingFlags(yargs)
     .option('baseline', {
       type: 'string',
       describe: 'Known failures (from --write-baseline): reported, not failing the run; exit 1 on new ones only',
@@ -129,54 +142,18 @@ export function conformanceBuilder(yargs: Argv): Argv {
       type: 'string',
       describe: "Write this run's failures (at or above --fail-on) as a baseline file; exit 0 when the run completed",
     })
-    .option('require-results', {
-      type: 'boolean',
-      describe:
-        'Every result element must be in an answer even where the schema makes it optional (default: on for the built-in contract)',
-    })
     .option('list', { type: 'boolean', default: false, describe: 'Print the planned cases and send nothing' })
-    .option('concurrency', { type: 'number', default: 16, describe: 'Requests in flight (keep-alive connections)' })
-    .option('timeout', {
-      type: 'number',
-      default: DEFAULT_TIMEOUT_MS,
-      describe: 'Time limit of each exchange, connect to last body byte (ms)',
-    })
-    .option('retries', {
-      type: 'number',
-      default: 1,
-      describe: 'Retries after a transport error (never after an HTTP answer)',
-    })
-    .option('max-response-bytes', {
-      type: 'number',
-      default: DEFAULT_MAX_RESPONSE_BYTES,
-      describe: `Largest response body read; a larger one fails its case (default ${formatBytes(DEFAULT_MAX_RESPONSE_BYTES)})`,
-    })
-    .option('run-timeout', {
-      type: 'number',
-      default: DEFAULT_RUN_TIMEOUT_MS,
-      describe: 'Time limit of the whole run (ms); cases it cuts off are reported as not run, exit 2',
-    })
-    .option('header', {
-      alias: 'H',
-      type: 'string',
-      array: true,
-      describe: 'Extra request header name:value (repeatable)',
-    })
     .option('reporter', {
       type: 'string',
       array: true,
       choices: REPORTERS,
       default: ['pretty'],
-      describe: 'pretty | json | junit | html (repeatable)',
+      describe: `${REPORTERS.join(' | ')} (repeatable)`,
     })
     .option('out', {
       type: 'string',
       array: true,
-      describe: 'Output file of each reporter but pretty, in the order given',
-    })
-    .option('max-body-bytes', {
-      type: 'number',
-      describe: "The server's body limit for the over-size cases (default 4 MiB)",
+      describe: `Output file of each reporter but pretty (${FILE_REPORTERS.join(', ')}), in the order given`,
     });
 }
 
@@ -190,22 +167,7 @@ function strings(value: unknown, name: string): string[] {
   return list.map((v) => (typeof v === 'string' ? v : refuse(`--${name} needs a text value`)));
 }
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], name: string): T {
-  return allowed.includes(value as T) ? (value as T) : refuse(`--${name} must be one of ${allowed.join(', ')}`);
-}
-
-function positive(value: unknown, name: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min)
-    refuse(`--${name} must be an integer >= ${min}`);
-  return value;
-}
-
-function bounded(value: unknown, name: string, range: { readonly min: number; readonly max: number }): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max)
-    refuse(`--${name} must be an integer from ${range.min} to ${range.max}`);
-  return value;
-}
-
+/** `name:value` (a header) or `name=value` (a parameter) pairs; the first separator splits. */
 function pairs(list: readonly string[], separator: string, name: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {
@@ -214,6 +176,20 @@ function pairs(list: readonly string[], separator: string, name: string): Record
     out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
   }
   return out;
+}
+
+/** The settings given on the command line, in the library's form (a list given empty is not given). */
+function settingsFrom(args: Record<string, unknown>): RunSettings {
+  const given: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    const setting: Setting = SETTINGS[name];
+    const value = args[setting.flag];
+    if (value === undefined) continue;
+    if (setting.kind === 'headers') given[name] = pairs(strings(value, setting.flag), ':', setting.flag);
+    else if (setting.kind !== 'list') given[name] = value;
+    else if (strings(value, setting.flag).length > 0) given[name] = strings(value, setting.flag);
+  }
+  return given as RunSettings;
 }
 
 function inputsFrom(
@@ -229,11 +205,15 @@ function inputsFrom(
 }
 
 function reportersFrom(args: Record<string, unknown>): ReporterTarget[] {
-  const names = [...new Set(strings(args.reporter, 'reporter').map((n) => oneOf(n, REPORTERS, 'reporter')))];
+  const names = [...new Set(strings(args.reporter, 'reporter'))].map((name) =>
+    REPORTERS.includes(name as ReporterName)
+      ? (name as ReporterName)
+      : refuse(`--reporter must be one of ${REPORTERS.join(', ')}`),
+  );
   const outs = strings(args.out, 'out');
   const filed = names.filter((n) => n !== 'pretty');
   if (outs.length > filed.length)
-    refuse(`--out given ${outs.length} time(s) for ${filed.length} json/junit reporter(s)`);
+    refuse(`--out given ${outs.length} time(s) for ${filed.length} file reporter(s) (${FILE_REPORTERS.join(', ')})`);
   const targets = names.map((name) =>
     name === 'pretty'
       ? { name }
@@ -256,7 +236,6 @@ export function validateConformanceArgs(
       '--keyword/--email/--password/--to/--carrier apply to a --target; the built-in service uses an account it creates',
     );
   }
-  const operation = strings(args.operation, 'operation');
   const single = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined) return undefined;
@@ -266,34 +245,15 @@ export function validateConformanceArgs(
   const inputsFile = single('inputs');
   const baseline = single('baseline');
   const writeBaseline = single('write-baseline');
-  const binding = strings(args.binding, 'binding').map((b) => oneOf(b, BINDINGS, 'binding'));
+  const { requireResults, ...settings } = resolveSettings(settingsFrom(args), flagLabel);
   const options: ConformanceCliOptions = {
+    ...settings,
     wsdl: typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : DEFAULT_WSDL,
     inputs,
-    run: strings(args.run, 'run'),
-    skip: strings(args.skip, 'skip'),
-    level: oneOf(args.level ?? 'compat', LEVELS, 'level'),
-    failOn: oneOf(args['fail-on'] ?? args.failOn ?? 'must', LEVELS, 'fail-on'),
     list: args.list === true,
-    concurrency: positive(args.concurrency ?? 16, 'concurrency', 1),
-    timeoutMs: bounded(args.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout', BOUND_RANGES.timeoutMs),
-    retries: positive(args.retries ?? 1, 'retries', 0),
-    maxResponseBytes: bounded(
-      args['max-response-bytes'] ?? DEFAULT_MAX_RESPONSE_BYTES,
-      'max-response-bytes',
-      BOUND_RANGES.maxResponseBytes,
-    ),
-    runTimeoutMs: bounded(args['run-timeout'] ?? DEFAULT_RUN_TIMEOUT_MS, 'run-timeout', BOUND_RANGES.runTimeoutMs),
-    headers: pairs(strings(args.header, 'header'), ':', 'header'),
     reporters: reportersFrom({ reporter: args.reporter ?? ['pretty'], out: args.out }),
+    ...(typeof args[SETTINGS.requireResults.flag] === 'boolean' ? { requireResults } : {}),
     ...(target === undefined ? {} : { target }),
-    ...(binding.length === 0 ? {} : { binding }),
-    ...(operation.length === 0 ? {} : { operation }),
-    ...(args['max-body-bytes'] === undefined
-      ? {}
-      : { maxBodyBytes: positive(args['max-body-bytes'], 'max-body-bytes', 1024) }),
-    ...(args['max-failures'] === undefined ? {} : { maxFailures: positive(args['max-failures'], 'max-failures', 1) }),
-    ...(typeof args['require-results'] === 'boolean' ? { requireResults: args['require-results'] } : {}),
     ...(inputsFile === undefined ? {} : { inputsFile }),
     ...(baseline === undefined ? {} : { baseline }),
     ...(writeBaseline === undefined ? {} : { writeBaseline }),

@@ -1,22 +1,23 @@
 /**
- * `smskit conformance` as a function: validated CLI options in, exit code out. Output goes
- * through the `io` the CLI passes (so only bin/ touches the process: its streams, its signals,
- * its files); a thrown error (ConformanceError, GeneratorError) is the CLI's to print, with exit
- * code 2 — after every report file has been replaced by one that says why, so that no report of
- * an earlier run is ever left in place.
+ * `smskit conformance` as a function: validated CLI options in, the run's outcome out (bin/ maps
+ * it to an exit code). Output goes through the `io` the CLI passes (so only bin/ touches the
+ * process: its streams, its signals, its files), and so does the target of a run without
+ * `--target` (the CLI starts the built-in SMS service: this layer knows no service). A thrown
+ * error (ConformanceError, GeneratorError) is the CLI's to print — after every report file has
+ * been replaced by one that says why, so that no report of an earlier run is ever left in place.
  */
 import { resolve } from 'node:path';
 import { baselineOf, readBaseline, renderBaseline } from './baseline.js';
 import { endpointPath } from './catalogue.js';
 import { DEFAULT_WSDL, type ConformanceCliOptions } from './cli-options.js';
 import { loadContract, type Contract } from './contract-source.js';
-import { startEmbeddedService } from './embedded.js';
 import { ConformanceError } from './errors.js';
 import { escapeReportText } from '../runtime/xml/report-escape.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
 import type { ConformanceInputs } from './inputs.js';
 import { readInputsFile } from './inputs-file.js';
 import { createProgress, renderReport } from './report/index.js';
+import { pickSettings } from './settings.js';
 import type { Report } from './types.js';
 
 export interface CommandIo {
@@ -32,14 +33,35 @@ export interface CommandIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Recorded in every report. */
   readonly toolVersion?: string;
+  /** Starts the target of a run without `--target`; without it, such a run is refused. */
+  readonly embeddedTarget?: (contract: EmbeddedContract) => Promise<EmbeddedTarget>;
 }
 
-export const EXIT_PASSED = 0;
-export const EXIT_CHECKS_FAILED = 1;
-/** The run's deadline cut it short, or its answers cannot be judged: the report is incomplete. */
-export const EXIT_RUN_INCOMPLETE = 2;
-/** Ctrl-C (128 + SIGINT), after the reports of what ran were written. */
-export const EXIT_INTERRUPTED = 130;
+/** What an embedded target serves: the run's contract, at its endpoint path. */
+export interface EmbeddedContract {
+  /** The WSDL text, served at `?wsdl`. */
+  readonly wsdlText: string;
+  /** The endpoint path, e.g. `/serviceapi.asmx` (the WSDL address's path). */
+  readonly path: string;
+  /** Its body limit, the one the over-size cases exceed (`--max-body-bytes`). */
+  readonly maxBodyBytes: number;
+}
+
+/** A target started for one run, with the inputs it accepts; `close()` removes everything it made. */
+export interface EmbeddedTarget {
+  /** The endpoint URL, e.g. http://127.0.0.1:41234/serviceapi.asmx */
+  readonly url: string;
+  readonly inputs: ConformanceInputs;
+  close(): Promise<void>;
+}
+
+/**
+ * How the command ended: `passed` (nothing at or above --fail-on beyond the baseline), `listed`
+ * (--list), `baseline-written`, `failed` (checks failed), `incomplete` (--run-timeout cut it
+ * short, or its answers cannot be judged; one line on stderr says why), `interrupted` (the
+ * signal fired; the reports hold what ran).
+ */
+export type CommandOutcome = 'passed' | 'listed' | 'baseline-written' | 'failed' | 'incomplete' | 'interrupted';
 
 interface RunInputs {
   readonly contract: Contract;
@@ -55,21 +77,13 @@ function baseOptions(
   io: CommandIo,
 ): ConformanceOptions {
   return {
+    ...pickSettings(options),
+    ...options.network,
     target,
     wsdlModel: loaded.contract.model,
     inputs,
-    run: options.run,
-    skip: options.skip,
-    level: options.level,
-    failOn: options.failOn,
-    concurrency: options.concurrency,
-    timeoutMs: options.timeoutMs,
-    retries: options.retries,
-    maxResponseBytes: options.maxResponseBytes,
-    runTimeoutMs: options.runTimeoutMs,
-    headers: options.headers,
     // The built-in contract's spec requires its result element; any other WSDL: its schema decides.
-    // The CLI always decides (bin/commands/index.ts knows the packaged contract's path); a
+    // The CLI always decides (bin/commands/conformance.ts knows the packaged contract's path); a
     // programmatic caller that does not is taken to mean the contract in the working folder.
     requireResults: options.requireResults ?? resolve(options.wsdl) === resolve(DEFAULT_WSDL),
     provenance: {
@@ -77,10 +91,6 @@ function baseOptions(
       wsdlSource: options.wsdl,
       wsdlSha256: loaded.contract.model.hash,
     },
-    ...(options.binding === undefined ? {} : { binding: options.binding }),
-    ...(options.operation === undefined ? {} : { operation: options.operation }),
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    ...(options.maxFailures === undefined ? {} : { maxFailures: options.maxFailures }),
     ...(loaded.baseline === undefined ? {} : { baseline: loaded.baseline }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
@@ -96,7 +106,7 @@ function printList(options: ConformanceOptions, io: CommandIo): void {
 }
 
 async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promise<RunInputs> {
-  const contract = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
+  const contract = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes, options.network);
   const inputs = options.inputsFile === undefined ? {} : await readInputsFile(options.inputsFile, io.env ?? {});
   const baseline =
     options.baseline === undefined ? undefined : { file: options.baseline, baseline: readBaseline(options.baseline) };
@@ -136,36 +146,36 @@ function writeReports(options: ConformanceCliOptions, report: Report, io: Comman
   }
 }
 
-/** The exit code, and the one line on stderr that says why a run is incomplete or not judged. */
-function verdict(options: ConformanceCliOptions, report: Report, io: CommandIo): number {
+/** The outcome, and the one line on stderr that says why a run is incomplete or not judged. */
+function outcomeOf(options: ConformanceCliOptions, report: Report, io: CommandIo): CommandOutcome {
   const { summary } = report;
   const selected = summary.total - summary.skipped;
   if (summary.interrupted) {
     io.stderr(
       `smskit: interrupted: ${selected - summary.notRun} of ${selected} selected cases ran; the reports hold what ran\n`,
     );
-    return EXIT_INTERRUPTED;
+    return 'interrupted';
   }
   if (summary.timedOut) {
     io.stderr(
       `smskit: the run did not finish within ${summary.runTimeoutMs} ms (--run-timeout): ${summary.notRun} of ${selected} selected cases not run\n`,
     );
-    return EXIT_RUN_INCOMPLETE;
+    return 'incomplete';
   }
   if (summary.diagnosis !== undefined) {
     io.stderr(`smskit: ${summary.diagnosis}\n`);
-    return EXIT_RUN_INCOMPLETE;
+    return 'incomplete';
   }
   if (options.writeBaseline !== undefined) {
     const baseline = baselineOf(report);
     io.writeFile(options.writeBaseline, renderBaseline(baseline));
     io.stderr(`smskit: wrote ${baseline.failures.length} known failure(s) to ${options.writeBaseline}\n`);
-    return EXIT_PASSED;
+    return 'baseline-written';
   }
-  return summary.ok ? EXIT_PASSED : EXIT_CHECKS_FAILED;
+  return summary.ok ? 'passed' : 'failed';
 }
 
-export async function executeConformance(options: ConformanceCliOptions, io: CommandIo): Promise<number> {
+export async function executeConformance(options: ConformanceCliOptions, io: CommandIo): Promise<CommandOutcome> {
   try {
     return await execute(options, io);
   } catch (error) {
@@ -174,7 +184,13 @@ export async function executeConformance(options: ConformanceCliOptions, io: Com
   }
 }
 
-async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<number> {
+function startEmbedded(options: ConformanceCliOptions, contract: Contract, path: string, io: CommandIo) {
+  if (io.embeddedTarget === undefined)
+    throw new ConformanceError('CONFORMANCE_OPTIONS', 'no --target given, and no built-in service to start here');
+  return io.embeddedTarget({ wsdlText: contract.wsdlText, path, maxBodyBytes: options.maxBodyBytes });
+}
+
+async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<CommandOutcome> {
   const loaded = await loadInputs(options, io);
   const path = endpointPath(loaded.contract.descriptor, undefined);
   if (options.list) {
@@ -188,22 +204,15 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<n
       ),
       io,
     );
-    return EXIT_PASSED;
+    return 'listed';
   }
-  const embedded =
-    options.target === undefined
-      ? await startEmbeddedService({
-          wsdl: loaded.contract.wsdlText,
-          path,
-          ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-        })
-      : undefined;
+  const embedded = options.target === undefined ? await startEmbedded(options, loaded.contract, path, io) : undefined;
   // Progress goes with the pretty reporter (a machine reading JSON from stdout wants a quiet stderr).
   const progress = options.reporters.some((r) => r.name === 'pretty')
     ? createProgress({ write: io.stderr, isTTY: io.isTTY === true })
     : undefined;
   try {
-    const target = embedded?.target ?? options.target!;
+    const target = embedded?.url ?? options.target!;
     const values = embedded === undefined ? options.inputs : { ...embedded.inputs.values, ...options.inputs };
     const report = await runConformance({
       ...baseOptions(options, loaded, target, { ...loaded.inputs, values }, io),
@@ -211,7 +220,7 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<n
     });
     progress?.finish();
     writeReports(options, report, io);
-    return verdict(options, report, io);
+    return outcomeOf(options, report, io);
   } finally {
     progress?.finish();
     await embedded?.close();

@@ -1,18 +1,20 @@
 /**
  * Where the contract comes from: a WSDL file (local imports followed by the parser), or a URL
  * (typically `<target>?wsdl`), fetched once — under the runner's own exchange bounds, as the
- * target may be the hostile server under test — and parsed from a temporary file. Either way
+ * target may be the hostile server under test, and with the run's network options (TLS, proxy,
+ * Authorization), as a protected service's ?wsdl needs them — and parsed from a temporary file. Either way
  * the result is the model, its descriptor and the WSDL text (served by the embedded service).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toDescriptor } from '../generator/descriptor.js';
+import { toDescriptor } from '../generator/descriptor/index.js';
 import { parseWsdl } from '../generator/parse/index.js';
-import type { WsdlModel } from '../generator/model.js';
+import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounds.js';
 import { ConformanceError } from './errors.js';
+import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './network.js';
 import { Transport, TransportFailure } from './transport.js';
 
 export interface Contract {
@@ -21,8 +23,13 @@ export interface Contract {
   readonly wsdlText: string;
 }
 
-async function fetchText(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
-  const target = new URL(url);
+async function fetchText(
+  url: string,
+  target: URL,
+  timeoutMs: number,
+  maxBytes: number,
+  network: RunnerNetwork,
+): Promise<string> {
   const transport = new Transport({
     origin: target.origin,
     concurrency: 1,
@@ -30,6 +37,7 @@ async function fetchText(url: string, timeoutMs: number, maxBytes: number): Prom
     retries: 0,
     maxResponseBytes: maxBytes,
     headers: {},
+    network,
   });
   try {
     const { response } = await transport.send({
@@ -60,15 +68,23 @@ function parseText(text: string, label: string): WsdlModel {
   }
 }
 
+/** `network`: TLS, proxy and Authorization for a WSDL URL (a ServiceClient's `tls`, `proxy`, `auth`). */
 export async function loadContract(
   wsdl: string,
   timeoutMs: number,
   maxBytes = DEFAULT_MAX_RESPONSE_BYTES,
+  network: NetworkOptions = {},
 ): Promise<Contract> {
-  const isUrl = /^https?:\/\//i.test(wsdl);
+  const url = /^https?:\/\//i.test(wsdl) ? URL.parse(wsdl) : undefined;
+  if (url === null) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot read the WSDL ${wsdl}: not a URL`);
+  // Before the try: a malformed network option is the runtime's TypeError naming it, not an unreadable WSDL.
+  const fetched = url === undefined ? undefined : { url, network: resolveNetwork(url, network) };
   let wsdlText: string;
   try {
-    wsdlText = isUrl ? await fetchText(wsdl, timeoutMs, maxBytes) : readFileSync(wsdl, 'utf8');
+    wsdlText =
+      fetched === undefined
+        ? readFileSync(wsdl, 'utf8')
+        : await fetchText(wsdl, fetched.url, timeoutMs, maxBytes, fetched.network);
   } catch (error) {
     if (error instanceof ConformanceError) throw error;
     throw new ConformanceError(
@@ -77,6 +93,6 @@ export async function loadContract(
     );
   }
   // Parser errors (GeneratorError, with file:line) pass through: they already say what is wrong.
-  const model = isUrl ? parseText(wsdlText, wsdl) : parseWsdl(wsdl);
+  const model = fetched === undefined ? parseWsdl(wsdl) : parseText(wsdlText, wsdl);
   return { model, descriptor: toDescriptor(model), wsdlText };
 }

@@ -74,7 +74,7 @@ function primitiveOf(
   return type.enumeration === undefined ? { xsd: type.xsd } : { xsd: type.xsd, enumeration: type.enumeration };
 }
 
-export function expectedField(
+function expectedField(
   d: ServiceDescriptor,
   field: Pick<FieldDescriptor, 'name' | 'value' | 'minOccurs' | 'maxOccurs' | 'nillable' | 'inChoice'>,
   forceRequired = false,

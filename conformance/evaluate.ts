@@ -27,7 +27,7 @@ function firstLine(text: string): string {
 }
 
 /** What kind of answer an exchange got (for the run's diagnosis), read from the parsed body. */
-export function answerSummary(exchange: Exchange): AnswerSummary {
+function answerSummary(exchange: Exchange): AnswerSummary {
   const { status, body } = exchange.response;
   if (body.length === 0) return { status, body: 'empty' };
   const media = contentTypeOf(exchange.response.headers).type;
@@ -63,7 +63,7 @@ function runCheck(check: Check, exchange: Exchange, testCase: Case): ReturnType<
   }
 }
 
-export function applicableChecks(checks: readonly Check[], testCase: Case, level: Level): Check[] {
+function applicableChecks(checks: readonly Check[], testCase: Case, level: Level): Check[] {
   return checks.filter((check) => atOrAbove(check.level, level) && check.applies(testCase));
 }
 

@@ -3,7 +3,7 @@
  *   descriptor ──buildCatalogue──▶ cases ──selectCases──▶ run ──runCases──▶ outcomes ──▶ Report
  * `runConformance` does it all; `listCases` stops before sending anything (`--list`).
  */
-import { toDescriptor } from '../generator/descriptor.js';
+import { toDescriptor } from '../generator/descriptor/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { fixedEntries, knownMarker } from './baseline.js';
 import { buildCatalogue, endpointPath } from './catalogue.js';
@@ -21,6 +21,7 @@ import { selectCases } from './select.js';
 import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report, type ReportMeta } from './types.js';
 
 export type { ConformanceOptions, Provenance } from './options.js';
+export type { NetworkOptions } from './network.js';
 export type { ConformanceInputs, OperationInputs } from './inputs.js';
 export type { Case, CaseOutcome, Check, Failure, Level, Report, ReportMeta, ReportSummary } from './types.js';
 export { ConformanceError } from './errors.js';
@@ -156,6 +157,7 @@ function runnerOptions(
     maxResponseBytes: validated.maxResponseBytes,
     runTimeoutMs: validated.runTimeoutMs,
     headers: validated.headers,
+    network: validated.network,
     level: validated.level,
     failOn: validated.failOn,
     checks: ALL_CHECKS,
@@ -184,7 +186,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   }
   validated.onStart?.(run.length);
   const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
-  const redact = makeRedactor(secretValues(validated.inputs, allParams));
+  const redact = makeRedactor([...secretValues(validated.inputs, allParams), ...(validated.network?.secrets ?? [])]);
   const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
   const result: RunResult = await runCases(run, runnerOptions(validated, basePath, redact));
   const byId = new Map(

@@ -39,7 +39,7 @@ export interface ConformanceInputs {
 }
 
 /** Member names that hold secrets: their values are redacted wherever they appear. */
-export const SECRET_NAME = /password|passwd|secret|token|api[-_]?key|credential/i;
+const SECRET_NAME = /password|passwd|secret|token|api[-_]?key|credential/i;
 
 function matchKey(key: string, params: readonly string[]): string[] {
   const head = key.includes('/') ? key.slice(0, key.indexOf('/')) : key;

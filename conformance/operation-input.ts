@@ -56,7 +56,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Deep merge: `over` wins; objects merge member by member; arrays and values replace. */
-export function mergeJson(base: unknown, over: unknown): unknown {
+function mergeJson(base: unknown, over: unknown): unknown {
   if (over === undefined) return base;
   if (!isRecord(base) || !isRecord(over)) return over;
   const out: Record<string, unknown> = { ...base };
@@ -65,7 +65,7 @@ export function mergeJson(base: unknown, over: unknown): unknown {
 }
 
 /** `{"a/b": 1}` -> `{a: {b: 1}}`, recursively: inputs may name values by path. */
-export function expandPaths(json: unknown): unknown {
+function expandPaths(json: unknown): unknown {
   if (Array.isArray(json)) return json.map(expandPaths);
   if (!isRecord(json)) return json;
   let out: Record<string, unknown> = {};

@@ -1,15 +1,17 @@
 /**
  * The one place conformance options are validated: unknown keys, conflicting sources, bad
  * values are refused with a CONFORMANCE_OPTIONS error; the result is frozen and never mutated.
+ * The run's settings (their defaults and accepted values) are defined in settings.ts.
  */
+import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import { BOUND_RANGES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './bounds.js';
-import type { WsdlModel } from '../generator/model.js';
-import { ConformanceError } from './errors.js';
 import type { Baseline } from './baseline.js';
+import { ConformanceError } from './errors.js';
 import type { ConformanceInputs } from './inputs.js';
+import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './network.js';
 import type { SchemaFacts } from './schema-facts.js';
-import { LEVELS, type CaseBinding, type CaseOutcome, type Level } from './types.js';
+import { type ResolvedSettings, resolveSettings, type RunSettings, SETTINGS } from './settings.js';
+import type { CaseOutcome } from './types.js';
 
 /** Where the run's contract and tool come from, recorded in every report. */
 export interface Provenance {
@@ -20,38 +22,19 @@ export interface Provenance {
   readonly wsdlSha256: string;
 }
 
-export interface ConformanceOptions {
+/**
+ * What a run needs besides its settings (RunSettings: SETTINGS in settings.ts); `tls`, `proxy`,
+ * `auth` and `wsse` as a ServiceClient takes them (network.ts).
+ */
+interface RunContext extends NetworkOptions {
   /** The service endpoint URL, e.g. `http://127.0.0.1:8080/serviceapi.asmx`. */
   readonly target: string;
   /** The contract: a descriptor, or a WSDL model to derive it from (exactly one). */
   readonly descriptor?: ServiceDescriptor;
   readonly wsdlModel?: WsdlModel;
   readonly inputs?: ConformanceInputs;
-  readonly binding?: readonly CaseBinding[];
-  readonly operation?: readonly string[];
-  readonly run?: readonly string[];
-  readonly skip?: readonly string[];
-  /** Which checks (and cases) run: this level and stricter. Default `compat` (all). */
-  readonly level?: Level;
-  /** Failures at or above this level make the run fail. Default `must`. */
-  readonly failOn?: Level;
-  readonly concurrency?: number;
-  /** Whole-exchange time limit of each request (connect, head, body). Default 10 s. */
-  readonly timeoutMs?: number;
-  readonly retries?: number;
-  /** Largest response body the runner reads (any exchange, the WSDL too). Default 16 MiB. */
-  readonly maxResponseBytes?: number;
-  /** Time limit of the whole run; when it passes, the cases without a verdict are not run. Default 10 min. */
-  readonly runTimeoutMs?: number;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The server's body limit, exceeded by the over-size cases. Default 4 MiB. */
-  readonly maxBodyBytes?: number;
   /** Facets and list items for sample values; derived from `wsdlModel` when not given. */
   readonly facts?: SchemaFacts;
-  /** Every result element is required in an answer (the built-in contract's spec §4.1). Default false. */
-  readonly requireResults?: boolean;
-  /** Stop sending after this many failing cases (at or above failOn, baseline ones excluded). */
-  readonly maxFailures?: number;
   /** Known failures: reported, never failing the run. */
   readonly baseline?: { readonly file: string; readonly baseline: Baseline };
   /** Aborted (Ctrl-C): stop sending, wait briefly for the exchanges in flight, report what ran. */
@@ -62,82 +45,38 @@ export interface ConformanceOptions {
   readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
 }
 
-export interface ValidatedOptions {
-  readonly target: URL;
-  readonly descriptor?: ServiceDescriptor;
-  readonly wsdlModel?: WsdlModel;
-  readonly inputs: ConformanceInputs;
-  readonly binding?: readonly CaseBinding[];
-  readonly operation?: readonly string[];
-  readonly run: readonly string[];
-  readonly skip: readonly string[];
-  readonly level: Level;
-  readonly failOn: Level;
-  readonly concurrency: number;
-  readonly timeoutMs: number;
-  readonly retries: number;
-  readonly maxResponseBytes: number;
-  readonly runTimeoutMs: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly maxBodyBytes: number;
-  readonly facts?: SchemaFacts;
-  readonly requireResults: boolean;
-  readonly maxFailures?: number;
-  readonly baseline?: { readonly file: string; readonly baseline: Baseline };
-  readonly signal?: AbortSignal;
-  readonly provenance?: Provenance;
-  readonly onStart?: (selected: number) => void;
-  readonly onCase?: (outcome: CaseOutcome, done: number, total: number) => void;
-}
+export interface ConformanceOptions extends RunContext, RunSettings {}
 
-const KNOWN_KEYS = new Set([
-  'target',
-  'descriptor',
-  'wsdlModel',
-  'inputs',
-  'binding',
-  'operation',
-  'run',
-  'skip',
-  'level',
-  'failOn',
-  'concurrency',
-  'timeoutMs',
-  'retries',
-  'maxResponseBytes',
-  'runTimeoutMs',
-  'headers',
-  'maxBodyBytes',
-  'onCase',
-  'facts',
-  'requireResults',
-  'maxFailures',
-  'baseline',
-  'signal',
-  'provenance',
-  'onStart',
-]);
-const BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
+export type ValidatedOptions = Omit<RunContext, 'target' | 'inputs' | keyof NetworkOptions> &
+  ResolvedSettings & {
+    readonly target: URL;
+    readonly inputs: ConformanceInputs;
+    /** Undefined without network options: plain connections. */
+    readonly network: RunnerNetwork | undefined;
+  };
+
+/** Every option of the context (the settings' names come from SETTINGS). */
+const CONTEXT_KEYS: Readonly<Record<keyof RunContext, true>> = {
+  target: true,
+  descriptor: true,
+  wsdlModel: true,
+  inputs: true,
+  facts: true,
+  baseline: true,
+  signal: true,
+  provenance: true,
+  onStart: true,
+  onCase: true,
+  tls: true,
+  proxy: true,
+  auth: true,
+  wsse: true,
+};
+
+const NETWORK_KEYS = ['tls', 'proxy', 'auth', 'wsse'] as const;
 
 function refuse(message: string): never {
   throw new ConformanceError('CONFORMANCE_OPTIONS', message);
-}
-
-function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max)
-    refuse(`${name} must be an integer from ${min} to ${max}, got ${value}`);
-  return value;
-}
-
-function bound(name: keyof typeof BOUND_RANGES, value: number | undefined, fallback: number): number {
-  return integer(name, value, fallback, BOUND_RANGES[name].min, BOUND_RANGES[name].max);
-}
-
-function level(name: string, value: Level | undefined, fallback: Level): Level {
-  if (value === undefined) return fallback;
-  if (!LEVELS.includes(value)) refuse(`${name} must be one of ${LEVELS.join(', ')}, got ${String(value)}`);
-  return value;
 }
 
 function targetUrl(target: string): URL {
@@ -154,43 +93,36 @@ function targetUrl(target: string): URL {
 }
 
 export function validateOptions(options: ConformanceOptions): ValidatedOptions {
-  for (const key of Object.keys(options)) if (!KNOWN_KEYS.has(key)) refuse(`unknown option ${key}`);
+  for (const key of Object.keys(options))
+    if (!Object.hasOwn(CONTEXT_KEYS, key) && !Object.hasOwn(SETTINGS, key)) refuse(`unknown option ${key}`);
   if ((options.descriptor === undefined) === (options.wsdlModel === undefined))
     refuse('give exactly one of descriptor and wsdlModel');
-  for (const b of options.binding ?? [])
-    if (!BINDINGS.includes(b)) refuse(`unknown binding ${b} (bindings: ${BINDINGS.join(', ')})`);
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n]/.test(value))
-      refuse(`invalid extra header ${JSON.stringify(name)}`);
-  }
-  const validated: ValidatedOptions = {
-    target: targetUrl(options.target),
-    inputs: options.inputs ?? { values: {} },
-    run: options.run ?? [],
-    skip: options.skip ?? [],
-    level: level('level', options.level, 'compat'),
-    failOn: level('failOn', options.failOn, 'must'),
-    concurrency: integer('concurrency', options.concurrency, 16, 1, 256),
-    timeoutMs: bound('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
-    retries: integer('retries', options.retries, 1, 0, 10),
-    maxResponseBytes: bound('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
-    runTimeoutMs: bound('runTimeoutMs', options.runTimeoutMs, DEFAULT_RUN_TIMEOUT_MS),
-    headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    requireResults: options.requireResults === true,
-    ...(options.maxFailures === undefined
-      ? {}
-      : { maxFailures: integer('maxFailures', options.maxFailures, 0, 1, 1_000_000) }),
-    ...(options.facts === undefined ? {} : { facts: options.facts }),
-    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.provenance === undefined ? {} : { provenance: options.provenance }),
-    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
-    ...(options.descriptor === undefined ? {} : { descriptor: options.descriptor }),
-    ...(options.wsdlModel === undefined ? {} : { wsdlModel: options.wsdlModel }),
-    ...(options.binding === undefined ? {} : { binding: options.binding }),
-    ...(options.operation === undefined ? {} : { operation: options.operation }),
-    ...(options.onCase === undefined ? {} : { onCase: options.onCase }),
-  };
-  return Object.freeze(validated);
+  const { target, inputs, ...rest } = options;
+  const context: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest))
+    if (Object.hasOwn(CONTEXT_KEYS, key) && !NETWORK_KEYS.includes(key as never) && value !== undefined)
+      context[key] = value;
+  const settings = resolveSettings(options);
+  const url = targetUrl(target);
+  return Object.freeze({
+    ...(context as Omit<ValidatedOptions, keyof ResolvedSettings | 'target' | 'inputs' | 'network'>),
+    ...settings,
+    target: url,
+    inputs: inputs ?? { values: {} },
+    network: networkOf(url, options, settings.headers),
+  });
+}
+
+/** The network options made ready for the target; a conflict with the target or the headers is refused. */
+function networkOf(
+  target: URL,
+  options: NetworkOptions,
+  headers: Readonly<Record<string, string>>,
+): RunnerNetwork | undefined {
+  if (NETWORK_KEYS.every((key) => options[key] === undefined)) return undefined;
+  if (options.tls !== undefined && target.protocol === 'http:' && options.proxy === undefined)
+    refuse('tls applies to an https:// target, and the target is http://');
+  if (options.auth !== undefined && Object.hasOwn(headers, 'authorization'))
+    refuse('auth and an Authorization header in headers conflict: give one');
+  return resolveNetwork(target, options);
 }

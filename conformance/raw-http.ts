@@ -6,6 +6,12 @@
  * first; if the server answers within `EARLY_ANSWER_WINDOW_MS` (it judged the Content-Length),
  * the body is never sent; otherwise the body follows and write errors are ignored.
  *
+ * The socket takes the run's network settings as the pool does: TLS with the run's CA and client
+ * certificate, and the run's proxy through a CONNECT tunnel of its own, for an http target too
+ * (only a tunnel carries the bytes to the target as they are written; a forwarding proxy would
+ * read the request itself). A proxy that refuses the tunnel makes such a case impossible: the
+ * exchange ends with TunnelRefused, which the runner reports as the case skipped, with why.
+ *
  * The answer is read incrementally under the same bounds as the pooled path: the caller's
  * signal (the whole-exchange deadline) destroys the socket, and the reader refuses a head or
  * body past its limit the moment it is passed.
@@ -13,6 +19,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { BodyProgress } from './body-sink.js';
+import { MAX_HEAD_BYTES } from './bounds.js';
+import type { ProxyRoute, RunnerNetwork } from './network.js';
 import { RawResponseReader, type RawHead, type RawResponse } from './raw-response.js';
 import type { RequestSpec } from './types.js';
 
@@ -20,10 +28,18 @@ export type { RawResponse } from './raw-response.js';
 
 export interface RawOptions {
   readonly maxResponseBytes: number;
+  /** TLS settings and the proxy route (network.ts); undefined: a direct connection with Node's defaults. */
+  readonly network?: RunnerNetwork | undefined;
   /** Aborts the exchange (deadline or end of run); its reason is the rejection. */
   readonly signal: AbortSignal;
   /** Told when the response head has arrived (a cut-short exchange still got an answer). */
   readonly onHead?: (head: RawHead, body: BodyProgress) => void;
+}
+
+/** The proxy answered the CONNECT with something else than 2xx: no raw connection to the target. */
+export class TunnelRefused extends Error {
+  override readonly name = 'TunnelRefused';
+  readonly code = 'PROXY_TUNNEL_REFUSED';
 }
 
 const EARLY_ANSWER_WINDOW_MS = 250;
@@ -51,21 +67,125 @@ function bodyBuffer(body: RequestSpec['body']): Buffer {
   return typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-export function sendRaw(
+function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+}
+
+/** SNI for a host name; none for an IP address (RFC 6066 does not allow one, and Node warns). */
+function serverName(url: URL): { servername?: string } {
+  return net.isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: url.hostname } : {};
+}
+
+/** Destroys `socket` and rejects when `signal` fires first; detaches itself once `work` settles. */
+function guarded<T>(socket: net.Socket, signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    socket.destroy();
+    return Promise.reject(signal.reason);
+  }
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      socket.destroy();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** A connection to the proxy, then `CONNECT host:port`; resolves with the tunnel once the proxy answers 2xx. */
+function openTunnel(proxy: ProxyRoute, target: URL, signal: AbortSignal): Promise<net.Socket> {
+  const proxyUrl = new URL(proxy.url);
+  const socket =
+    proxyUrl.protocol === 'https:'
+      ? tls.connect({
+          host: proxyUrl.hostname,
+          port: portOf(proxyUrl),
+          ...serverName(proxyUrl),
+          ...(proxy.secureContext === undefined ? {} : { secureContext: proxy.secureContext }),
+        })
+      : net.connect({ host: proxyUrl.hostname, port: portOf(proxyUrl) });
+  const authority = `${target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname}:${portOf(target)}`;
+  const answered = new Promise<net.Socket>((resolve, reject) => {
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (head.length > MAX_HEAD_BYTES)
+          fail(new Error(`the proxy's answer to CONNECT exceeded ${MAX_HEAD_BYTES} bytes`));
+        return;
+      }
+      socket.off('data', onData).off('error', fail).off('close', onClose);
+      const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+      if (status < 200 || status > 299) {
+        socket.destroy();
+        reject(
+          new TunnelRefused(
+            `the proxy ${proxy.url} refused a CONNECT tunnel to ${authority} (${statusLine.slice(0, 80) || 'no status line'}), and this case needs a raw connection to the target`,
+          ),
+        );
+        return;
+      }
+      // Bytes after the proxy's answer are the target's: put them back for the exchange.
+      if (end + 4 < head.length) socket.unshift(head.subarray(end + 4));
+      resolve(socket);
+    };
+    const fail = (error: Error): void => {
+      socket.destroy();
+      reject(error);
+    };
+    const onClose = (): void =>
+      reject(
+        Object.assign(new Error(`the proxy ${proxy.url} closed the connection before answering CONNECT`), {
+          code: 'ECONNRESET',
+        }),
+      );
+    socket.on('data', onData).on('error', fail).on('close', onClose);
+    const lines = [`CONNECT ${authority} HTTP/1.1`, `host: ${authority}`];
+    if (proxy.authorization !== undefined) lines.push(`proxy-authorization: ${proxy.authorization}`);
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  });
+  return guarded(socket, signal, answered);
+}
+
+/** The socket to talk to the target over: direct or through the proxy's tunnel, with TLS for https. */
+async function openSocket(url: URL, network: RunnerNetwork | undefined, signal: AbortSignal): Promise<net.Socket> {
+  const through = network?.proxy === undefined ? undefined : await openTunnel(network.proxy, url, signal);
+  if (url.protocol !== 'https:') return through ?? net.connect({ host: url.hostname, port: portOf(url) });
+  return tls.connect({
+    ...(through === undefined ? { host: url.hostname, port: portOf(url) } : { socket: through }),
+    ...serverName(url),
+    ...network?.tls,
+  });
+}
+
+export async function sendRaw(
   origin: string,
   request: RequestSpec,
   headers: Readonly<Record<string, string>>,
   options: RawOptions,
 ): Promise<RawResponse> {
   const url = new URL(origin);
+  if (options.signal.aborted) throw options.signal.reason;
+  const socket = await openSocket(url, options.network, options.signal);
+  return exchange(socket, url, request, headers, options);
+}
+
+function exchange(
+  socket: net.Socket,
+  url: URL,
+  request: RequestSpec,
+  headers: Readonly<Record<string, string>>,
+  options: RawOptions,
+): Promise<RawResponse> {
   const body = bodyBuffer(request.body);
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
-    if (options.signal.aborted) return reject(options.signal.reason);
-    const socket =
-      url.protocol === 'https:'
-        ? tls.connect({ host: url.hostname, port, servername: url.hostname })
-        : net.connect({ host: url.hostname, port });
+    if (options.signal.aborted) {
+      socket.destroy();
+      return reject(options.signal.reason);
+    }
     const reader = new RawResponseReader(options.maxResponseBytes);
     let readError: unknown;
     let writeError: unknown;

@@ -4,10 +4,12 @@
  *   1. every value supplied as a secret is replaced wherever it appears, in its raw, XML-escaped,
  *      URL-encoded and form-encoded spellings;
  *   2. whatever a parameter, element or header *named* like a password or a credential carries
- *      is replaced, even if its value was never supplied (a server may echo a different one).
+ *      is replaced, even if its value was never supplied (a server may echo a different one):
+ *      `password=`, `<…Password>`, a WS-Security `<wsse:Nonce>`, `user:password@` in URLs,
+ *      Authorization, Proxy-Authorization and Cookie headers.
  */
 
-export const REDACTED = '***';
+const REDACTED = '***';
 
 export type Redactor = (text: string) => string;
 
@@ -42,8 +44,11 @@ function spellings(secret: string): string[] {
 const NAMED_RULES: readonly [RegExp, string][] = [
   // password=...& in query strings and form bodies
   [/((?:^|[?&\s'"])[^=&?\s'"]*password[^=&\s'"]*=)[^&\s'"]*/gi, `$1${REDACTED}`],
-  // <password>...</password> with any prefix, and <x:Password ...>...</x:Password>
+  // <password>...</password> with any prefix, and <x:Password ...>...</x:Password> (a WS-Security
+  // UsernameToken's password or digest among them)
   [/(<([\w.-]+:)?([\w.-]*password[\w.-]*)\b[^>]*>)[^<]*(<\/\2?\3>)/gi, `$1${REDACTED}$4`],
+  // <wsse:Nonce ...>...</wsse:Nonce>: with the time, what a digest password is computed from
+  [/(<([\w.-]+:)?(Nonce)\b[^>]*>)[^<]*(<\/\2?\3>)/g, `$1${REDACTED}$4`],
   // user:password@ in URLs
   [/(\w+:\/\/)[^/@\s'"]+@/g, `$1${REDACTED}@`],
   // Authorization / Cookie header values in curl commands and header dumps

@@ -9,6 +9,7 @@
  */
 import type { Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
 import { buildSoapRequest, encodeParams, soap11, soap12 } from '../runtime/index.js';
+import { XSD_NS, XSI_NS } from '../runtime/soap/version.js';
 import { readXml } from '../runtime/xml/reader.js';
 import type { XmlElement, XmlNode } from '../runtime/xml/types.js';
 import { writeElement } from '../runtime/xml/writer.js';
@@ -26,16 +27,13 @@ export function soapVersionOf(protocol: Protocol): '1.1' | '1.2' {
   return protocol === 'soap11' ? '1.1' : '1.2';
 }
 
-const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
-const XSD = 'http://www.w3.org/2001/XMLSchema';
-
 /**
  * A SOAP envelope around a Body child, with an optional Header; prefix `soap` (our choice), and
  * xsi/xsd declared as the runtime declares them (a Body child cut from its request may use them).
  */
 export function soapEnvelope(envNs: string, bodyChild: string, header = ''): string {
   const head = header === '' ? '' : `<soap:Header>${header}</soap:Header>`;
-  return `${XML_DECLARATION}<soap:Envelope xmlns:soap="${envNs}" xmlns:xsi="${XSI}" xmlns:xsd="${XSD}">${head}<soap:Body>${bodyChild}</soap:Body></soap:Envelope>`;
+  return `${XML_DECLARATION}<soap:Envelope xmlns:soap="${envNs}" xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}">${head}<soap:Body>${bodyChild}</soap:Body></soap:Envelope>`;
 }
 
 /** The operation element (Body child) of a SOAP request, cut from its body. */
@@ -173,7 +171,7 @@ export function withDoctype(body: string): string {
 
 /** A namespace no SOAP version uses, for the VersionMismatch cases. */
 export const UNKNOWN_ENVELOPE_NS = 'urn:smskit:conformance:unknown-envelope';
-export const UNKNOWN_HEADER_NS = 'urn:smskit:conformance:unknown-header';
+const UNKNOWN_HEADER_NS = 'urn:smskit:conformance:unknown-header';
 export const UNKNOWN_SOAP_ACTION = 'urn:smskit:conformance:unknown-action';
 
 /** A header block nobody understands, marked mustUnderstand in the version's own spelling. */

@@ -7,17 +7,16 @@
 import { readXml, XmlReadError, childElements, textContent, resolveQNameValue } from '../runtime/xml/reader.js';
 import { readXmlFast } from '../runtime/xml/fast-reader.js';
 import type { XmlDocument, XmlElement } from '../runtime/xml/types.js';
+import { SOAP11_ENV_NS } from '../runtime/soap11.js';
+import { SOAP12_ENV_NS } from '../runtime/soap12.js';
 import type { Exchange } from './types.js';
 
-export const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope';
-export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
-export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 export type SoapVersion = '1.1' | '1.2';
 
 export function envelopeNamespace(version: SoapVersion): string {
-  return version === '1.1' ? SOAP11_ENV : SOAP12_ENV;
+  return version === '1.1' ? SOAP11_ENV_NS : SOAP12_ENV_NS;
 }
 
 export function soapMediaType(version: SoapVersion): string {
@@ -76,7 +75,7 @@ function readIgnoringDeclaredEncoding(body: Uint8Array): XmlDocument | undefined
   }
 }
 
-export function describeReadError(error: unknown): { code: string; message: string } {
+function describeReadError(error: unknown): { code: string; message: string } {
   if (error instanceof XmlReadError)
     return { code: error.code, message: `${error.code} at ${error.line}:${error.column}: ${error.detail}` };
   return { code: 'XML_MALFORMED', message: error instanceof Error ? error.message : String(error) };
@@ -115,9 +114,9 @@ export interface SoapView {
 }
 
 /** The envelope as received. Body is found in the envelope's own namespace, whatever it is. */
-export function soapView(doc: XmlDocument): SoapView {
+function soapView(doc: XmlDocument): SoapView {
   const envelope = doc.root;
-  const version = envelope.ns === SOAP11_ENV ? '1.1' : envelope.ns === SOAP12_ENV ? '1.2' : undefined;
+  const version = envelope.ns === SOAP11_ENV_NS ? '1.1' : envelope.ns === SOAP12_ENV_NS ? '1.2' : undefined;
   const parts = childElements(envelope);
   const body = parts.find((el) => el.local === 'Body' && el.ns === envelope.ns);
   const view = { envelope, parts, bodyChildren: body === undefined ? [] : childElements(body) };
@@ -130,7 +129,7 @@ export function soapViewOf(exchange: Exchange): SoapView | undefined {
 }
 
 export function isFaultElement(el: XmlElement | undefined): boolean {
-  return el !== undefined && el.local === 'Fault' && (el.ns === SOAP11_ENV || el.ns === SOAP12_ENV);
+  return el !== undefined && el.local === 'Fault' && (el.ns === SOAP11_ENV_NS || el.ns === SOAP12_ENV_NS);
 }
 
 export interface FaultView {
@@ -147,7 +146,7 @@ export interface FaultView {
 
 /** A Fault element read in its own version's layout (SOAP 1.1 §4.4, SOAP 1.2 Part 1 §5.4). */
 export function readFault(fault: XmlElement): FaultView {
-  return fault.ns === SOAP11_ENV ? readFault11(fault) : readFault12(fault);
+  return fault.ns === SOAP11_ENV_NS ? readFault11(fault) : readFault12(fault);
 }
 
 function child(el: XmlElement | undefined, local: string, ns: string): XmlElement | undefined {
@@ -183,15 +182,19 @@ function readFault11(fault: XmlElement): FaultView {
 }
 
 function readFault12(fault: XmlElement): FaultView {
-  const codeEl = child(fault, 'Code', SOAP12_ENV);
-  const value = child(codeEl, 'Value', SOAP12_ENV);
+  const codeEl = child(fault, 'Code', SOAP12_ENV_NS);
+  const value = child(codeEl, 'Value', SOAP12_ENV_NS);
   const subcodes: { ns: string; local: string }[] = [];
-  for (let sub = child(codeEl, 'Subcode', SOAP12_ENV); sub !== undefined; sub = child(sub, 'Subcode', SOAP12_ENV)) {
-    const q = qnameOf(child(sub, 'Value', SOAP12_ENV));
+  for (
+    let sub = child(codeEl, 'Subcode', SOAP12_ENV_NS);
+    sub !== undefined;
+    sub = child(sub, 'Subcode', SOAP12_ENV_NS)
+  ) {
+    const q = qnameOf(child(sub, 'Value', SOAP12_ENV_NS));
     if (q !== undefined) subcodes.push(q);
   }
-  const text = child(child(fault, 'Reason', SOAP12_ENV), 'Text', SOAP12_ENV);
-  const detail = child(fault, 'Detail', SOAP12_ENV);
+  const text = child(child(fault, 'Reason', SOAP12_ENV_NS), 'Text', SOAP12_ENV_NS);
+  const detail = child(fault, 'Detail', SOAP12_ENV_NS);
   const missing = [value === undefined ? 'Code/Value' : '', text === undefined ? 'Reason/Text' : ''].filter(
     (m) => m !== '',
   );

@@ -13,13 +13,15 @@
 import { setMaxListeners } from 'node:events';
 import { runTimedOut } from './bounds.js';
 import { ConformanceError } from './errors.js';
-import { evaluateCase, notRunCase, transportFailure } from './evaluate.js';
+import { evaluateCase, notRunCase, skippedCase, transportFailure } from './evaluate.js';
+import type { RunnerNetwork } from './network.js';
 import type { Redactor } from './redact.js';
-import { Transport, TransportFailure } from './transport.js';
+import { type PrepareRequest, Transport, TransportFailure } from './transport.js';
+import { withUsernameToken } from './wsse.js';
 import { atOrAbove, type Case, type CaseOutcome, type Check, type Level } from './types.js';
 
 /** How long an interrupted run waits for the exchanges in flight before abandoning them. */
-export const INTERRUPT_GRACE_MS = 1000;
+const INTERRUPT_GRACE_MS = 1000;
 
 export interface RunnerOptions {
   /** The target origin, e.g. `http://127.0.0.1:8080`. */
@@ -34,6 +36,8 @@ export interface RunnerOptions {
   /** Time limit of the whole run, probe included. */
   readonly runTimeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** TLS, proxy, Authorization and a WS-Security UsernameToken (network.ts). */
+  readonly network?: RunnerNetwork | undefined;
   readonly level: Level;
   readonly checks: readonly Check[];
   readonly redact: Redactor;
@@ -68,16 +72,15 @@ async function probe(transport: Transport, options: RunnerOptions, run: AbortSig
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
     if (error.partial !== undefined || error.reason === 'interrupted') return;
-    throw new ConformanceError('TARGET_UNREACHABLE', `target ${options.origin} unreachable: ${error.message}`);
+    throw new ConformanceError(
+      'TARGET_UNREACHABLE',
+      options.redact(`target ${options.origin} unreachable: ${error.message}`),
+    );
   }
 }
 
 /** Runs `work` over the items with at most `limit` in flight; results keep the items' order. */
-export async function mapConcurrent<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -139,6 +142,14 @@ class RunControl {
   }
 }
 
+/** A SOAP case carries the run's UsernameToken, fresh on each attempt. */
+function tokenFor(testCase: Case, options: RunnerOptions): PrepareRequest | undefined {
+  const token = options.network?.wsse;
+  if (token === undefined || (testCase.binding !== 'soap11' && testCase.binding !== 'soap12')) return undefined;
+  const version = testCase.binding === 'soap11' ? '1.1' : '1.2';
+  return (request) => withUsernameToken(request, version, token);
+}
+
 async function runOne(
   transport: Transport,
   testCase: Case,
@@ -148,16 +159,17 @@ async function runOne(
   if (control.stop !== undefined) return notRunCase(testCase, notRunReason(control.stop, options));
   const started = performance.now();
   try {
-    const exchange = await transport.send(testCase.request, control.abort.signal);
+    const exchange = await transport.send(testCase.request, control.abort.signal, tokenFor(testCase, options));
     return evaluateCase(testCase, exchange, options.checks, options.level, options.redact);
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
     if (error.reason === 'interrupted')
       return notRunCase(testCase, notRunReason(control.stop ?? 'interrupted', options));
+    if (error.reason === 'no tunnel') return skippedCase(testCase, options.redact(error.message));
     const request = {
       ...testCase.request,
-      headers: { ...options.headers, ...testCase.request.headers },
-      url: `${options.origin}${testCase.request.path}`,
+      headers: transport.headersOf(testCase.request),
+      ...transport.shown(testCase.request),
     };
     return transportFailure(
       testCase,

@@ -295,7 +295,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The concrete (non-abstract) types a value declared of `key` may be: itself first, then derived ones. */
-export function concreteTypes(d: ServiceDescriptor, key: string, type: ComplexTypeDescriptor): string[] {
+function concreteTypes(d: ServiceDescriptor, key: string, type: ComplexTypeDescriptor): string[] {
   const all = [key, ...(type.derived ?? [])];
   return all.filter((k) => {
     const t = d.types[k];

@@ -21,6 +21,7 @@ import type {
   ValueDescriptor,
 } from '../runtime/descriptor.js';
 import { resolveValue } from '../runtime/codec/index.js';
+import { XSI_NS } from '../runtime/soap/version.js';
 import { childElements, resolveQNameValue, textContent } from '../runtime/xml/reader.js';
 import type { XmlElement } from '../runtime/xml/types.js';
 import type { ExpectedField } from './types.js';
@@ -36,9 +37,6 @@ export interface SchemaFinding {
   readonly message: string;
 }
 
-const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
-const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
-
 /** A member as the walk needs it: a descriptor field, or a response wrapper's expected field. */
 export interface Member {
   readonly name: { readonly ns: string; readonly local: string };
@@ -50,7 +48,7 @@ export interface Member {
   readonly wildcard?: boolean;
 }
 
-export function memberOfField(field: FieldDescriptor): Member {
+function memberOfField(field: FieldDescriptor): Member {
   return {
     name: field.name,
     value: field.value,
@@ -61,7 +59,7 @@ export function memberOfField(field: FieldDescriptor): Member {
   };
 }
 
-export function memberOfExpected(field: ExpectedField): Member {
+function memberOfExpected(field: ExpectedField): Member {
   return {
     name: field.name,
     value: field.value,
@@ -122,7 +120,7 @@ function isWhitespaceCollapsed(xsd: string): boolean {
 }
 
 /** Mismatches of a simple value's text with its primitive and enumeration. */
-export function simpleValueProblem(
+function simpleValueProblem(
   xsd: string,
   enumeration: readonly string[] | undefined,
   text: string,
@@ -475,5 +473,3 @@ export function walkElement(
   walk.element(el, vd, nillable, el.local);
   return walk.findings;
 }
-
-export { XSD_NS };

@@ -32,7 +32,7 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /** Why a case is not run, or undefined when it is selected. */
-export function skipReason(
+function skipReason(
   testCase: Case,
   selection: Selection,
   run: readonly RegExp[],

@@ -25,7 +25,7 @@ export interface Trace {
 
 /** Bodies above this are not inlined in the curl command. */
 const CURL_INLINE_LIMIT = 16 * 1024;
-export const DISPLAY_BODY_LIMIT = 2000;
+const DISPLAY_BODY_LIMIT = 2000;
 
 function bodyBytes(body: RequestSpec['body']): Uint8Array {
   if (body === undefined) return new Uint8Array(0);
@@ -52,7 +52,7 @@ export function responseExcerpt(response: Exchange['response']): ResponseExcerpt
   return { status, headers, bodyPrefix: body.slice(0, EXCERPT_BYTES), bodyBytes: body.length };
 }
 
-export function excerpt(bytes: Uint8Array, limit = DISPLAY_BODY_LIMIT, total = bytes.length): string {
+function excerpt(bytes: Uint8Array, limit = DISPLAY_BODY_LIMIT, total = bytes.length): string {
   const shown = bytes.subarray(0, Math.min(bytes.length, limit * 4));
   const text = new TextDecoder('utf-8').decode(shown);
   if (text.length <= limit && shown.length === total) return text;
@@ -60,12 +60,13 @@ export function excerpt(bytes: Uint8Array, limit = DISPLAY_BODY_LIMIT, total = b
 }
 
 /** POSIX shell single-quoting. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function curlCommand(url: string, request: RequestSpec, redact: Redactor): string {
+function curlCommand(url: string, request: Exchange['request'], redact: Redactor): string {
   const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(redact(url))];
+  if (request.proxy !== undefined) parts.push('--proxy', shellQuote(redact(request.proxy)));
   for (const [name, value] of Object.entries(redactHeaders(request.headers, redact)))
     parts.push('-H', shellQuote(`${name}: ${value}`));
   const bytes = bodyBytes(request.body);
@@ -77,11 +78,7 @@ export function curlCommand(url: string, request: RequestSpec, redact: Redactor)
   return parts.join(' ');
 }
 
-export function traceOf(
-  request: RequestSpec & { readonly url: string },
-  response: ResponseExcerpt | undefined,
-  redact: Redactor,
-): Trace {
+export function traceOf(request: Exchange['request'], response: ResponseExcerpt | undefined, redact: Redactor): Trace {
   const reqBytes = bodyBytes(request.body);
   const base = {
     request: {

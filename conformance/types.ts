@@ -27,6 +27,8 @@ export function weaker(a: Level, b: Level): Level {
 /** The binding a case belongs to; `wsdl` is the service description itself. */
 export type CaseBinding = Protocol | 'wsdl';
 
+export const CASE_BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-get', 'http-post', 'wsdl'];
+
 /** The HTTP request a case sends, fully built (bytes are final, nothing is added later but -H headers). */
 export interface RequestSpec {
   readonly method: string;
@@ -142,7 +144,8 @@ export interface Case {
 
 /** What was sent and what came back. Header names are lowercase. */
 export interface Exchange {
-  readonly request: RequestSpec & { readonly url: string };
+  /** `proxy`: the proxy it went through (its URL without credentials). */
+  readonly request: RequestSpec & { readonly url: string; readonly proxy?: string };
   readonly response: {
     readonly status: number;
     readonly headers: Readonly<Record<string, string>>;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toDescriptor } from '../generator/descriptor.js';
+import { toDescriptor } from '../generator/descriptor/index.js';
 import { parseWsdl } from '../generator/parse/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 

@@ -1,6 +1,7 @@
 /** `smskit account add|list|disable|enable`: manage the service's accounts in its database. */
 import type { Argv } from 'yargs';
-import { EXIT_OK, UsageError } from '../cli-error.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { readSecret } from '../secret-input.js';
 import { PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -95,6 +96,6 @@ export const accountCommand: CliCommand = {
     ['smskit account list --json', 'every account as JSON'],
     ['smskit account disable --email you@example.com', 'refuse its requests from now on'],
   ],
-  exitCodes: { 0: 'done', 2: 'usage error, no such account, or the database cannot be opened' },
+  exitCodes: COMMAND_EXIT_CODES.account,
   run,
 };

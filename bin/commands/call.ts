@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { Protocol, ServiceDescriptor } from '../../runtime/index.js';
-import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.js';
+import { CliError, UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import {
   asFlagError,
   networkStdinReaders,
@@ -189,10 +190,6 @@ export const callCommand: CliCommand = {
       'over HTTPS with a company CA and HTTP Basic',
     ],
   ],
-  exitCodes: {
-    0: 'the result was printed',
-    1: 'the service answered with a fault',
-    2: 'usage, input or transport error',
-  },
+  exitCodes: COMMAND_EXIT_CODES.call,
   run,
 };

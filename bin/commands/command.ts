@@ -1,11 +1,5 @@
 import type { Argv } from 'yargs';
-
-/** What each exit code means for one command (0 ok, 1 checks failed, 2 usage or input error). */
-export interface ExitCodes {
-  readonly 0: string;
-  readonly 1?: string;
-  readonly 2: string;
-}
+import type { ExitCodes } from '../exit-codes.js';
 
 /** One CLI command: its yargs shape, its help (examples, exit codes) and a `run` that returns the exit code. */
 export interface CliCommand {
@@ -15,6 +9,7 @@ export interface CliCommand {
   readonly builder: (yargs: Argv) => Argv;
   /** `[command line, what it does]`, shown under "Examples" in the command's help. */
   readonly examples: readonly (readonly [string, string])[];
+  /** Its entry of COMMAND_EXIT_CODES (bin/exit-codes.ts), shown under "Exit codes" in its help. */
   readonly exitCodes: ExitCodes;
   readonly run: (args: Record<string, unknown>) => Promise<number>;
 }

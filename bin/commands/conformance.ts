@@ -1,23 +1,49 @@
 /**
  * `smskit conformance`: the conformance runner. With no --target it starts the built-in SMS
- * service on an ephemeral port with a temporary database (the main job's embedded default).
+ * service on an ephemeral port with a temporary database (bin/embedded-service.ts) and hands it
+ * to the runner as the run's target.
  *
- * The process side of the command lives here: stdout/stderr, the environment, report files
- * (each replaced atomically: written beside the target, then renamed over it, so a reader never
- * sees half a report and a failed write never leaves an older one looking current), and Ctrl-C:
- * the first SIGINT stops the run, which waits briefly for the requests in flight, writes the
- * reports of what ran (marked interrupted) and exits 130; a second one exits at once.
+ * The process side of the command lives here: stdout/stderr, the environment, the contract
+ * shipped in the package, report files (each replaced atomically: written beside the target,
+ * then renamed over it, so a reader never sees half a report and a failed write never leaves an
+ * older one looking current), Ctrl-C (the first SIGINT stops the run, which waits briefly for
+ * the requests in flight, writes the reports of what ran, marked interrupted, and exits 130; a
+ * second one exits at once), the network flags (bin/network-flags.ts: TLS, proxy, HTTP and
+ * WS-Security authentication, their files and secrets read here), and the exit code of each
+ * outcome.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { isBuiltInWsdl } from '../built-in-contract.js';
+import type { CommandOutcome } from '../../conformance/command.js';
+import type { NetworkOptions } from '../../conformance/network.js';
+import { builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import {
+  asFlagError,
+  type NetworkFlags,
+  networkStdinReaders,
+  resolveNetworkFlags,
+  validateNetworkFlags,
+  withNetworkFlags,
+} from '../network-flags.js';
+import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
 
+const EXIT_CODE_OF: Readonly<Record<CommandOutcome, number>> = {
+  passed: EXIT_OK,
+  listed: EXIT_OK,
+  'baseline-written': EXIT_OK,
+  failed: EXIT_FAILED,
+  incomplete: EXIT_USAGE,
+  interrupted: EXIT_INTERRUPTED,
+};
+
 /** Writes `text` to a temporary file in the same directory, then renames it over `path`. */
-export function writeFileAtomic(path: string, text: string): void {
+function writeFileAtomic(path: string, text: string): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   try {
     writeFileSync(temp, text);
@@ -28,21 +54,52 @@ export function writeFileAtomic(path: string, text: string): void {
   }
 }
 
+/**
+ * Without --wsdl, the contract shipped inside the package, found from the package itself (the
+ * command then works from any folder). Its spec makes every result required although its schema
+ * says minOccurs 0, so --require-results defaults to on for it, and to off for any other WSDL.
+ */
+function withContract(args: Record<string, unknown>): Record<string, unknown> {
+  const wsdl = typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : builtInWsdlPath();
+  const given = args['require-results'];
+  return { ...args, wsdl, 'require-results': typeof given === 'boolean' ? given : isBuiltInWsdl(wsdl) };
+}
+
+function anyNetworkFlag(flags: NetworkFlags): boolean {
+  return (
+    flags.caFiles.length > 0 ||
+    flags.certFile !== undefined ||
+    flags.servername !== undefined ||
+    flags.proxy !== undefined ||
+    flags.user !== undefined ||
+    flags.bearer ||
+    flags.wsseUser !== undefined
+  );
+}
+
+/** The network flags with their files and secrets read; for a --target only (the built-in service is plain local HTTP). */
+async function networkOf(args: Record<string, unknown>, target: string | undefined): Promise<NetworkOptions> {
+  const flags = validateNetworkFlags(args);
+  if (target === undefined && anyNetworkFlag(flags))
+    throw new UsageError('the network flags (--ca, --proxy, --user, --wsse-user…) apply to a --target');
+  assertOneStdinReader(networkStdinReaders(flags));
+  return resolveNetworkFlags(flags);
+}
+
 async function run(args: Record<string, unknown>): Promise<number> {
-  // The built-in contract's spec requires its result element (see --require-results); others: their schema.
-  const wsdl = args.wsdl;
-  const requireResults = args['require-results'] ?? (typeof wsdl === 'string' && isBuiltInWsdl(wsdl));
-  const options = validateConformanceArgs({ ...args, 'require-results': requireResults }, process.env);
+  const cli = validateConformanceArgs(withContract(args), process.env);
+  const network = await networkOf(args, cli.target);
+  const options = Object.keys(network).length === 0 ? cli : { ...cli, network };
   const { executeConformance } = await import('../../conformance/command.js');
   const interrupt = new AbortController();
   const onSigint = (): void => {
-    if (interrupt.signal.aborted) process.exit(130);
+    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
     process.stderr.write('\nsmskit: interrupted: stopping (Ctrl-C again to quit at once)\n');
     interrupt.abort();
   };
   process.on('SIGINT', onSigint);
   try {
-    return await executeConformance(options, {
+    const outcome = await executeConformance(options, {
       stdout: (text) => void process.stdout.write(text),
       stderr: (text) => void process.stderr.write(text),
       writeFile: writeFileAtomic,
@@ -50,7 +107,12 @@ async function run(args: Record<string, unknown>): Promise<number> {
       signal: interrupt.signal,
       env: process.env,
       toolVersion: toolVersion(),
+      embeddedTarget: async (contract) => (await import('../embedded-service.js')).startEmbeddedService(contract),
     });
+    return EXIT_CODE_OF[outcome];
+  } catch (error) {
+    // The runtime names a malformed network option (`options.tls: the key is encrypted…`): name the flag.
+    throw asFlagError(error);
   } finally {
     process.off('SIGINT', onSigint);
   }
@@ -59,7 +121,10 @@ async function run(args: Record<string, unknown>): Promise<number> {
 export const conformanceCommand: CliCommand = {
   command: 'conformance',
   describe: 'Check a server against a WSDL over all four bindings (no --target: the built-in service)',
-  builder: (yargs: Argv) => conformanceBuilder(yargs),
+  builder: (yargs: Argv) =>
+    withNetworkFlags(
+      conformanceBuilder(yargs).option('wsdl', { default: undefined, defaultDescription: 'the built-in SMS contract' }),
+    ),
   examples: [
     ['smskit conformance', 'the built-in service, started on an ephemeral port: every case of the built-in contract'],
     [
@@ -70,11 +135,11 @@ export const conformanceCommand: CliCommand = {
       'smskit conformance --wsdl svc.wsdl --target $URL --inputs inputs.yaml --baseline known.json --reporter pretty --reporter junit --out junit.xml',
       'a CI gate: exit 1 on new failures only',
     ],
+    [
+      'SMSKIT_KEY_PASSPHRASE=… smskit conformance --wsdl svc.wsdl --target https://svc.corp/svc.asmx --ca corp-ca.pem --cert ci.pem --key ci.key --proxy-from-env',
+      'behind a company CA, with a client certificate, through the proxy of HTTPS_PROXY',
+    ],
   ],
-  exitCodes: {
-    0: 'no failure at or above --fail-on (not counting --baseline ones); or --write-baseline wrote the baseline',
-    1: 'failures at or above --fail-on',
-    2: 'usage or input error, unreadable WSDL, unreachable target, no case selected, --run-timeout, or answers that cannot be judged (not this SOAP service; credentials refused). 130: interrupted (Ctrl-C), reports of what ran written',
-  },
+  exitCodes: COMMAND_EXIT_CODES.conformance,
   run,
 };

@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { EXIT_FAILED, EXIT_OK, UsageError } from '../cli-error.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import type { CliCommand } from './command.js';
 
 const FAIL_ON = ['breaking', 'client', 'server', 'any'] as const;
@@ -110,10 +111,6 @@ export const diffCommand: CliCommand = {
       'a pull-request comment; exit 1 on any change',
     ],
   ],
-  exitCodes: {
-    0: 'nothing at or above --fail-on changed',
-    1: 'a change at or above --fail-on',
-    2: 'a WSDL cannot be read or parsed, or a usage error',
-  },
+  exitCodes: COMMAND_EXIT_CODES.diff,
   run,
 };

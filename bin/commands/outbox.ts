@@ -1,6 +1,6 @@
 /** `smskit outbox`: the stored messages, without message text or secrets. */
 import type { Argv } from 'yargs';
-import { EXIT_OK } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
@@ -33,6 +33,6 @@ export const outboxCommand: CliCommand = {
     ['smskit outbox', 'a table of the stored messages'],
     ['smskit outbox --json --limit 10 --db service.sqlite', 'the ten oldest as JSON, from another database'],
   ],
-  exitCodes: { 0: 'listed', 2: 'usage error, or no database at --db' },
+  exitCodes: COMMAND_EXIT_CODES.outbox,
   run,
 };

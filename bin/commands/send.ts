@@ -6,7 +6,8 @@
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
 import type { Protocol } from '../../runtime/index.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../cli-error.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import {
   asFlagError,
   networkStdinReaders,
@@ -159,10 +160,6 @@ export const sendCommand: CliCommand = {
       'over HTTPS with a company CA and a client certificate, through a proxy',
     ],
   ],
-  exitCodes: {
-    0: 'sent: the message id was printed',
-    1: 'the service answered with a fault (code and message printed)',
-    2: 'usage or transport error',
-  },
+  exitCodes: COMMAND_EXIT_CODES.send,
   run,
 };

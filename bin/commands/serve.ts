@@ -3,7 +3,8 @@
  * client certificates), until SIGINT/SIGTERM (graceful).
  */
 import type { Argv } from 'yargs';
-import { CliError, EXIT_OK, UsageError } from '../cli-error.js';
+import { CliError, UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import {
   asFlagError,
   resolveServeTls,
@@ -189,9 +190,6 @@ export const serveCommand: CliCommand = {
       'over HTTPS, only for clients with a certificate from clients-ca.pem (mutual TLS)',
     ],
   ],
-  exitCodes: {
-    0: 'stopped by SIGINT or SIGTERM after in-flight requests finished',
-    2: 'usage error, or the port or database cannot be opened',
-  },
+  exitCodes: COMMAND_EXIT_CODES.serve,
   run,
 };

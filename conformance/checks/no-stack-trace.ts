@@ -24,7 +24,7 @@ const STACK_PATTERNS: readonly RegExp[] = [
 ];
 
 /** The text with XML's character escapes undone (the patterns read what a person would). */
-export function unescapeXmlText(text: string): string {
+function unescapeXmlText(text: string): string {
   return text.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, entity: string) => {
     if (entity === 'lt') return '<';
     if (entity === 'gt') return '>';

@@ -9,13 +9,8 @@
  * A result element is required when its minOccurs ≥ 1; with `requireResults` (the built-in
  * contract: spec §4.1, "one child <Operation>Result") every result element is.
  */
-import type { ExpectedField } from '../types.js';
 import { carriesValue, schemaMismatches } from './schema-findings.js';
 import { defineCheck } from './support.js';
-
-export function isRequired(field: ExpectedField): boolean {
-  return field.required;
-}
 
 export const fieldSetCheck = defineCheck({
   id: 'response.field-set',

@@ -13,7 +13,6 @@ export function defineCheck(check: Check): Check {
   return Object.freeze(check);
 }
 
-
 export function successShape(testCase: Case): SuccessShape | undefined {
   return testCase.expect.kind === 'success' ? testCase.expect.shape : undefined;
 }
@@ -24,7 +23,7 @@ export function isXmlMediaType(type: string): boolean {
 }
 
 /** HTTP GET/POST statuses that refuse a value (ASMX: 500 text/plain; others: 400). 404, 401, 403 refuse nothing of the sort. */
-export const REFUSAL_STATUSES: readonly number[] = [400, 500];
+const REFUSAL_STATUSES: readonly number[] = [400, 500];
 
 /** The plain HTTP answer the case accepts whatever its body (ASMX's 400 for a long query), with why. */
 export function acceptedStatus(

@@ -8,7 +8,7 @@ import type { Case, Exchange } from '../types.js';
 import { acceptedPlainStatus, acceptedStatus, answerKind, defineCheck, mismatch } from './support.js';
 
 /** Whether the case's answer must be an XML document (not a 415/405 or a GET/POST text error). */
-export function expectsXmlBody(exchange: Exchange, testCase: Case): boolean {
+function expectsXmlBody(exchange: Exchange, testCase: Case): boolean {
   const expect = testCase.expect;
   switch (expect.kind) {
     case 'success':

@@ -1,12 +1,12 @@
 /** The catalogue as data: derived from the descriptor, validated, selectable by globs and level. */
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, validateCatalogue } from '../conformance/catalogue.js';
-import { bindInputs, secretValues } from '../conformance/inputs.js';
-import { globToRegExp, selectCases } from '../conformance/select.js';
-import type { Case } from '../conformance/types.js';
-import { contractDescriptor } from './fixtures/conformance/contract.js';
-import { twoResultsDescriptor } from './fixtures/conformance/two-results-descriptor.js';
-import { TEST_INPUTS } from './fixtures/conformance/run.js';
+import { buildCatalogue, validateCatalogue } from '../../conformance/catalogue.js';
+import { bindInputs, secretValues } from '../../conformance/inputs.js';
+import { globToRegExp, selectCases } from '../../conformance/select.js';
+import type { Case } from '../../conformance/types.js';
+import { contractDescriptor } from '../fixtures/conformance/contract.js';
+import { twoResultsDescriptor } from '../fixtures/conformance/two-results-descriptor.js';
+import { TEST_INPUTS } from '../fixtures/conformance/run.js';
 
 const cases = buildCatalogue({ descriptor: contractDescriptor, inputs: TEST_INPUTS });
 const ids = cases.map((c) => c.id);
@@ -98,10 +98,12 @@ describe('selection', () => {
 });
 
 describe('documentation', () => {
-  it('the conformance docs list every check (the table moved from the README to docs/conformance.md)', async () => {
+  it('docs/conformance.md has a row for every check', async () => {
     const { readFileSync } = await import('node:fs');
-    const { ALL_CHECKS } = await import('../conformance/checks/index.js');
+    const { ALL_CHECKS } = await import('../../conformance/checks/index.js');
     const docs = readFileSync('docs/conformance.md', 'utf8');
-    expect(ALL_CHECKS.map((c) => c.id).filter((id) => !docs.includes(`| \`${id}\` |`))).toEqual([]);
+    // A row starts with the check's id in a code span; a Markdown formatter may pad the cell.
+    const rows = new Set([...docs.matchAll(/^\| `([\w.-]+)` +\|/gm)].map((m) => m[1]));
+    expect(ALL_CHECKS.map((c) => c.id).filter((id) => !rows.has(id))).toEqual([]);
   });
 });

@@ -3,13 +3,13 @@
  * the refusal branch of positive cases, and findings no broken server in the matrix produces.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../conformance/catalogue.js';
-import { ALL_CHECKS } from '../conformance/checks/index.js';
-import { evaluateCase } from '../conformance/evaluate.js';
-import { makeRedactor } from '../conformance/redact.js';
-import type { Exchange } from '../conformance/types.js';
-import { contractDescriptor } from './fixtures/conformance/contract.js';
-import { TEST_INPUTS } from './fixtures/conformance/run.js';
+import { buildCatalogue } from '../../conformance/catalogue.js';
+import { ALL_CHECKS } from '../../conformance/checks/index.js';
+import { evaluateCase } from '../../conformance/evaluate.js';
+import { makeRedactor } from '../../conformance/redact.js';
+import type { Exchange } from '../../conformance/types.js';
+import { contractDescriptor } from '../fixtures/conformance/contract.js';
+import { TEST_INPUTS } from '../fixtures/conformance/run.js';
 
 const NS = contractDescriptor.targetNamespace;
 const S11 = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -5,9 +5,10 @@
 import net from 'node:net';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceBuilder, validateConformanceArgs } from '../conformance/cli-options.js';
-import { executeConformance, type CommandIo } from '../conformance/command.js';
-import { ConformanceError } from '../conformance/errors.js';
+import { startEmbeddedService } from '../../bin/embedded-service.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
+import { executeConformance, type CommandIo } from '../../conformance/command.js';
+import { ConformanceError } from '../../conformance/errors.js';
 
 function parse(argv: string[], env: Record<string, string> = {}) {
   const args = conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>;
@@ -20,6 +21,7 @@ function captureIo() {
     stdout: (t) => void (out.stdout += t),
     stderr: (t) => void (out.stderr += t),
     writeFile: (p, t) => void out.files.set(p, t),
+    embeddedTarget: startEmbeddedService,
   };
   return { out, io };
 }
@@ -66,23 +68,38 @@ describe('running', () => {
   it('runs the embedded default and writes every reporter', async () => {
     const { out, io } = captureIo();
     const started = performance.now();
-    const code = await executeConformance(
+    const outcome = await executeConformance(
       parse(['--reporter', 'pretty', '--reporter', 'json', '--reporter', 'junit', '--out', 'r.json', '--out', 'j.xml']),
       io,
     );
     const elapsed = performance.now() - started;
-    expect(code).toBe(0);
+    expect(outcome).toBe('passed');
     expect(out.stdout).toMatch(/^PASS \(--fail-on must\): 83 cases, 83 passed/m);
     // Progress is for terminals, and for logs only after a second (report/progress.ts, tested there).
     expect(elapsed < 1000 ? out.stderr : '').toBe('');
     expect(JSON.parse(out.files.get('r.json')!).summary).toMatchObject({ total: 83, failed: 0 });
     expect(out.files.get('j.xml')).toContain('<testsuites name="smskit conformance" tests="83" failures="0"');
-    expect(elapsed).toBeLessThan(5000);
+  });
+
+  it('without --target and without an embedded target to start, refuses the run and says so in the reports', async () => {
+    const { out, io } = captureIo();
+    const { embeddedTarget: _, ...library } = io;
+    const error = await executeConformance(parse(['--reporter', 'json', '--out', 'r.json']), library).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConformanceError);
+    expect((error as ConformanceError).code).toBe('CONFORMANCE_OPTIONS');
+    expect((error as Error).message).toMatch(/no --target given/);
+    expect(JSON.parse(out.files.get('r.json')!)).toEqual({
+      error: { code: 'CONFORMANCE_OPTIONS', message: (error as Error).message },
+    });
   });
 
   it('--list prints the planned cases and sends nothing', async () => {
     const { out, io } = captureIo();
-    expect(await executeConformance(parse(['--list', '--binding', 'soap12', '--run', '*/soap12/ok']), io)).toBe(0);
+    expect(await executeConformance(parse(['--list', '--binding', 'soap12', '--run', '*/soap12/ok']), io)).toBe(
+      'listed',
+    );
     expect(out.stdout).toContain('  SMSSend/soap12/ok/non-ascii');
     expect(out.stdout).toContain('- SMSSend/soap12/fault/doctype');
     expect(out.stdout).toMatch(/10 of 83 cases selected/);

@@ -7,10 +7,10 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../conformance/contract-source.js';
-import { ConformanceError } from '../conformance/errors.js';
+import { loadContract } from '../../conformance/contract-source.js';
+import { ConformanceError } from '../../conformance/errors.js';
 
-const WSDL = readFileSync(new URL('../wsdl/serviceapi.wsdl', import.meta.url), 'utf8');
+const WSDL = readFileSync(new URL('../../wsdl/serviceapi.wsdl', import.meta.url), 'utf8');
 let server: http.Server;
 let origin: string;
 

@@ -1,24 +1,24 @@
 /**
- * The runner against the built-in SMS service (the embedded default): zero failures over all
- * bindings and levels. Values the service's own rules refuse (empty, too long) come back as
+ * The runner against the built-in SMS service (the embedded default the CLI starts,
+ * bin/embedded-service.ts): zero failures over all bindings and levels. Values the service's own rules refuse (empty, too long) come back as
  * well-formed Client/Sender faults or GET/POST errors, which the positive cases accept and count.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../conformance/index.js';
-import { startEmbeddedService } from '../conformance/embedded.js';
-import { CONTRACT_WSDL, contractModel } from './fixtures/conformance/contract.js';
+import { startEmbeddedService } from '../../bin/embedded-service.js';
+import { runConformance } from '../../conformance/index.js';
+import { CONTRACT_WSDL, contractModel } from '../fixtures/conformance/contract.js';
 
 describe('the built-in SMS service', () => {
-  it('passes every case, and a full run takes well under 1.5 s', async () => {
-    const started = performance.now();
+  it('passes every case', async () => {
     const embedded = await startEmbeddedService({
-      wsdl: readFileSync(CONTRACT_WSDL, 'utf8'),
+      wsdlText: readFileSync(CONTRACT_WSDL, 'utf8'),
       path: '/serviceapi.asmx',
+      maxBodyBytes: 4 * 1024 * 1024,
     });
     try {
       const report = await runConformance({
-        target: embedded.target,
+        target: embedded.url,
         wsdlModel: contractModel,
         inputs: embedded.inputs,
       });
@@ -36,7 +36,5 @@ describe('the built-in SMS service', () => {
     } finally {
       await embedded.close();
     }
-    // Generous bound for a loaded CI machine; the note records the measured figure.
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedService } from '../../bin/embedded-service.js';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance, type CommandIo } from '../../conformance/command.js';
+import { executeConformance, type CommandIo, type EmbeddedTarget } from '../../conformance/command.js';
 import { ConformanceError } from '../../conformance/errors.js';
-import { startEmbeddedService, type EmbeddedTarget } from '../../conformance/embedded.js';
 import type { Listening } from '../../runtime/index.js';
 import { startBrokenServer, type BrokenServer } from '../fixtures/conformance/broken-server.js';
 import { contractModel } from '../fixtures/conformance/contract.js';
@@ -52,6 +52,7 @@ function captureIo(extra: Partial<CommandIo> = {}) {
     stderr: (t) => void (out.stderr += t),
     writeFile: (p, t) => void out.files.set(p, t),
     toolVersion: '9.9.9-test',
+    embeddedTarget: startEmbeddedService,
     ...extra,
   };
   return { out, io };
@@ -59,8 +60,8 @@ function captureIo(extra: Partial<CommandIo> = {}) {
 
 async function run(argv: string[], extra: Partial<CommandIo> = {}) {
   const { out, io } = captureIo(extra);
-  const code = await executeConformance(parse(argv), io).catch((error: unknown) => error);
-  return { code, ...out };
+  const outcome = await executeConformance(parse(argv), io).catch((error: unknown) => error);
+  return { outcome, ...out };
 }
 
 interface Child {
@@ -125,9 +126,9 @@ const targetOf = (origin: string) => [
 describe('runs that cannot be judged end with one line and exit 2', () => {
   it('a --run pattern that matches no case (a typo) runs nothing: exit 2, never PASS', async () => {
     const result = await run(['--run', 'SMSSnd/**']);
-    expect(result.code).toBeInstanceOf(ConformanceError);
-    expect((result.code as ConformanceError).code).toBe('NOTHING_SELECTED');
-    expect((result.code as Error).message).toBe(
+    expect(result.outcome).toBeInstanceOf(ConformanceError);
+    expect((result.outcome as ConformanceError).code).toBe('NOTHING_SELECTED');
+    expect((result.outcome as Error).message).toBe(
       '--run SMSSnd/** matches no case (case ids look like SMSSend/soap11/ok/plain; --list shows them all)',
     );
     expect(result.stdout).not.toMatch(/PASS/);
@@ -135,7 +136,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
 
   it('a selection that leaves nothing (every case skipped) is refused too', async () => {
     const result = await run(['--skip', '**']);
-    expect((result.code as ConformanceError).code).toBe('NOTHING_SELECTED');
+    expect((result.outcome as ConformanceError).code).toBe('NOTHING_SELECTED');
   });
 
   it('HTML pages everywhere (a web site, as python3 -m http.server answers)', async () => {
@@ -150,7 +151,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       '--out',
       'r.json',
     ]);
-    expect(result.code).toBe(2);
+    expect(result.outcome).toBe('incomplete');
     expect(result.stderr).toMatch(
       /^smskit: every answer was an HTML page \(HTTP 501 ×\d+, 404 ×\d+\): http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx looks like a web site, not the SOAP service of this WSDL; is --target the service endpoint\?\n$/,
     );
@@ -171,7 +172,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 700));
       const result = await run(targetOf(`http://127.0.0.1:${port}`));
-      expect(result.code).toBe(2);
+      expect(result.outcome).toBe('incomplete');
       expect(result.stderr).toMatch(/^smskit: every answer was an HTML page/m);
     } finally {
       python.kill();
@@ -182,7 +183,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
     const nothing = await startNotFound();
     servers.push(nothing);
     const result = await run(targetOf(nothing.origin));
-    expect(result.code).toBe(2);
+    expect(result.outcome).toBe('incomplete');
     expect(result.stderr).toMatch(
       /^smskit: every answer was 404 \(\d+ requests\): is the path right\? --target http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx \(the WSDL's address path is \/serviceapi\.asmx\)\n$/,
     );
@@ -198,20 +199,21 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       '--fail-on',
       'should',
     ]);
-    expect(result.code).toBe(1);
+    expect(result.outcome).toBe('failed');
     expect(result.stderr).toBe('');
   });
 
   it('credentials refused on every positive case: one line naming them', async () => {
     const service = await startEmbeddedService({
-      wsdl: readFileSync('wsdl/serviceapi.wsdl', 'utf8'),
+      wsdlText: readFileSync('wsdl/serviceapi.wsdl', 'utf8'),
       path: '/serviceapi.asmx',
+      maxBodyBytes: 4 * 1024 * 1024,
     });
     servers.push(service);
     const values = service.inputs.values;
     const argv = [
       '--target',
-      service.target,
+      service.url,
       '--retries',
       '0',
       '--keyword',
@@ -228,7 +230,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       `port=${values.port}`,
     ];
     const result = await run(argv);
-    expect(result.code).toBe(2);
+    expect(result.outcome).toBe('incomplete');
     expect(result.stderr).toMatch(
       /^smskit: every positive case \(\d+\) was refused, \d+ of them about who is calling \(HTTP 500: "[^"]*(AuthenticationFailed|TooManyAttempts)[^"]*"\): the credentials are the likely cause; give them with --inputs, --param or \$SMSKIT_PASSWORD\n$/,
     );
@@ -237,7 +239,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
 
   it('a correct server with the right inputs is judged as before', async () => {
     const result = await run(targetOf(reference.url));
-    expect(result.code).toBe(0);
+    expect(result.outcome).toBe('passed');
     expect(result.stderr).toBe('');
   });
 });
@@ -259,7 +261,7 @@ describe('--max-failures', () => {
       '--out',
       'r.json',
     ]);
-    expect(result.code).toBe(1);
+    expect(result.outcome).toBe('failed');
     const json = JSON.parse(result.files.get('r.json')!) as {
       summary: { stoppedAfterFailures: number; notRun: number; failed: number };
       cases: { status: string; skipReason?: string }[];
@@ -289,11 +291,11 @@ describe('a baseline of known failures: gate on new ones only', () => {
 
   it('--write-baseline records the failures at or above --fail-on, exit 0', async () => {
     const { out, io } = captureIo({ writeFile: (p, t) => writeFileSync(p, t) });
-    const code = await executeConformance(
+    const outcome = await executeConformance(
       parse([...targetOf(oneDefect.url), '--fail-on', 'should', '--write-baseline', baselineFile]),
       io,
     );
-    expect(code).toBe(0);
+    expect(outcome).toBe('baseline-written');
     expect(out.stderr).toMatch(/^smskit: wrote \d+ known failure\(s\) to .*known\.json\n$/);
     const baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as {
       format: number;
@@ -321,7 +323,7 @@ describe('a baseline of known failures: gate on new ones only', () => {
       '--out',
       'j.xml',
     ]);
-    expect(result.code).toBe(0);
+    expect(result.outcome).toBe('passed');
     expect(result.stdout).toMatch(
       /^PASS \(--fail-on should\): .*; baseline .*known\.json: \d+ known, 0 new, 0 fixed; \d+ ms$/m,
     );
@@ -340,7 +342,7 @@ describe('a baseline of known failures: gate on new ones only', () => {
       '--reporter',
       'junit',
     ]);
-    expect(result.code).toBe(1);
+    expect(result.outcome).toBe('failed');
     const failures = [...result.stdout.matchAll(/<failure message="([^:"]+):/g)].map((m) => m[1]);
     // The new defect's findings (its content type also fails fault.version at SHOULD); the known fault.status is no failure.
     expect(failures).toContain('http.content-type');
@@ -358,7 +360,7 @@ describe('a baseline of known failures: gate on new ones only', () => {
       '--reporter',
       'json',
     ]);
-    expect(result.code).toBe(0);
+    expect(result.outcome).toBe('passed');
     const json = JSON.parse(result.stdout) as {
       summary: { baseline: { known: number; new: number; fixed: string[] } };
     };
@@ -371,7 +373,7 @@ describe('a baseline of known failures: gate on new ones only', () => {
     const bad = join(scratch, 'bad.json');
     writeFileSync(bad, '{"failures": 3}');
     const result = await run([...targetOf(reference.url), '--baseline', bad]);
-    expect((result.code as Error).message).toBe(
+    expect((result.outcome as Error).message).toBe(
       `--baseline ${bad}: not a baseline written by --write-baseline (format 1 with a "failures" list)`,
     );
   });
@@ -391,7 +393,7 @@ describe('the reports say where they come from', () => {
       '--out',
       'j.xml',
     ]);
-    expect(result.code).toBe(0);
+    expect(result.outcome).toBe('passed');
     const meta = (JSON.parse(result.files.get('r.json')!) as { meta: Record<string, unknown> }).meta as {
       tool: string;
       version: string;
@@ -428,7 +430,7 @@ describe('the reports say where they come from', () => {
       '--out',
       'j.xml',
     ]);
-    expect((result.code as ConformanceError).code).toBe('TARGET_UNREACHABLE');
+    expect((result.outcome as ConformanceError).code).toBe('TARGET_UNREACHABLE');
     expect(JSON.parse(result.files.get('r.json')!)).toEqual({
       error: { code: 'TARGET_UNREACHABLE', message: expect.stringMatching(/unreachable/) },
     });

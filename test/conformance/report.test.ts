@@ -1,14 +1,14 @@
 /** Reporters and redaction: shapes of the JSON and JUnit reports, and no secret in any output. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listening } from '../runtime/index.js';
-import { readXml } from '../runtime/xml/reader.js';
-import type { Report } from '../conformance/index.js';
-import { renderJson, renderJunit, renderPretty } from '../conformance/report/index.js';
-import { makeRedactor } from '../conformance/redact.js';
-import { startBrokenServer, type BrokenServer } from './fixtures/conformance/broken-server.js';
-import { DEFECTS } from './fixtures/conformance/defects.js';
-import { startReferenceServer } from './fixtures/conformance/reference-server.js';
-import { runAgainst, TEST_BODY_LIMIT, TEST_PASSWORD } from './fixtures/conformance/run.js';
+import type { Listening } from '../../runtime/index.js';
+import { readXml } from '../../runtime/xml/reader.js';
+import type { Report } from '../../conformance/index.js';
+import { renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
+import { makeRedactor } from '../../conformance/redact.js';
+import { startBrokenServer, type BrokenServer } from '../fixtures/conformance/broken-server.js';
+import { DEFECTS } from '../fixtures/conformance/defects.js';
+import { startReferenceServer } from '../fixtures/conformance/reference-server.js';
+import { runAgainst, TEST_BODY_LIMIT, TEST_PASSWORD } from '../fixtures/conformance/run.js';
 
 let reference: Listening;
 let broken: BrokenServer;

@@ -4,13 +4,13 @@
  * that names its defect, and by no unrelated MUST check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listening } from '../runtime/index.js';
-import { ALL_CHECKS } from '../conformance/index.js';
-import { startBrokenServer } from './fixtures/conformance/broken-server.js';
-import { DEFECTS } from './fixtures/conformance/defects.js';
-import { startReferenceServer } from './fixtures/conformance/reference-server.js';
-import { failingChecks, runAgainst, TEST_BODY_LIMIT } from './fixtures/conformance/run.js';
-import { RICH_DEFECTS } from './conformance/rich-defects.js';
+import type { Listening } from '../../runtime/index.js';
+import { ALL_CHECKS } from '../../conformance/index.js';
+import { startBrokenServer } from '../fixtures/conformance/broken-server.js';
+import { DEFECTS } from '../fixtures/conformance/defects.js';
+import { startReferenceServer } from '../fixtures/conformance/reference-server.js';
+import { failingChecks, runAgainst, TEST_BODY_LIMIT } from '../fixtures/conformance/run.js';
+import { RICH_DEFECTS } from './rich-defects.js';
 
 let reference: Listening;
 
@@ -78,9 +78,9 @@ describe('broken servers, one defect each', () => {
 describe('another contract (two results, SOAP only)', () => {
   let server: Listening;
   beforeAll(async () => {
-    const { createRequestListener, listen } = await import('../runtime/index.js');
+    const { createRequestListener, listen } = await import('../../runtime/index.js');
     const { twoResultsDescriptor, twoResultsHandlers } = await import(
-      './fixtures/conformance/two-results-descriptor.js'
+      '../fixtures/conformance/two-results-descriptor.js'
     );
     server = await listen(
       createRequestListener(twoResultsDescriptor, twoResultsHandlers, {
@@ -95,8 +95,8 @@ describe('another contract (two results, SOAP only)', () => {
   });
 
   const run = async (origin: string) => {
-    const { twoResultsDescriptor } = await import('./fixtures/conformance/two-results-descriptor.js');
-    const { runConformance } = await import('../conformance/index.js');
+    const { twoResultsDescriptor } = await import('../fixtures/conformance/two-results-descriptor.js');
+    const { runConformance } = await import('../../conformance/index.js');
     // No WSDL is served for this contract: the wsdl case is skipped on purpose, and counted.
     return runConformance({
       target: `${origin}/lookup.svc`,
