@@ -128,7 +128,23 @@ async function run(args: Record<string, unknown>): Promise<number> {
   assertOneStdinReader(stdinReaders(options));
   const { loadContract } = await import('../../conformance/contract-source.js');
   const runtime = await import('../../runtime/index.js');
-  const { descriptor } = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes);
+  const network = await resolveNetworkFlags(options.network);
+  // A WSDL fetched from the service itself goes the same way as the call (CA, client certificate,
+  // proxy, HTTP auth); a UsernameToken belongs in SOAP requests only.
+  const { tls, proxy, auth } = network;
+  const wsdlNetwork = {
+    ...(tls === undefined ? {} : { tls }),
+    ...(proxy === undefined ? {} : { proxy }),
+    ...(auth === undefined ? {} : { auth }),
+  };
+  const { descriptor } = await loadContract(
+    options.wsdl,
+    options.timeoutMs,
+    options.maxResponseBytes,
+    wsdlNetwork,
+  ).catch((error: unknown) => {
+    throw asFlagError(error);
+  });
   const method = findMethod(descriptor, options.operation);
   const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
   if (binding === undefined)
@@ -142,7 +158,6 @@ async function run(args: Record<string, unknown>): Promise<number> {
     options.soapHeaders === undefined
       ? undefined
       : runtime.soapHeadersFromJson(descriptor, method, readJson(options.soapHeaders, '--soap-headers'));
-  const network = await resolveNetworkFlags(options.network);
   let client: InstanceType<typeof runtime.ServiceClient>;
   try {
     client = new runtime.ServiceClient(descriptor, {

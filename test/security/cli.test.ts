@@ -188,6 +188,27 @@ describe.skipIf(SKIP !== undefined)('network flags of smskit send and smskit cal
     expectNoSecrets(result, [HTTP_PASSWORD]);
   });
 
+  it('call: a WSDL fetched over mutual TLS with the same --ca --cert --key, its address used for the call', async () => {
+    const result = await runCliAsync(
+      [
+        'call',
+        `${mtls.endpoint}?wsdl`,
+        'SMSSend',
+        '--binding',
+        'soap12',
+        ...mtlsFlags,
+        '--user',
+        'api-user',
+        '--input',
+        JSON.stringify(GOOD_MESSAGE),
+      ],
+      { env: { SMSKIT_HTTP_PASSWORD: HTTP_PASSWORD } },
+    );
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ SMSSendResult: expect.stringMatching(/^SMS-/) });
+    expectNoSecrets(result, [HTTP_PASSWORD]);
+  });
+
   it('call: --input @- and a secret from standard input cannot both be read', async () => {
     const result = await runCliAsync([
       'call',

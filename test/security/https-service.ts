@@ -4,7 +4,7 @@
  * count of the requests that reached the HTTP layer (so a test can show that a refused
  * connection handled nothing).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,9 @@ export async function startTestService(tls: ListenOptions['tls']): Promise<TestS
   const dir = mkdtempSync(join(tmpdir(), 'smskit-security-'));
   const app = openSmsApp({ dbPath: join(dir, 'service.sqlite'), scrypt: { logN: 10, r: 8, p: 1 } });
   await app.accounts.add({ email: ACCOUNT.email, password: ACCOUNT.password, keywords: [ACCOUNT.keyword] });
-  const listening = await listen(createServiceAPIListener(app.handlers), tls === undefined ? {} : { tls });
+  // Served at ?wsdl, so a client can fetch the contract over the same TLS it calls through.
+  const wsdl = readFileSync(new URL('../../wsdl/serviceapi.wsdl', import.meta.url), 'utf8');
+  const listening = await listen(createServiceAPIListener(app.handlers, { wsdl }), tls === undefined ? {} : { tls });
   const seenHeaders: http.IncomingHttpHeaders[] = [];
   listening.server.on('request', (req: http.IncomingMessage) => seenHeaders.push(req.headers));
   return {
