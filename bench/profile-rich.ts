@@ -20,13 +20,13 @@ try {
   const generated = await startServer('generated', undefined, 'rich-server.ts');
   const captured = await exchange(generated.url, request);
   const responses: FixedResponses = {
-    [request.headers['soapaction']!]: { contentType: captured.contentType, body: captured.body },
+    [request.headers.soapaction!]: { contentType: captured.contentType, body: captured.body },
   };
   await stopChild(generated.child);
   if (side === 'server') {
-    process.env['BENCH_PROFILE'] = dir;
+    process.env.BENCH_PROFILE = dir;
     const server = await startServer(kind as ServerKind, kind === 'bare' ? responses : undefined, 'rich-server.ts');
-    delete process.env['BENCH_PROFILE'];
+    delete process.env.BENCH_PROFILE;
     const load = startLoadGenerator();
     const result = await load.run({ url: server.url, request, connections: 32, seconds: 5 });
     process.stdout.write(

@@ -16,9 +16,9 @@ try {
   const generated = await startServer('generated');
   const responses = await captureResponses(generated.url);
   await stopChild(generated.child);
-  process.env['BENCH_PROFILE'] = dir;
+  process.env.BENCH_PROFILE = dir;
   const server = await startServer(kind, responses);
-  delete process.env['BENCH_PROFILE'];
+  delete process.env.BENCH_PROFILE;
   const load = startLoadGenerator();
   const result = await load.run({
     url: server.url,

@@ -22,7 +22,7 @@ function bareListener(responses: FixedResponses): http.RequestListener {
     prebuilt.set(action, [['Content-Type', r.contentType, 'Content-Length', String(body.length)], body]);
   }
   return (req, res) => {
-    const answer = prebuilt.get(String(req.headers['soapaction']));
+    const answer = prebuilt.get(String(req.headers.soapaction));
     req.on('data', () => {});
     req.on('end', () => {
       if (answer === undefined) {
@@ -54,8 +54,8 @@ async function startNodeSoap(): Promise<http.Server> {
   const server = http.createServer({ keepAliveTimeout: 5_000 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = {
-    EchoOrder: (args: Loose) => ({ EchoOrderResult: withXsi(args['order']) }),
-    EchoShapes: (args: Loose) => ({ EchoShapesResult: withXsi(args['shapes']) }),
+    EchoOrder: (args: Loose) => ({ EchoOrderResult: withXsi(args.order) }),
+    EchoShapes: (args: Loose) => ({ EchoShapesResult: withXsi(args.shapes) }),
   };
   // Lexical values kept as text (node-soap's defaults turn long and decimal into lossy numbers
   // and dateTime into a Date it then writes as an empty element); xsi:nil read as null.

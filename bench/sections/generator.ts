@@ -116,7 +116,7 @@ async function startupRows(settings: Settings, figures: Record<string, unknown>)
     times.tsx.push(await tsx());
     times.cli.push(await cli());
   }
-  figures['startup'] = times;
+  figures.startup = times;
   return [
     { section: 'generator', name: 'start-up: node -e 0', figure: median(times.node), unit: 's' },
     { section: 'generator', name: 'start-up: node --import tsx -e 0', figure: median(times.tsx), unit: 's' },

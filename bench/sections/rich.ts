@@ -91,7 +91,7 @@ export async function runRichSection(
   }
 }
 
-const actionOf = (request: HttpRequestSpec): string => request.headers['soapaction']!;
+const actionOf = (request: HttpRequestSpec): string => request.headers.soapaction!;
 
 /** The generated server's answers, checked to be correct echoes: the bare server replays these bytes. */
 async function captureEchoes(url: string, requests: ReadonlyMap<RichOp, HttpRequestSpec>): Promise<FixedResponses> {

@@ -34,14 +34,14 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The top-level folder an import specifier lands in, or undefined for node: and npm packages. */
-export function targetFolder(fromFile: string, specifier: string): string | undefined {
+function targetFolder(fromFile: string, specifier: string): string | undefined {
   if (specifier.startsWith('smskit/')) return specifier.slice('smskit/'.length).split('/')[0];
   if (!specifier.startsWith('.')) return undefined;
   const target = relative(ROOT, resolve(dirname(fromFile), specifier));
   return target.split(sep)[0];
 }
 
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2]) as string);
 }
 
@@ -61,7 +61,8 @@ describe('layers', () => {
   });
 
   it('sees the imports it checks', () => {
-    const text = "import { a } from '../service/x.js';\nexport * from './y.js';\nconst m = await import('../test/z.js');";
+    const text =
+      "import { a } from '../service/x.js';\nexport * from './y.js';\nconst m = await import('../test/z.js');";
     expect(importsOf(text)).toEqual(['../service/x.js', './y.js', '../test/z.js']);
     expect(targetFolder(join(ROOT, 'conformance', 'embedded.ts'), '../service/server.js')).toBe('service');
     expect(targetFolder(join(ROOT, 'generated', 'x.ts'), 'smskit/runtime')).toBe('runtime');

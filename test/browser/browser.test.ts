@@ -22,7 +22,7 @@ import { renderReport } from '../../conformance/report/index.js';
 import { startReferenceServer } from '../fixtures/conformance/reference-server.js';
 import { runAgainst, TEST_BODY_LIMIT, TEST_PASSWORD } from '../fixtures/conformance/run.js';
 import { startReportTarget, type ReportTarget } from '../helpers/report-target.js';
-import { addAccount, readOutbox, startServe, tempDir, type ServeProcess } from '../helpers/serve-process.js';
+import { addAccount, readOutbox, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 import { browserSkipReason, launchChromium, screenshotPath, type Chromium } from './chromium.js';
 
 const skipReason = await browserSkipReason();
