@@ -1,13 +1,14 @@
 /**
  * Many crash rounds outside CI: `npx tsx scripts/crash-loop.ts [--rounds 50] [--seed S]`.
- * `smskit serve` under load over all bindings, SIGKILLed at seeded moments and restarted on the
- * same database; prints acknowledged vs stored and every problem. Exit 0 when clean, 1 otherwise.
+ * `smskit serve` under load over all bindings, SIGKILLed once a seeded number of messages
+ * (20-400) is acknowledged, and restarted on the same database; prints acknowledged vs stored
+ * and every problem. Exit 0 when clean, 1 otherwise.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compareWithOutbox, crashRound, formatCrashReport, prepareDb } from '../test/helpers/fuzz/crash.js';
-import type { Outcome } from '../test/helpers/fuzz/load.js';
-import { tempDir } from '../test/helpers/serve-process.js';
+import { compareWithOutbox, crashRound, formatCrashReport, prepareDb } from '../tools/fuzz/crash.js';
+import type { Outcome } from '../tools/fuzz/load.js';
+import { tempDir } from '../tools/serve-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,11 @@ try {
   await prepareDb(db);
   const outcomes: Outcome[] = [];
   for (let round = 0; round < rounds; round++) {
-    const got = await crashRound(db, seed, round, { minMs: 300, maxMs: 3000, concurrency: Number(values.concurrency) });
+    const got = await crashRound(db, seed, round, {
+      minAcks: 20,
+      maxAcks: 400,
+      concurrency: Number(values.concurrency),
+    });
     outcomes.push(...got);
     process.stdout.write(
       `  round ${round + 1}/${rounds}: ${got.filter((o) => o.kind === 'ack').length} acknowledged\n`,

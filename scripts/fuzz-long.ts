@@ -1,11 +1,11 @@
 /**
  * The long fuzz run, outside CI: `npx tsx scripts/fuzz-long.ts [--count N] [--seed S] [--only I]`.
- * Same cases and checks as test/reliability-fuzz.test.ts; prints progress, a summary and every
+ * Same cases and checks as test/reliability/fuzz.test.ts; prints progress, a summary and every
  * failure (with the seed and the redacted request). Exit 0 when clean, 1 on failures.
  */
 import { parseArgs } from 'node:util';
-import { startFuzzServer } from '../test/helpers/fuzz/child.js';
-import { formatFailures, formatSummary, runFuzz } from '../test/helpers/fuzz/run.js';
+import { startFuzzServer } from '../tools/fuzz/child.js';
+import { formatFailures, formatSummary, runFuzz } from '../tools/fuzz/run.js';
 
 const { values } = parseArgs({
   options: {

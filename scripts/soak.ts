@@ -1,10 +1,11 @@
 /**
  * The soak run outside CI: `npx tsx scripts/soak.ts [--seconds 300] [--rate 200] [--concurrency 32]`.
- * Drives `smskit serve` at a steady rate over all four bindings; prints RSS every 10 s, then
- * throughput, latency percentiles, errors (must be 0) and the RSS series. Exit 1 on any error.
+ * Drives `smskit serve` with `seconds × rate` calls at a steady rate over all four bindings (a
+ * slower machine takes longer); prints RSS every 10 samples (a sample after every `rate` calls),
+ * then throughput, latency percentiles, errors (must be 0) and the RSS series. Exit 1 on any error.
  */
 import { parseArgs } from 'node:util';
-import { formatSoak, soak } from '../test/helpers/fuzz/soak.js';
+import { formatSoak, soak } from '../tools/fuzz/soak.js';
 
 const { values } = parseArgs({
   options: {
@@ -13,13 +14,13 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
   },
 });
+const rate = Number(values.rate);
 const report = await soak({
-  seconds: Number(values.seconds),
-  rate: Number(values.rate),
+  calls: Number(values.seconds) * rate,
+  rate,
   concurrency: Number(values.concurrency),
-  onSample: (second, rss, calls) => {
-    if (second % 10 === 0)
-      process.stdout.write(`  ${second} s: ${calls} calls, RSS ${(rss / 1048576).toFixed(0)} MiB\n`);
+  onSample: (sample, rss, calls) => {
+    if (sample % 10 === 0) process.stdout.write(`  ${calls} calls: RSS ${(rss / 1048576).toFixed(0)} MiB\n`);
   },
 });
 process.stdout.write(`${formatSoak(report)}\n`);

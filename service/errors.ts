@@ -9,6 +9,7 @@
  * Messages are one line, never contain the password, and never echo raw input (so a hostile value
  * cannot forge log lines or faults).
  */
+import type { SMSSend, SMSSendToPort } from '../generated/service-api/types.js';
 
 /** Stable refusal codes; documented in docs/service.md. Never rename one. */
 export type RefusalCode =
@@ -25,8 +26,8 @@ export type RefusalCode =
   | 'MessageTooLong'
   | 'InvalidPort';
 
-/** The request field a refusal is about (the wire parameter name). */
-export type SmsField = 'keyword' | 'emailAddress' | 'password' | 'smsto' | 'carrierCode' | 'smsmsg' | 'port';
+/** The request field a refusal is about: a wire parameter of either operation, as the WSDL names it. */
+export type SmsField = keyof SMSSend | keyof SMSSendToPort;
 
 export class SmsRefusal extends Error {
   override readonly name = 'SmsRefusal';

@@ -10,57 +10,37 @@
  *   GET/POST 500) and logs its one-line message, which names the storage condition.
  */
 import type { ServiceAPIHandlers } from '../generated/service-api/server.js';
+import type { SMSSend, SMSSendResponse, SMSSendToPort, SMSSendToPortResponse } from '../generated/service-api/types.js';
 import { ServiceError } from '../runtime/errors.js';
+import type { RequestContext } from '../runtime/index.js';
 import { SmsRefusal } from './errors.js';
-import type { SendRequest, SmsService } from './sms.js';
+import type { SendContext, SendRequest, SmsService } from './sms.js';
 
-/** The SOAP wrapper content / GET-POST parameters of SMSSend (absent parameters are undefined). */
-export interface SmsSendInput {
-  readonly keyword?: string | null;
-  readonly emailAddress?: string | null;
-  readonly password?: string | null;
-  readonly smsto?: string | null;
-  readonly carrierCode?: string | null;
-  readonly smsmsg?: string | null;
-}
+/** What the handlers read of the runtime's request context. */
+export type HandlerContext = Pick<RequestContext, 'remoteAddress'>;
 
-export interface SmsSendToPortInput extends SmsSendInput {
-  readonly port?: string | null;
-}
-
-export interface HandlerContext {
-  readonly remoteAddress?: string;
-}
-
-/** The service's handlers; they implement the generated skeleton's `ServiceAPIHandlers`. */
+/** The service's handlers: the generated skeleton's `ServiceAPIHandlers`, always answering with an id. */
 export interface SmsHandlers extends ServiceAPIHandlers {
-  SMSSend(input: SmsSendInput, context: HandlerContext): Promise<{ SMSSendResult: string }>;
-  SMSSendToPort(input: SmsSendToPortInput, context: HandlerContext): Promise<{ SMSSendToPortResult: string }>;
+  SMSSend(input: SMSSend, context: HandlerContext): Promise<Required<SMSSendResponse>>;
+  SMSSendToPort(input: SMSSendToPort, context: HandlerContext): Promise<Required<SMSSendToPortResponse>>;
 }
 
 export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
-  async function send(request: SendRequest, context: HandlerContext): Promise<string> {
+  async function send(request: SendRequest, context: SendContext): Promise<string> {
     try {
-      return await sms.send(
-        request,
-        context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress },
-      );
+      return await sms.send(request, { remoteAddress: context.remoteAddress });
     } catch (error) {
       throw toWireError(error);
     }
   }
   return {
+    // The input goes on whole, with its operation: an SMSSendToPort without a port is
+    // MissingParameter, never a silent SMSSend.
     async SMSSend(input, context) {
-      const { keyword, emailAddress, password, smsto, carrierCode, smsmsg } = input;
-      return { SMSSendResult: await send({ keyword, emailAddress, password, smsto, carrierCode, smsmsg }, context) };
+      return { SMSSendResult: await send({ operation: 'SMSSend', input }, context) };
     },
     async SMSSendToPort(input, context) {
-      const { keyword, emailAddress, password, smsto, carrierCode, smsmsg } = input;
-      // null, not undefined: an absent port is MissingParameter, never a silent SMSSend.
-      const port = input.port ?? null;
-      return {
-        SMSSendToPortResult: await send({ keyword, emailAddress, password, smsto, carrierCode, smsmsg, port }, context),
-      };
+      return { SMSSendToPortResult: await send({ operation: 'SMSSendToPort', input }, context) };
     },
   };
 }

@@ -13,6 +13,7 @@
  * Then the message is committed to the outbox and its id returned. Nothing is stored for a
  * refused request; a storage failure is `SmsUnavailable`.
  */
+import type { SMSSend, SMSSendToPort } from '../generated/service-api/types.js';
 import type { Accounts } from './accounts.js';
 import { resolveCarrier, type CarrierTable } from './carriers.js';
 import { SmsRefusal, SmsUnavailable, StorageError, type SmsField } from './errors.js';
@@ -22,19 +23,16 @@ import { parsePort } from './port.js';
 import { checkMessage, DEFAULT_MAX_SEGMENTS } from './segments.js';
 import type { Store } from './store.js';
 
-export interface SendRequest {
-  readonly keyword?: string | null;
-  readonly emailAddress?: string | null;
-  readonly password?: string | null;
-  readonly smsto?: string | null;
-  readonly carrierCode?: string | null;
-  readonly smsmsg?: string | null;
-  /** SMSSendToPort passes its port (`null` when absent → MissingParameter); `undefined` means SMSSend. */
-  readonly port?: string | null;
-}
+/** Each field of an operation's input as a caller may give it: absent, null (nil) or a value. */
+export type Given<Input> = { readonly [F in keyof Input]?: Input[F] | null | undefined };
+
+/** One send: the operation and its input, with the fields the generated contract types declare. */
+export type SendRequest =
+  | { readonly operation: 'SMSSend'; readonly input: Given<SMSSend> }
+  | { readonly operation: 'SMSSendToPort'; readonly input: Given<SMSSendToPort> };
 
 export interface SendContext {
-  readonly remoteAddress?: string;
+  readonly remoteAddress?: string | undefined;
 }
 
 export interface SmsLimits extends PhoneOptions {
@@ -55,7 +53,30 @@ export interface SmsService {
   send(request: SendRequest, context?: SendContext): Promise<string>;
 }
 
-const REQUIRED: readonly SmsField[] = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg'];
+/**
+ * When a field counts as missing (step 1): absent or null always; `''` too, except for the
+ * message, where an empty text is refused as EmptyMessage (step 7), which says more.
+ */
+type Presence = 'non-empty' | 'present';
+
+/**
+ * Every input field of each operation, in the order they are checked. The keys are held to the
+ * generated types both ways: a field added to the WSDL does not compile until it is listed here.
+ */
+const SMS_SEND_FIELDS: { readonly [F in keyof SMSSend]-?: Presence } = {
+  keyword: 'non-empty',
+  emailAddress: 'non-empty',
+  password: 'non-empty',
+  smsto: 'non-empty',
+  carrierCode: 'non-empty',
+  smsmsg: 'present',
+};
+const REQUIRED: { readonly [O in SendRequest['operation']]: Readonly<Partial<Record<SmsField, Presence>>> } = {
+  SMSSend: SMS_SEND_FIELDS,
+  SMSSendToPort: { ...SMS_SEND_FIELDS, port: 'non-empty' } satisfies {
+    readonly [F in keyof SMSSendToPort]-?: Presence;
+  },
+};
 
 export function createSmsService(options: SmsServiceOptions): SmsService {
   const limits: SmsLimits = { ...DEFAULT_SMS_LIMITS, ...options.limits };
@@ -86,14 +107,15 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
   };
 }
 
-type Fields = Record<Exclude<SmsField, 'port'>, string> & { port?: string };
+/** The fields once present: SMSSend's, and the port for SMSSendToPort. */
+type Fields = { readonly [F in keyof SMSSend]-?: string } & { readonly port?: string };
 
 function requireFields(request: SendRequest): Fields {
-  const wanted = request.port === undefined ? REQUIRED : [...REQUIRED, 'port' as const];
-  const fields: Partial<Record<SmsField, string>> = {};
-  for (const field of wanted) {
-    const value = request[field];
-    const missing = value === undefined || value === null || (value === '' && field !== 'smsmsg');
+  const given: Readonly<Record<string, string | null | undefined>> = request.input;
+  const fields: Record<string, string> = {};
+  for (const [field, presence] of Object.entries(REQUIRED[request.operation]) as Array<[SmsField, Presence]>) {
+    const value = given[field];
+    const missing = value === undefined || value === null || (value === '' && presence === 'non-empty');
     if (missing) throw new SmsRefusal('MissingParameter', `${field} is required`, field);
     fields[field] = value;
   }

@@ -1,16 +1,25 @@
 /**
- * `smskit serve` as a real child process for the end-to-end tests: the command users run, on an
- * ephemeral port with a temporary database. Every wait is bounded, so a server that never starts
- * or never stops fails the test with what it printed instead of hanging the suite.
+ * `smskit serve` (and other `smskit` commands) as real child processes, for the end-to-end and
+ * reliability tests and the long-run scripts: the command users run, on an ephemeral port with a
+ * temporary database. Every wait is bounded, so a server that never starts or never stops fails
+ * the test with what it printed instead of hanging the suite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { repoRoot, type CliResult } from './cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/smskit.js', import.meta.url));
+/** The repository root: the working directory of every process started here. */
+export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/smskit.js', import.meta.url));
+
+/** What a finished `smskit <command>` process gave back. */
+export interface CliResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
 const LISTENING = /SMS service listening on (http:\/\/([^\s/:]+):(\d+)\/serviceapi\.asmx)/;
 
 export interface ServeExit {

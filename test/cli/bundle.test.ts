@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './helpers/cli.js';
+import { repoRoot } from '../helpers/cli.js';
 
 const COPIED = [
   'bin',

@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient } from '../generated/service-api/client.js';
-import { SoapFaultError, TransportError, type Protocol } from '../runtime/index.js';
-import { addAccount, readOutbox, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
+import { ServiceAPIClient } from '../../generated/service-api/client.js';
+import { SoapFaultError, TransportError, type Protocol } from '../../runtime/index.js';
+import { addAccount, readOutbox, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const PASSWORD = `kill test ${randomBytes(6).toString('hex')}`;
@@ -91,7 +91,7 @@ async function call(clients: Map<Protocol, ServiceAPIClient>, request: Request):
 
 function clientsFor(server: ServeProcess): Map<Protocol, ServiceAPIClient> {
   return new Map(
-    BINDINGS.map((binding) => [binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 20_000 })]),
+    BINDINGS.map((binding) => [binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 60_000 })]),
   );
 }
 
@@ -215,9 +215,18 @@ describe('SIGKILL of smskit serve', () => {
     try {
       const first3 = await call(clients, round3[0]!);
       expect(first3.kind).toBe('ack');
-      const inFlight = round3.slice(1).map((request) => call(clients, request));
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const stopping = last.stop('SIGINT', 15_000);
+      // SIGINT once five calls of the batch have settled: the rest are in flight or not yet sent.
+      let settled = 0;
+      let fiveSettled: () => void = () => {};
+      const firstFive = new Promise<void>((resolve) => (fiveSettled = resolve));
+      const inFlight = round3.slice(1).map((request) =>
+        call(clients, request).then((outcome) => {
+          if (++settled === 5) fiveSettled();
+          return outcome;
+        }),
+      );
+      await firstFive;
+      const stopping = last.stop('SIGINT', 60_000);
       outcomes3 = [first3, ...(await Promise.all(inFlight))];
       const exit = await stopping;
       expect(exit.code, exit.stderr).toBe(0);
@@ -251,5 +260,5 @@ describe('SIGKILL of smskit serve', () => {
     console.log(
       `e2e kill: ${summary3}; round 1 ${first.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; round 2 ${answered2} answered before the kill, ${second.outcomes.filter((o) => o.kind === 'ack').length} acknowledged; ${entries.length} stored`,
     );
-  }, 90_000);
+  }, 300_000);
 });

@@ -8,9 +8,10 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient } from '../generated/service-api/client.js';
-import { SoapFaultError, type Protocol } from '../runtime/index.js';
-import { startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
+import { ServiceAPIClient } from '../../generated/service-api/client.js';
+import { SoapFaultError, type Protocol } from '../../runtime/index.js';
+import { contractParams } from '../../tools/contract.js';
+import { startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 
 const FULL = {
   keyword: 'ACME',
@@ -20,13 +21,13 @@ const FULL = {
   carrierCode: 'att',
   smsmsg: 'hi',
 } as const;
-const FIELDS = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg'] as const;
+const FIELDS = contractParams('SMSSend');
 
-const dir = tempDir('e2e-known-bugs');
+const dir = tempDir('e2e-missing-parameter');
 let server: ServeProcess;
 beforeAll(async () => {
   server = await startServe({ db: join(dir.path, 'bugs.sqlite') });
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   try {
     await server?.kill();

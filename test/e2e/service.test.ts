@@ -16,10 +16,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient } from '../generated/service-api/client.js';
-import type { SMSSendToPort } from '../generated/service-api/types.js';
-import { SoapFaultError, type Protocol } from '../runtime/index.js';
-import type { CliResult } from './helpers/cli.js';
+import { ServiceAPIClient } from '../../generated/service-api/client.js';
+import type { SMSSendToPort } from '../../generated/service-api/types.js';
+import { SoapFaultError, type Protocol } from '../../runtime/index.js';
+import type { CliResult } from '../helpers/cli.js';
 import {
   addAccount,
   mapLimit,
@@ -29,7 +29,7 @@ import {
   tempDir,
   type OutboxJsonEntry,
   type ServeProcess,
-} from './helpers/serve-process.js';
+} from '../../tools/serve-process.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const MESSAGE_ID = /^SMS-[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -172,7 +172,7 @@ beforeAll(async () => {
   );
   for (const binding of BINDINGS)
     clients.set(binding, new ServiceAPIClient({ url: server.url, binding, timeoutMs: 15_000 }));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.all([...clients.values()].map((c) => c.close()));
@@ -287,7 +287,7 @@ describe('success', () => {
         ...want,
       });
     });
-  }, 60_000);
+  }, 120_000);
 });
 
 const SOAP_BINDINGS: readonly Protocol[] = ['soap11', 'soap12'];
@@ -295,7 +295,7 @@ const SOAP_BINDINGS: readonly Protocol[] = ['soap11', 'soap12'];
 /**
  * [name, code, field, input, bindings]: the refusal classes of docs/service.md and their
  * variants. Absent parameters are tried over SOAP here; over GET/POST the runtime answers before
- * the service does (see e2e-known-bugs.test.ts). Empty strings reach the service on every binding.
+ * the service does (see missing-parameter.test.ts). Empty strings reach the service on every binding.
  * The cases run in order; the sender's wrong-password cases (4 failures each, one per binding)
  * are kept apart by cases that log in successfully, which reset the account's failure count,
  * so the per-account limit (10) never turns them into TooManyAttempts.
@@ -449,7 +449,7 @@ describe('refusals', () => {
       expect(result.status, where).toBe(1);
     });
     expect(storedWithMarker(marker)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('accounts on a running server', () => {
@@ -470,7 +470,7 @@ describe('accounts on a running server', () => {
     transcript.push(enable.stdout, enable.stderr);
     expect(enable.status, enable.stderr).toBe(0);
     for (const binding of BINDINGS) acknowledge(await send(binding, paused), want);
-  }, 60_000);
+  }, 120_000);
 
   it('too many failed logins lock the account, even for the right password, on every binding', async () => {
     // the paused account is not used after this test (its lock lasts 15 minutes)
@@ -558,7 +558,7 @@ describe('texts: encodings and segment counting, read back from the outbox', () 
       return problems;
     });
     expect(mismatches).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('texts travel unchanged (XML specials, spaces at the ends, CR LF, tabs) on every binding', async () => {
     const texts = [
@@ -616,7 +616,7 @@ describe('smskit send exit codes', () => {
     expect(result.stderr).toMatch(/^smskit: [^\n]+\n$/);
     expect(result.stderr).not.toMatch(/fault/);
     expect(result.status).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('smskit outbox --json', () => {
@@ -657,7 +657,7 @@ describe('smskit outbox --json', () => {
     }
     expect(raw.stdout).not.toContain(GOOD.smsmsg);
     expect(acknowledged.size).toBeGreaterThan(150);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('secrets', () => {
@@ -676,7 +676,7 @@ describe('secrets', () => {
 
 describe('shutdown', () => {
   it('SIGTERM stops the server gracefully (exit 0), every acknowledged message still stored', async () => {
-    const exit = await server.stop('SIGTERM', 15_000);
+    const exit = await server.stop('SIGTERM', 60_000);
     expect(exit.signal).toBeNull();
     expect(exit.code, exit.stderr).toBe(0);
     expect(exit.stderr).toContain('SIGTERM');
@@ -687,7 +687,7 @@ describe('shutdown', () => {
       'smskit serve: stopped',
     ]);
     expect([...stored().keys()].sort()).toEqual([...acknowledged.keys()].sort());
-  }, 30_000);
+  }, 120_000);
 });
 
 /** A TCP port on 127.0.0.1 where nothing listens (bound, then released). */

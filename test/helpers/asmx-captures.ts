@@ -1,6 +1,7 @@
 /**
  * Reads the captured ASMX exchanges (test/fixtures/asmx/captures/<site>/*.txt; the format is in
- * test/fixtures/asmx/README.md) so a test can replay the exact request bytes elsewhere.
+ * test/fixtures/asmx/README.md), so a test can replay the exact request bytes elsewhere or compare
+ * its own wire text with what genuine ASMX wrote.
  *
  * Files are split as latin1 text so every byte of a body survives unchanged; a body's
  * Content-Length is checked, so a capture edited by hand fails loudly instead of replaying
@@ -28,10 +29,22 @@ export interface Capture {
   readonly variant: string | undefined;
   readonly request: CapturedMessage;
   readonly response: CapturedMessage;
+  /** The response's status code. */
+  readonly status: number;
 }
 
 const BINDINGS = new Set<string>(['soap11', 'soap12', 'get', 'post']);
 const capturesDir = (site: AsmxSite): URL => new URL(`../fixtures/asmx/captures/${site}/`, import.meta.url);
+
+/** One capture by its file name (`WhoAmI.soap11.txt`). */
+export function readCapture(site: AsmxSite, file: string): Capture {
+  return parseCapture(site, file.replace(/\.txt$/, ''), readFileSync(new URL(file, capturesDir(site))));
+}
+
+/** A header's value (the name in any case), or undefined when the message has none. */
+export function header(message: CapturedMessage, name: string): string | undefined {
+  return message.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+}
 
 /** Every capture of a site, in file-name order. */
 export function readCaptures(site: AsmxSite): Capture[] {
@@ -55,6 +68,9 @@ export function parseCapture(site: AsmxSite, name: string, bytes: Buffer): Captu
   // The capture script adds one "\n" after each body: the one before "#### response" is part
   // of RESPONSE above; the one at the end of the file is stripped here.
   if (!text.endsWith('\n')) throw new Error(`capture ${site}/${name}: does not end with a newline`);
+  const response = parseMessage(`${site}/${name} response`, text.slice(split + RESPONSE.length, -1));
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(response.startLine)?.[1]);
+  if (!Number.isInteger(status)) throw new Error(`capture ${site}/${name}: bad status line ${response.startLine}`);
   return {
     site,
     name,
@@ -62,7 +78,8 @@ export function parseCapture(site: AsmxSite, name: string, bytes: Buffer): Captu
     binding: binding as CaptureBinding,
     variant: rest.length === 0 ? undefined : rest.join('.'),
     request: parseMessage(`${site}/${name} request`, text.slice(REQUEST.length, split)),
-    response: parseMessage(`${site}/${name} response`, text.slice(split + RESPONSE.length, -1)),
+    response,
+    status,
   };
 }
 

@@ -1,14 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { repoRoot, type CliResult } from '../../tools/serve-process.js';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const bin = fileURLToPath(new URL('../../bin/smskit.js', import.meta.url));
-
-export interface CliResult {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export { repoRoot, type CliResult };
+const bin = join(repoRoot, 'bin', 'smskit.js');
 
 /** Runs `smskit <args>` as a real process (the way users and CI run it). */
 export function runCli(

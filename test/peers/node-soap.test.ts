@@ -6,9 +6,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as soap from 'soap';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceClient, SoapFaultError } from '../runtime/index.js';
-import { serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
-import { WSDL_TEXT, startServer, type TestServer } from './fixtures/runtime/harness.js';
+import { ServiceClient, SoapFaultError } from '../../runtime/index.js';
+import { serviceApiDescriptor } from '../fixtures/runtime/serviceapi-descriptor.js';
+import { WSDL_TEXT, startServer, type TestServer } from '../fixtures/runtime/harness.js';
 
 const INPUT = {
   keyword: 'k',

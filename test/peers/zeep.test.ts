@@ -5,16 +5,16 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './fixtures/runtime/harness.js';
+import { startServer, type TestServer } from '../fixtures/runtime/harness.js';
 
-const SCRIPT = fileURLToPath(new URL('./fixtures/runtime/zeep_client.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./zeep_client.py', import.meta.url));
 // pyenv shims can shadow the Debian interpreter that has python3-zeep: try both.
 const PYTHON = ['python3', '/usr/bin/python3'].find(
   (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
 );
 const inCi = process.env.CI !== undefined && process.env.CI !== '';
 if (PYTHON === undefined && !inCi)
-  console.warn('interop-zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
+  console.warn('peers/zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
 
 const FIELDS = {
   keyword: 'k',

@@ -7,14 +7,21 @@ import http from 'node:http';
 import net from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFault, SOAP11, SOAP12 } from './fixtures/runtime/harness.js';
-import { LEAK } from './helpers/fuzz/check.js';
-import { startFuzzServer, type FuzzServer } from './helpers/fuzz/child.js';
-import { rawExchange, statuses } from './helpers/fuzz/raw-socket.js';
+import { parseFault, SOAP11, SOAP12 } from '../../tools/soap-fault.js';
+import { LEAK } from '../../tools/fuzz/check.js';
+import { startFuzzServer, type FuzzServer } from '../../tools/fuzz/child.js';
+import { rawExchange, statuses } from '../../tools/fuzz/raw-socket.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const MiB = 1024 * 1024;
 const TIMEOUT_MS = 1500;
+/**
+ * Bounds on waits that end early when the server behaves: only a server that never answers, never
+ * times a slow client out or works for many seconds on one small request (an expansion, a
+ * quadratic parse) reaches them, so a busy machine does not.
+ */
+const NEVER_MS = 30_000;
 let server: FuzzServer;
 let canary: http.Server;
 let canaryHits = 0;
@@ -40,19 +47,21 @@ const fields = (): string =>
 const envelope = (envNs: string, message: string, prolog = '<?xml version="1.0" encoding="utf-8"?>'): string =>
   `${prolog}<soap:Envelope xmlns:soap="${envNs}"><soap:Body><SMSSend xmlns="${NS}">${fields()}<smsmsg>${message}</smsmsg></SMSSend></soap:Body></soap:Envelope>`;
 
+/** A POST that must be answered within NEVER_MS (undici's timeouts): a hang or an explosion fails it. */
 async function post(
   envNs: string,
   body: string | Buffer,
   which: 'sms' | 'checked' = 'checked',
-): Promise<{ status: number; type: string; text: string; ms: number }> {
-  const t0 = performance.now();
+): Promise<{ status: number; type: string; text: string }> {
   const res = await request(server[which], {
     method: 'POST',
     headers: { 'content-type': envNs === SOAP11 ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8' },
     body,
+    headersTimeout: NEVER_MS,
+    bodyTimeout: NEVER_MS,
   });
   const text = await res.body.text();
-  return { status: res.statusCode, type: String(res.headers['content-type']), text, ms: performance.now() - t0 };
+  return { status: res.statusCode, type: String(res.headers['content-type']), text };
 }
 
 /** A Client/Sender fault of the request's version, well-formed, no leak, no password. */
@@ -67,7 +76,6 @@ async function expectClientFault(envNs: string, body: string, message?: RegExp):
     expect(res.text).not.toMatch(LEAK);
     expect(res.text).not.toContain(server.password);
     expect(res.text).not.toMatch(/root:|LEAKED|lol/);
-    expect(res.ms).toBeLessThan(2000);
   }
 }
 
@@ -150,29 +158,32 @@ describe('XML attacks: refused before any entity is expanded or fetched', () => 
     ],
     ['in a field', (depth: number) => envelope(SOAP11, `${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)}`)],
     ['unclosed', (depth: number) => envelope(SOAP11, '<a>'.repeat(depth))],
-  ])('10,000-level nesting %s: refused with a Client fault (nesting limit), quickly', async (_n, build) => {
+  ])('10,000-level nesting %s: refused with a Client fault (nesting limit)', async (_n, build) => {
     await expectClientFault(SOAP11, build(10_000), /nesting limit|not well-formed/);
   });
 });
 
 describe('oversized requests', () => {
   /** Streams a body of `total` bytes until the server answers or closes; returns what was sent. */
-  function stream(head: string, total: number, chunked: boolean): Promise<{ text: string; sent: number; ms: number }> {
-    const t0 = performance.now();
+  function stream(
+    head: string,
+    total: number,
+    chunked: boolean,
+  ): Promise<{ text: string; sent: number; ended: string }> {
     return new Promise((resolve) => {
       const socket = net.connect(port(), '127.0.0.1');
       const chunk = Buffer.alloc(64 * 1024, 0x41);
       let sent = 0;
       let text = '';
       let stop = false;
-      const finish = (): void => {
+      const finish = (ended: string): void => {
         if (stop) return;
         stop = true;
         clearTimeout(timer);
         socket.destroy();
-        resolve({ text, sent, ms: performance.now() - t0 });
+        resolve({ text, sent, ended });
       };
-      const timer = setTimeout(finish, 20_000);
+      const timer = setTimeout(() => finish('no answer and no close'), NEVER_MS);
       const pump = (): void => {
         while (!stop && sent < total) {
           const piece = chunked
@@ -184,10 +195,10 @@ describe('oversized requests', () => {
       };
       socket.on('data', (d) => {
         text += d.toString('latin1');
-        if (/\r\n\r\n/.test(text)) finish();
+        if (/\r\n\r\n/.test(text)) finish('answered');
       });
-      socket.on('error', finish);
-      socket.on('close', finish);
+      socket.on('error', () => finish('closed by the server'));
+      socket.on('close', () => finish('closed by the server'));
       socket.on('connect', () => {
         socket.write(head);
         pump();
@@ -208,6 +219,7 @@ describe('oversized requests', () => {
       chunked,
     );
     const after = await server.stats();
+    expect(result.ended).not.toBe('no answer and no close');
     // The server answers 413 and closes at once; a client still sending may see the reset before
     // it reads the answer (Node destroys a Connection: close socket when the answer is flushed).
     if (result.text !== '') {
@@ -222,13 +234,12 @@ describe('oversized requests', () => {
   it('a many-megabyte query string on GET is refused by the HTTP parser (431) and the server goes on', async () => {
     const query = `smsmsg=${'A'.repeat(4 * MiB)}`;
     const result = await rawExchange(port(), [`GET /serviceapi.asmx/SMSSend?${query} HTTP/1.1\r\nHost: x\r\n\r\n`], {
-      waitMs: 5000,
+      waitMs: NEVER_MS,
       until: /\r\n\r\n/,
     });
     // Node's parser writes 431 and destroys the socket: the client reads the 431 or sees the close.
     if (result.text !== '') expect(statuses(result.text)).toEqual([431]);
     else expect(result.closedByServer).toBe(true);
-    expect(result.ms).toBeLessThan(3000);
     expect((await post(SOAP11, envelope(SOAP11, 'after'))).status).toBe(200);
   });
 
@@ -265,12 +276,8 @@ describe('oversized requests', () => {
 });
 
 describe('slow and idle clients', () => {
-  const realRequestMs = async (): Promise<number> => {
-    const t0 = performance.now();
-    const res = await post(SOAP12, envelope(SOAP12, 'real'), 'sms');
-    expect(res.status).toBe(200);
-    return performance.now() - t0;
-  };
+  /** A real request during the attack is answered (post bounds the wait by NEVER_MS). */
+  const realRequest = async (): Promise<number> => (await post(SOAP12, envelope(SOAP12, 'real'), 'sms')).status;
 
   it('slowloris headers (50 connections, a byte every 100 ms): each gets 408 or is closed by the headers timeout; a real request is served meanwhile', async () => {
     const head = `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nX-Slow: ${'a'.repeat(200)}`;
@@ -278,46 +285,49 @@ describe('slow and idle clients', () => {
       rawExchange(
         port('sms'),
         [...head].map((c) => c),
-        { gapMs: 100, waitMs: TIMEOUT_MS + 4000 },
+        { gapMs: 100, waitMs: NEVER_MS },
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await realRequestMs()).toBeLessThan(1500);
+    expect(await realRequest()).toBe(200);
+    // The head never ends (26 s of bytes, then silence): only the headers timeout closes it.
     for (const result of await Promise.all(slow)) {
       expect(result.closedByServer).toBe(true);
-      expect(result.ms).toBeLessThan(TIMEOUT_MS + 3000);
       if (result.text !== '') expect(statuses(result.text)).toEqual([408]);
     }
-  });
+  }, 60_000);
 
   it('slowloris body (50 connections): each gets 408 text/plain within the body timeout', async () => {
     const head =
       'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 1000\r\n\r\n';
     const slow = Array.from({ length: 50 }, () =>
-      rawExchange(port('sms'), [head, ...'<soap:Envelope'.split('')], { gapMs: 100, waitMs: TIMEOUT_MS + 4000 }),
+      rawExchange(port('sms'), [head, ...'<soap:Envelope'.split('')], { gapMs: 100, waitMs: NEVER_MS }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await realRequestMs()).toBeLessThan(1500);
+    expect(await realRequest()).toBe(200);
+    // 14 of the 1,000 bytes ever come: only the body timeout answers.
     for (const result of await Promise.all(slow)) {
       expect(statuses(result.text)).toEqual([408]);
       expect(result.text).toMatch(/Content-Type: text\/plain; charset=utf-8/i);
-      expect(result.ms).toBeLessThan(TIMEOUT_MS + 3000);
     }
-  });
+  }, 60_000);
 
-  it('2,000 idle connections: a real request is still answered promptly, and the idle ones are dropped by the timeout', async () => {
+  it('2,000 idle connections: a real request is still answered, and the idle ones are dropped by the timeout', async () => {
     const sockets: net.Socket[] = [];
     let closed = 0;
     try {
-      // In waves below the listen backlog (511): 2,000 connects at once overflow the kernel's
-      // accept queue, and a connection whose final handshake ACK the kernel dropped looks open
-      // to the client but never reaches the server, so no server timeout could ever close it.
-      for (let wave = 0; wave < 8; wave++) {
+      // In waves of 100, each accepted by the server before the next: 2,000 connects at once
+      // overflow the kernel's accept queue, and a connection whose final handshake ACK the kernel
+      // dropped looks open to the client but never reaches the server, so no server timeout could
+      // ever close it. A busy server accepts later, never fewer.
+      const acceptedBefore = (await server.stats()).accepted;
+      for (let wave = 1; wave <= 20; wave++) {
         const batch: net.Socket[] = [];
-        for (let i = 0; i < 250; i++) {
+        for (let i = 0; i < 100; i++) {
           const socket = net.connect(port('sms'), '127.0.0.1');
           socket.on('error', () => {});
           socket.on('close', () => closed++);
+          // Read whatever the server sends before it closes (a 408): a paused socket with unread
+          // data never sees the end, so it would never report the close.
+          socket.resume();
           batch.push(socket);
         }
         await Promise.all(
@@ -330,18 +340,29 @@ describe('slow and idle clients', () => {
           ),
         );
         sockets.push(...batch);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await waitFor(
+          `${wave * 100} idle connections accepted`,
+          async () => (await server.stats()).accepted - acceptedBefore >= wave * 100,
+          { pollMs: 20 },
+        );
       }
-      expect(await realRequestMs()).toBeLessThan(1500);
-      // Generous but bounded: on a loaded 2-core CI machine the 2,000 closes arrive over
-      // seconds; the loop ends as soon as the last one does.
-      const deadline = Date.now() + TIMEOUT_MS + 25_000;
-      while (closed < 2000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(closed).toBe(2000);
+      expect(await realRequest()).toBe(200);
+      // On a loaded 2-core machine the 2,000 closes arrive over seconds: wait for the last one.
+      // What the server saw is kept for the failure message: which side a missing close is on.
+      let seen = await server.stats();
+      const allClosed = async (): Promise<boolean> => {
+        seen = await server.stats();
+        return closed === 2000;
+      };
+      await waitFor('all 2,000 idle connections closed', allClosed, {
+        timeoutMs: TIMEOUT_MS + NEVER_MS,
+        pollMs: 200,
+        state: () => `${closed} closed; the server accepted ${seen.accepted - acceptedBefore}, holds ${seen.open} open`,
+      });
     } finally {
       for (const socket of sockets) socket.destroy();
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('HTTP framing', () => {
@@ -353,7 +374,7 @@ describe('HTTP framing', () => {
       const timer = setTimeout(() => {
         socket.destroy();
         resolve(text);
-      }, 3000);
+      }, NEVER_MS);
       socket.on('connect', () =>
         socket.write(
           `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
@@ -380,7 +401,7 @@ describe('HTTP framing', () => {
       [
         `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nExpect: 100-continue\r\nContent-Length: ${100 * MiB}\r\n\r\n`,
       ],
-      { waitMs: 3000 },
+      { waitMs: NEVER_MS },
     );
     expect(statuses(result.text).at(-1)).toBe(413);
     expect(result.closedByServer).toBe(true);
@@ -413,7 +434,7 @@ describe('HTTP framing', () => {
     ['Content-Length: +3', `${FORM}Content-Length: +3\r\n\r\nabc${SMUGGLED}`],
   ])('request smuggling (%s): one 400 from the parser, connection closed, nothing routed', async (_n, text) => {
     await server.stats(); // clears the keyword log
-    const result = await rawExchange(port(), [text], { waitMs: 3000 });
+    const result = await rawExchange(port(), [text], { waitMs: NEVER_MS });
     expect(statuses(result.text)).toEqual([400]);
     expect(result.closedByServer).toBe(true);
     const seen = await server.stats();

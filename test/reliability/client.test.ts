@@ -1,14 +1,14 @@
 /**
  * The client against hostile or broken servers, on every binding: each failure is a
- * typed error (TransportError with its code, or SoapFaultError), settles within its time limit,
- * and no promise rejection is left unhandled. (runtime-client.test.ts covers each code once over
+ * typed error (TransportError with its code, or SoapFaultError), settles (a timeout at its limit),
+ * and no promise rejection is left unhandled. (test/runtime/client.test.ts covers each code once over
  * SOAP 1.1; this is the binding x behaviour matrix, plus responses that try to attack the client.)
  */
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient } from '../generated/service-api/index.js';
-import { SoapFaultError, TransportError } from '../runtime/index.js';
+import { ServiceAPIClient } from '../../generated/service-api/index.js';
+import { SoapFaultError, TransportError } from '../../runtime/index.js';
 
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -116,13 +116,15 @@ afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
 });
 
-async function outcome(
-  url: string,
-  binding: (typeof BINDINGS)[number],
-  timeoutMs = 1_000,
-): Promise<{ kind: string; ms: number }> {
+/**
+ * The call's time limit where the case is about the limit, and a bound on a client that ignores
+ * it: a call still pending that long after its limit is reported as 'hang'.
+ */
+const TIME_LIMIT_MS = 1_000;
+const HANG_MS = 30_000;
+
+async function outcome(url: string, binding: (typeof BINDINGS)[number], timeoutMs: number): Promise<string> {
   const client = new ServiceAPIClient({ url, binding, timeoutMs, maxResponseBytes: 1024 * 1024 });
-  const t0 = performance.now();
   try {
     const settled = await Promise.race([
       client
@@ -143,9 +145,9 @@ async function outcome(
                 ? 'SoapFaultError'
                 : `untyped ${String(error)}`,
         ),
-      new Promise<string>((resolve) => setTimeout(() => resolve('hang'), timeoutMs + 5_000).unref()),
+      new Promise<string>((resolve) => setTimeout(() => resolve('hang'), timeoutMs + HANG_MS).unref()),
     ]);
-    return { kind: settled, ms: performance.now() - t0 };
+    return settled;
   } finally {
     await client.close().catch(() => {});
   }
@@ -194,11 +196,16 @@ describe('client failures are typed, bounded and never unhandled', () => {
   const table = BINDINGS.flatMap((binding) =>
     CASES.map(([name, c]): [string, (typeof BINDINGS)[number], typeof c] => [`${binding}: ${name}`, binding, c]),
   );
-  it.each(table)('%s', async (_name, binding, { given, want }) => {
-    const got = await outcome(`${given(binding)}/serviceapi.asmx`, binding);
-    expect(got.kind).toBe(want(binding));
-    expect(got.ms).toBeLessThan(4_000);
-  });
+  it.each(table)(
+    '%s',
+    async (_name, binding, { given, want }) => {
+      // Only the timeout cases run on the short limit: elsewhere a busy machine must not turn the
+      // expected failure into a TIMEOUT.
+      const timeoutMs = want(binding) === 'TransportError TIMEOUT' ? TIME_LIMIT_MS : HANG_MS;
+      expect(await outcome(`${given(binding)}/serviceapi.asmx`, binding, timeoutMs)).toBe(want(binding));
+    },
+    2 * HANG_MS + 5_000,
+  );
 
   it('left no unhandled rejection behind', async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));

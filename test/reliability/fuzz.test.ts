@@ -5,10 +5,10 @@
  * FUZZ_ONLY=<index> replays one case. `scripts/fuzz-long.ts` runs the same with large counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponse } from './helpers/fuzz/check.js';
-import { startFuzzServer, type FuzzServer } from './helpers/fuzz/child.js';
-import { BINDINGS, fuzzCase, MUTATIONS, seedRequest, Rng } from './helpers/fuzz/mutate.js';
-import { formatFailures, formatSummary, runFuzz } from './helpers/fuzz/run.js';
+import { checkResponse } from '../../tools/fuzz/check.js';
+import { startFuzzServer, type FuzzServer } from '../../tools/fuzz/child.js';
+import { BINDINGS, fuzzCase, MUTATIONS, seedRequest, Rng } from '../../tools/fuzz/mutate.js';
+import { formatFailures, formatSummary, runFuzz } from '../../tools/fuzz/run.js';
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 20_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_121);
@@ -114,5 +114,5 @@ describe('fuzz', () => {
     expect(report.heapFinal - report.heapBaseline).toBeLessThan(HEAP_BOUND);
     const output = server.output();
     expect(output).not.toContain(server.password);
-  }, 240_000);
+  }, 600_000);
 });

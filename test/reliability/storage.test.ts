@@ -4,15 +4,15 @@
  * disk (the database on a 2 MiB tmpfs, filled up), a database locked by another process, and a
  * corrupt file. Each refuses with a Server/Receiver fault on every binding (GET/POST: 500 with
  * X-Smskit-Fault-Code: Server), logs one clear line, acknowledges nothing it did not store, and
- * recovers once the condition clears. (service-store.test.ts proves the store-level behaviour.)
+ * recovers once the condition clears. (test/service/store.test.ts proves the store-level behaviour.)
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient } from '../generated/service-api/index.js';
-import { SoapFaultError } from '../runtime/index.js';
+import { ServiceAPIClient } from '../../generated/service-api/index.js';
+import { SoapFaultError } from '../../runtime/index.js';
 import {
   addAccount,
   readOutbox,
@@ -20,7 +20,7 @@ import {
   startServe,
   tempDir,
   type ServeProcess,
-} from './helpers/serve-process.js';
+} from '../../tools/serve-process.js';
 
 const ACCOUNT = { email: 'disk@example.com', keywords: ['DISK'], password: 'Walrus-Copper-8812-pw' };
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;

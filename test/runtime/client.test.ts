@@ -9,11 +9,11 @@ import {
   TransportError,
   CodecError,
   type Listening,
-} from '../runtime/index.js';
-import type { Protocol } from '../runtime/descriptor.js';
-import { NS, serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
-import { complexDescriptor } from './fixtures/runtime/complex-descriptor.js';
-import { startServer, type TestServer } from './fixtures/runtime/harness.js';
+} from '../../runtime/index.js';
+import type { Protocol } from '../../runtime/descriptor.js';
+import { NS, serviceApiDescriptor } from '../fixtures/runtime/serviceapi-descriptor.js';
+import { complexDescriptor } from '../fixtures/runtime/complex-descriptor.js';
+import { startServer, type TestServer } from '../fixtures/runtime/harness.js';
 
 let server: TestServer;
 const clients = new Map<Protocol, ServiceClient>();

@@ -4,7 +4,6 @@
  * with a message saying what is wrong, on decode and on encode; every date/time form found in
  * the ASMX captures (test/fixtures/asmx/captures/rich) reads.
  */
-import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeElement, primitiveCodec } from '../../runtime/codec/index.js';
 import { CodecError, type ValueDescriptor } from '../../runtime/index.js';
@@ -12,7 +11,7 @@ import { readXml } from '../../runtime/xml/reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { RichServiceDescriptor } from '../golden/generated/asmx-rich/rich-service/index.js';
 import { RNS, richDescriptor } from '../fixtures/runtime/rich-descriptor.js';
-import { CAPTURES, readCapture } from './asmx-capture.js';
+import { header, readCaptures } from '../helpers/asmx-captures.js';
 
 function refusal(fn: () => unknown): CodecError {
   try {
@@ -158,19 +157,18 @@ function captureDateTimes(): Map<string, string[]> {
   const names = dateTimeFieldNames();
   const found = new Map<string, string[]>();
   const add = (text: string, file: string): void => void (found.get(text) ?? found.set(text, []).get(text)!).push(file);
-  for (const file of readdirSync(new URL('rich/', CAPTURES)).filter((f) => f.endsWith('.txt'))) {
-    const capture = readCapture('rich', file)!;
+  for (const capture of readCaptures('rich')) {
+    const file = `${capture.name}.txt`;
     for (const message of [capture.request, capture.response]) {
+      const body = message.body.toString('utf8');
       const query = message.startLine.split(' ')[1]?.split('?')[1];
-      for (const params of [
-        query,
-        message.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ? message.body : undefined,
-      ]) {
+      const form = header(message, 'content-type')?.startsWith('application/x-www-form-urlencoded') === true;
+      for (const params of [query, form ? body : undefined]) {
         if (params !== undefined)
           for (const [key, value] of new URLSearchParams(params)) if (key === 'when') add(value, file);
       }
-      if (!message.body.startsWith('<')) continue;
-      walk(readXml(message.body).root, (el, text) => {
+      if (!body.startsWith('<')) continue;
+      walk(readXml(body).root, (el, text) => {
         const nil = el.attributes.some((a) => a.local === 'nil' && a.value === 'true');
         if (names.has(el.local) && !nil) add(text, file);
         for (const m of text.matchAll(/when=([^|]+)/g)) add(m[1]!, file);
@@ -196,13 +194,8 @@ function walk(el: XmlElement, leaf: (el: XmlElement, text: string) => void): voi
   for (const c of el.children) if (c.type === 'element') walk(c, leaf);
 }
 
-const present = existsSync(new URL('rich/', CAPTURES));
-if (!present)
-  console.warn(
-    'codec-lexical: test/fixtures/asmx/captures/rich is not there; skipping the date/time forms of the captures',
-  );
-describe.skipIf(!present)('the date/time forms of the ASMX captures', () => {
-  const found = present ? captureDateTimes() : new Map<string, string[]>();
+describe('the date/time forms of the ASMX captures', () => {
+  const found = captureDateTimes();
 
   it('are found: what ASMX writes (DateTime.MinValue, 7 fraction digits and an offset, Z) and what its clients send', () => {
     expect([...found.keys()]).toEqual(

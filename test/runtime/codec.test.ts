@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeElement, encodeElement } from '../runtime/codec/index.js';
-import { CodecError } from '../runtime/errors.js';
-import { escapeAttr, escapeText } from '../runtime/xml/writer.js';
-import { readXml } from '../runtime/xml/reader.js';
-import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import { serviceApiDescriptor, NS } from './fixtures/runtime/serviceapi-descriptor.js';
-import { complexDescriptor, CNS } from './fixtures/runtime/complex-descriptor.js';
+import { decodeElement, encodeElement } from '../../runtime/codec/index.js';
+import { CodecError } from '../../runtime/errors.js';
+import { escapeAttr, escapeText } from '../../runtime/xml/writer.js';
+import { readXml } from '../../runtime/xml/reader.js';
+import type { ServiceDescriptor } from '../../runtime/descriptor.js';
+import { serviceApiDescriptor, NS } from '../fixtures/runtime/serviceapi-descriptor.js';
+import { complexDescriptor, CNS } from '../fixtures/runtime/complex-descriptor.js';
 
 function roundTrip(d: ServiceDescriptor, key: string, value: unknown): { xml: string; back: unknown } {
   const element = d.elements[key]!;

@@ -7,19 +7,19 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWsdl, toDescriptor } from '../generator/index.js';
+import { parseWsdl, toDescriptor } from '../../generator/index.js';
 import {
   createRequestListener,
   listen,
   ServiceClient,
   type Listening,
   type OperationHandler,
-} from '../runtime/index.js';
-import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../runtime/descriptor.js';
-import { soapWrappers } from '../runtime/http-binding.js';
-import { addressPath } from '../runtime/wire.js';
-import { normalise, sampleValue } from './fixtures/runtime/sample-values.js';
-import { sharedDir, sharedSkipReason } from './helpers/shared-dir.js';
+} from '../../runtime/index.js';
+import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../../runtime/descriptor.js';
+import { soapWrappers } from '../../runtime/http-binding.js';
+import { addressPath } from '../../runtime/wire.js';
+import { normalise, sampleValue } from '../fixtures/runtime/sample-values.js';
+import { sharedDir, sharedSkipReason } from '../helpers/shared-dir.js';
 
 const CORPUS = join(sharedDir, 'wsdl-corpus');
 const SKIP = sharedSkipReason('wsdl-corpus');
@@ -67,7 +67,7 @@ function samplesFor(d: ServiceDescriptor): Map<string, Sample> {
 if (SKIP === undefined) {
   describe.each(FILES)('%s', roundTrips);
 } else {
-  console.warn(`runtime-corpus: ${SKIP}`);
+  console.warn(`runtime/corpus: ${SKIP}`);
   describe.skip(SKIP, () => it.each(FILES)('%s round-trips', () => {}));
 }
 

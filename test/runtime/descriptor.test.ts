@@ -3,8 +3,8 @@
  * wsdl/serviceapi.wsdl (documentation aside), so the runtime is tested on the real contract.
  */
 import { describe, expect, it } from 'vitest';
-import { parseWsdl, toDescriptor } from '../generator/index.js';
-import { serviceApiDescriptor } from './fixtures/runtime/serviceapi-descriptor.js';
+import { parseWsdl, toDescriptor } from '../../generator/index.js';
+import { serviceApiDescriptor } from '../fixtures/runtime/serviceapi-descriptor.js';
 
 const withoutDocs = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'documentation' ? undefined : v)));

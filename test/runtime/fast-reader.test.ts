@@ -4,10 +4,10 @@
  * Inputs: hand-written cases and seeded mutations of real envelopes.
  */
 import { describe, expect, it } from 'vitest';
-import { tryFastRead } from '../runtime/xml/fast-reader.js';
-import { readXml } from '../runtime/xml/reader.js';
-import type { XmlDocument } from '../runtime/xml/types.js';
-import { comparable as doc, mutate } from './helpers/xml-differential.js';
+import { tryFastRead } from '../../runtime/xml/fast-reader.js';
+import { readXml } from '../../runtime/xml/reader.js';
+import type { XmlDocument } from '../../runtime/xml/types.js';
+import { comparable as doc, mutate } from '../helpers/xml-differential.js';
 
 function compare(input: Buffer): 'fast' | 'gave-up' | 'both-refused' {
   let reference: XmlDocument | Error;

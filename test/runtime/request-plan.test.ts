@@ -9,16 +9,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
-import { parseContentType } from '../runtime/content-type.js';
-import { compileRoutes, lookupRoute } from '../runtime/server/routes.js';
-import { decodeSoapDocument, SoapRequestDecoder, type SoapDecoded } from '../runtime/soap/server.js';
-import { soap11 } from '../runtime/soap11.js';
-import { soap12 } from '../runtime/soap12.js';
-import { readXml } from '../runtime/xml/reader.js';
-import { XmlReadError } from '../runtime/xml/errors.js';
-import { ServiceAPIDescriptor } from '../generated/service-api/index.js';
-import { seeded } from './helpers/xml-differential.js';
+import type { FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
+import { parseContentType } from '../../runtime/content-type.js';
+import { compileRoutes, lookupRoute } from '../../runtime/server/routes.js';
+import { decodeSoapDocument, SoapRequestDecoder, type SoapDecoded } from '../../runtime/soap/server.js';
+import { soap11 } from '../../runtime/soap11.js';
+import { soap12 } from '../../runtime/soap12.js';
+import { readXml } from '../../runtime/xml/reader.js';
+import { XmlReadError } from '../../runtime/xml/errors.js';
+import { ServiceAPIDescriptor } from '../../generated/service-api/index.js';
+import { seeded } from '../helpers/xml-differential.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const TNS = 'urn:test:typed';

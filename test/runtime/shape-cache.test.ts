@@ -6,11 +6,11 @@
  * and the bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { ShapeCache } from '../runtime/xml/shape-cache.js';
-import { readXml } from '../runtime/xml/reader.js';
-import { XmlReadError } from '../runtime/xml/errors.js';
-import type { XmlDocument } from '../runtime/xml/types.js';
-import { comparable as doc, mutate, seeded } from './helpers/xml-differential.js';
+import { ShapeCache } from '../../runtime/xml/shape-cache.js';
+import { readXml } from '../../runtime/xml/reader.js';
+import { XmlReadError } from '../../runtime/xml/errors.js';
+import type { XmlDocument } from '../../runtime/xml/types.js';
+import { comparable as doc, mutate, seeded } from '../helpers/xml-differential.js';
 
 /** Reads through the cache and through readXml; they must agree. Returns whether it was a hit. */
 function agree(cache: ShapeCache, input: Buffer): 'hit' | 'miss' | 'refused' {

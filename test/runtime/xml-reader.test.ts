@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { XmlReadError, attr, childElements, readXml, resolveQNameValue, textContent } from '../runtime/xml/reader.js';
-import type { XmlElement, XmlReadLimits } from '../runtime/xml/types.js';
+import {
+  XmlReadError,
+  attr,
+  childElements,
+  readXml,
+  resolveQNameValue,
+  textContent,
+} from '../../runtime/xml/reader.js';
+import type { XmlElement, XmlReadLimits } from '../../runtime/xml/types.js';
 
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
 const SVC = 'http://smskit.dev/serviceapi/';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../runtime/errors.js';
-import { checkSmsAppOptions, openSmsApp, type SmsApp, type SmsAppOptions } from '../service/app.js';
-import { SmsUnavailable } from '../service/errors.js';
-import { MESSAGE_ID_PATTERN } from '../service/ids.js';
+import { ServiceError } from '../../runtime/errors.js';
+import { checkSmsAppOptions, openSmsApp, type SmsApp, type SmsAppOptions } from '../../service/app.js';
+import { SmsUnavailable } from '../../service/errors.js';
+import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 
 const PASSWORD = 'correct horse battery';
 const dir = mkdtempSync(join(tmpdir(), 'smskit-handlers-'));

@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccounts } from '../service/accounts.js';
-import { createCarrierTable } from '../service/carriers.js';
-import { SmsRefusal, SmsUnavailable } from '../service/errors.js';
-import { MESSAGE_ID_PATTERN } from '../service/ids.js';
-import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../service/outbox-report.js';
-import { createSmsService, type SendRequest, type SmsService } from '../service/sms.js';
-import { openStore, type Store } from '../service/store.js';
+import { createAccounts } from '../../service/accounts.js';
+import { createCarrierTable } from '../../service/carriers.js';
+import { SmsRefusal, SmsUnavailable } from '../../service/errors.js';
+import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
+import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
+import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
+import { createSmsService, type Given, type SendRequest, type SmsService } from '../../service/sms.js';
+import { openStore, type Store } from '../../service/store.js';
+import { contractParams } from '../../tools/contract.js';
 
 const PASSWORD = 'correct horse battery';
 const dir = mkdtempSync(join(tmpdir(), 'smskit-sms-'));
@@ -32,7 +34,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const valid: Required<Omit<SendRequest, 'port'>> = {
+const valid: Required<SMSSend> = {
   keyword: 'acme',
   emailAddress: 'alice@example.com',
   password: PASSWORD,
@@ -41,12 +43,15 @@ const valid: Required<Omit<SendRequest, 'port'>> = {
   smsmsg: 'Hello',
 };
 
+const smsSend = (input: Given<SMSSend>): SendRequest => ({ operation: 'SMSSend', input });
+const smsSendToPort = (input: Given<SMSSendToPort>): SendRequest => ({ operation: 'SMSSendToPort', input });
+
 type Want = { id: true; stored: Record<string, unknown> } | { code: string; field?: string };
 const cases: Array<[string, { given: SendRequest; want: Want }]> = [
   [
     'SMSSend',
     {
-      given: valid,
+      given: smsSend(valid),
       want: {
         id: true,
         stored: {
@@ -61,71 +66,114 @@ const cases: Array<[string, { given: SendRequest; want: Want }]> = [
       },
     },
   ],
-  ['SMSSendToPort', { given: { ...valid, port: '2948' }, want: { id: true, stored: { port: 2948, segments: 1 } } }],
+  [
+    'SMSSendToPort',
+    { given: smsSendToPort({ ...valid, port: '2948' }), want: { id: true, stored: { port: 2948, segments: 1 } } },
+  ],
   [
     'non-ASCII text',
-    { given: { ...valid, smsmsg: 'Привет, мир! 😀' }, want: { id: true, stored: { encoding: 'ucs2', segments: 1 } } },
+    {
+      given: smsSend({ ...valid, smsmsg: 'Привет, мир! 😀' }),
+      want: { id: true, stored: { encoding: 'ucs2', segments: 1 } },
+    },
   ],
   [
     'long text',
-    { given: { ...valid, smsmsg: 'a'.repeat(161) }, want: { id: true, stored: { encoding: 'gsm7', segments: 2 } } },
+    {
+      given: smsSend({ ...valid, smsmsg: 'a'.repeat(161) }),
+      want: { id: true, stored: { encoding: 'gsm7', segments: 2 } },
+    },
   ],
   [
     'port shrinks segments',
-    { given: { ...valid, smsmsg: 'a'.repeat(153), port: '0' }, want: { id: true, stored: { segments: 2, port: 0 } } },
+    {
+      given: smsSendToPort({ ...valid, smsmsg: 'a'.repeat(153), port: '0' }),
+      want: { id: true, stored: { segments: 2, port: 0 } },
+    },
   ],
-  ['carrier auto', { given: { ...valid, carrierCode: 'auto' }, want: { id: true, stored: { carrier: 'auto' } } }],
+  [
+    'carrier auto',
+    { given: smsSend({ ...valid, carrierCode: 'auto' }), want: { id: true, stored: { carrier: 'auto' } } },
+  ],
   [
     'missing keyword',
-    { given: { ...valid, keyword: undefined }, want: { code: 'MissingParameter', field: 'keyword' } },
+    { given: smsSend({ ...valid, keyword: undefined }), want: { code: 'MissingParameter', field: 'keyword' } },
   ],
-  ['null password', { given: { ...valid, password: null }, want: { code: 'MissingParameter', field: 'password' } }],
-  ['empty smsto', { given: { ...valid, smsto: '' }, want: { code: 'MissingParameter', field: 'smsto' } }],
-  ['missing smsmsg', { given: { ...valid, smsmsg: undefined }, want: { code: 'MissingParameter', field: 'smsmsg' } }],
+  [
+    'null password',
+    { given: smsSend({ ...valid, password: null }), want: { code: 'MissingParameter', field: 'password' } },
+  ],
+  ['empty smsto', { given: smsSend({ ...valid, smsto: '' }), want: { code: 'MissingParameter', field: 'smsto' } }],
+  [
+    'missing smsmsg',
+    { given: smsSend({ ...valid, smsmsg: undefined }), want: { code: 'MissingParameter', field: 'smsmsg' } },
+  ],
   [
     'SMSSendToPort without port',
-    { given: { ...valid, port: null }, want: { code: 'MissingParameter', field: 'port' } },
+    { given: smsSendToPort({ ...valid, port: null }), want: { code: 'MissingParameter', field: 'port' } },
+  ],
+  [
+    'SMSSendToPort with no port field',
+    { given: smsSendToPort(valid), want: { code: 'MissingParameter', field: 'port' } },
   ],
   [
     'missing beats bad credentials',
     {
-      given: { ...valid, password: 'wrong password', carrierCode: undefined },
+      given: smsSend({ ...valid, password: 'wrong password', carrierCode: undefined }),
       want: { code: 'MissingParameter', field: 'carrierCode' },
     },
   ],
-  ['wrong password', { given: { ...valid, password: 'wrong password' }, want: { code: 'AuthenticationFailed' } }],
+  [
+    'wrong password',
+    { given: smsSend({ ...valid, password: 'wrong password' }), want: { code: 'AuthenticationFailed' } },
+  ],
   [
     'unknown account',
-    { given: { ...valid, emailAddress: 'nobody@example.com' }, want: { code: 'AuthenticationFailed' } },
+    { given: smsSend({ ...valid, emailAddress: 'nobody@example.com' }), want: { code: 'AuthenticationFailed' } },
   ],
   [
     'disabled account',
-    { given: { ...valid, emailAddress: 'dave@example.com', keyword: 'DAVE' }, want: { code: 'AccountDisabled' } },
+    {
+      given: smsSend({ ...valid, emailAddress: 'dave@example.com', keyword: 'DAVE' }),
+      want: { code: 'AccountDisabled' },
+    },
   ],
   [
     'auth beats field errors',
-    { given: { ...valid, emailAddress: 'nobody@example.com', smsto: 'junk' }, want: { code: 'AuthenticationFailed' } },
+    {
+      given: smsSend({ ...valid, emailAddress: 'nobody@example.com', smsto: 'junk' }),
+      want: { code: 'AuthenticationFailed' },
+    },
   ],
-  ['malformed keyword', { given: { ...valid, keyword: 'AC ME' }, want: { code: 'InvalidKeyword', field: 'keyword' } }],
+  [
+    'malformed keyword',
+    { given: smsSend({ ...valid, keyword: 'AC ME' }), want: { code: 'InvalidKeyword', field: 'keyword' } },
+  ],
   [
     "another account's keyword",
-    { given: { ...valid, keyword: 'DAVE' }, want: { code: 'KeywordNotAllowed', field: 'keyword' } },
+    { given: smsSend({ ...valid, keyword: 'DAVE' }), want: { code: 'KeywordNotAllowed', field: 'keyword' } },
   ],
-  ['bad recipient', { given: { ...valid, smsto: '555-0123' }, want: { code: 'InvalidRecipient', field: 'smsto' } }],
+  [
+    'bad recipient',
+    { given: smsSend({ ...valid, smsto: '555-0123' }), want: { code: 'InvalidRecipient', field: 'smsto' } },
+  ],
   [
     'unknown carrier',
-    { given: { ...valid, carrierCode: 'sprint' }, want: { code: 'UnknownCarrier', field: 'carrierCode' } },
+    { given: smsSend({ ...valid, carrierCode: 'sprint' }), want: { code: 'UnknownCarrier', field: 'carrierCode' } },
   ],
-  ['empty message', { given: { ...valid, smsmsg: '' }, want: { code: 'EmptyMessage', field: 'smsmsg' } }],
+  ['empty message', { given: smsSend({ ...valid, smsmsg: '' }), want: { code: 'EmptyMessage', field: 'smsmsg' } }],
   [
     'unpaired surrogate',
-    { given: { ...valid, smsmsg: 'hi \uD83D' }, want: { code: 'InvalidMessage', field: 'smsmsg' } },
+    { given: smsSend({ ...valid, smsmsg: 'hi \uD83D' }), want: { code: 'InvalidMessage', field: 'smsmsg' } },
   ],
-  ['too long', { given: { ...valid, smsmsg: 'ж'.repeat(671) }, want: { code: 'MessageTooLong', field: 'smsmsg' } }],
-  ['bad port', { given: { ...valid, port: '65536' }, want: { code: 'InvalidPort', field: 'port' } }],
+  [
+    'too long',
+    { given: smsSend({ ...valid, smsmsg: 'ж'.repeat(671) }), want: { code: 'MessageTooLong', field: 'smsmsg' } },
+  ],
+  ['bad port', { given: smsSendToPort({ ...valid, port: '65536' }), want: { code: 'InvalidPort', field: 'port' } }],
   [
     'port checked before message',
-    { given: { ...valid, port: 'x', smsmsg: '' }, want: { code: 'InvalidPort', field: 'port' } },
+    { given: smsSendToPort({ ...valid, port: 'x', smsmsg: '' }), want: { code: 'InvalidPort', field: 'port' } },
   ],
 ];
 
@@ -140,7 +188,7 @@ describe('sms.send', () => {
       const { id } = outcome as { id: string };
       expect(id).toMatch(MESSAGE_ID_PATTERN);
       const stored = store.listOutbox().find((m) => m.id === id);
-      expect(stored).toMatchObject({ ...want.stored, text: given.smsmsg, state: 'queued' });
+      expect(stored).toMatchObject({ ...want.stored, text: given.input.smsmsg, state: 'queued' });
       return;
     }
     expect(outcome).toBeInstanceOf(SmsRefusal);
@@ -150,17 +198,32 @@ describe('sms.send', () => {
     expect(store.countOutbox()).toBe(before); // nothing stored for a refusal
   });
 
+  it.each(['SMSSend', 'SMSSendToPort'] as const)(
+    '%s: every parameter the WSDL declares is required',
+    async (operation) => {
+      const params = contractParams(operation);
+      expect(params.length).toBeGreaterThanOrEqual(6);
+      const full: Record<string, string> = { ...valid, port: '2948' };
+      for (const param of params) {
+        const { [param]: _left, ...input } = full;
+        const request = { operation, input } as SendRequest;
+        await expect(sms.send(request), param).rejects.toMatchObject({ code: 'MissingParameter', field: param });
+      }
+    },
+  );
+
   it('repeated failures lock the account: TooManyAttempts', async () => {
     const target = { ...valid, emailAddress: 'locked@example.com', password: 'guess guess' };
-    for (let i = 0; i < 3; i++) await expect(sms.send(target)).rejects.toMatchObject({ code: 'AuthenticationFailed' });
-    await expect(sms.send(target)).rejects.toMatchObject({ code: 'TooManyAttempts' });
+    for (let i = 0; i < 3; i++)
+      await expect(sms.send(smsSend(target))).rejects.toMatchObject({ code: 'AuthenticationFailed' });
+    await expect(sms.send(smsSend(target))).rejects.toMatchObject({ code: 'TooManyAttempts' });
   });
 
   it('a storage failure is SmsUnavailable and acknowledges nothing', async () => {
     store.database.exec(`CREATE TRIGGER sms_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`);
     try {
       const before = store.countOutbox();
-      const outcomes = await Promise.allSettled([sms.send(valid), sms.send(valid)]);
+      const outcomes = await Promise.allSettled([sms.send(smsSend(valid)), sms.send(smsSend(valid))]);
       for (const outcome of outcomes) {
         expect(outcome.status).toBe('rejected');
         expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(SmsUnavailable);
@@ -173,11 +236,11 @@ describe('sms.send', () => {
     } finally {
       store.database.exec('DROP TRIGGER sms_fail');
     }
-    await expect(sms.send(valid)).resolves.toMatch(MESSAGE_ID_PATTERN);
+    await expect(sms.send(smsSend(valid))).resolves.toMatch(MESSAGE_ID_PATTERN);
   });
 
   it('outbox report lists messages without text or secrets', async () => {
-    const id = await sms.send({ ...valid, smsmsg: 'secret-ish body', port: '5000' });
+    const id = await sms.send(smsSendToPort({ ...valid, smsmsg: 'secret-ish body', port: '5000' }));
     const entries = outboxEntries(store);
     const entry = entries.find((e) => e.id === id);
     expect(entry).toEqual({

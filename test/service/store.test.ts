@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toStorageError } from '../service/db.js';
-import { StorageError } from '../service/errors.js';
-import { createIdGenerator, MESSAGE_ID_PATTERN } from '../service/ids.js';
-import { openStore, type NewMessage, type StoreOptions } from '../service/store.js';
+import { toStorageError } from '../../service/db.js';
+import { StorageError } from '../../service/errors.js';
+import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../service/ids.js';
+import { openStore, type NewMessage, type StoreOptions } from '../../service/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  * the password. `checkResponse` returns every problem found (empty when the answer is fine).
  */
 import { XMLValidator } from 'fast-xml-parser';
-import { parseFault, SOAP11, SOAP12 } from '../../fixtures/runtime/harness.js';
+import { parseFault, SOAP11, SOAP12 } from '../soap-fault.js';
 import type { FuzzRequest } from './mutate.js';
 
 export interface Answer {

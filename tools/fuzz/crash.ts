@@ -1,12 +1,14 @@
 /**
- * Crash rounds through the real CLI (`smskit serve`), shared by test/reliability-crash.test.ts
+ * Crash rounds through the real CLI (`smskit serve`), shared by test/reliability/crash.test.ts
  * and scripts/crash-loop.ts: start the server on a database, drive load over all bindings,
- * SIGKILL it at a seeded moment, repeat on the same file; then compare what clients saw with
- * the outbox (`smskit outbox --json`, and the texts read with better-sqlite3, read-only).
+ * SIGKILL it once a seeded number of messages has been acknowledged (a point in the work, not
+ * in time, so a slow machine kills at the same place), repeat on the same file; then compare
+ * what clients saw with the outbox (`smskit outbox --json`, and the texts read with
+ * better-sqlite3, read-only).
  */
 import Database from 'better-sqlite3';
 import { addAccount, readOutbox, startServe } from '../serve-process.js';
-import { startLoad, type Outcome } from './load.js';
+import { count, startLoad, type Outcome } from './load.js';
 import { Rng } from './mutate.js';
 
 export const CRASH_ACCOUNT = {
@@ -32,16 +34,27 @@ export async function prepareDb(db: string): Promise<void> {
   await addAccount(db, CRASH_ACCOUNT);
 }
 
-/** One round: serve, load, SIGKILL after a seeded delay; returns every outcome. */
+export interface CrashRoundOptions {
+  /** The kill comes once between `minAcks` and `maxAcks` messages (seeded) are acknowledged. */
+  readonly minAcks: number;
+  readonly maxAcks: number;
+  readonly concurrency: number;
+}
+
+/**
+ * One round: serve, load, SIGKILL once the seeded number of messages is acknowledged (and at
+ * least one request refused, so "refused is never stored" is always exercised); returns every
+ * outcome.
+ */
 export async function crashRound(
   db: string,
   seed: number,
   round: number,
-  options: { minMs: number; maxMs: number; concurrency: number },
+  options: CrashRoundOptions,
 ): Promise<Outcome[]> {
   const serve = await startServe({ db });
   const rng = new Rng(seed, round + 1000);
-  const killAfter = options.minMs + rng.int(options.maxMs - options.minMs);
+  const killAt = options.minAcks + rng.int(options.maxAcks - options.minAcks + 1);
   const load = startLoad({
     url: serve.url,
     email: CRASH_ACCOUNT.email,
@@ -50,10 +63,13 @@ export async function crashRound(
     concurrency: options.concurrency,
     tag: `r${round}`,
     seed: seed + round,
-    timeoutMs: 5_000,
+    timeoutMs: 30_000,
   });
   try {
-    await new Promise((resolve) => setTimeout(resolve, killAfter));
+    await load.until(
+      `${killAt} acknowledged and 1 refused`,
+      (outcomes) => count(outcomes, 'ack') >= killAt && count(outcomes, 'fault') >= 1,
+    );
     await serve.kill();
   } finally {
     await load.stop();

@@ -5,8 +5,8 @@
  * transport failure (code). A fraction of calls is deliberately refused (a bad recipient), so
  * "refused is never stored" is checked too.
  */
-import { ServiceAPIClient } from '../../../generated/service-api/index.js';
-import { SoapFaultError, TransportError } from '../../../runtime/index.js';
+import { ServiceAPIClient } from '../../generated/service-api/index.js';
+import { SoapFaultError, TransportError } from '../../runtime/index.js';
 import { Rng, type Binding } from './mutate.js';
 
 export interface Outcome {
@@ -35,12 +35,26 @@ export interface LoadOptions {
   /** Fraction of calls that are meant to be refused (default 0.1). */
   readonly refusals?: number;
   readonly timeoutMs?: number;
+  /** Calls to issue in all; unlimited when absent. */
+  readonly limit?: number;
 }
 
 export interface Load {
   readonly outcomes: Outcome[];
+  /**
+   * Resolves as soon as `condition` holds for the outcomes so far. Rejects only when it still
+   * does not after `timeoutMs` (default 120 s): a bound on a hang, not a speed requirement.
+   */
+  until(what: string, condition: (outcomes: readonly Outcome[]) => boolean, timeoutMs?: number): Promise<void>;
   /** Stops issuing new calls; resolves when the calls in flight have settled. */
   stop(): Promise<void>;
+}
+
+/** Outcomes of one kind, e.g. `count(outcomes, 'ack')` for the acknowledged calls. */
+export function count(outcomes: readonly Outcome[], kind: Outcome['kind']): number {
+  let n = 0;
+  for (const outcome of outcomes) if (outcome.kind === kind) n++;
+  return n;
 }
 
 const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'http-get', 'http-post'];
@@ -56,6 +70,11 @@ export function startLoad(options: LoadOptions): Load {
       }),
   );
   const outcomes: Outcome[] = [];
+  const waiters = new Set<() => void>();
+  const record = (outcome: Outcome): void => {
+    outcomes.push(outcome);
+    for (const check of waiters) check();
+  };
   const rng = new Rng(options.seed, 1);
   let stopped = false;
   let issued = 0;
@@ -83,7 +102,7 @@ export function startLoad(options: LoadOptions): Load {
         n % 8 < 4
           ? (await client.SMSSend(input)).SMSSendResult
           : (await client.SMSSendToPort({ ...input, port: '2948' })).SMSSendToPortResult;
-      outcomes.push({ text, binding, kind: 'ack', value: id ?? '', ms: performance.now() - t0, refusal });
+      record({ text, binding, kind: 'ack', value: id ?? '', ms: performance.now() - t0, refusal });
     } catch (error) {
       const kind = error instanceof SoapFaultError ? 'fault' : error instanceof TransportError ? 'transport' : 'other';
       const value =
@@ -92,24 +111,41 @@ export function startLoad(options: LoadOptions): Load {
           : error instanceof TransportError
             ? error.code
             : String(error);
-      outcomes.push({ text, binding, kind, value, ms: performance.now() - t0, refusal });
+      record({ text, binding, kind, value, ms: performance.now() - t0, refusal });
     }
   };
 
-  const worker = async (w: number): Promise<void> => {
-    while (!stopped) {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const worker = async (): Promise<void> => {
+    while (!stopped && issued < limit) {
       if (interval > 0) {
         const due = started + (issued + 1) * interval - performance.now();
         if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
-        if (stopped) break;
+        if (stopped || issued >= limit) break;
       }
       await one();
-      if (w < 0) break;
     }
   };
-  const workers = Array.from({ length: options.concurrency }, (_, w) => worker(w));
+  const workers = Array.from({ length: options.concurrency }, worker);
   return {
     outcomes,
+    until(what, condition, timeoutMs = 120_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = (): void => {
+          if (!condition(outcomes)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          const seen = `${count(outcomes, 'ack')} acknowledged, ${count(outcomes, 'fault')} refused, ${count(outcomes, 'transport')} unanswered`;
+          reject(new Error(`load: still not ${what} after ${timeoutMs} ms (${seen})`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
     async stop() {
       stopped = true;
       await Promise.all(workers);

@@ -3,6 +3,8 @@
  * (the seeds), and mutations of them. Case `i` of seed `s` depends only on (s, i), so one case
  * can be replayed alone (`FUZZ_SEED=s FUZZ_ONLY=i`).
  */
+import { contractParams } from '../contract.js';
+
 export type Binding = 'soap11' | 'soap12' | 'http-get' | 'http-post';
 export type Target = 'sms' | 'checked';
 
@@ -30,7 +32,8 @@ const ENV = {
   soap12: 'http://www.w3.org/2003/05/soap-envelope',
 } as const;
 export const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'http-get', 'http-post'];
-const FIELD_NAMES = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg', 'port'];
+/** Every parameter of either operation (SMSSendToPort's are SMSSend's and `port`). */
+const FIELD_NAMES = contractParams('SMSSendToPort');
 
 /** sfc32: small, fast, seedable, good enough to choose mutations. */
 export class Rng {

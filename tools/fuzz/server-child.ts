@@ -12,9 +12,11 @@
  * Protocol (IPC): the parent sends `{ type: 'stats', gc?: boolean }` and gets `{ type: 'stats',
  * rss, heapUsed, logs, inputErrors, keywords }`; `{ type: 'close' }` closes both servers and exits 0.
  */
-import { ServiceError, listen, type Listening } from '../../../runtime/index.js';
-import { createServiceAPIListener, type SMSSend, type SMSSendToPort } from '../../../generated/service-api/index.js';
-import { startSmsServer } from '../../../service/server.js';
+import type { Socket } from 'node:net';
+import { ServiceError, listen, type Listening } from '../../runtime/index.js';
+import { createServiceAPIListener, type SMSSend, type SMSSendToPort } from '../../generated/service-api/index.js';
+import { startSmsServer } from '../../service/server.js';
+import { contractParams, type SmsOperation } from '../contract.js';
 
 export interface ChildConfig {
   readonly dbPath: string;
@@ -43,9 +45,10 @@ export interface ChildStats {
   readonly inputErrors: string[];
   /** Keywords the checked handlers were called with, since the previous stats message. */
   readonly keywords: string[];
+  /** Connections the SMS service's server has accepted since it started, and of those still open. */
+  readonly accepted: number;
+  readonly open: number;
 }
-
-const FIELDS = ['keyword', 'emailAddress', 'password', 'smsto', 'carrierCode', 'smsmsg', 'port'];
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
@@ -67,11 +70,18 @@ async function main(): Promise<void> {
     http: wire,
   });
   await sms.app.accounts.add({ email: config.email, password: config.password, keywords: [config.keyword] });
+  let accepted = 0;
+  let open = 0;
+  sms.server.on('connection', (socket: Socket) => {
+    accepted++;
+    open++;
+    socket.once('close', () => open--);
+  });
 
-  const check = (op: string, input: SMSSend | SMSSendToPort): string => {
+  const check = (op: SmsOperation, input: SMSSend | SMSSendToPort): string => {
     const record = input as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(record)) {
-      if (!FIELDS.includes(key) || (op === 'SMSSend' && key === 'port'))
+      if (!contractParams(op).includes(key))
         inputErrors.push(`${op}: unexpected field ${JSON.stringify(key).slice(0, 40)}`);
       else if (value !== undefined && typeof value !== 'string') inputErrors.push(`${op}: ${key} is ${typeof value}`);
     }
@@ -104,6 +114,8 @@ async function main(): Promise<void> {
         logs,
         inputErrors,
         keywords,
+        accepted,
+        open,
       };
       logs = [];
       inputErrors = [];

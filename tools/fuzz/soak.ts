@@ -1,6 +1,8 @@
 /**
- * A soak run against `smskit serve` (shared by test/reliability-soak.test.ts and scripts/soak.ts):
- * a steady rate over all four bindings for `seconds`, sampling the server's RSS every second.
+ * A soak run against `smskit serve` (shared by test/reliability/soak.test.ts and scripts/soak.ts):
+ * `calls` calls over all four bindings at a steady rate (at most `rate` per second), sampling the
+ * server's RSS after every `rate` calls (a second's worth at that rate). The samples follow the
+ * work, not the clock, so a slower machine takes longer but sees the same series.
  */
 import { join } from 'node:path';
 import { addAccount, startServe, tempDir } from '../serve-process.js';
@@ -19,16 +21,19 @@ export interface SoakReport {
   readonly p50: number;
   readonly p95: number;
   readonly p99: number;
-  /** RSS samples (bytes), one per second. */
+  /** RSS samples (bytes), one after every `rate` calls. */
   readonly rss: number[];
 }
 
-export async function soak(options: {
-  seconds: number;
-  rate: number;
-  concurrency: number;
-  onSample?: (second: number, rss: number, calls: number) => void;
-}): Promise<SoakReport> {
+export interface SoakOptions {
+  readonly calls: number;
+  /** Calls per second at most. */
+  readonly rate: number;
+  readonly concurrency: number;
+  readonly onSample?: (sample: number, rss: number, calls: number) => void;
+}
+
+export async function soak(options: SoakOptions): Promise<SoakReport> {
   const dir = tempDir('soak');
   const account = { email: 'soak@example.com', keywords: ['SOAK'], password: 'Heron-Basalt-2718-pw' };
   try {
@@ -45,14 +50,18 @@ export async function soak(options: {
       ratePerSecond: options.rate,
       tag: 'soak',
       seed: 3,
+      limit: options.calls,
+      timeoutMs: 30_000,
     });
     const t0 = performance.now();
     try {
-      for (let second = 1; second <= options.seconds; second++) {
-        await new Promise((resolve) => setTimeout(resolve, t0 + second * 1000 - performance.now()));
-        const sample = (await rssOf(serve.pid)) ?? 0;
-        rss.push(sample);
-        options.onSample?.(second, sample, load.outcomes.length);
+      const samples = Math.ceil(options.calls / options.rate);
+      for (let sample = 1; sample <= samples; sample++) {
+        const done = Math.min(options.calls, sample * options.rate);
+        await load.until(`${done} calls answered`, (outcomes) => outcomes.length >= done);
+        const bytes = (await rssOf(serve.pid)) ?? 0;
+        rss.push(bytes);
+        options.onSample?.(sample, bytes, load.outcomes.length);
       }
     } finally {
       await load.stop();
