@@ -46,7 +46,7 @@ export function parseBody(exchange: Exchange): ParsedBody {
 function readBody(body: Uint8Array): ParsedBody {
   if (body.length === 0) return { error: { code: 'XML_MALFORMED', message: 'the body is empty' } };
   try {
-    // The fast path gives readXml's tree or defers to it (same errors): test/runtime-fast-reader.test.ts.
+    // The fast path gives readXml's tree or defers to it (same errors): test/runtime/fast-reader.test.ts.
     return { doc: readXmlFast(body) };
   } catch (error) {
     const described = describeReadError(error);

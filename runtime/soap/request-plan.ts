@@ -11,7 +11,7 @@
  * request it re-checks what the texts could change — whitespace where only whitespace is
  * allowed, the SOAP action (routing), each value through its codec — and on anything unusual
  * (a different operation, an invalid value, a codec error) it declines, and the request takes
- * the generic path, which answers exactly as it would have. test/runtime-request-plan.test.ts
+ * the generic path, which answers exactly as it would have. test/runtime/request-plan.test.ts
  * checks differentially that a plan's result equals the generic path's.
  *
  * Why: with the shape cache, decoding was the largest part left of the SOAP work per request

@@ -8,7 +8,7 @@
  * name, an encoding other than UTF-8, a limit reached, or any error at all — it gives up and the
  * document is read again by `readXml`, which accepts it or throws the proper `XmlReadError`.
  * So this file can only make reads faster, never more lenient: the differential test
- * (test/runtime-fast-reader.test.ts) checks that it never accepts what `readXml` refuses and
+ * (test/runtime/fast-reader.test.ts) checks that it never accepts what `readXml` refuses and
  * that the trees are identical when both accept.
  *
  * Why: on a 500-byte envelope the saxes reader costs about as much as the whole bare HTTP

@@ -11,7 +11,7 @@
  * read by comparing the markup pieces (block string equality) and building the tree from the
  * template, without tokenising names, attributes or namespace declarations again. Anything else
  * misses and goes through the fast reader (and readXml behind it) as before; the differential
- * test (test/runtime-shape-cache.test.ts) checks that a hit gives exactly readXml's tree.
+ * test (test/runtime/shape-cache.test.ts) checks that a hit gives exactly readXml's tree.
  *
  * Why: under load the XML read was the largest part of the generated server's cost per SOAP
  * request (see bench/README.md).
