@@ -16,7 +16,7 @@ import { encodeHttpResponse, type HttpOperation } from './http-binding.js';
 import type { ParamDecodeError } from './http-params.js';
 import { decodeGetRequest } from './http-get.js';
 import { decodePostRequest, FORM_CONTENT_TYPE } from './http-post.js';
-import { encodeSoapResponse, SoapRequestDecoder, type SoapDecoded } from './soap/server.js';
+import { encodeSoapResponse, SoapRequestDecoder, type SoapDecoded, type SoapRouted } from './soap/server.js';
 import type { FaultSpec, SoapVersion } from './soap/version.js';
 import { soap11 } from './soap11.js';
 import { soap12 } from './soap12.js';
@@ -293,6 +293,16 @@ function serveSoap(
   contentType: ReturnType<typeof parseContentType>,
   body: Buffer,
 ): void {
+  if (plan.wsSecurity !== undefined) {
+    let routed: SoapRouted;
+    try {
+      routed = plan.soapRequests.route(route, hinted, req.headers, contentType, body);
+    } catch (err) {
+      return writeFault(res, hinted, requestFault(plan, err, 'SOAP request'));
+    }
+    if (!routed.ok) return writeFault(res, routed.version, routed.fault);
+    return verifyThenAnswer(plan, plan.wsSecurity, routed, req, res);
+  }
   let decoded: ReturnType<typeof plan.soapRequests.decode>;
   try {
     decoded = plan.soapRequests.decode(route, hinted, req.headers, contentType, body);
@@ -300,25 +310,33 @@ function serveSoap(
     return writeFault(res, hinted, requestFault(plan, err, 'SOAP request'));
   }
   if (!decoded.ok) return writeFault(res, decoded.version, decoded.fault);
-  if (plan.wsSecurity === undefined) answerSoap(plan, decoded, req, res, undefined);
-  else verifyThenAnswer(plan, plan.wsSecurity, decoded, req, res);
+  answerSoap(plan, decoded, req, res, undefined);
 }
 
-/** The UsernameToken check first; the handler runs only when it passes. */
+/** The UsernameToken check first, then the Body is decoded; the handler runs only when both pass. */
 function verifyThenAnswer(
   plan: Plan,
   verifier: UsernameTokenVerifier,
-  decoded: Extract<SoapDecoded, { ok: true }>,
+  routed: Extract<SoapRouted, { ok: true }>,
   req: IncomingMessage,
   res: ServerResponse,
 ): void {
-  const { version, op } = decoded;
-  verifier.verify(decoded.securityHeaders ?? []).then(
+  const { version, op } = routed;
+  verifier.verify(routed.securityHeaders ?? []).then(
     (outcome) => {
       if (res.destroyed) return;
-      if (outcome.ok) answerSoap(plan, decoded, req, res, outcome.identity);
-      // The fault says which WSS check failed, never with what.
-      else writeText(res, 500, version.contentType, writeSecurityFault(version, outcome.fault));
+      if (!outcome.ok) {
+        // The fault says which WSS check failed, never with what.
+        writeText(res, 500, version.contentType, writeSecurityFault(version, outcome.fault));
+        return;
+      }
+      let decoded: Extract<SoapDecoded, { ok: true }>;
+      try {
+        decoded = routed.decodeInput();
+      } catch (err) {
+        return writeFault(res, version, requestFault(plan, err, 'SOAP request'));
+      }
+      answerSoap(plan, decoded, req, res, outcome.identity);
     },
     (err: unknown) => {
       writeFault(res, version, internalFault(plan, err, op, version.protocol, 'wsSecurity.passwordOf'));

@@ -58,7 +58,20 @@ export type SoapDecoded =
     }
   | { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
 
-const clientFault = (version: SoapVersion, message: string): SoapDecoded => ({
+/** A routed request whose header blocks were checked; `decodeInput` decodes its Body and declared headers. */
+export type SoapRouted =
+  | {
+      readonly ok: true;
+      readonly version: SoapVersion;
+      readonly endpoint: SoapEndpoint;
+      readonly op: OperationDescriptor;
+      readonly securityHeaders?: readonly XmlElement[];
+      /** Throws CodecError for a Body or header that does not decode. */
+      readonly decodeInput: () => Extract<SoapDecoded, { ok: true }>;
+    }
+  | Extract<SoapDecoded, { ok: false }>;
+
+const clientFault = (version: SoapVersion, message: string): Extract<SoapDecoded, { ok: false }> => ({
   ok: false,
   version,
   fault: { kind: 'client', message },
@@ -120,6 +133,24 @@ export class SoapRequestDecoder {
       this.plans.set(found, planFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
     return decoded;
   }
+
+  /**
+   * Like decode, but the Body and declared headers are decoded only when `decodeInput` is
+   * called (it throws what decode throws): a server that verifies WS-Security checks the token
+   * first, so an unauthenticated caller costs no Body decode and gets no codec fault. Always
+   * the generic path: a decode plan decodes the Body as it routes.
+   */
+  route(
+    endpoints: SoapEndpoints,
+    fallback: SoapVersion,
+    headers: IncomingHttpHeaders,
+    contentType: ContentType,
+    body: Uint8Array,
+  ): SoapRouted {
+    const found = this.shapes.lookup(body);
+    const doc = 'root' in found ? found : found.document();
+    return routeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc, this.understandsWsSecurity);
+  }
 }
 
 export interface SoapEndpoints {
@@ -137,6 +168,20 @@ export function decodeSoapDocument(
   doc: XmlDocument,
   understandsWsSecurity = false,
 ): SoapDecoded {
+  const routed = routeSoapDocument(d, endpoints, fallback, headers, contentType, doc, understandsWsSecurity);
+  return routed.ok ? routed.decodeInput() : routed;
+}
+
+/** Routes a read SOAP request envelope and checks its header blocks; the Body is decoded on demand. */
+export function routeSoapDocument(
+  d: ServiceDescriptor,
+  endpoints: SoapEndpoints,
+  fallback: SoapVersion,
+  headers: IncomingHttpHeaders,
+  contentType: ContentType,
+  doc: XmlDocument,
+  understandsWsSecurity = false,
+): SoapRouted {
   const root = doc.root;
   const endpoint =
     root.ns === SOAP11_ENV_NS ? endpoints.soap11 : root.ns === SOAP12_ENV_NS ? endpoints.soap12 : undefined;
@@ -169,18 +214,27 @@ export function decodeSoapDocument(
       fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood },
     };
   }
-  const input = decodeBody(d, op.input, parts.bodyChild);
-  const soapHeaders = decodeHeaders(d, op.inputHeaders, parts.headerBlocks);
-  const mustUnderstand = markedHeaders(d, op, parts.headerBlocks, version);
   return {
     ok: true,
     version,
     endpoint,
     op,
-    input,
-    soapHeaders,
-    ...(mustUnderstand.length > 0 ? { mustUnderstand } : {}),
     ...(securityHeaders.length > 0 ? { securityHeaders } : {}),
+    decodeInput: () => {
+      const input = decodeBody(d, op.input, parts.bodyChild);
+      const soapHeaders = decodeHeaders(d, op.inputHeaders, parts.headerBlocks);
+      const mustUnderstand = markedHeaders(d, op, parts.headerBlocks, version);
+      return {
+        ok: true,
+        version,
+        endpoint,
+        op,
+        input,
+        soapHeaders,
+        ...(mustUnderstand.length > 0 ? { mustUnderstand } : {}),
+        ...(securityHeaders.length > 0 ? { securityHeaders } : {}),
+      };
+    },
   };
 }
 

@@ -54,9 +54,15 @@ export interface WsSecurityOptions {
   /** How far `wsu:Created` may be ahead of the server's clock (default 60 000 ms). */
   readonly maxClockSkewMs?: number;
   /**
-   * Most nonces remembered at once (default 100 000, a few MB). When it is full the oldest is
+   * Most nonces remembered at once (default 100 000, about 14 MB: some 140 bytes each). When it is full the oldest is
    * dropped and tokens created at or before it are refused as expired: replays stay refused and
    * the accepted age shrinks until the load falls (logged once a minute at most).
    */
   readonly maxNonces?: number;
+  /**
+   * Most nonces remembered at once for one user (default a tenth of `maxNonces`, at most
+   * `maxNonces`): that user's further tokens are refused (wsse:InvalidSecurity) until its older
+   * nonces expire, so one user cannot fill the cache and get every other user's tokens refused.
+   */
+  readonly maxNoncesPerUser?: number;
 }

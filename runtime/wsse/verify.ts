@@ -27,6 +27,7 @@ const OPTION_NAMES = new Set([
   'maxTokenAgeMs',
   'maxClockSkewMs',
   'maxNonces',
+  'maxNoncesPerUser',
 ]);
 const SHA1_BYTES = 20;
 const LOG_INTERVAL_MS = 60_000;
@@ -70,7 +71,12 @@ export class UsernameTokenVerifier {
     this.allowPasswordText = options.allowPasswordText ?? false;
     this.maxTokenAgeMs = positive('maxTokenAgeMs', options.maxTokenAgeMs, 300_000);
     this.maxClockSkewMs = positive('maxClockSkewMs', options.maxClockSkewMs, 60_000);
-    this.nonces = new NonceCache(positive('maxNonces', options.maxNonces, 100_000), this.maxTokenAgeMs);
+    const maxNonces = positive('maxNonces', options.maxNonces, 100_000);
+    // A tenth by default: one user flooding the cache is refused on its own long before the
+    // cache is full, and so cannot raise the floor everyone else's tokens are checked against.
+    const perUser = positive('maxNoncesPerUser', options.maxNoncesPerUser, Math.max(1, Math.floor(maxNonces / 10)));
+    if (perUser > maxNonces) throw new TypeError('wsSecurity.maxNoncesPerUser must not exceed maxNonces');
+    this.nonces = new NonceCache(maxNonces, this.maxTokenAgeMs, perUser);
   }
 
   /** Verifies the request's header blocks; rejects only when `passwordOf` does (a Server fault, not the client's). */
@@ -95,13 +101,21 @@ export class UsernameTokenVerifier {
       throw new TypeError(`wsSecurity.passwordOf returned ${typeof stored}, not a string or undefined`);
     if (!passwordMatches(token, stored ?? NO_PASSWORD) || stored === undefined) return failedAuthentication;
     if (token.nonce !== undefined) {
-      const outcome = this.nonces.remember(token.nonce.toString('base64'), token.created?.at ?? now, Date.now());
+      // checkToken made sure a token with a Nonce has a Created.
+      const outcome = this.nonces.remember(token.username, token.nonce, token.created!.at, Date.now());
       if (outcome === 'replayed')
         return refuse(
           'InvalidSecurity',
           'An error was discovered processing the <wsse:Security> header: the UsernameToken nonce was already used (a replayed request).',
         );
       if (outcome === 'expired') return expired('its UsernameToken is older than this server now accepts');
+      // The caller has proven its password, so it may be told why; not FailedAuthentication,
+      // which means wrong credentials only.
+      if (outcome === 'overShare')
+        return refuse(
+          'InvalidSecurity',
+          `An error was discovered processing the <wsse:Security> header: this user sent more UsernameTokens within ${Math.round(this.maxTokenAgeMs / 1000)} s than this server remembers for one user; send fewer.`,
+        );
       this.logWhenFull();
     }
     return { ok: true, identity: { username: token.username, passwordType: token.passwordType } };
@@ -127,6 +141,12 @@ export class UsernameTokenVerifier {
           'An invalid security token was provided: the digest is not Base64 of SHA-1.',
         );
     }
+    // A nonce without Created could be remembered for a while only, and replayed after: refused.
+    if (token.nonce !== undefined && token.created === undefined)
+      return refuse(
+        'InvalidSecurityToken',
+        'An invalid security token was provided: a wsse:Nonce needs a wsu:Created (replay protection).',
+      );
     const created = token.created?.at;
     if (created === undefined) return undefined;
     if (created - now > this.maxClockSkewMs) return expired('its UsernameToken was created in the future');

@@ -13,6 +13,7 @@ import { child, qnameText, textOf } from '../../runtime/soap/version.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import {
   BASE64_BINARY,
+  NS,
   PASSWORD,
   PASSWORD_DIGEST,
   PASSWORD_TEXT,
@@ -326,7 +327,7 @@ describe.each(VERSIONS)('%s: wsSecurity options', (_name, version) => {
   });
 
   it('maxNonces: a full cache drops the oldest nonce, whose replay is then refused as expired (logged)', async () => {
-    const server = await startWsseServer({ maxNonces: 2 });
+    const server = await startWsseServer({ maxNonces: 2, maxNoncesPerUser: 2 });
     try {
       const headers = [-3, -2, -1].map((n) => tokenHeader(version, { created: minutes(n) }));
       for (const header of headers) expect((await send(server, version, header)).status).toBe(200);
@@ -335,6 +336,61 @@ describe.each(VERSIONS)('%s: wsSecurity options', (_name, version) => {
       expect(server.calls).toHaveLength(3);
       expect(server.logged).toEqual([expect.stringMatching(/^ws-security: the nonce cache is full \(2 nonces/)]);
       answers.push(...server.logged);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('maxNoncesPerUser: one user flooding with future-dated tokens is refused alone; others still pass', async () => {
+    const passwordOf = (user: string) => (user === USER || user === 'bob' ? PASSWORD : undefined);
+    const server = await startWsseServer({ passwordOf, maxNonces: 4, maxNoncesPerUser: 2 });
+    try {
+      const flood = [0, 1, 2, 3, 4].map(() => tokenHeader(version, { created: minutes(0.9) }));
+      expect((await send(server, version, flood[0]!)).status).toBe(200);
+      expect((await send(server, version, flood[1]!)).status).toBe(200);
+      for (const header of flood.slice(2)) {
+        const fault = expectWsseFault(await send(server, version, header), version, 'InvalidSecurity');
+        expect(fault.reason).toMatch(/more UsernameTokens within 300 s than this server remembers for one user/);
+      }
+      expect((await send(server, version, tokenHeader(version, { username: 'bob' }))).status).toBe(200);
+      expectWsseFault(await send(server, version, flood[0]!), version, 'InvalidSecurity');
+      expect(server.logged).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a PasswordText Nonce without Created is refused (it could be replayed once forgotten)', async () => {
+    const server = await startWsseServer({ allowPasswordText: true });
+    try {
+      const header = tokenHeader(version, { passwordType: 'PasswordText', created: null });
+      const fault = expectWsseFault(await send(server, version, header), version, 'InvalidSecurityToken');
+      expect(fault.reason).toMatch(/a wsse:Nonce needs a wsu:Created/);
+      expect(server.calls).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a bad token with an undecodable Body gets the WSS fault, not a codec fault', async () => {
+    const server = await startWsseServer({});
+    try {
+      const header = tokenHeader(version, { password: 'wrong password' });
+      const envelope =
+        `<soap:Envelope xmlns:soap="${version.envNs}"><soap:Header>${header}</soap:Header>` +
+        `<soap:Body><SMSSend xmlns="${NS}"><nosuchfield>1</nosuchfield></SMSSend></soap:Body></soap:Envelope>`;
+      const res = await fetch(server.endpoint, {
+        method: 'POST',
+        headers:
+          version === soap11
+            ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}SMSSend"` }
+            : { 'content-type': `application/soap+xml; charset=utf-8; action="${NS}SMSSend"` },
+        body: envelope,
+      });
+      const answer = { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+      answers.push(answer.text);
+      expectWsseFault(answer, version, 'FailedAuthentication');
+      expect(server.calls).toHaveLength(0);
     } finally {
       await server.close();
     }
