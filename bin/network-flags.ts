@@ -1,7 +1,7 @@
 /**
  * The network flags every command that calls a service shares (`send`, `call`; the conformance
  * runner may take them too): TLS (--ca, --cert, --key, --servername), a proxy (--proxy,
- * --proxy-from-env), HTTP Basic (--user) or Bearer (--bearer), and a WS-Security UsernameToken
+ * --proxy-from-env, or SMSKIT_PROXY_URL for one with credentials), HTTP Basic (--user) or Bearer (--bearer), and a WS-Security UsernameToken
  * (--wsse-user). Secrets never come from argv: each is read from its environment variable, from
  * standard input with its `--…-stdin` flag, or from a prompt. Kept free of heavy imports: every
  * command's flags are built on every start of the CLI.
@@ -16,6 +16,8 @@ export const HTTP_PASSWORD_ENV = 'SMSKIT_HTTP_PASSWORD';
 export const BEARER_TOKEN_ENV = 'SMSKIT_BEARER_TOKEN';
 export const WSSE_PASSWORD_ENV = 'SMSKIT_WSSE_PASSWORD';
 export const KEY_PASSPHRASE_ENV = 'SMSKIT_KEY_PASSPHRASE';
+/** The proxy URL when it carries credentials (they would show in the process list as --proxy). */
+export const PROXY_URL_ENV = 'SMSKIT_PROXY_URL';
 
 const GROUP = 'Network and authentication:';
 const WSSE_TYPES = { Text: 'PasswordText', Digest: 'PasswordDigest' } as const;
@@ -44,7 +46,7 @@ export function withNetworkFlags(yargs: Argv): Argv {
     })
     .option('proxy', {
       type: 'string',
-      describe: 'HTTP proxy URL, e.g. http://proxy.corp:3128 (user:password@ allowed)',
+      describe: `HTTP proxy URL, e.g. http://proxy.corp:3128, without credentials; a proxy URL with user:password@ goes in ${PROXY_URL_ENV}, used when neither --proxy nor --proxy-from-env is given`,
     })
     .option('proxy-from-env', {
       type: 'boolean',
@@ -149,6 +151,10 @@ export function validateNetworkFlags(args: Record<string, unknown>): NetworkFlag
   requires('wsse-password-type', wsseType !== undefined, '--wsse-user', wsseUser !== undefined);
   requires('wsse-password-stdin', flag('wsse-password-stdin'), '--wsse-user', wsseUser !== undefined);
   const proxyUrl = text('proxy');
+  if (proxyUrl !== undefined && hasCredentials(proxyUrl))
+    throw new UsageError(
+      `--proxy must not carry credentials (the process list shows them): set ${PROXY_URL_ENV} to the proxy URL with user:password@ instead`,
+    );
   return Object.freeze({
     caFiles: caList,
     certFile,
@@ -164,6 +170,11 @@ export function validateNetworkFlags(args: Record<string, unknown>): NetworkFlag
     wssePasswordType: wsseType === undefined ? undefined : WSSE_TYPES[wsseType],
     wssePasswordStdin: flag('wsse-password-stdin'),
   });
+}
+
+function hasCredentials(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.username !== '' || parsed.password !== '');
 }
 
 /** The `--…-stdin` flags given, for assertOneStdinReader. */
@@ -189,7 +200,9 @@ export async function resolveNetworkFlags(flags: NetworkFlags): Promise<ClientNe
   const options: ClientNetworkOptions = {};
   const tls = await tlsOptions(flags);
   if (tls !== undefined) options.tls = tls;
+  const proxyFromVariable = process.env[PROXY_URL_ENV];
   if (flags.proxy !== undefined) options.proxy = flags.proxy;
+  else if (proxyFromVariable !== undefined && proxyFromVariable !== '') options.proxy = proxyFromVariable;
   if (flags.user !== undefined) {
     const password = await readSecret({
       envName: HTTP_PASSWORD_ENV,

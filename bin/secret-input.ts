@@ -71,9 +71,10 @@ async function promptHidden(prompt: string): Promise<string> {
 }
 
 export async function readSecret(source: SecretSource): Promise<string> {
+  // The explicit flag wins over a variable that may be set for other runs.
+  if (source.fromStdin) return readStdinLine();
   const fromEnv = process.env[source.envName];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  if (source.fromStdin) return readStdinLine();
   if (!process.stdin.isTTY) {
     throw new CliError(
       `no ${source.what ?? 'password'}: set ${source.envName}, pass ${source.stdinFlag ?? '--password-stdin'} and pipe it, or run in a terminal to be prompted`,

@@ -106,7 +106,13 @@ function printList(options: ConformanceOptions, io: CommandIo): void {
 }
 
 async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promise<RunInputs> {
-  const contract = await loadContract(options.wsdl, options.timeoutMs, options.maxResponseBytes, options.network);
+  const contract = await loadContract(
+    options.wsdl,
+    options.timeoutMs,
+    options.maxResponseBytes,
+    options.network,
+    options.target,
+  );
   const inputs = options.inputsFile === undefined ? {} : await readInputsFile(options.inputsFile, io.env ?? {});
   const baseline =
     options.baseline === undefined ? undefined : { file: options.baseline, baseline: readBaseline(options.baseline) };

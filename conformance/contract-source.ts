@@ -1,8 +1,9 @@
 /**
  * Where the contract comes from: a WSDL file (local imports followed by the parser), or a URL
  * (typically `<target>?wsdl`), fetched once — under the runner's own exchange bounds, as the
- * target may be the hostile server under test, and with the run's network options (TLS, proxy,
- * Authorization), as a protected service's ?wsdl needs them — and parsed from a temporary file. Either way
+ * target may be the hostile server under test, and with the run's network options (TLS, proxy;
+ * Authorization and the client certificate only from the service's own origin), as a protected
+ * service's ?wsdl needs them — and parsed from a temporary file. Either way
  * the result is the model, its descriptor and the WSDL text (served by the embedded service).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,17 +69,36 @@ function parseText(text: string, label: string): WsdlModel {
   }
 }
 
-/** `network`: TLS, proxy and Authorization for a WSDL URL (a ServiceClient's `tls`, `proxy`, `auth`). */
+/**
+ * The network options a WSDL URL is fetched with. Credentials (`auth`, the client certificate)
+ * go only to the service they are for: to the WSDL's host when it is the service's origin, or
+ * when no service URL is given (the WSDL then names the service itself). CAs and the proxy
+ * always apply.
+ */
+export function wsdlNetwork(network: NetworkOptions, wsdl: URL, service: string | undefined): NetworkOptions {
+  if (service === undefined || URL.parse(service)?.origin === wsdl.origin) return network;
+  const { auth: _auth, tls, ...rest } = network;
+  if (tls === undefined) return rest;
+  const { cert: _cert, key: _key, passphrase: _passphrase, ...serverChecks } = tls;
+  return { ...rest, tls: serverChecks };
+}
+
+/**
+ * `network`: TLS, proxy and Authorization for a WSDL URL (a ServiceClient's `tls`, `proxy`,
+ * `auth`); `service`: the URL of the service they are for, when it is not the WSDL's own host.
+ */
 export async function loadContract(
   wsdl: string,
   timeoutMs: number,
   maxBytes = DEFAULT_MAX_RESPONSE_BYTES,
   network: NetworkOptions = {},
+  service?: string,
 ): Promise<Contract> {
   const url = /^https?:\/\//i.test(wsdl) ? URL.parse(wsdl) : undefined;
   if (url === null) throw new ConformanceError('CONTRACT_UNREADABLE', `cannot read the WSDL ${wsdl}: not a URL`);
   // Before the try: a malformed network option is the runtime's TypeError naming it, not an unreadable WSDL.
-  const fetched = url === undefined ? undefined : { url, network: resolveNetwork(url, network) };
+  const fetched =
+    url === undefined ? undefined : { url, network: resolveNetwork(url, wsdlNetwork(network, url, service)) };
   let wsdlText: string;
   try {
     wsdlText =

@@ -221,7 +221,12 @@ function createDispatcher(options: TransportOptions, alerts: TlsAlertLog | undef
   };
   const proxy = network?.proxy;
   if (proxy === undefined) return new Pool(options.origin, { ...pool, connect: alerts?.connector(connect) ?? connect });
+  // undici's own pools (to the proxy for CONNECT, the one forwarding http requests) get the
+  // same bounds; otherwise they have its defaults and no connection limit.
+  const limited = (url: string | URL, given: object): Dispatcher => new Pool(url, { ...pool, ...given });
   return new ProxyAgent({
+    clientFactory: limited,
+    factory: limited,
     ...pool,
     uri: proxy.url,
     ...(proxy.authorization === undefined ? {} : { token: proxy.authorization }),

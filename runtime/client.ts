@@ -213,6 +213,7 @@ export class ServiceClient {
       maxResponseBytes: this.maxResponseBytes,
       signal: options.signal,
       origin: this.origin,
+      wholeCallTimer: this.network.proxied,
     });
     if (prepared.http !== undefined)
       return {

@@ -22,16 +22,21 @@ export interface SendOptions {
    * (an Agent, a ProxyAgent), and named in TLS errors. A Pool knows its own.
    */
   readonly origin?: string | undefined;
+  /**
+   * One timer for the whole call even without a caller signal: through a proxy a call takes
+   * several steps (connect, CONNECT, TLS, request) that each have the time limit.
+   */
+  readonly wholeCallTimer?: boolean | undefined;
 }
 
 /**
  * Sends one request. Without a caller signal, the time limit is undici's own headers timeout,
  * then what is left of the call for the body (no AbortController per call, and a timer only for
  * a body that did not arrive with its head: they cost as much as the XML work); with a signal,
- * an AbortController joins the caller's signal and the overall timer.
+ * an AbortController joins the caller's signal and the overall timer (also used through a proxy).
  */
 export async function send(dispatcher: Dispatcher, request: WireRequest, options: SendOptions): Promise<WireResponse> {
-  if (options.signal === undefined) {
+  if (options.signal === undefined && options.wholeCallTimer !== true) {
     const started = performance.now();
     try {
       const response = await dispatcher.request(
@@ -66,7 +71,7 @@ async function sendWithSignal(
   dispatcher: Dispatcher,
   request: WireRequest,
   options: SendOptions,
-  userSignal: AbortSignal,
+  userSignal: AbortSignal | undefined,
 ): Promise<WireResponse> {
   const controller = new AbortController();
   let timedOut = false;
@@ -75,8 +80,8 @@ async function sendWithSignal(
     controller.abort();
   }, options.timeoutMs);
   const onUserAbort = (): void => controller.abort();
-  if (userSignal.aborted) controller.abort();
-  else userSignal.addEventListener('abort', onUserAbort, { once: true });
+  if (userSignal?.aborted === true) controller.abort();
+  else userSignal?.addEventListener('abort', onUserAbort, { once: true });
   const started = performance.now();
   try {
     const response = await dispatcher.request(
@@ -103,7 +108,7 @@ async function sendWithSignal(
     throw classify(err, timedOut, options.timeoutMs, options.origin);
   } finally {
     clearTimeout(timer);
-    userSignal.removeEventListener('abort', onUserAbort);
+    userSignal?.removeEventListener('abort', onUserAbort);
   }
 }
 

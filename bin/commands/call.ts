@@ -130,7 +130,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const runtime = await import('../../runtime/index.js');
   const network = await resolveNetworkFlags(options.network);
   // A WSDL fetched from the service itself goes the same way as the call (CA, client certificate,
-  // proxy, HTTP auth); a UsernameToken belongs in SOAP requests only.
+  // proxy, HTTP auth); from another origin than --url, without the credentials (loadContract).
+  // A UsernameToken belongs in SOAP requests only.
   const { tls, proxy, auth } = network;
   const wsdlNetwork = {
     ...(tls === undefined ? {} : { tls }),
@@ -142,6 +143,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     options.timeoutMs,
     options.maxResponseBytes,
     wsdlNetwork,
+    options.url,
   ).catch((error: unknown) => {
     throw asFlagError(error);
   });

@@ -5,6 +5,7 @@
  */
 import { relative, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
+import { withoutCredentials } from '../../runtime/network/proxy.js';
 import { BUILT_IN_WSDL_LABEL, builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
@@ -52,22 +53,15 @@ export function validateGenerateOptions(args: Record<string, unknown>): Generate
  * else the file's path relative to the output folder, with '/' on every system.
  */
 export function sourceLabel(wsdl: string, out: string): string {
-  if (isUrl(wsdl)) return withoutCredentials(wsdl);
+  if (isUrl(wsdl)) return withoutCredentials(new URL(wsdl));
   if (isBuiltInWsdl(wsdl)) return BUILT_IN_WSDL_LABEL;
   return relative(resolve(out), resolve(wsdl)).split(sep).join('/');
-}
-
-function withoutCredentials(wsdl: string): string {
-  const url = new URL(wsdl);
-  url.username = '';
-  url.password = '';
-  return url.href;
 }
 
 /** How messages name the WSDL: as the user typed it (a URL without credentials), or "the built-in contract". */
 function shownWsdl(options: GenerateCommandOptions): string {
   if (options.wsdl === builtInWsdlPath()) return 'the built-in contract';
-  return isUrl(options.wsdl) ? withoutCredentials(options.wsdl) : options.wsdl;
+  return isUrl(options.wsdl) ? withoutCredentials(new URL(options.wsdl)) : options.wsdl;
 }
 
 function builder(yargs: Argv): Argv {

@@ -28,6 +28,8 @@ export interface ClientNetwork {
   readonly ownsDispatcher: boolean;
   /** `Authorization` for every request, from `auth`. */
   readonly authorization: string | undefined;
+  /** True when the client's own dispatcher goes through a proxy: calls then need one overall timer. */
+  readonly proxied: boolean;
   /** The client's error filter: secrets out, the proxy named on connection failures. */
   explain(error: TransportError): TransportError;
   /** A fault with the client's secrets out of its text and detail. */
@@ -38,12 +40,11 @@ const CONNECTION_CODES = new Set<TransportErrorCode>(['REFUSED', 'DNS', 'TIMEOUT
 
 export function resolveNetwork(url: URL, settings: NetworkSettings): ClientNetwork {
   if (settings.dispatcher !== undefined) checkOwnDispatcher(settings);
-  if (settings.tls !== undefined && url.protocol === 'http:' && settings.proxy === undefined)
-    throw new TypeError('options.tls applies to https:// URLs, and options.url is http://');
   const authorization = settings.auth === undefined ? undefined : authorizationValue(settings.auth);
   if (authorization !== undefined && hasAuthorizationHeader(settings.headers))
     throw new TypeError('options.auth and an Authorization header in options.headers conflict: give one');
   const proxy = settings.proxy === undefined ? undefined : readProxyOption(settings.proxy);
+  if (settings.tls !== undefined && url.protocol === 'http:') checkTlsForHttp(settings.tls, proxy);
   const secrets = [
     ...(settings.secrets ?? []),
     ...(settings.auth === undefined || authorization === undefined ? [] : authSecrets(settings.auth, authorization)),
@@ -65,6 +66,7 @@ export function resolveNetwork(url: URL, settings: NetworkSettings): ClientNetwo
     dispatcher,
     ownsDispatcher: settings.dispatcher === undefined,
     authorization,
+    proxied: settings.dispatcher === undefined && proxy !== undefined,
     explain: (error) => {
       const named =
         alerts === undefined ? error : withTlsAlert(error, alerts, url.origin, settings.tls?.cert !== undefined);
@@ -100,6 +102,18 @@ function withTlsAlert(
     `${error.message}: ${origin} closed the TLS connection without answering, as a server does that does not accept the client certificate (is it issued by a CA the server trusts?)`,
     { cause: error.cause },
   );
+}
+
+/**
+ * An http:// service has no TLS of its own: the client certificate and servername would never
+ * be used. The CAs may stay when there is a proxy: they check an https:// proxy's certificate.
+ */
+function checkTlsForHttp(tls: NonNullable<NetworkSettings['tls']>, proxy: ProxyChoice | undefined): void {
+  const unused = Object.entries(tls)
+    .filter(([name, value]) => value !== undefined && !(proxy !== undefined && name === 'ca'))
+    .map(([name]) => `options.tls.${name}`);
+  if (unused.length > 0)
+    throw new TypeError(`${unused.join(', ')}: for https:// URLs only, and the service URL is http://`);
 }
 
 function checkOwnDispatcher(settings: NetworkSettings): void {

@@ -13,7 +13,7 @@ export interface ServerTlsOptions {
   readonly key: Pem;
   /** Passphrase of an encrypted key. */
   readonly passphrase?: string;
-  /** The CA(s) that issue client certificates (required with `requestCert`). */
+  /** The CA(s) that issue client certificates (required with `requestCert`, and only with it). */
   readonly ca?: Pem | readonly Pem[];
   /** Ask every client for a certificate and refuse the connection without a valid one. */
   readonly requestCert?: boolean;
@@ -40,6 +40,11 @@ export function serverTlsOptions(options: ServerTlsOptions): tls.TlsOptions {
   if (options.requestCert === true && options.ca === undefined)
     throw new TypeError(
       `${WHERE}.requestCert checks client certificates against ${WHERE}.ca: give the CA that issues them`,
+    );
+  // A CA without requestCert would check nothing: no client is asked for a certificate.
+  if (options.ca !== undefined && options.requestCert !== true)
+    throw new TypeError(
+      `${WHERE}.ca is the CA client certificates are checked against: add ${WHERE}.requestCert: true`,
     );
   const settings: tls.TlsOptions = {
     cert: listOf(options.cert),

@@ -8,30 +8,31 @@ import type { Dispatcher } from 'undici';
 /** PEM text (or its bytes); a list where several certificates may be given. */
 export type Pem = string | Buffer;
 
+/** Every field may be `undefined` (as not given), so `passphrase: process.env.X` compiles. */
 export interface ClientTlsOptions {
   /**
    * CA certificates to trust besides Node's built-in roots (a company CA that signed the
    * service's certificate). Node's own `ca` replaces the roots; this one adds to them.
    */
-  readonly ca?: Pem | readonly Pem[];
+  readonly ca?: Pem | readonly Pem[] | undefined;
   /** Client certificate (chain) for servers that require one (mutual TLS); needs `key`. */
-  readonly cert?: Pem | readonly Pem[];
+  readonly cert?: Pem | readonly Pem[] | undefined;
   /** The client certificate's private key; needs `cert`. */
-  readonly key?: Pem;
+  readonly key?: Pem | undefined;
   /** Passphrase of an encrypted `key`. */
-  readonly passphrase?: string;
+  readonly passphrase?: string | undefined;
   /**
    * Host name to send (SNI) and to check the server's certificate against, when it differs
    * from the URL's host (an IP address, a name the certificate does not carry).
    */
-  readonly servername?: string;
+  readonly servername?: string | undefined;
 }
 
 /**
  * A proxy URL (`http://proxy.corp:3128`, `https://…`; `user:password@` is sent as
  * Proxy-Authorization), or `{ fromEnv: true }`: HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lower-case
- * names first), read as curl and undici read them. https targets go through a CONNECT tunnel,
- * http targets as absolute-form requests.
+ * names first), read as undici reads them. https targets go through a CONNECT tunnel,
+ * http targets as absolute-form requests to an http:// proxy (through a tunnel to an https:// one).
  */
 export type ProxyOption = string | { readonly fromEnv: true };
 

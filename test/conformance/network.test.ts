@@ -12,6 +12,7 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import type net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report } from '../../conformance/index.js';
+import { loadContract } from '../../conformance/contract-source.js';
 import { renderHtml, renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
 import { createRequestListener, listen, type ServerOptions } from '../../runtime/index.js';
 import { CONTRACT_WSDL, contractDescriptor } from '../fixtures/conformance/contract.js';
@@ -333,6 +334,17 @@ describe('HTTP authentication and WS-Security', () => {
     expectOverSizeRan(report);
     expect(target.authorizations.length).toBeGreaterThan(report.summary.total - report.summary.skipped);
     expect(new Set(target.authorizations)).toEqual(new Set([expected]));
+  });
+
+  it('a WSDL from another origin than the service gets no Authorization; from the service itself, it does', async () => {
+    const expected = basic('api', HTTP_PASSWORD);
+    const wsdlHost = await start({});
+    const wsdl = `${new URL(wsdlHost.origin).origin}/serviceapi.asmx?wsdl`;
+    const network = { auth: { type: 'basic', username: 'api', password: HTTP_PASSWORD } } as const;
+    await loadContract(wsdl, 5_000, undefined, network, 'http://127.0.0.1:9/serviceapi.asmx');
+    expect(wsdlHost.authorizations).toEqual([undefined]);
+    await loadContract(wsdl, 5_000, undefined, network, wsdlHost.origin);
+    expect(wsdlHost.authorizations).toEqual([undefined, expected]);
   });
 
   it('Bearer, likewise', async () => {

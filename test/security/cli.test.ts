@@ -126,6 +126,24 @@ describe.skipIf(SKIP !== undefined)('network flags of smskit send and smskit cal
     expect(proxy.requests.length).toBe(before + 1);
   });
 
+  it('send: SMSKIT_PROXY_URL is the proxy when neither --proxy nor --proxy-from-env is given', async () => {
+    const before = proxy.requests.length;
+    const used = await runCliAsync(sendArgs(plain.endpoint), withPassword({ SMSKIT_PROXY_URL: proxy.url }));
+    expect(used.stdout).toMatch(MESSAGE_ID);
+    expect(proxy.requests.length).toBe(before + 1);
+  });
+
+  it('send: --user-password-stdin wins over SMSKIT_HTTP_PASSWORD', async () => {
+    const result = await runCliAsync(
+      sendArgs(plain.endpoint, '--binding', 'http-get', '--user', 'api-user', '--user-password-stdin'),
+      { ...withPassword({ SMSKIT_HTTP_PASSWORD: 'from-the-environment' }), input: `${HTTP_PASSWORD}\n` },
+    );
+    expect(result.stdout).toMatch(MESSAGE_ID);
+    expect(plain.seenHeaders.at(-1)?.authorization).toBe(
+      `Basic ${Buffer.from(`api-user:${HTTP_PASSWORD}`).toString('base64')}`,
+    );
+  });
+
   it('send: --user sends HTTP Basic, the password from SMSKIT_HTTP_PASSWORD, never printed', async () => {
     const result = await runCliAsync(
       sendArgs(plain.endpoint, '--binding', 'http-get', '--user', 'api-user'),
@@ -156,6 +174,8 @@ describe.skipIf(SKIP !== undefined)('network flags of smskit send and smskit cal
     [['--cert', 'c.pem'], /--cert needs --key/],
     [['--proxy', 'http://p:1', '--proxy-from-env'], /--proxy and --proxy-from-env cannot be used together/],
     [['--wsse-password-type', 'Text'], /--wsse-password-type needs --wsse-user/],
+    [['--proxy', 'http://u:argv-s3cret@p:1'], /--proxy must not carry credentials .*set SMSKIT_PROXY_URL/],
+    [['--servername', 'svc.example'], /--servername: for https:\/\/ URLs only/],
     [['--ca', '/nonexistent/ca.pem'], /cannot read --ca \/nonexistent\/ca\.pem: ENOENT/],
   ])('send refuses %j (exit 2)', async (extra, message) => {
     const result = await runCliAsync(sendArgs(plain.endpoint, ...extra), withPassword({ SMSKIT_HTTP_PASSWORD: 'x' }));

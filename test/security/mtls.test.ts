@@ -145,6 +145,14 @@ describe.skipIf(SKIP !== undefined)('mutual TLS', () => {
 
   describe('listen refuses unusable server settings', () => {
     const noop = (): void => {};
+    it('a CA without requestCert (it would check nothing)', async () => {
+      await expect(
+        listen(noop, { tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca } }),
+      ).rejects.toThrow(
+        /options\.tls\.ca is the CA client certificates are checked against: add options\.tls\.requestCert/,
+      );
+    });
+
     it('requestCert without the CA that issues client certificates', async () => {
       await expect(
         listen(noop, { tls: { cert: certs.server.cert, key: certs.server.key, requestCert: true } }),

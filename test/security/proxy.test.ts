@@ -5,6 +5,7 @@
  * HTTP(S)_PROXY / NO_PROXY variables with `{ fromEnv: true }`. Proxy credentials never appear
  * in an error.
  */
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceAPIClient } from '../../generated/service-api/client.js';
 import { TransportError, type Protocol } from '../../runtime/index.js';
@@ -168,6 +169,33 @@ describe.skipIf(SKIP !== undefined)('through a forward proxy', () => {
       await client.close();
     }
   });
+
+  it.each(['https', 'http'])(
+    'ends a call through a proxy that never answers at the time limit (%s target)',
+    async (scheme) => {
+      const held: Socket[] = [];
+      const silent = createServer((socket) => held.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as AddressInfo).port;
+      const target = scheme === 'https' ? secure : plain;
+      const client = new ServiceAPIClient({
+        url: target.endpoint,
+        binding: 'soap11',
+        proxy: `http://127.0.0.1:${port}`,
+        timeoutMs: 1_000,
+        ...(scheme === 'https' ? { tls: { ca: certs.ca } } : {}),
+      });
+      try {
+        const error = await transportFailure(client.SMSSend(GOOD_MESSAGE));
+        expect(error.code).toBe('TIMEOUT');
+      } finally {
+        await client.close();
+        for (const socket of held) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    },
+    5_000,
+  );
 
   describe('from the environment ({ fromEnv: true })', () => {
     const setProxyVariables = (values: Partial<Record<(typeof PROXY_VARIABLES)[number], string>>): void => {

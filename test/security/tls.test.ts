@@ -162,7 +162,21 @@ describe.skipIf(SKIP !== undefined)('HTTPS with a company CA', () => {
     it('tls with an http:// URL', () => {
       expect(
         () => new ServiceAPIClient({ url: 'http://127.0.0.1:1/x', binding: 'soap11', tls: { ca: certs.ca } }),
-      ).toThrow(/options\.tls applies to https:\/\/ URLs/);
+      ).toThrow(/options\.tls\.ca: for https:\/\/ URLs only, and the service URL is http:\/\//);
+    });
+
+    it('a client certificate with an http:// URL, even through a proxy (tls.ca may stay: it checks the proxy)', () => {
+      const make = (tls: object) => () =>
+        new ServiceAPIClient({
+          url: 'http://127.0.0.1:1/x',
+          binding: 'soap11',
+          proxy: 'https://127.0.0.1:2',
+          tls: tls as never,
+        });
+      expect(make({ ca: certs.ca, cert: 'c', key: 'k' })).toThrow(
+        /^options\.tls\.cert, options\.tls\.key: for https:\/\/ URLs only/,
+      );
+      expect(make({ ca: certs.ca })).not.toThrow();
     });
 
     it('a URL carrying user:password@, without echoing it', () => {
