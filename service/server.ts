@@ -8,7 +8,7 @@
  */
 import type http from 'node:http';
 import { createServiceAPIListener } from '../generated/service-api/server.js';
-import { type Listening, listen, type ServerOptions } from '../runtime/index.js';
+import { type ListenOptions, type Listening, listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
@@ -20,6 +20,8 @@ export interface SmsServerOptions extends SmsAppOptions {
   readonly http?: ServerOptions;
   /** How long close() lets in-flight requests run before dropping connections (ms). */
   readonly closeTimeoutMs?: number;
+  /** Serve HTTPS (optionally requiring a client certificate) instead of HTTP. */
+  readonly tls?: ListenOptions['tls'];
 }
 
 export interface SmsServer {
@@ -32,7 +34,7 @@ export interface SmsServer {
 }
 
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
-  const { host, port, http, closeTimeoutMs, ...service } = options;
+  const { host, port, http, closeTimeoutMs, tls, ...service } = options;
   const logger = http?.logger;
   const app = openSmsApp(
     service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service,
@@ -44,6 +46,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
       host: host ?? '127.0.0.1',
       port: port ?? 0,
       ...(closeTimeoutMs === undefined ? {} : { closeTimeoutMs }),
+      ...(tls === undefined ? {} : { tls }),
     });
   } catch (error) {
     await app.close();

@@ -96,44 +96,30 @@ interface RunningService {
   close(): Promise<void>;
 }
 
-/**
- * The service as `startSmsServer` (service/server.ts) assembles it — app, generated listener,
- * `listen` — with `listen`'s `tls` added, which `startSmsServer` does not pass on. Closing is in
- * the same order: the server finishes its in-flight requests, then the outbox closes.
- */
+/** The built-in SMS service with the command's options; closing finishes in-flight requests first. */
 async function startService(options: ServeOptions, log: (line: string) => void): Promise<RunningService> {
   const tls = options.tls === undefined ? undefined : await resolveServeTls(options.tls);
-  const { openSmsApp } = await import('../../service/app.js');
-  const { createServiceAPIListener } = await import('../../generated/service-api/server.js');
-  const { listen } = await import('../../runtime/index.js');
+  const { startSmsServer } = await import('../../service/server.js');
   const { builtInWsdlText } = await import('../built-in-contract.js');
-  const app = openSmsApp({
-    dbPath: options.db,
-    log,
-    ...(options.carriers === undefined ? {} : { carriersFile: options.carriers }),
-    ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
-    ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
-  });
   try {
-    const listener = createServiceAPIListener(app.handlers, {
-      wsdl: builtInWsdlText(),
-      logger: { error: log },
-      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-      helpPages: options.helpPages,
-    });
-    const listening = await listen(listener, {
+    const server = await startSmsServer({
+      dbPath: options.db,
+      log,
       host: options.host,
       port: options.port,
+      ...(options.carriers === undefined ? {} : { carriersFile: options.carriers }),
+      ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
+      ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
       ...(tls === undefined ? {} : { tls }),
+      http: {
+        wsdl: builtInWsdlText(),
+        logger: { error: log },
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+        helpPages: options.helpPages,
+      },
     });
-    let closing: Promise<void> | undefined;
-    return {
-      url: listening.url,
-      accounts: app.accounts.list().length,
-      close: () => (closing ??= listening.close().finally(() => app.close())),
-    };
+    return { url: server.url, accounts: server.app.accounts.list().length, close: () => server.close() };
   } catch (error) {
-    await app.close();
     throw asFlagError(error, 'serve');
   }
 }
