@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OutboxEntry } from '../service/outbox-report.js';
 
 /** The repository root: the working directory of every process started here. */
 export const repoRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -202,18 +203,7 @@ export async function addAccount(db: string, account: AccountSpec): Promise<CliR
 }
 
 /** The outbox as `smskit outbox --json` prints it. */
-export interface OutboxJsonEntry {
-  readonly id: string;
-  readonly time: string;
-  readonly account: string;
-  readonly keyword: string;
-  readonly recipient: string;
-  readonly carrier: string;
-  readonly encoding: string;
-  readonly segments: number;
-  readonly port: number | null;
-  readonly state: string;
-}
+export type OutboxJsonEntry = OutboxEntry;
 
 export async function readOutbox(db: string): Promise<{ entries: OutboxJsonEntry[]; raw: CliResult }> {
   const raw = await runCliAsync(['outbox', '--db', db, '--json']);

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,19 @@ import { contractModel } from '../fixtures/conformance/contract.js';
 import { DEFECTS } from '../fixtures/conformance/defects.js';
 import { startReferenceServer } from '../fixtures/conformance/reference-server.js';
 import { TEST_BODY_LIMIT } from '../fixtures/conformance/run.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { startHtmlSite, startNotFound, startSlowProxy, type TestServer } from './gate-servers.js';
+
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'smskit-gate-'));
@@ -170,7 +183,8 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       { stdio: 'ignore' },
     );
     try {
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Python starts slowly on a loaded machine: go once it accepts connections, not after a guess.
+      await waitFor('python3 -m http.server listening', () => acceptsConnections(port));
       const result = await run(targetOf(`http://127.0.0.1:${port}`));
       expect(result.outcome).toBe('incomplete');
       expect(result.stderr).toMatch(/^smskit: every answer was an HTML page/m);
