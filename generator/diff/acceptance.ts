@@ -10,6 +10,7 @@
  * - Enumerations restrict the lexical values; xs:anyType (XML) reads anything.
  */
 import type { ValueAcceptance } from './types.js';
+import { XSD_TEXT_TYPES } from '../../runtime/codec/primitives.js';
 
 /** What one side declares for a value, as far as reading and writing it goes. */
 export type ValueSummary =
@@ -24,25 +25,7 @@ export interface ParamSummary {
   readonly repeated: boolean;
 }
 
-const TEXT_TYPES = new Set([
-  'string',
-  'normalizedString',
-  'token',
-  'language',
-  'Name',
-  'NCName',
-  'NMTOKEN',
-  'NMTOKENS',
-  'ID',
-  'IDREF',
-  'IDREFS',
-  'ENTITY',
-  'ENTITIES',
-  'anyURI',
-  'QName',
-  'NOTATION',
-  'anySimpleType',
-]);
+const TEXT_TYPES = new Set(XSD_TEXT_TYPES);
 
 /**
  * Text types the runtime checks against their lexical form (runtime/codec/temporal.ts and the

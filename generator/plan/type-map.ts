@@ -3,29 +3,15 @@
  * mapping"), as code. The runtime's codecs implement the same table; change both together.
  */
 
+import { XSD_TEXT_TYPES } from '../../runtime/codec/primitives.js';
+
 export type TsPrimitive = 'string' | 'boolean' | 'number' | 'bigint' | 'Uint8Array';
 
 const GROUPS: ReadonlyArray<readonly [TsPrimitive, readonly string[]]> = [
   [
     'string',
     [
-      'string',
-      'normalizedString',
-      'token',
-      'language',
-      'Name',
-      'NCName',
-      'NMTOKEN',
-      'NMTOKENS',
-      'ID',
-      'IDREF',
-      'IDREFS',
-      'ENTITY',
-      'ENTITIES',
-      'anyURI',
-      'QName',
-      'NOTATION',
-      'anySimpleType',
+      ...XSD_TEXT_TYPES,
       'dateTime',
       'date',
       'time',

@@ -205,7 +205,8 @@ const guidCodec: PrimitiveCodec = {
   decode: checkGuid,
 };
 
-const STRING_TYPES = [
+/** The XSD built-ins whose values are plain text: the generator maps them to `string` too. */
+export const XSD_TEXT_TYPES: readonly string[] = [
   'string',
   'normalizedString',
   'token',
@@ -226,10 +227,10 @@ const STRING_TYPES = [
 ];
 
 /** Types whose text is the value as written (whitespace kept); the others collapse it. */
-const KEEP_WHITESPACE = new Set([...STRING_TYPES, 'guid']);
+const KEEP_WHITESPACE = new Set([...XSD_TEXT_TYPES, 'guid']);
 
 const CODECS: ReadonlyMap<string, PrimitiveCodec> = new Map<string, PrimitiveCodec>([
-  ...STRING_TYPES.map((name): [string, PrimitiveCodec] => [name, stringCodec]),
+  ...XSD_TEXT_TYPES.map((name): [string, PrimitiveCodec] => [name, stringCodec]),
   ...TEMPORAL_TYPES.map((name): [string, PrimitiveCodec] => [name, temporalCodec(name)]),
   ['guid', guidCodec],
   ['boolean', booleanCodec],
