@@ -16,7 +16,7 @@ import { SmsRefusal } from './errors.js';
 import { canonicalKeyword } from './keyword.js';
 import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords.js';
 import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
-import type { AccountRow, Store } from './store.js';
+import type { AccountRow, Store } from './store/index.js';
 
 export interface AuthLimits {
   readonly perAccount: FailureLimit;

@@ -9,13 +9,13 @@
  */
 import { createAccounts, DEFAULT_AUTH_LIMITS, type Accounts, type AuthLimits } from './accounts.js';
 import { createCarrierTable, loadCarrierTable, type CarrierTable } from './carriers.js';
-import type { Durability } from './db.js';
+import type { Durability } from './store/index.js';
 import { createSmsHandlers, type SmsHandlers } from './handlers.js';
 import { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
 import { checkCountryCode } from './phone.js';
 import { DEFAULT_MAX_SEGMENTS } from './segments.js';
 import { createSmsService, type SmsService } from './sms.js';
-import { openStore, type Store } from './store.js';
+import { openStore, type SqliteStore } from './store/index.js';
 
 export interface SmsAppOptions {
   readonly dbPath: string;
@@ -36,7 +36,7 @@ export interface SmsAppOptions {
 }
 
 export interface SmsApp {
-  readonly store: Store;
+  readonly store: SqliteStore;
   readonly accounts: Accounts;
   readonly carriers: CarrierTable;
   readonly sms: SmsService;

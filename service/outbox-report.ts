@@ -2,7 +2,7 @@
  * The outbox as a report for `smskit outbox [--json]`: one entry per stored message, without the
  * message text (and no account secrets exist in the outbox). Times are ISO 8601 UTC.
  */
-import type { Store, StoredMessage } from './store.js';
+import type { Store, StoredMessage } from './store/index.js';
 
 export interface OutboxEntry {
   readonly id: string;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
-import { openStore } from '../../service/store.js';
+import { openStore } from '../../service/store/index.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const PASSWORD = 'correct horse battery';

@@ -9,7 +9,7 @@ import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
 import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
 import { createSmsService, type Given, type SendRequest, type SmsService } from '../../service/sms.js';
-import { openStore, type Store } from '../../service/store.js';
+import { openStore, type SqliteStore as Store } from '../../service/store/index.js';
 import { contractParams } from '../../tools/contract.js';
 
 const PASSWORD = 'correct horse battery';

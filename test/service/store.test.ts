@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toStorageError } from '../../service/db.js';
+import { SCHEMA_VERSION, toStorageError } from '../../service/store/index.js';
 import { StorageError } from '../../service/errors.js';
 import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../service/ids.js';
-import { openStore, type NewMessage, type StoreOptions } from '../../service/store.js';
+import { openStore, type NewMessage, type SqliteStoreOptions as StoreOptions } from '../../service/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,12 +40,12 @@ async function settle<T>(promises: Array<Promise<T>>): Promise<{ ok: T[]; failed
 }
 
 describe('open and schema', () => {
-  it('uses WAL, synchronous=FULL, schema version 1, and keeps data across reopen', async () => {
+  it('uses WAL, synchronous=FULL, the latest schema version, and keeps data across reopen', async () => {
     const path = freshPath();
     const store = openStore({ path });
     expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.database.pragma('synchronous', { simple: true })).toBe(2);
-    expect(store.database.pragma('user_version', { simple: true })).toBe(1);
+    expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const { id } = await store.enqueue(message('kept'));
     await store.close();
     const reopened = openStore({ path });
@@ -131,6 +131,13 @@ describe('group commit', () => {
         port: 2948,
         text: 'Привет',
         state: 'queued',
+        updatedAt: 1_700_000_000_123,
+        attempts: 0,
+        route: null,
+        smscId: null,
+        errorCode: null,
+        errorText: null,
+        possibleDuplicate: false,
       },
     ]);
     await store.close();
