@@ -17,11 +17,11 @@ export interface OutboxEntry {
   readonly state: string;
 }
 
-export function outboxEntries(
+export async function outboxEntries(
   store: Pick<Store, 'listOutbox'>,
   options: { limit?: number; afterId?: string } = {},
-): OutboxEntry[] {
-  return store.listOutbox(options).map(toEntry);
+): Promise<OutboxEntry[]> {
+  return (await store.listOutbox(options)).map(toEntry);
 }
 
 function toEntry(message: StoredMessage): OutboxEntry {

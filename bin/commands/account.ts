@@ -67,7 +67,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       const added = await app.accounts.add({ email, password, keywords: options.keywords });
       process.stdout.write(`added ${added.email} (keywords: ${added.keywords.join(', ')})\n`);
     } else if (options.action === 'list') {
-      const accounts = app.accounts.list();
+      const accounts = await app.accounts.list();
       if (options.json) process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
       else
         for (const a of accounts)
@@ -75,7 +75,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
             `${a.email}\t${a.keywords.join(',')}\t${a.disabled ? 'disabled' : 'active'}\t${a.createdAt}\n`,
           );
     } else {
-      app.accounts.setDisabled(email, options.action === 'disable');
+      await app.accounts.setDisabled(email, options.action === 'disable');
       process.stdout.write(`${options.action}d ${email}\n`);
     }
     return EXIT_OK;

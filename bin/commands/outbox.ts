@@ -16,7 +16,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const app = openSmsApp({ dbPath: requireExistingDb(String(args.db)) });
   try {
     const limit = typeof args.limit === 'number' ? args.limit : undefined;
-    const entries = outboxEntries(app.store, limit === undefined ? {} : { limit });
+    const entries = await outboxEntries(app.store, limit === undefined ? {} : { limit });
     process.stdout.write(args.json === true ? formatOutboxJson(entries) : formatOutboxTable(entries));
     return EXIT_OK;
   } finally {

@@ -118,7 +118,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
         helpPages: options.helpPages,
       },
     });
-    return { url: server.url, accounts: server.app.accounts.list().length, close: () => server.close() };
+    return { url: server.url, accounts: (await server.app.accounts.list()).length, close: () => server.close() };
   } catch (error) {
     throw asFlagError(error, 'serve');
   }

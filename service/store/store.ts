@@ -18,6 +18,10 @@ export interface StoreOptions {
   readonly onError?: (error: StorageError, batchSize: number) => void;
 }
 
+/**
+ * Every read and write is a promise, whatever the store: SQLite answers synchronously inside,
+ * a network database cannot.
+ */
 export interface Store {
   readonly kind: 'sqlite';
   /**
@@ -28,15 +32,15 @@ export interface Store {
   /** Called after each committed batch of accepted messages (the delivery engine wakes up). */
   onCommitted(listener: (count: number) => void): () => void;
   readonly delivery: DeliveryStore;
-  listOutbox(page?: OutboxPage): StoredMessage[];
-  countOutbox(): number;
-  getMessage(id: string): StoredMessage | undefined;
-  history(id: string): HistoryEvent[];
-  countByState(): Partial<Record<MessageState, number>>;
-  getAccount(email: string): AccountRow | undefined;
-  listAccounts(): AccountRow[];
-  insertAccount(row: AccountRow): void;
-  updateAccount(email: string, change: AccountChange): boolean;
+  listOutbox(page?: OutboxPage): Promise<StoredMessage[]>;
+  countOutbox(): Promise<number>;
+  getMessage(id: string): Promise<StoredMessage | undefined>;
+  history(id: string): Promise<HistoryEvent[]>;
+  countByState(): Promise<Partial<Record<MessageState, number>>>;
+  getAccount(email: string): Promise<AccountRow | undefined>;
+  listAccounts(): Promise<AccountRow[]>;
+  insertAccount(row: AccountRow): Promise<void>;
+  updateAccount(email: string, change: AccountChange): Promise<boolean>;
   /** Commits what is queued, refuses new messages, closes the connection. */
   close(): Promise<void>;
 }

@@ -93,7 +93,7 @@ describe('authenticate', () => {
   it.each(cases)('%s', async (_name, { given, want }) => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    if (given.disabled === true) service.setDisabled('alice@example.com', true);
+    if (given.disabled === true) await service.setDisabled('alice@example.com', true);
     expect(await refusal(() => service.authenticate(given.email, given.password, '192.0.2.1'))).toBe(want);
   });
 
@@ -110,16 +110,16 @@ describe('authenticate', () => {
     await service.authenticate('alice@example.com', PASSWORD);
     store.database.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(store.database.name).includes(Buffer.from(PASSWORD))).toBe(false);
-    expect(JSON.stringify(service.list())).not.toContain(PASSWORD);
+    expect(JSON.stringify(await service.list())).not.toContain(PASSWORD);
   });
 
   it('a cached success does not survive a password change or a disable', async () => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
     await service.authenticate('alice@example.com', PASSWORD);
-    service.setDisabled('alice@example.com', true);
+    await service.setDisabled('alice@example.com', true);
     expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('AccountDisabled');
-    service.setDisabled('alice@example.com', false);
+    await service.setDisabled('alice@example.com', false);
     await service.setPassword('alice@example.com', 'another password');
     expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('AuthenticationFailed');
     expect(await refusal(() => service.authenticate('alice@example.com', 'another password'))).toBe('accepted');
@@ -240,11 +240,11 @@ describe('administration', () => {
   it('lists accounts without secrets; disable/enable/keywords of an unknown account fail', async () => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    service.setKeywords('alice@example.com', ['news']);
-    expect(service.list()).toEqual([
+    await service.setKeywords('alice@example.com', ['news']);
+    expect(await service.list()).toEqual([
       { email: 'alice@example.com', keywords: ['NEWS'], disabled: false, createdAt: new Date(now).toISOString() },
     ]);
-    expect(() => service.setDisabled('nobody@example.com', true)).toThrow(
+    await expect(service.setDisabled('nobody@example.com', true)).rejects.toThrow(
       expect.objectContaining({ code: 'NoSuchAccount' }),
     );
   });

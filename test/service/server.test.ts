@@ -108,14 +108,14 @@ describe('SMS service on every binding', () => {
   );
 
   it.each(table)('%s', async (_name, binding, { given, want }) => {
-    const before = server.app.store.countOutbox();
+    const before = await server.app.store.countOutbox();
     const { status, type, body } = await call(binding, given.op, given.params);
     expect(body).not.toContain(PASSWORD);
     if ('id' in want) {
       expect(status).toBe(200);
       const id = /(SMS-[0-9A-Z]{26})</.exec(body)?.[1] ?? '';
       expect(id).toMatch(MESSAGE_ID_PATTERN);
-      expect(server.app.store.listOutbox({ afterId: '' }).find((m) => m.id === id)?.text).toBe(good.smsmsg);
+      expect((await server.app.store.listOutbox({ afterId: '' })).find((m) => m.id === id)?.text).toBe(good.smsmsg);
       return;
     }
     expect(status).toBe(500);
@@ -131,7 +131,7 @@ describe('SMS service on every binding', () => {
       expect(type).toMatch(/^text\/plain/);
       expect(body).toMatch(new RegExp(`^${want.code}: [^\n]+$`));
     }
-    expect(server.app.store.countOutbox()).toBe(before);
+    expect(await server.app.store.countOutbox()).toBe(before);
   });
 
   it('a storage failure is a Server fault with a log line, and nothing is stored', async () => {
@@ -139,11 +139,11 @@ describe('SMS service on every binding', () => {
       `CREATE TRIGGER s_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`,
     );
     try {
-      const before = server.app.store.countOutbox();
+      const before = await server.app.store.countOutbox();
       const { status, body } = await call('soap11', 'SMSSend', good);
       expect(status).toBe(500);
       expect(body).toMatch(/<faultcode>[^<]*Server<\/faultcode>/);
-      expect(server.app.store.countOutbox()).toBe(before);
+      expect(await server.app.store.countOutbox()).toBe(before);
       expect(logged.some((line) => line.includes('StorageError') && line.includes('SQLITE_CONSTRAINT_TRIGGER'))).toBe(
         true,
       );
@@ -178,7 +178,7 @@ describe('graceful close', () => {
     const ids = outcomes.map((o) => /(SMS-[0-9A-Z]{26})</.exec(o.body)?.[1]);
     expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
     const reopened = openStore({ path: dbPath });
-    const stored = new Set(reopened.listOutbox().map((m) => m.id));
+    const stored = new Set((await reopened.listOutbox()).map((m) => m.id));
     await reopened.close();
     expect(ids.filter((id) => id === undefined || !stored.has(id))).toEqual([]);
     expect(stored.size).toBe(total);

@@ -49,7 +49,7 @@ describe('open and schema', () => {
     const { id } = await store.enqueue(message('kept'));
     await store.close();
     const reopened = openStore({ path });
-    expect(reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
+    expect(await reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
     await reopened.close();
   });
 
@@ -84,7 +84,7 @@ describe('group commit', () => {
     const ids = await Promise.all(promises);
     expect(new Set(ids).size).toBe(100);
     expect(seen).toEqual(Array(100).fill(100)); // all committed together, before any promise resolved
-    expect(store.countOutbox()).toBe(100);
+    expect(await store.countOutbox()).toBe(100);
     observer.close();
     await store.close();
   });
@@ -118,7 +118,7 @@ describe('group commit', () => {
       port: 2948,
       carrier: 'auto',
     });
-    expect(store.listOutbox()).toEqual([
+    expect(await store.listOutbox()).toEqual([
       {
         id,
         createdAt: 1_700_000_000_123,
@@ -215,11 +215,11 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     expect(new Set(failed).size).toBe(1); // one batch, one error
     expect(errors).toEqual([`${want}/20`]);
     condition.clear();
-    expect(store.listOutbox().map((m) => m.text)).toEqual(['before']);
+    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before']);
     await expect(store.enqueue(message('after'))).resolves.toMatchObject({
       id: expect.stringMatching(MESSAGE_ID_PATTERN),
     });
-    expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before', 'after']);
     await store.close();
   });
 
@@ -236,7 +236,7 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     });
     expect(store.database).not.toBe(first);
     expect(first.open).toBe(false);
-    expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before', 'after']);
     expect(errors).toEqual(['StorageReadOnly/SQLITE_READONLY']);
     await store.close();
   });
@@ -250,7 +250,7 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
       store.enqueue(message('poison')),
       store.enqueue(message('good 2')),
     ]);
-    expect({ ok: ok.length, failed: failed.length, stored: store.countOutbox() }).toEqual({
+    expect({ ok: ok.length, failed: failed.length, stored: await store.countOutbox() }).toEqual({
       ok: 0,
       failed: 3,
       stored: 0,

@@ -114,6 +114,15 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     }
   }
 
+  /** One statement (or a few) on the connection, as a promise like every store call. */
+  function read<R>(what: string, work: (c: Connection) => R): Promise<R> {
+    try {
+      return Promise.resolve(use(what, work));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   /** One immediate transaction for a delivery call, as a promise like every store call. */
   function deliveryCall<R>(what: string, work: (d: SqliteDelivery) => R): Promise<R> {
     if (closed) return Promise.reject(new StorageError('StorageClosed', 'the store is closed'));
@@ -169,15 +178,15 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return () => committedListeners.delete(listener);
     },
     delivery,
-    getAccount: (email) => use('cannot read the account', (c) => c.accounts.getAccount(email)),
-    listAccounts: () => use('cannot list accounts', (c) => c.accounts.listAccounts()),
-    insertAccount: (row) => use('cannot add the account', (c) => c.accounts.insertAccount(row)),
-    updateAccount: (email, change) => use('cannot update the account', (c) => c.accounts.updateAccount(email, change)),
-    listOutbox: (page) => use('cannot read the outbox', (c) => c.outbox.listOutbox(page)),
-    countOutbox: () => use('cannot count the outbox', (c) => c.outbox.countOutbox()),
-    getMessage: (id) => use('cannot read the message', (c) => c.outbox.getMessage(id)),
-    history: (id) => use('cannot read the message history', (c) => c.outbox.history(id)),
-    countByState: () => use('cannot count the outbox', (c) => c.outbox.countByState()),
+    getAccount: (email) => read('cannot read the account', (c) => c.accounts.getAccount(email)),
+    listAccounts: () => read('cannot list accounts', (c) => c.accounts.listAccounts()),
+    insertAccount: (row) => read('cannot add the account', (c) => c.accounts.insertAccount(row)),
+    updateAccount: (email, change) => read('cannot update the account', (c) => c.accounts.updateAccount(email, change)),
+    listOutbox: (page) => read('cannot read the outbox', (c) => c.outbox.listOutbox(page)),
+    countOutbox: () => read('cannot count the outbox', (c) => c.outbox.countOutbox()),
+    getMessage: (id) => read('cannot read the message', (c) => c.outbox.getMessage(id)),
+    history: (id) => read('cannot read the message history', (c) => c.outbox.history(id)),
+    countByState: () => read('cannot count the outbox', (c) => c.outbox.countByState()),
     async close() {
       if (closed) return;
       closed = true;
