@@ -55,7 +55,7 @@ function builder(yargs: Argv): Argv {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateAccountOptions(args);
   const { openSmsApp } = await import('../../service/app.js');
-  const app = openSmsApp({ dbPath: options.action === 'add' ? options.db : requireExistingDb(options.db) });
+  const app = await openSmsApp({ dbPath: options.action === 'add' ? options.db : requireExistingDb(options.db) });
   try {
     const email = options.email ?? '';
     if (options.action === 'add') {
