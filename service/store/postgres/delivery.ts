@@ -214,7 +214,7 @@ async function insertParts(
 ): Promise<void> {
   if (peerIds.length === 0) return;
   const lastPart = new Map<string, number>();
-  peerIds.forEach((peerId, index) => lastPart.set(peerId, index + 1));
+  for (const [index, peerId] of peerIds.entries()) lastPart.set(peerId, index + 1);
   await db.query(
     `INSERT INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
      SELECT $1, peer_id, $2, part, $3, NULL FROM unnest($4::text[], $5::integer[]) AS t(peer_id, part)
