@@ -52,8 +52,9 @@ export function toStorageError(error: unknown, context: string): StorageError {
   const driverCode = codeOf(error);
   const reason = redactSecrets(error instanceof Error ? error.message : String(error));
   let code: StorageCode = 'StorageError';
-  if (driverCode !== undefined && /^[0-9A-Z]{5}$/.test(driverCode)) code = classifySqlState(driverCode);
-  else if (driverCode !== undefined && UNREACHABLE_NODE_CODES.has(driverCode)) code = 'StorageUnreachable';
+  // Node's codes first: EPIPE has the shape of a SQLSTATE too.
+  if (driverCode !== undefined && UNREACHABLE_NODE_CODES.has(driverCode)) code = 'StorageUnreachable';
+  else if (driverCode !== undefined && /^[0-9A-Z]{5}$/.test(driverCode)) code = classifySqlState(driverCode);
   else if (UNREACHABLE_MESSAGES.some((pattern) => pattern.test(reason))) code = 'StorageUnreachable';
   return new StorageError(code, `${context}: ${reason}`, driverCode, { cause: error });
 }
