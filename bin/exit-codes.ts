@@ -73,6 +73,10 @@ export const COMMAND_EXIT_CODES = {
     0: 'listed',
     2: 'usage error, or no database at --db',
   },
+  db: {
+    0: "the schema is at this smskit's version (migrated or already)",
+    2: 'usage error, the database cannot be reached, or its schema is newer than this smskit',
+  },
 } as const satisfies Readonly<Record<string, ExitCodes>>;
 
 export type CommandName = Exclude<keyof typeof COMMAND_EXIT_CODES, 'smskit'>;

@@ -62,3 +62,35 @@ export function sqliteDatabaseOf(store: Store): Database.Database {
   if (store.kind !== 'sqlite') throw new Error(`the store is ${store.kind}, not SQLite`);
   return (store as SqliteStore).database;
 }
+
+export interface MigrationResult {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * Brings the database's schema up to this smskit's version (`smskit db migrate`); refuses a
+ * newer one. Opening a store migrates too; this does it ahead of a rolling upgrade, once.
+ */
+export async function migrateDatabase(db: string): Promise<MigrationResult> {
+  if (isPostgresUrl(db)) {
+    const { migratePostgres } = await import('./postgres/store.js');
+    return { kind: 'postgres', ...(await migratePostgres(db)) };
+  }
+  const { default: SqliteDatabase } = await import('better-sqlite3');
+  const { existsSync } = await import('node:fs');
+  let from = 0;
+  if (existsSync(db)) {
+    const peek = new SqliteDatabase(db, { readonly: true, fileMustExist: true });
+    try {
+      from = Number(peek.pragma('user_version', { simple: true }));
+    } finally {
+      peek.close();
+    }
+  }
+  const store = openSqliteStore({ path: db });
+  const to = Number(store.database.pragma('user_version', { simple: true }));
+  await store.close();
+  return { kind: 'sqlite', from, to };
+}

@@ -71,6 +71,23 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return postgresStore(pool, options);
 }
 
+/** `smskit db migrate` on PostgreSQL: one connection, the migration, closed again. */
+export async function migratePostgres(url: string): Promise<{ from: number; to: number }> {
+  const pool = await createPool({ url, poolSize: 1 });
+  try {
+    const client = await pool.connect();
+    try {
+      return await migrate(client);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    throw toStorageError(error, `cannot migrate database ${redactUrl(url)}`);
+  } finally {
+    await pool.end().catch(() => {});
+  }
+}
+
 async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<void> {
   const client = await pool.connect();
   try {
