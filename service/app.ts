@@ -99,7 +99,9 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
   const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
   const clock = options.clock ?? Date.now;
   const log = options.log;
+  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
   const store = openStore({
+    ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
     path: options.dbPath,
     clock,
     ...(options.durability === undefined ? {} : { durability: options.durability }),
@@ -125,7 +127,6 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
     ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
-  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
   const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
   let started = false;
   return {
