@@ -155,3 +155,63 @@ function countStates(messages: readonly StoredMessage[]): Record<string, number>
   for (const m of messages) counts[m.state] = (counts[m.state] ?? 0) + 1;
   return counts;
 }
+
+describe('SIGTERM during delivery', () => {
+  it('exits 0 with in-flight submits answered and unsent claims back in the queue; a restart delivers the rest', async () => {
+    const db = join(dir.path, 'term.db');
+    await addAccount(db, { email: 'crash@example.com', keywords: ['CRASH'], password: PASSWORD });
+    // A cap well below the arrival rate keeps claimed messages waiting in the route when the signal comes.
+    const routes = join(dir.path, 'slow-routes.yaml');
+    writeFileSync(
+      routes,
+      [
+        'routes:',
+        '  sim:',
+        '    type: smpp',
+        '    host: 127.0.0.1',
+        `    port: ${smsc.port}`,
+        '    systemId: crash',
+        '    passwordEnv: CRASH_SMPP_PASSWORD',
+        '    throughput: 50',
+        'default: sim',
+        '',
+      ].join('\n'),
+    );
+    const server = await startServe({ db, args: ['--routes', routes] });
+    const ids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, client) => {
+        for (let i = 0; i < 25; i++) {
+          const id = await send(server, `term ${client}-${i}`);
+          if (id !== undefined) ids.push(id);
+        }
+      }),
+    );
+    const store = openStore({ path: db, busyTimeoutMs: 2_000 });
+    await waitFor('some sent', async () => {
+      const counts = await store.countByState();
+      return (counts.accepted ?? 0) + (counts.delivered ?? 0) >= 10;
+    });
+    const exit = await server.stop('SIGTERM', 30_000);
+    expect(exit.code).toBe(0);
+    expect(exit.stderr).toContain('finishing in-flight requests and deliveries');
+    const afterStop = await store.listOutbox();
+    expect(afterStop).toHaveLength(ids.length);
+    expect(afterStop.filter((m) => m.state === 'sending')).toEqual([]);
+    const queued = afterStop.filter((m) => m.state === 'queued');
+    expect(queued.length).toBeGreaterThan(0); // the signal came with work left: the check below had work to check
+    expect(queued.filter((m) => m.possibleDuplicate)).toEqual([]);
+
+    const again = await startServe({ db, args: ['--routes', routes] });
+    try {
+      await waitFor(
+        'the rest delivered after the restart',
+        async () => (await store.listOutbox()).every((m) => m.state === 'delivered'),
+        { timeoutMs: 60_000 },
+      );
+    } finally {
+      await again.stop();
+      await store.close();
+    }
+  }, 120_000);
+});
