@@ -107,6 +107,7 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   // Read before the store opens: a bad routes file must not leave a connection pool open.
   const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
   const store = await openStore({
+    ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
     db: options.dbPath,
     clock,
     ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),

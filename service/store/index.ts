@@ -27,6 +27,8 @@ export interface OpenStoreOptions extends StoreOptions {
   /** A SQLite file path, or a postgres:// (postgresql://) connection string. */
   readonly db: string;
   readonly durability?: SqliteStoreOptions['durability'];
+  /** Delivery state changes: wait for the disk at each commit (full) or not (normal); see each store. */
+  readonly deliveryDurability?: 'full' | 'normal';
   readonly busyTimeoutMs?: number;
   readonly poolSize?: number;
   readonly schema?: PostgresStoreOptions['schema'];
@@ -38,11 +40,13 @@ export interface OpenStoreOptions extends StoreOptions {
  * PostgreSQL (loading node-postgres only then), anything else is a SQLite file, as before.
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  const { db, durability, busyTimeoutMs, poolSize, schema, log, ...common } = options;
+  const { db, durability, deliveryDurability, busyTimeoutMs, poolSize, schema, log, ...common } = options;
+  const delivery = deliveryDurability === undefined ? {} : { deliveryDurability };
   if (isPostgresUrl(db)) {
     const { openPostgresStore } = await import('./postgres/store.js');
     return openPostgresStore({
       ...common,
+      ...delivery,
       url: db,
       ...(poolSize === undefined ? {} : { poolSize }),
       ...(schema === undefined ? {} : { schema }),
@@ -51,6 +55,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   return openSqliteStore({
     ...common,
+    ...delivery,
     path: db,
     ...(durability === undefined ? {} : { durability }),
     ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }),

@@ -67,12 +67,19 @@ export async function createPool(options: PoolOptions): Promise<Pool> {
   return pool;
 }
 
-/** Runs `work` in one transaction on one pooled connection; rolls back on failure. */
-export async function inTransaction<R>(pool: Pool, work: (client: PoolClient) => Promise<R>): Promise<R> {
+/**
+ * Runs `work` in one transaction on one pooled connection; rolls back on failure. `begin` may
+ * add settings to the BEGIN (one round trip: a parameterless query may hold several statements).
+ */
+export async function inTransaction<R>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<R>,
+  begin = 'BEGIN',
+): Promise<R> {
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

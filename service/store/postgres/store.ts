@@ -18,7 +18,7 @@ import type { DeliveryStore } from '../delivery.js';
 import type { MessageState, NewMessage } from '../records.js';
 import type { Store, StoreOptions } from '../store.js';
 import { postgresAccounts } from './accounts.js';
-import { createPool, inTransaction } from './connect.js';
+import { createPool, inTransaction, type Queryable } from './connect.js';
 import * as statements from './delivery.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
@@ -36,6 +36,14 @@ export interface PostgresStoreOptions extends StoreOptions {
    * starting together migrate once); 'require-current': refuse an older schema too.
    */
   readonly schema?: 'migrate' | 'require-current';
+  /**
+   * Delivery state changes: `normal` (the default, as on SQLite) commits them with
+   * synchronous_commit off — the server has them at once and other instances see them, but a
+   * crash of the database server itself may lose the last few hundred milliseconds of them (the
+   * engine's leases and possible-duplicate flag cover that, as for a crash of smskit). `full`
+   * waits for the WAL flush like an acceptance does. Accepted messages always wait.
+   */
+  readonly deliveryDurability?: 'full' | 'normal';
   /** One line per error on an idle connection (the server went away), for the log. */
   readonly log?: (line: string) => void;
 }
@@ -166,18 +174,23 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     });
   }
 
+  const relaxed = options.deliveryDurability !== 'full';
+  /** One delivery call: its own transaction, without waiting for the WAL flush unless asked to. */
+  const deliveryCall = <R>(what: string, work: (db: Queryable) => Promise<R>): Promise<R> =>
+    call(what, () => inTransaction(pool, work, relaxed ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN'));
+
   const delivery: DeliveryStore = {
-    claim: (request) => call('cannot claim messages to send', () => statements.claim(pool, request)),
+    claim: (request) => deliveryCall('cannot claim messages to send', (db) => statements.claim(db, request)),
     apply: (changes) =>
-      call('cannot record delivery states', () =>
-        changes.length === 0
-          ? Promise.resolve([])
-          : inTransaction(pool, (client) => statements.applyChanges(client, changes)),
-      ),
-    renewLeases: (owner, until) => call('cannot renew leases', () => statements.renewLeases(pool, owner, until)),
+      changes.length === 0
+        ? call('cannot record delivery states', async () => [])
+        : deliveryCall('cannot record delivery states', (db) => statements.applyChanges(db, changes)),
+    renewLeases: (owner, until) =>
+      deliveryCall('cannot renew leases', (db) => statements.renewLeases(db, owner, until)),
     recoverExpiredLeases: (now) =>
-      call('cannot take back stale messages', () => statements.recoverExpiredLeases(pool, now)),
-    expireOverdue: (before, now) => call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
+      deliveryCall('cannot take back stale messages', (db) => statements.recoverExpiredLeases(db, now)),
+    expireOverdue: (before, now) =>
+      deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
   };
 
   return {
