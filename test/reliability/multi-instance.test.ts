@@ -79,7 +79,11 @@ afterAll(async () => {
   dir.remove();
 });
 
-type Answer = { kind: 'ok'; id: string } | { kind: 'unavailable' } | { kind: 'refused'; status: number } | { kind: 'down' };
+type Answer =
+  | { kind: 'ok'; id: string }
+  | { kind: 'unavailable' }
+  | { kind: 'refused'; status: number }
+  | { kind: 'down' };
 
 /** The test's load balancer: each request to the next instance that is up. */
 class RoundRobin {
@@ -103,7 +107,8 @@ class RoundRobin {
       const body = await response.text();
       const id = /(SMS-[0-9A-Z]{26})</.exec(body)?.[1];
       if (response.status === 200 && id !== undefined) return { kind: 'ok', id };
-      if (response.status === 500 && response.headers.get('x-smskit-fault-code') === 'Server') return { kind: 'unavailable' };
+      if (response.status === 500 && response.headers.get('x-smskit-fault-code') === 'Server')
+        return { kind: 'unavailable' };
       return { kind: 'refused', status: response.status };
     } catch {
       return { kind: 'down' }; // killed mid-request: not acknowledged
@@ -188,14 +193,18 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       const traffic = load(balancer, `kill run ${run}`);
       const victim = Math.floor(random() * 3);
       const killAfter = 20 + Math.floor(random() * 40);
-      await waitFor(`${killAfter} acknowledged in run ${run}`, () => traffic.acknowledged.size >= killAfter, { timeoutMs: 60_000 });
+      await waitFor(`${killAfter} acknowledged in run ${run}`, () => traffic.acknowledged.size >= killAfter, {
+        timeoutMs: 60_000,
+      });
       await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 200)));
       const dead = balancer.instances[victim];
       balancer.instances[victim] = undefined;
       await dead?.kill();
       // The two others carry the load on while the dead one's lease runs out.
       const more = traffic.acknowledged.size + 20;
-      await waitFor(`the others serving after the kill in run ${run}`, () => traffic.acknowledged.size >= more, { timeoutMs: 60_000 });
+      await waitFor(`the others serving after the kill in run ${run}`, () => traffic.acknowledged.size >= more, {
+        timeoutMs: 60_000,
+      });
       await traffic.stop();
       for (const [id, text] of traffic.acknowledged) acknowledged.set(id, text);
       for (const key of Object.keys(answers) as Array<keyof typeof answers>) answers[key] += traffic.answers[key];
@@ -227,10 +236,16 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await waitFor('some acknowledged', () => traffic.acknowledged.size >= 50, { timeoutMs: 60_000 });
       cluster.stopServer();
       const before = traffic.answers.unavailable;
-      await waitFor('ServiceUnavailable while the database is down', () => traffic.answers.unavailable >= before + 10, { timeoutMs: 60_000 });
+      await waitFor('ServiceUnavailable while the database is down', () => traffic.answers.unavailable >= before + 10, {
+        timeoutMs: 60_000,
+      });
       const ackedWhileDown = traffic.acknowledged.size;
       cluster.startServer();
-      await waitFor('acknowledgements again after the restart', () => traffic.acknowledged.size >= ackedWhileDown + 50, { timeoutMs: 120_000 });
+      await waitFor(
+        'acknowledgements again after the restart',
+        () => traffic.acknowledged.size >= ackedWhileDown + 50,
+        { timeoutMs: 120_000 },
+      );
       await traffic.stop();
       // Every instance answers again (none needed a restart).
       for (const instance of balancer.instances) {

@@ -78,6 +78,12 @@ export async function inTransaction<R>(
 ): Promise<R> {
   const client = await pool.connect();
   let broken = false;
+  // A checked-out client has no listener of the pool's: a server that goes away between two
+  // statements would emit 'error' unhandled and end the process. The statement fails instead.
+  const onError = (): void => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await client.query(begin);
     const result = await work(client);
@@ -91,6 +97,23 @@ export async function inTransaction<R>(
     }
     throw error;
   } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+/** One checked-out connection for `work` (migrations), guarded like inTransaction's. */
+export async function withClient<R>(pool: Pool, work: (client: PoolClient) => Promise<R>): Promise<R> {
+  const client = await pool.connect();
+  let broken = false;
+  const onError = (): void => {
+    broken = true;
+  };
+  client.on('error', onError);
+  try {
+    return await work(client);
+  } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }

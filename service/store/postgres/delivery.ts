@@ -12,7 +12,12 @@
  * - a receipt locks its message row before counting the message's undelivered parts, so two
  *   receipts for two parts of one message arriving on two instances at once cannot both see the
  *   other part as undelivered (READ COMMITTED gives each statement a fresh snapshot after the lock).
+ * - a receipt whose part is not recorded yet (it reached another instance's bind before the
+ *   submitting instance committed `accepted`) is kept in outbox_early_receipts and applied by
+ *   that `accepted`. Both sides take a transaction-scoped advisory lock on (route, peer id)
+ *   first, so one of them always sees the other's row: the receipt is never lost in between.
  */
+import type { Receipt } from '../../delivery/route.js';
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
 import type { Encoding } from '../../segments.js';
 import type { Queryable } from './connect.js';
@@ -167,6 +172,7 @@ async function owned(db: Queryable, change: OwnedChange): Promise<boolean> {
       if (!ok) return false;
       await insertParts(db, route, id, attempt, change.peerIds);
       await event(db, [id, at, 'accepted', attempt, route, smscId, null, null]);
+      await applyEarlyReceipts(db, route, change.peerIds);
       return true;
     }
     case 'requeue': {
@@ -231,12 +237,21 @@ async function insertParts(
  */
 async function receipt(db: Queryable, change: Extract<DeliveryChange, { kind: 'receipt' }>): Promise<boolean> {
   const { route, at, receipt } = change;
+  await lockPeerIds(db, route, [receipt.peerId]);
   const part = await db.query<{ message_id: string; attempt: number }>(
     'SELECT message_id, attempt FROM outbox_parts WHERE route = $1 AND peer_id = $2',
     [route, receipt.peerId],
   );
   const found = part.rows[0];
-  if (found === undefined) return false;
+  if (found === undefined) {
+    await db.query(
+      `INSERT INTO outbox_early_receipts (route, peer_id, state, code, text, at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (route, peer_id) DO UPDATE SET state = EXCLUDED.state, code = EXCLUDED.code, text = EXCLUDED.text,
+         at = EXCLUDED.at`,
+      [route, receipt.peerId, receipt.state, receipt.code, receipt.text, at],
+    );
+    return false;
+  }
   await db.query('SELECT 1 FROM outbox WHERE id = $1 FOR UPDATE', [found.message_id]);
   await db.query('UPDATE outbox_parts SET state = $1 WHERE route = $2 AND peer_id = $3', [
     receipt.state,
@@ -269,4 +284,46 @@ async function receipt(db: Queryable, change: Extract<DeliveryChange, { kind: 'r
       receipt.text,
     ]);
   return true;
+}
+
+/** Serialises a receipt with the `accepted` that records its part (see the header); sorted, so two batches cannot deadlock on them. */
+async function lockPeerIds(db: Queryable, route: string, peerIds: readonly string[]): Promise<void> {
+  await db.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || peer_id, 0))
+     FROM (SELECT DISTINCT unnest($2::text[]) AS peer_id ORDER BY 1) AS ids`,
+    [route, peerIds],
+  );
+}
+
+interface EarlyReceipt {
+  peer_id: string;
+  state: Receipt['state'];
+  code: string;
+  text: string;
+  at: number;
+}
+
+/** Receipts that came before this `accepted` was recorded, applied now that the parts exist. */
+async function applyEarlyReceipts(db: Queryable, route: string, peerIds: readonly string[]): Promise<void> {
+  await lockPeerIds(db, route, peerIds);
+  const early = await db.query<EarlyReceipt>(
+    `DELETE FROM outbox_early_receipts WHERE route = $1 AND peer_id = ANY($2::text[])
+     RETURNING peer_id, state, code, text, at`,
+    [route, peerIds],
+  );
+  const byPart = [...early.rows].sort((a, b) => peerIds.indexOf(a.peer_id) - peerIds.indexOf(b.peer_id));
+  for (const row of byPart)
+    await receipt(db, {
+      kind: 'receipt',
+      route,
+      at: row.at,
+      receipt: { peerId: row.peer_id, state: row.state, code: row.code, text: row.text },
+    });
+}
+
+/** Early receipts no `accepted` claimed within an hour (their submitter died before recording it). */
+export const EARLY_RECEIPT_KEEP_MS = 60 * 60_000;
+
+export async function purgeEarlyReceipts(db: Queryable, now: number): Promise<void> {
+  await db.query('DELETE FROM outbox_early_receipts WHERE at < $1', [now - EARLY_RECEIPT_KEEP_MS]);
 }

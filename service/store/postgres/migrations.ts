@@ -68,6 +68,21 @@ export const PG_MIGRATIONS: readonly string[] = [
      text       text
    );
    CREATE INDEX outbox_events_message ON outbox_events (message_id, seq);`,
+
+  // Receipts that arrive before the submit they answer is recorded. With several instances the
+  // SMSC sends a receipt on whichever receiver bind it likes, possibly another instance's, and
+  // possibly before the submitting instance has committed `accepted`: it waits here and is
+  // applied when the parts are recorded (see ./delivery.ts). Kept for an hour at most.
+  `CREATE TABLE outbox_early_receipts (
+     route   text NOT NULL,
+     peer_id text NOT NULL,
+     state   text NOT NULL,
+     code    text NOT NULL,
+     text    text NOT NULL,
+     at      bigint NOT NULL,
+     PRIMARY KEY (route, peer_id)
+   );
+   CREATE INDEX outbox_early_receipts_at ON outbox_early_receipts (at);`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

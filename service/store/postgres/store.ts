@@ -18,7 +18,7 @@ import type { DeliveryStore } from '../delivery.js';
 import type { MessageState, NewMessage } from '../records.js';
 import type { Store, StoreOptions } from '../store.js';
 import { postgresAccounts } from './accounts.js';
-import { createPool, inTransaction, type Queryable } from './connect.js';
+import { createPool, inTransaction, type Queryable, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
@@ -83,12 +83,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 export async function migratePostgres(url: string): Promise<{ from: number; to: number }> {
   const pool = await createPool({ url, poolSize: 1 });
   try {
-    const client = await pool.connect();
-    try {
-      return await migrate(client);
-    } finally {
-      client.release();
-    }
+    return await withClient(pool, (client) => migrate(client));
   } catch (error) {
     throw toStorageError(error, `cannot migrate database ${redactUrl(url)}`);
   } finally {
@@ -97,8 +92,7 @@ export async function migratePostgres(url: string): Promise<{ from: number; to: 
 }
 
 async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<void> {
-  const client = await pool.connect();
-  try {
+  await withClient(pool, async (client) => {
     const version = await schemaVersion(client);
     if (version > PG_SCHEMA_VERSION) throw newerSchemaError(version);
     if (version === PG_SCHEMA_VERSION) return;
@@ -108,9 +102,7 @@ async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<v
         `database schema version ${version} is older than this smskit's (${PG_SCHEMA_VERSION}); run smskit db migrate`,
       );
     await migrate(client, options.clock);
-  } finally {
-    client.release();
-  }
+  });
 }
 
 function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore {
@@ -188,7 +180,10 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     renewLeases: (owner, until) =>
       deliveryCall('cannot renew leases', (db) => statements.renewLeases(db, owner, until)),
     recoverExpiredLeases: (now) =>
-      deliveryCall('cannot take back stale messages', (db) => statements.recoverExpiredLeases(db, now)),
+      deliveryCall('cannot take back stale messages', async (db) => {
+        await statements.purgeEarlyReceipts(db, now);
+        return statements.recoverExpiredLeases(db, now);
+      }),
     expireOverdue: (before, now) =>
       deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
   };

@@ -19,6 +19,12 @@ export interface StoreUnderTest {
 export interface StoreFactory {
   /** Set when the store cannot be tested here: the suite skips with this one line. */
   readonly skip?: string | undefined;
+  /**
+   * The store is shared by several instances, so a receipt can come (on another instance's bind)
+   * before the submit it answers is recorded: it must be kept and applied then. A store for one
+   * instance leaves that to its engine, which waits for its own submits in flight.
+   */
+  readonly holdsEarlyReceipts?: boolean;
   /** A store on a fresh, empty database. */
   fresh(options?: StoreOptions): Promise<StoreUnderTest>;
 }
@@ -65,7 +71,67 @@ export function describeStore(name: string, factory: StoreFactory): void {
     describeEnqueue(factory);
     describeClaims(factory);
     describeChanges(factory);
+    if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
   });
+}
+
+function describeEarlyReceipts(factory: StoreFactory): void {
+  it('keeps a receipt that comes before its submit is recorded, and applies it with the accepted', () =>
+    using(factory, async ({ store, another }) => {
+      const second = await another();
+      try {
+        const { id } = await store.enqueue(message('early', 'att', 2));
+        await store.delivery.claim(claimRequest());
+        const early = (peerId: string): DeliveryChange => ({
+          kind: 'receipt',
+          route: 'smsc',
+          at: T0 + 50,
+          receipt: { peerId, state: 'delivered', code: 'DELIVRD', text: 'early' },
+        });
+        // Both parts' receipts reach the other instance first: nothing matches yet.
+        expect(await second.delivery.apply([early('E1'), early('E2')])).toEqual([false, false]);
+        expect(await store.getMessage(id)).toMatchObject({ state: 'sending' });
+        const accepted = await store.delivery.apply([
+          { kind: 'accepted', id, owner: 'worker-a', at: T0 + 60, attempt: 1, route: 'smsc', peerIds: ['E1', 'E2'] },
+        ]);
+        expect(accepted).toEqual([true]);
+        expect(await store.getMessage(id)).toMatchObject({ state: 'delivered', smscId: 'E1' });
+        expect((await store.history(id)).map((e) => e.state)).toEqual(['queued', 'sending', 'accepted', 'delivered']);
+        // Applied once: the same ids later are plain late receipts, the message stays delivered.
+        expect(await second.delivery.apply([early('E1')])).toEqual([true]);
+        expect((await store.history(id)).filter((e) => e.state === 'delivered')).toHaveLength(1);
+      } finally {
+        await second.close();
+      }
+    }));
+
+  it('settles every message when receipts race their accepted on two connections', () =>
+    using(factory, async ({ store, another }) => {
+      const second = await another();
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < 30; i++) ids.push((await store.enqueue(message(`race${i}`))).id);
+        await store.delivery.claim(claimRequest());
+        await Promise.all(
+          ids.flatMap((id, i) => [
+            store.delivery.apply([
+              { kind: 'accepted', id, owner: 'worker-a', at: T0 + 60, attempt: 1, route: 'smsc', peerIds: [`R${i}`] },
+            ]),
+            second.delivery.apply([
+              {
+                kind: 'receipt',
+                route: 'smsc',
+                at: T0 + 61,
+                receipt: { peerId: `R${i}`, state: 'delivered', code: 'DELIVRD', text: 'x' },
+              },
+            ]),
+          ]),
+        );
+        expect(await store.countByState()).toEqual({ delivered: 30 });
+      } finally {
+        await second.close();
+      }
+    }));
 }
 
 function describeAccounts(factory: StoreFactory): void {

@@ -29,6 +29,7 @@ async function freshDatabase(): Promise<{ c: PostgresCluster; url: string }> {
 
 describeStore('postgres', {
   skip,
+  holdsEarlyReceipts: true,
   async fresh(options = {}) {
     const { url } = await freshDatabase();
     const store = await openStore({ ...options, db: url, poolSize: 4 });
