@@ -65,7 +65,7 @@ export async function startService(
   addTheAccount = true,
 ): Promise<RunningService> {
   const db = database ?? join(dir, 'service.sqlite');
-  const env = { ...process.env, SMSKIT_PASSWORD: PASSWORD };
+  const env = { ...process.env, ...extraEnv, SMSKIT_PASSWORD: PASSWORD };
   if (addTheAccount) {
     const added = await runCli(
       ['account', 'add', '--db', db, '--email', ACCOUNT_INPUT.emailAddress, '--keyword', ACCOUNT_INPUT.keyword],
