@@ -51,7 +51,8 @@ describe('GSM 7-bit', () => {
   });
 
   it('keeps a real trailing "@" (code 0) apart from padding', () => {
-    for (const text of ['abcdef@', 'abcdefg@', '@']) expect(gsmText(unpackSeptets(packSeptets(gsmSeptets(text))))).toBe(text);
+    for (const text of ['abcdef@', 'abcdefg@', '@'])
+      expect(gsmText(unpackSeptets(packSeptets(gsmSeptets(text))))).toBe(text);
   });
 
   it('UCS-2 is UTF-16 big-endian, emoji as surrogate pairs', () => {
@@ -64,7 +65,9 @@ describe('parts', () => {
 
   it('one part without a header for a short message', () => {
     const result = buildParts(stored('hi'), layout, 7);
-    expect(result).toEqual({ parts: [{ short_message: Buffer.from('6869', 'hex'), esm_class: 0, data_coding: 0, tlvs: {} }] });
+    expect(result).toEqual({
+      parts: [{ short_message: Buffer.from('6869', 'hex'), esm_class: 0, data_coding: 0, tlvs: {} }],
+    });
   });
 
   it('as many parts as the stored segment count, each with 05 00 03 ref total seq', () => {
@@ -72,7 +75,11 @@ describe('parts', () => {
     const result = buildParts(message, layout, 0x1a2);
     if (!('parts' in result)) throw new Error(result.error);
     expect(result.parts).toHaveLength(message.segments);
-    expect(result.parts.map((p) => hex(p.short_message.subarray(0, 6)))).toEqual(['050003a20301', '050003a20302', '050003a20303']);
+    expect(result.parts.map((p) => hex(p.short_message.subarray(0, 6)))).toEqual([
+      '050003a20301',
+      '050003a20302',
+      '050003a20303',
+    ]);
     // Unpacked: one octet per septet after the 6-octet header (the SMSC packs them to 140 on the air).
     expect(result.parts.map((p) => p.short_message.length)).toEqual([6 + 153, 6 + 153, 6 + 94]);
     expect(result.parts.every((p) => p.esm_class === 0x40)).toBe(true);
@@ -92,7 +99,11 @@ describe('parts', () => {
   });
 
   it('SAR puts concatenation and port in TLVs and no header', () => {
-    const result = buildParts(stored('w'.repeat(200), { port: 9200 }), { gsmPacking: 'unpacked', concatenation: 'sar' }, 0xbeef);
+    const result = buildParts(
+      stored('w'.repeat(200), { port: 9200 }),
+      { gsmPacking: 'unpacked', concatenation: 'sar' },
+      0xbeef,
+    );
     if (!('parts' in result)) throw new Error(result.error);
     expect(result.parts.map((p) => p.tlvs)).toEqual([
       { sar_msg_ref_num: 0xbeef, sar_total_segments: 2, sar_segment_seqnum: 1, dest_port: 9200 },
@@ -126,7 +137,8 @@ describe('command_status table', () => {
 });
 
 describe('receipts', () => {
-  const text = 'id:abc123 sub:001 dlvrd:001 submit date:2611270101 done date:2611270102 stat:DELIVRD err:000 text:hello';
+  const text =
+    'id:abc123 sub:001 dlvrd:001 submit date:2611270101 done date:2611270102 stat:DELIVRD err:000 text:hello';
   it.each([
     [{ text }, { kind: 'final', peerId: 'abc123', state: 'delivered', word: 'DELIVRD', err: '000' }],
     [{ text: text.replace('DELIVRD', 'UNDELIV') }, { kind: 'final', state: 'undeliverable' }],
@@ -135,8 +147,14 @@ describe('receipts', () => {
     [{ text: text.replace('DELIVRD', 'REJECTD') }, { kind: 'final', state: 'rejected' }],
     [{ text: text.replace('DELIVRD', 'ENROUTE') }, { kind: 'not-final', word: 'ENROUTE' }],
     [{ text: text.replace('DELIVRD', 'ACCEPTD') }, { kind: 'not-final', word: 'ACCEPTD' }],
-    [{ text: '', receiptedId: 'T1', messageState: 5 }, { kind: 'final', peerId: 'T1', state: 'undeliverable' }],
-    [{ text, receiptedId: 'fromTLV', messageState: 3 }, { kind: 'final', peerId: 'fromTLV', state: 'expired' }],
+    [
+      { text: '', receiptedId: 'T1', messageState: 5 },
+      { kind: 'final', peerId: 'T1', state: 'undeliverable' },
+    ],
+    [
+      { text, receiptedId: 'fromTLV', messageState: 3 },
+      { kind: 'final', peerId: 'fromTLV', state: 'expired' },
+    ],
     [{ text: 'stat:DELIVRD' }, { kind: 'malformed' }],
     [{ text: 'id:x' }, { kind: 'malformed' }],
   ])('%j', (fields, want) => {
@@ -155,9 +173,12 @@ describe('pacing', () => {
     now = 1_000;
     expect(pacer.reserve()).toBe(0);
     expect(pacer.throttled()).toBe(50);
+    expect(pacer.throttled()).toBe(50); // the rest of the same window: no longer pause
+    now = 1_060; // the pause is over and the SMSC still says "throttled": twice as long
     expect(pacer.throttled()).toBe(100);
     expect(pacer.reserve()).toBeGreaterThanOrEqual(99);
     pacer.accepted();
+    now = 2_000;
     expect(pacer.throttled()).toBe(50);
     const free = new Pacer(0, () => now);
     expect(free.reserve()).toBe(0); // no cap: only a throttle answer makes it wait
@@ -166,7 +187,9 @@ describe('pacing', () => {
   });
 
   it('backoff doubles up to the cap, with half of it random', () => {
-    expect([0, 1, 2, 3, 10].map((n) => backoffDelay(n, 1_000, 60_000, () => 0))).toEqual([500, 1_000, 2_000, 4_000, 30_000]);
+    expect([0, 1, 2, 3, 10].map((n) => backoffDelay(n, 1_000, 60_000, () => 0))).toEqual([
+      500, 1_000, 2_000, 4_000, 30_000,
+    ]);
     expect(backoffDelay(3, 1_000, 60_000, () => 0.999)).toBeLessThanOrEqual(8_000);
     expect(backoffDelay(3, 1_000, 60_000, () => 0.999)).toBeGreaterThan(7_900);
   });
