@@ -27,8 +27,12 @@ export interface BindOwner {
   bound(bind: Bind): void;
   /** The connection is gone; everything written on it and unanswered is lost. */
   lost(bind: Bind): void;
-  /** A deliver_sm (receipt or mobile-originated); the owner answers it. */
-  deliver(bind: Bind, pdu: smpp.PDU): void;
+  /**
+   * A deliver_sm (receipt or mobile-originated); the owner answers it through `reply`, which
+   * writes on the connection it came in on (or nowhere, once that connection is gone: a
+   * response on a newer connection would answer a sequence number the SMSC never sent there).
+   */
+  deliver(pdu: smpp.PDU, reply: (options?: Record<string, unknown>) => void): void;
 }
 
 /** Requests the SMSC may send an ESME (SMPP 3.4 §4): anything else gets ESME_RINVCMDID. */
@@ -74,10 +78,6 @@ export class Bind {
   send(pdu: smpp.PDU, onResponse: (response: smpp.PDU) => void): boolean {
     if (this.state !== 'bound' || this.session === undefined) return false;
     return this.session.send(pdu, onResponse);
-  }
-
-  respond(request: smpp.PDU, options: Record<string, unknown> = {}): void {
-    this.session?.send(request.response(options));
   }
 
   /** Unbinds (waiting up to `waitMs` for unbind_resp) and stays down. */
@@ -165,30 +165,33 @@ export class Bind {
 
   private received(session: smpp.Session, pdu: smpp.PDU): void {
     if (session !== this.session) return;
+    const reply = (options: Record<string, unknown> = {}): void => {
+      if (!session.socket.destroyed) session.send(pdu.response(options));
+    };
     this.lastReceivedAt = this.clock.now();
     this.enquirySentAt = undefined;
     if (pdu.isResponse()) return; // node-smpp hands responses to the request's callback
     switch (pdu.command) {
       case 'deliver_sm':
-        if (this.state === 'bound') this.owner.deliver(this, pdu);
-        else this.respond(pdu, { command_status: statusCode('ESME_RINVBNDSTS') });
+        if (this.state === 'bound') this.owner.deliver(pdu, reply);
+        else reply({ command_status: statusCode('ESME_RINVBNDSTS') });
         return;
       case 'enquire_link':
-        this.respond(pdu);
+        reply();
         return;
       case 'unbind':
-        this.respond(pdu);
+        reply();
         this.drop(session, 'the SMSC unbound');
         return;
       case 'unknown':
         this.owner.log(
           `${this.mode} ${this.peer}: unknown command_id 0x${pdu.command_id.toString(16)} answered generic_nack`,
         );
-        this.respond(pdu); // node-smpp answers an unknown command with generic_nack ESME_RINVCMDID
+        reply(); // node-smpp answers an unknown command with generic_nack ESME_RINVCMDID
         return;
       default:
         this.owner.log(`${this.mode} ${this.peer}: unexpected ${pdu.command} answered ESME_RINVCMDID`);
-        this.respond(pdu, { command_status: statusCode('ESME_RINVCMDID') });
+        reply({ command_status: statusCode('ESME_RINVCMDID') });
     }
   }
 
