@@ -114,7 +114,12 @@ export function createDeliveryEngine(options: EngineOptions): DeliveryEngine {
   function pump(lane: Lane): void {
     if (stopping) return;
     const status = lane.route.status();
-    if (!status.up) return;
+    if (!status.up) {
+      // Claims wait for nobody while the route is down: back to the queue, for whichever
+      // instance's route is up (or this one's, once it is again).
+      for (const message of lane.buffer.splice(0)) release(lane, message);
+      return;
+    }
     while (lane.inFlight < status.window && lane.buffer.length > 0) {
       const message = lane.buffer.shift();
       if (message !== undefined) send(lane, message);
