@@ -199,7 +199,7 @@ describe('answers', () => {
 
   it('expires instead of retrying past the validity period', async () => {
     const route = new ScriptedRoute('r', () => ({ outcome: 'retry', code: 'BUSY', text: 'busy', maybeSent: false }));
-    const policy = { ...FAST, maxAttempts: 100, initialBackoffMs: 500, validityMs: 1_000 };
+    const policy = { ...FAST, maxAttempts: 100, initialBackoffMs: 500, maxBackoffMs: 500, validityMs: 1_000 };
     const { store, engine } = setup(route, { policy });
     const { id } = await store.enqueue(message('short-lived'));
     engine.start();
