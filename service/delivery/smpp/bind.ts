@@ -7,6 +7,7 @@
  * its reader, so the bind answers generic_nack and reconnects (the SMSC resends what it had
  * not had answered).
  */
+import { isIP } from 'node:net';
 import tls from 'node:tls';
 import smpp from 'smpp';
 import type { SmppRouteOptions } from './options.js';
@@ -116,7 +117,8 @@ export class Bind {
       ...(this.options.tls
         ? {
             tls: true,
-            servername: host,
+            // SNI carries host names only (RFC 6066); the certificate is checked against an address all the same.
+            ...(isIP(host) === 0 ? { servername: host } : {}),
             ...(this.options.tlsCa === undefined ? {} : { ca: [...tls.rootCertificates, this.options.tlsCa] }),
           }
         : {}),
