@@ -70,6 +70,24 @@ describe('SMPP route faults', () => {
     expect(smsc.received[0]?.text).toBe('after the SMSC came up');
   });
 
+  it('reconnect backoff with the defaults (1 s doubling up to 60 s, half random), on injected timers: no waiting', async () => {
+    const port = await freePort();
+    const waits: number[] = [];
+    started = startRoute(routeOptions(port, { connectTimeoutMs: 9_999 }), {
+      random: () => 0,
+      setTimeout: (callback, ms) => {
+        if (ms === 9_999) return () => undefined; // the connect timeout: ECONNREFUSED comes first
+        waits.push(ms);
+        const timer = setTimeout(callback, 0);
+        return () => clearTimeout(timer);
+      },
+    });
+    await waitFor('eight attempts', () => waits.length >= 8);
+    expect(waits.slice(0, 8)).toEqual([500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect(started.logs[0]).toMatch(/: cannot bind: ECONNREFUSED; retrying in 500 ms$/);
+    expect(started.logs[1]).toMatch(/retrying in 1\.0 s$/);
+  });
+
   it('connection dropped with the window full: every written part → retry maybeSent true, queued ones maybeSent false; then it rebinds', async () => {
     await simulator({ answerSubmits: false });
     const { route } = await bound({ window: 10 });
