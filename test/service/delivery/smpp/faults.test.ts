@@ -313,13 +313,17 @@ describe('SMPP route faults', () => {
     expect(route.route.status().detail).toMatch(/^bound transmitter to .*; bound receiver to /);
   });
 
-  it('close with work in flight: waits up to the deadline, then retry maybeSent true, and unbinds', async () => {
+  it('close with work in flight: waits up to the deadline, then retry (maybeSent only for what was written), and unbinds', async () => {
     await simulator({ answerSubmits: false });
-    const { route } = await bound();
-    const pending = route.submit(stored('in flight at close'));
+    const { route } = await bound({ window: 1 });
+    const written = route.submit(stored('in flight at close'));
+    const queued = route.submit(stored('waiting for the window at close'));
     await waitFor('the submit at the SMSC', () => smsc!.stats.submits === 1);
     await route.close(50);
-    expect(await pending).toMatchObject({ outcome: 'retry', code: 'SMSKIT_CLOSING', maybeSent: true });
+    expect(await written).toMatchObject({ outcome: 'retry', code: 'SMSKIT_CLOSING', maybeSent: true });
+    expect(await queued).toMatchObject({ outcome: 'retry', code: 'SMSKIT_CLOSING', maybeSent: false });
+    expect(smsc!.stats.submits).toBe(1);
+    expect(route.status().inFlight).toBe(0);
     expect(seen.some((p) => p.command === 'unbind')).toBe(true);
     expect(route.status().up).toBe(false);
     started = undefined;
