@@ -148,7 +148,7 @@ class SmppRoute implements Route, BindOwner {
   // BindOwner
 
   log(line: string): void {
-    this.events?.log(`smpp ${this.name}: ${line}`);
+    this.events?.log(line); // the engine puts the route's name in front
   }
 
   bound(bind: Bind): void {
