@@ -155,6 +155,10 @@ describe('receipts', () => {
       { text, receiptedId: 'fromTLV', messageState: 3 },
       { kind: 'final', peerId: 'fromTLV', state: 'expired' },
     ],
+    [
+      { text: '', receiptedId: "T2\u0004'\u0001", messageState: 2 },
+      { kind: 'final', peerId: 'T2', state: 'delivered' },
+    ],
     [{ text: 'stat:DELIVRD' }, { kind: 'malformed' }],
     [{ text: 'id:x' }, { kind: 'malformed' }],
   ])('%j', (fields, want) => {
