@@ -183,7 +183,8 @@ export class Bind {
         return;
       case 'unbind':
         reply();
-        this.drop(session, 'the SMSC unbound');
+        this.why ||= 'the SMSC unbound';
+        session.close(); // after unbind_resp is written; then the usual backoff and a new bind
         return;
       case 'unknown':
         this.owner.log(
