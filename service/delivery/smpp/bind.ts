@@ -13,6 +13,7 @@ import smpp from 'smpp';
 import type { SmppRouteOptions } from './options.js';
 import { backoffDelay } from './pacing.js';
 import { statusCode, statusName } from './status-codes.js';
+import { batchWrites } from './write-batch.js';
 
 export type BindMode = 'transceiver' | 'transmitter' | 'receiver';
 
@@ -78,6 +79,7 @@ export class Bind {
   /** Writes a request; `onResponse` gets its response (or generic_nack). False when the connection is not writable. */
   send(pdu: smpp.PDU, onResponse: (response: smpp.PDU) => void): boolean {
     if (this.state !== 'bound' || this.session === undefined) return false;
+    batchWrites(this.session.socket);
     return this.session.send(pdu, onResponse);
   }
 
@@ -168,7 +170,9 @@ export class Bind {
   private received(session: smpp.Session, pdu: smpp.PDU): void {
     if (session !== this.session) return;
     const reply = (options: Record<string, unknown> = {}): void => {
-      if (!session.socket.destroyed) session.send(pdu.response(options));
+      if (session.socket.destroyed) return;
+      batchWrites(session.socket);
+      session.send(pdu.response(options));
     };
     this.lastReceivedAt = this.clock.now();
     this.enquirySentAt = undefined;
