@@ -7,6 +7,7 @@
 import type { AddressInfo, Server } from 'node:net';
 import smpp from 'smpp';
 import { statusCode } from '../smpp/status-codes.js';
+import { batchWrites } from '../smpp/write-batch.js';
 import { decodeSubmit, type ReceivedMessage, type ReceivedPart, Reassembler } from './decode.js';
 import { ALL_DELIVERED, OUTCOME_RECEIPTS, type OutcomeMix, pickOutcome } from './outcomes.js';
 
@@ -167,6 +168,7 @@ class Smsc {
       this.flushReceipts();
     });
     session.on('pdu', (pdu: smpp.PDU) => {
+      batchWrites(session.socket);
       try {
         this.handle(client, pdu);
       } catch (error) {
@@ -324,6 +326,7 @@ class Smsc {
     });
     client.unacknowledged.add(receipt);
     this.stats.receiptsSent++;
+    batchWrites(client.session.socket);
     const written = client.session.send(deliver, (response) => {
       client.unacknowledged.delete(receipt);
       if (response.command_status === 0) {

@@ -155,6 +155,10 @@ describe('receipts', () => {
       { text, receiptedId: 'fromTLV', messageState: 3 },
       { kind: 'final', peerId: 'fromTLV', state: 'expired' },
     ],
+    [
+      { text: '', receiptedId: "T2\u0004'\u0001", messageState: 2 },
+      { kind: 'final', peerId: 'T2', state: 'delivered' },
+    ],
     [{ text: 'stat:DELIVRD' }, { kind: 'malformed' }],
     [{ text: 'id:x' }, { kind: 'malformed' }],
   ])('%j', (fields, want) => {
@@ -173,9 +177,12 @@ describe('pacing', () => {
     now = 1_000;
     expect(pacer.reserve()).toBe(0);
     expect(pacer.throttled()).toBe(50);
+    expect(pacer.throttled()).toBe(50); // the rest of the same window: no longer pause
+    now = 1_060; // the pause is over and the SMSC still says "throttled": twice as long
     expect(pacer.throttled()).toBe(100);
     expect(pacer.reserve()).toBeGreaterThanOrEqual(99);
     pacer.accepted();
+    now = 2_000;
     expect(pacer.throttled()).toBe(50);
     const free = new Pacer(0, () => now);
     expect(free.reserve()).toBe(0); // no cap: only a throttle answer makes it wait
