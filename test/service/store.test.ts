@@ -69,7 +69,7 @@ describe('open and schema', () => {
                'gsm7', 1, NULL, 'from v1')`,
     ).run();
     v1.close();
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(await store.listOutbox()).toMatchObject([
       { text: 'from v1', state: 'queued', updatedAt: 1_700_000_000_000, attempts: 0, possibleDuplicate: false },
