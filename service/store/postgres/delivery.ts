@@ -133,25 +133,21 @@ type OwnedChange = Exclude<DeliveryChange, { kind: 'receipt' }>;
 
 const OWNED = `id = $1 AND state = 'sending' AND lease_owner = $2`;
 
-async function event(
+/**
+ * One round trip per change: the owner-guarded UPDATE and its history event in one statement
+ * (the event is written only if the UPDATE changed the row). `event` lists the event's columns
+ * after message_id as SQL over the statement's parameters.
+ */
+async function changedWithEvent(
   db: Queryable,
-  values: [
-    id: string,
-    at: number,
-    state: string,
-    attempt: number,
-    route: string | null,
-    smscId: string | null,
-    code: string | null,
-    text: string | null,
-  ],
-): Promise<void> {
-  await db.query(`INSERT INTO outbox_events (${EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, values);
-}
-
-async function changed(db: Queryable, sql: string, values: readonly unknown[]): Promise<boolean> {
+  update: string,
+  event: string,
+  values: readonly unknown[],
+): Promise<boolean> {
   const { rows } = await db.query<{ n: number }>(
-    `WITH changed AS (${sql} RETURNING 1) SELECT count(*) AS n FROM changed`,
+    `WITH changed AS (${update} RETURNING id),
+     logged AS (INSERT INTO outbox_events (${EVENT_COLUMNS}) SELECT id, ${event} FROM changed)
+     SELECT count(*) AS n FROM changed`,
     values,
   );
   return (rows[0]?.n ?? 0) > 0;
@@ -162,88 +158,76 @@ async function owned(db: Queryable, change: OwnedChange): Promise<boolean> {
   const { id, owner, at, attempt, route } = change;
   switch (change.kind) {
     case 'accepted': {
-      const smscId = change.peerIds[0] ?? null;
-      const ok = await changed(
-        db,
-        `UPDATE outbox SET state = 'accepted', smsc_id = $3, updated_at = $4, lease_owner = NULL, lease_until = NULL,
-           error_code = NULL, error_text = NULL WHERE ${OWNED}`,
-        [id, owner, smscId, at],
+      // Parts first (their rows are what receipts look for), then the message, in one statement.
+      const lastPart = new Map<string, number>();
+      for (const [index, peerId] of change.peerIds.entries()) lastPart.set(peerId, index + 1);
+      const { rows } = await db.query<{ n: number }>(
+        `WITH changed AS (
+           UPDATE outbox SET state = 'accepted', smsc_id = $3, updated_at = $4, lease_owner = NULL, lease_until = NULL,
+             error_code = NULL, error_text = NULL WHERE ${OWNED} RETURNING id),
+         parts AS (
+           INSERT INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
+           SELECT $5, t.peer_id, changed.id, t.part, $6, NULL
+           FROM changed, unnest($7::text[], $8::integer[]) AS t(peer_id, part)
+           ON CONFLICT (route, peer_id) DO UPDATE SET message_id = EXCLUDED.message_id, part = EXCLUDED.part,
+             attempt = EXCLUDED.attempt, state = NULL),
+         logged AS (
+           INSERT INTO outbox_events (${EVENT_COLUMNS})
+           SELECT id, $4, 'accepted', $6, $5, $3, NULL, NULL FROM changed)
+         SELECT count(*) AS n FROM changed`,
+        [id, owner, change.peerIds[0] ?? null, at, route, attempt, [...lastPart.keys()], [...lastPart.values()]],
       );
-      if (!ok) return false;
-      await insertParts(db, route, id, attempt, change.peerIds);
-      await event(db, [id, at, 'accepted', attempt, route, smscId, null, null]);
-      await applyEarlyReceipts(db, route, change.peerIds);
+      if ((rows[0]?.n ?? 0) === 0) return false;
+      if (change.peerIds.length > 0) await applyEarlyReceipts(db, route, change.peerIds);
       return true;
     }
-    case 'requeue': {
-      const ok = await changed(
+    case 'requeue':
+      return changedWithEvent(
         db,
         `UPDATE outbox SET state = 'queued', next_attempt_at = $3, updated_at = $4, lease_owner = NULL,
            lease_until = NULL, error_code = $5, error_text = $6, possible_duplicate = possible_duplicate OR $7
          WHERE ${OWNED}`,
-        [id, owner, change.nextAttemptAt, at, change.code, change.text, change.maybeSent],
+        `$4, 'queued', $8, $9, NULL, $5, $6`,
+        [id, owner, change.nextAttemptAt, at, change.code, change.text, change.maybeSent, attempt, route],
       );
-      if (ok) await event(db, [id, at, 'queued', attempt, route, null, change.code, change.text]);
-      return ok;
-    }
-    case 'final': {
-      const ok = await changed(
+    case 'final':
+      return changedWithEvent(
         db,
         `UPDATE outbox SET state = $3, updated_at = $4, lease_owner = NULL, lease_until = NULL, error_code = $5,
            error_text = $6 WHERE ${OWNED}`,
-        [id, owner, change.state, at, change.code, change.text],
+        `$4, $3, $7, $8, NULL, $5, $6`,
+        [id, owner, change.state, at, change.code, change.text, attempt, route],
       );
-      if (ok) await event(db, [id, at, change.state, attempt, route, null, change.code, change.text]);
-      return ok;
-    }
-    case 'released': {
-      const ok = await changed(
+    case 'released':
+      return changedWithEvent(
         db,
         `UPDATE outbox SET state = 'queued', attempts = attempts - 1, updated_at = $3, lease_owner = NULL,
            lease_until = NULL WHERE ${OWNED}`,
-        [id, owner, at],
+        `$3, 'queued', $4, $5, NULL, NULL, 'returned to the queue unsent at shutdown'`,
+        [id, owner, at, attempt - 1, route],
       );
-      if (ok)
-        await event(db, [id, at, 'queued', attempt - 1, route, null, null, 'returned to the queue unsent at shutdown']);
-      return ok;
-    }
   }
-}
-
-/** One row per part; a peer id seen again replaces the older row (SQLite's INSERT OR REPLACE). */
-async function insertParts(
-  db: Queryable,
-  route: string,
-  id: string,
-  attempt: number,
-  peerIds: readonly string[],
-): Promise<void> {
-  if (peerIds.length === 0) return;
-  const lastPart = new Map<string, number>();
-  for (const [index, peerId] of peerIds.entries()) lastPart.set(peerId, index + 1);
-  await db.query(
-    `INSERT INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
-     SELECT $1, peer_id, $2, part, $3, NULL FROM unnest($4::text[], $5::integer[]) AS t(peer_id, part)
-     ON CONFLICT (route, peer_id) DO UPDATE SET message_id = EXCLUDED.message_id, part = EXCLUDED.part,
-       attempt = EXCLUDED.attempt, state = NULL`,
-    [route, id, attempt, [...lastPart.keys()], [...lastPart.values()]],
-  );
 }
 
 /**
  * A receipt settles its part; the message takes the part's state when that is a failure, and
  * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
  * changes (a late receipt for an attempt that was since retried updates its part only).
+ *
+ * Three round trips: the peer-id lock; finding the part while locking its message row (so
+ * receipts for other parts of the message wait here); then, in one statement with a snapshot
+ * taken after that lock, the part's state, the count of the attempt's other parts not yet
+ * delivered, the message's state and its event.
  */
 async function receipt(db: Queryable, change: Extract<DeliveryChange, { kind: 'receipt' }>): Promise<boolean> {
   const { route, at, receipt } = change;
   await lockPeerIds(db, route, [receipt.peerId]);
-  const part = await db.query<{ message_id: string; attempt: number }>(
-    'SELECT message_id, attempt FROM outbox_parts WHERE route = $1 AND peer_id = $2',
+  const part = await db.query<{ message_id: string }>(
+    `SELECT p.message_id FROM outbox_parts p JOIN outbox o ON o.id = p.message_id
+     WHERE p.route = $1 AND p.peer_id = $2 FOR UPDATE OF o`,
     [route, receipt.peerId],
   );
-  const found = part.rows[0];
-  if (found === undefined) {
+  if (part.rows[0] === undefined) {
     await db.query(
       `INSERT INTO outbox_early_receipts (route, peer_id, state, code, text, at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (route, peer_id) DO UPDATE SET state = EXCLUDED.state, code = EXCLUDED.code, text = EXCLUDED.text,
@@ -252,37 +236,32 @@ async function receipt(db: Queryable, change: Extract<DeliveryChange, { kind: 'r
     );
     return false;
   }
-  await db.query('SELECT 1 FROM outbox WHERE id = $1 FOR UPDATE', [found.message_id]);
-  await db.query('UPDATE outbox_parts SET state = $1 WHERE route = $2 AND peer_id = $3', [
-    receipt.state,
-    route,
-    receipt.peerId,
-  ]);
-  if (receipt.state === 'delivered') {
-    const open = await db.query<{ n: number }>(
-      `SELECT count(*) AS n FROM outbox_parts WHERE message_id = $1 AND attempt = $2
-         AND (state IS NULL OR state <> 'delivered')`,
-      [found.message_id, found.attempt],
-    );
-    if ((open.rows[0]?.n ?? 0) > 0) return true;
-  }
   const failed = receipt.state !== 'delivered';
-  const settled = await changed(
-    db,
-    `UPDATE outbox SET state = $2, updated_at = $3, error_code = $4, error_text = $5 WHERE id = $1 AND state = 'accepted'`,
-    [found.message_id, receipt.state, at, failed ? receipt.code : null, failed ? receipt.text : null],
-  );
-  if (settled)
-    await event(db, [
-      found.message_id,
-      at,
-      receipt.state,
-      found.attempt,
+  await db.query(
+    `WITH part AS (
+       UPDATE outbox_parts SET state = $3 WHERE route = $1 AND peer_id = $2 RETURNING message_id, attempt),
+     undelivered AS (
+       SELECT count(*) AS n FROM outbox_parts p, part
+       WHERE p.message_id = part.message_id AND p.attempt = part.attempt AND NOT (p.route = $1 AND p.peer_id = $2)
+         AND (p.state IS NULL OR p.state <> 'delivered')),
+     settled AS (
+       UPDATE outbox o SET state = $3, updated_at = $4, error_code = $5, error_text = $6
+       FROM part, undelivered
+       WHERE o.id = part.message_id AND o.state = 'accepted' AND ($3 <> 'delivered' OR undelivered.n = 0)
+       RETURNING o.id, part.attempt)
+     INSERT INTO outbox_events (${EVENT_COLUMNS})
+     SELECT id, $4, $3, attempt, $1, $2, $7, $8 FROM settled`,
+    [
       route,
       receipt.peerId,
+      receipt.state,
+      at,
+      failed ? receipt.code : null,
+      failed ? receipt.text : null,
       receipt.code,
       receipt.text,
-    ]);
+    ],
+  );
   return true;
 }
 
