@@ -11,14 +11,14 @@
  * the next batch tries again on a fresh connection — the service recovers by itself once the
  * database is back.
  */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { StorageError } from '../../errors.js';
 import { createIdGenerator } from '../../ids.js';
 import type { DeliveryStore } from '../delivery.js';
 import type { MessageState, NewMessage } from '../records.js';
 import type { Store, StoreOptions } from '../store.js';
 import { postgresAccounts } from './accounts.js';
-import { createPool, inTransaction, type Queryable, withClient } from './connect.js';
+import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
@@ -168,7 +168,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
 
   const relaxed = options.deliveryDurability !== 'full';
   /** One delivery call: its own transaction, without waiting for the WAL flush unless asked to. */
-  const deliveryCall = <R>(what: string, work: (db: Queryable) => Promise<R>): Promise<R> =>
+  const deliveryCall = <R>(what: string, work: (db: PoolClient) => Promise<R>): Promise<R> =>
     call(what, () => inTransaction(pool, work, relaxed ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN'));
 
   const delivery: DeliveryStore = {

@@ -498,6 +498,30 @@ function describeChanges(factory: StoreFactory): void {
         expect((await store.history(other)).filter((e) => e.state === 'undeliverable')).toHaveLength(1);
       }));
 
+    it('keeps hostile text from the peer as it came (quotes, backslashes, placeholders)', () =>
+      using(factory, async ({ store }) => {
+        const { id } = await store.enqueue(message('hostile'));
+        await store.delivery.claim(claimRequest());
+        const peerId = `it's \\ $1 ${'\u{1F600}'}`;
+        const text = `stat:UNDELIV err:'); DROP TABLE outbox; -- $2 \\x00`;
+        await store.delivery.apply([{ kind: 'accepted', ...owned(id), peerIds: [peerId] }]);
+        const applied = await store.delivery.apply([
+          {
+            kind: 'receipt',
+            route: 'smsc',
+            at: T0 + 200,
+            receipt: { peerId, state: 'undeliverable', code: "E'1", text },
+          },
+        ]);
+        expect(applied).toEqual([true]);
+        expect(await store.getMessage(id)).toMatchObject({
+          state: 'undeliverable',
+          smscId: peerId,
+          errorCode: "E'1",
+          errorText: text,
+        });
+      }));
+
     it('settles a long message whose parts are receipted at once on two connections', () =>
       using(factory, async ({ store, another }) => {
         const second = await another();
