@@ -153,23 +153,17 @@ export async function applyChanges(db: BatchClient, changes: readonly DeliveryCh
   const answer = (await db.query(text)) as unknown;
   const results = (Array.isArray(answer) ? answer : [answer]) as Array<{ rows: Array<Record<string, unknown>> }>;
   const applied: boolean[] = [];
+  const early: Array<{ route: string; peerIds: readonly string[] }> = [];
   let at = 0;
   for (const plan of plans) {
     const mine = results.slice(at, at + plan.steps.length);
     at += plan.steps.length;
     const ok = plan.applied(mine);
     applied.push(ok);
-    if (ok && plan.early !== undefined && (mine.at(-1)?.rows.length ?? 0) > 0)
-      await applyEarlyReceipts(db, plan.early.route, plan.early.peerIds);
+    if (ok && plan.early !== undefined && (mine.at(-1)?.rows.length ?? 0) > 0) early.push(plan.early);
   }
+  if (early.length > 0) await applyEarlyReceipts(db, early);
   return applied;
-}
-
-/** The statements one at a time, parameterised (the early receipts' path). */
-async function runSteps(db: Queryable, plan: Plan): Promise<boolean> {
-  const results: Array<{ rows: Array<Record<string, unknown>> }> = [];
-  for (const step of plan.steps) results.push(await db.query(step.sql, step.values));
-  return plan.applied(results);
 }
 
 /** `$n` replaced by the quoted value: strings by the driver's escapeLiteral, numbers checked finite. */
@@ -352,24 +346,36 @@ interface EarlyReceipt {
   at: number;
 }
 
-/** Receipts that came before this `accepted` was recorded, applied now that the parts exist. */
-async function applyEarlyReceipts(db: Queryable, route: string, peerIds: readonly string[]): Promise<void> {
-  const early = await db.query<EarlyReceipt>(
-    `DELETE FROM outbox_early_receipts WHERE route = $1 AND peer_id = ANY($2::text[])
-     RETURNING peer_id, state, code, text, at`,
-    [route, peerIds],
+/**
+ * Receipts that came before their `accepted` was recorded, applied now that the parts exist
+ * (the batch holds their peer-id locks): taken out in one statement, applied in one more, in
+ * part order per message.
+ */
+async function applyEarlyReceipts(
+  db: BatchClient,
+  accepted: ReadonlyArray<{ route: string; peerIds: readonly string[] }>,
+): Promise<void> {
+  const taken = await db.query<EarlyReceipt & { route: string }>(
+    `DELETE FROM outbox_early_receipts e USING unnest($1::text[], $2::text[]) AS t(route, peer_id)
+     WHERE e.route = t.route AND e.peer_id = t.peer_id
+     RETURNING e.route, e.peer_id, e.state, e.code, e.text, e.at`,
+    [accepted.flatMap((a) => a.peerIds.map(() => a.route)), accepted.flatMap((a) => a.peerIds)],
   );
-  const byPart = [...early.rows].sort((a, b) => peerIds.indexOf(a.peer_id) - peerIds.indexOf(b.peer_id));
-  for (const row of byPart)
-    await runSteps(
-      db,
+  const order = new Map(accepted.flatMap((a) => a.peerIds.map((peerId, index) => [`${a.route} ${peerId}`, index])));
+  const rows = [...taken.rows].sort(
+    (a, b) => (order.get(`${a.route} ${a.peer_id}`) ?? 0) - (order.get(`${b.route} ${b.peer_id}`) ?? 0),
+  );
+  if (rows.length === 0) return;
+  const steps = rows.flatMap(
+    (row) =>
       receiptPlan({
         kind: 'receipt',
-        route,
+        route: row.route,
         at: row.at,
         receipt: { peerId: row.peer_id, state: row.state, code: row.code, text: row.text },
-      }),
-    );
+      }).steps,
+  );
+  await db.query(steps.map((step) => inline(step, db)).join(';\n'));
 }
 
 /** Early receipts no `accepted` claimed within an hour (their submitter died before recording it). */
