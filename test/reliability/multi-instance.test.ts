@@ -12,6 +12,8 @@
  * - database restart: under load the PostgreSQL server stops and starts again. Meanwhile
  *   requests get ServiceUnavailable (a Server fault), nothing acknowledged is lost, and every
  *   instance serves and delivers again by itself, without a restart.
+ * - throughput caps are per bind: two instances with `throughput: 20` share a backlog; each bind
+ *   keeps to 20 msg/s and together they send more than one cap would allow.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -117,8 +119,8 @@ class RoundRobin {
   }
 }
 
-async function startInstance(db: string): Promise<ServeProcess> {
-  return startServe({ db, args: ['--routes', routes, '--db-pool-size', '4'], startTimeoutMs: 60_000 });
+async function startInstance(db: string, args: readonly string[] = ['--routes', routes]): Promise<ServeProcess> {
+  return startServe({ db, args: [...args, '--db-pool-size', '4'], startTimeoutMs: 60_000 });
 }
 
 /** Clients sending unique texts until `stop()`; every acknowledged id → text. */
@@ -273,4 +275,67 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await Promise.all(balancer.instances.map((i) => i?.stop()));
     }
   }, 600_000);
+
+  it('caps throughput per bind: each instance keeps to its cap, two together send more than one cap', async () => {
+    const CAP = 20;
+    const MESSAGES = 200;
+    const seen: Array<{ source: string; at: number }> = [];
+    const capSmsc = await startSmsc({
+      systemId: 'caps',
+      password: 'multi123',
+      keep: 10_000,
+      onMessage: (m) => seen.push({ source: m.source.address, at: performance.now() }),
+    });
+    cluster.createDatabase('caps');
+    const db = cluster.tcpUrl('caps');
+    await addAccount(db, ACCOUNT);
+    // The backlog first (no routes), so both instances start on a full queue.
+    const filler = new RoundRobin();
+    filler.instances.push(await startInstance(db, []));
+    for (let i = 0; i < MESSAGES; i++) expect((await filler.send(`cap ${i}`)).kind).toBe('ok');
+    await filler.instances[0]?.stop();
+    const routesFor = (source: string): string => {
+      const file = join(dir.path, `caps-${source}.yaml`);
+      writeFileSync(
+        file,
+        [
+          'routes:',
+          '  sim:',
+          '    type: smpp',
+          '    host: 127.0.0.1',
+          `    port: ${capSmsc.port}`,
+          '    systemId: caps',
+          '    passwordEnv: MULTI_SMPP_PASSWORD',
+          `    throughput: ${CAP}`,
+          `    source: { address: "${source}", ton: 5, npi: 0 }`,
+          'default: sim',
+          '',
+        ].join('\n'),
+      );
+      return file;
+    };
+    const instances = await Promise.all(['A', 'B'].map((source) => startInstance(db, ['--routes', routesFor(source)])));
+    try {
+      await waitFor(`${MESSAGES} submitted`, () => seen.length >= MESSAGES, { timeoutMs: 120_000 });
+      const rate = (list: ReadonlyArray<{ at: number }>): number =>
+        (list.length - 1) / (((list.at(-1)?.at ?? 0) - (list[0]?.at ?? 0)) / 1000);
+      for (const source of ['A', 'B']) {
+        const mine = seen.filter((m) => m.source === source);
+        expect(mine.length).toBeGreaterThan(MESSAGES / 5); // both instances took a share of one queue
+        expect(rate(mine.slice(5))).toBeLessThanOrEqual(CAP * 1.15);
+      }
+      // While both were sending, together they went faster than a single (global) cap allows.
+      const lastStart = Math.max(...['A', 'B'].map((s) => seen.find((m) => m.source === s)?.at ?? 0));
+      const firstEnd = Math.min(...['A', 'B'].map((s) => seen.filter((m) => m.source === s).at(-1)?.at ?? 0));
+      const both = seen.filter((m) => m.at >= lastStart && m.at <= firstEnd);
+      expect(rate(both)).toBeGreaterThan(CAP * 1.3);
+      console.log(
+        `per-bind caps: A ${seen.filter((m) => m.source === 'A').length}, B ${seen.filter((m) => m.source === 'B').length} messages; ` +
+          `together ${rate(both).toFixed(1)} msg/s with a cap of ${CAP} per bind`,
+      );
+    } finally {
+      await Promise.all(instances.map((i) => i.stop()));
+      await capSmsc.close();
+    }
+  }, 300_000);
 });
