@@ -32,7 +32,7 @@ interface Timeline {
   readonly submitPerSecond: number;
 }
 
-function routesFile(dir: string, port: number, throughput: number): string {
+function routesFile(dir: string, port: number, throughput: number, stateDurability: 'normal' | 'full'): string {
   const file = join(dir, 'routes.yaml');
   writeFileSync(
     file,
@@ -47,6 +47,8 @@ function routesFile(dir: string, port: number, throughput: number): string {
       '    window: 10',
       `    throughput: ${throughput}`,
       'default: bench',
+      'delivery:',
+      `  stateDurability: ${stateDurability}`,
       '',
     ].join('\n'),
   );
@@ -139,13 +141,13 @@ type Load =
   | { readonly kind: 'timed'; readonly seconds: number; readonly connections: number }
   | { readonly kind: 'count'; readonly count: number };
 
-async function run(throughput: number, loadSpec: Load) {
+async function run(throughput: number, loadSpec: Load, stateDurability: 'normal' | 'full' = 'normal') {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
   const smsc = forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
   try {
     const { port } = await nextMessage<{ port: number }>(smsc, 30_000, 'SMSC simulator');
     const service = await startService(
-      ['--routes', routesFile(dir, port, throughput)],
+      ['--routes', routesFile(dir, port, throughput, stateDurability)],
       { BENCH_SMPP_PASSWORD: SMPP_PASSWORD },
       dir,
     );
@@ -188,6 +190,11 @@ export async function runDeliverySection(
   log(
     `  delivery: ${full.acknowledged} acknowledged at ${Math.round(full.acceptedRps)} msg/s; end to end ${Math.round(t.endToEndPerSecond)} msg/s, accepted ${Math.round(t.acceptedPerSecond)} msg/s, p99 accept→accepted ${t.p99AcceptedMs} ms; states ${JSON.stringify(t.byState)}`,
   );
+  const fsynced = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections }, 'full');
+  const f = fsynced.timeline;
+  log(
+    `  delivery, stateDurability full: end to end ${Math.round(f.endToEndPerSecond)} msg/s, p99 accept→accepted ${f.p99AcceptedMs} ms`,
+  );
   // A backlog well above the cap, so the route (not the arrivals) sets the pace: 100 msg/s for ~6 s.
   const capped = await run(100, { kind: 'count', count: 600 });
   const c = capped.timeline;
@@ -203,6 +210,15 @@ export async function runDeliverySection(
     { section: 'delivery', name: 'HTTP → accepted by the SMSC', figure: t.acceptedPerSecond, unit: 'msg/s' },
     { section: 'delivery', name: 'acceptance with delivery beside it', figure: full.acceptedRps, unit: 'msg/s' },
     { section: 'delivery', name: 'p99 acceptance → accepted', figure: t.p99AcceptedMs, unit: 'ms' },
+    {
+      section: 'delivery',
+      name: 'end to end, every state change fsynced',
+      figure: f.endToEndPerSecond,
+      unit: 'msg/s',
+      peer: 'default (normal)',
+      peerFigure: t.endToEndPerSecond,
+      ratio: f.endToEndPerSecond / t.endToEndPerSecond,
+    },
     limitRow(
       { section: 'delivery', name: 'not delivered (full load)', figure: undelivered(t), unit: 'messages' },
       { below: 1 },
@@ -222,5 +238,5 @@ export async function runDeliverySection(
       { below: 1 },
     ),
   ];
-  return { rows, figures: { full, capped } };
+  return { rows, figures: { full, fsynced, capped } };
 }
