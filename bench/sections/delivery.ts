@@ -75,9 +75,6 @@ function timeline(db: string): Timeline {
     const lastOf = (state: string): number =>
       handle.prepare<[string], { t: number }>('SELECT max(at) AS t FROM outbox_events WHERE state = ?').get(state)?.t ??
       0;
-    const firstOf = (state: string): number =>
-      handle.prepare<[string], { t: number }>('SELECT min(at) AS t FROM outbox_events WHERE state = ?').get(state)?.t ??
-      0;
     const latencies = handle
       .prepare<[], { ms: number }>(
         `SELECT e.at - o.created_at AS ms FROM outbox o JOIN outbox_events e ON e.message_id = o.id
