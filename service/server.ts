@@ -36,7 +36,7 @@ export interface SmsServer {
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
   const { host, port, http, closeTimeoutMs, tls, ...service } = options;
   const logger = http?.logger;
-  const app = openSmsApp(
+  const app = await openSmsApp(
     service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service,
   );
   let listening: Listening | undefined;
