@@ -15,7 +15,10 @@ export interface Classified {
   readonly binding: ExchangeBinding;
 }
 
-const SOAP_ENVELOPES = new Set(['http://schemas.xmlsoap.org/soap/envelope/', 'http://www.w3.org/2003/05/soap-envelope']);
+const SOAP_ENVELOPES = new Set([
+  'http://schemas.xmlsoap.org/soap/envelope/',
+  'http://www.w3.org/2003/05/soap-envelope',
+]);
 
 function soapOperation(body: Buffer): string {
   let root: XmlElement;

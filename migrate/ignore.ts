@@ -4,13 +4,13 @@
  * written without an index matches every repeat (`Line` matches `Line[2]`). An ignored path
  * takes everything below it along.
  */
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.+^${}()|\\]/g, '\\$&');
 }
 
 function stepPattern(step: string): string {
   const indexed = /\[\d+\]$/.test(step);
-  const body = escape(step).replace(/\[/g, '\\[').replace(/\]/g, '\\]').replace(/\*/g, '[^/]*');
+  const body = escapeRegExp(step).replace(/\[/g, '\\[').replace(/\]/g, '\\]').replace(/\*/g, '[^/]*');
   return indexed ? body : `${body}(?:\\[\\d+\\])?`;
 }
 

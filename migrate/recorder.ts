@@ -245,7 +245,10 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     collected.push(wsdl);
     ctx.redactor.learn(secretFieldsOfWsdl(wsdl.toString('utf8')));
     const rewritten = Buffer.from(
-      wsdl.toString('utf8').split(`${ctx.upstream.origin}/`).join(`http://${req.headers.host ?? ctx.upstream.host}/`),
+      wsdl
+        .toString('utf8')
+        .split(`${ctx.upstream.origin}/`)
+        .join(`http://${req.headers.host ?? ctx.upstream.host}/`),
     );
     const headers = passed.filter(([n]) => n.toLowerCase() !== 'content-length');
     res.writeHead(upstreamRes.statusCode, [...headers, ['Content-Length', String(rewritten.length)]].flat());
@@ -281,30 +284,31 @@ interface Seen {
 
 function store(ctx: ExchangeContext, seen: Seen): void {
   try {
-    const request = ctx.keepSecrets
-      ? { headers: seen.requestHeaders, body: seen.body, target: seen.target, redacted: [] as readonly string[] }
-      : ctx.redactor.message(seen.requestHeaders, seen.body, seen.target);
+    // Redaction runs either way: with secrets kept, it still tells which exchanges carry them,
+    // so a replay can refuse to send those to another host.
+    const request = ctx.redactor.message(seen.requestHeaders, seen.body, seen.target);
     const response =
-      seen.response === undefined
-        ? undefined
-        : ctx.keepSecrets
-          ? { headers: seen.response.headers, body: seen.response.body, redacted: [] as readonly string[] }
-          : ctx.redactor.message(seen.response.headers, seen.response.body);
+      seen.response === undefined ? undefined : ctx.redactor.message(seen.response.headers, seen.response.body);
+    const kept = ctx.keepSecrets;
     const exchange: Exchange = {
       id: ctx.writer.nextId(),
       at: seen.at,
       ms: Math.round((performance.now() - seen.started) * 1000) / 1000,
       request: {
         method: seen.method,
-        target: request.target ?? seen.target,
-        headers: request.headers,
-        ...ctx.writer.body(request.body),
+        target: kept ? seen.target : (request.target ?? seen.target),
+        headers: kept ? seen.requestHeaders : request.headers,
+        ...ctx.writer.body(kept ? seen.body : request.body),
       },
       response:
         seen.response === undefined || response === undefined
           ? undefined
-          : { status: seen.response.status, headers: response.headers, ...ctx.writer.body(response.body) },
-      redacted: [...new Set([...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)])],
+          : {
+              status: seen.response.status,
+              headers: kept ? seen.response.headers : response.headers,
+              ...ctx.writer.body(kept ? seen.response.body : response.body),
+            },
+      secrets: [...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)],
     };
     ctx.writer.write(exchange);
     ctx.onExchange?.(exchange);

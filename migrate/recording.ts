@@ -44,8 +44,12 @@ export interface Exchange {
   readonly request: StoredRequest;
   /** Undefined when the upstream did not answer (the client got 502). */
   readonly response: StoredResponse | undefined;
-  /** What redaction replaced in this exchange (`header Authorization`, `element password`). */
-  readonly redacted: readonly string[];
+  /**
+   * The secrets this exchange carries, by rule (`header Authorization`, `element password`,
+   * `answer header Set-Cookie`): replaced by `***` in the recording unless the recording's
+   * `secretsKept` is true, in which case they are there as sent.
+   */
+  readonly secrets: readonly string[];
 }
 
 export interface RecordingMeta {
@@ -157,7 +161,9 @@ export function readRecording(dir: string): LoadedRecording {
     );
   }
   if (meta.format !== RECORDING_FORMAT)
-    throw new RecordingError(`${join(dir, META)}: recording format ${String(meta.format)}, this smskit reads ${RECORDING_FORMAT}`);
+    throw new RecordingError(
+      `${join(dir, META)}: recording format ${String(meta.format)}, this smskit reads ${RECORDING_FORMAT}`,
+    );
   const exchanges: Exchange[] = [];
   const warnings: string[] = [];
   for (const file of exchangeFiles(dir)) {

@@ -1,0 +1,330 @@
+/**
+ * The replay behind `smskit replay`: sends each recorded request to the target and compares the
+ * answer's outline (outline.ts) with the recorded answer's, or, with a reference server, with
+ * the reference's answer to the same request at the same time. In that mode each request goes to
+ * the reference twice first: paths where the two reference answers differ (generated ids,
+ * timestamps) are noise for that operation and binding, and target differences there are
+ * reported as noise, not as differences (Diffy's idea).
+ *
+ * Safety: only the operations allowed are sent (all with allowWrites, else the allow-list);
+ * recorded credentials (a recording made with --keep-secrets) never go to a host other than the
+ * recorded upstream's unless sendCredentials; at most `concurrency` exchanges in flight and at
+ * most `ratePerSecond` requests started per second.
+ */
+import { type Classified, classify } from './classify.js';
+import { canonicalText } from './canonical.js';
+import { compareOutlines, type Difference, groupPath } from './compare.js';
+import { pathIgnorer } from './ignore.js';
+import { type Answer, outlineEntries } from './outline.js';
+import type { Exchange, LoadedRecording, StoredMessage } from './recording.js';
+import { answerHeaders, curlFor, ReplayServer, type SendSettings } from './send.js';
+import type { DifferenceGroup, NoiseGroup, ReplayReport, ShownAnswer } from './types.js';
+
+export interface ReplayOptions {
+  readonly recording: LoadedRecording;
+  readonly recordingDir: string;
+  readonly target: string;
+  readonly reference?: string | undefined;
+  readonly network: Omit<SendSettings, 'connections'>;
+  readonly allowWrites: boolean;
+  /** Operations that may be sent (when allowWrites is false). */
+  readonly operations: readonly string[];
+  readonly sendCredentials: boolean;
+  readonly concurrency: number;
+  readonly ratePerSecond: number;
+  readonly ignore: readonly string[];
+  readonly baseline?: { readonly file: string; readonly keys: ReadonlySet<string> } | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly tool: string;
+  /** Called after each exchange, for progress. */
+  readonly onExchange?: ((done: number, total: number) => void) | undefined;
+}
+
+type Outcome =
+  | { readonly kind: 'skipped'; readonly reason: string }
+  | { readonly kind: 'not-judged'; readonly reason: string }
+  | {
+      readonly kind: 'compared';
+      readonly exchange: Exchange;
+      readonly classified: Classified;
+      readonly differences: readonly Difference[];
+      /** Paths where the reference's two answers differed. */
+      readonly noisePaths: readonly string[];
+      readonly want: ShownAnswer;
+      readonly got: ShownAnswer;
+      readonly targetAnswered: boolean;
+    };
+
+const SHOWN_BODY_LIMIT = 8 * 1024;
+
+function shown(answer: Answer | undefined, error?: string): ShownAnswer {
+  if (answer === undefined) return { status: undefined, headers: [], body: '', error: error ?? 'no answer' };
+  const text = answer.body.toString('utf8');
+  return {
+    status: answer.status,
+    headers: answerHeaders(answer),
+    body: text.length > SHOWN_BODY_LIMIT ? `${text.slice(0, SHOWN_BODY_LIMIT)}… [cut]` : text,
+  };
+}
+
+function storedAnswer(message: StoredMessage & { status: number }): Answer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of message.headers) headers[name.toLowerCase()] = value;
+  return { status: message.status, headers, body: Buffer.from(message.body, 'base64') };
+}
+
+/** Why an exchange is not sent, or undefined when it is. */
+function skipReason(
+  exchange: Exchange,
+  classified: Classified,
+  options: ReplayOptions,
+  hosts: string[],
+): string | undefined {
+  if (exchange.request.truncated) return 'request body cut at recording (over --max-body-bytes)';
+  if (options.reference === undefined && exchange.response === undefined)
+    return 'no recorded answer (the upstream did not answer)';
+  if (options.reference === undefined && exchange.response?.truncated)
+    return 'recorded answer cut (over --max-body-bytes)';
+  const reads = classified.binding === 'wsdl' || classified.binding === 'page';
+  if (!reads && !options.allowWrites && !options.operations.includes(classified.operation))
+    return 'operation not in --operations (give --allow-writes to send every operation)';
+  const recordedHost = new URL(options.recording.meta.upstream).hostname;
+  const carries = exchange.secrets.some((s) => !s.startsWith('answer '));
+  if (
+    options.recording.meta.secretsKept &&
+    carries &&
+    !options.sendCredentials &&
+    hosts.some((h) => h !== recordedHost)
+  )
+    return `carries recorded credentials, and the replay goes to another host than ${recordedHost} (--send-credentials to allow)`;
+  return undefined;
+}
+
+/** A start gate: at most `perSecond` starts in any second, spaced evenly. */
+function rateGate(perSecond: number): () => Promise<void> {
+  if (!Number.isFinite(perSecond) || perSecond <= 0) return async () => undefined;
+  const interval = 1000 / perSecond;
+  let next = 0;
+  return async () => {
+    const now = performance.now();
+    const at = Math.max(now, next);
+    next = at + interval;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  };
+}
+
+interface Servers {
+  readonly target: ReplayServer;
+  readonly reference: ReplayServer | undefined;
+  readonly gate: () => Promise<void>;
+}
+
+const errorText = (error: unknown): string => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : (error as Error).message;
+};
+
+async function sendVia(servers: Servers, server: ReplayServer, exchange: Exchange): Promise<Answer | string> {
+  await servers.gate();
+  try {
+    return await server.send(exchange.request);
+  } catch (error) {
+    return errorText(error);
+  }
+}
+
+async function replayOne(exchange: Exchange, options: ReplayOptions, servers: Servers): Promise<Outcome> {
+  const classified = classify(exchange.request);
+  const hosts = [
+    servers.target.url.hostname,
+    ...(servers.reference === undefined ? [] : [servers.reference.url.hostname]),
+  ];
+  const reason = skipReason(exchange, classified, options, hosts);
+  if (reason !== undefined) return { kind: 'skipped', reason };
+  let want: Answer;
+  let noisePaths: string[] = [];
+  const ignored = pathIgnorer(options.ignore);
+  if (servers.reference !== undefined) {
+    const first = await sendVia(servers, servers.reference, exchange);
+    const second = await sendVia(servers, servers.reference, exchange);
+    if (typeof first === 'string' || typeof second === 'string')
+      return {
+        kind: 'not-judged',
+        reason: `the reference did not answer (${typeof first === 'string' ? first : second})`,
+      };
+    want = first;
+    noisePaths = compareOutlines(outlineEntries(first, canonicalText), outlineEntries(second, canonicalText)).map((d) =>
+      groupPath(d.path),
+    );
+  } else want = storedAnswer(exchange.response!);
+  const got = await sendVia(servers, servers.target, exchange);
+  const wantEntries = outlineEntries(want, canonicalText);
+  const differences =
+    typeof got === 'string'
+      ? [{ kind: 'changed' as const, path: 'status', want: `status ${want.status}`, got: `no answer (${got})` }]
+      : compareOutlines(wantEntries, outlineEntries(got, canonicalText), ignored);
+  return {
+    kind: 'compared',
+    exchange,
+    classified,
+    differences,
+    noisePaths,
+    want: shown(want),
+    got: typeof got === 'string' ? shown(undefined, got) : shown(got),
+    targetAnswered: typeof got !== 'string',
+  };
+}
+
+export async function replay(options: ReplayOptions): Promise<ReplayReport> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const settings = { ...options.network, connections: options.concurrency };
+  const servers: Servers = {
+    target: new ReplayServer(options.target, settings),
+    reference: options.reference === undefined ? undefined : new ReplayServer(options.reference, settings),
+    gate: rateGate(options.ratePerSecond),
+  };
+  const exchanges = options.recording.exchanges;
+  const outcomes: Outcome[] = new Array(exchanges.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < exchanges.length && options.signal?.aborted !== true) {
+      const i = next++;
+      outcomes[i] = await replayOne(exchanges[i]!, options, servers);
+      options.onExchange?.(++done, exchanges.length);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  } finally {
+    await Promise.all([servers.target.close(), servers.reference?.close()]);
+  }
+  return buildReport(options, servers, outcomes, startedAt, performance.now() - started);
+}
+
+function buildReport(
+  options: ReplayOptions,
+  servers: Servers,
+  outcomes: readonly (Outcome | undefined)[],
+  startedAt: Date,
+  durationMs: number,
+): ReplayReport {
+  const compared = outcomes.filter((o): o is Extract<Outcome, { kind: 'compared' }> => o?.kind === 'compared');
+  // Noise is learned over the whole run: a path the reference varied on in any exchange of an
+  // operation and binding is noise in all of them.
+  const noiseKeys = new Set(
+    compared.flatMap((o) => o.noisePaths.map((p) => `${o.classified.operation} ${o.classified.binding} ${p}`)),
+  );
+  const groups = new Map<string, DifferenceGroup>();
+  const noise = new Map<string, NoiseGroup>();
+  let matched = 0;
+  let differing = 0;
+  for (const o of compared) {
+    const { operation, binding } = o.classified;
+    let real = 0;
+    for (const d of o.differences) {
+      const path = groupPath(d.path);
+      const where = `${operation} ${binding} ${path}`;
+      if (noiseKeys.has(where)) {
+        const had = noise.get(where);
+        noise.set(where, { operation, binding, path, count: (had?.count ?? 0) + 1 });
+        continue;
+      }
+      real++;
+      const key = `${operation} ${binding} ${d.kind} ${path}`;
+      const had = groups.get(key);
+      if (had !== undefined) {
+        groups.set(key, { ...had, count: had.count + 1 });
+        continue;
+      }
+      const baseline =
+        options.baseline === undefined
+          ? {}
+          : { baseline: options.baseline.keys.has(key) ? ('known' as const) : ('new' as const) };
+      groups.set(key, {
+        key,
+        operation,
+        binding,
+        kind: d.kind,
+        path,
+        count: 1,
+        ...baseline,
+        example: {
+          exchange: o.exchange.id,
+          want: d.want,
+          got: d.got,
+          wantAnswer: o.want,
+          gotAnswer: o.got,
+          curl: curlFor(servers.target, o.exchange.request),
+        },
+      });
+    }
+    if (real === 0) matched++;
+    else differing++;
+  }
+  // Noise paths the reference varied on but the target matched anyway are worth showing too.
+  for (const key of noiseKeys) {
+    if (noise.has(key)) continue;
+    const [operation, binding, ...rest] = key.split(' ');
+    noise.set(key, {
+      operation: operation!,
+      binding: binding as NoiseGroup['binding'],
+      path: rest.join(' '),
+      count: 0,
+    });
+  }
+  const sortedGroups = [...groups.values()].sort((a, b) => a.key.localeCompare(b.key));
+  const skippedReasons = new Map<string, number>();
+  for (const o of outcomes)
+    if (o?.kind === 'skipped' || o?.kind === 'not-judged')
+      skippedReasons.set(o.reason, (skippedReasons.get(o.reason) ?? 0) + 1);
+  const skipped = outcomes.filter((o) => o?.kind === 'skipped').length;
+  const notJudged = outcomes.filter((o) => o?.kind === 'not-judged').length;
+  const gating = sortedGroups.filter((g) => g.baseline !== 'known').length;
+  const interrupted = options.signal?.aborted === true;
+  const unreachable = compared.length > 0 && compared.every((o) => !o.targetAnswered);
+  const baseline =
+    options.baseline === undefined
+      ? undefined
+      : {
+          file: options.baseline.file,
+          known: sortedGroups.filter((g) => g.baseline === 'known').length,
+          new: gating,
+          fixed: [...options.baseline.keys].filter((k) => !groups.has(k)).sort(),
+        };
+  return {
+    meta: {
+      tool: options.tool,
+      recording: options.recordingDir,
+      upstream: options.recording.meta.upstream,
+      target: servers.target.url.origin,
+      reference: servers.reference?.url.origin,
+      secretsKept: options.recording.meta.secretsKept,
+      ignore: options.ignore,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+    },
+    summary: {
+      exchanges: options.recording.exchanges.length,
+      replayed: compared.length,
+      matched,
+      differing,
+      skipped,
+      notJudged,
+      groups: sortedGroups.length,
+      gating,
+      ...(baseline === undefined ? {} : { baseline }),
+      unreachable,
+      interrupted,
+      durationMs: Math.round(durationMs),
+      ok: gating === 0 && notJudged === 0 && !unreachable && !interrupted && compared.length > 0,
+    },
+    groups: sortedGroups,
+    noise: [...noise.values()].sort((a, b) =>
+      `${a.operation} ${a.binding} ${a.path}`.localeCompare(`${b.operation} ${b.binding} ${b.path}`),
+    ),
+    skipped: [...skippedReasons].map(([reason, count]) => ({ reason, count })),
+    warnings: options.recording.warnings,
+  };
+}
