@@ -6,6 +6,8 @@ import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
 import { outboxCommand } from './outbox.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 
@@ -20,4 +22,6 @@ export const commands: readonly CliCommand[] = [
   accountCommand,
   sendCommand,
   outboxCommand,
+  recordCommand,
+  replayCommand,
 ];
