@@ -56,6 +56,7 @@ type Outcome =
     };
 
 const SHOWN_BODY_LIMIT = 8 * 1024;
+const MAX_LISTED = 1000;
 
 function shown(answer: Answer | undefined, error?: string): ShownAnswer {
   if (answer === undefined) return { status: undefined, headers: [], body: '', error: error ?? 'no answer' };
@@ -65,6 +66,18 @@ function shown(answer: Answer | undefined, error?: string): ShownAnswer {
     headers: answerHeaders(answer),
     body: text.length > SHOWN_BODY_LIMIT ? `${text.slice(0, SHOWN_BODY_LIMIT)}… [cut]` : text,
   };
+}
+
+/**
+ * The answer with the servers' own addresses (the recorded upstream's, the target's, the
+ * reference's) written as one placeholder: a WSDL names the server it came from, and that is
+ * not a difference.
+ */
+function withoutOrigins(answer: Answer, origins: readonly string[]): Answer {
+  let text = answer.body.toString('latin1');
+  const before = text;
+  for (const origin of origins) text = text.split(origin).join('http://server');
+  return text === before ? answer : { ...answer, body: Buffer.from(text, 'latin1') };
 }
 
 function storedAnswer(message: StoredMessage & { status: number }): Answer {
@@ -117,6 +130,8 @@ interface Servers {
   readonly target: ReplayServer;
   readonly reference: ReplayServer | undefined;
   readonly gate: () => Promise<void>;
+  /** Every server origin a body may name (the recorded upstream first). */
+  readonly origins: readonly string[];
 }
 
 const errorText = (error: unknown): string => {
@@ -156,13 +171,13 @@ async function replayOne(exchange: Exchange, options: ReplayOptions, servers: Se
     noisePaths = compareOutlines(outlineEntries(first, canonicalText), outlineEntries(second, canonicalText)).map((d) =>
       groupPath(d.path),
     );
-  } else want = storedAnswer(exchange.response!);
+  } else want = withoutOrigins(storedAnswer(exchange.response!), servers.origins);
   const got = await sendVia(servers, servers.target, exchange);
   const wantEntries = outlineEntries(want, canonicalText);
   const differences =
     typeof got === 'string'
       ? [{ kind: 'changed' as const, path: 'status', want: `status ${want.status}`, got: `no answer (${got})` }]
-      : compareOutlines(wantEntries, outlineEntries(got, canonicalText), ignored);
+      : compareOutlines(wantEntries, outlineEntries(withoutOrigins(got, servers.origins), canonicalText), ignored);
   return {
     kind: 'compared',
     exchange,
@@ -179,10 +194,17 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const startedAt = new Date();
   const started = performance.now();
   const settings = { ...options.network, connections: options.concurrency };
+  const target = new ReplayServer(options.target, settings);
+  const reference = options.reference === undefined ? undefined : new ReplayServer(options.reference, settings);
   const servers: Servers = {
-    target: new ReplayServer(options.target, settings),
-    reference: options.reference === undefined ? undefined : new ReplayServer(options.reference, settings),
+    target,
+    reference,
     gate: rateGate(options.ratePerSecond),
+    origins: [
+      new URL(options.recording.meta.upstream).origin,
+      target.url.origin,
+      ...(reference === undefined ? [] : [reference.url.origin]),
+    ],
   };
   const exchanges = options.recording.exchanges;
   const outcomes: Outcome[] = new Array(exchanges.length);
@@ -235,7 +257,11 @@ function buildReport(
       const key = `${operation} ${binding} ${d.kind} ${path}`;
       const had = groups.get(key);
       if (had !== undefined) {
-        groups.set(key, { ...had, count: had.count + 1 });
+        const exchanges =
+          had.exchanges.length >= MAX_LISTED || had.exchanges.at(-1) === o.exchange.id
+            ? had.exchanges
+            : [...had.exchanges, o.exchange.id];
+        groups.set(key, { ...had, count: had.count + 1, exchanges });
         continue;
       }
       const baseline =
@@ -249,6 +275,7 @@ function buildReport(
         kind: d.kind,
         path,
         count: 1,
+        exchanges: [o.exchange.id],
         ...baseline,
         example: {
           exchange: o.exchange.id,

@@ -31,6 +31,8 @@ export interface DifferenceGroup {
   readonly kind: DifferenceKind;
   readonly path: string;
   readonly count: number;
+  /** The ids of the exchanges in the group (the first 1,000). */
+  readonly exchanges: readonly number[];
   /** Set when a baseline was given: known (listed there) or new. */
   readonly baseline?: 'known' | 'new';
   readonly example: Example;
