@@ -73,6 +73,8 @@ const HOP_BY_HOP = new Set([
   'transfer-encoding',
   'upgrade',
   'host',
+  // Node answers `Expect: 100-continue` itself (.NET clients send it); undici will not send it on.
+  'expect',
 ]);
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;

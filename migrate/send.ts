@@ -32,6 +32,8 @@ const NOT_FORWARDED = new Set([
   'transfer-encoding',
   'upgrade',
   'content-length',
+  // Node answers `Expect: 100-continue` itself (.NET clients send it); undici will not send it on.
+  'expect',
 ]);
 
 /** A server a replay sends to: its origin and a keep-alive pool with the network options. */
