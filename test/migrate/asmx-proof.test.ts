@@ -99,11 +99,7 @@ describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, repl
   const zeepResults: Record<string, { ok?: unknown; error?: string }> = {};
   const zeepDirect: Record<string, { ok?: unknown; error?: string }> = {};
 
-  async function record(
-    name: string,
-    peer: AsmxPeer,
-    drive: (recorder: Recorder) => Promise<number | void>,
-  ): Promise<void> {
+  async function record(name: string, peer: AsmxPeer, drive: (recorder: Recorder) => Promise<void>): Promise<void> {
     const recorder = await startRecorder({ upstream: peer.url, out: join(work, name), port: 0 });
     try {
       await drive(recorder);
