@@ -145,18 +145,18 @@ export async function runRecordSection(
           figure: direct,
           unit: 'ms',
         },
-        ratioRow(
-          {
-            section: 'record',
-            name: 'median latency through smskit record',
-            figure: recorded,
-            unit: 'ms',
-            peer: 'direct',
-            peerFigure: direct,
-            note: `adds ${(added * 1000).toFixed(0)} µs; p99 ${p99.recorded.toFixed(2)} vs ${p99.direct.toFixed(2)} ms`,
-          },
-          { max: 3 },
-        ),
+        {
+          // A second HTTP hop on loopback cannot cost nothing next to a ~50 µs exchange: the ratio
+          // is shown, and the added time itself is what is judged.
+          section: 'record',
+          name: 'median latency through smskit record',
+          figure: recorded,
+          unit: 'ms',
+          peer: 'direct',
+          peerFigure: direct,
+          ratio: recorded / direct,
+          note: `p99 ${p99.recorded.toFixed(2)} vs ${p99.direct.toFixed(2)} ms`,
+        },
         limitRow(
           { section: 'record', name: 'latency the recorder adds (median)', figure: added, unit: 'ms' },
           { below: 1 },
@@ -170,7 +170,7 @@ export async function runRecordSection(
             peer: 'direct',
             peerFigure: median(rps.direct),
           },
-          { min: 0.3 },
+          { min: 0.5 },
         ),
       ],
       figures: {
