@@ -12,6 +12,11 @@ import type { HeaderList } from './recording.js';
 export const REDACTED = '***';
 
 const SECRET_NAME = /password|passwd|passphrase|^pwd$|secret|token|api[-_]?key|credential|^pin$|^nonce$/i;
+/** Whether a field's local name is one the rule calls secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name.includes(':') ? name.slice(name.indexOf(':') + 1) : name);
+}
+
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 /** The declared names in a WSDL's text that the rule calls secret, sorted. */
@@ -74,6 +79,16 @@ export class Redactor {
       target: outTarget,
       redacted: [...new Set(redacted)],
     };
+  }
+
+  /** Any text shown to a person (a report's body or curl line): secret elements and `name=value` fields. */
+  text(text: string): string {
+    const ignored: string[] = [];
+    return this.#elements(text, ignored).replace(
+      /([?&\s'"])([^=&?\s'"]+)=([^&\s'"]*)/g,
+      (whole, lead: string, name: string, value: string) =>
+        value !== '' && this.#isSecret(name) ? `${lead}${name}=${REDACTED}` : whole,
+    );
   }
 
   #elements(text: string, redacted: string[]): string {

@@ -11,6 +11,7 @@
  * recorded upstream's unless sendCredentials; at most `concurrency` exchanges in flight and at
  * most `ratePerSecond` requests started per second.
  */
+import { makeRedactor } from '../conformance/redact.js';
 import { type Classified, classify } from './classify.js';
 import { canonicalText } from './canonical.js';
 import { compareOutlines, type Difference, groupPath } from './compare.js';
@@ -18,6 +19,7 @@ import { pathIgnorer } from './ignore.js';
 import { type Answer, outlineEntries } from './outline.js';
 import type { Exchange, LoadedRecording, StoredMessage } from './recording.js';
 import { answerHeaders, curlFor, ReplayServer, type SendSettings } from './send.js';
+import { isSecretName, Redactor } from './redact.js';
 import type { DifferenceGroup, NoiseGroup, ReplayReport, ShownAnswer } from './types.js';
 
 export interface ReplayOptions {
@@ -58,14 +60,34 @@ type Outcome =
 const SHOWN_BODY_LIMIT = 8 * 1024;
 const MAX_LISTED = 1000;
 
-function shown(answer: Answer | undefined, error?: string): ShownAnswer {
+/**
+ * Reports show no secret, also from a recording made with --keep-secrets: conformance's
+ * named-credential rules (password fields, Authorization, user:password@) on every text shown.
+ */
+const redactNamed = makeRedactor([]);
+
+function shownRedactor(secretFields: readonly string[]): (text: string) => string {
+  const rules = new Redactor(secretFields);
+  return (text) => rules.text(redactNamed(text));
+}
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$/i;
+
+function shown(redact: (text: string) => string, answer: Answer | undefined, error?: string): ShownAnswer {
   if (answer === undefined) return { status: undefined, headers: [], body: '', error: error ?? 'no answer' };
-  const text = answer.body.toString('utf8');
+  const text = redact(answer.body.toString('utf8'));
   return {
     status: answer.status,
-    headers: answerHeaders(answer),
+    headers: answerHeaders(answer).map(([n, v]): [string, string] => [n, SECRET_HEADER.test(n) ? '***' : v]),
     body: text.length > SHOWN_BODY_LIMIT ? `${text.slice(0, SHOWN_BODY_LIMIT)}… [cut]` : text,
   };
+}
+
+/** A value shown at a path: `***` when the path's field is named like a secret. */
+function shownValue(path: string, value: string | undefined): string | undefined {
+  const last = path.split('/').at(-1) ?? '';
+  return value !== undefined && isSecretName(last.replace(/\[\d+\]$/, ''))
+    ? value.replace(/= ".*"$/, '= "***"')
+    : value;
 }
 
 /**
@@ -130,6 +152,8 @@ interface Servers {
   readonly target: ReplayServer;
   readonly reference: ReplayServer | undefined;
   readonly gate: () => Promise<void>;
+  /** Takes secrets out of what a report shows. */
+  readonly redact: (text: string) => string;
   /** Every server origin a body may name (the recorded upstream first). */
   readonly origins: readonly string[];
 }
@@ -184,8 +208,8 @@ async function replayOne(exchange: Exchange, options: ReplayOptions, servers: Se
     classified,
     differences,
     noisePaths,
-    want: shown(want),
-    got: typeof got === 'string' ? shown(undefined, got) : shown(got),
+    want: shown(servers.redact, want),
+    got: typeof got === 'string' ? shown(servers.redact, undefined, got) : shown(servers.redact, got),
     targetAnswered: typeof got !== 'string',
   };
 }
@@ -200,6 +224,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     target,
     reference,
     gate: rateGate(options.ratePerSecond),
+    redact: shownRedactor(options.recording.meta.secretFields),
     origins: [
       new URL(options.recording.meta.upstream).origin,
       target.url.origin,
@@ -279,11 +304,11 @@ function buildReport(
         ...baseline,
         example: {
           exchange: o.exchange.id,
-          want: d.want,
-          got: d.got,
+          want: shownValue(d.path, d.want),
+          got: shownValue(d.path, d.got),
           wantAnswer: o.want,
           gotAnswer: o.got,
-          curl: curlFor(servers.target, o.exchange.request),
+          curl: servers.redact(curlFor(servers.target, o.exchange.request)),
         },
       });
     }

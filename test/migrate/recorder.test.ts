@@ -270,6 +270,11 @@ describe('replay safety', () => {
       await replay(options(many, url, { concurrency: 8, ratePerSecond: 40 }));
       // 12 starts at most 40 a second, evenly spaced: the last one no sooner than 11/40 s in.
       expect(performance.now() - started).toBeGreaterThanOrEqual(270);
+      // Reports show no kept secret: every exchange differs here, with its answers and curl.
+      const differing = await replay(options(withSecrets, url));
+      expect(differing.groups.length).toBeGreaterThan(0);
+      expect(differing.groups.some((g) => /authorization: \*\*\*/i.test(g.example.curl))).toBe(true);
+      expect(JSON.stringify(differing)).not.toMatch(/kept-token|dTpw/);
     } finally {
       target.closeAllConnections();
       await new Promise<void>((r) => target.close(() => r()));
