@@ -20,7 +20,8 @@ import { type Answer, outlineEntries } from './outline.js';
 import type { Exchange, LoadedRecording, StoredMessage } from './recording.js';
 import { answerHeaders, curlFor, ReplayServer, type SendSettings } from './send.js';
 import { isSecretName, Redactor } from './redact.js';
-import type { DifferenceGroup, NoiseGroup, ReplayReport, ShownAnswer } from './types.js';
+import { groupDifferences } from './grouping.js';
+import type { ReplayReport, ShownAnswer } from './types.js';
 
 export interface ReplayOptions {
   readonly recording: LoadedRecording;
@@ -58,7 +59,6 @@ type Outcome =
     };
 
 const SHOWN_BODY_LIMIT = 8 * 1024;
-const MAX_LISTED = 1000;
 
 /**
  * Reports show no secret, also from a recording made with --keep-secrets: conformance's
@@ -263,70 +263,29 @@ function buildReport(
   const noiseKeys = new Set(
     compared.flatMap((o) => o.noisePaths.map((p) => `${o.classified.operation} ${o.classified.binding} ${p}`)),
   );
-  const groups = new Map<string, DifferenceGroup>();
-  const noise = new Map<string, NoiseGroup>();
-  let matched = 0;
-  let differing = 0;
-  for (const o of compared) {
-    const { operation, binding } = o.classified;
-    let real = 0;
-    for (const d of o.differences) {
-      const path = groupPath(d.path);
-      const where = `${operation} ${binding} ${path}`;
-      if (noiseKeys.has(where)) {
-        const had = noise.get(where);
-        noise.set(where, { operation, binding, path, count: (had?.count ?? 0) + 1 });
-        continue;
-      }
-      real++;
-      const key = `${operation} ${binding} ${d.kind} ${path}`;
-      const had = groups.get(key);
-      if (had !== undefined) {
-        const exchanges =
-          had.exchanges.length >= MAX_LISTED || had.exchanges.at(-1) === o.exchange.id
-            ? had.exchanges
-            : [...had.exchanges, o.exchange.id];
-        groups.set(key, { ...had, count: had.count + 1, exchanges });
-        continue;
-      }
-      const baseline =
-        options.baseline === undefined
-          ? {}
-          : { baseline: options.baseline.keys.has(key) ? ('known' as const) : ('new' as const) };
-      groups.set(key, {
-        key,
-        operation,
-        binding,
-        kind: d.kind,
-        path,
-        count: 1,
-        exchanges: [o.exchange.id],
-        ...baseline,
-        example: {
-          exchange: o.exchange.id,
-          want: shownValue(d.path, d.want),
-          got: shownValue(d.path, d.got),
-          wantAnswer: o.want,
-          gotAnswer: o.got,
-          curl: servers.redact(curlFor(servers.target, o.exchange.request)),
-        },
-      });
-    }
-    if (real === 0) matched++;
-    else differing++;
-  }
-  // Noise paths the reference varied on but the target matched anyway are worth showing too.
-  for (const key of noiseKeys) {
-    if (noise.has(key)) continue;
-    const [operation, binding, ...rest] = key.split(' ');
-    noise.set(key, {
-      operation: operation!,
-      binding: binding as NoiseGroup['binding'],
-      path: rest.join(' '),
-      count: 0,
-    });
-  }
-  const sortedGroups = [...groups.values()].sort((a, b) => a.key.localeCompare(b.key));
+  const {
+    groups: sortedGroups,
+    noise,
+    matched,
+    differing,
+  } = groupDifferences(
+    compared.map((o) => ({
+      id: o.exchange.id,
+      ...o.classified,
+      differences: o.differences,
+      example: (d) => ({
+        exchange: o.exchange.id,
+        want: shownValue(d.path, d.want),
+        got: shownValue(d.path, d.got),
+        wantAnswer: o.want,
+        gotAnswer: o.got,
+        curl: servers.redact(curlFor(servers.target, o.exchange.request)),
+      }),
+    })),
+    noiseKeys,
+    options.baseline?.keys,
+  );
+  const groupKeys = new Set(sortedGroups.map((g) => g.key));
   const skippedReasons = new Map<string, number>();
   for (const o of outcomes)
     if (o?.kind === 'skipped' || o?.kind === 'not-judged')
@@ -343,7 +302,7 @@ function buildReport(
           file: options.baseline.file,
           known: sortedGroups.filter((g) => g.baseline === 'known').length,
           new: gating,
-          fixed: [...options.baseline.keys].filter((k) => !groups.has(k)).sort(),
+          fixed: [...options.baseline.keys].filter((k) => !groupKeys.has(k)).sort(),
         };
   return {
     meta: {
@@ -373,9 +332,7 @@ function buildReport(
       ok: gating === 0 && notJudged === 0 && !unreachable && !interrupted && compared.length > 0,
     },
     groups: sortedGroups,
-    noise: [...noise.values()].sort((a, b) =>
-      `${a.operation} ${a.binding} ${a.path}`.localeCompare(`${b.operation} ${b.binding} ${b.path}`),
-    ),
+    noise,
     skipped: [...skippedReasons].map(([reason, count]) => ({ reason, count })),
     warnings: options.recording.warnings,
   };

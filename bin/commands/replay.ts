@@ -219,6 +219,14 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
+  writeReports(options, report, migrate);
+  return exitCodeOf(options, report, migrate);
+}
+
+type Migrate = typeof import('../../migrate/index.js');
+type Report = Awaited<ReturnType<Migrate['replay']>>;
+
+function writeReports(options: ReplayCommandOptions, report: Report, migrate: Migrate): void {
   for (const reporter of options.reporters) {
     const text = migrate.renderReplayReport(reporter.name, report);
     if (reporter.out === undefined) process.stdout.write(text);
@@ -226,6 +234,9 @@ async function run(args: Record<string, unknown>): Promise<number> {
   }
   if (!options.reporters.some((r) => r.name === 'pretty' && r.out === undefined))
     process.stderr.write(`${migrate.summaryLine(report)}\n`);
+}
+
+function exitCodeOf(options: ReplayCommandOptions, report: Report, migrate: Migrate): number {
   if (report.summary.interrupted) return EXIT_INTERRUPTED;
   if (options.writeBaseline !== undefined) {
     migrate.writeReplayBaseline(options.writeBaseline, report.groups);
