@@ -159,7 +159,7 @@ export async function runRecordSection(
         },
         limitRow(
           { section: 'record', name: 'latency the recorder adds (median)', figure: added, unit: 'ms' },
-          { below: 1 },
+          { below: 0.5 },
         ),
         ratioRow(
           {
