@@ -12,7 +12,8 @@ const DATE_TIME = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d
 const EXPONENT = /^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/;
 const GUID = /^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$/;
 
-function canonicalDateTime(text: string): string | undefined {
+/** An xs:dateTime in one form (see above), or undefined for text that is not one. */
+export function canonicalDateTime(text: string): string | undefined {
   const m = DATE_TIME.exec(text);
   if (m === null) return undefined;
   const [, date, time, fraction = '', zone] = m;

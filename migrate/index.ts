@@ -5,6 +5,7 @@
  */
 export { classify, type Classified, type ExchangeBinding } from './classify.js';
 export { canonicalText } from './canonical.js';
+export { declaredTypeNormaliser, readWsdlFile, recordedDescriptor } from './declared-types.js';
 export { compareOutlines, type Difference, type DifferenceKind, groupPath } from './compare.js';
 export { pathIgnorer } from './ignore.js';
 export { type Answer, type OutlineEntry, outline, outlineEntries, type TextNormaliser } from './outline.js';

@@ -30,8 +30,11 @@ export interface OutlineEntry {
   readonly line: string;
 }
 
-/** Rewrites a leaf element's text before it goes into the outline (for differences by design). */
-export type TextNormaliser = (text: string) => string;
+/**
+ * Rewrites a leaf element's text before it goes into the outline (for differences by design, or
+ * canonical parsing by the element's declared type: migrate/declared-types.ts).
+ */
+export type TextNormaliser = (text: string, element?: { readonly ns: string; readonly local: string }) => string;
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -124,7 +127,7 @@ function attributeText(el: XmlElement): string {
 function elementEntries(el: XmlElement, path: string, depth: number, normalise: TextNormaliser): OutlineEntry[] {
   const kids = children(el);
   let value = `${qname(el.ns, el.local)}${attributeText(el)}`;
-  if (kids.length === 0) value += ` = ${JSON.stringify(normalise(textOf(el)))}`;
+  if (kids.length === 0) value += ` = ${JSON.stringify(normalise(textOf(el), el))}`;
   else if (el.children.some((c) => c.type === 'text' && c.text.trim() !== '')) value += ' (mixed content)';
   const own = entry(path === '' ? `/${el.local}` : path, value, `${'  '.repeat(depth)}${value}`);
   const seen = new Map<string, number>();

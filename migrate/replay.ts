@@ -13,10 +13,12 @@
  */
 import { makeRedactor } from '../conformance/redact.js';
 import { type Classified, classify } from './classify.js';
+import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { canonicalText } from './canonical.js';
+import { declaredTypeNormaliser, recordedDescriptor } from './declared-types.js';
 import { compareOutlines, type Difference, groupPath } from './compare.js';
 import { pathIgnorer } from './ignore.js';
-import { type Answer, outlineEntries } from './outline.js';
+import { type Answer, outlineEntries, type TextNormaliser } from './outline.js';
 import type { Exchange, LoadedRecording, StoredMessage } from './recording.js';
 import { answerHeaders, curlFor, ReplayServer, type SendSettings } from './send.js';
 import { isSecretName, Redactor } from './redact.js';
@@ -36,6 +38,11 @@ export interface ReplayOptions {
   readonly concurrency: number;
   readonly ratePerSecond: number;
   readonly ignore: readonly string[];
+  /**
+   * The service's descriptor, for canonical parsing of leaf texts by declared type (`--wsdl`);
+   * without it, the recording's own `?wsdl` exchange if it has one, else the lexical rule.
+   */
+  readonly descriptor?: { readonly descriptor: ServiceDescriptor; readonly from: string } | undefined;
   readonly baseline?: { readonly file: string; readonly keys: ReadonlySet<string> } | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly tool: string;
@@ -152,6 +159,10 @@ interface Servers {
   readonly target: ReplayServer;
   readonly reference: ReplayServer | undefined;
   readonly gate: () => Promise<void>;
+  /** Leaf texts to their canonical form (by declared type where known). */
+  readonly normalise: TextNormaliser;
+  /** Where the declared types came from, for the report. */
+  readonly leafTypes: string;
   /** Takes secrets out of what a report shows. */
   readonly redact: (text: string) => string;
   /** Every server origin a body may name (the recorded upstream first). */
@@ -191,17 +202,18 @@ async function replayOne(exchange: Exchange, options: ReplayOptions, servers: Se
         kind: 'not-judged',
         reason: `the reference did not answer (${typeof first === 'string' ? first : second})`,
       };
-    want = first;
-    noisePaths = compareOutlines(outlineEntries(first, canonicalText), outlineEntries(second, canonicalText)).map((d) =>
-      groupPath(d.path),
-    );
+    want = withoutOrigins(first, servers.origins);
+    noisePaths = compareOutlines(
+      outlineEntries(first, servers.normalise),
+      outlineEntries(second, servers.normalise),
+    ).map((d) => groupPath(d.path));
   } else want = withoutOrigins(storedAnswer(exchange.response!), servers.origins);
   const got = await sendVia(servers, servers.target, exchange);
-  const wantEntries = outlineEntries(want, canonicalText);
+  const wantEntries = outlineEntries(want, servers.normalise);
   const differences =
     typeof got === 'string'
       ? [{ kind: 'changed' as const, path: 'status', want: `status ${want.status}`, got: `no answer (${got})` }]
-      : compareOutlines(wantEntries, outlineEntries(withoutOrigins(got, servers.origins), canonicalText), ignored);
+      : compareOutlines(wantEntries, outlineEntries(withoutOrigins(got, servers.origins), servers.normalise), ignored);
   return {
     kind: 'compared',
     exchange,
@@ -220,7 +232,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const settings = { ...options.network, connections: options.concurrency };
   const target = new ReplayServer(options.target, settings);
   const reference = options.reference === undefined ? undefined : new ReplayServer(options.reference, settings);
+  const declared = options.descriptor ?? recordedDescriptor(options.recording);
   const servers: Servers = {
+    normalise: declared === undefined ? canonicalText : declaredTypeNormaliser(declared.descriptor),
+    leafTypes:
+      declared === undefined ? 'lexical forms (no WSDL: give --wsdl)' : `declared types, from ${declared.from}`,
     target,
     reference,
     gate: rateGate(options.ratePerSecond),
@@ -313,6 +329,7 @@ function buildReport(
       reference: servers.reference?.url.origin,
       secretsKept: options.recording.meta.secretsKept,
       ignore: options.ignore,
+      leafTypes: servers.leafTypes,
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
     },

@@ -80,6 +80,8 @@ export interface ReplayReport {
     readonly reference: string | undefined;
     readonly secretsKept: boolean;
     readonly ignore: readonly string[];
+    /** How leaf texts were compared: by declared type (and from which WSDL) or by lexical form. */
+    readonly leafTypes: string;
     readonly startedAt: string;
     readonly finishedAt: string;
   };

@@ -40,6 +40,7 @@ export interface ReplayCommandOptions {
   readonly reporters: readonly { readonly name: ReplayReporterName; readonly out: string | undefined }[];
   readonly baseline: string | undefined;
   readonly writeBaseline: string | undefined;
+  readonly wsdl: string | undefined;
 }
 
 const strings = (value: unknown): string[] =>
@@ -93,9 +94,11 @@ export function validateReplayOptions(args: Record<string, unknown>): ReplayComm
     throw new UsageError('--wsse-user: replay sends the recorded SOAP headers as they are');
   const baseline = args.baseline;
   const writeBaseline = args['write-baseline'];
+  const wsdl = args.wsdl;
   for (const [name, value] of [
     ['baseline', baseline],
     ['write-baseline', writeBaseline],
+    ['wsdl', wsdl],
   ] as const)
     if (value !== undefined && (typeof value !== 'string' || value === ''))
       throw new UsageError(`--${name} needs a file`);
@@ -113,6 +116,7 @@ export function validateReplayOptions(args: Record<string, unknown>): ReplayComm
     reporters: reportersOf(args),
     baseline: baseline as string | undefined,
     writeBaseline: writeBaseline as string | undefined,
+    wsdl: wsdl as string | undefined,
   });
 }
 
@@ -160,6 +164,11 @@ function builder(yargs: Argv): Argv {
         array: true,
         describe: 'Output file of each reporter but pretty, in the order given',
       })
+      .option('wsdl', {
+        type: 'string',
+        describe:
+          "The service's WSDL file, for canonical parsing by declared type (default: the recorded ?wsdl, if any)",
+      })
       .option('baseline', { type: 'string', describe: 'Differences listed in this file do not fail the run' })
       .option('write-baseline', {
         type: 'string',
@@ -177,9 +186,12 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const { authorizationValue } = await import('../../runtime/network/auth.js');
   let recording: ReturnType<typeof migrate.readRecording>;
   let baselineKeys: Set<string> | undefined;
+  let descriptor: Parameters<typeof migrate.replay>[0]['descriptor'];
   try {
     recording = migrate.readRecording(options.dir);
     baselineKeys = options.baseline === undefined ? undefined : migrate.readReplayBaseline(options.baseline);
+    descriptor =
+      options.wsdl === undefined ? undefined : { descriptor: migrate.readWsdlFile(options.wsdl), from: options.wsdl };
   } catch (error) {
     if (error instanceof migrate.RecordingError) throw new CliError(error.message);
     throw error;
@@ -210,6 +222,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       concurrency: options.concurrency,
       ratePerSecond: options.rate,
       ignore: options.ignore,
+      descriptor,
       baseline: baselineKeys === undefined ? undefined : { file: options.baseline!, keys: baselineKeys },
       signal: interrupt.signal,
       tool: `smskit ${toolVersion()}`,

@@ -88,7 +88,7 @@ export function renderHtml(report: ReplayReport): string {
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>smskit replay — ${h(verdict(report))}</title><style>${STYLE}</style></head><body>`,
     '<h1>smskit replay</h1>',
-    `<p>Recording <code>${h(m.recording)}</code> (from <code>${h(m.upstream)}</code>) replayed against <code>${h(m.target)}</code>${m.reference === undefined ? '' : `, compared with <code>${h(m.reference)}</code>`}; ${h(m.startedAt)} to ${h(m.finishedAt)}.</p>`,
+    `<p>Recording <code>${h(m.recording)}</code> (from <code>${h(m.upstream)}</code>) replayed against <code>${h(m.target)}</code>${m.reference === undefined ? '' : `, compared with <code>${h(m.reference)}</code>`}; ${h(m.startedAt)} to ${h(m.finishedAt)}. Leaf texts compared by ${h(m.leafTypes)}.</p>`,
     `<p class="verdict ${pass ? 'pass' : 'fail'}">${h(summaryLine(report))}</p>`,
     groupsSection(report),
     tableSection(

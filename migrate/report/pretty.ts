@@ -13,6 +13,7 @@ export function renderPretty(report: ReplayReport): string {
   const m = report.meta;
   const lines = [
     `smskit replay: ${m.recording} (recorded from ${m.upstream}) -> ${m.target}${m.reference === undefined ? '' : `, reference ${m.reference}`}`,
+    `leaf texts compared by ${m.leafTypes}${m.ignore.length === 0 ? '' : `; ignored: ${m.ignore.join(', ')}`}`,
   ];
   for (const g of report.groups) {
     const known = g.baseline === 'known' ? ' [known: baseline]' : '';

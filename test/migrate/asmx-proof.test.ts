@@ -29,6 +29,7 @@ import {
   replay,
   startRecorder,
 } from '../../migrate/index.js';
+import { descriptorFromWsdlText } from '../../conformance/wsdl-reader.js';
 import { listen } from '../../runtime/index.js';
 import { readCaptures, type Capture } from '../helpers/asmx-captures.js';
 import { asmxPeerSkipReason, type AsmxPeer, type AsmxPeerSite, startAsmxPeer } from '../helpers/asmx-peer.js';
@@ -219,6 +220,8 @@ describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, repl
       );
       expect(report.groups.map((g) => g.key)).toEqual([]);
       expect(report.summary.replayed).toBe(recordings[name]!.exchanges.length);
+      // Each of these recordings holds the ?wsdl its client read: leaf texts by declared type.
+      expect(report.meta.leafTypes).toMatch(/^declared types, from the recorded \/.*\?wsdl$/i);
       expect(report.summary.ok).toBe(true);
     },
   );
@@ -226,7 +229,12 @@ describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, repl
   it.each(['echo', 'rich'] as const)(
     'replayed against smskit: the %s captures differ exactly where documented',
     async (site) => {
-      const report = await replay(replayOptions(recordings[`captures-${site}`]!, ours.get(site)!.origin));
+      // The captures hold no ?wsdl exchange: the service's WSDL is given, as --wsdl would.
+      const descriptor = { descriptor: descriptorFromWsdlText(asmxWsdl(site)), from: `${site}.wsdl` };
+      const report = await replay(
+        replayOptions(recordings[`captures-${site}`]!, ours.get(site)!.origin, { descriptor }),
+      );
+      expect(report.meta.leafTypes).toBe(`declared types, from ${site}.wsdl`);
       const names = [...differingIds(report.groups)].map((id) => `${site}/${captureOrder[site]![id - 1]!.name}`).sort();
       const documented = Object.keys(KNOWN)
         .filter((k) => k.startsWith(`${site}/`))

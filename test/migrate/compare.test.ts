@@ -4,10 +4,13 @@
  * DIFFERENT row that matched is reported by name.
  */
 import { describe, expect, it } from 'vitest';
+import { descriptorFromWsdlText } from '../../conformance/wsdl-reader.js';
 import { canonicalText } from '../../migrate/canonical.js';
+import { declaredPrimitives, declaredTypeNormaliser } from '../../migrate/declared-types.js';
 import { compareOutlines, groupPath } from '../../migrate/compare.js';
 import { pathIgnorer } from '../../migrate/ignore.js';
 import { type Answer, outlineEntries } from '../../migrate/outline.js';
+import { asmxWsdl } from '../helpers/smskit-peers.js';
 
 const answer = (body: string, status = 200, contentType = 'text/xml; charset=utf-8'): Answer => ({
   status,
@@ -163,5 +166,29 @@ describe('canonicalText', () => {
     ['2024-02-29', '2024-02-29'],
   ])('%s -> %s', (text, want) => {
     expect(canonicalText(text)).toBe(want);
+  });
+});
+
+describe('canonical parsing by declared type (the rich peer WSDL)', () => {
+  const normalise = declaredTypeNormaliser(descriptorFromWsdlText(asmxWsdl('rich')));
+  const R = 'http://smskit.dev/rich/';
+  const same = (local: string, a: string, b: string): boolean =>
+    normalise(a, { ns: R, local }) === normalise(b, { ns: R, local });
+  it.each([
+    ['Discount', 'decimal', '12.50', '12.5', true],
+    ['Discount', 'decimal', '+012.50', '12.5', true],
+    ['Discount', 'decimal', '12.51', '12.5', false],
+    ['Priority', 'int', '007', '7', true],
+    ['Note', 'string', '007', '7', false],
+    ['Note', 'string', 'a ', 'a', false],
+    ['Created', 'dateTime', '2024-02-29T15:45:00+02:00', '2024-02-29T13:45:00Z', true],
+    ['Reference', 'guid', '0F8FAD5B-D9CB-469F-A165-70867728950E', '0f8fad5b-d9cb-469f-a165-70867728950e', true],
+  ])('%s (%s): %s vs %s same: %s', (local, _type, a, b, want) => {
+    expect(same(local, a, b)).toBe(want);
+  });
+  it('finds the declared types of the rich service', () => {
+    const types = declaredPrimitives(descriptorFromWsdlText(asmxWsdl('rich')));
+    expect(types.get(`{${R}}Discount`)).toBe('decimal');
+    expect(types.get(`{${R}}Note`)).toBe('string');
   });
 });

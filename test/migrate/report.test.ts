@@ -20,6 +20,7 @@ function report(baseline?: 'known' | 'new'): ReplayReport {
       reference: undefined,
       secretsKept: false,
       ignore: [],
+      leafTypes: 'lexical forms',
       startedAt: '2026-01-01T00:00:00.000Z',
       finishedAt: '2026-01-01T00:00:01.000Z',
     },
