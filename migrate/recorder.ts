@@ -146,6 +146,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       secretFields: redactor.fields,
     },
     { ...DEFAULT_STORE_LIMITS, ...options.limits },
+    (message) => (options.onWarning ?? (() => undefined))(`record: ${message}`),
   );
   const context: ExchangeContext = {
     upstream,
@@ -175,7 +176,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     url: `http://${shownHost}:${address.port}`,
     recorded: () => writer.written,
     secretFields: () => redactor.fields,
-    close: () => closeServer(server, dispatcher),
+    close: async () => {
+      await closeServer(server, dispatcher);
+      // The last exchanges are stored just after their answers: let them land, then write them.
+      await new Promise((resolve) => setImmediate(resolve));
+      writer.flush();
+    },
   };
 }
 

@@ -90,10 +90,20 @@ export class RecordingWriter {
   #bytes = 0;
   #nextId = 1;
   #written = 0;
+  #pending: string[] = [];
+  #flushing = false;
 
-  constructor(dir: string, meta: RecordingMeta, limits: StoreLimits = DEFAULT_STORE_LIMITS) {
+  readonly #onError: (message: string) => void;
+
+  constructor(
+    dir: string,
+    meta: RecordingMeta,
+    limits: StoreLimits = DEFAULT_STORE_LIMITS,
+    onError: (message: string) => void = () => undefined,
+  ) {
     this.#dir = dir;
     this.#limits = limits;
+    this.#onError = onError;
     mkdirSync(dir, { recursive: true });
     if (existsSync(join(dir, META)) || exchangeFiles(dir).length > 0)
       throw new RecordingError(`${dir} already holds a recording: give an empty or new folder`);
@@ -110,17 +120,41 @@ export class RecordingWriter {
     return this.#written;
   }
 
+  /**
+   * Queues the exchange's line; lines are appended together once the current turn of the event
+   * loop ends (one write for every exchange that finished in it), and at once before a rotation.
+   */
   write(exchange: Exchange): void {
     const line = `${JSON.stringify(exchange)}\n`;
     const size = Buffer.byteLength(line);
     if (this.#bytes > 0 && this.#bytes + size > this.#limits.maxFileBytes) {
+      this.flush();
       this.#file++;
       this.#bytes = 0;
       this.#prune();
     }
-    appendFileSync(join(this.#dir, fileName(this.#file)), line);
+    this.#pending.push(line);
     this.#bytes += size;
     this.#written++;
+    if (!this.#flushing) {
+      this.#flushing = true;
+      setImmediate(() => {
+        try {
+          this.flush();
+        } catch (error) {
+          this.#onError(`could not store exchanges: ${(error as Error).message}`);
+        }
+      });
+    }
+  }
+
+  /** Appends the queued lines now. */
+  flush(): void {
+    this.#flushing = false;
+    if (this.#pending.length === 0) return;
+    const text = this.#pending.join('');
+    this.#pending = [];
+    appendFileSync(join(this.#dir, fileName(this.#file)), text);
   }
 
   /** Stored body: cut at the limit, base64. */
