@@ -170,7 +170,9 @@ export async function runRecordSection(
             peer: 'direct',
             peerFigure: median(rps.direct),
           },
-          { min: 0.5 },
+          // On two cores the recorder is a third process sharing them with the callers and the
+          // server (its profile under this load: a third idle, a quarter in socket writes).
+          { min: 0.33 },
         ),
       ],
       figures: {
