@@ -19,6 +19,7 @@ import {
 import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
+import { hideAll } from './replay.js';
 
 const MiB = 1024 * 1024;
 
@@ -69,33 +70,47 @@ export function validateRecordOptions(args: Record<string, unknown>): RecordOpti
   });
 }
 
+/** Authentication flags: clients send their own through the recorder. */
+const NOT_FOR_RECORD = [
+  'user',
+  'user-password-stdin',
+  'bearer',
+  'bearer-stdin',
+  'wsse-user',
+  'wsse-password-type',
+  'wsse-password-stdin',
+];
+
 function builder(yargs: Argv): Argv {
-  return withNetworkFlags(
-    yargs
-      .option('upstream', { type: 'string', describe: 'The live service: its http(s) URL (e.g. its .asmx endpoint)' })
-      .option('listen', { type: 'number', describe: 'Port to listen on (0: any free port, printed)', default: 0 })
-      .option('host', { type: 'string', describe: 'Address to listen on', default: '127.0.0.1' })
-      .option('out', { type: 'string', describe: 'Folder to record into (new or empty)' })
-      .option('keep-secrets', {
-        type: 'boolean',
-        default: false,
-        describe: 'Store passwords and HTTP authentication as sent (a private replay); default: redacted as ***',
-      })
-      .option('max-body-bytes', {
-        type: 'number',
-        describe: 'Bodies longer than this are stored cut, and not replayed (default 1 MiB)',
-      })
-      .option('max-file-bytes', {
-        type: 'number',
-        describe: 'Start a new exchanges file past this size (default 16 MiB)',
-      })
-      .option('max-files', { type: 'number', describe: 'Keep only the newest N exchanges files (default 16)' })
-      .option('timeout', {
-        type: 'number',
-        describe: "Time limit for the upstream's connect, headers and body (ms, default 60000)",
-      })
-      .option('max-exchanges', { type: 'number', describe: 'Stop after storing this many exchanges' })
-      .option('duration', { type: 'number', describe: 'Stop after this many seconds' }),
+  return hideAll(
+    withNetworkFlags(
+      yargs
+        .option('upstream', { type: 'string', describe: 'The live service: its http(s) URL (e.g. its .asmx endpoint)' })
+        .option('listen', { type: 'number', describe: 'Port to listen on (0: any free port, printed)', default: 0 })
+        .option('host', { type: 'string', describe: 'Address to listen on', default: '127.0.0.1' })
+        .option('out', { type: 'string', describe: 'Folder to record into (new or empty)' })
+        .option('keep-secrets', {
+          type: 'boolean',
+          default: false,
+          describe: 'Store passwords and HTTP authentication as sent (a private replay); default: redacted as ***',
+        })
+        .option('max-body-bytes', {
+          type: 'number',
+          describe: 'Bodies longer than this are stored cut, and not replayed (default 1 MiB)',
+        })
+        .option('max-file-bytes', {
+          type: 'number',
+          describe: 'Start a new exchanges file past this size (default 16 MiB)',
+        })
+        .option('max-files', { type: 'number', describe: 'Keep only the newest N exchanges files (default 16)' })
+        .option('timeout', {
+          type: 'number',
+          describe: "Time limit for the upstream's connect, headers and body (ms, default 60000)",
+        })
+        .option('max-exchanges', { type: 'number', describe: 'Stop after storing this many exchanges' })
+        .option('duration', { type: 'number', describe: 'Stop after this many seconds' }),
+    ),
+    NOT_FOR_RECORD,
   );
 }
 
