@@ -155,6 +155,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     keepSecrets,
     writer,
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    keepBytes: options.limits?.maxBodyBytes ?? DEFAULT_STORE_LIMITS.maxBodyBytes,
     onExchange: options.onExchange,
     onWarning: options.onWarning ?? (() => undefined),
   };
@@ -200,6 +201,8 @@ interface ExchangeContext {
   readonly keepSecrets: boolean;
   readonly writer: RecordingWriter;
   readonly maxRequestBytes: number;
+  /** How much of an answer is kept for the store (its body limit). */
+  readonly keepBytes: number;
   readonly onExchange: ((exchange: Exchange) => void) | undefined;
   readonly onWarning: (line: string) => void;
 }
@@ -263,9 +266,15 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     res.end(rewritten);
   } else {
     res.writeHead(upstreamRes.statusCode, passed.flat());
+    // Keep one byte past what will be stored, so the store knows to mark it cut; forward it all.
+    let kept = 0;
     for await (const chunk of upstreamRes.body) {
-      collected.push(chunk as Buffer);
-      res.write(chunk);
+      const bytes = chunk as Buffer;
+      if (kept <= ctx.keepBytes) {
+        collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
+        kept += bytes.length;
+      }
+      res.write(bytes);
     }
     res.end();
   }

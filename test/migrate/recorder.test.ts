@@ -28,7 +28,7 @@ import { asmxWsdl, type SmskitPeer, startSmskitPeer } from '../helpers/smskit-pe
 import { waitFor } from '../helpers/wait-for.js';
 import { richHandlers } from '../peers/rich-handlers.js';
 
-const NS = 'http://smskit.dev/peers/rich/';
+const NS = 'http://smskit.dev/rich/';
 const soap11 = (op: string, inner: string, header = ''): { headers: Record<string, string>; body: string } => ({
   headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}${op}"` },
   body: `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Header>${header}</soap:Header><soap:Body><${op} xmlns="${NS}">${inner}</${op}></soap:Body></soap:Envelope>`,
@@ -106,13 +106,18 @@ describe('the recorder', () => {
       ['/rich.asmx/Add', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=6&b=7' }],
       ['/rich.asmx', soap11('Add', '<a>x</a><b>3</b>')],
     ];
+    const answers: string[] = [];
     for (const [path, init] of calls) {
       const direct = await call(`${peer.origin}${path}`, init);
       const proxied = await call(`${recorder.url}${path}`, init);
       expect(proxied.status, path).toBe(direct.status);
       expect(proxied.body.toString(), path).toBe(direct.body.toString());
       expect(proxied.headers['content-type']).toBe(direct.headers['content-type']);
+      answers.push(proxied.body.toString());
     }
+    expect(answers[0]).toContain('<AddResult>5</AddResult>');
+    expect(answers[1]).toContain('<EchoColorResult>Blue</EchoColorResult>');
+    expect(answers[4]).toContain('<faultcode>soap:Client</faultcode>');
     const wsdl = await call(`${recorder.url}/rich.asmx?wsdl`);
     expect(wsdl.body.toString()).toContain(`location="${recorder.url}/rich.asmx"`);
     expect(wsdl.body.toString()).not.toContain(peer.origin);
@@ -141,6 +146,14 @@ describe('the recorder', () => {
     expect(Buffer.from(cut.exchanges[0]!.request.body, 'base64').length).toBe(600);
     const report = await replay(options(cut, peer.origin));
     expect(report.skipped).toEqual([{ reason: 'request body cut at recording (over --max-body-bytes)', count: 1 }]);
+    // A long answer is forwarded whole and stored cut.
+    const answer = await recorderFor({ limits: { maxBodyBytes: 300 } });
+    const strings = soap11('EchoStrings', `<items>${'<string>abcdefghij</string>'.repeat(40)}</items>`);
+    const whole = await call(`${answer.recorder.url}/rich.asmx`, strings);
+    expect(whole.body.length).toBeGreaterThan(800);
+    const stored = (await recording(answer.recorder, answer.dir, 1)).exchanges[0]!.response!;
+    expect(stored.truncated).toBe(true);
+    expect(Buffer.from(stored.body, 'base64').length).toBe(300);
   });
 
   it('answers 502 when the upstream does not answer, and 413 past the request limit', async () => {
@@ -205,7 +218,7 @@ describe('replay safety', () => {
   let withSecrets: LoadedRecording;
   beforeAll(async () => {
     const { recorder, dir } = await recorderFor({ keepSecrets: true });
-    const auth = '<Auth xmlns="http://smskit.dev/peers/rich/"><User>u</User><Token>kept-token</Token></Auth>';
+    const auth = '<Auth xmlns="http://smskit.dev/rich/"><User>u</User><Token>kept-token</Token></Auth>';
     await call(`${recorder.url}/rich.asmx`, {
       ...soap11('WhoAmI', '', auth),
       headers: { ...soap11('WhoAmI', '').headers, authorization: 'Basic dTpw' },
