@@ -245,7 +245,7 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     const code = (error as { code?: unknown }).code;
     res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`smskit record: the upstream did not answer (${typeof code === 'string' ? code : 'error'})\n`);
-    store(ctx, { at, started, method, target, requestHeaders, body, response: undefined });
+    store(ctx, { at, started, finished: performance.now(), method, target, requestHeaders, body, response: undefined });
     return;
   }
   const responseHeaders = headerPairs(rawResponseHeaders(upstreamRes.headers));
@@ -279,8 +279,9 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     res.end();
   }
   const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: Buffer.concat(collected) };
+  const finished = performance.now();
   // After the answer has gone: storing never delays the client.
-  setImmediate(() => store(ctx, { at, started, method, target, requestHeaders, body, response }));
+  setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
 }
 
 function rawResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {
@@ -292,6 +293,7 @@ function rawResponseHeaders(headers: Record<string, string | string[] | undefine
 interface Seen {
   readonly at: string;
   readonly started: number;
+  readonly finished: number;
   readonly method: string;
   readonly target: string;
   readonly requestHeaders: HeaderList;
@@ -310,7 +312,7 @@ function store(ctx: ExchangeContext, seen: Seen): void {
     const exchange: Exchange = {
       id: ctx.writer.nextId(),
       at: seen.at,
-      ms: Math.round((performance.now() - seen.started) * 1000) / 1000,
+      ms: Math.round((seen.finished - seen.started) * 1000) / 1000,
       request: {
         method: seen.method,
         target: kept ? seen.target : (request.target ?? seen.target),
