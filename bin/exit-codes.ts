@@ -73,6 +73,14 @@ export const COMMAND_EXIT_CODES = {
     0: 'listed',
     2: 'usage error, or no database at --db',
   },
+  smsc: {
+    0: 'stopped by SIGINT or SIGTERM',
+    2: 'usage error, no password in SMSKIT_SMSC_PASSWORD, or the port cannot be opened',
+  },
+  db: {
+    0: "the schema is at this smskit's version (migrated or already)",
+    2: 'usage error, the database cannot be reached, or its schema is newer than this smskit',
+  },
   record: {
     0: 'stopped by Ctrl-C, SIGTERM, --duration or --max-exchanges; the exchanges were stored',
     2: 'usage error, the port cannot be opened, or --out already holds a recording',

@@ -13,10 +13,10 @@ function builder(yargs: Argv): Argv {
 async function run(args: Record<string, unknown>): Promise<number> {
   const { openSmsApp } = await import('../../service/app.js');
   const { formatOutboxJson, formatOutboxTable, outboxEntries } = await import('../../service/outbox-report.js');
-  const app = openSmsApp({ dbPath: requireExistingDb(String(args.db)) });
+  const app = await openSmsApp({ dbPath: requireExistingDb(String(args.db)) });
   try {
     const limit = typeof args.limit === 'number' ? args.limit : undefined;
-    const entries = outboxEntries(app.store, limit === undefined ? {} : { limit });
+    const entries = await outboxEntries(app.store, limit === undefined ? {} : { limit });
     process.stdout.write(args.json === true ? formatOutboxJson(entries) : formatOutboxTable(entries));
     return EXIT_OK;
   } finally {
