@@ -249,6 +249,25 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     return;
   }
   const responseHeaders = headerPairs(rawResponseHeaders(upstreamRes.headers));
+  const kept = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
+  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept };
+  const finished = performance.now();
+  // After the answer has gone: storing never delays the client.
+  setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
+}
+
+/**
+ * Sends the upstream's answer to the client (a WSDL with the recorder's address in it, anything
+ * else streamed as it comes) and returns what of it the store keeps.
+ */
+async function forwardAnswer(
+  ctx: ExchangeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstreamRes: Dispatcher.ResponseData,
+  responseHeaders: HeaderList,
+  target: string,
+): Promise<Buffer> {
   const passed = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
   const collected: Buffer[] = [];
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
@@ -278,10 +297,7 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     }
     res.end();
   }
-  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: Buffer.concat(collected) };
-  const finished = performance.now();
-  // After the answer has gone: storing never delays the client.
-  setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
+  return Buffer.concat(collected);
 }
 
 function rawResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {

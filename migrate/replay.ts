@@ -23,7 +23,7 @@ import type { Exchange, LoadedRecording, StoredMessage } from './recording.js';
 import { answerHeaders, curlFor, ReplayServer, type SendSettings } from './send.js';
 import { isSecretName, Redactor } from './redact.js';
 import { groupDifferences } from './grouping.js';
-import type { ReplayReport, ShownAnswer } from './types.js';
+import type { DifferenceGroup, ReplayReport, ShownAnswer } from './types.js';
 
 export interface ReplayOptions {
   readonly recording: LoadedRecording;
@@ -301,38 +301,14 @@ function buildReport(
     noiseKeys,
     options.baseline?.keys,
   );
-  const groupKeys = new Set(sortedGroups.map((g) => g.key));
-  const skippedReasons = new Map<string, number>();
-  for (const o of outcomes)
-    if (o?.kind === 'skipped' || o?.kind === 'not-judged')
-      skippedReasons.set(o.reason, (skippedReasons.get(o.reason) ?? 0) + 1);
   const skipped = outcomes.filter((o) => o?.kind === 'skipped').length;
   const notJudged = outcomes.filter((o) => o?.kind === 'not-judged').length;
   const gating = sortedGroups.filter((g) => g.baseline !== 'known').length;
   const interrupted = options.signal?.aborted === true;
   const unreachable = compared.length > 0 && compared.every((o) => !o.targetAnswered);
-  const baseline =
-    options.baseline === undefined
-      ? undefined
-      : {
-          file: options.baseline.file,
-          known: sortedGroups.filter((g) => g.baseline === 'known').length,
-          new: gating,
-          fixed: [...options.baseline.keys].filter((k) => !groupKeys.has(k)).sort(),
-        };
+  const baseline = baselineSummary(options, sortedGroups);
   return {
-    meta: {
-      tool: options.tool,
-      recording: options.recordingDir,
-      upstream: options.recording.meta.upstream,
-      target: servers.target.url.origin,
-      reference: servers.reference?.url.origin,
-      secretsKept: options.recording.meta.secretsKept,
-      ignore: options.ignore,
-      leafTypes: servers.leafTypes,
-      startedAt: startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
-    },
+    meta: metaOf(options, servers, startedAt),
     summary: {
       exchanges: options.recording.exchanges.length,
       replayed: compared.length,
@@ -350,7 +326,45 @@ function buildReport(
     },
     groups: sortedGroups,
     noise,
-    skipped: [...skippedReasons].map(([reason, count]) => ({ reason, count })),
+    skipped: skippedReasons(outcomes),
     warnings: options.recording.warnings,
+  };
+}
+
+function metaOf(options: ReplayOptions, servers: Servers, startedAt: Date): ReplayReport['meta'] {
+  return {
+    tool: options.tool,
+    recording: options.recordingDir,
+    upstream: options.recording.meta.upstream,
+    target: servers.target.url.origin,
+    reference: servers.reference?.url.origin,
+    secretsKept: options.recording.meta.secretsKept,
+    ignore: options.ignore,
+    leafTypes: servers.leafTypes,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+/** Why exchanges were not replayed (or not judged), with counts. */
+function skippedReasons(outcomes: readonly (Outcome | undefined)[]): { reason: string; count: number }[] {
+  const reasons = new Map<string, number>();
+  for (const o of outcomes)
+    if (o?.kind === 'skipped' || o?.kind === 'not-judged') reasons.set(o.reason, (reasons.get(o.reason) ?? 0) + 1);
+  return [...reasons].map(([reason, count]) => ({ reason, count }));
+}
+
+/** Known, new and fixed groups against the baseline, when one was given. */
+function baselineSummary(
+  options: ReplayOptions,
+  groups: readonly DifferenceGroup[],
+): ReplayReport['summary']['baseline'] | undefined {
+  if (options.baseline === undefined) return undefined;
+  const keys = new Set(groups.map((g) => g.key));
+  return {
+    file: options.baseline.file,
+    known: groups.filter((g) => g.baseline === 'known').length,
+    new: groups.filter((g) => g.baseline !== 'known').length,
+    fixed: [...options.baseline.keys].filter((k) => !keys.has(k)).sort(),
   };
 }
