@@ -4,6 +4,8 @@
  * (0 no difference, 1 differences, 2 not judged), the four reporters and the baseline gate.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +169,42 @@ describe('smskit record and replay', () => {
     expect(fixed.stdout).toMatch(/Fixed since the baseline:\n {2}Add get changed \/int/);
     expect(fixed.status).toBe(0);
   });
+
+  it('exits 130 on Ctrl-C, after the report of what ran', async () => {
+    let seen = 0;
+    let onFirst: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => {
+      onFirst = resolve;
+    });
+    // A target that answers each request a while later: Ctrl-C lands while one is in flight.
+    const slow = createServer((req, res) => {
+      req.resume();
+      if (++seen === 1) onFirst();
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('x'), 300);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    try {
+      const child = spawn(
+        process.execPath,
+        [join(repoRoot, 'bin', 'smskit.js'), 'replay', dir, '--target', url, '--allow-writes', '--concurrency', '1'],
+        { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await first;
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(stdout).toContain('INTERRUPTED');
+      expect(seen).toBeLessThan(4);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  }, 60_000);
 
   it('exits 2 when nothing can be judged: no such recording, a target that never answers', async () => {
     const missing = await runCli(['replay', join(work, 'nope'), '--target', peer.origin, '--allow-writes']);
