@@ -25,6 +25,7 @@ const COPIED = [
   'conformance',
   'generated',
   'generator',
+  'migrate',
   'runtime',
   'service',
   'wsdl',
@@ -160,7 +161,7 @@ describe('scripts/build-cli.mjs', () => {
         }
       }
     };
-    for (const dir of ['bin', 'conformance', 'generator', 'runtime', 'service']) walk(dir);
+    for (const dir of ['bin', 'conformance', 'generator', 'migrate', 'runtime', 'service']) walk(dir);
     expect(imported.has('Pool')).toBe(true); // the scan found the imports
     const { createRequire } = await import('node:module');
     const entry = createRequire(import.meta.url)(join(repoRoot, 'scripts', 'undici-entry.cjs')) as Record<
