@@ -5,6 +5,7 @@
  * taken from PGPASSWORD, and account/outbox work on it.
  */
 import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PG_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../service/store/index.js';
@@ -69,6 +70,11 @@ describe.skipIf(skip !== undefined)('smskit db migrate, account and outbox on Po
       expect(JSON.parse(listed.stdout)).toMatchObject([{ email: 'pg@example.com', keywords: ['ACME'] }]);
       const outbox = await runCliAsync(['outbox', '--json', '--db', db], { env });
       expect(JSON.parse(outbox.stdout)).toEqual([]);
+      // The password file works like libpq's (host:port:database:user:password, mode 0600).
+      const passfile = join(dir.path, 'pgpass');
+      writeFileSync(passfile, `127.0.0.1:${cluster.port}:cli:smskit:${cluster.password}\n`, { mode: 0o600 });
+      const viaFile = await runCliAsync(['outbox', '--json', '--db', db], { env: { PGPASSFILE: passfile } });
+      expect(viaFile.stdout, viaFile.stderr).toBe('[]\n');
       const wrong = await runCliAsync(['outbox', '--db', db], { env: { PGPASSWORD: 'not-the-password' } });
       expect(wrong.status).toBe(2);
       expect(wrong.stderr).toContain('password authentication failed');
