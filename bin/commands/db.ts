@@ -34,8 +34,8 @@ export const dbCommand: CliCommand = {
   examples: [
     ['smskit db migrate --db service.sqlite', 'a SQLite file'],
     [
-      'PGPASSWORD=... smskit db migrate --db postgres://sms@db.example.com/sms',
-      'PostgreSQL, before starting the new version of every instance',
+      'smskit db migrate --db postgres://sms@db.example.com/sms',
+      'PostgreSQL (password from PGPASSWORD or ~/.pgpass), before starting the new version of every instance',
     ],
   ],
   exitCodes: COMMAND_EXIT_CODES.db,
