@@ -58,6 +58,32 @@ describe.skipIf(skip !== undefined)('postgres store: schema, secrets, outages', 
     );
   });
 
+  it('claims past rows another instance holds locked, without waiting for it (SKIP LOCKED)', async () => {
+    const { url } = await freshDatabase();
+    const store = await openPostgresStore({ url, statementTimeoutMs: 2000 });
+    const other = await store.pool.connect();
+    try {
+      const first = await store.enqueue(message('held'));
+      const second = await store.enqueue(message('free'));
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM outbox WHERE id = $1 FOR UPDATE', [first.id]);
+      const now = Date.now();
+      const claimed = await store.delivery.claim({
+        route: 'r',
+        carriers: { except: [] },
+        limit: 10,
+        owner: 'w',
+        now,
+        leaseUntil: now + 1000,
+      });
+      expect(claimed.map((m) => m.id)).toEqual([second.id]);
+      await other.query('ROLLBACK');
+    } finally {
+      other.release();
+      await store.close();
+    }
+  });
+
   it('refuses an older schema when asked to require the current one', async () => {
     const { url } = await freshDatabase();
     await expect(openPostgresStore({ url, schema: 'require-current' })).rejects.toThrow(/run smskit db migrate/);
