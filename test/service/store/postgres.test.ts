@@ -7,7 +7,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { openStore, PG_SCHEMA_VERSION, type Store } from '../../../service/store/index.js';
+import { applyChanges } from '../../../service/store/postgres/delivery.js';
 import { openPostgresStore } from '../../../service/store/postgres/store.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
 import { describeStore, message } from './contract.js';
 
@@ -80,6 +82,56 @@ describe.skipIf(skip !== undefined)('postgres store: schema, secrets, outages', 
       await other.query('ROLLBACK');
     } finally {
       other.release();
+      await store.close();
+    }
+  });
+
+  it('a receipt that comes while its accepted is uncommitted waits for it, or is kept and applied: never lost', async () => {
+    const { url } = await freshDatabase();
+    const store = await openPostgresStore({ url });
+    const sender = await store.pool.connect();
+    try {
+      const { id } = await store.enqueue(message('race'));
+      const now = Date.now();
+      await store.delivery.claim({
+        route: 'r',
+        carriers: { except: [] },
+        limit: 1,
+        owner: 'w',
+        now,
+        leaseUntil: now + 60_000,
+      });
+      // The sending instance records accepted but has not committed yet...
+      await sender.query('BEGIN');
+      await applyChanges(sender, [
+        { kind: 'accepted', id, owner: 'w', at: now, attempt: 1, route: 'r', peerIds: ['P1'] },
+      ]);
+      // ...when the receipt reaches another instance.
+      let settled = false;
+      const receipt = store.delivery
+        .apply([
+          {
+            kind: 'receipt',
+            route: 'r',
+            at: now + 1,
+            receipt: { peerId: 'P1', state: 'delivered', code: 'DELIVRD', text: 'ok' },
+          },
+        ])
+        .finally(() => {
+          settled = true;
+        });
+      await waitFor('the receipt waiting for the sender, or done', async () => {
+        if (settled) return true;
+        const { rows } = await store.pool.query<{ n: number }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+        );
+        return (rows[0]?.n ?? 0) > 0;
+      });
+      await sender.query('COMMIT');
+      await receipt;
+      expect(await store.getMessage(id)).toMatchObject({ state: 'delivered' });
+    } finally {
+      sender.release();
       await store.close();
     }
   });
