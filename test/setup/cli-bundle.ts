@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 function loaderChoice(): string {
-  const env = { ...process.env, SMSKIT_DEBUG_LOADER: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, SMSKIT_DEBUG_LOADER: '1' };
   delete env.SMSKIT_NO_BUNDLE;
   delete env.SMSKIT_REQUIRE_BUNDLE;
   const run = spawnSync(process.execPath, ['bin/smskit.js', '--version'], { cwd: root, env, encoding: 'utf8' });
