@@ -4,6 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { CliError, UsageError } from '../cli-error.js';
+import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import {
   asFlagError,
@@ -120,6 +121,8 @@ async function startService(options: ServeOptions, log: (line: string) => void):
     });
     return { url: server.url, accounts: server.app.accounts.list().length, close: () => server.close() };
   } catch (error) {
+    const explained = explainDatabaseError(error, options.db);
+    if (explained !== error) throw explained;
     throw asFlagError(error, 'serve');
   }
 }
