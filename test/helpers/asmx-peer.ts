@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type AsmxSite = 'echo' | 'rich';
+export type AsmxSite = 'echo' | 'rich' | 'header';
 
 export interface AsmxPeer {
   /** The service endpoint, e.g. http://127.0.0.1:41234/rich.asmx. */
@@ -27,7 +27,7 @@ const repoRoot = new URL('../..', import.meta.url);
 const hostScript = fileURLToPath(new URL('../shared/asmx-host/asmx-host', repoRoot));
 
 /** The .asmx file each site serves (the site folder's only one). */
-const ASMX_FILE: Record<AsmxSite, string> = { echo: 'serviceapi.asmx', rich: 'rich.asmx' };
+const ASMX_FILE: Record<AsmxSite, string> = { echo: 'serviceapi.asmx', rich: 'rich.asmx', header: 'header.asmx' };
 
 /** The fixed address the committed WSDL fixtures use in place of the peer's random port. */
 export const FIXTURE_ORIGIN = 'http://localhost';
