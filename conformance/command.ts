@@ -16,7 +16,7 @@ import { escapeReportText } from '../runtime/xml/report-escape.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
 import type { ConformanceInputs } from './inputs.js';
 import { readInputsFile } from './inputs-file.js';
-import { createProgress, renderReport } from './report/index.js';
+import { createProgress, renderHtmlError, renderReport } from './report/index.js';
 import { pickSettings } from './settings.js';
 import type { Report } from './types.js';
 
@@ -128,6 +128,7 @@ function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: C
     if (reporter.name === 'json')
       io.writeFile(reporter.out, `${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
     else if (reporter.name === 'junit') io.writeFile(reporter.out, junitError(code, message));
+    else if (reporter.name === 'html') io.writeFile(reporter.out, renderHtmlError(code, message));
     else io.writeFile(reporter.out, `smskit conformance did not run: ${message}\n`);
   }
 }
