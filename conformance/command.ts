@@ -119,6 +119,14 @@ async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promis
   return { contract, inputs: { ...inputs, secrets: ['password'] }, ...(baseline === undefined ? {} : { baseline }) };
 }
 
+/** What a run without --target (`npm start`) started, so nobody takes it for their own service. */
+function embeddedNote(url: string): string {
+  return `smskit conformance: no --target, so it started the built-in SMS service at ${url}, with a throw-away database and account (gone when the run ends)`;
+}
+
+const NEXT_STEP =
+  'Next: check your own server with `npx smskit conformance --target <URL>` (--wsdl <file or URL> for another contract), or run this service with `npx smskit serve`';
+
 /** Report files that say the run did not happen, and why (so a CI never reads an older one). */
 function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: CommandIo): void {
   const code = error instanceof ConformanceError ? error.code : 'ERROR';
@@ -214,10 +222,11 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<C
     return 'listed';
   }
   const embedded = options.target === undefined ? await startEmbedded(options, loaded.contract, path, io) : undefined;
-  // Progress goes with the pretty reporter (a machine reading JSON from stdout wants a quiet stderr).
-  const progress = options.reporters.some((r) => r.name === 'pretty')
-    ? createProgress({ write: io.stderr, isTTY: io.isTTY === true })
-    : undefined;
+  // Progress and the notes for a person go with the pretty reporter (a machine reading JSON from
+  // stdout wants a quiet stderr).
+  const forPerson = options.reporters.some((r) => r.name === 'pretty');
+  if (embedded !== undefined && forPerson) io.stderr(`${embeddedNote(embedded.url)}\n`);
+  const progress = forPerson ? createProgress({ write: io.stderr, isTTY: io.isTTY === true }) : undefined;
   try {
     const target = embedded?.url ?? options.target!;
     const values = embedded === undefined ? options.inputs : { ...embedded.inputs.values, ...options.inputs };
@@ -227,6 +236,7 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<C
     });
     progress?.finish();
     writeReports(options, report, io);
+    if (embedded !== undefined && forPerson) io.stderr(`${NEXT_STEP}\n`);
     return outcomeOf(options, report, io);
   } finally {
     progress?.finish();

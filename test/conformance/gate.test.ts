@@ -169,7 +169,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       /^smskit: every answer was an HTML page \(HTTP 501 ×\d+, 404 ×\d+\): http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx looks like a web site, not the SOAP service of this WSDL; is --target the service endpoint\?\n$/,
     );
     expect(result.stdout).toMatch(/^NOT JUDGED \(--fail-on must\)/m);
-    expect(result.stdout).not.toMatch(/Refused by the service/);
+    expect(result.stdout).not.toMatch(/Accepted refusals/);
     const json = JSON.parse(result.files.get('r.json')!) as { summary: { ok: boolean; diagnosis: string } };
     expect(json.summary.ok).toBe(false);
     expect(json.summary.diagnosis).toMatch(/^every answer was an HTML page/);
