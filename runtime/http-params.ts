@@ -181,6 +181,13 @@ function encodeParam(p: CompiledParam, value: unknown, path: string): string {
  */
 export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
 
+/** A %u escape that cannot be decoded: refused like any invalid value, saying why. */
+export function malformedEscapeError(malformed: { readonly name: string; readonly why: string }): ParamDecodeError {
+  return malformed.name === ''
+    ? { error: `Invalid parameter name: ${malformed.why}.`, code: 'InvalidParameter' }
+    : { error: `Invalid value for parameter: ${malformed.name}. ${malformed.why}.`, code: 'InvalidParameter' };
+}
+
 export function decodeParams(
   hop: ParamOperation,
   search: URLSearchParams,
