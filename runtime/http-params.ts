@@ -232,7 +232,19 @@ function decodeParam(p: CompiledParam, text: string, path: string): unknown {
     return decodeText(p.xsd, p.enumeration, names.join(' '), path);
   }
   if (p.form === 'boolean') return decodeText(p.xsd, p.enumeration, text.trim().toLowerCase(), path);
+  if (p.xsd === 'dateTime') return decodeText(p.xsd, p.enumeration, httpDateTime(text), path);
   return decodeText(p.xsd, p.enumeration, text, path);
+}
+
+/**
+ * ASMX reads an HTTP dateTime parameter with DateTime.Parse, which takes a space between date
+ * and time (Python zeep over HTTP GET/POST sends `2024-01-02 03:04:05+02:00`) and a time without
+ * seconds; both become the XSD form. Over SOAP ASMX is strict, and so is smskit.
+ */
+function httpDateTime(text: string): string {
+  const match = /^\s*(-?\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d)(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\s*$/.exec(text);
+  if (match === null) return text;
+  return `${match[1]}T${match[2]}${match[3] ?? ':00'}${match[4] ?? ''}`;
 }
 
 function decodeBytes(texts: readonly string[], path: string): Uint8Array {
