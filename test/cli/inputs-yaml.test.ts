@@ -25,7 +25,9 @@ describe('smskit conformance --inputs with YAML (shipped bundle)', () => {
     writeFileSync(join(dir, 'unknown.yaml'), 'Nope:\n  input: {}\n');
     const result = runCli(['conformance', '--inputs', 'unknown.yaml'], { cwd: dir });
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe('smskit: --inputs unknown.yaml: Nope: no such operation (operations: SMSSend, SMSSendToPort)\n');
+    expect(result.stderr).toBe(
+      'smskit: --inputs unknown.yaml: Nope: no such operation (operations: SMSSend, SMSSendToPort)\n',
+    );
   });
 
   it('gives the parser’s own reason for YAML that does not parse', () => {
