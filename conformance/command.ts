@@ -225,14 +225,22 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<C
   // Progress and the notes for a person go with the pretty reporter (a machine reading JSON from
   // stdout wants a quiet stderr).
   const forPerson = options.reporters.some((r) => r.name === 'pretty');
-  if (embedded !== undefined && forPerson) io.stderr(`${embeddedNote(embedded.url)}\n`);
   const progress = forPerson ? createProgress({ write: io.stderr, isTTY: io.isTTY === true }) : undefined;
   try {
     const target = embedded?.url ?? options.target!;
     const values = embedded === undefined ? options.inputs : { ...embedded.inputs.values, ...options.inputs };
     const report = await runConformance({
       ...baseOptions(options, loaded, target, { ...loaded.inputs, values }, io),
-      ...(progress === undefined ? {} : { onStart: (n: number) => progress.start(n), onCase: progress.onCase }),
+      ...(progress === undefined
+        ? {}
+        : {
+            // Once the inputs are known to fit the contract (a mistake in them ends the run first).
+            onStart: (n: number) => {
+              if (embedded !== undefined) io.stderr(`${embeddedNote(embedded.url)}\n`);
+              progress.start(n);
+            },
+            onCase: progress.onCase,
+          }),
     });
     progress?.finish();
     writeReports(options, report, io);
