@@ -14,8 +14,11 @@ import { fileURLToPath } from 'node:url';
 
 /** The peer services with captures and a TypeScript mirror. */
 export type AsmxSite = 'echo' | 'rich';
-/** Every peer service: also `stamp`, whose answers carry a fresh id and time (the replay tests' noise). */
-export type AsmxPeerSite = AsmxSite | 'stamp';
+/**
+ * Every peer service: also `stamp`, whose answers carry a fresh id and time (the replay tests'
+ * noise), and `header`, whose operation needs its SOAP header (the conformance header tests).
+ */
+export type AsmxPeerSite = AsmxSite | 'stamp' | 'header';
 
 export interface AsmxPeer {
   /** The service endpoint, e.g. http://127.0.0.1:41234/rich.asmx. */
@@ -30,7 +33,12 @@ const repoRoot = new URL('../..', import.meta.url);
 const hostScript = fileURLToPath(new URL('../shared/asmx-host/asmx-host', repoRoot));
 
 /** The .asmx file each site serves (the site folder's only one). */
-const ASMX_FILE: Record<AsmxPeerSite, string> = { echo: 'serviceapi.asmx', rich: 'rich.asmx', stamp: 'stamp.asmx' };
+const ASMX_FILE: Record<AsmxPeerSite, string> = {
+  echo: 'serviceapi.asmx',
+  rich: 'rich.asmx',
+  stamp: 'stamp.asmx',
+  header: 'header.asmx',
+};
 
 /** The fixed address the committed WSDL fixtures use in place of the peer's random port. */
 export const FIXTURE_ORIGIN = 'http://localhost';

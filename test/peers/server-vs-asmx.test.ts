@@ -13,7 +13,7 @@ import { readCaptures, type Capture } from '../helpers/asmx-captures.js';
 import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
 import { replayCapture } from '../helpers/replay-capture.js';
 import { KNOWN } from './asmx-known-differences.js';
-import { startSmskitPeer, type SmskitPeer } from '../helpers/smskit-peers.js';
+import { type SmskitPeer, type SmskitSite, startSmskitPeer } from '../helpers/smskit-peers.js';
 import { readDotnetDateTime } from './dotnet-format.js';
 
 const skipReason = asmxPeerSkipReason();
@@ -44,7 +44,7 @@ const NORMALISERS: readonly { readonly reason: string; readonly apply: TextNorma
 ];
 const normalise: TextNormaliser = (text) => NORMALISERS.reduce((t, n) => n.apply(t), text);
 
-const SITES: readonly AsmxSite[] = ['echo', 'rich'];
+const SITES: readonly SmskitSite[] = ['echo', 'rich'];
 const captures = SITES.flatMap((site) => readCaptures(site));
 
 /** The captured answer as an Answer (status from the status line, header names lower-cased). */
