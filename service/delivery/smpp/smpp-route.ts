@@ -190,7 +190,8 @@ class SmppRoute implements Route, BindOwner {
     if (events === undefined) return;
     events.receipt(receipt).then(
       (matched) => {
-        if (!matched) this.log(`receipt for unknown id ${parsed.peerId} (${parsed.word}) answered and dropped`);
+        if (!matched)
+          this.log(`receipt for an id no message has (yet): ${parsed.peerId} (${parsed.word}), acknowledged`);
         reply();
       },
       (error: Error) => {

@@ -241,12 +241,12 @@ describe('receipts', () => {
     await stopAll(engine, store);
   });
 
-  it('a receipt for an unknown id is answered false and logged', async () => {
+  it('a receipt for an unknown id is answered false and counted', async () => {
     const route = new ScriptedRoute('r', () => ({ outcome: 'accepted', peerIds: ['x'] }));
-    const { store, engine, logged } = setup(route);
+    const { store, engine } = setup(route);
     engine.start();
     expect(await route.receipt({ peerId: 'nobody', state: 'delivered', code: 'DELIVRD', text: '' })).toBe(false);
-    expect(logged.join('\n')).toContain('receipt for unknown id "nobody"');
+    expect(engine.counters.snapshot().r?.receipt_unknown).toBe(1);
     await stopAll(engine, store);
   });
 
