@@ -73,6 +73,10 @@ export const COMMAND_EXIT_CODES = {
     0: 'listed',
     2: 'usage error, or no database at --db',
   },
+  smsc: {
+    0: 'stopped by SIGINT or SIGTERM',
+    2: 'usage error, no password in SMSKIT_SMSC_PASSWORD, or the port cannot be opened',
+  },
 } as const satisfies Readonly<Record<string, ExitCodes>>;
 
 export type CommandName = Exclude<keyof typeof COMMAND_EXIT_CODES, 'smskit'>;

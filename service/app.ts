@@ -15,6 +15,8 @@ import { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
 import { checkCountryCode } from './phone.js';
 import { DEFAULT_MAX_SEGMENTS } from './segments.js';
 import { createSmsService, type SmsService } from './sms.js';
+import { loadRoutesFile, type DeliveryConfig } from './delivery/config/routes-file.js';
+import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
 import { openStore, type SqliteStore } from './store/index.js';
 
 export interface SmsAppOptions {
@@ -31,8 +33,12 @@ export interface SmsAppOptions {
   readonly credentialCacheTtlMs?: number;
   readonly busyTimeoutMs?: number;
   readonly clock?: () => number;
-  /** One line per failed outbox commit (never request values). */
+  /** One line per failed outbox commit and per delivery event worth a line (never request values). */
   readonly log?: (line: string) => void;
+  /** The routes file (docs/delivery.md); without one, accepted messages stay queued. */
+  readonly routesFile?: string;
+  /** Engine timing (lease, poll, expiry sweep), for tests; the routes file sets the lease. */
+  readonly deliveryTiming?: Partial<EngineTiming>;
 }
 
 export interface SmsApp {
@@ -41,7 +47,13 @@ export interface SmsApp {
   readonly carriers: CarrierTable;
   readonly sms: SmsService;
   readonly handlers: SmsHandlers;
-  close(): Promise<void>;
+  /** The delivery engine, when a routes file was given (started by `startDelivery`). */
+  readonly delivery: DeliveryEngine | undefined;
+  readonly deliveryConfig: DeliveryConfig | undefined;
+  /** Starts the delivery engine (a no-op without routes). */
+  startDelivery(): void;
+  /** Stops delivery (in-flight submits finish within `drainMs`), commits what is queued, closes the store. */
+  close(drainMs?: number): Promise<void>;
 }
 
 const OPTION_NAMES = new Set([
@@ -56,6 +68,8 @@ const OPTION_NAMES = new Set([
   'busyTimeoutMs',
   'clock',
   'log',
+  'routesFile',
+  'deliveryTiming',
 ]);
 
 /** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
@@ -111,5 +125,37 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
     ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
-  return { store, accounts, carriers, sms, handlers: createSmsHandlers(sms), close: () => store.close() };
+  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
+  const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
+  let started = false;
+  return {
+    store,
+    accounts,
+    carriers,
+    sms,
+    handlers: createSmsHandlers(sms),
+    delivery,
+    deliveryConfig,
+    startDelivery() {
+      if (started || delivery === undefined) return;
+      started = true;
+      delivery.start();
+    },
+    async close(drainMs = 10_000) {
+      if (started) await delivery?.stop(drainMs);
+      await store.close();
+    },
+  };
+}
+
+function createEngine(store: SqliteStore, config: DeliveryConfig, options: SmsAppOptions): DeliveryEngine {
+  return createDeliveryEngine({
+    store: store.delivery,
+    onCommitted: (wake) => store.onCommitted(wake),
+    routes: config.routes.map((route) => ({ route: route.create(), carriers: route.carriers })),
+    policy: config.policy,
+    timing: { leaseMs: config.leaseMs, ...options.deliveryTiming },
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
 }

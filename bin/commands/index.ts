@@ -8,6 +8,7 @@ import { inspectCommand } from './inspect.js';
 import { outboxCommand } from './outbox.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
+import { smscCommand } from './smsc.js';
 
 /** Every command the CLI offers, in the order `smskit --help` lists them. */
 export const commands: readonly CliCommand[] = [
@@ -20,4 +21,5 @@ export const commands: readonly CliCommand[] = [
   accountCommand,
   sendCommand,
   outboxCommand,
+  smscCommand,
 ];
