@@ -4,58 +4,100 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCarrierTable, loadCarrierTable } from '../../service/carriers.js';
-import { classifyMailError, parseEmailRoute } from '../../service/delivery/email/index.js';
+import { loadRoutesFile } from '../../service/delivery/config/routes-file.js';
+import { classifyMailError } from '../../service/delivery/email/index.js';
 import { gatewayAddress } from '../../service/email-gateways.js';
 
-const BASE = { host: 'smtp.example.com', from: 'sms@example.com' };
+const ROUTES = (entry: string): string => `routes:
+  mail:
+    type: email
+${entry
+  .split('\n')
+  .map((line) => `    ${line}`)
+  .join('\n')}
+carriers:
+  verizon: mail
+`;
 
-describe('parseEmailRoute', () => {
-  it('fills in the defaults (STARTTLS on 587, two pooled connections)', () => {
-    expect(parseEmailRoute(BASE, {})).toEqual({
-      host: 'smtp.example.com',
-      port: 587,
-      security: 'starttls',
-      from: 'sms@example.com',
-      connections: 2,
-      messagesPerConnection: 100,
-      timeoutMs: 30_000,
-      reconnect: { initialMs: 1000, maxMs: 60_000 },
-    });
-    expect(parseEmailRoute({ ...BASE, security: 'tls' }, {}).port).toBe(465);
-  });
+function load(entry: string, env: NodeJS.ProcessEnv = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'smskit-routes-'));
+  const file = join(dir, 'routes.yaml');
+  writeFileSync(file, ROUTES(entry));
+  return { file, config: () => loadRoutesFile(file, createCarrierTable(), env) };
+}
 
-  it('reads the password from the environment variable the file names', () => {
-    const options = parseEmailRoute({ ...BASE, username: 'relay', passwordEnv: 'SMTP_PW' }, { SMTP_PW: 's3cret' });
-    expect(options).toMatchObject({ username: 'relay', password: 's3cret' });
+describe('the routes file: type email', () => {
+  it('fills in the defaults (STARTTLS on 587, two pooled connections) and builds an e-mail route', async () => {
+    const { config } = load('host: smtp.example.com\nfrom: sms@example.com');
+    const [route] = config().routes;
+    expect(route).toMatchObject({ name: 'mail', kind: 'email', carriers: { only: ['verizon'] } });
+    const built = route!.create();
+    expect(built.kind).toBe('email');
+    expect(built.status()).toMatchObject({ up: false, window: 2, detail: 'not started (relay smtp.example.com:587)' });
+    await built.close(0);
   });
 
   it.each([
-    ['no host', { from: 'a@b.c' }, /^host: is required/],
-    ['no from', { host: 'h' }, /^from: is required/],
-    ['an unknown key', { ...BASE, hots: 'x' }, /^hots: is not a setting of an e-mail route/],
-    ['a bad port', { ...BASE, port: 70000 }, /^port: must be an integer from 1 to 65535/],
-    ['a bad security', { ...BASE, security: 'ssl' }, /^security: must be starttls, tls or none/],
-    ['a password in the file', { ...BASE, password: 'x' }, /^password: is not a setting/],
-    ['username without passwordEnv', { ...BASE, username: 'u' }, /^passwordEnv: AUTH needs both/],
+    ['no host', 'from: a@b.example', 'routes.mail.host is required'],
+    [
+      'an unknown key',
+      'host: h\nfrom: a@b.example\nhots: x',
+      'routes.yaml:6:5: routes.mail.hots is not a known setting here',
+    ],
+    [
+      'a bad port',
+      'host: h\nfrom: a@b.example\nport: 70000',
+      'routes.yaml:6:5: routes.mail.port must be an integer from 1 to 65535',
+    ],
+    [
+      'a bad security',
+      'host: h\nfrom: a@b.example\nsecurity: ssl',
+      'routes.mail.security must be one of starttls, tls, none',
+    ],
+    [
+      'a password in the file',
+      'host: h\nfrom: a@b.example\npassword: x',
+      'routes.mail.password is not a known setting here',
+    ],
+    [
+      'username without passwordEnv',
+      'host: h\nfrom: a@b.example\nusername: u',
+      'routes.mail.username goes with passwordEnv',
+    ],
     [
       'an unset variable',
-      { ...BASE, username: 'u', passwordEnv: 'NOPE' },
-      /^passwordEnv: the environment variable NOPE is not set/,
+      'host: h\nfrom: a@b.example\nusername: u\npasswordEnv: NOPE',
+      'routes.mail.passwordEnv names NOPE, which is not set',
     ],
     [
       'AUTH without TLS',
-      { ...BASE, security: 'none', username: 'u', passwordEnv: 'P' },
-      /^security: AUTH sends the password/,
+      'host: h\nfrom: a@b.example\nsecurity: none\nusername: u\npasswordEnv: P',
+      'routes.mail.security must be starttls or tls with username',
     ],
-    ['a bad reconnect', { ...BASE, reconnect: { initialMs: 5 } }, /^reconnect.initialMs: must be an integer/],
-    ['a two-line subject', { ...BASE, subject: 'a\nb' }, /^subject: must be one line/],
+    ['a bad from', 'host: h\nfrom: nobody', 'routes.mail.from must be a mail address'],
+    ['a bad timeout', 'host: h\nfrom: a@b.example\ntimeout: soon', 'routes.mail.timeout must be a duration'],
     [
       'a missing CA file',
-      { ...BASE, tlsCaFile: '/nonexistent/ca.pem' },
-      /^tlsCaFile: cannot read \/nonexistent\/ca.pem: ENOENT/,
+      'host: h\nfrom: a@b.example\ntlsCaFile: nope.pem',
+      'routes.mail.tlsCaFile cannot be read: ENOENT',
     ],
-  ])('%s is refused naming the key', (_, settings, want) => {
-    expect(() => parseEmailRoute(settings as Record<string, unknown>, { P: 'x' })).toThrow(want);
+  ])('%s is refused with file:line and the key', (_, entry, want) => {
+    const { file, config } = load(entry as string, { P: 'x' });
+    const error = (() => {
+      try {
+        config();
+      } catch (caught) {
+        return (caught as Error).message;
+      }
+      return 'no error';
+    })();
+    expect(error.startsWith(file)).toBe(true);
+    expect(error).toContain(want);
+  });
+
+  it('reads the relay password from the environment variable the file names, and nowhere else', () => {
+    const { config } = load('host: h\nfrom: a@b.example\nusername: relay\npasswordEnv: SMTP_PW', { SMTP_PW: 's3cret' });
+    expect(config().routes[0]?.kind).toBe('email');
   });
 });
 

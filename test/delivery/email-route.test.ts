@@ -6,7 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCarrierTable } from '../../service/carriers.js';
-import { createEmailRoute, parseEmailRoute } from '../../service/delivery/email/index.js';
+import { readEmailSettings } from '../../service/delivery/config/email-settings.js';
+import { Settings } from '../../service/delivery/config/settings.js';
+import { createEmailRoute } from '../../service/delivery/email/index.js';
 import type { OutgoingMessage, Route } from '../../service/delivery/route.js';
 import { makeCertificates, opensslSkipReason, type TestCertificates } from '../helpers/certificates.js';
 import { type SmtpSink, smtpSinkSkipReason, startSmtpSink } from '../helpers/smtp-sink.js';
@@ -31,6 +33,15 @@ function message(overrides: Partial<OutgoingMessage> = {}): OutgoingMessage {
     carrier: 'verizon',
     ...overrides,
   };
+}
+
+/** A route entry as the routes file gives it (JSON is YAML), read the way `smskit serve --routes` reads it. */
+function parseEmailRoute(settings: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  return readEmailSettings(
+    Settings.parse('routes.yaml', JSON.stringify({ type: 'email', ...settings })),
+    env,
+    'routes.yaml',
+  );
 }
 
 /**
@@ -141,7 +152,7 @@ describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', (
           port: closedPort,
           security: 'none',
           from: 'sms@example.com',
-          reconnect: { initialMs: 50, maxMs: 100 },
+          reconnect: { initial: '50ms', max: '100ms' },
         },
         {},
       ),
@@ -183,7 +194,7 @@ describe.skipIf((skipReason !== undefined || opensslSkipReason() !== undefined) 
       tlsCaFile: certs.caFile,
       from: 'sms@example.com',
       subject: 'SMS',
-      reconnect: { initialMs: 50, maxMs: 100 },
+      reconnect: { initial: '50ms', max: '100ms' },
     });
 
     it('upgrades with STARTTLS, authenticates, and the mail arrives over TLS', async () => {
