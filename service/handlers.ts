@@ -14,10 +14,17 @@ import type { SMSSend, SMSSendResponse, SMSSendToPort, SMSSendToPortResponse } f
 import { ServiceError } from '../runtime/errors.js';
 import type { RequestContext } from '../runtime/index.js';
 import { SmsRefusal } from './errors.js';
-import type { SendContext, SendRequest, SmsService } from './sms.js';
+import type { SendRequest, SmsService } from './sms.js';
 
 /** What the handlers read of the runtime's request context. */
-export type HandlerContext = Pick<RequestContext, 'remoteAddress'>;
+export type HandlerContext = Pick<RequestContext, 'remoteAddress'> & Partial<Pick<RequestContext, 'setHttpHeader'>>;
+
+/**
+ * The header that tells a client, beside the contract's answer, whether the message it just got
+ * an id for will be delivered (`queued`) or was a test account's (`test`): `smskit conformance
+ * --target` reads it to remind users that a run against a live service sends real messages.
+ */
+export const DELIVERY_HEADER = 'X-Smskit-Delivery';
 
 /** The service's handlers: the generated skeleton's `ServiceAPIHandlers`, always answering with an id. */
 export interface SmsHandlers extends ServiceAPIHandlers {
@@ -26,9 +33,12 @@ export interface SmsHandlers extends ServiceAPIHandlers {
 }
 
 export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
-  async function send(request: SendRequest, context: SendContext): Promise<string> {
+  async function send(request: SendRequest, context: HandlerContext): Promise<string> {
     try {
-      return await sms.send(request, { remoteAddress: context.remoteAddress });
+      return await sms.send(request, {
+        remoteAddress: context.remoteAddress,
+        onStored: (state) => context.setHttpHeader?.(DELIVERY_HEADER, state),
+      });
     } catch (error) {
       throw toWireError(error);
     }
