@@ -6,9 +6,10 @@ import type { StorageError } from '../errors.js';
 import type { DeliveryStore } from './delivery.js';
 import type { AccountChange } from './sqlite/accounts.js';
 import type { OutboxPage } from './sqlite/outbox.js';
+import type { HistoryChange, OutboxQuery, PruneMode } from './sqlite/outbox-query.js';
 import type { AccountRow, HistoryEvent, MessageState, NewMessage, StoredMessage } from './records.js';
 
-export type { AccountChange, OutboxPage };
+export type { AccountChange, OutboxPage, OutboxQuery, HistoryChange, PruneMode };
 
 export interface StoreOptions {
   /** Rows that trigger a commit without waiting for the end of the turn (default 1024). */
@@ -37,6 +38,17 @@ export interface Store {
   getMessage(id: string): Promise<StoredMessage | undefined>;
   history(id: string): Promise<HistoryEvent[]>;
   countByState(): Promise<Partial<Record<MessageState, number>>>;
+  /** Messages matching the filters, newest first unless asked otherwise. */
+  findOutbox(query: OutboxQuery): Promise<StoredMessage[]>;
+  /** State changes recorded after `seq` (the stream `smskit outbox --follow` reads), oldest first. */
+  historyAfter(seq: number, limit: number): Promise<HistoryChange[]>;
+  /** The newest state change's seq (0 when there is none). */
+  lastHistorySeq(): Promise<number>;
+  /**
+   * Retention: messages created before `before` (ms) that will not be sent again lose their text
+   * (`text`) or are deleted with their history (`messages`). Returns how many.
+   */
+  pruneOutbox(before: number, mode: PruneMode): Promise<number>;
   getAccount(email: string): Promise<AccountRow | undefined>;
   listAccounts(): Promise<AccountRow[]>;
   insertAccount(row: AccountRow): Promise<void>;

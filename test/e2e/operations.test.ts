@@ -1,11 +1,16 @@
 /**
  * Operating the service from the command line, as real processes: test accounts (add --test,
- * test|live), the conformance reminder against a live target, and account passwd|unlock|list.
+ * test|live), the conformance reminder against a live target, account passwd|unlock|list, and
+ * the outbox: filters, one message's history, --follow and prune.
  */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
-import { runCliAsync, tempDir } from '../../tools/serve-process.js';
+import { openStore, type SqliteStore } from '../../service/store/index.js';
+import { repoRoot, runCliAsync, tempDir } from '../../tools/serve-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const PASSWORD = 'correct horse battery';
 const dir = tempDir('operations');
@@ -110,5 +115,164 @@ describe('smskit account', () => {
     const unknown = await cli(['unlock', '--email', 'nobody@example.com']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toBe('smskit: no account nobody@example.com\n');
+  });
+});
+
+describe('smskit outbox', () => {
+  const db = join(dir.path, 'outbox.db');
+  let store: SqliteStore;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    store = openStore({ path: db });
+    for (const recipient of ['+15551234567', '+447700900123'])
+      ids.push(
+        (
+          await store.enqueue({
+            account: 'alice@example.com',
+            keyword: 'ACME',
+            recipient,
+            carrier: 'att',
+            encoding: 'gsm7',
+            segments: 1,
+            port: null,
+            text: 'Hello',
+          })
+        ).id,
+      );
+  });
+  afterAll(async () => store?.close());
+  const outbox = (args: readonly string[]) => runCliAsync(['outbox', ...args, '--db', db]);
+
+  it('lists newest first, filters, and shows one message with its history', async () => {
+    const table = await outbox([]);
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
+    );
+    expect(table.stdout.indexOf(ids[1]!)).toBeLessThan(table.stdout.indexOf(ids[0]!));
+    const filtered = JSON.parse(
+      (await outbox(['--json', '--to', '+447700900123', '--state', 'queued'])).stdout,
+    ) as Array<{ id: string }>;
+    expect(filtered.map((e) => e.id)).toEqual([ids[1]]);
+    const one = await outbox(['--id', ids[0]!]);
+    expect(one.status).toBe(0);
+    expect(one.stdout).toContain(`id:         ${ids[0]}`);
+    expect(one.stdout).toMatch(
+      /history:\n\s+TIME\s+STATE\s+ATTEMPT\s+ROUTE\s+SMSC ID\s+DETAIL\n\s+\S+Z\s+queued\s+0\s+-\s+-\s+accepted from the client\n$/,
+    );
+    const json = JSON.parse((await outbox(['--id', ids[0]!, '--json'])).stdout) as {
+      message: { state: string };
+      history: unknown[];
+    };
+    expect(json.message.state).toBe('queued');
+    expect(json.history).toHaveLength(1);
+  });
+
+  it.each([
+    [['--limit', 'ten'], 'smskit: --limit must be an integer from 1 to 1000000; got "ten"'],
+    [['--limit', '0'], 'smskit: --limit must be an integer from 1 to 1000000; got "0"'],
+    [
+      ['--state', 'sent'],
+      'smskit: --state must be one of queued, sending, accepted, delivered, undeliverable, expired, rejected, failed, test (comma-separated or repeated); got "sent"',
+    ],
+    [
+      ['--since', 'yesterday'],
+      'smskit: --since must be an ISO 8601 date or time (2026-11-01, 2026-11-01T12:00:00Z) or an age such as 90m, 12h, 30d; got "yesterday"',
+    ],
+    [['--to', '5551234567'], 'smskit: --to must be an E.164 number as stored, e.g. +15551234567; got "5551234567"'],
+    [['--id', 'nope'], 'smskit: --id must be a message id such as SMS-01JD3M8X5Q7R2W4Y6Z8A0B1C2D; got "nope"'],
+    [['--follow', '--interval', '5'], 'smskit: --interval must be an integer from 50 to 60000; got "5"'],
+    [['--id', 'SMS-01JD3M8X5Q7R2W4Y6Z8A0B1C2D'], 'smskit: no message SMS-01JD3M8X5Q7R2W4Y6Z8A0B1C2D in'],
+    [['prune'], 'smskit: outbox prune needs --before (a date, or an age such as 30d)'],
+    [['--before', '30d'], 'smskit: --before does not go with a listing (it goes with outbox prune)'],
+  ])('%j is refused in one line', async (args, want) => {
+    const result = await outbox(args);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(result.stderr.startsWith(want)).toBe(true);
+  });
+
+  it('--follow --json prints each state change as it is recorded, until Ctrl-C', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'bin', 'smskit.js'), 'outbox', '--follow', '--json', '--interval', '50', '--db', db],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const lines: Array<{ id: string; state: string; route: string | null }> = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(JSON.parse(line)));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    // Started once it has taken its cursors: a marker message it prints proves it.
+    await waitFor('following', async () => {
+      if (lines.length === 0)
+        await store.enqueue({
+          account: 'm@example.com',
+          keyword: 'ACME',
+          recipient: '+15550000000',
+          carrier: 'att',
+          encoding: 'gsm7',
+          segments: 1,
+          port: null,
+          text: 'marker',
+        });
+      return lines.length > 0;
+    });
+    const marked = lines.length;
+    const now = Date.now();
+    const claimed = await store.delivery.claim({
+      route: 'smsc',
+      carriers: { except: [] },
+      limit: 100,
+      owner: 'w',
+      now,
+      leaseUntil: now + 60_000,
+    });
+    const first = claimed.find((m) => m.id === ids[0])!;
+    await store.delivery.apply([
+      { id: first.id, owner: 'w', at: now, attempt: first.attempt, route: 'smsc', kind: 'accepted', peerIds: ['p-1'] },
+    ]);
+    await waitFor('the accepted change printed', () => lines.some((l) => l.id === ids[0] && l.state === 'accepted'));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(
+      lines
+        .slice(marked)
+        .filter((l) => l.id === ids[0])
+        .map((l) => [l.state, l.route]),
+    ).toEqual([
+      ['sending', 'smsc'],
+      ['accepted', 'smsc'],
+    ]);
+  });
+
+  it('prune --before removes old finished messages (or only their text) and says how many', async () => {
+    const now = Date.now();
+    const sending = await store.findOutbox({ states: ['sending'] });
+    await store.delivery.apply(
+      sending.map((m) => ({
+        id: m.id,
+        owner: 'w',
+        at: now,
+        attempt: m.attempts,
+        route: 'smsc',
+        kind: 'final' as const,
+        state: 'failed' as const,
+        code: 'X',
+        text: 'gave up',
+      })),
+    );
+    const failed = (await store.countByState()).failed ?? 0;
+    expect(failed).toBeGreaterThan(0);
+    const text = await outbox(['prune', '--before', '2099-01-01', '--text-only']);
+    expect(text.status).toBe(2);
+    expect(text.stderr).toBe('smskit: --before must not be in the future (see smskit outbox --help)\n');
+    const keepText = await outbox(['prune', '--before', '0s', '--text-only']);
+    expect(keepText.stdout).toMatch(
+      new RegExp(`^removed the text of ${failed + 1} messages accepted before \\S+Z\\n$`),
+    );
+    expect((await store.getMessage(ids[1]!))?.text).toBe('');
+    const gone = await outbox(['prune', '--before', '0s', '--json']);
+    expect(JSON.parse(gone.stdout)).toMatchObject({ pruned: failed + 1, mode: 'messages' });
+    expect((await store.countByState()).failed ?? 0).toBe(0);
   });
 });

@@ -21,6 +21,7 @@ import { sqliteAccounts, type SqliteAccounts } from './accounts.js';
 import { sqliteDelivery, type SqliteDelivery } from './delivery.js';
 import { openDatabase, toStorageError } from './open.js';
 import { OUTBOX_INSERT, sqliteOutbox, toInsertRow, type SqliteOutbox } from './outbox.js';
+import { sqliteOutboxQueries, type SqliteOutboxQueries } from './outbox-query.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -45,6 +46,7 @@ interface Connection {
   readonly insertBatch: (rows: readonly Waiter[]) => void;
   readonly accounts: SqliteAccounts;
   readonly outbox: SqliteOutbox;
+  readonly queries: SqliteOutboxQueries;
   readonly delivery: SqliteDelivery;
 }
 
@@ -59,6 +61,7 @@ function connect(options: SqliteStoreOptions): Connection {
     insertBatch: (rows) => transaction.immediate(rows),
     accounts: sqliteAccounts(db),
     outbox: sqliteOutbox(db),
+    queries: sqliteOutboxQueries(db),
     delivery: sqliteDelivery(db),
   };
 }
@@ -187,6 +190,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     getMessage: (id) => read('cannot read the message', (c) => c.outbox.getMessage(id)),
     history: (id) => read('cannot read the message history', (c) => c.outbox.history(id)),
     countByState: () => read('cannot count the outbox', (c) => c.outbox.countByState()),
+    findOutbox: (query) => read('cannot read the outbox', (c) => c.queries.findOutbox(query)),
+    historyAfter: (seq, limit) => read('cannot read the history', (c) => c.queries.historyAfter(seq, limit)),
+    lastHistorySeq: () => read('cannot read the history', (c) => c.queries.lastHistorySeq()),
+    pruneOutbox: (before, mode) => read('cannot prune the outbox', (c) => c.queries.pruneOutbox(before, mode)),
     async close() {
       if (closed) return;
       closed = true;
