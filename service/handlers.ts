@@ -13,11 +13,23 @@ import type { ServiceAPIHandlers } from '../generated/service-api/server.js';
 import type { SMSSend, SMSSendResponse, SMSSendToPort, SMSSendToPortResponse } from '../generated/service-api/types.js';
 import { ServiceError } from '../runtime/errors.js';
 import type { RequestContext } from '../runtime/index.js';
-import { SmsRefusal } from './errors.js';
+import { SmsRefusal, SmsUnavailable } from './errors.js';
 import type { SendRequest, SmsService } from './sms.js';
 
 /** What the handlers read of the runtime's request context. */
-export type HandlerContext = Pick<RequestContext, 'remoteAddress'> & Partial<Pick<RequestContext, 'setHttpHeader'>>;
+export type HandlerContext = Pick<RequestContext, 'remoteAddress'> &
+  Partial<Pick<RequestContext, 'setHttpHeader' | 'binding'>>;
+
+/** Told of every answer, for the metrics. */
+export interface HandlerHooks {
+  answered?(
+    operation: SendRequest['operation'],
+    binding: string,
+    outcome: 'accepted' | 'refused' | 'unavailable' | 'error',
+    code?: string,
+  ): void;
+  stored?(state: 'queued' | 'test'): void;
+}
 
 /**
  * The header that tells a client, beside the contract's answer, whether the message it just got
@@ -32,14 +44,23 @@ export interface SmsHandlers extends ServiceAPIHandlers {
   SMSSendToPort(input: SMSSendToPort, context: HandlerContext): Promise<Required<SMSSendToPortResponse>>;
 }
 
-export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
+export function createSmsHandlers(sms: Pick<SmsService, 'send'>, hooks: HandlerHooks = {}): SmsHandlers {
   async function send(request: SendRequest, context: HandlerContext): Promise<string> {
+    const binding = context.binding ?? 'unknown';
     try {
-      return await sms.send(request, {
+      const id = await sms.send(request, {
         remoteAddress: context.remoteAddress,
-        onStored: (state) => context.setHttpHeader?.(DELIVERY_HEADER, state),
+        onStored: (state) => {
+          context.setHttpHeader?.(DELIVERY_HEADER, state);
+          hooks.stored?.(state);
+        },
       });
+      hooks.answered?.(request.operation, binding, 'accepted');
+      return id;
     } catch (error) {
+      if (error instanceof SmsRefusal) hooks.answered?.(request.operation, binding, 'refused', error.code);
+      else if (error instanceof SmsUnavailable) hooks.answered?.(request.operation, binding, 'unavailable');
+      else hooks.answered?.(request.operation, binding, 'error');
       throw toWireError(error);
     }
   }

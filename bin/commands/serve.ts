@@ -28,6 +28,8 @@ export interface ServeOptions {
   readonly helpPages: HelpPagesMode;
   readonly tls: ServeTlsFlags | undefined;
   readonly routes: string | undefined;
+  /** The operations listener (GET /metrics, /healthz), when --metrics-port is given. */
+  readonly metrics: { readonly host: string; readonly port: number } | undefined;
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
@@ -45,6 +47,16 @@ function helpPagesOf(value: unknown): HelpPagesMode {
   throw new CliError(`--help-pages must be one of ${HELP_PAGES_MODES.join(', ')}`);
 }
 
+function metricsOf(args: Record<string, unknown>): ServeOptions['metrics'] {
+  const port = integerIn(args, 'metrics-port', 0, 65535);
+  const host = typeof args['metrics-host'] === 'string' ? args['metrics-host'] : undefined;
+  if (port === undefined) {
+    if (host !== undefined) throw new UsageError('--metrics-host goes with --metrics-port');
+    return undefined;
+  }
+  return { host: host ?? '127.0.0.1', port };
+}
+
 export function validateServeOptions(args: Record<string, unknown>): ServeOptions {
   const optionalText = (name: string): string | undefined =>
     typeof args[name] === 'string' ? (args[name] as string) : undefined;
@@ -59,6 +71,7 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
     helpPages: helpPagesOf(args['help-pages']),
     tls: validateServeTlsFlags(args),
     routes: optionalText('routes'),
+    metrics: metricsOf(args),
   });
 }
 
@@ -74,6 +87,15 @@ function builder(yargs: Argv): Argv {
     .option('routes', {
       type: 'string',
       describe: 'Routes file (YAML/JSON): how accepted messages are delivered (SMPP, e-mail); see docs/delivery.md',
+    })
+    .option('metrics-port', {
+      type: 'number',
+      describe:
+        'Serve GET /metrics (Prometheus) and GET /healthz on this port (0 picks a free one); see docs/operations.md',
+    })
+    .option('metrics-host', {
+      type: 'string',
+      describe: 'Address of the metrics listener (default 127.0.0.1: loopback only)',
     })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
@@ -102,6 +124,7 @@ interface RunningService {
   readonly accounts: number;
   /** One line on delivery: the routes, or that messages stay queued. */
   readonly delivery: string;
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -120,6 +143,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
       ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
       ...(options.routes === undefined ? {} : { routesFile: options.routes }),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(tls === undefined ? {} : { tls }),
       http: {
         wsdl: builtInWsdlText(),
@@ -132,6 +156,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       url: server.url,
       accounts: (await server.app.accounts.list()).length,
       delivery: deliveryLine(server.app.deliveryConfig),
+      metricsUrl: server.metricsUrl,
       close: () => server.close(),
     };
   } catch (error) {
@@ -172,6 +197,9 @@ async function run(args: Record<string, unknown>): Promise<number> {
         : []),
       `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
       `  delivery:  ${server.delivery}`,
+      ...(server.metricsUrl === undefined
+        ? []
+        : [`  metrics:   ${server.metricsUrl}/metrics and ${server.metricsUrl}/healthz`]),
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx${clientFlagsHint(options)} --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
       '  stop with Ctrl-C (in-flight requests finish first)',

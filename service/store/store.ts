@@ -17,6 +17,8 @@ export interface StoreOptions {
   readonly clock?: () => number;
   /** Told of every failed batch (one call per batch), for the log. */
   readonly onError?: (error: StorageError, batchSize: number) => void;
+  /** Told of every committed batch of accepted messages: how long the transaction took (s), for the metrics. */
+  readonly onCommit?: (seconds: number, batchSize: number) => void;
 }
 
 /**

@@ -142,6 +142,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
+    const started = performance.now();
     try {
       use('cannot commit to the outbox', (c) => c.insertBatch(batch));
     } catch (error) {
@@ -150,6 +151,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       for (const waiter of batch) waiter.reject(failure);
       return;
     }
+    options.onCommit?.((performance.now() - started) / 1000, batch.length);
     for (const waiter of batch) waiter.resolve({ id: waiter.row.id });
     for (const listener of committedListeners) listener(batch.length);
   }
