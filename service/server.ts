@@ -11,6 +11,7 @@ import { createServiceAPIListener } from '../generated/service-api/server.js';
 import { type ListenOptions, type Listening, listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 import { type MetricsListener, startMetricsListener } from './metrics/listener.js';
+import { type RetentionOptions, startRetention } from './retention.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
   /** Default 127.0.0.1. */
@@ -25,6 +26,8 @@ export interface SmsServerOptions extends SmsAppOptions {
   readonly tls?: ListenOptions['tls'];
   /** Serve GET /metrics and /healthz on a listener of their own (host default 127.0.0.1). */
   readonly metrics?: { readonly host?: string; readonly port: number };
+  /** How long message text and messages are kept (see retention.ts); for ever when absent. */
+  readonly retention?: RetentionOptions;
 }
 
 export interface SmsServer {
@@ -39,7 +42,7 @@ export interface SmsServer {
 }
 
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
-  const { host, port, http, closeTimeoutMs, tls, metrics, ...service } = options;
+  const { host, port, http, closeTimeoutMs, tls, metrics, retention, ...service } = options;
   const logger = http?.logger;
   const log = service.log ?? (logger === undefined ? undefined : (line: string) => logger.error(line));
   const app = openSmsApp(log === undefined ? service : { ...service, log });
@@ -66,6 +69,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
     throw error;
   }
   app.startDelivery();
+  const pruning = retention === undefined ? undefined : startRetention(app.store, retention, log, service.clock);
   const server = listening;
   let closing: Promise<void> | undefined;
   return {
@@ -74,6 +78,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
     server: server.server,
     ...(operations === undefined ? {} : { metricsUrl: operations.url }),
     close() {
+      pruning?.stop();
       closing ??= server
         .close()
         .finally(() => operations?.close())

@@ -30,6 +30,8 @@ export interface ServeOptions {
   readonly routes: string | undefined;
   /** The operations listener (GET /metrics, /healthz), when --metrics-port is given. */
   readonly metrics: { readonly host: string; readonly port: number } | undefined;
+  /** --keep-text / --keep-messages, in ms. */
+  readonly retention: { readonly textMs?: number; readonly messagesMs?: number } | undefined;
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
@@ -45,6 +47,27 @@ function helpPagesOf(value: unknown): HelpPagesMode {
   if (value === undefined) return 'local-test-form';
   if (HELP_PAGES_MODES.includes(value as HelpPagesMode)) return value as HelpPagesMode;
   throw new CliError(`--help-pages must be one of ${HELP_PAGES_MODES.join(', ')}`);
+}
+
+const AGE = /^(\d{1,6})(m|h|d)$/;
+const AGE_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function ageOf(args: Record<string, unknown>, name: string): number | undefined {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  const match = AGE.exec(String(value).trim());
+  if (match === null || Number(match[1]) === 0)
+    throw new UsageError(`--${name} must be an age such as 90m, 12h or 30d; got "${String(value)}"`);
+  return Number(match[1]) * (AGE_MS[match[2] ?? 'd'] ?? 86_400_000);
+}
+
+function retentionOf(args: Record<string, unknown>): ServeOptions['retention'] {
+  const textMs = ageOf(args, 'keep-text');
+  const messagesMs = ageOf(args, 'keep-messages');
+  if (textMs === undefined && messagesMs === undefined) return undefined;
+  if (textMs !== undefined && messagesMs !== undefined && textMs > messagesMs)
+    throw new UsageError('--keep-text must not be longer than --keep-messages (a deleted message has no text)');
+  return { ...(textMs === undefined ? {} : { textMs }), ...(messagesMs === undefined ? {} : { messagesMs }) };
 }
 
 function metricsOf(args: Record<string, unknown>): ServeOptions['metrics'] {
@@ -72,6 +95,7 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
     tls: validateServeTlsFlags(args),
     routes: optionalText('routes'),
     metrics: metricsOf(args),
+    retention: retentionOf(args),
   });
 }
 
@@ -92,6 +116,14 @@ function builder(yargs: Argv): Argv {
       type: 'number',
       describe:
         'Serve GET /metrics (Prometheus) and GET /healthz on this port (0 picks a free one); see docs/operations.md',
+    })
+    .option('keep-text', {
+      type: 'string',
+      describe: 'Remove message text this long after acceptance, once sent or final (e.g. 7d); see docs/operations.md',
+    })
+    .option('keep-messages', {
+      type: 'string',
+      describe: 'Delete messages (with their history) this long after acceptance, once sent or final (e.g. 180d)',
     })
     .option('metrics-host', {
       type: 'string',
@@ -144,6 +176,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
       ...(options.routes === undefined ? {} : { routesFile: options.routes }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.retention === undefined ? {} : { retention: options.retention }),
       ...(tls === undefined ? {} : { tls }),
       http: {
         wsdl: builtInWsdlText(),
@@ -173,6 +206,13 @@ function deliveryLine(config: DeliveryConfig | undefined): string {
   return `${routes} from ${config.file}${unrouted}`;
 }
 
+function retentionLine(args: Record<string, unknown>): string {
+  const parts = [];
+  if (args['keep-text'] !== undefined) parts.push(`message text for ${String(args['keep-text'])}`);
+  if (args['keep-messages'] !== undefined) parts.push(`messages for ${String(args['keep-messages'])}`);
+  return `${parts.join(', ')} after acceptance (once sent or final)`;
+}
+
 /** What a client needs beside the URL, for the "send a message" line. */
 function clientFlagsHint(options: ServeOptions): string {
   if (options.tls === undefined) return '';
@@ -200,6 +240,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       ...(server.metricsUrl === undefined
         ? []
         : [`  metrics:   ${server.metricsUrl}/metrics and ${server.metricsUrl}/healthz`]),
+      ...(options.retention === undefined ? [] : [`  retention: ${retentionLine(args)}`]),
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx${clientFlagsHint(options)} --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
       '  stop with Ctrl-C (in-flight requests finish first)',

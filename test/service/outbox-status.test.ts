@@ -168,3 +168,26 @@ describe('outbox status', () => {
     expect((await store.history(id)).length).toBe(1);
   });
 });
+
+describe('retention in a running service', () => {
+  it('removes the text of finished messages past --keep-text, deletes those past --keep-messages, never touches queued ones', async () => {
+    const { startRetention } = await import('../../service/retention.js');
+    const lines: string[] = [];
+    const finished = (await store.enqueue(message(), 'test')).id;
+    const waiting = (await store.enqueue(message())).id;
+    now += 2 * 86_400_000;
+    const fresh = (await store.enqueue(message(), 'test')).id;
+    const retention = startRetention(store, { textMs: 86_400_000, intervalMs: 3_600_000 }, (l) => lines.push(l), clock);
+    await waitFor('the first pass', () => lines.length > 0);
+    expect(lines).toEqual(['retention: removed the text of 1 message(s), deleted 0 message(s)']);
+    expect((await store.getMessage(finished))?.text).toBe('');
+    expect((await store.getMessage(waiting))?.text).toBe('secret-ish body');
+    expect((await store.getMessage(fresh))?.text).toBe('secret-ish body');
+    retention.stop();
+    const deleting = startRetention(store, { messagesMs: 86_400_000 }, (l) => lines.push(l), clock);
+    expect(await deleting.run()).toEqual({ texts: 0, messages: 1 });
+    deleting.stop();
+    expect(await store.getMessage(finished)).toBeUndefined();
+    expect((await store.getMessage(waiting))?.state).toBe('queued');
+  });
+});
