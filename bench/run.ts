@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery]
  *
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
@@ -21,8 +21,9 @@ import { runHttpsSection } from './sections/https.js';
 import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
+import { runDeliverySection } from './sections/delivery.js';
 
-const SECTIONS = ['server', 'service', 'client', 'rich', 'https', 'generator', 'conformance'] as const;
+const SECTIONS = ['server', 'service', 'client', 'rich', 'https', 'generator', 'conformance', 'delivery'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section> } {
@@ -117,6 +118,10 @@ async function main(): Promise<number> {
   if (only.has('service')) {
     log('service: smskit serve end to end');
     await section('service', rows, figures, errors, () => runServiceSection(settings, log));
+  }
+  if (only.has('delivery')) {
+    log('delivery: smskit serve --routes over SMPP to the SMSC simulator, window 10');
+    await section('delivery', rows, figures, errors, () => runDeliverySection(settings, log));
   }
   if (only.has('rich')) {
     log(

@@ -102,7 +102,9 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
   const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
   const clock = options.clock ?? Date.now;
   const log = options.log;
+  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
   const store = openStore({
+    ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
     path: options.dbPath,
     clock,
     ...(options.durability === undefined ? {} : { durability: options.durability }),
@@ -129,7 +131,6 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
     ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
-  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
   const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
   const metrics = createServiceMetrics({ store, delivery: () => delivery, clock });
   let started = false;

@@ -54,8 +54,12 @@ export function runCli(
   });
 }
 
-export async function startService(): Promise<RunningService> {
-  const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-'));
+/** `extraArgs`/`extraEnv` are added to `smskit serve`'s own (e.g. `--routes` and its secret). */
+export async function startService(
+  extraArgs: readonly string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+  dir = mkdtempSync(join(tmpdir(), 'smskit-bench-')),
+): Promise<RunningService> {
   const db = join(dir, 'service.sqlite');
   const env = { ...process.env, SMSKIT_PASSWORD: PASSWORD };
   const added = await runCli(
@@ -63,16 +67,11 @@ export async function startService(): Promise<RunningService> {
     env,
   );
   if (added.code !== 0) throw new Error(`smskit account add failed: ${added.stderr}`);
-  const child = spawnTracked(process.execPath, [
-    'bin/smskit.js',
-    'serve',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--db',
-    db,
-  ]);
+  const child = spawnTracked(
+    process.execPath,
+    ['bin/smskit.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, ...extraArgs],
+    { ...process.env, ...extraEnv },
+  );
   let output = '';
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`smskit serve printed no URL within 30 s: ${output}`)), 30_000);

@@ -114,7 +114,12 @@ export function createDeliveryEngine(options: EngineOptions): DeliveryEngine {
   function pump(lane: Lane): void {
     if (stopping) return;
     const status = lane.route.status();
-    if (!status.up) return;
+    if (!status.up) {
+      // Claims wait for nobody while the route is down: back to the queue, for whichever
+      // instance's route is up (or this one's, once it is again).
+      for (const message of lane.buffer.splice(0)) release(lane, message);
+      return;
+    }
     while (lane.inFlight < status.window && lane.buffer.length > 0) {
       const message = lane.buffer.shift();
       if (message !== undefined) send(lane, message);
@@ -178,25 +183,38 @@ export function createDeliveryEngine(options: EngineOptions): DeliveryEngine {
     }
     lane.inFlight++;
     counters.count(lane.route.name, 'submitted');
-    const chain = lane.route
-      .submit({
-        id: message.id,
-        recipient: message.recipient,
-        text: message.text,
-        encoding: message.encoding,
-        segments: message.segments,
-        port: message.port,
-        carrier: message.carrier,
-      })
-      .then((result) => writer.record(changeFor(lane, message, result)))
+    // The window counts submits the peer has not answered: a slot frees when the answer comes,
+    // not when it is committed, so the disk never holds the window.
+    const answered = lane.route.submit({
+      id: message.id,
+      recipient: message.recipient,
+      text: message.text,
+      encoding: message.encoding,
+      segments: message.segments,
+      port: message.port,
+      carrier: message.carrier,
+    });
+    const freeSlot = (): void => {
+      lane.inFlight--;
+      pump(lane);
+    };
+    const chain = answered
+      .then(
+        (result) => {
+          freeSlot();
+          return writer.record(changeFor(lane, message, result));
+        },
+        (error: unknown) => {
+          freeSlot();
+          throw error;
+        },
+      )
       .then(
         () => undefined,
         (error: unknown) => log(`route ${lane.route.name}: ${message.id}: ${error}`),
       )
       .finally(() => {
-        lane.inFlight--;
         lane.chains.delete(chain);
-        pump(lane);
       });
     lane.chains.add(chain);
   }

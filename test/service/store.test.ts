@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, toStorageError } from '../../service/store/index.js';
+import { MIGRATIONS } from '../../service/store/sqlite/migrations.js';
 import { StorageError } from '../../service/errors.js';
 import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { openStore, type NewMessage, type SqliteStoreOptions as StoreOptions } from '../../service/store/index.js';
@@ -51,6 +52,34 @@ describe('open and schema', () => {
     const reopened = openStore({ path });
     expect(await reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
     await reopened.close();
+  });
+
+  it('moves a version 1 database to the current schema, keeping its messages queued', async () => {
+    const path = freshPath();
+    const v1 = new Database(path);
+    v1.exec(MIGRATIONS[0] ?? '');
+    v1.pragma('user_version = 1');
+    v1.prepare(
+      `INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message)
+       VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att',
+               'gsm7', 1, NULL, 'from v1')`,
+    ).run();
+    v1.close();
+    const store = openStore({ path });
+    expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(await store.listOutbox()).toMatchObject([
+      { text: 'from v1', state: 'queued', updatedAt: 1_700_000_000_000, attempts: 0, possibleDuplicate: false },
+    ]);
+    const claimed = await store.delivery.claim({
+      route: 'r',
+      carriers: { except: [] },
+      limit: 5,
+      owner: 'me',
+      now: Date.now(),
+      leaseUntil: Date.now() + 1000,
+    });
+    expect(claimed.map((m) => m.text)).toEqual(['from v1']);
+    await store.close();
   });
 
   it('refuses a database from a newer smskit', () => {

@@ -47,6 +47,8 @@ export interface DeliveryConfig {
   readonly routes: readonly ConfiguredRoute[];
   readonly policy: RetryPolicy;
   readonly leaseMs: number;
+  /** Whether delivery state commits wait for fsync (docs/delivery.md, "What is durable"). */
+  readonly stateDurability: 'full' | 'normal';
   /** Carrier codes no route takes (no default route): their messages stay queued. */
   readonly unrouted: readonly string[];
 }
@@ -127,8 +129,8 @@ function selectionFor(name: string, mapping: ReadonlyMap<string, string>, defaul
   };
 }
 
-function readDelivery(delivery: Settings): { policy: RetryPolicy; leaseMs: number } {
-  delivery.only(['maxAttempts', 'backoff', 'validity', 'lease']);
+function readDelivery(delivery: Settings): Pick<DeliveryConfig, 'policy' | 'leaseMs' | 'stateDurability'> {
+  delivery.only(['maxAttempts', 'backoff', 'validity', 'lease', 'stateDurability']);
   const backoff = delivery.section('backoff');
   backoff.only(['initial', 'max', 'jitter']);
   const policy: RetryPolicy = {
@@ -139,5 +141,9 @@ function readDelivery(delivery: Settings): { policy: RetryPolicy; leaseMs: numbe
     validityMs: delivery.duration('validity', 1_000, 30 * 24 * HOUR, DEFAULT_RETRY_POLICY.validityMs),
   };
   if (policy.maxBackoffMs < policy.initialBackoffMs) backoff.fail('max', 'must not be shorter than initial');
-  return { policy, leaseMs: delivery.duration('lease', 1_000, HOUR, 60_000) };
+  return {
+    policy,
+    leaseMs: delivery.duration('lease', 1_000, HOUR, 60_000),
+    stateDurability: delivery.oneOf('stateDurability', ['full', 'normal'], 'normal'),
+  };
 }

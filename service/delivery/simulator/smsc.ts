@@ -7,6 +7,7 @@
 import type { AddressInfo, Server } from 'node:net';
 import smpp from 'smpp';
 import { statusCode } from '../smpp/status-codes.js';
+import { batchWrites } from '../smpp/write-batch.js';
 import { decodeSubmit, type ReceivedMessage, type ReceivedPart, Reassembler } from './decode.js';
 import { ALL_DELIVERED, OUTCOME_RECEIPTS, type OutcomeMix, pickOutcome } from './outcomes.js';
 
@@ -24,6 +25,10 @@ export interface SmscOptions {
   readonly throttlePerSecond?: number;
   /** Drop every connection, unanswered, on the N-th submit_sm (once; 0 = never). */
   readonly dropAfter?: number;
+  /** False: record submit_sm but never answer it (an SMSC that stalls; default true). */
+  readonly answerSubmits?: boolean;
+  /** Every PDU received, before it is handled: for tests that check what a client answered. */
+  readonly onPdu?: (pdu: smpp.PDU) => void;
   /** How data_coding 0 arrives from the client (SMPP's default is unpacked). */
   readonly gsmPacking?: 'unpacked' | 'packed';
   /** How many whole messages `received` keeps (default 100 000; the oldest go). */
@@ -163,6 +168,7 @@ class Smsc {
       this.flushReceipts();
     });
     session.on('pdu', (pdu: smpp.PDU) => {
+      batchWrites(session.socket);
       try {
         this.handle(client, pdu);
       } catch (error) {
@@ -173,6 +179,7 @@ class Smsc {
   }
 
   private handle(client: Client, pdu: smpp.PDU): void {
+    this.options.onPdu?.(pdu);
     if (pdu.isResponse()) return;
     const mode = BIND_MODES[pdu.command];
     if (mode !== undefined) return this.bind(client, pdu, mode);
@@ -237,6 +244,10 @@ class Smsc {
       return;
     }
     const messageId = `${this.idPrefix}${(++this.nextId).toString(16).padStart(8, '0')}`;
+    if (this.options.answerSubmits === false) {
+      this.record(decodeSubmit(pdu, messageId, client.systemId, this.options.gsmPacking === 'packed'));
+      return;
+    }
     client.session.send(pdu.response({ message_id: messageId }));
     const part = decodeSubmit(pdu, messageId, client.systemId, this.options.gsmPacking === 'packed');
     this.record(part);
@@ -315,6 +326,7 @@ class Smsc {
     });
     client.unacknowledged.add(receipt);
     this.stats.receiptsSent++;
+    batchWrites(client.session.socket);
     const written = client.session.send(deliver, (response) => {
       client.unacknowledged.delete(receipt);
       if (response.command_status === 0) {

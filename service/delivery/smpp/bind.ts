@@ -7,11 +7,13 @@
  * its reader, so the bind answers generic_nack and reconnects (the SMSC resends what it had
  * not had answered).
  */
+import { isIP } from 'node:net';
 import tls from 'node:tls';
 import smpp from 'smpp';
 import type { SmppRouteOptions } from './options.js';
 import { backoffDelay } from './pacing.js';
 import { statusCode, statusName } from './status-codes.js';
+import { batchWrites } from './write-batch.js';
 
 export type BindMode = 'transceiver' | 'transmitter' | 'receiver';
 
@@ -27,8 +29,12 @@ export interface BindOwner {
   bound(bind: Bind): void;
   /** The connection is gone; everything written on it and unanswered is lost. */
   lost(bind: Bind): void;
-  /** A deliver_sm (receipt or mobile-originated); the owner answers it. */
-  deliver(bind: Bind, pdu: smpp.PDU): void;
+  /**
+   * A deliver_sm (receipt or mobile-originated); the owner answers it through `reply`, which
+   * writes on the connection it came in on (or nowhere, once that connection is gone: a
+   * response on a newer connection would answer a sequence number the SMSC never sent there).
+   */
+  deliver(pdu: smpp.PDU, reply: (options?: Record<string, unknown>) => void): void;
 }
 
 /** Requests the SMSC may send an ESME (SMPP 3.4 §4): anything else gets ESME_RINVCMDID. */
@@ -73,11 +79,8 @@ export class Bind {
   /** Writes a request; `onResponse` gets its response (or generic_nack). False when the connection is not writable. */
   send(pdu: smpp.PDU, onResponse: (response: smpp.PDU) => void): boolean {
     if (this.state !== 'bound' || this.session === undefined) return false;
+    batchWrites(this.session.socket);
     return this.session.send(pdu, onResponse);
-  }
-
-  respond(request: smpp.PDU, options: Record<string, unknown> = {}): void {
-    this.session?.send(request.response(options));
   }
 
   /** Unbinds (waiting up to `waitMs` for unbind_resp) and stays down. */
@@ -116,7 +119,8 @@ export class Bind {
       ...(this.options.tls
         ? {
             tls: true,
-            servername: host,
+            // SNI carries host names only (RFC 6066); the certificate is checked against an address all the same.
+            ...(isIP(host) === 0 ? { servername: host } : {}),
             ...(this.options.tlsCa === undefined ? {} : { ca: [...tls.rootCertificates, this.options.tlsCa] }),
           }
         : {}),
@@ -165,30 +169,36 @@ export class Bind {
 
   private received(session: smpp.Session, pdu: smpp.PDU): void {
     if (session !== this.session) return;
+    const reply = (options: Record<string, unknown> = {}): void => {
+      if (session.socket.destroyed) return;
+      batchWrites(session.socket);
+      session.send(pdu.response(options));
+    };
     this.lastReceivedAt = this.clock.now();
     this.enquirySentAt = undefined;
     if (pdu.isResponse()) return; // node-smpp hands responses to the request's callback
     switch (pdu.command) {
       case 'deliver_sm':
-        if (this.state === 'bound') this.owner.deliver(this, pdu);
-        else this.respond(pdu, { command_status: statusCode('ESME_RINVBNDSTS') });
+        if (this.state === 'bound') this.owner.deliver(pdu, reply);
+        else reply({ command_status: statusCode('ESME_RINVBNDSTS') });
         return;
       case 'enquire_link':
-        this.respond(pdu);
+        reply();
         return;
       case 'unbind':
-        this.respond(pdu);
-        this.drop(session, 'the SMSC unbound');
+        reply();
+        this.why ||= 'the SMSC unbound';
+        session.close(); // after unbind_resp is written; then the usual backoff and a new bind
         return;
       case 'unknown':
         this.owner.log(
           `${this.mode} ${this.peer}: unknown command_id 0x${pdu.command_id.toString(16)} answered generic_nack`,
         );
-        this.respond(pdu); // node-smpp answers an unknown command with generic_nack ESME_RINVCMDID
+        reply(); // node-smpp answers an unknown command with generic_nack ESME_RINVCMDID
         return;
       default:
         this.owner.log(`${this.mode} ${this.peer}: unexpected ${pdu.command} answered ESME_RINVCMDID`);
-        this.respond(pdu, { command_status: statusCode('ESME_RINVCMDID') });
+        reply({ command_status: statusCode('ESME_RINVCMDID') });
     }
   }
 

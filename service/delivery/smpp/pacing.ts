@@ -38,11 +38,12 @@ export class Pacer {
 
   /** The SMSC asked us to slow down: pause every PDU of this bind, longer each time in a row. */
   throttled(): number {
-    this.throttlePause = Math.min(
-      THROTTLE_PAUSE_MS.max,
-      this.throttlePause === 0 ? THROTTLE_PAUSE_MS.initial : this.throttlePause * 2,
-    );
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + this.throttlePause);
+    const now = this.now();
+    // The rest of a window that was already out answers "throttled" too: one pause for them all.
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    const doubled = this.throttlePause === 0 ? THROTTLE_PAUSE_MS.initial : this.throttlePause * 2;
+    this.throttlePause = Math.min(THROTTLE_PAUSE_MS.max, doubled);
+    this.pausedUntil = now + this.throttlePause;
     return this.throttlePause;
   }
 

@@ -55,7 +55,9 @@ export function parseReceipt(fields: { receiptedId?: unknown; messageState?: unk
   const textId = /(?:^|\s)id:(\S+)/i.exec(fields.text)?.[1];
   const textStat = /(?:^|\s)stat:(\w+)/i.exec(fields.text)?.[1];
   const err = /(?:^|\s)err:(\w+)/i.exec(fields.text)?.[1] ?? '';
-  const tlvId = typeof fields.receiptedId === 'string' && fields.receiptedId !== '' ? fields.receiptedId : undefined;
+  // Printable ASCII only: node-smpp reads this C-string TLV up to a NUL, so an SMSC that leaves the
+  // NUL out hands over the next TLV's bytes too.
+  const tlvId = typeof fields.receiptedId === 'string' ? /^[\x21-\x7e]+/.exec(fields.receiptedId)?.[0] : undefined;
   const peerId = tlvId ?? textId;
   if (peerId === undefined) return { kind: 'malformed', why: 'no receipted_message_id and no id: in the text' };
   const tlvWord = typeof fields.messageState === 'number' ? MESSAGE_STATE_WORDS[fields.messageState] : undefined;

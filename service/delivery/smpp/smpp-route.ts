@@ -148,7 +148,7 @@ class SmppRoute implements Route, BindOwner {
   // BindOwner
 
   log(line: string): void {
-    this.events?.log(`smpp ${this.name}: ${line}`);
+    this.events?.log(line); // the engine puts the route's name in front
   }
 
   bound(bind: Bind): void {
@@ -160,10 +160,10 @@ class SmppRoute implements Route, BindOwner {
       this.writer.abandon('SMPP_CONNECTION_LOST', `connection to ${bind.peer} lost before the SMSC answered`);
   }
 
-  deliver(bind: Bind, pdu: smpp.PDU): void {
+  deliver(pdu: smpp.PDU, reply: (options?: Record<string, unknown>) => void): void {
     const esmClass = typeof pdu.esm_class === 'number' ? pdu.esm_class : 0;
     if (!isReceipt(esmClass)) {
-      bind.respond(pdu);
+      reply();
       this.log(`mobile-originated message from ${String(pdu.source_addr ?? '?')} answered and ignored`);
       return;
     }
@@ -172,12 +172,12 @@ class SmppRoute implements Route, BindOwner {
     const parsed = parseReceipt({ receiptedId: pdu.receipted_message_id, messageState: pdu.message_state, text });
     if (parsed.kind === 'malformed') {
       this.log(`receipt not understood (${parsed.why}); answered ESME_RX_P_APPN`);
-      bind.respond(pdu, { command_status: statusCode('ESME_RX_P_APPN') });
+      reply({ command_status: statusCode('ESME_RX_P_APPN') });
       return;
     }
     if (parsed.kind === 'not-final') {
       this.log(`receipt for ${parsed.peerId}: ${parsed.word} is not final; ignored`);
-      bind.respond(pdu);
+      reply();
       return;
     }
     const receipt = {
@@ -191,12 +191,12 @@ class SmppRoute implements Route, BindOwner {
     events.receipt(receipt).then(
       (matched) => {
         if (!matched) this.log(`receipt for unknown id ${parsed.peerId} (${parsed.word}) answered and dropped`);
-        bind.respond(pdu);
+        reply();
       },
       (error: Error) => {
         // Not recorded: a temporary error makes the SMSC send it again later.
         this.log(`receipt for ${parsed.peerId} not recorded (${error.message}); answered ESME_RX_T_APPN`);
-        bind.respond(pdu, { command_status: statusCode('ESME_RX_T_APPN') });
+        reply({ command_status: statusCode('ESME_RX_T_APPN') });
       },
     );
   }

@@ -66,7 +66,7 @@ export class SmppWriter {
   private writeOnce(fields: Record<string, unknown>): Promise<PartOutcome> {
     return new Promise((resolve) => {
       if (this.stopped || !this.bind.isBound) {
-        resolve({ kind: 'lost', written: false, code: 'SMPP_NOT_BOUND', text: `not bound to ${this.bind.peer}` });
+        resolve(this.unwritten());
         return;
       }
       let settled = false;
@@ -85,17 +85,19 @@ export class SmppWriter {
         else pending.settle({ kind: 'refused', status: response.command_status });
       });
       if (!written) {
-        pending.settle({
-          kind: 'lost',
-          written: false,
-          code: 'SMPP_NOT_BOUND',
-          text: `not bound to ${this.bind.peer}`,
-        });
+        pending.settle(this.unwritten());
         return;
       }
       this.outstanding.add(pending);
       this.sweep();
     });
+  }
+
+  /** A part that never left: the route is closing, or the bind is down. */
+  private unwritten(): PartOutcome {
+    return this.stopped
+      ? { kind: 'lost', written: false, code: 'SMSKIT_CLOSING', text: 'the route closed before it was sent' }
+      : { kind: 'lost', written: false, code: 'SMPP_NOT_BOUND', text: `not bound to ${this.bind.peer}` };
   }
 
   /** Times out the oldest unanswered parts; runs only while some are outstanding. */

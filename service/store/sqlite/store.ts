@@ -25,7 +25,15 @@ import { sqliteOutboxQueries, type SqliteOutboxQueries } from './outbox-query.js
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
+  /** Accepted messages: fsync at every commit (full, the default) or survive a process crash only (normal). */
   readonly durability?: 'full' | 'normal';
+  /**
+   * Delivery state changes (see docs/delivery.md, "What is durable"): `normal` (the default)
+   * commits without waiting for fsync, so the send pipeline is not stopped by the disk; they
+   * survive a process crash, and reach the disk with the next acceptance commit or checkpoint.
+   * `full` waits for fsync at each delivery commit too.
+   */
+  readonly deliveryDurability?: 'full' | 'normal';
   readonly busyTimeoutMs?: number;
 }
 
@@ -126,11 +134,24 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     }
   }
 
+  const acceptSync = options.durability === 'normal' ? 'NORMAL' : 'FULL';
+  const deliverySync = options.deliveryDurability === 'full' ? 'FULL' : 'NORMAL';
+
   /** One immediate transaction for a delivery call, as a promise like every store call. */
   function deliveryCall<R>(what: string, work: (d: SqliteDelivery) => R): Promise<R> {
     if (closed) return Promise.reject(new StorageError('StorageClosed', 'the store is closed'));
     try {
-      return Promise.resolve(use(what, (c) => c.db.transaction(() => work(c.delivery)).immediate()));
+      return Promise.resolve(
+        use(what, (c) => {
+          // synchronous is per connection and read at each COMMIT: switch it around this one.
+          if (deliverySync !== acceptSync) c.db.pragma(`synchronous = ${deliverySync}`);
+          try {
+            return c.db.transaction(() => work(c.delivery)).immediate();
+          } finally {
+            if (deliverySync !== acceptSync) c.db.pragma(`synchronous = ${acceptSync}`);
+          }
+        }),
+      );
     } catch (error) {
       return Promise.reject(error);
     }
