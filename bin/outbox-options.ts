@@ -123,7 +123,7 @@ export function validateOutboxOptions(args: Record<string, unknown>, now = Date.
   refuseWith(args, 'a listing (it goes with outbox prune)', ['before', 'text-only']);
   const id = idOf(args);
   if (args.follow === true) {
-    refuseWith(args, '--follow', ['limit']);
+    refuseWith(args, '--follow (it prints changes from now on)', ['limit', 'since']);
     const intervalMs = integerFlag(args, 'interval', 50, 60_000) ?? 500;
     return { db, json, action: { kind: 'follow', filters: filtersOf(args, now), id, intervalMs } };
   }
