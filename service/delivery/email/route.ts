@@ -48,6 +48,7 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
   const transport = nodemailer.createTransport(transportOptions(options));
   const random = context.random ?? Math.random;
   const relay = `${options.host}:${options.port}`;
+  /** The engine puts the route's name in front of each log line. */
   let events: RouteEvents | undefined;
   let up = false;
   let detail = `not started (relay ${relay})`;
@@ -71,7 +72,7 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
   function markDown(reason: string): void {
     const wasUp = up;
     up = false;
-    if (wasUp) events?.log(`route ${name}: relay ${relay} down: ${reason}`);
+    if (wasUp) events?.log(`relay ${relay} down: ${reason}`);
     scheduleCheck(reason);
   }
 
@@ -97,12 +98,12 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
       up = true;
       failures = 0;
       detail = `relay ${relay} ready (${options.security}${options.username === undefined ? '' : ', AUTH'})`;
-      events?.log(`route ${name}: ${detail}`);
+      events?.log(detail);
     } catch (error) {
       const outcome = classifyMailError(error as MailError);
       const reason = `${outcome.code}: ${outcome.text}`;
       // One line per failed check; the backoff bounds how often it appears.
-      events?.log(`route ${name}: relay ${relay} not usable: ${reason}`);
+      events?.log(`relay ${relay} not usable: ${reason}`);
       checking = false;
       markDown(reason);
       return;
