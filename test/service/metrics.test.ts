@@ -172,4 +172,11 @@ describe('metrics and health while the service runs', () => {
     expect(body.status).toBe('degraded');
     expect(body.routes.find((r) => r.name === 'local')?.up).toBe(false);
   });
+
+  it('a store that does not answer: /healthz is 503 with status failing', async () => {
+    await server.app.store.close();
+    const health = await fetch(`${server.metricsUrl}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: 'failing' });
+  });
 });
