@@ -5,6 +5,7 @@
  * another Accounts instance on the same database (as `smskit account unlock` does from its own
  * process).
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { SmsRefusal } from '../../service/errors.js';
 import { startSmsServer } from '../../service/server.js';
 import { createSmsService } from '../../service/sms.js';
 import { openStore, SCHEMA_VERSION, type SqliteStore } from '../../service/store/index.js';
+import { MIGRATIONS } from '../../service/store/sqlite/migrations.js';
 
 const FAST = { logN: 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -66,6 +68,28 @@ describe('test accounts', () => {
     expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const columns = store.database.prepare('PRAGMA table_info(accounts)').all() as { name: string }[];
     expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(['test', 'locked_until', 'unlocked_at']));
+  });
+
+  it('a version 2 database keeps its accounts, live and unlocked, when it moves to the current schema', async () => {
+    const path = join(dir, `v2-${counter++}.db`);
+    const v2 = new Database(path);
+    v2.exec(MIGRATIONS[0] ?? '');
+    v2.exec(MIGRATIONS[1] ?? '');
+    v2.pragma('user_version = 2');
+    v2.prepare(
+      "INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES ('old@example.com', 'x', 'ACME', 0, 1)",
+    ).run();
+    v2.close();
+    const migrated = openStore({ path, clock });
+    try {
+      expect(await migrated.getAccount('old@example.com')).toMatchObject({
+        test: false,
+        lockedUntil: null,
+        unlockedAt: null,
+      });
+    } finally {
+      await migrated.close();
+    }
   });
 
   it("a test account's message is stored in state test and never claimed for delivery; a live one is queued", async () => {
