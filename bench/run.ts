@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store]
  *
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
@@ -22,8 +22,19 @@ import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 import { runDeliverySection } from './sections/delivery.js';
+import { runStoreSection } from './sections/store.js';
 
-const SECTIONS = ['server', 'service', 'client', 'rich', 'https', 'generator', 'conformance', 'delivery'] as const;
+const SECTIONS = [
+  'server',
+  'service',
+  'client',
+  'rich',
+  'https',
+  'generator',
+  'conformance',
+  'delivery',
+  'store',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section> } {
@@ -122,6 +133,10 @@ async function main(): Promise<number> {
   if (only.has('delivery')) {
     log('delivery: smskit serve --routes over SMPP to the SMSC simulator, window 10');
     await section('delivery', rows, figures, errors, () => runDeliverySection(settings, log));
+  }
+  if (only.has('store')) {
+    log('store: acknowledged msg/s with delivery on, one instance on SQLite vs one and two on PostgreSQL');
+    await section('store', rows, figures, errors, () => runStoreSection(settings, log));
   }
   if (only.has('rich')) {
     log(

@@ -77,6 +77,10 @@ export const COMMAND_EXIT_CODES = {
     0: 'stopped by SIGINT or SIGTERM',
     2: 'usage error, no password in SMSKIT_SMSC_PASSWORD, or the port cannot be opened',
   },
+  db: {
+    0: "the schema is at this smskit's version (migrated or already)",
+    2: 'usage error, the database cannot be reached, or its schema is newer than this smskit',
+  },
 } as const satisfies Readonly<Record<string, ExitCodes>>;
 
 export type CommandName = Exclude<keyof typeof COMMAND_EXIT_CODES, 'smskit'>;

@@ -18,10 +18,13 @@ import { DEFAULT_MAX_SEGMENTS } from './segments.js';
 import { createSmsService, type SmsService } from './sms.js';
 import { loadRoutesFile, type DeliveryConfig } from './delivery/config/routes-file.js';
 import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
-import { openStore, type SqliteStore } from './store/index.js';
+import { openStore, type Store } from './store/index.js';
 
 export interface SmsAppOptions {
+  /** A SQLite file path, or a postgres:// (postgresql://) connection string (password from PGPASSWORD / ~/.pgpass). */
   readonly dbPath: string;
+  /** PostgreSQL: connections this process keeps at most (default 10). */
+  readonly poolSize?: number;
   readonly durability?: Durability;
   /** JSON carrier table (see docs/service.md); the default table otherwise. */
   readonly carriersFile?: string;
@@ -43,7 +46,7 @@ export interface SmsAppOptions {
 }
 
 export interface SmsApp {
-  readonly store: SqliteStore;
+  readonly store: Store;
   readonly accounts: Accounts;
   readonly carriers: CarrierTable;
   readonly sms: SmsService;
@@ -61,6 +64,7 @@ export interface SmsApp {
 
 const OPTION_NAMES = new Set([
   'dbPath',
+  'poolSize',
   'durability',
   'carriersFile',
   'defaultCountryCode',
@@ -92,21 +96,25 @@ export function checkSmsAppOptions(options: SmsAppOptions): void {
   for (const [name, value] of [
     ['credentialCacheTtlMs', options.credentialCacheTtlMs],
     ['busyTimeoutMs', options.busyTimeoutMs],
+    ['poolSize', options.poolSize],
   ] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
   }
 }
 
-export function openSmsApp(options: SmsAppOptions): SmsApp {
+export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   checkSmsAppOptions(options);
   const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
   const clock = options.clock ?? Date.now;
   const log = options.log;
+  // Read before the store opens: a bad routes file must not leave a connection pool open.
   const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
-  const store = openStore({
+  const store = await openStore({
     ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
-    path: options.dbPath,
+    db: options.dbPath,
     clock,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(log === undefined ? {} : { log }),
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
     onCommit: (seconds, size) => metrics.commit(seconds, size),
@@ -158,7 +166,7 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
   };
 }
 
-function createEngine(store: SqliteStore, config: DeliveryConfig, options: SmsAppOptions): DeliveryEngine {
+function createEngine(store: Store, config: DeliveryConfig, options: SmsAppOptions): DeliveryEngine {
   return createDeliveryEngine({
     store: store.delivery,
     onCommitted: (wake) => store.onCommitted(wake),

@@ -45,7 +45,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
   const { host, port, http, closeTimeoutMs, tls, metrics, retention, ...service } = options;
   const logger = http?.logger;
   const log = service.log ?? (logger === undefined ? undefined : (line: string) => logger.error(line));
-  const app = openSmsApp(log === undefined ? service : { ...service, log });
+  const app = await openSmsApp(log === undefined ? service : { ...service, log });
   let listening: Listening | undefined;
   let operations: MetricsListener | undefined;
   try {

@@ -7,8 +7,9 @@
  *   - end to end msg/s: messages / (last receipt recorded − first acceptance);
  *   - accepted msg/s: messages / (last `accepted` − first acceptance);
  *   - p50/p99 acceptance → accepted latency per message;
- * and a second run with a throughput cap of 100 msg/s on the route: the measured submit rate
- * and that no message failed for throttling.
+ * a run with every state change fsynced; and a run with a throughput cap of 100 msg/s on the
+ * route: the submit rate once every message is queued (the route, not the arrivals, sets the
+ * pace then) and that no message failed for throttling.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ interface Timeline {
   readonly submitPerSecond: number;
 }
 
-function routesFile(dir: string, port: number, throughput: number): string {
+function routesFile(dir: string, port: number, throughput: number, stateDurability: 'normal' | 'full'): string {
   const file = join(dir, 'routes.yaml');
   writeFileSync(
     file,
@@ -47,6 +48,8 @@ function routesFile(dir: string, port: number, throughput: number): string {
       '    window: 10',
       `    throughput: ${throughput}`,
       'default: bench',
+      'delivery:',
+      `  stateDurability: ${stateDurability}`,
       '',
     ].join('\n'),
   );
@@ -72,9 +75,6 @@ function timeline(db: string): Timeline {
     const lastOf = (state: string): number =>
       handle.prepare<[string], { t: number }>('SELECT max(at) AS t FROM outbox_events WHERE state = ?').get(state)?.t ??
       0;
-    const firstOf = (state: string): number =>
-      handle.prepare<[string], { t: number }>('SELECT min(at) AS t FROM outbox_events WHERE state = ?').get(state)?.t ??
-      0;
     const latencies = handle
       .prepare<[], { ms: number }>(
         `SELECT e.at - o.created_at AS ms FROM outbox o JOIN outbox_events e ON e.message_id = o.id
@@ -82,7 +82,13 @@ function timeline(db: string): Timeline {
       )
       .all()
       .map((r) => r.ms);
-    const submitSpan = (lastOf('accepted') - firstOf('sending')) / 1000;
+    // The pace once every message is in the queue (the route, not the arrivals, sets it then).
+    const lastCreated = handle.prepare<[], { t: number }>('SELECT max(created_at) AS t FROM outbox').get()?.t ?? 0;
+    const paced = handle
+      .prepare<[number], { at: number }>(`SELECT at FROM outbox_events WHERE state = 'accepted' AND at > ? ORDER BY at`)
+      .all(lastCreated)
+      .map((r) => r.at);
+    const pacedSpan = ((paced.at(-1) ?? 0) - (paced[0] ?? 0)) / 1000;
     return {
       messages,
       byState,
@@ -90,7 +96,7 @@ function timeline(db: string): Timeline {
       acceptedPerSecond: messages / ((lastOf('accepted') - first) / 1000),
       p50AcceptedMs: percentile(latencies, 50),
       p99AcceptedMs: percentile(latencies, 99),
-      submitPerSecond: (messages - 1) / submitSpan,
+      submitPerSecond: (paced.length - 1) / pacedSpan,
     };
   } finally {
     handle.close();
@@ -139,13 +145,13 @@ type Load =
   | { readonly kind: 'timed'; readonly seconds: number; readonly connections: number }
   | { readonly kind: 'count'; readonly count: number };
 
-async function run(throughput: number, loadSpec: Load) {
+async function run(throughput: number, loadSpec: Load, stateDurability: 'normal' | 'full' = 'normal') {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
   const smsc = forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
   try {
     const { port } = await nextMessage<{ port: number }>(smsc, 30_000, 'SMSC simulator');
     const service = await startService(
-      ['--routes', routesFile(dir, port, throughput)],
+      ['--routes', routesFile(dir, port, throughput, stateDurability)],
       { BENCH_SMPP_PASSWORD: SMPP_PASSWORD },
       dir,
     );
@@ -188,6 +194,11 @@ export async function runDeliverySection(
   log(
     `  delivery: ${full.acknowledged} acknowledged at ${Math.round(full.acceptedRps)} msg/s; end to end ${Math.round(t.endToEndPerSecond)} msg/s, accepted ${Math.round(t.acceptedPerSecond)} msg/s, p99 accept→accepted ${t.p99AcceptedMs} ms; states ${JSON.stringify(t.byState)}`,
   );
+  const fsynced = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections }, 'full');
+  const f = fsynced.timeline;
+  log(
+    `  delivery, stateDurability full: end to end ${Math.round(f.endToEndPerSecond)} msg/s, p99 accept→accepted ${f.p99AcceptedMs} ms`,
+  );
   // A backlog well above the cap, so the route (not the arrivals) sets the pace: 100 msg/s for ~6 s.
   const capped = await run(100, { kind: 'count', count: 600 });
   const c = capped.timeline;
@@ -203,6 +214,15 @@ export async function runDeliverySection(
     { section: 'delivery', name: 'HTTP → accepted by the SMSC', figure: t.acceptedPerSecond, unit: 'msg/s' },
     { section: 'delivery', name: 'acceptance with delivery beside it', figure: full.acceptedRps, unit: 'msg/s' },
     { section: 'delivery', name: 'p99 acceptance → accepted', figure: t.p99AcceptedMs, unit: 'ms' },
+    {
+      section: 'delivery',
+      name: 'end to end, every state change fsynced',
+      figure: f.endToEndPerSecond,
+      unit: 'msg/s',
+      peer: 'default (normal)',
+      peerFigure: t.endToEndPerSecond,
+      ratio: f.endToEndPerSecond / t.endToEndPerSecond,
+    },
     limitRow(
       { section: 'delivery', name: 'not delivered (full load)', figure: undelivered(t), unit: 'messages' },
       { below: 1 },
@@ -222,5 +242,5 @@ export async function runDeliverySection(
       { below: 1 },
     ),
   ];
-  return { rows, figures: { full, capped } };
+  return { rows, figures: { full, fsynced, capped } };
 }

@@ -7,7 +7,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { readSecret } from '../secret-input.js';
-import { PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
+import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
 const ACTIONS = ['add', 'list', 'disable', 'enable', 'passwd', 'unlock', 'test', 'live'] as const;
@@ -124,7 +124,9 @@ async function perform(app: App, options: AccountOptions): Promise<string> {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateAccountOptions(args);
   const { openSmsApp } = await import('../../service/app.js');
-  const app = openSmsApp({ dbPath: options.action === 'add' ? options.db : requireExistingDb(options.db) });
+  const app = await openSmsApp({
+    dbPath: options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db),
+  });
   try {
     if (options.action === 'list') printList(await app.accounts.list(), options.json);
     else process.stdout.write(`${await perform(app, options)}\n`);

@@ -2,6 +2,7 @@ import { accountCommand } from './account.js';
 import { callCommand } from './call.js';
 import type { CliCommand } from './command.js';
 import { conformanceCommand } from './conformance.js';
+import { dbCommand } from './db.js';
 import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
@@ -22,4 +23,5 @@ export const commands: readonly CliCommand[] = [
   sendCommand,
   outboxCommand,
   smscCommand,
+  dbCommand,
 ];

@@ -32,7 +32,7 @@ function builder(yargs: Argv): Argv {
     .option('text-only', { type: 'boolean', describe: 'prune: keep the messages, remove only their text' });
 }
 
-type App = ReturnType<typeof import('../../service/app.js').openSmsApp>;
+type App = Awaited<ReturnType<typeof import('../../service/app.js').openSmsApp>>;
 
 async function list(app: App, options: OutboxOptions): Promise<void> {
   const report = await import('../../service/outbox-report.js');
@@ -98,7 +98,7 @@ async function prune(app: App, options: OutboxOptions): Promise<void> {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateOutboxOptions(args);
   const { openSmsApp } = await import('../../service/app.js');
-  const app = openSmsApp({ dbPath: requireExistingDb(options.db) });
+  const app = await openSmsApp({ dbPath: requireExistingDb(options.db) });
   try {
     if (options.action.kind === 'follow') await follow(app, options);
     else if (options.action.kind === 'prune') await prune(app, options);

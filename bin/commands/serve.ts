@@ -12,7 +12,7 @@ import {
   withServeTlsFlags,
   type ServeTlsFlags,
 } from '../network-flags.js';
-import { withDbOption } from '../service-defaults.js';
+import { checkDbArgument, isPostgresDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 import type { DeliveryConfig } from '../../service/delivery/config/routes-file.js';
 import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help-mode.js';
@@ -21,6 +21,8 @@ export interface ServeOptions {
   readonly host: string;
   readonly port: number;
   readonly db: string;
+  /** PostgreSQL: connections this instance keeps at most. */
+  readonly dbPoolSize: number | undefined;
   readonly carriers: string | undefined;
   readonly defaultCountryCode: string | undefined;
   readonly maxSegments: number | undefined;
@@ -86,7 +88,8 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
   return Object.freeze({
     host: String(args.host),
     port: integerIn(args, 'port', 0, 65535) ?? 8080,
-    db: String(args.db),
+    db: checkDbArgument(String(args.db)),
+    dbPoolSize: integerIn(args, 'db-pool-size', 1, 1000),
     carriers: optionalText('carriers'),
     defaultCountryCode: optionalText('default-country-code'),
     maxSegments: integerIn(args, 'max-segments', 1, 255),
@@ -102,6 +105,10 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
 function builder(yargs: Argv): Argv {
   return withServeTlsFlags(withDbOption(yargs))
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+    .option('db-pool-size', {
+      type: 'number',
+      describe: 'PostgreSQL: most connections this instance opens (default 10)',
+    })
     .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('carriers', { type: 'string', describe: 'JSON carrier table replacing the built-in one' })
     .option('default-country-code', {
@@ -168,6 +175,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
   try {
     const server = await startSmsServer({
       dbPath: options.db,
+      ...(options.dbPoolSize === undefined ? {} : { poolSize: options.dbPoolSize }),
       log,
       host: options.host,
       port: options.port,
@@ -235,7 +243,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       ...(options.tls?.requireClientCert === true
         ? [`  clients:   a certificate issued by ${options.tls.caFile} is required`]
         : []),
-      `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
+      `  database:  ${options.db} (${isPostgresDb(options.db) ? 'PostgreSQL, ' : ''}${accounts} account${accounts === 1 ? '' : 's'})`,
       `  delivery:  ${server.delivery}`,
       ...(server.metricsUrl === undefined
         ? []

@@ -1,6 +1,7 @@
 /**
  * The store the service runs on: accounts, the outbox and the delivery engine's state, behind
- * one interface. SQLite (one file, the embedded default) implements it in ./sqlite/.
+ * one interface. SQLite (one file, the embedded default) implements it in ./sqlite/, PostgreSQL
+ * (several service instances on one database) in ./postgres/.
  */
 import type { StorageError } from '../errors.js';
 import type { DeliveryStore } from './delivery.js';
@@ -26,7 +27,7 @@ export interface StoreOptions {
  * a network database cannot.
  */
 export interface Store {
-  readonly kind: 'sqlite';
+  readonly kind: 'sqlite' | 'postgres';
   /**
    * Commits the message (group commit) and resolves with its id once COMMIT returned. A test
    * account's message is stored in state `test` and never delivered.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
-import { openStore, type SqliteStore } from '../../service/store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../service/store/index.js';
 import { repoRoot, runCliAsync, tempDir } from '../../tools/serve-process.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -123,7 +123,7 @@ describe('smskit outbox', () => {
   let store: SqliteStore;
   const ids: string[] = [];
   beforeAll(async () => {
-    store = openStore({ path: db });
+    store = openSqliteStore({ path: db });
     for (const recipient of ['+15551234567', '+447700900123'])
       ids.push(
         (

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsc, type RunningSmsc } from '../../service/delivery/simulator/index.js';
-import { openStore, type StoredMessage } from '../../service/store/index.js';
+import { openSqliteStore, type StoredMessage } from '../../service/store/index.js';
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -115,7 +115,7 @@ describe('SIGKILL during delivery', () => {
       for (const [id, text] of await crashRun(db, run, random)) acknowledged.set(id, text);
 
     const last = await startServe({ db, args: ['--routes', join(dir.path, 'routes.yaml')] });
-    const store = openStore({ path: db, busyTimeoutMs: 2_000 });
+    const store = openSqliteStore({ path: db, busyTimeoutMs: 2_000 });
     let messages: StoredMessage[] = [];
     try {
       await waitFor(
@@ -187,7 +187,7 @@ describe('SIGTERM during delivery', () => {
         }
       }),
     );
-    const store = openStore({ path: db, busyTimeoutMs: 2_000 });
+    const store = openSqliteStore({ path: db, busyTimeoutMs: 2_000 });
     await waitFor('some sent', async () => {
       const counts = await store.countByState();
       return (counts.accepted ?? 0) + (counts.delivered ?? 0) >= 10;

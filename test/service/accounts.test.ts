@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { createAccounts, type Accounts, type AccountsOptions } from '../../service/accounts.js';
 import { SmsRefusal } from '../../service/errors.js';
 import { hashPassword, verifyPassword } from '../../service/passwords.js';
-import { openStore, type SqliteStore as Store } from '../../service/store/index.js';
+import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
 
 // The real hashing, watched: how many scrypt verifications a call costs, and against which hash.
 vi.mock('../../service/passwords.js', { spy: true });
@@ -21,7 +21,7 @@ let now = 1_700_000_000_000;
 const clock = (): number => now;
 
 beforeEach(() => {
-  store = openStore({ path: join(dir, `accounts-${counter++}.db`), clock });
+  store = openSqliteStore({ path: join(dir, `accounts-${counter++}.db`), clock });
 });
 afterEach(async () => store.close());
 

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OUTBOX_STATES } from '../../bin/outbox-options.js';
 import { followOutbox } from '../../service/outbox-follow.js';
 import { formatMessageReport, messageReport, outboxReport } from '../../service/outbox-report.js';
-import { MESSAGE_STATES, openStore, type NewMessage, type SqliteStore } from '../../service/store/index.js';
+import { MESSAGE_STATES, openSqliteStore, type NewMessage, type SqliteStore } from '../../service/store/index.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-outbox-status-'));
@@ -24,7 +24,7 @@ const clock = (): number => now;
 
 beforeEach(() => {
   now = START;
-  store = openStore({ path: join(dir, `outbox-${counter++}.db`), clock });
+  store = openSqliteStore({ path: join(dir, `outbox-${counter++}.db`), clock });
 });
 afterEach(async () => store.close());
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
-import { openStore } from '../../service/store/index.js';
+import { openSqliteStore, sqliteDatabaseOf } from '../../service/store/index.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const PASSWORD = 'correct horse battery';
@@ -135,7 +135,7 @@ describe('SMS service on every binding', () => {
   });
 
   it('a storage failure is a Server fault with a log line, and nothing is stored', async () => {
-    server.app.store.database.exec(
+    sqliteDatabaseOf(server.app.store).exec(
       `CREATE TRIGGER s_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`,
     );
     try {
@@ -148,7 +148,7 @@ describe('SMS service on every binding', () => {
         true,
       );
     } finally {
-      server.app.store.database.exec('DROP TRIGGER s_fail');
+      sqliteDatabaseOf(server.app.store).exec('DROP TRIGGER s_fail');
     }
     expect((await call('soap11', 'SMSSend', good)).status).toBe(200);
   });
@@ -177,7 +177,7 @@ describe('graceful close', () => {
     await closing;
     const ids = outcomes.map((o) => /(SMS-[0-9A-Z]{26})</.exec(o.body)?.[1]);
     expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
-    const reopened = openStore({ path: dbPath });
+    const reopened = openSqliteStore({ path: dbPath });
     const stored = new Set((await reopened.listOutbox()).map((m) => m.id));
     await reopened.close();
     expect(ids.filter((id) => id === undefined || !stored.has(id))).toEqual([]);

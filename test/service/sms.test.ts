@@ -9,7 +9,7 @@ import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
 import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
 import { createSmsService, type Given, type SendRequest, type SmsService } from '../../service/sms.js';
-import { openStore, type SqliteStore as Store } from '../../service/store/index.js';
+import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
 import { contractParams } from '../../tools/contract.js';
 
 const PASSWORD = 'correct horse battery';
@@ -18,7 +18,7 @@ let store: Store;
 let sms: SmsService;
 
 beforeAll(async () => {
-  store = openStore({ path: join(dir, 'sms.db') });
+  store = openSqliteStore({ path: join(dir, 'sms.db') });
   const limits = {
     perAccount: { maxFailures: 3, windowMs: 60_000 },
     perAddress: { maxFailures: 1000, windowMs: 60_000 },

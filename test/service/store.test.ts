@@ -7,7 +7,11 @@ import { SCHEMA_VERSION, toStorageError } from '../../service/store/index.js';
 import { MIGRATIONS } from '../../service/store/sqlite/migrations.js';
 import { StorageError } from '../../service/errors.js';
 import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../service/ids.js';
-import { openStore, type NewMessage, type SqliteStoreOptions as StoreOptions } from '../../service/store/index.js';
+import {
+  openSqliteStore,
+  type NewMessage,
+  type SqliteStoreOptions as StoreOptions,
+} from '../../service/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,13 +47,13 @@ async function settle<T>(promises: Array<Promise<T>>): Promise<{ ok: T[]; failed
 describe('open and schema', () => {
   it('uses WAL, synchronous=FULL, the latest schema version, and keeps data across reopen', async () => {
     const path = freshPath();
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.database.pragma('synchronous', { simple: true })).toBe(2);
     expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const { id } = await store.enqueue(message('kept'));
     await store.close();
-    const reopened = openStore({ path });
+    const reopened = openSqliteStore({ path });
     expect(await reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
     await reopened.close();
   });
@@ -65,7 +69,7 @@ describe('open and schema', () => {
                'gsm7', 1, NULL, 'from v1')`,
     ).run();
     v1.close();
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(await store.listOutbox()).toMatchObject([
       { text: 'from v1', state: 'queued', updatedAt: 1_700_000_000_000, attempts: 0, possibleDuplicate: false },
@@ -87,20 +91,20 @@ describe('open and schema', () => {
     const db = new Database(path);
     db.pragma('user_version = 99');
     db.close();
-    expect(() => openStore({ path })).toThrow(/newer than this smskit/);
+    expect(() => openSqliteStore({ path })).toThrow(/newer than this smskit/);
   });
 
   it('refuses a corrupt file with StorageCorrupt', () => {
     const path = freshPath();
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
-    expect(() => openStore({ path })).toThrow(expect.objectContaining({ code: 'StorageCorrupt' }));
+    expect(() => openSqliteStore({ path })).toThrow(expect.objectContaining({ code: 'StorageCorrupt' }));
   });
 });
 
 describe('group commit', () => {
   it('commits everything enqueued in one turn as one transaction, visible to others before resolving', async () => {
     const path = freshPath();
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     const observer = committedRows(path);
     const seen: number[] = [];
     const promises = Array.from({ length: 100 }, (_, i) =>
@@ -120,7 +124,7 @@ describe('group commit', () => {
 
   it('commits early when maxBatch rows wait', async () => {
     const path = freshPath();
-    const store = openStore({ path, maxBatch: 10 });
+    const store = openSqliteStore({ path, maxBatch: 10 });
     const observer = committedRows(path);
     const promises = Array.from({ length: 25 }, () => store.enqueue(message()));
     expect(observer.count()).toBe(20); // two full batches committed at once, the rest waits for the turn to end
@@ -131,7 +135,7 @@ describe('group commit', () => {
   });
 
   it('close commits what is queued, then refuses new messages', async () => {
-    const store = openStore({ path: freshPath() });
+    const store = openSqliteStore({ path: freshPath() });
     const queued = store.enqueue(message());
     await store.close();
     await expect(queued).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
@@ -139,7 +143,7 @@ describe('group commit', () => {
   });
 
   it('stores every field', async () => {
-    const store = openStore({ path: freshPath(), clock: () => 1_700_000_000_123 });
+    const store = openSqliteStore({ path: freshPath(), clock: () => 1_700_000_000_123 });
     const { id } = await store.enqueue({
       ...message('Привет'),
       encoding: 'ucs2',
@@ -174,7 +178,7 @@ describe('group commit', () => {
 });
 
 describe('failed commits: every waiter rejects, nothing is stored, then recovery', () => {
-  type Setup = (store: ReturnType<typeof openStore>, path: string) => { fail(): void; clear(): void };
+  type Setup = (store: ReturnType<typeof openSqliteStore>, path: string) => { fail(): void; clear(): void };
   const cases: Array<[string, { given: { setup: Setup; options?: Partial<StoreOptions> }; want: string }]> = [
     [
       'a trigger that RAISEs',
@@ -231,7 +235,11 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
   it.each(cases)('%s', async (_name, { given, want }) => {
     const path = freshPath();
     const errors: string[] = [];
-    const store = openStore({ path, ...given.options, onError: (error, size) => errors.push(`${error.code}/${size}`) });
+    const store = openSqliteStore({
+      path,
+      ...given.options,
+      onError: (error, size) => errors.push(`${error.code}/${size}`),
+    });
     await store.enqueue(message('before'));
     const condition = given.setup(store, path);
     condition.fail();
@@ -255,7 +263,7 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
   it('after a read-only failure the connection is reopened (query_only stands in for a read-only file)', async () => {
     const path = freshPath();
     const errors: string[] = [];
-    const store = openStore({ path, onError: (error) => errors.push(`${error.code}/${error.driverCode ?? ''}`) });
+    const store = openSqliteStore({ path, onError: (error) => errors.push(`${error.code}/${error.driverCode ?? ''}`) });
     await store.enqueue(message('before'));
     const first = store.database;
     first.pragma('query_only = 1'); // writes now fail with SQLITE_READONLY on this connection only
@@ -271,7 +279,7 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
   });
 
   it('one bad row fails its whole batch atomically', async () => {
-    const store = openStore({ path: freshPath() });
+    const store = openSqliteStore({ path: freshPath() });
     store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.message = 'poison'
       BEGIN SELECT RAISE(ABORT, 'poison'); END;`);
     const { ok, failed } = await settle([

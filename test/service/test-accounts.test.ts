@@ -15,7 +15,7 @@ import { createCarrierTable } from '../../service/carriers.js';
 import { SmsRefusal } from '../../service/errors.js';
 import { startSmsServer } from '../../service/server.js';
 import { createSmsService } from '../../service/sms.js';
-import { openStore, SCHEMA_VERSION, type SqliteStore } from '../../service/store/index.js';
+import { openSqliteStore, SCHEMA_VERSION, type SqliteStore } from '../../service/store/index.js';
 import { MIGRATIONS } from '../../service/store/sqlite/migrations.js';
 
 const FAST = { logN: 10, r: 8, p: 1 };
@@ -33,7 +33,7 @@ const LIMITS = {
 };
 
 beforeEach(() => {
-  store = openStore({ path: join(dir, `store-${counter++}.db`), clock });
+  store = openSqliteStore({ path: join(dir, `store-${counter++}.db`), clock });
 });
 afterEach(async () => store.close());
 
@@ -80,7 +80,7 @@ describe('test accounts', () => {
       "INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES ('old@example.com', 'x', 'ACME', 0, 1)",
     ).run();
     v2.close();
-    const migrated = openStore({ path, clock });
+    const migrated = openSqliteStore({ path, clock });
     try {
       expect(await migrated.getAccount('old@example.com')).toMatchObject({
         test: false,

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDeliveryEngine, type DeliveryEngine } from '../../../service/delivery/engine.js';
 import type { RetryPolicy } from '../../../service/delivery/policy.js';
 import type { OutgoingMessage, Receipt, Route, RouteEvents, SubmitResult } from '../../../service/delivery/route.js';
-import { FINAL_STATES, openStore, type NewMessage, type SqliteStore } from '../../../service/store/index.js';
+import { FINAL_STATES, openSqliteStore, type NewMessage, type SqliteStore } from '../../../service/store/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-engine-'));
@@ -76,7 +76,7 @@ class ScriptedRoute implements Route {
 const FAST: RetryPolicy = { maxAttempts: 3, initialBackoffMs: 10, maxBackoffMs: 40, jitter: 0, validityMs: 60_000 };
 
 function setup(route: ScriptedRoute, options: { policy?: RetryPolicy; owner?: string; store?: SqliteStore } = {}) {
-  const store = options.store ?? openStore({ path: join(dir, `engine-${counter++}.db`) });
+  const store = options.store ?? openSqliteStore({ path: join(dir, `engine-${counter++}.db`) });
   const logged: string[] = [];
   const engine = createDeliveryEngine({
     store: store.delivery,
@@ -274,7 +274,7 @@ describe('receipts', () => {
 describe('crash and stop', () => {
   it('a dead worker’s messages come back after its lease, flagged as possible duplicates', async () => {
     const path = join(dir, `engine-${counter++}.db`);
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     const ids = [(await store.enqueue(message('one'))).id, (await store.enqueue(message('two'))).id];
     // A worker that claims and then dies (never records, never renews).
     const now = Date.now();
