@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../../service/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
+import { describeOperations } from './operations-contract.js';
 
 export interface StoreUnderTest {
   readonly store: Store;
@@ -72,6 +73,7 @@ export function describeStore(name: string, factory: StoreFactory): void {
     describeClaims(factory);
     describeChanges(factory);
     if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
+    describeOperations(factory);
   });
 }
 
