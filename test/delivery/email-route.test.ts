@@ -142,6 +142,24 @@ describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', (
     expect(sink.mails.length).toBe(before);
   });
 
+  it('a relay that goes away mid-run: the message is retried (not sent), the route goes down and says why', async () => {
+    const own = await startSmtpSink();
+    const mid = await startedRoute({
+      host: '127.0.0.1',
+      port: own.port,
+      security: 'none',
+      from: 'sms@example.com',
+      reconnect: { initial: '50ms', max: '100ms' },
+    });
+    route = mid;
+    expect((await mid.submit(message())).outcome).toBe('accepted');
+    await own.stop();
+    const result = await mid.submit(message({ id: 'SMS-01JTESTMAIL0000000000000003' }));
+    expect(result).toMatchObject({ outcome: 'retry', maybeSent: false });
+    expect(mid.status().up).toBe(false);
+    await waitFor('the route checking again', () => /unreachable/.test(mid.status().detail));
+  });
+
   it('a relay that is down keeps the route down (the engine holds its messages) and says why', async () => {
     const closedPort = sink.port === 1 ? 2 : 1;
     const down = createEmailRoute(
