@@ -70,7 +70,7 @@ function integerFlag(args: Record<string, unknown>, flag: string, min: number, m
   const text = String(Array.isArray(raw) ? raw.at(-1) : raw).trim();
   const value = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max)
-    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}; got "${text}"`);
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
   return value;
 }
 

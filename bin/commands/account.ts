@@ -5,6 +5,7 @@
  */
 import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
+import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { readSecret } from '../secret-input.js';
 import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
@@ -124,9 +125,13 @@ async function perform(app: App, options: AccountOptions): Promise<string> {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateAccountOptions(args);
   const { openSmsApp } = await import('../../service/app.js');
-  const app = await openSmsApp({
-    dbPath: options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db),
-  });
+  const dbPath = options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db);
+  let app: Awaited<ReturnType<typeof openSmsApp>>;
+  try {
+    app = await openSmsApp({ dbPath });
+  } catch (error) {
+    throw explainDatabaseError(error, dbPath);
+  }
   try {
     if (options.action === 'list') printList(await app.accounts.list(), options.json);
     else process.stdout.write(`${await perform(app, options)}\n`);

@@ -7,6 +7,8 @@ import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
 import { outboxCommand } from './outbox.js';
+import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { smscCommand } from './smsc.js';
@@ -24,4 +26,6 @@ export const commands: readonly CliCommand[] = [
   outboxCommand,
   smscCommand,
   dbCommand,
+  recordCommand,
+  replayCommand,
 ];

@@ -5,6 +5,7 @@
  */
 import type { Argv } from 'yargs';
 import { CliError } from '../cli-error.js';
+import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { OUTBOX_STATES, type OutboxOptions, validateOutboxOptions } from '../outbox-options.js';
 import { requireExistingDb, withDbOption } from '../service-defaults.js';
@@ -98,7 +99,13 @@ async function prune(app: App, options: OutboxOptions): Promise<void> {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateOutboxOptions(args);
   const { openSmsApp } = await import('../../service/app.js');
-  const app = await openSmsApp({ dbPath: requireExistingDb(options.db) });
+  const dbPath = requireExistingDb(options.db);
+  let app: App;
+  try {
+    app = await openSmsApp({ dbPath });
+  } catch (error) {
+    throw explainDatabaseError(error, dbPath);
+  }
   try {
     if (options.action.kind === 'follow') await follow(app, options);
     else if (options.action.kind === 'prune') await prune(app, options);

@@ -4,6 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { CliError, UsageError } from '../cli-error.js';
+import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import {
   asFlagError,
@@ -202,6 +203,8 @@ async function startService(options: ServeOptions, log: (line: string) => void):
     };
   } catch (error) {
     if (error instanceof Error && error.name === 'SettingsError') throw new CliError(error.message);
+    const explained = explainDatabaseError(error, options.db);
+    if (explained !== error) throw explained;
     throw asFlagError(error, 'serve');
   }
 }

@@ -7,6 +7,9 @@
  * the peer's answer as one of three outcomes and the engine records it.
  */
 import type { Encoding } from '../segments.js';
+import type { Receipt } from '../store/records.js';
+
+export type { Receipt, ReceiptState } from '../store/records.js';
 
 /** A message as a route sends it: the stored row's fields, unchanged. */
 export interface OutgoingMessage {
@@ -41,19 +44,6 @@ export type SubmitResult =
   | { readonly outcome: 'accepted'; readonly peerIds: readonly string[] }
   | { readonly outcome: 'retry'; readonly code: string; readonly text: string; readonly maybeSent: boolean }
   | { readonly outcome: 'rejected'; readonly code: string; readonly text: string };
-
-/** A final state a delivery receipt can report for one part. */
-export type ReceiptState = 'delivered' | 'undeliverable' | 'expired' | 'rejected';
-
-export interface Receipt {
-  /** The peer id it is about (submit_sm_resp's message_id for that part). */
-  readonly peerId: string;
-  readonly state: ReceiptState;
-  /** The peer's own status word or code, e.g. "DELIVRD", "UNDELIV", "err:001". */
-  readonly code: string;
-  /** One line for the history (no message text). */
-  readonly text: string;
-}
 
 export interface RouteStatus {
   /** True while the route can send (bound / relay reachable). */

@@ -7,7 +7,7 @@
  * that dies leaves its messages `sending`; once the lease has run out any worker takes them back
  * (`recoverExpiredLeases`), flagged as possible duplicates because the peer may have them.
  */
-import type { Receipt } from '../delivery/route.js';
+import type { Receipt } from './records.js';
 import type { Encoding } from '../segments.js';
 
 /** Which carrier codes a route takes: the listed ones, or (the default route) all others. */

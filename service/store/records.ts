@@ -94,3 +94,17 @@ export interface HistoryEvent {
   readonly code: string | null;
   readonly text: string | null;
 }
+
+/** A final state a delivery receipt can report for one part. */
+export type ReceiptState = 'delivered' | 'undeliverable' | 'expired' | 'rejected';
+
+/** A delivery receipt, as a route passes it on and the store records it. */
+export interface Receipt {
+  /** The peer id it is about (submit_sm_resp's message_id for that part). */
+  readonly peerId: string;
+  readonly state: ReceiptState;
+  /** The peer's own status word or code, e.g. "DELIVRD", "UNDELIV", "err:001". */
+  readonly code: string;
+  /** One line for the history (no message text). */
+  readonly text: string;
+}

@@ -168,8 +168,8 @@ describe('smskit outbox', () => {
   });
 
   it.each([
-    [['--limit', 'ten'], 'smskit: --limit must be an integer from 1 to 1000000; got "ten"'],
-    [['--limit', '0'], 'smskit: --limit must be an integer from 1 to 1000000; got "0"'],
+    [['--limit', 'ten'], 'smskit: --limit must be a whole number from 1 to 1000000, got "ten"'],
+    [['--limit', '0'], 'smskit: --limit must be a whole number from 1 to 1000000, got "0"'],
     [
       ['--state', 'sent'],
       'smskit: --state must be one of queued, sending, accepted, delivered, undeliverable, expired, rejected, failed, test (comma-separated or repeated); got "sent"',
@@ -180,7 +180,7 @@ describe('smskit outbox', () => {
     ],
     [['--to', '5551234567'], 'smskit: --to must be an E.164 number as stored, e.g. +15551234567; got "5551234567"'],
     [['--id', 'nope'], 'smskit: --id must be a message id such as SMS-01JD3M8X5Q7R2W4Y6Z8A0B1C2D; got "nope"'],
-    [['--follow', '--interval', '5'], 'smskit: --interval must be an integer from 50 to 60000; got "5"'],
+    [['--follow', '--interval', '5'], 'smskit: --interval must be a whole number from 50 to 60000, got "5"'],
     [['--follow', '--since', '1h'], 'smskit: --since does not go with --follow (it prints changes from now on)'],
     [['--id', 'SMS-01JD3M8X5Q7R2W4Y6Z8A0B1C2D'], 'smskit: no message SMS-01JD3M8X5Q7R2W4Y6Z8A0B1C2D in'],
     [['prune'], 'smskit: outbox prune needs --before (a date, or an age such as 30d)'],

@@ -17,7 +17,7 @@
  *   that `accepted`. Both sides take a transaction-scoped advisory lock on (route, peer id)
  *   first, so one of them always sees the other's row: the receipt is never lost in between.
  */
-import type { Receipt } from '../../delivery/route.js';
+import type { Receipt } from '../records.js';
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
 import type { Encoding } from '../../segments.js';
 import type { Queryable } from './connect.js';
