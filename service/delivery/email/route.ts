@@ -12,10 +12,10 @@
 import nodemailer from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { CarrierTable } from '../../carriers.js';
-import { gatewayAddress } from '../../email-gateways.js';
 import type { OutgoingMessage, Route, RouteEvents, RouteStatus, SubmitResult } from '../route.js';
-import { acceptedPeerId, classifyMailError, oneLine, type MailError } from './classify.js';
+import { type MailTransport, sendAsMail } from './mail.js';
 import type { EmailRouteOptions } from './options.js';
+import { createRelayHealth } from './relay-health.js';
 
 export interface EmailRouteContext {
   readonly carriers: Pick<CarrierTable, 'emailGateways'>;
@@ -45,16 +45,14 @@ function transportOptions(options: EmailRouteOptions): SMTPPool.Options {
 }
 
 export function createEmailRoute(name: string, options: EmailRouteOptions, context: EmailRouteContext): Route {
-  const transport = nodemailer.createTransport(transportOptions(options));
-  const random = context.random ?? Math.random;
-  const relay = `${options.host}:${options.port}`;
-  /** The engine puts the route's name in front of each log line. */
-  let events: RouteEvents | undefined;
-  let up = false;
-  let detail = `not started (relay ${relay})`;
-  let failures = 0;
-  let checking = false;
-  let retryTimer: NodeJS.Timeout | undefined;
+  const transport: MailTransport = nodemailer.createTransport(transportOptions(options));
+  const health = createRelayHealth({
+    relay: `${options.host}:${options.port}`,
+    verify: () => transport.verify(),
+    mode: `${options.security}${options.username === undefined ? '' : ', AUTH'}`,
+    reconnect: options.reconnect,
+    random: context.random ?? Math.random,
+  });
   let closed = false;
   const inFlight = new Set<Promise<SubmitResult>>();
   let abandon: (() => void) | undefined;
@@ -69,95 +67,17 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
       });
   });
 
-  function markDown(reason: string): void {
-    const wasUp = up;
-    up = false;
-    if (wasUp) events?.log(`relay ${relay} down: ${reason}`);
-    scheduleCheck(reason);
-  }
-
-  function scheduleCheck(reason: string): void {
-    if (closed || checking || retryTimer !== undefined) return;
-    const base = Math.min(options.reconnect.maxMs, options.reconnect.initialMs * 2 ** Math.min(failures, 20));
-    const waitMs = Math.round(base / 2 + (base / 2) * random());
-    failures += 1;
-    detail = `relay ${relay} unreachable (${reason}); checking again in ${Math.ceil(waitMs / 1000)} s`;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      void check();
-    }, waitMs);
-    retryTimer.unref();
-  }
-
-  async function check(): Promise<void> {
-    if (closed || checking) return;
-    checking = true;
-    try {
-      await transport.verify();
-      if (closed) return;
-      up = true;
-      failures = 0;
-      detail = `relay ${relay} ready (${options.security}${options.username === undefined ? '' : ', AUTH'})`;
-      events?.log(detail);
-    } catch (error) {
-      const outcome = classifyMailError(error as MailError);
-      const reason = `${outcome.code}: ${outcome.text}`;
-      // One line per failed check; the backoff bounds how often it appears.
-      events?.log(`relay ${relay} not usable: ${reason}`);
-      checking = false;
-      markDown(reason);
-      return;
-    }
-    checking = false;
-  }
-
   async function send(message: OutgoingMessage): Promise<SubmitResult> {
-    const gateway = context.carriers.emailGateways.get(message.carrier);
-    if (gateway === undefined)
-      return {
-        outcome: 'rejected',
-        code: 'NoEmailGateway',
-        text: `carrier "${message.carrier}" has no e-mail gateway`,
-      };
-    const to = gatewayAddress(message.recipient, gateway);
-    if (to === undefined)
-      return {
-        outcome: 'rejected',
-        code: 'NotServedByGateway',
-        text: `${gateway.domain} does not serve ${message.recipient.slice(0, 3)}… numbers`,
-      };
-    const fromDomain = options.from.slice(options.from.lastIndexOf('@') + 1);
-    // The same Message-ID on every attempt lets a relay or gateway drop a resent duplicate.
-    const messageId = `<${message.id}@${fromDomain}>`;
-    try {
-      const info = await transport.sendMail({
-        from: options.from,
-        to,
-        ...(options.subject === undefined ? {} : { subject: options.subject }),
-        text: message.text,
-        messageId,
-        textEncoding: 'quoted-printable',
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      });
-      if (info.rejected.length > 0)
-        return { outcome: 'rejected', code: 'smtp:550', text: oneLine(String(info.response ?? 'recipient refused')) };
-      return { outcome: 'accepted', peerIds: [acceptedPeerId(info.response, messageId)] };
-    } catch (error) {
-      const { routeDown, ...result } = classifyMailError(error as MailError);
-      if (routeDown) markDown(`${result.code}: ${result.text}`);
-      return result;
-    }
+    const { result, relayDown } = await sendAsMail(transport, options, context.carriers, message);
+    if (relayDown !== undefined) health.markDown(relayDown);
+    return result;
   }
 
   return {
     name,
     kind: 'email',
-    start(given) {
-      events = given;
-      detail = `checking relay ${relay}`;
-      void check();
-    },
+    // The engine puts the route's name in front of each log line.
+    start: (events: RouteEvents) => health.check((line) => events.log(line)),
     submit(message) {
       if (closed)
         return Promise.resolve({
@@ -171,13 +91,15 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
       void pending.finally(() => inFlight.delete(pending));
       return pending;
     },
-    status(): RouteStatus {
-      return { up: up && !closed, inFlight: inFlight.size, window: options.connections, detail };
-    },
+    status: (): RouteStatus => ({
+      up: health.isUp(),
+      inFlight: inFlight.size,
+      window: options.connections,
+      detail: health.detail(),
+    }),
     async close(deadlineMs) {
       closed = true;
-      up = false;
-      if (retryTimer !== undefined) clearTimeout(retryTimer);
+      health.close();
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, Math.max(0, deadlineMs));
@@ -187,7 +109,6 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
       // What is still in flight may reach the relay: it goes back to the queue, flagged.
       abandon?.();
       transport.close();
-      detail = `closed (relay ${relay})`;
     },
   };
 }
