@@ -70,8 +70,8 @@ export const COMMAND_EXIT_CODES = {
     2: 'usage or transport error',
   },
   outbox: {
-    0: 'listed',
-    2: 'usage error, or no database at --db',
+    0: 'listed or pruned (--follow: stopped by Ctrl-C)',
+    2: 'usage error, no such message (--id), or no database at --db',
   },
   smsc: {
     0: 'stopped by SIGINT or SIGTERM',

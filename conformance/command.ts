@@ -35,6 +35,8 @@ export interface CommandIo {
   readonly toolVersion?: string;
   /** Starts the target of a run without `--target`; without it, such a run is refused. */
   readonly embeddedTarget?: (contract: EmbeddedContract) => Promise<EmbeddedTarget>;
+  /** Given the finished run's report (after the reporters wrote theirs), for the caller's own notes. */
+  readonly onReport?: (report: Report) => void;
 }
 
 /** What an embedded target serves: the run's contract, at its endpoint path. */
@@ -244,6 +246,7 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<C
     });
     progress?.finish();
     writeReports(options, report, io);
+    io.onReport?.(report);
     if (embedded !== undefined && forPerson) io.stderr(`${NEXT_STEP}\n`);
     return outcomeOf(options, report, io);
   } finally {

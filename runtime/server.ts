@@ -45,6 +45,12 @@ export interface RequestContext<InHeaders = Record<string, unknown>, OutHeaders 
    * have no headers: there they are checked the same way but not sent, as ASMX does.
    */
   readonly responseSoapHeaders: Partial<OutHeaders>;
+  /**
+   * Adds an HTTP header to the answer, on every binding: an out-of-band hint beside the contract
+   * (e.g. the SMS service's `X-Smskit-Delivery`). Only `X-` extension names; the body's headers
+   * (Content-Type, Content-Length) stay the server's.
+   */
+  setHttpHeader(name: string, value: string): void;
   /** Aborted when the client goes away before the response is sent. */
   readonly signal: AbortSignal;
   /**
@@ -570,6 +576,12 @@ class HandlerContext implements RequestContext {
 
   get responseSoapHeaders(): Record<string, unknown> {
     return (this.setHeaders ??= {});
+  }
+
+  setHttpHeader(name: string, value: string): void {
+    if (!/^X-[A-Za-z0-9-]{1,60}$/.test(name) || !/^[\x20-\x7e]{0,200}$/.test(value))
+      throw new TypeError(`setHttpHeader: "${name}" must be an X- header name with a printable ASCII value`);
+    if (!this.res.headersSent) this.res.setHeader(name, value);
   }
 
   get signal(): AbortSignal {

@@ -61,13 +61,25 @@ export interface AccountSummary {
   readonly keywords: readonly string[];
   readonly disabled: boolean;
   readonly createdAt: string;
+  /** A test account: messages stored in state `test`, never delivered. */
+  readonly test: boolean;
+  /** Until when a server locked it out after repeated wrong passwords (ISO 8601), or null. */
+  readonly lockedUntil: string | null;
 }
 
 export interface Accounts {
   authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow>;
-  add(input: { email: string; password: string; keywords: readonly string[] }): Promise<AccountSummary>;
+  add(input: { email: string; password: string; keywords: readonly string[]; test?: boolean }): Promise<AccountSummary>;
   list(): Promise<AccountSummary[]>;
+  /** Enabling also lifts a lockout (see unlock). */
   setDisabled(email: string, disabled: boolean): Promise<void>;
+  /** Makes it a test account (messages never delivered) or a live one. */
+  setTest(email: string, test: boolean): Promise<void>;
+  /**
+   * Lifts a lockout: every running server forgets the account's earlier failed attempts the next
+   * time it is tried (the row carries the time of the unlock), and the lockout shown by list ends.
+   */
+  unlock(email: string): Promise<void>;
   setKeywords(email: string, keywords: readonly string[]): Promise<void>;
   setPassword(email: string, password: string): Promise<void>;
 }
@@ -102,8 +114,18 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
   const verify = createSharedVerifier();
   const dummyHash = hashPassword(randomBytes(16).toString('base64'), params);
-  const failed = (key: string | undefined, remoteAddress: string | undefined): SmsRefusal => {
-    if (key !== undefined) perAccount.recordFailure(key);
+  const recordLockout = (key: string, lockedUntil: number | null): void => {
+    // Only so that `smskit account list` can show it; the in-memory limiter decides. A failed
+    // write changes nothing for the answer.
+    store.updateAccount(key, { lockedUntil }).catch(() => undefined);
+  };
+  const failed = (key: string | undefined, remoteAddress: string | undefined, exists = false): SmsRefusal => {
+    if (key !== undefined) {
+      const wasBlocked = perAccount.isBlocked(key);
+      perAccount.recordFailure(key);
+      const until = perAccount.blockedUntil(key);
+      if (exists && !wasBlocked && until !== undefined) recordLockout(key, until);
+    }
     if (remoteAddress !== undefined) perAddress.recordFailure(remoteAddress);
     return new SmsRefusal('AuthenticationFailed', 'emailAddress or password is wrong');
   };
@@ -113,10 +135,14 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     // must not become a limiter key (a megabyte of key per attempt would exhaust memory).
     if (email.length > MAX_EMAIL) throw failed(undefined, remoteAddress);
     const key = accountKey(email);
-    if (perAccount.isBlocked(key) || (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress))) {
-      throw new SmsRefusal('TooManyAttempts', 'too many failed authentication attempts; try again later');
-    }
+    if (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress)) throw tooMany();
     const row = await store.getAccount(key);
+    if (perAccount.isBlocked(key)) {
+      // An administrator may have lifted the lockout since (smskit account unlock, possibly
+      // from another process): failures before that no longer count.
+      if (row?.unlockedAt != null) perAccount.forgetBefore(key, row.unlockedAt);
+      if (perAccount.isBlocked(key)) throw tooMany();
+    }
     const cacheKey = cache.key(key, password);
     let verified = row !== undefined && cache.hit(cacheKey, row.passwordHash);
     if (!verified) {
@@ -125,12 +151,17 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
       const matches = await verify(cacheKey, candidate, row?.passwordHash ?? (await dummyHash));
       verified = matches && row !== undefined;
     }
-    if (!verified || row === undefined) throw failed(key, remoteAddress);
+    if (!verified || row === undefined) throw failed(key, remoteAddress, row !== undefined);
     if (row.disabled) throw new SmsRefusal('AccountDisabled', 'this account is disabled');
     perAccount.reset(key);
+    if (row.lockedUntil != null) recordLockout(key, null);
     cache.remember(cacheKey, row.passwordHash);
     return row;
   };
+}
+
+function tooMany(): SmsRefusal {
+  return new SmsRefusal('TooManyAttempts', 'too many failed authentication attempts; try again later');
 }
 
 function createAdministration(
@@ -151,13 +182,22 @@ function createAdministration(
         keywords,
         disabled: false,
         createdAt: clock(),
+        test: input.test === true,
       };
       await store.insertAccount(row);
-      return summary(row);
+      return summary(row, clock());
     },
-    list: async () => (await store.listAccounts()).map(summary),
+    list: async () => (await store.listAccounts()).map((row) => summary(row, clock())),
     async setDisabled(email, disabled) {
-      if (!(await store.updateAccount(accountKey(email), { disabled }))) throw noSuchAccount(email);
+      const unlock = disabled ? {} : { unlockedAt: clock(), lockedUntil: null };
+      if (!(await store.updateAccount(accountKey(email), { disabled, ...unlock }))) throw noSuchAccount(email);
+    },
+    async setTest(email, test) {
+      if (!(await store.updateAccount(accountKey(email), { test }))) throw noSuchAccount(email);
+    },
+    async unlock(email) {
+      if (!(await store.updateAccount(accountKey(email), { unlockedAt: clock(), lockedUntil: null })))
+        throw noSuchAccount(email);
     },
     async setKeywords(email, keywords) {
       const canonical = checkKeywords(keywords);
@@ -171,12 +211,15 @@ function createAdministration(
   };
 }
 
-function summary(row: AccountRow): AccountSummary {
+function summary(row: AccountRow, now: number): AccountSummary {
+  const locked = row.lockedUntil != null && row.lockedUntil > now;
   return {
     email: row.email,
     keywords: row.keywords,
     disabled: row.disabled,
     createdAt: new Date(row.createdAt).toISOString(),
+    test: row.test === true,
+    lockedUntil: locked ? new Date(row.lockedUntil ?? 0).toISOString() : null,
   };
 }
 

@@ -11,6 +11,7 @@ import { createAccounts, DEFAULT_AUTH_LIMITS, type Accounts, type AuthLimits } f
 import { createCarrierTable, loadCarrierTable, type CarrierTable } from './carriers.js';
 import type { Durability } from './store/index.js';
 import { createSmsHandlers, type SmsHandlers } from './handlers.js';
+import { createServiceMetrics, type ServiceMetrics } from './metrics/metrics.js';
 import { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
 import { checkCountryCode } from './phone.js';
 import { DEFAULT_MAX_SEGMENTS } from './segments.js';
@@ -50,6 +51,8 @@ export interface SmsApp {
   readonly carriers: CarrierTable;
   readonly sms: SmsService;
   readonly handlers: SmsHandlers;
+  /** Requests, acknowledged messages, commit latency, outbox and route gauges (GET /metrics). */
+  readonly metrics: ServiceMetrics;
   /** The delivery engine, when a routes file was given (started by `startDelivery`). */
   readonly delivery: DeliveryEngine | undefined;
   readonly deliveryConfig: DeliveryConfig | undefined;
@@ -114,6 +117,7 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
     ...(log === undefined ? {} : { log }),
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    onCommit: (seconds, size) => metrics.commit(seconds, size),
     ...(log === undefined
       ? {}
       : {
@@ -136,13 +140,18 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
   const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
+  const metrics = createServiceMetrics({ store, delivery: () => delivery, clock });
   let started = false;
   return {
     store,
     accounts,
     carriers,
     sms,
-    handlers: createSmsHandlers(sms),
+    handlers: createSmsHandlers(sms, {
+      answered: (operation, binding, outcome, code) => metrics.request(operation, binding, outcome, code),
+      stored: (state) => metrics.acknowledged(state),
+    }),
+    metrics,
     delivery,
     deliveryConfig,
     startDelivery() {

@@ -13,11 +13,30 @@ import type { ServiceAPIHandlers } from '../generated/service-api/server.js';
 import type { SMSSend, SMSSendResponse, SMSSendToPort, SMSSendToPortResponse } from '../generated/service-api/types.js';
 import { ServiceError } from '../runtime/errors.js';
 import type { RequestContext } from '../runtime/index.js';
-import { SmsRefusal } from './errors.js';
-import type { SendContext, SendRequest, SmsService } from './sms.js';
+import { SmsRefusal, SmsUnavailable } from './errors.js';
+import type { SendRequest, SmsService } from './sms.js';
 
 /** What the handlers read of the runtime's request context. */
-export type HandlerContext = Pick<RequestContext, 'remoteAddress'>;
+export type HandlerContext = Pick<RequestContext, 'remoteAddress'> &
+  Partial<Pick<RequestContext, 'setHttpHeader' | 'binding'>>;
+
+/** Told of every answer, for the metrics. */
+export interface HandlerHooks {
+  answered?(
+    operation: SendRequest['operation'],
+    binding: string,
+    outcome: 'accepted' | 'refused' | 'unavailable' | 'error',
+    code?: string,
+  ): void;
+  stored?(state: 'queued' | 'test'): void;
+}
+
+/**
+ * The header that tells a client, beside the contract's answer, whether the message it just got
+ * an id for will be delivered (`queued`) or was a test account's (`test`): `smskit conformance
+ * --target` reads it to remind users that a run against a live service sends real messages.
+ */
+export const DELIVERY_HEADER = 'X-Smskit-Delivery';
 
 /** The service's handlers: the generated skeleton's `ServiceAPIHandlers`, always answering with an id. */
 export interface SmsHandlers extends ServiceAPIHandlers {
@@ -25,11 +44,23 @@ export interface SmsHandlers extends ServiceAPIHandlers {
   SMSSendToPort(input: SMSSendToPort, context: HandlerContext): Promise<Required<SMSSendToPortResponse>>;
 }
 
-export function createSmsHandlers(sms: Pick<SmsService, 'send'>): SmsHandlers {
-  async function send(request: SendRequest, context: SendContext): Promise<string> {
+export function createSmsHandlers(sms: Pick<SmsService, 'send'>, hooks: HandlerHooks = {}): SmsHandlers {
+  async function send(request: SendRequest, context: HandlerContext): Promise<string> {
+    const binding = context.binding ?? 'unknown';
     try {
-      return await sms.send(request, { remoteAddress: context.remoteAddress });
+      const id = await sms.send(request, {
+        remoteAddress: context.remoteAddress,
+        onStored: (state) => {
+          context.setHttpHeader?.(DELIVERY_HEADER, state);
+          hooks.stored?.(state);
+        },
+      });
+      hooks.answered?.(request.operation, binding, 'accepted');
+      return id;
     } catch (error) {
+      if (error instanceof SmsRefusal) hooks.answered?.(request.operation, binding, 'refused', error.code);
+      else if (error instanceof SmsUnavailable) hooks.answered?.(request.operation, binding, 'unavailable');
+      else hooks.answered?.(request.operation, binding, 'error');
       throw toWireError(error);
     }
   }

@@ -30,6 +30,14 @@ export function createIdGenerator(): IdGenerator {
   };
 }
 
+/**
+ * The lowest id a message created at `ms` or later can have (every earlier one sorts below it):
+ * a time bound on the outbox's primary key, so time filters need no index of their own.
+ */
+export function firstIdAt(ms: number): string {
+  return `SMS-${encodeTime(Math.min(Math.max(Math.floor(ms), 0), MAX_TIME))}`;
+}
+
 /** Adds one to a big-endian byte string; false on overflow. */
 function increment(bytes: Uint8Array): boolean {
   for (let i = bytes.length - 1; i >= 0; i--) {

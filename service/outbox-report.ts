@@ -1,8 +1,9 @@
 /**
  * The outbox as a report for `smskit outbox [--json]`: one entry per stored message, without the
- * message text (and no account secrets exist in the outbox). Times are ISO 8601 UTC.
+ * message text (and no account secrets exist in the outbox), one message with its history
+ * (`--id`), and one line per state change (`--follow`). Times are ISO 8601 UTC.
  */
-import type { Store, StoredMessage } from './store/index.js';
+import type { HistoryChange, HistoryEvent, OutboxQuery, Store, StoredMessage } from './store/index.js';
 
 export interface OutboxEntry {
   readonly id: string;
@@ -15,13 +16,39 @@ export interface OutboxEntry {
   readonly segments: number;
   readonly port: number | null;
   readonly state: string;
+  /** When the state last changed. */
+  readonly updated?: string;
+  readonly attempts?: number;
+  readonly route?: string | null;
+  readonly smscId?: string | null;
+  /** The last error, "code: text", or null. */
+  readonly lastError?: string | null;
+  readonly possibleDuplicate?: boolean;
 }
 
+/** The stored messages in acceptance order (the first listing; `outboxReport` filters). */
 export async function outboxEntries(
   store: Pick<Store, 'listOutbox'>,
   options: { limit?: number; afterId?: string } = {},
 ): Promise<OutboxEntry[]> {
   return (await store.listOutbox(options)).map(toEntry);
+}
+
+/** The messages matching `query`, newest first unless it says otherwise, with their delivery fields. */
+export async function outboxReport(store: Pick<Store, 'findOutbox'>, query: OutboxQuery): Promise<OutboxEntry[]> {
+  return (await store.findOutbox(query)).map(toStatusEntry);
+}
+
+export function toStatusEntry(message: StoredMessage): OutboxEntry {
+  return {
+    ...toEntry(message),
+    updated: new Date(message.updatedAt).toISOString(),
+    attempts: message.attempts,
+    route: message.route,
+    smscId: message.smscId,
+    lastError: message.errorCode === null ? null : `${message.errorCode}: ${message.errorText ?? ''}`.trim(),
+    possibleDuplicate: message.possibleDuplicate,
+  };
 }
 
 function toEntry(message: StoredMessage): OutboxEntry {
@@ -69,4 +96,97 @@ export function formatOutboxTable(entries: readonly OutboxEntry[]): string {
 /** `--json`: one JSON array, stable key order. */
 export function formatOutboxJson(entries: readonly OutboxEntry[]): string {
   return `${JSON.stringify(entries, null, 2)}\n`;
+}
+
+/** A history event for display and JSON: times as ISO 8601, no message text. */
+export interface HistoryEntry {
+  readonly time: string;
+  readonly state: string;
+  readonly attempt: number;
+  readonly route: string | null;
+  readonly smscId: string | null;
+  readonly code: string | null;
+  readonly text: string | null;
+}
+
+function toHistoryEntry(event: HistoryEvent): HistoryEntry {
+  return {
+    time: new Date(event.at).toISOString(),
+    state: event.state,
+    attempt: event.attempt,
+    route: event.route,
+    smscId: event.smscId,
+    code: event.code,
+    text: event.text,
+  };
+}
+
+export interface MessageReport {
+  readonly message: OutboxEntry;
+  readonly history: readonly HistoryEntry[];
+}
+
+export async function messageReport(
+  store: Pick<Store, 'getMessage' | 'history'>,
+  id: string,
+): Promise<MessageReport | undefined> {
+  const message = await store.getMessage(id);
+  if (message === undefined) return undefined;
+  return { message: toStatusEntry(message), history: (await store.history(id)).map(toHistoryEntry) };
+}
+
+/** `--id`: the message's fields, one per line, then its history as a table. */
+export function formatMessageReport(report: MessageReport): string {
+  const m = report.message;
+  const fields: Array<[string, string]> = [
+    ['id', m.id],
+    ['state', `${m.state} (since ${m.updated ?? m.time})`],
+    ['accepted', m.time],
+    ['account', `${m.account} (keyword ${m.keyword})`],
+    ['recipient', `${m.recipient} (carrier ${m.carrier})`],
+    [
+      'encoding',
+      `${m.encoding}, ${m.segments} segment${m.segments === 1 ? '' : 's'}${m.port === null ? '' : `, port ${m.port}`}`,
+    ],
+    ['attempts', String(m.attempts ?? 0)],
+    ['route', m.route ?? '-'],
+    ['smsc id', m.smscId ?? '-'],
+    ['last error', m.lastError ?? '-'],
+  ];
+  if (m.possibleDuplicate === true) fields.push(['duplicate', 'possible: it was being sent when a worker stopped']);
+  const head = fields.map(([name, value]) => `${`${name}:`.padEnd(12)}${value}`).join('\n');
+  const rows = [
+    ['TIME', 'STATE', 'ATTEMPT', 'ROUTE', 'SMSC ID', 'DETAIL'],
+    ...report.history.map((e) => [
+      e.time,
+      e.state,
+      String(e.attempt),
+      e.route ?? '-',
+      e.smscId ?? '-',
+      [e.code, e.text].filter((part) => part !== null && part !== '').join(': ') || '-',
+    ]),
+  ];
+  return `${head}\nhistory:\n${padTable(rows, '  ')}`;
+}
+
+/** `--follow`: one line per state change (a new message is its `queued` or `test` change). */
+export function formatChange(id: string, event: HistoryEvent): string {
+  const parts = [new Date(event.at).toISOString(), id, event.state];
+  if (event.attempt > 0) parts.push(`attempt ${event.attempt}`);
+  if (event.route !== null) parts.push(`route ${event.route}`);
+  if (event.smscId !== null) parts.push(`smsc ${event.smscId}`);
+  const detail = [event.code, event.text].filter((part) => part !== null && part !== '').join(': ');
+  if (detail !== '') parts.push(detail);
+  return parts.join('  ');
+}
+
+export function changeJson(id: string, event: HistoryEvent | HistoryChange): string {
+  return JSON.stringify({ id, ...toHistoryEntry(event) });
+}
+
+function padTable(rows: readonly (readonly string[])[], indent: string): string {
+  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return `${rows
+    .map((row) => `${indent}${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd())
+    .join('\n')}\n`;
 }

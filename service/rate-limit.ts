@@ -13,6 +13,10 @@ export interface FailureLimiter {
   isBlocked(key: string): boolean;
   recordFailure(key: string): void;
   reset(key: string): void;
+  /** Forgets the key's failures at or before `ms` (an administrator lifted the lockout then). */
+  forgetBefore(key: string, ms: number): void;
+  /** While blocked: when the key's oldest counted failure leaves the window (ms), else undefined. */
+  blockedUntil(key: string): number | undefined;
 }
 
 export function createFailureLimiter(limit: FailureLimit, clock: () => number, maxKeys = 100_000): FailureLimiter {
@@ -43,6 +47,17 @@ export function createFailureLimiter(limit: FailureLimit, clock: () => number, m
     },
     reset(key) {
       failures.delete(key);
+    },
+    forgetBefore(key, ms) {
+      const times = failures.get(key);
+      if (times === undefined) return;
+      while (times.length > 0 && (times[0] ?? 0) <= ms) times.shift();
+      if (times.length === 0) failures.delete(key);
+    },
+    blockedUntil(key) {
+      const times = recent(key);
+      if (limit.maxFailures <= 0 || times.length < limit.maxFailures) return undefined;
+      return (times[0] ?? 0) + limit.windowMs;
     },
   };
 }

@@ -10,6 +10,8 @@ import type http from 'node:http';
 import { createServiceAPIListener } from '../generated/service-api/server.js';
 import { type ListenOptions, type Listening, listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
+import { type MetricsListener, startMetricsListener } from './metrics/listener.js';
+import { type RetentionOptions, startRetention } from './retention.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
   /** Default 127.0.0.1. */
@@ -22,6 +24,10 @@ export interface SmsServerOptions extends SmsAppOptions {
   readonly closeTimeoutMs?: number;
   /** Serve HTTPS (optionally requiring a client certificate) instead of HTTP. */
   readonly tls?: ListenOptions['tls'];
+  /** Serve GET /metrics and /healthz on a listener of their own (host default 127.0.0.1). */
+  readonly metrics?: { readonly host?: string; readonly port: number };
+  /** How long message text and messages are kept (see retention.ts); for ever when absent. */
+  readonly retention?: RetentionOptions;
 }
 
 export interface SmsServer {
@@ -30,17 +36,26 @@ export interface SmsServer {
   readonly app: SmsApp;
   /** The node:http server, for connection-level observation (tests, metrics). */
   readonly server: http.Server;
+  /** The operations listener's address (GET /metrics, /healthz), when one was asked for. */
+  readonly metricsUrl?: string;
   close(): Promise<void>;
 }
 
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
-  const { host, port, http, closeTimeoutMs, tls, ...service } = options;
+  const { host, port, http, closeTimeoutMs, tls, metrics, retention, ...service } = options;
   const logger = http?.logger;
-  const app = await openSmsApp(
-    service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service,
-  );
+  const log = service.log ?? (logger === undefined ? undefined : (line: string) => logger.error(line));
+  const app = await openSmsApp(log === undefined ? service : { ...service, log });
   let listening: Listening | undefined;
+  let operations: MetricsListener | undefined;
   try {
+    if (metrics !== undefined)
+      operations = await startMetricsListener({
+        host: metrics.host ?? '127.0.0.1',
+        port: metrics.port,
+        metrics: app.metrics,
+        ...(log === undefined ? {} : { log }),
+      });
     const listener = createServiceAPIListener(app.handlers, http);
     listening = await listen(listener, {
       host: host ?? '127.0.0.1',
@@ -49,18 +64,25 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
       ...(tls === undefined ? {} : { tls }),
     });
   } catch (error) {
+    await operations?.close();
     await app.close();
     throw error;
   }
   app.startDelivery();
+  const pruning = retention === undefined ? undefined : startRetention(app.store, retention, log, service.clock);
   const server = listening;
   let closing: Promise<void> | undefined;
   return {
     url: server.url,
     app,
     server: server.server,
+    ...(operations === undefined ? {} : { metricsUrl: operations.url }),
     close() {
-      closing ??= server.close().finally(() => app.close(closeTimeoutMs));
+      pruning?.stop();
+      closing ??= server
+        .close()
+        .finally(() => operations?.close())
+        .finally(() => app.close(closeTimeoutMs));
       return closing;
     },
   };

@@ -33,6 +33,11 @@ export type SendRequest =
 
 export interface SendContext {
   readonly remoteAddress?: string | undefined;
+  /**
+   * Told how the message was stored once it is committed: `queued` (it will be delivered) or
+   * `test` (a test account's: never delivered). The wire handlers pass it on as a header.
+   */
+  readonly onStored?: (state: 'queued' | 'test') => void;
 }
 
 export interface SmsLimits extends PhoneOptions {
@@ -101,7 +106,10 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
         port,
         text: fields.smsmsg,
       };
-      const { id } = await toUnavailable(() => options.store.enqueue(message));
+      // A test account's message is validated and answered like any other, but never delivered.
+      const state = account.test === true ? 'test' : 'queued';
+      const { id } = await toUnavailable(() => options.store.enqueue(message, state));
+      context.onStored?.(state);
       return id;
     },
   };

@@ -1,4 +1,8 @@
-/** `smskit account add|list|disable|enable`: manage the service's accounts in its database. */
+/**
+ * `smskit account add|list|disable|enable|passwd|unlock|test|live`: manage the service's accounts
+ * in its database. A running service sees every change on the account's next request (it reads
+ * the row each time), the lifted lockout of `unlock` included.
+ */
 import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
 import { explainDatabaseError } from '../database-errors.js';
@@ -7,7 +11,7 @@ import { readSecret } from '../secret-input.js';
 import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
-const ACTIONS = ['add', 'list', 'disable', 'enable'] as const;
+const ACTIONS = ['add', 'list', 'disable', 'enable', 'passwd', 'unlock', 'test', 'live'] as const;
 type Action = (typeof ACTIONS)[number];
 
 export interface AccountOptions {
@@ -15,6 +19,7 @@ export interface AccountOptions {
   readonly db: string;
   readonly email: string | undefined;
   readonly keywords: readonly string[];
+  readonly test: boolean;
   readonly passwordStdin: boolean;
   readonly json: boolean;
 }
@@ -26,11 +31,17 @@ export function validateAccountOptions(args: Record<string, unknown>): AccountOp
   if (action !== 'list' && email === undefined) throw new UsageError(`account ${action} needs --email`);
   if (action === 'add' && keywords.length === 0) throw new UsageError('account add needs at least one --keyword');
   if (action !== 'add' && keywords.length > 0) throw new UsageError(`--keyword goes with account add only`);
+  if (action !== 'add' && args.test === true)
+    throw new UsageError('--test goes with account add only (switch an existing account with account test|live)');
+  if (args['password-stdin'] === true && action !== 'add' && action !== 'passwd')
+    throw new UsageError('--password-stdin goes with account add and account passwd only');
+  if (args.json === true && action !== 'list') throw new UsageError('--json goes with account list only');
   return Object.freeze({
     action,
     db: String(args.db),
     email,
     keywords,
+    test: args.test === true,
     passwordStdin: args['password-stdin'] === true,
     json: args.json === true,
   });
@@ -45,12 +56,70 @@ function builder(yargs: Argv): Argv {
       array: true,
       describe: 'Keyword registered to the account (repeatable; add only)',
     })
+    .option('test', {
+      type: 'boolean',
+      describe: 'add: a test account (its messages are stored in state test and never delivered)',
+    })
     .option('password-stdin', {
       type: 'boolean',
       default: false,
       describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)`,
     })
     .option('json', { type: 'boolean', default: false, describe: 'list: print JSON' });
+}
+
+type App = Awaited<ReturnType<typeof import('../../service/app.js').openSmsApp>>;
+type AccountSummary = Awaited<ReturnType<App['accounts']['list']>>[number];
+
+function statusOf(account: AccountSummary): string {
+  const flags = [account.disabled ? 'disabled' : 'active'];
+  if (account.test) flags.push('test');
+  if (account.lockedUntil !== null) flags.push(`locked until ${account.lockedUntil}`);
+  return flags.join(',');
+}
+
+function printList(accounts: readonly AccountSummary[], json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
+    return;
+  }
+  for (const a of accounts)
+    process.stdout.write(`${a.email}\t${a.keywords.join(',')}\t${statusOf(a)}\t${a.createdAt}\n`);
+}
+
+async function newPassword(options: AccountOptions, email: string): Promise<string> {
+  return readSecret({
+    envName: PASSWORD_ENV,
+    fromStdin: options.passwordStdin,
+    prompt: `${options.action === 'passwd' ? 'new password' : 'password'} for ${email}: `,
+  });
+}
+
+/** What each action does and the line it prints. */
+async function perform(app: App, options: AccountOptions): Promise<string> {
+  const email = options.email ?? '';
+  switch (options.action) {
+    case 'add': {
+      const password = await newPassword(options, email);
+      const added = await app.accounts.add({ email, password, keywords: options.keywords, test: options.test });
+      return `added ${added.email} (keywords: ${added.keywords.join(', ')}${added.test ? '; test account: messages are never delivered' : ''})`;
+    }
+    case 'passwd':
+      await app.accounts.setPassword(email, await newPassword(options, email));
+      return `changed the password of ${email}`;
+    case 'unlock':
+      await app.accounts.unlock(email);
+      return `unlocked ${email} (running services forget its failed attempts on its next request)`;
+    case 'test':
+    case 'live':
+      await app.accounts.setTest(email, options.action === 'test');
+      return options.action === 'test'
+        ? `${email} is a test account: its messages are stored and answered, never delivered`
+        : `${email} is a live account: its messages are delivered`;
+    default:
+      await app.accounts.setDisabled(email, options.action === 'disable');
+      return `${options.action}d ${email}${options.action === 'enable' ? ' (and lifted any lockout)' : ''}`;
+  }
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
@@ -64,27 +133,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
     throw explainDatabaseError(error, dbPath);
   }
   try {
-    const email = options.email ?? '';
-    if (options.action === 'add') {
-      const password = await readSecret({
-        envName: PASSWORD_ENV,
-        fromStdin: options.passwordStdin,
-        prompt: `password for ${email}: `,
-      });
-      const added = await app.accounts.add({ email, password, keywords: options.keywords });
-      process.stdout.write(`added ${added.email} (keywords: ${added.keywords.join(', ')})\n`);
-    } else if (options.action === 'list') {
-      const accounts = await app.accounts.list();
-      if (options.json) process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
-      else
-        for (const a of accounts)
-          process.stdout.write(
-            `${a.email}\t${a.keywords.join(',')}\t${a.disabled ? 'disabled' : 'active'}\t${a.createdAt}\n`,
-          );
-    } else {
-      await app.accounts.setDisabled(email, options.action === 'disable');
-      process.stdout.write(`${options.action}d ${email}\n`);
-    }
+    if (options.action === 'list') printList(await app.accounts.list(), options.json);
+    else process.stdout.write(`${await perform(app, options)}\n`);
     return EXIT_OK;
   } finally {
     await app.close();
@@ -93,14 +143,18 @@ async function run(args: Record<string, unknown>): Promise<number> {
 
 export const accountCommand: CliCommand = {
   command: 'account <action>',
-  describe: 'Manage accounts: add (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable',
+  describe:
+    'Manage accounts: add [--test] (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable, passwd, unlock, test, live',
   builder,
   examples: [
     [
       'smskit account add --email you@example.com --keyword ACME',
       'the password is prompted for (or $SMSKIT_PASSWORD, or --password-stdin)',
     ],
-    ['smskit account list --json', 'every account as JSON'],
+    ['smskit account add --test --email ci@example.com --keyword ACME', 'a test account: messages never delivered'],
+    ['smskit account list --json', 'every account as JSON (disabled, test, lockedUntil)'],
+    ['smskit account passwd --email you@example.com', 'a new password (prompt, stdin or $SMSKIT_PASSWORD)'],
+    ['smskit account unlock --email you@example.com', 'lift the lockout after repeated wrong passwords'],
     ['smskit account disable --email you@example.com', 'refuse its requests from now on'],
   ],
   exitCodes: COMMAND_EXIT_CODES.account,

@@ -29,6 +29,7 @@ import {
   validateNetworkFlags,
   withNetworkFlags,
 } from '../network-flags.js';
+import { deliveryReminder } from '../delivery-reminder.js';
 import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
@@ -108,6 +109,11 @@ async function run(args: Record<string, unknown>): Promise<number> {
       env: process.env,
       toolVersion: toolVersion(),
       embeddedTarget: async (contract) => (await import('../embedded-service.js')).startEmbeddedService(contract),
+      onReport: (report) => {
+        if (cli.target === undefined) return; // the built-in service delivers nothing
+        const reminder = deliveryReminder(report);
+        if (reminder !== undefined) process.stderr.write(`${reminder}\n`);
+      },
     });
     return EXIT_CODE_OF[outcome];
   } catch (error) {

@@ -31,6 +31,10 @@ export interface ServeOptions {
   readonly helpPages: HelpPagesMode;
   readonly tls: ServeTlsFlags | undefined;
   readonly routes: string | undefined;
+  /** The operations listener (GET /metrics, /healthz), when --metrics-port is given. */
+  readonly metrics: { readonly host: string; readonly port: number } | undefined;
+  /** --keep-text / --keep-messages, in ms. */
+  readonly retention: { readonly textMs?: number; readonly messagesMs?: number } | undefined;
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
@@ -48,6 +52,37 @@ function helpPagesOf(value: unknown): HelpPagesMode {
   throw new CliError(`--help-pages must be one of ${HELP_PAGES_MODES.join(', ')}`);
 }
 
+const AGE = /^(\d{1,6})(m|h|d)$/;
+const AGE_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function ageOf(args: Record<string, unknown>, name: string): number | undefined {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  const match = AGE.exec(String(value).trim());
+  if (match === null || Number(match[1]) === 0)
+    throw new UsageError(`--${name} must be an age such as 90m, 12h or 30d; got "${String(value)}"`);
+  return Number(match[1]) * (AGE_MS[match[2] ?? 'd'] ?? 86_400_000);
+}
+
+function retentionOf(args: Record<string, unknown>): ServeOptions['retention'] {
+  const textMs = ageOf(args, 'keep-text');
+  const messagesMs = ageOf(args, 'keep-messages');
+  if (textMs === undefined && messagesMs === undefined) return undefined;
+  if (textMs !== undefined && messagesMs !== undefined && textMs > messagesMs)
+    throw new UsageError('--keep-text must not be longer than --keep-messages (a deleted message has no text)');
+  return { ...(textMs === undefined ? {} : { textMs }), ...(messagesMs === undefined ? {} : { messagesMs }) };
+}
+
+function metricsOf(args: Record<string, unknown>): ServeOptions['metrics'] {
+  const port = integerIn(args, 'metrics-port', 0, 65535);
+  const host = typeof args['metrics-host'] === 'string' ? args['metrics-host'] : undefined;
+  if (port === undefined) {
+    if (host !== undefined) throw new UsageError('--metrics-host goes with --metrics-port');
+    return undefined;
+  }
+  return { host: host ?? '127.0.0.1', port };
+}
+
 export function validateServeOptions(args: Record<string, unknown>): ServeOptions {
   const optionalText = (name: string): string | undefined =>
     typeof args[name] === 'string' ? (args[name] as string) : undefined;
@@ -63,6 +98,8 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
     helpPages: helpPagesOf(args['help-pages']),
     tls: validateServeTlsFlags(args),
     routes: optionalText('routes'),
+    metrics: metricsOf(args),
+    retention: retentionOf(args),
   });
 }
 
@@ -82,6 +119,23 @@ function builder(yargs: Argv): Argv {
     .option('routes', {
       type: 'string',
       describe: 'Routes file (YAML/JSON): how accepted messages are delivered (SMPP, e-mail); see docs/delivery.md',
+    })
+    .option('metrics-port', {
+      type: 'number',
+      describe:
+        'Serve GET /metrics (Prometheus) and GET /healthz on this port (0 picks a free one); see docs/operations.md',
+    })
+    .option('keep-text', {
+      type: 'string',
+      describe: 'Remove message text this long after acceptance, once sent or final (e.g. 7d); see docs/operations.md',
+    })
+    .option('keep-messages', {
+      type: 'string',
+      describe: 'Delete messages (with their history) this long after acceptance, once sent or final (e.g. 180d)',
+    })
+    .option('metrics-host', {
+      type: 'string',
+      describe: 'Address of the metrics listener (default 127.0.0.1: loopback only)',
     })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
@@ -110,6 +164,7 @@ interface RunningService {
   readonly accounts: number;
   /** One line on delivery: the routes, or that messages stay queued. */
   readonly delivery: string;
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -129,6 +184,8 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
       ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
       ...(options.routes === undefined ? {} : { routesFile: options.routes }),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.retention === undefined ? {} : { retention: options.retention }),
       ...(tls === undefined ? {} : { tls }),
       http: {
         wsdl: builtInWsdlText(),
@@ -141,6 +198,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       url: server.url,
       accounts: (await server.app.accounts.list()).length,
       delivery: deliveryLine(server.app.deliveryConfig),
+      metricsUrl: server.metricsUrl,
       close: () => server.close(),
     };
   } catch (error) {
@@ -157,6 +215,13 @@ function deliveryLine(config: DeliveryConfig | undefined): string {
   const unrouted =
     config.unrouted.length === 0 ? '' : `; no route for ${config.unrouted.join(', ')} (they stay queued)`;
   return `${routes} from ${config.file}${unrouted}`;
+}
+
+function retentionLine(args: Record<string, unknown>): string {
+  const parts = [];
+  if (args['keep-text'] !== undefined) parts.push(`message text for ${String(args['keep-text'])}`);
+  if (args['keep-messages'] !== undefined) parts.push(`messages for ${String(args['keep-messages'])}`);
+  return `${parts.join(', ')} after acceptance (once sent or final)`;
 }
 
 /** What a client needs beside the URL, for the "send a message" line. */
@@ -183,6 +248,10 @@ async function run(args: Record<string, unknown>): Promise<number> {
         : []),
       `  database:  ${options.db} (${isPostgresDb(options.db) ? 'PostgreSQL, ' : ''}${accounts} account${accounts === 1 ? '' : 's'})`,
       `  delivery:  ${server.delivery}`,
+      ...(server.metricsUrl === undefined
+        ? []
+        : [`  metrics:   ${server.metricsUrl}/metrics and ${server.metricsUrl}/healthz`]),
+      ...(options.retention === undefined ? [] : [`  retention: ${retentionLine(args)}`]),
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx${clientFlagsHint(options)} --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
       '  stop with Ctrl-C (in-flight requests finish first)',

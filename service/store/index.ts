@@ -1,5 +1,6 @@
 /** The service's store: records, the interface, and the SQLite and PostgreSQL implementations. */
-export type { Store, StoreOptions, AccountChange, OutboxPage } from './store.js';
+export type { Store, StoreOptions, AccountChange, OutboxPage, OutboxQuery, HistoryChange, PruneMode } from './store.js';
+export { PRUNABLE_STATES } from './sqlite/outbox-query.js';
 export type { DeliveryStore, DeliveryChange, ClaimRequest, ClaimedMessage, CarrierSelection } from './delivery.js';
 export {
   FINAL_STATES,

@@ -11,6 +11,12 @@ export interface AccountRow {
   readonly keywords: readonly string[];
   readonly disabled: boolean;
   readonly createdAt: number;
+  /** A test account: its messages are stored in state `test` and never delivered (absent = false). */
+  readonly test?: boolean;
+  /** Until when a server locked it out after repeated wrong passwords (ms; absent/null = not locked). */
+  readonly lockedUntil?: number | null;
+  /** When an administrator last lifted a lockout (ms); servers forget earlier failures. */
+  readonly unlockedAt?: number | null;
 }
 
 /** A message as the service accepted it. Field names follow the contract's parameters. */

@@ -7,9 +7,10 @@ import type { StorageError } from '../errors.js';
 import type { DeliveryStore } from './delivery.js';
 import type { AccountChange } from './sqlite/accounts.js';
 import type { OutboxPage } from './sqlite/outbox.js';
+import type { HistoryChange, OutboxQuery, PruneMode } from './sqlite/outbox-query.js';
 import type { AccountRow, HistoryEvent, MessageState, NewMessage, StoredMessage } from './records.js';
 
-export type { AccountChange, OutboxPage };
+export type { AccountChange, OutboxPage, OutboxQuery, HistoryChange, PruneMode };
 
 export interface StoreOptions {
   /** Rows that trigger a commit without waiting for the end of the turn (default 1024). */
@@ -17,6 +18,8 @@ export interface StoreOptions {
   readonly clock?: () => number;
   /** Told of every failed batch (one call per batch), for the log. */
   readonly onError?: (error: StorageError, batchSize: number) => void;
+  /** Told of every committed batch of accepted messages: how long the transaction took (s), for the metrics. */
+  readonly onCommit?: (seconds: number, batchSize: number) => void;
 }
 
 /**
@@ -38,6 +41,17 @@ export interface Store {
   getMessage(id: string): Promise<StoredMessage | undefined>;
   history(id: string): Promise<HistoryEvent[]>;
   countByState(): Promise<Partial<Record<MessageState, number>>>;
+  /** Messages matching the filters, newest first unless asked otherwise. */
+  findOutbox(query: OutboxQuery): Promise<StoredMessage[]>;
+  /** State changes recorded after `seq` (the stream `smskit outbox --follow` reads), oldest first. */
+  historyAfter(seq: number, limit: number): Promise<HistoryChange[]>;
+  /** The newest state change's seq (0 when there is none). */
+  lastHistorySeq(): Promise<number>;
+  /**
+   * Retention: messages created before `before` (ms) that will not be sent again lose their text
+   * (`text`) or are deleted with their history (`messages`). Returns how many.
+   */
+  pruneOutbox(before: number, mode: PruneMode): Promise<number>;
   getAccount(email: string): Promise<AccountRow | undefined>;
   listAccounts(): Promise<AccountRow[]>;
   insertAccount(row: AccountRow): Promise<void>;

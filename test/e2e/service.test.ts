@@ -656,6 +656,12 @@ describe('smskit outbox --json', () => {
         'segments',
         'port',
         'state',
+        'updated',
+        'attempts',
+        'route',
+        'smscId',
+        'lastError',
+        'possibleDuplicate',
       ]);
       expect(entry.recipient).toMatch(/^\+[1-9]\d{7,14}$/);
     }

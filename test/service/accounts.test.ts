@@ -242,7 +242,14 @@ describe('administration', () => {
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
     await service.setKeywords('alice@example.com', ['news']);
     expect(await service.list()).toEqual([
-      { email: 'alice@example.com', keywords: ['NEWS'], disabled: false, createdAt: new Date(now).toISOString() },
+      {
+        email: 'alice@example.com',
+        keywords: ['NEWS'],
+        disabled: false,
+        createdAt: new Date(now).toISOString(),
+        test: false,
+        lockedUntil: null,
+      },
     ]);
     await expect(service.setDisabled('nobody@example.com', true)).rejects.toThrow(
       expect.objectContaining({ code: 'NoSuchAccount' }),

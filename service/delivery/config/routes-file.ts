@@ -8,18 +8,30 @@ import type { CarrierSelection } from '../../store/delivery.js';
 import { AUTO_CARRIER, type CarrierTable } from '../../carriers.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../policy.js';
 import type { Route } from '../route.js';
+import { createEmailRoute } from '../email/index.js';
 import { createSmppRoute } from '../smpp/index.js';
+import { readEmailSettings } from './email-settings.js';
 import { readSmppSettings } from './smpp-settings.js';
 import { Settings, SettingsError } from './settings.js';
 
 /** Reads one `routes.<name>` entry of a kind and returns how to build the route. */
-export type RouteKindReader = (route: Settings, name: string, env: NodeJS.ProcessEnv, file: string) => () => Route;
+export type RouteKindReader = (
+  route: Settings,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  file: string,
+  carriers: CarrierTable,
+) => () => Route;
 
 /** The kinds of route a file may name in `type:`. */
 export const ROUTE_KINDS: Record<string, RouteKindReader> = {
   smpp: (route, name, env, file) => {
     const options = readSmppSettings(route, env, file);
     return () => createSmppRoute(name, options);
+  },
+  email: (route, name, env, file, carriers) => {
+    const options = readEmailSettings(route, env, file);
+    return () => createEmailRoute(name, options, { carriers });
   },
 };
 
@@ -69,7 +81,7 @@ export function readRoutes(top: Settings, file: string, table: CarrierTable, env
     const kind = route.string('type');
     const reader = ROUTE_KINDS[kind];
     if (reader === undefined) throw route.error('type', `must be one of ${Object.keys(ROUTE_KINDS).join(', ')}`);
-    builders.set(name, { kind, create: reader(route, name, env, file) });
+    builders.set(name, { kind, create: reader(route, name, env, file, table) });
   }
   const mapping = readCarrierMapping(top, table, builders);
   const defaultRoute = top.has('default') ? top.string('default') : undefined;

@@ -9,6 +9,9 @@ interface AccountRecord {
   keywords: string;
   disabled: boolean;
   created_at: number;
+  test: boolean;
+  locked_until: number | null;
+  unlocked_at: number | null;
 }
 
 function toAccount(record: AccountRecord): AccountRow {
@@ -18,6 +21,9 @@ function toAccount(record: AccountRecord): AccountRow {
     keywords: record.keywords === '' ? [] : record.keywords.split(' '),
     disabled: record.disabled,
     createdAt: record.created_at,
+    test: record.test,
+    lockedUntil: record.locked_until,
+    unlockedAt: record.unlocked_at,
   };
 }
 
@@ -33,18 +39,26 @@ export function postgresAccounts(db: Queryable) {
     },
     async insertAccount(row: AccountRow): Promise<void> {
       await db.query(
-        'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [row.email, row.passwordHash, row.keywords.join(' '), row.disabled, row.createdAt],
+        'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES ($1, $2, $3, $4, $5, $6)',
+        [row.email, row.passwordHash, row.keywords.join(' '), row.disabled, row.createdAt, row.test === true],
       );
     },
     /** Changes only the given fields; false when there is no such account. */
     async updateAccount(email: string, change: AccountChange): Promise<boolean> {
+      const columns: Array<[string, unknown]> = [
+        ['password_hash', change.passwordHash],
+        ['keywords', change.keywords?.join(' ')],
+        ['disabled', change.disabled],
+        ['test', change.test],
+        ['locked_until', change.lockedUntil],
+        ['unlocked_at', change.unlockedAt],
+      ];
+      const given = columns.filter(([, value]) => value !== undefined);
+      // Nothing to change still answers whether the account exists.
+      const sets = given.length === 0 ? 'email = email' : given.map(([name], i) => `${name} = $${i + 2}`).join(', ');
       const { rows } = await db.query<{ n: number }>(
-        `WITH changed AS (
-           UPDATE accounts SET password_hash = coalesce($2, password_hash), keywords = coalesce($3, keywords),
-             disabled = coalesce($4, disabled) WHERE email = $1 RETURNING 1)
-         SELECT count(*) AS n FROM changed`,
-        [email, change.passwordHash ?? null, change.keywords?.join(' ') ?? null, change.disabled ?? null],
+        `WITH changed AS (UPDATE accounts SET ${sets} WHERE email = $1 RETURNING 1) SELECT count(*) AS n FROM changed`,
+        [email, ...given.map(([, value]) => value)],
       );
       return rows[0]?.n === 1;
     },

@@ -83,6 +83,12 @@ export const PG_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (route, peer_id)
    );
    CREATE INDEX outbox_early_receipts_at ON outbox_early_receipts (at);`,
+
+  // Operating the service (as SQLite's third migration): test accounts, the lockout a server
+  // imposed (shown by `smskit account list`), and when an administrator last lifted one.
+  `ALTER TABLE accounts ADD COLUMN test boolean NOT NULL DEFAULT false;
+   ALTER TABLE accounts ADD COLUMN locked_until bigint;
+   ALTER TABLE accounts ADD COLUMN unlocked_at bigint;`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

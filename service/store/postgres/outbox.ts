@@ -40,7 +40,7 @@ export async function insertBatch(db: Queryable, rows: readonly InsertRow[]): Pr
   );
 }
 
-interface OutboxRecord {
+export interface OutboxRecord {
   id: string;
   created_at: number;
   account: string;
@@ -61,7 +61,7 @@ interface OutboxRecord {
   possible_duplicate: boolean;
 }
 
-function toMessage(r: OutboxRecord): StoredMessage {
+export function toMessage(r: OutboxRecord): StoredMessage {
   return {
     id: r.id,
     createdAt: r.created_at,
@@ -94,7 +94,7 @@ interface EventRecord {
   text: string | null;
 }
 
-const COLUMNS = `id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message, state,
+export const COLUMNS = `id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message, state,
   updated_at, attempts, route, smsc_id, error_code, error_text, possible_duplicate`;
 
 export function postgresOutbox(db: Queryable) {

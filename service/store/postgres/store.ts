@@ -23,6 +23,7 @@ import * as statements from './delivery.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
 import { insertBatch, postgresOutbox, type InsertRow } from './outbox.js';
+import { postgresOutboxQueries } from './outbox-query.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** postgres://user@host:port/database (the password from PGPASSWORD or ~/.pgpass). */
@@ -112,6 +113,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
   const committedListeners = new Set<(count: number) => void>();
   const accounts = postgresAccounts(pool);
   const outbox = postgresOutbox(pool);
+  const queries = postgresOutboxQueries(pool);
   const pending: Waiter[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   let committing: Promise<void> | undefined;
@@ -128,6 +130,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
   }
 
   async function commit(batch: readonly Waiter[]): Promise<void> {
+    const started = performance.now();
     try {
       await insertBatch(
         pool,
@@ -139,6 +142,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
       for (const waiter of batch) waiter.reject(failure);
       return;
     }
+    options.onCommit?.((performance.now() - started) / 1000, batch.length);
     for (const waiter of batch) waiter.resolve({ id: waiter.row.id });
     for (const listener of committedListeners) listener(batch.length);
   }
@@ -206,6 +210,10 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     getMessage: (id) => call('cannot read the message', () => outbox.getMessage(id)),
     history: (id) => call('cannot read the message history', () => outbox.history(id)),
     countByState: () => call('cannot count the outbox', () => outbox.countByState()),
+    findOutbox: (query) => call('cannot read the outbox', () => queries.findOutbox(query)),
+    historyAfter: (seq, limit) => call('cannot read the history', () => queries.historyAfter(seq, limit)),
+    lastHistorySeq: () => call('cannot read the history', () => queries.lastHistorySeq()),
+    pruneOutbox: (before, mode) => call('cannot prune the outbox', () => queries.pruneOutbox(before, mode)),
     async close() {
       if (closed) return;
       closed = true;

@@ -6,6 +6,9 @@ export interface AccountChange {
   readonly passwordHash?: string;
   readonly keywords?: readonly string[];
   readonly disabled?: boolean;
+  readonly test?: boolean;
+  readonly lockedUntil?: number | null;
+  readonly unlockedAt?: number | null;
 }
 
 export interface SqliteAccounts {
@@ -21,6 +24,9 @@ interface AccountRecord {
   keywords: string;
   disabled: number;
   created_at: number;
+  test: number;
+  locked_until: number | null;
+  unlocked_at: number | null;
 }
 
 function toAccount(record: AccountRecord): AccountRow {
@@ -30,6 +36,9 @@ function toAccount(record: AccountRecord): AccountRow {
     keywords: record.keywords === '' ? [] : record.keywords.split(' '),
     disabled: record.disabled === 1,
     createdAt: record.created_at,
+    test: record.test === 1,
+    lockedUntil: record.locked_until,
+    unlockedAt: record.unlocked_at,
   };
 }
 
@@ -37,7 +46,7 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
   const get = db.prepare<[string], AccountRecord>('SELECT * FROM accounts WHERE email = ?');
   const all = db.prepare<[], AccountRecord>('SELECT * FROM accounts ORDER BY email');
   const insert = db.prepare(
-    'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES (?, ?, ?, ?, ?, ?)',
   );
   return {
     getAccount: (email) => {
@@ -46,11 +55,18 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
     },
     listAccounts: () => all.all().map(toAccount),
     insertAccount: (row) => {
-      insert.run(row.email, row.passwordHash, row.keywords.join(' '), row.disabled ? 1 : 0, row.createdAt);
+      insert.run(
+        row.email,
+        row.passwordHash,
+        row.keywords.join(' '),
+        row.disabled ? 1 : 0,
+        row.createdAt,
+        row.test === true ? 1 : 0,
+      );
     },
     updateAccount: (email, change) => {
       const sets: string[] = [];
-      const values: Array<string | number> = [];
+      const values: Array<string | number | null> = [];
       if (change.passwordHash !== undefined) {
         sets.push('password_hash = ?');
         values.push(change.passwordHash);
@@ -62,6 +78,21 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
       if (change.disabled !== undefined) {
         sets.push('disabled = ?');
         values.push(change.disabled ? 1 : 0);
+      }
+      const flags: Array<[string, boolean | undefined]> = [['test', change.test]];
+      for (const [column, value] of flags) {
+        if (value === undefined) continue;
+        sets.push(`${column} = ?`);
+        values.push(value ? 1 : 0);
+      }
+      const times: Array<[string, number | null | undefined]> = [
+        ['locked_until', change.lockedUntil],
+        ['unlocked_at', change.unlockedAt],
+      ];
+      for (const [column, value] of times) {
+        if (value === undefined) continue;
+        sets.push(`${column} = ?`);
+        values.push(value);
       }
       if (sets.length === 0) return get.get(email) !== undefined;
       return db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE email = ?`).run(...values, email).changes === 1;

@@ -82,6 +82,14 @@ export const MIGRATIONS: readonly string[] = [
      text       TEXT
    ) STRICT;
    CREATE INDEX outbox_events_message ON outbox_events (message_id, seq);`,
+
+  // Operating the service: test accounts (their messages are stored in state `test`, never
+  // delivered); the lockout a server imposed after repeated wrong passwords, so that
+  // `smskit account list` can show it; and when an administrator last lifted a lockout, which every
+  // running server reads with the account row and honours (its failure counts are in memory).
+  `ALTER TABLE accounts ADD COLUMN test INTEGER NOT NULL DEFAULT 0 CHECK (test IN (0, 1));
+   ALTER TABLE accounts ADD COLUMN locked_until INTEGER;   -- ms since the epoch; NULL when not locked
+   ALTER TABLE accounts ADD COLUMN unlocked_at INTEGER;    -- ms since the epoch of the last unlock`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

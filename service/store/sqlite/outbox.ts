@@ -39,7 +39,7 @@ export function toInsertRow(id: string, createdAt: number, message: NewMessage, 
   };
 }
 
-interface OutboxRecord {
+export interface OutboxRecord {
   id: string;
   created_at: number;
   account: string;
@@ -60,7 +60,7 @@ interface OutboxRecord {
   possible_duplicate: number;
 }
 
-function toMessage(r: OutboxRecord): StoredMessage {
+export function toMessage(r: OutboxRecord): StoredMessage {
   return {
     id: r.id,
     createdAt: r.created_at,

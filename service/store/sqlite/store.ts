@@ -21,6 +21,7 @@ import { sqliteAccounts, type SqliteAccounts } from './accounts.js';
 import { sqliteDelivery, type SqliteDelivery } from './delivery.js';
 import { openDatabase, toStorageError } from './open.js';
 import { OUTBOX_INSERT, sqliteOutbox, toInsertRow, type SqliteOutbox } from './outbox.js';
+import { sqliteOutboxQueries, type SqliteOutboxQueries } from './outbox-query.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -53,6 +54,7 @@ interface Connection {
   readonly insertBatch: (rows: readonly Waiter[]) => void;
   readonly accounts: SqliteAccounts;
   readonly outbox: SqliteOutbox;
+  readonly queries: SqliteOutboxQueries;
   readonly delivery: SqliteDelivery;
 }
 
@@ -67,6 +69,7 @@ function connect(options: SqliteStoreOptions): Connection {
     insertBatch: (rows) => transaction.immediate(rows),
     accounts: sqliteAccounts(db),
     outbox: sqliteOutbox(db),
+    queries: sqliteOutboxQueries(db),
     delivery: sqliteDelivery(db),
   };
 }
@@ -160,6 +163,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
+    const started = performance.now();
     try {
       use('cannot commit to the outbox', (c) => c.insertBatch(batch));
     } catch (error) {
@@ -168,6 +172,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       for (const waiter of batch) waiter.reject(failure);
       return;
     }
+    options.onCommit?.((performance.now() - started) / 1000, batch.length);
     for (const waiter of batch) waiter.resolve({ id: waiter.row.id });
     for (const listener of committedListeners) listener(batch.length);
   }
@@ -208,6 +213,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     getMessage: (id) => read('cannot read the message', (c) => c.outbox.getMessage(id)),
     history: (id) => read('cannot read the message history', (c) => c.outbox.history(id)),
     countByState: () => read('cannot count the outbox', (c) => c.outbox.countByState()),
+    findOutbox: (query) => read('cannot read the outbox', (c) => c.queries.findOutbox(query)),
+    historyAfter: (seq, limit) => read('cannot read the history', (c) => c.queries.historyAfter(seq, limit)),
+    lastHistorySeq: () => read('cannot read the history', (c) => c.queries.lastHistorySeq()),
+    pruneOutbox: (before, mode) => read('cannot prune the outbox', (c) => c.queries.pruneOutbox(before, mode)),
     async close() {
       if (closed) return;
       closed = true;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../../service/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
+import { describeOperations } from './operations-contract.js';
 
 export interface StoreUnderTest {
   readonly store: Store;
@@ -72,6 +73,7 @@ export function describeStore(name: string, factory: StoreFactory): void {
     describeClaims(factory);
     describeChanges(factory);
     if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
+    describeOperations(factory);
   });
 }
 
@@ -144,6 +146,9 @@ function describeAccounts(factory: StoreFactory): void {
           keywords: ['ACME', 'BETA'],
           disabled: false,
           createdAt: T0,
+          test: false,
+          lockedUntil: null,
+          unlockedAt: null,
         };
         await store.insertAccount(row);
         await store.insertAccount({ ...row, email: 'a@example.com', keywords: [] });
@@ -158,6 +163,21 @@ function describeAccounts(factory: StoreFactory): void {
           passwordHash: 'h2',
         });
         expect(await store.updateAccount('b@example.com', {})).toBe(true);
+        // Test accounts and lockouts (smskit account test|unlock; a server's lockout).
+        expect(
+          await store.updateAccount('b@example.com', { test: true, lockedUntil: T0 + 5, unlockedAt: T0 + 1 }),
+        ).toBe(true);
+        expect(await store.getAccount('b@example.com')).toMatchObject({
+          test: true,
+          lockedUntil: T0 + 5,
+          unlockedAt: T0 + 1,
+        });
+        expect(await store.updateAccount('b@example.com', { lockedUntil: null })).toBe(true);
+        expect(await store.getAccount('b@example.com')).toMatchObject({
+          test: true,
+          lockedUntil: null,
+          unlockedAt: T0 + 1,
+        });
         expect(await store.updateAccount('nobody@example.com', { disabled: true })).toBe(false);
         expect(await store.getAccount('nobody@example.com')).toBeUndefined();
       }));
