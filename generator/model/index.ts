@@ -293,6 +293,8 @@ export interface WsdlModel {
   readonly schema: SchemaSet;
   /** Non-fatal findings (unresolvable optional imports, ignored extensions), in document order. */
   readonly warnings: readonly ModelWarning[];
+  /** The imported documents read besides the root (paths as given, URLs whole), in read order; absent when none. */
+  readonly imports?: readonly string[];
 }
 
 export interface ModelWarning {

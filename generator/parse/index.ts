@@ -10,7 +10,7 @@
 import { clark, type Message, type PortType, type WsdlModel } from '../model/index.js';
 import { readBinding } from './bindings.js';
 import { indexSchemas, indexWsdl } from './definition-index.js';
-import { loadDocuments, type ReadFile } from './documents.js';
+import { loadDocuments, type ReadFile, type ReadUrl } from './documents.js';
 import { readMessage, readPortType } from './messages.js';
 import { WSDL_NS } from './namespaces.js';
 import { resolveSchemaSet } from './schema-set.js';
@@ -20,10 +20,15 @@ import { wsdlDocumentation } from './xml-access.js';
 export interface ParseOptions {
   /** Reads a file by absolute path (default: fs.readFileSync). Tests use it to serve fixtures. */
   readonly readFile?: ReadFile;
+  /**
+   * Reads an http(s) document (a root given as a URL, a remote import, or a relative import of
+   * a URL document). Without it remote documents are refused; generator/contract provides it.
+   */
+  readonly readUrl?: ReadUrl;
 }
 
 export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
-  const docs = loadDocuments(file, options?.readFile);
+  const docs = loadDocuments(file, options?.readFile, options?.readUrl);
   const schemaIndex = indexSchemas(docs);
   const wsdlIndex = indexWsdl(docs);
   const messages: Message[] = [...wsdlIndex.messages.values()].map((def) => readMessage(schemaIndex, def));
@@ -48,7 +53,8 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     messages,
     schema,
     warnings: docs.warnings,
+    ...(docs.documents.length > 1 ? { imports: docs.documents.slice(1) } : {}),
   };
 }
 
-export type { ReadFile } from './documents.js';
+export { DocumentPending, type ReadFile, type ReadUrl } from './documents.js';

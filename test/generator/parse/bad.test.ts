@@ -120,7 +120,7 @@ const cases: [string, { given: string; want: Want }][] = [
       want: {
         code: 'WSDL_IMPORT_UNRESOLVED',
         line: 3,
-        what: /location "http:\/\/example\.com\/service\?wsdl" is remote; smskit never fetches imports/,
+        what: /location "http:\/\/example\.com\/service\?wsdl" is remote and this reading of the WSDL fetches nothing: .*--allow-import-host example\.com/,
       },
     },
   ],
