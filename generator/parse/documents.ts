@@ -156,6 +156,7 @@ class Loader {
     for (const el of types.children) {
       if (el.type !== 'element') continue;
       if (el.ns === XSD_NS && el.local === 'schema') this.addSchema(ref, el, undefined);
+      else if (el.local === 'schema' && OBSOLETE_XSD_NS.has(el.ns)) throw obsoleteSchema(ref.display, el);
       else
         this.warn(
           'WSDL_IGNORED_EXTENSION',
@@ -272,7 +273,19 @@ function resolveLocation(from: FileRef, location: string, el: XmlElement): FileR
   return { display, abs: path.resolve(path.dirname(from.abs), trimmed), remote: false };
 }
 
+/** Namespaces of the XML Schema drafts before the 2001 Recommendation. */
+const OBSOLETE_XSD_NS = new Set(['http://www.w3.org/2000/10/XMLSchema', 'http://www.w3.org/1999/XMLSchema']);
+
+function obsoleteSchema(file: string, el: XmlElement): GeneratorError {
+  return new GeneratorError(
+    'WSDL_UNSUPPORTED',
+    `<${tagName(el)}> is in ${el.ns}, a draft namespace of XML Schema from before the 2001 Recommendation; smskit reads XML Schema 1.0 (${XSD_NS}): the service's stack is too old, or the schema needs its namespace updated`,
+    at(file, el),
+  );
+}
+
 function notWsdl(file: string, root: XmlElement, expected: string): GeneratorError {
+  if (root.local === 'schema' && OBSOLETE_XSD_NS.has(root.ns)) return obsoleteSchema(file, root);
   const found = `<${tagName(root)}>${root.ns === '' ? '' : ` in namespace ${root.ns}`}`;
   const hint = root.ns === WSDL20_NS ? ' (WSDL 2.0 is not supported)' : '';
   return new GeneratorError('WSDL_NOT_WSDL', `expected ${expected}, found ${found}${hint}`, at(file, root));

@@ -14,6 +14,7 @@ import {
   type WsdlModel,
 } from '../model/index.js';
 import { refuse } from '../errors.js';
+import { throwIfOmitted } from './omitted.js';
 import type { SchemaPlan } from './schema.js';
 import { resolveValue, type PlannedValue } from './values.js';
 
@@ -64,14 +65,17 @@ export function soapShape(
     );
   const element = clark(part.element);
   if (model.schema.elements[element] === undefined)
-    refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
+    throwIfOmitted(model, `element:${element}`),
+      refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
   return { kind: 'element', element };
 }
 
 export function findMessage(model: WsdlModel, name: QName, op: BindingOperation) {
   const message = model.messages.find((m) => clark(m.name) === clark(name));
-  if (message === undefined)
+  if (message === undefined) {
+    throwIfOmitted(model, `message:${clark(name)}`);
     refuse('MISSING_REFERENCE', `message ${clark(name)} (operation ${op.name}) is not declared`, op.source);
+  }
   return message;
 }
 
