@@ -28,27 +28,58 @@ export interface SyntheticField {
 
 export type MethodShape =
   | { readonly kind: 'element'; readonly element: string }
-  | { readonly kind: 'synthetic'; readonly tsName: string; readonly fields: readonly SyntheticField[] }
+  | {
+      readonly kind: 'synthetic';
+      readonly tsName: string;
+      readonly fields: readonly SyntheticField[];
+      /** Set for an rpc/literal wrapper (the fields are its parts); else HTTP parameters / result. */
+      readonly rpc?: QName;
+    }
   | { readonly kind: 'empty' };
 
-/** The document/literal body element of a SOAP operation's input or output. */
+/**
+ * An rpc/literal body (WSDL 1.1 §3.5, WS-I BP R2729/R2735): a wrapper element named after the
+ * operation (`<op>Response` for the output) in the soap:body namespace, holding one accessor
+ * per part — the part's name without namespace for a `type` part, the element for an `element` part.
+ */
+export interface RpcShape {
+  readonly kind: 'rpc';
+  readonly wrapper: QName;
+  readonly parts: readonly { readonly part: MessagePart; readonly accessor: QName }[];
+}
+
+/** The body of a SOAP operation's input or output: one document/literal element, or an rpc/literal wrapper. */
 export function soapShape(
   model: WsdlModel,
   binding: Binding,
   op: BindingOperation,
   direction: 'input' | 'output',
-): MethodShape {
+): MethodShape | RpcShape {
   const style = op.style ?? binding.style ?? 'document';
   const where = `operation ${op.name} of binding ${binding.name.local}`;
-  if (style === 'rpc')
-    refuse('UNSUPPORTED_CONSTRUCT', `rpc style (${where}) is not supported; only document/literal`, op.source);
   const body = direction === 'input' ? op.inputBody : op.outputBody;
-  if (body?.use === 'encoded')
-    refuse('UNSUPPORTED_CONSTRUCT', `use="encoded" (${where}) is not supported; only document/literal`, op.source);
+  if (body?.use === 'encoded' || [...op.inputHeaders, ...op.outputHeaders].some((h) => h.use === 'encoded'))
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `use="encoded" (${style}/encoded, ${where}) is not supported; only literal messages can be modelled faithfully`,
+      op.source,
+    );
   const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
   if (messageName === undefined) return { kind: 'empty' };
   const message = findMessage(model, messageName, op);
   const parts = message.parts.filter((p) => body?.parts === undefined || body.parts.includes(p.name));
+  if (style === 'rpc') {
+    const ns = body?.namespace ?? model.targetNamespace;
+    return {
+      kind: 'rpc',
+      wrapper: { ns, local: direction === 'input' ? op.name : `${op.name}Response` },
+      parts: parts.map((part) => {
+        if (part.element !== undefined && model.schema.elements[clark(part.element)] === undefined)
+          refuse('MISSING_REFERENCE', `element ${clark(part.element)} (part ${part.name}) is not declared`, message.source);
+        return { part, accessor: part.element ?? { ns: '', local: part.name } };
+      }),
+    };
+  }
   if (parts.length === 0) return { kind: 'empty' };
   if (parts.length > 1)
     refuse(

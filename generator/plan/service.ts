@@ -31,6 +31,7 @@ import {
   serviceFolder,
   serviceIdent,
   serviceIdentifiers,
+  toTypeIdentifier,
 } from '../naming.js';
 import { carriageProblem } from './binding-carriage.js';
 import type { GeneratorError } from '../errors.js';
@@ -233,8 +234,8 @@ function planOperation(
   if (soap !== undefined) {
     return {
       ...common,
-      input: soapShape(model, soap.binding, soap.operation, 'input'),
-      output: soapShape(model, soap.binding, soap.operation, 'output'),
+      input: methodShape(model, schema, soap, method, 'input'),
+      output: methodShape(model, schema, soap, method, 'output'),
       ...optional(
         'requestHeaders',
         plannedHeaders(model, schema, method, 'RequestHeaders', soap.operation.inputHeaders),
@@ -247,6 +248,29 @@ function planOperation(
   }
   const http = bound[0]!;
   return { ...common, ...syntheticShapes(model, schema, http.operation, method) };
+}
+
+/** What a method takes or returns over SOAP: an rpc wrapper becomes an interface of its parts. */
+function methodShape(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  soap: PlannedOperation['bound'][number],
+  method: string,
+  direction: 'input' | 'output',
+): MethodShape {
+  const shape = soapShape(model, soap.binding, soap.operation, direction);
+  if (shape.kind !== 'rpc') return shape;
+  const suffix = direction === 'input' ? 'Request' : 'Response';
+  return {
+    kind: 'synthetic',
+    tsName: schema.scope.claim(candidatesFor(`${toTypeIdentifier(method)}${suffix}`, 'synthetic', shape.wrapper.ns)),
+    fields: shape.parts.map(({ part }) => ({
+      prop: part.name,
+      value: partValue(schema, part, soap.operation),
+      optional: false,
+    })),
+    rpc: shape.wrapper,
+  };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
