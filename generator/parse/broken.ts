@@ -72,8 +72,7 @@ export function dropDependents(
       changed = true;
       return true;
     };
-    for (const [name, type] of Object.entries(types))
-      if (check(`type:${name}`, type)) delete types[name];
+    for (const [name, type] of Object.entries(types)) if (check(`type:${name}`, type)) delete types[name];
     for (const [name, element] of Object.entries(elements))
       if (check(`element:${name}`, element)) delete elements[name];
     kept = kept.filter((m) => !check(`message:${clark(m.name)}`, m.parts));

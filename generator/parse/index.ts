@@ -34,7 +34,8 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
   const wsdlIndex = indexWsdl(docs);
   const broken = new Map<string, BrokenDefinition>();
   const readMessages = [...wsdlIndex.messages.values()].flatMap(
-    (def) => tolerate(`message:{${def.doc.targetNamespace}}${def.name}`, broken, () => readMessage(schemaIndex, def)) ?? [],
+    (def) =>
+      tolerate(`message:{${def.doc.targetNamespace}}${def.name}`, broken, () => readMessage(schemaIndex, def)) ?? [],
   );
   const portTypes: PortType[] = [...wsdlIndex.portTypes.values()].map((def) => readPortType(wsdlIndex, def));
   const resolved = resolveSchemaSet(schemaIndex, broken);
@@ -60,7 +61,11 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     warnings: [...docs.warnings, ...omitted],
     ...(broken.size === 0
       ? {}
-      : { omitted: Object.fromEntries([...broken].map(([key, b]) => [key, { code: b.code, what: b.what, source: b.source }])) }),
+      : {
+          omitted: Object.fromEntries(
+            [...broken].map(([key, b]) => [key, { code: b.code, what: b.what, source: b.source }]),
+          ),
+        }),
     ...(docs.documents.length > 1 ? { imports: docs.documents.slice(1) } : {}),
   };
 }

@@ -8,7 +8,6 @@ import { RUNTIME_NAMES, TS_RESERVED_WORDS, serviceIdent, serviceIdentifiers } fr
 import { planSchema, type SchemaPlan } from './schema.js';
 import { planService, uniqueFolders, type ServicePlan } from './service.js';
 
-
 export interface ModelPlan {
   readonly schema: SchemaPlan;
   readonly services: readonly ServicePlan[];

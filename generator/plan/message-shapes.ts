@@ -75,7 +75,11 @@ export function soapShape(
       wrapper: { ns, local: direction === 'input' ? op.name : `${op.name}Response` },
       parts: parts.map((part) => {
         if (part.element !== undefined && model.schema.elements[clark(part.element)] === undefined)
-          refuse('MISSING_REFERENCE', `element ${clark(part.element)} (part ${part.name}) is not declared`, message.source);
+          refuse(
+            'MISSING_REFERENCE',
+            `element ${clark(part.element)} (part ${part.name}) is not declared`,
+            message.source,
+          );
         return { part, accessor: part.element ?? { ns: '', local: part.name } };
       }),
     };

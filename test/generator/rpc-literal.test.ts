@@ -100,7 +100,14 @@ describe.each(['soap11', 'soap12'] as const)('rpc/literal over %s', (binding) =>
     const c = client();
     try {
       const result = await c.call('placeOrder', {
-        order: { customer: 'ACME', lines: [{ sku: 'A', quantity: 2 }, { sku: 'B', quantity: 3 }], priority: 'HIGH' },
+        order: {
+          customer: 'ACME',
+          lines: [
+            { sku: 'A', quantity: 2 },
+            { sku: 'B', quantity: 3 },
+          ],
+          priority: 'HIGH',
+        },
         note: 'rush',
       });
       expect(result).toEqual({ return: 9 });
@@ -147,9 +154,19 @@ describe('the conformance runner on rpc/literal', () => {
   });
 
   it.each([
-    ['a part accessor in the wrapper namespace (qualified)', (xml: string) => xml.replace('<return xmlns="">', '<return>')],
-    ['the response wrapper not named <op>Response', (xml: string) => xml.replaceAll('placeOrderResponse', 'placeOrderResult')],
-    ['the wrapper in another namespace', (xml: string) => xml.replace('<placeOrderResponse xmlns="urn:orders-rpc">', '<placeOrderResponse xmlns="urn:elsewhere">')],
+    [
+      'a part accessor in the wrapper namespace (qualified)',
+      (xml: string) => xml.replace('<return xmlns="">', '<return>'),
+    ],
+    [
+      'the response wrapper not named <op>Response',
+      (xml: string) => xml.replaceAll('placeOrderResponse', 'placeOrderResult'),
+    ],
+    [
+      'the wrapper in another namespace',
+      (xml: string) =>
+        xml.replace('<placeOrderResponse xmlns="urn:orders-rpc">', '<placeOrderResponse xmlns="urn:elsewhere">'),
+    ],
   ])('fails a server that writes %s', async (_defect, defect) => {
     const broken = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
