@@ -172,7 +172,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     return EXIT_OK;
   } catch (error) {
     if (error instanceof runtime.SoapFaultError) {
-      process.stderr.write(`smskit: fault ${error.code}: ${error.message}\n`);
+      process.stderr.write(faultLines(error));
       return EXIT_FAILED;
     }
     if (error instanceof runtime.TransportError) {
@@ -183,6 +183,22 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * A fault as the user needs it: the code with its sub-code (SOAP 1.2 Subcode, or the dotted
+ * suffix of a SOAP 1.1 faultcode such as `Client.Refused`), the text, and the detail's entries.
+ */
+export function faultLines(fault: {
+  code: string;
+  subcode: string | undefined;
+  message: string;
+  detail: Readonly<Record<string, string>>;
+}): string {
+  const code = fault.subcode === undefined ? fault.code : `${fault.code} (sub-code ${fault.subcode})`;
+  const detail =
+    Object.keys(fault.detail).length === 0 ? '' : `smskit: fault detail: ${JSON.stringify(fault.detail)}\n`;
+  return `smskit: fault ${code}: ${fault.message}\n${detail}`;
 }
 
 export const callCommand: CliCommand = {
