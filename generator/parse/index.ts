@@ -13,7 +13,7 @@ import { indexSchemas, indexWsdl } from './definition-index.js';
 import { loadDocuments, type ReadFile, type ReadUrl } from './documents.js';
 import { readMessage, readPortType } from './messages.js';
 import { WSDL_NS } from './namespaces.js';
-import { resolveSchemaSet } from './schema-set.js';
+import { resolveSchemaSet, withoutBodyArrays } from './schema-set.js';
 import { type BrokenDefinition, dropDependents, tolerate } from './broken.js';
 import { readService } from './services.js';
 import { wsdlDocumentation } from './xml-access.js';
@@ -39,7 +39,9 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
   );
   const portTypes: PortType[] = [...wsdlIndex.portTypes.values()].map((def) => readPortType(wsdlIndex, def));
   const resolved = resolveSchemaSet(schemaIndex, broken);
-  const { schema, messages, warnings: omitted } = dropDependents(resolved, readMessages, broken);
+  const kept = dropDependents(resolved, readMessages, broken);
+  const { messages, warnings: omitted } = kept;
+  const schema = withoutBodyArrays(kept.schema, messages);
   const ctx = {
     messages: new Map(messages.map((m) => [clark(m.name), m])),
     portTypes: new Map(portTypes.map((p) => [clark(p.name), p])),

@@ -1,6 +1,6 @@
 /** Resolves every global element and named type of the document set into the model. */
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type ElementDecl, type SchemaSet, type SchemaType } from '../model/index.js';
+import { clark, qname, type Message, type ElementDecl, type SchemaSet, type SchemaType } from '../model/index.js';
 import { readComplexType } from './complex-types.js';
 import type { Definition, SchemaIndex } from './definition-index.js';
 import type { SchemaDocument } from './documents.js';
@@ -25,6 +25,26 @@ export function resolveSchemaSet(index: SchemaIndex, broken: Map<string, BrokenD
   }
   for (const [key, type] of ctx.synthesizedTypes) types[key] = type;
   return { elements, types: withoutDerivedArrays(types), namespaces: index.namespaces };
+}
+
+/**
+ * A message body's wrapper is not read as an array wrapper even when its shape is one (JAX-WS's
+ * `listSkusResponse` holding one repeated `return`): an operation's answer stays an object with
+ * its named result, as its other operations' answers are.
+ */
+export function withoutBodyArrays(schema: SchemaSet, messages: readonly Message[]): SchemaSet {
+  const types = { ...schema.types };
+  for (const part of messages.flatMap((m) => m.parts)) {
+    const element = part.element === undefined ? undefined : schema.elements[clark(part.element)];
+    if (element?.type.kind !== 'named') continue;
+    const key = clark(element.type.name);
+    const type = types[key];
+    if (type?.kind === 'complex' && type.arrayItem !== undefined) {
+      const { arrayItem: _item, ...object } = type;
+      types[key] = object;
+    }
+  }
+  return { ...schema, types };
 }
 
 /** A type another derives from is not read as an array wrapper: its derived types add members to it. */
