@@ -205,6 +205,10 @@ class Loader {
 
   private followSchemaImport(from: FileRef, el: XmlElement): void {
     const location = attr(el, 'schemaLocation');
+    // XSD itself, xml: and SOAP-ENC are built in (IMPLICIT_NAMESPACES): never read, wherever the
+    // import says they are (Mono's WCF imports XSD from a location that answers an HTML page;
+    // many WSDLs point SOAP-ENC at schemas.xmlsoap.org).
+    if (IMPLICIT_NAMESPACES.has(attr(el, 'namespace') ?? '')) return;
     if (location === undefined) {
       this.locationlessImports.push({ namespace: attr(el, 'namespace') ?? '', file: from.display, el });
       return;
