@@ -67,7 +67,11 @@ export async function startPeer(
     const url = out.split('\n')[0]!.trim();
     await waitFor(
       'serving its WSDL',
-      async () => (await fetch(options.ready(url)).then((r) => r.status === 200, () => false)) as boolean,
+      async () =>
+        (await fetch(options.ready(url)).then(
+          (r) => r.status === 200,
+          () => false,
+        )) as boolean,
       { timeoutMs: options.timeoutMs ?? 60_000, pollMs: 50, state: () => `stderr: ${err.slice(-500)}` },
     );
     return { url, stderr: () => err, close };
@@ -110,7 +114,10 @@ export async function generatedClient(
     options: object,
   ) => GeneratedClient['client'];
   return {
-    client: new Client({ ...(options.url === undefined ? {} : { url: options.url }), ...(options.binding === undefined ? {} : { binding: options.binding }) }),
+    client: new Client({
+      ...(options.url === undefined ? {} : { url: options.url }),
+      ...(options.binding === undefined ? {} : { binding: options.binding }),
+    }),
     warnings: run.stderr,
     dispose: () => rmSync(out, { recursive: true, force: true }),
   };
@@ -120,7 +127,7 @@ export async function generatedClient(
 export async function conformanceOf(
   wsdlUrl: string,
   target: string,
-  options: { binding?: ('soap11' | 'soap12')[]; skip?: string[] } = {},
+  options: { binding?: ('soap11' | 'soap12')[]; skip?: string[]; concurrency?: number } = {},
 ): Promise<Report> {
   const { model } = await readContract(wsdlUrl);
   return runConformance({
@@ -128,6 +135,7 @@ export async function conformanceOf(
     wsdlModel: model,
     retries: 0,
     ...(options.binding === undefined ? {} : { binding: options.binding }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     skip: ['wsdl', ...(options.skip ?? [])],
   });
 }

@@ -39,7 +39,8 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
   const clients: Record<string, GeneratedClient> = {};
   beforeAll(async () => {
     peer = await startPeer('php', [SERVER], { ready: (url) => `${url}?wsdl` });
-    for (const binding of ['soap11', 'soap12']) clients[binding] = await generatedClient(`${peer.url}?wsdl`, { binding });
+    for (const binding of ['soap11', 'soap12'])
+      clients[binding] = await generatedClient(`${peer.url}?wsdl`, { binding });
   }, 120_000);
   afterAll(async () => {
     for (const c of Object.values(clients)) {

@@ -20,7 +20,8 @@ const SERVICE = fileURLToPath(new URL('./spyne/orders_service.py', import.meta.u
 const PYTHON = ['/usr/bin/python3', 'python3'].find(
   (bin) => spawnSync(bin, ['-c', 'import spyne, lxml'], { stdio: 'ignore' }).status === 0,
 );
-if (PYTHON === undefined) console.warn('peers/spyne: skipped — no python3 can import spyne (apt-get install -y python3-spyne)');
+if (PYTHON === undefined)
+  console.warn('peers/spyne: skipped — no python3 can import spyne (apt-get install -y python3-spyne)');
 
 describe.skipIf(PYTHON === undefined)('spyne order service, read from its URL', () => {
   let peer: PeerProcess;

@@ -23,7 +23,10 @@ import {
 } from './harness.js';
 
 const SOURCE = fileURLToPath(new URL('./wcf/OrdersService.cs', import.meta.url));
-const SKIP = missingTools('wcf', [['mcs', '--version'], ['mono', '--version']]);
+const SKIP = missingTools('wcf', [
+  ['mcs', '--version'],
+  ['mono', '--version'],
+]);
 if (SKIP !== undefined) console.warn(SKIP);
 
 describe.skipIf(SKIP !== undefined)('Mono WCF order service named "service", read from its URL', () => {
@@ -76,7 +79,9 @@ describe.skipIf(SKIP !== undefined)('Mono WCF order service named "service", rea
         priority: 'HIGH',
       },
     });
-    expect(answer).toEqual({ PlaceOrderResult: { customer: 'ACME', total: 7, skus: ['A-1', 'B-2'], priority: 'HIGH' } });
+    expect(answer).toEqual({
+      PlaceOrderResult: { customer: 'ACME', total: 7, skus: ['A-1', 'B-2'], priority: 'HIGH' },
+    });
   });
 
   it('ListSkus: ArrayOfstring, unwrapped', async () => {
