@@ -7,7 +7,7 @@
  * components (schema-set.ts and the XSD modules). Bindings are read before the schema is
  * resolved so that an rpc/encoded WSDL is refused for that reason, not for its SOAP-ENC types.
  */
-import { clark, type PortType, type WsdlModel } from '../model/index.js';
+import { type Binding, clark, type Message, type PortType, type WsdlModel } from '../model/index.js';
 import { readBinding } from './bindings.js';
 import { indexSchemas, indexWsdl } from './definition-index.js';
 import { loadDocuments, type ReadFile, type ReadUrl } from './documents.js';
@@ -28,6 +28,17 @@ export interface ParseOptions {
   readonly readUrl?: ReadUrl;
 }
 
+/** The messages SOAP bindings carry as bodies (their wrappers are objects, never arrays). */
+function soapBodyMessages(bindings: readonly Binding[], messages: readonly Message[]): Message[] {
+  const used = new Set(
+    bindings
+      .filter((b) => b.protocol === 'soap11' || b.protocol === 'soap12')
+      .flatMap((b) => b.operations.flatMap((o) => [o.portTypeOperation.input, o.portTypeOperation.output]))
+      .flatMap((name) => (name === undefined ? [] : [clark(name)])),
+  );
+  return messages.filter((m) => used.has(clark(m.name)));
+}
+
 export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
   const docs = loadDocuments(file, options?.readFile, options?.readUrl);
   const schemaIndex = indexSchemas(docs);
@@ -39,14 +50,13 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
   );
   const portTypes: PortType[] = [...wsdlIndex.portTypes.values()].map((def) => readPortType(wsdlIndex, def));
   const resolved = resolveSchemaSet(schemaIndex, broken);
-  const kept = dropDependents(resolved, readMessages, broken);
-  const { messages, warnings: omitted } = kept;
-  const schema = withoutBodyArrays(kept.schema, messages);
+  const { schema: keptSchema, messages, warnings: omitted } = dropDependents(resolved, readMessages, broken);
   const ctx = {
     messages: new Map(messages.map((m) => [clark(m.name), m])),
     portTypes: new Map(portTypes.map((p) => [clark(p.name), p])),
   };
   const bindings = [...wsdlIndex.bindings.values()].map((def) => readBinding(ctx, def));
+  const schema = withoutBodyArrays(keptSchema, soapBodyMessages(bindings, messages));
   const services = [...wsdlIndex.services.values()].map((def) => readService(wsdlIndex, def));
   const root = docs.wsdls[0]!;
   const documentation = wsdlDocumentation(root.root, WSDL_NS);
