@@ -4,6 +4,7 @@
  * runtime client and server speak it on SOAP 1.1 and 1.2 — asserted on the wire, not only by a
  * round trip — and a declared fault travels with its detail.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,8 @@ import {
   SoapFaultError,
 } from '../../runtime/index.js';
 import { runConformance } from '../../conformance/index.js';
+import { contractFromText } from '../../generator/contract/index.js';
+import { diffSides, oneLineSummary, renderPretty, sideFromModel } from '../../generator/diff/index.js';
 import { repoRoot } from '../fixtures/models/golden-inputs.js';
 
 const WSDL = `${repoRoot}/test/fixtures/wsdl-rpc/orders-rpc.wsdl`;
@@ -203,5 +206,19 @@ describe('the conformance runner on rpc/literal', () => {
       broken.closeAllConnections();
       await new Promise<void>((resolve) => broken.close(() => resolve()));
     }
+  });
+});
+
+describe('smskit diff on rpc/literal', () => {
+  it('names a part added to an operation as a member of its wrapper, on both SOAP versions', () => {
+    const text = readFileSync(WSDL, 'utf8').replace(
+      '<part name="note" type="xsd:string"/>',
+      '<part name="note" type="xsd:string"/><part name="rush" type="xsd:boolean"/>',
+    );
+    const changed = contractFromText(text, 'orders-rpc-v2.wsdl');
+    const report = diffSides(sideFromModel('old', parseWsdl(WSDL)), sideFromModel('new', changed));
+    expect(oneLineSummary(report)).toMatch(/^BREAKING: 1 change breaks existing clients/);
+    expect(renderPretty(report, 'breaking')).toContain('placeOrder › rush: member added (required, xs:boolean)');
+    expect(renderPretty(report, 'breaking')).toContain('breaks clients on: soap11, soap12');
   });
 });
