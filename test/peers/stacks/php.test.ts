@@ -6,7 +6,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../../generator/contract/index.js';
-import { SoapFaultError } from '../../../runtime/index.js';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { parseWsdl } from '../../../generator/parse/index.js';
+import { createRequestListener, listen, ServiceError, SoapFaultError } from '../../../runtime/index.js';
 import type { XmlElement } from '../../../runtime/xml/types.js';
 import {
   conformanceOf,
@@ -31,6 +35,8 @@ function detailEntries(detail: XmlElement | undefined, path = ''): string[] {
 }
 
 const SERVER = fileURLToPath(new URL('./php/server.php', import.meta.url));
+const CLIENT = fileURLToPath(new URL('./php/client.php', import.meta.url));
+const CONTRACT = fileURLToPath(new URL('./php/orders.wsdl', import.meta.url));
 const SKIP = missingTools('php', [['php', '-r', 'exit(class_exists("SoapServer") ? 0 : 1);']]);
 if (SKIP !== undefined) console.warn(SKIP);
 
@@ -89,6 +95,51 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
       ]);
     });
   });
+
+  it.each(['1.1', '1.2'])(
+    "PHP's own SoapClient calls a smskit server of the same contract over SOAP %s",
+    async (version) => {
+      // The contract as the smskit server's own: its address placeholder made a path (/orders.php).
+      const model = parseWsdl(CONTRACT, {
+        readFile: (abs) =>
+          abs === CONTRACT
+            ? readFileSync(abs, 'utf8').replaceAll('ADDRESS', 'http://localhost/orders.php')
+            : readFileSync(abs),
+      });
+      const server = await listen(
+        createRequestListener(toDescriptor(model), {
+          EchoText: async (input: { text: string }) => ({ text: input.text }),
+          PlaceOrder: async (input: {
+            order: { customer: string; lines: { sku: string; quantity: number }[] } & { priority: string };
+          }) => {
+            if (input.order.customer === '') throw new ServiceError('OrderRefused', 'an order needs a customer');
+            const lines = input.order.lines ?? [];
+            return {
+              total: lines.reduce((sum, line) => sum + line.quantity, 0),
+              skus: lines.map((line) => line.sku),
+              priority: input.order.priority,
+            };
+          },
+        }),
+        { host: '127.0.0.1', port: 0 },
+      );
+      try {
+        const stdout = await new Promise<string>((resolve, reject) =>
+          execFile('php', [CLIENT, `${server.url}/orders.php`, version], { timeout: 60_000 }, (error, out, stderr) =>
+            error === null ? resolve(out) : reject(new Error(`${error.message}\n${stderr}`)),
+          ),
+        );
+        expect(JSON.parse(stdout)).toEqual({
+          echo: 'Grüße 你好 📱 <&>"\'',
+          receipt: { total: 7, skus: ['A-1', 'B-2'], priority: 'HIGH' },
+          // PHP keeps the prefix smskit writes (soap:) in faultcode.
+          fault: { code: version === '1.1' ? 'soap:Client' : 'soap:Sender', text: 'an order needs a customer' },
+        });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it('passes the conformance runner at MUST level on both bindings, but for its SOAP 1.2 fault text', async () => {
     const report = await conformanceOf(`${peer.url}?wsdl`, peer.url);
