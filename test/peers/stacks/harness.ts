@@ -140,11 +140,14 @@ export async function conformanceOf(
   });
 }
 
-/** MUST failures of a report, as `case: message` lines (what a failing assertion shows). */
+/** The failures of a report at one level (what `--fail-on` counts), as `case: message` lines. */
+export function failuresAt(report: Report, level: 'must' | 'should' | 'compat'): string[] {
+  return report.cases.flatMap((c) => c.failures.filter((f) => f.level === level).map((f) => `${c.id}: ${f.message}`));
+}
+
+/** MUST failures: what fails `smskit conformance` with its default `--fail-on must`. */
 export function mustFailures(report: Report): string[] {
-  return report.cases.flatMap((c) =>
-    c.status === 'failed' && c.level === 'must' ? c.failures.map((f) => `${c.id}: ${f.message}`) : [],
-  );
+  return failuresAt(report, 'must');
 }
 
 export { toDescriptor };

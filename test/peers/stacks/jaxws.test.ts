@@ -19,6 +19,7 @@ import {
   type GeneratedClient,
   generatedClient,
   missingTools,
+  failuresAt,
   mustFailures,
   type PeerProcess,
   startPeer,
@@ -43,8 +44,8 @@ const ORDER = {
 };
 /**
  * A genuine JAX-WS habit, reported as it must be: a declared (@WebFault) exception goes out as a
- * Server fault, although it refuses the caller's input (an empty customer): the runner requires
- * Client for a refusal.
+ * Server fault, although it refuses the caller's input (an empty customer): the runner expects
+ * Client for a refusal (a SHOULD of SOAP 1.1 §4.4.1).
  */
 const SERVER_FAULT_FOR_REFUSAL =
   'placeOrder/soap11/ok/empty: a correct placeOrder request over soap11 with empty strings: the fault code must be Client; reason: an order needs a customer';
@@ -96,9 +97,10 @@ describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their U
       expect((fault as SoapFaultError).message).toBe('an order needs a customer');
     });
 
-    it('passes the conformance runner at MUST level', async () => {
+    it('passes the conformance runner at MUST level (a declared fault is a Server fault: SHOULD)', async () => {
       const report = await conformanceOf(`${peer.url}/orders?wsdl`, `${peer.url}/orders`);
-      expect(mustFailures(report)).toEqual([SERVER_FAULT_FOR_REFUSAL]);
+      expect(mustFailures(report)).toEqual([]);
+      expect(failuresAt(report, 'should')).toContain(SERVER_FAULT_FOR_REFUSAL);
       expect(report.summary.passed).toBeGreaterThan(10);
     }, 120_000);
   });
@@ -117,9 +119,10 @@ describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their U
       expect((fault as SoapFaultError).message).toBe('an order needs a customer');
     });
 
-    it('passes the conformance runner at MUST level', async () => {
+    it('passes the conformance runner at MUST level (a declared fault is a Server fault: SHOULD)', async () => {
       const report = await conformanceOf(`${peer.url}/orders-rpc?wsdl`, `${peer.url}/orders-rpc`);
-      expect(mustFailures(report)).toEqual([SERVER_FAULT_FOR_REFUSAL]);
+      expect(mustFailures(report)).toEqual([]);
+      expect(failuresAt(report, 'should')).toContain(SERVER_FAULT_FOR_REFUSAL);
       expect(report.summary.passed).toBeGreaterThan(10);
     }, 120_000);
   });

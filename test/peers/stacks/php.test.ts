@@ -17,6 +17,7 @@ import {
   type GeneratedClient,
   generatedClient,
   missingTools,
+  failuresAt,
   mustFailures,
   type PeerProcess,
   startPeer,
@@ -141,12 +142,15 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
     },
   );
 
-  it('passes the conformance runner at MUST level on both bindings, but for its SOAP 1.2 fault text', async () => {
+  it('passes the conformance runner at MUST level on both bindings; its SOAP 1.2 fault text is a SHOULD finding', async () => {
     const report = await conformanceOf(`${peer.url}?wsdl`, peer.url);
     // A genuine deviation of PHP's SoapServer, reported as it must be: its SOAP 1.2 faults carry
     // Reason/Text without xml:lang (SOAP 1.2 Part 1 §5.4.2 requires it). The one case whose
     // answer is a fault (an empty customer is refused) shows it.
-    expect(mustFailures(report)).toEqual(['PlaceOrder/soap12/ok/empty: SOAP 1.2 Reason/Text must carry xml:lang']);
+    expect(mustFailures(report)).toEqual([]);
+    expect(failuresAt(report, 'should')).toContain(
+      'PlaceOrder/soap12/ok/empty: SOAP 1.2 Reason/Text must carry xml:lang',
+    );
     expect(report.summary.passed).toBeGreaterThan(10);
   }, 120_000);
 });

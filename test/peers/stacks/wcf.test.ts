@@ -17,6 +17,7 @@ import {
   type GeneratedClient,
   generatedClient,
   missingTools,
+  failuresAt,
   mustFailures,
   type PeerProcess,
   startPeer,
@@ -97,11 +98,14 @@ describe.skipIf(SKIP !== undefined)('Mono WCF order service named "service", rea
   it('conformance: what the runner finds at MUST level', async () => {
     const report = await conformanceOf(`${peer.url}?wsdl`, peer.url);
     // A genuine Mono WCF habit, reported as it must be: a FaultException<T> for a refused input
-    // (an empty or nil customer) goes out as a Server fault; the runner requires Client.
-    expect(mustFailures(report)).toEqual([
-      'PlaceOrder/soap11/ok/empty: a correct PlaceOrder request over soap11 with empty strings: the fault code must be Client; reason: an order needs a customer',
-      'PlaceOrder/soap11/ok/nil: a correct PlaceOrder request over soap11 with xsi:nil in every nillable element: the fault code must be Client; reason: an order needs a customer',
-    ]);
+    // (an empty or nil customer) goes out as a Server fault; the runner expects Client (SHOULD).
+    expect(mustFailures(report)).toEqual([]);
+    expect(failuresAt(report, 'should')).toEqual(
+      expect.arrayContaining([
+        'PlaceOrder/soap11/ok/empty: a correct PlaceOrder request over soap11 with empty strings: the fault code must be Client; reason: an order needs a customer',
+        'PlaceOrder/soap11/ok/nil: a correct PlaceOrder request over soap11 with xsi:nil in every nillable element: the fault code must be Client; reason: an order needs a customer',
+      ]),
+    );
     expect(report.summary.passed).toBeGreaterThan(10);
   }, 180_000);
 });
