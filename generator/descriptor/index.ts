@@ -117,6 +117,16 @@ function describeSoapOperation(
   const body = (direction: 'input' | 'output'): BodyDescriptor => {
     const shape = soapShape(model, planned.binding, op, direction);
     if (shape.kind === 'rpc') return { kind: 'element', element: describeRpcWrapper(schema, op, shape, rpc) };
+    if (shape.kind === 'typed-part') {
+      // Keyed by message and part: two messages may name a part alike with different types.
+      const key = `part:${clark(messageOf(op, direction))}/${shape.part.name}`;
+      rpc.elements[key] = {
+        name: qname(shape.element),
+        value: toValue(partValue(schema, shape.part, op)),
+        nillable: false,
+      };
+      return { kind: 'element', element: key };
+    }
     return shape.kind === 'element' ? { kind: 'element', element: shape.element } : { kind: 'empty' };
   };
   return {
@@ -129,6 +139,10 @@ function describeSoapOperation(
     outputHeaders: describeHeaders(model, op, op.outputHeaders),
     ...documentation(op),
   };
+}
+
+function messageOf(op: BindingOperation, direction: 'input' | 'output'): QName {
+  return (direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output)!;
 }
 
 /**

@@ -35,7 +35,19 @@ export type MethodShape =
       /** Set for an rpc/literal wrapper (the fields are its parts); else HTTP parameters / result. */
       readonly rpc?: QName;
     }
+  /**
+   * document style with one part declared by `type` (a WS-I deviation, R2204, some stacks emit):
+   * the body element is the part's name without namespace, holding a value of that type.
+   */
+  | { readonly kind: 'part'; readonly element: QName; readonly value: PlannedValue }
   | { readonly kind: 'empty' };
+
+/** document style, one body part declared by `type`: the element and the part (see MethodShape 'part'). */
+export interface TypedPartShape {
+  readonly kind: 'typed-part';
+  readonly element: QName;
+  readonly part: MessagePart;
+}
 
 /**
  * An rpc/literal body (WSDL 1.1 §3.5, WS-I BP R2729/R2735): a wrapper element named after the
@@ -54,7 +66,7 @@ export function soapShape(
   binding: Binding,
   op: BindingOperation,
   direction: 'input' | 'output',
-): MethodShape | RpcShape {
+): MethodShape | RpcShape | TypedPartShape {
   const style = op.style ?? binding.style ?? 'document';
   const where = `operation ${op.name} of binding ${binding.name.local}`;
   const body = direction === 'input' ? op.inputBody : op.outputBody;
@@ -92,12 +104,7 @@ export function soapShape(
       message.source,
     );
   const part = parts[0]!;
-  if (part.element === undefined)
-    refuse(
-      'UNSUPPORTED_CONSTRUCT',
-      `part ${part.name} of message ${message.name.local} names a type, not an element (${where})`,
-      message.source,
-    );
+  if (part.element === undefined) return { kind: 'typed-part', element: { ns: '', local: part.name }, part };
   const element = clark(part.element);
   if (model.schema.elements[element] === undefined)
     throwIfOmitted(model, `element:${element}`),

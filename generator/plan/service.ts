@@ -165,7 +165,7 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
   const operations = nameHeaderMethods(
     [...grouped.entries()].map(([key, bound]) => planOperation(model, schema, key, methods.get(key)!.name, bound)),
   );
-  const warnings = [...chosen.warnings, ...omissionWarnings(bindings, grouped)];
+  const warnings = [...chosen.warnings, ...omissionWarnings(bindings, grouped), ...typedPartWarnings(model, bindings)];
   return {
     service,
     ident,
@@ -205,6 +205,27 @@ function omissionWarnings(bindings: readonly PlannedBinding[], grouped: Readonly
     }
   }
   return warnings;
+}
+
+/** One warning per document-style body part declared by `type`: carried, but outside WS-I (R2204). */
+function typedPartWarnings(model: WsdlModel, bindings: readonly PlannedBinding[]): ModelWarning[] {
+  return bindings.flatMap(({ binding, operations }) =>
+    !SOAP_PROTOCOLS.has(binding.protocol)
+      ? []
+      : operations.flatMap((operation) =>
+          (['input', 'output'] as const).flatMap((direction) => {
+            const shape = soapShape(model, binding, operation, direction);
+            if (shape.kind !== 'typed-part') return [];
+            return [
+              {
+                code: 'TYPED_BODY_PART',
+                message: `operation ${operation.name} of binding ${binding.name.local}: the ${direction} part ${shape.part.name} is declared by type in document style (WS-I BP R2204 wants an element); carried as the element <${shape.part.name}> without namespace`,
+                source: operation.source,
+              },
+            ];
+          }),
+        ),
+  );
 }
 
 function groupOperations(bindings: readonly PlannedBinding[]): Map<string, PlannedOperation['bound'][number][]> {
@@ -259,6 +280,8 @@ function methodShape(
   direction: 'input' | 'output',
 ): MethodShape {
   const shape = soapShape(model, soap.binding, soap.operation, direction);
+  if (shape.kind === 'typed-part')
+    return { kind: 'part', element: shape.element, value: partValue(schema, shape.part, soap.operation) };
   if (shape.kind !== 'rpc') return shape;
   const suffix = direction === 'input' ? 'Request' : 'Response';
   return {

@@ -23,7 +23,7 @@ const corpus = SKIP !== undefined ? [] : readdirSync(CORPUS);
 const ownFixtures = goldenInputs()
   .map((g) => g.wsdl)
   // The fixtures that are refused on purpose (their goldens are REFUSED.txt) have nothing to print.
-  .filter((f) => f.startsWith('test/fixtures/') && !/\/(nothing-left|obsolete-xsd|type-parts)\.wsdl$/.test(f));
+  .filter((f) => f.startsWith('test/fixtures/') && !/\/(nothing-left|obsolete-xsd)\.wsdl$/.test(f));
 const inputs = [
   'wsdl/serviceapi.wsdl',
   ...ownFixtures,
