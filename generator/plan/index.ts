@@ -36,7 +36,7 @@ function refuseWhenNothingIsLeft(plan: ModelPlan): void {
   // A definition the parser left out is the real cause: refuse with its own code and location.
   const cause = plan.services
     .flatMap((s) => s.bindings.flatMap((b) => b.omitted))
-    .find((o) => o.cause !== undefined && o.cause.code.startsWith('WSDL_'))?.cause;
+    .find((o) => o.cause?.code.startsWith('WSDL_'))?.cause;
   if (cause !== undefined) throw cause;
   const first = plan.services.flatMap((s) => s.warnings)[0];
   if (first !== undefined)

@@ -106,9 +106,10 @@ export function soapShape(
   const part = parts[0]!;
   if (part.element === undefined) return { kind: 'typed-part', element: { ns: '', local: part.name }, part };
   const element = clark(part.element);
-  if (model.schema.elements[element] === undefined)
-    throwIfOmitted(model, `element:${element}`),
-      refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
+  if (model.schema.elements[element] === undefined) {
+    throwIfOmitted(model, `element:${element}`);
+    refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
+  }
   return { kind: 'element', element };
 }
 
