@@ -11,6 +11,7 @@ import { baselineOf, readBaseline, renderBaseline } from './baseline.js';
 import { endpointPath } from './catalogue.js';
 import { DEFAULT_WSDL, type ConformanceCliOptions } from './cli-options.js';
 import { readContract } from '../generator/contract/index.js';
+import { GeneratorError } from '../generator/errors.js';
 import { toDescriptor } from '../generator/descriptor/index.js';
 import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
@@ -139,7 +140,8 @@ async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promis
 
 /** Report files that say the run did not happen, and why (so a CI never reads an older one). */
 function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: CommandIo): void {
-  const code = error instanceof ConformanceError ? error.code : 'ERROR';
+  // A contract that cannot be read is the contract layer's GeneratorError (CONTRACT_UNREADABLE, or the parser's code).
+  const code = error instanceof ConformanceError || error instanceof GeneratorError ? error.code : 'ERROR';
   const message = error instanceof Error ? error.message : String(error);
   for (const reporter of options.reporters) {
     if (reporter.out === undefined) continue;
