@@ -17,7 +17,9 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts'],
-    env: { NODE_OPTIONS: nodeOptions },
+    // The CLI tests run the shipped bundle: built here when stale, and required by every child.
+    globalSetup: ['test/setup/cli-bundle.ts'],
+    env: { NODE_OPTIONS: nodeOptions, SMSKIT_REQUIRE_BUNDLE: '1' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record]
  *
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
@@ -18,11 +18,25 @@ import { runClientSection } from './sections/client.js';
 import { runConformanceSection } from './sections/conformance.js';
 import { runGeneratorSection } from './sections/generator.js';
 import { runHttpsSection } from './sections/https.js';
+import { runRecordSection } from './sections/record.js';
 import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
+import { runDeliverySection } from './sections/delivery.js';
+import { runStoreSection } from './sections/store.js';
 
-const SECTIONS = ['server', 'service', 'client', 'rich', 'https', 'generator', 'conformance'] as const;
+const SECTIONS = [
+  'server',
+  'service',
+  'client',
+  'rich',
+  'https',
+  'generator',
+  'conformance',
+  'delivery',
+  'store',
+  'record',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section> } {
@@ -118,6 +132,14 @@ async function main(): Promise<number> {
     log('service: smskit serve end to end');
     await section('service', rows, figures, errors, () => runServiceSection(settings, log));
   }
+  if (only.has('delivery')) {
+    log('delivery: smskit serve --routes over SMPP to the SMSC simulator, window 10');
+    await section('delivery', rows, figures, errors, () => runDeliverySection(settings, log));
+  }
+  if (only.has('store')) {
+    log('store: acknowledged msg/s with delivery on, one instance on SQLite vs one and two on PostgreSQL');
+    await section('store', rows, figures, errors, () => runStoreSection(settings, log));
+  }
   if (only.has('rich')) {
     log(
       'rich: EchoOrder / EchoShapes (100 nested items, derived types) on rich.wsdl: generated vs node-soap vs bare / raw undici',
@@ -135,6 +157,10 @@ async function main(): Promise<number> {
   if (only.has('conformance')) {
     log('conformance: embedded run and a run against a running server');
     await section('conformance', rows, figures, errors, () => runConformanceSection(settings, log));
+  }
+  if (only.has('record')) {
+    log('record: the SMS server called directly and through smskit record (latency, throughput)');
+    await section('record', rows, figures, errors, () => runRecordSection(settings, log));
   }
   const machine = {
     cpus: os.cpus().length,

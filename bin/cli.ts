@@ -8,7 +8,7 @@ import { CliError, exitCodeFor, formatCliError, UsageError } from './cli-error.j
 import type { CliCommand } from './commands/command.js';
 import { commands } from './commands/index.js';
 import { COMMAND_EXIT_CODES, EXIT_OK, EXIT_USAGE, exitCodeHelp } from './exit-codes.js';
-import { suggestFlags } from './suggest.js';
+import { explainMissing, suggestFlags } from './suggest.js';
 import { toolVersion } from './tool-version.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -39,7 +39,10 @@ async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       if (error) throw error;
       const help = commandName === undefined ? 'smskit --help' : `smskit ${commandName} --help`;
-      throw new CliError(`${message}${suggestFlags(message, knownFlags(parser))} (see ${help})`, EXIT_USAGE);
+      const known = knownFlags(parser);
+      const explained = explainMissing(message, argv, known);
+      const text = explained !== message ? explained : `${message}${suggestFlags(message, known)}`;
+      throw new CliError(`${text} (see ${help})`, EXIT_USAGE);
     });
   skipHelpCache(parser);
   for (const command of commands) {

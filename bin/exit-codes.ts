@@ -73,6 +73,24 @@ export const COMMAND_EXIT_CODES = {
     0: 'listed',
     2: 'usage error, or no database at --db',
   },
+  smsc: {
+    0: 'stopped by SIGINT or SIGTERM',
+    2: 'usage error, no password in SMSKIT_SMSC_PASSWORD, or the port cannot be opened',
+  },
+  db: {
+    0: "the schema is at this smskit's version (migrated or already)",
+    2: 'usage error, the database cannot be reached, or its schema is newer than this smskit',
+  },
+  record: {
+    0: 'stopped by Ctrl-C, SIGTERM, --duration or --max-exchanges; the exchanges were stored',
+    2: 'usage error, the port cannot be opened, or --out already holds a recording',
+  },
+  replay: {
+    0: 'no difference (none that --baseline does not list); or --write-baseline wrote the baseline',
+    1: 'differences: answers of the target that differ from the recorded (or reference) ones, not counting noise, ignores or --baseline',
+    2: 'usage error, unreadable recording, nothing replayed, the target never answered, or the reference did not answer (not judged)',
+    130: 'interrupted (Ctrl-C): the reports of what ran were written',
+  },
 } as const satisfies Readonly<Record<string, ExitCodes>>;
 
 export type CommandName = Exclude<keyof typeof COMMAND_EXIT_CODES, 'smskit'>;

@@ -10,7 +10,9 @@
 // stale code. Limit: a file *added* since the build is not seen, so a new file that changes how
 // an unchanged import resolves (say foo.js beside foo.ts) is missed; every other new module is
 // only reachable through an edited, hence stale, importer.
-// SMSKIT_NO_BUNDLE=1 forces tsx; SMSKIT_DEBUG_LOADER=1 prints the choice to stderr.
+// SMSKIT_NO_BUNDLE=1 forces tsx; SMSKIT_DEBUG_LOADER=1 prints the choice to stderr;
+// SMSKIT_REQUIRE_BUNDLE=1 (set by the test suite, so every CLI test runs what is shipped) refuses
+// to fall back to tsx and exits 2 naming why the bundle cannot be used.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -80,5 +82,10 @@ if (!existsSync(new URL('bin/cli.ts', root))) {
 } else {
   const rejection = bundleRejection();
   if (rejection === undefined) await startBundle('');
-  else await startSources(rejection);
+  else if (process.env.SMSKIT_REQUIRE_BUNDLE === '1' && process.env.SMSKIT_NO_BUNDLE !== '1') {
+    process.stderr.write(
+      `smskit: SMSKIT_REQUIRE_BUNDLE=1 and the CLI bundle is stale (${rejection}): run node scripts/build-cli.mjs\n`,
+    );
+    process.exitCode = 2;
+  } else await startSources(rejection);
 }

@@ -42,3 +42,32 @@ export function suggestFlags(message: string, known: readonly string[]): string 
   });
   return hints.length === 0 ? '' : `; did you mean ${hints.join(', ')}?`;
 }
+
+/**
+ * The long flags in `argv` that yargs does not know. yargs reports a missing required flag
+ * before an unknown one, so `send --mesage hi` would only say that `message` is missing; the
+ * typo is the cause, so it is named first.
+ */
+export function unknownFlags(argv: readonly string[], known: readonly string[]): string[] {
+  const names = new Set(known.map((name) => name.toLowerCase()));
+  const unknown: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (!arg.startsWith('--') || arg.length < 3) continue;
+    const name = arg.slice(2).split('=')[0]!;
+    const plain = name.toLowerCase();
+    if (names.has(plain) || (plain.startsWith('no-') && names.has(plain.slice(3)))) continue;
+    if (names.has(plain.replace(/-([a-z])/g, (_m, c: string) => c))) continue;
+    unknown.push(name);
+  }
+  return unknown;
+}
+
+/** A yargs "Missing required argument" message led by the unknown flags that likely caused it. */
+export function explainMissing(message: string, argv: readonly string[], known: readonly string[]): string {
+  if (!/^Missing required arguments?:/.test(message)) return message;
+  const unknown = unknownFlags(argv, known);
+  if (unknown.length === 0) return message;
+  const unknownMessage = `Unknown argument${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`;
+  return `${unknownMessage}${suggestFlags(unknownMessage, known)} ${message}`;
+}

@@ -20,7 +20,7 @@ import { escapeReportText } from '../runtime/xml/report-escape.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
 import type { ConformanceInputs } from './inputs.js';
 import { readInputsFile } from './inputs-file.js';
-import { createProgress, renderReport } from './report/index.js';
+import { createProgress, renderHtmlError, renderReport } from './report/index.js';
 import { pickSettings } from './settings.js';
 import type { Report } from './types.js';
 
@@ -138,6 +138,14 @@ async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promis
   return { contract, inputs: { ...inputs, secrets: ['password'] }, ...(baseline === undefined ? {} : { baseline }) };
 }
 
+/** What a run without --target (`npm start`) started, so nobody takes it for their own service. */
+function embeddedNote(url: string): string {
+  return `smskit conformance: no --target, so it started the built-in SMS service at ${url}, with a throw-away database and account (gone when the run ends)`;
+}
+
+const NEXT_STEP =
+  'Next: check your own server with `npx smskit conformance --target <URL>` (--wsdl <file or URL> for another contract), or run this service with `npx smskit serve`';
+
 /** Report files that say the run did not happen, and why (so a CI never reads an older one). */
 function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: CommandIo): void {
   // A contract that cannot be read is the contract layer's GeneratorError (CONTRACT_UNREADABLE, or the parser's code).
@@ -148,6 +156,7 @@ function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: C
     if (reporter.name === 'json')
       io.writeFile(reporter.out, `${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
     else if (reporter.name === 'junit') io.writeFile(reporter.out, junitError(code, message));
+    else if (reporter.name === 'html') io.writeFile(reporter.out, renderHtmlError(code, message));
     else io.writeFile(reporter.out, `smskit conformance did not run: ${message}\n`);
   }
 }
@@ -233,19 +242,29 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<C
     return 'listed';
   }
   const embedded = options.target === undefined ? await startEmbedded(options, loaded.contract, path, io) : undefined;
-  // Progress goes with the pretty reporter (a machine reading JSON from stdout wants a quiet stderr).
-  const progress = options.reporters.some((r) => r.name === 'pretty')
-    ? createProgress({ write: io.stderr, isTTY: io.isTTY === true })
-    : undefined;
+  // Progress and the notes for a person go with the pretty reporter (a machine reading JSON from
+  // stdout wants a quiet stderr).
+  const forPerson = options.reporters.some((r) => r.name === 'pretty');
+  const progress = forPerson ? createProgress({ write: io.stderr, isTTY: io.isTTY === true }) : undefined;
   try {
     const target = embedded?.url ?? options.target!;
     const values = embedded === undefined ? options.inputs : { ...embedded.inputs.values, ...options.inputs };
     const report = await runConformance({
       ...baseOptions(options, loaded, target, { ...loaded.inputs, values }, io),
-      ...(progress === undefined ? {} : { onStart: (n: number) => progress.start(n), onCase: progress.onCase }),
+      ...(progress === undefined
+        ? {}
+        : {
+            // Once the inputs are known to fit the contract (a mistake in them ends the run first).
+            onStart: (n: number) => {
+              if (embedded !== undefined) io.stderr(`${embeddedNote(embedded.url)}\n`);
+              progress.start(n);
+            },
+            onCase: progress.onCase,
+          }),
     });
     progress?.finish();
     writeReports(options, report, io);
+    if (embedded !== undefined && forPerson) io.stderr(`${NEXT_STEP}\n`);
     return outcomeOf(options, report, io);
   } finally {
     progress?.finish();

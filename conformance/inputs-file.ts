@@ -63,7 +63,10 @@ async function parseText(file: string, text: string): Promise<unknown> {
       return refuse(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const { parse } = await import('yaml');
+  // yaml is CommonJS: Node's ESM wrapper gives named exports and a default, but the chunk the CLI
+  // bundle (esbuild code splitting) makes of it has only the default: take parse from either.
+  const yaml: typeof import('yaml') & { default?: typeof import('yaml') } = await import('yaml');
+  const { parse } = yaml.default ?? yaml;
   try {
     return parse(text) as unknown;
   } catch (error) {

@@ -43,6 +43,8 @@ export class TunnelRefused extends Error {
 }
 
 const EARLY_ANSWER_WINDOW_MS = 250;
+/** The second try's wait, after a reset lost an answer to a body sent too soon. */
+const SLOW_EARLY_ANSWER_WINDOW_MS = 2_000;
 
 function requestHead(
   url: URL,
@@ -169,8 +171,22 @@ export async function sendRaw(
 ): Promise<RawResponse> {
   const url = new URL(origin);
   if (options.signal.aborted) throw options.signal.reason;
-  const socket = await openSocket(url, options.network, options.signal);
-  return exchange(socket, url, request, headers, options);
+  try {
+    const socket = await openSocket(url, options.network, options.signal);
+    return await exchange(socket, url, request, headers, options, EARLY_ANSWER_WINDOW_MS);
+  } catch (error) {
+    // A server slower than the window (a loaded machine) got the body, refused it and closed
+    // with it unread: the kernel's reset can discard the answer it sent. Once more, waiting
+    // longer for the early answer before sending the body, within the same deadline.
+    if (options.signal.aborted || !isReset(error)) throw error;
+    const socket = await openSocket(url, options.network, options.signal);
+    return exchange(socket, url, request, headers, options, SLOW_EARLY_ANSWER_WINDOW_MS);
+  }
+}
+
+function isReset(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'EPIPE' || code === 'ECONNRESET';
 }
 
 function exchange(
@@ -179,6 +195,7 @@ function exchange(
   request: RequestSpec,
   headers: Readonly<Record<string, string>>,
   options: RawOptions,
+  earlyAnswerWindowMs: number,
 ): Promise<RawResponse> {
   const body = bodyBuffer(request.body);
   return new Promise((resolve, reject) => {
@@ -240,6 +257,6 @@ function exchange(
     bodyTimer = setTimeout(() => {
       bodyTimer = undefined;
       socket.write(body);
-    }, EARLY_ANSWER_WINDOW_MS);
+    }, earlyAnswerWindowMs);
   });
 }

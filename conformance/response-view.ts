@@ -211,6 +211,17 @@ function readFault12(fault: XmlElement): FaultView {
   };
 }
 
+/**
+ * A fault in one line with its code and its text apart (`Fault soap:Client: Server was unable to
+ * read the request`), never the element's text run together (`soap:ClientServer was …`).
+ */
+export function faultSummary(fault: XmlElement, shorten: (text: string) => string = (t) => t): string {
+  const view = readFault(fault);
+  const code = [view.code, ...view.subcodes].filter((q) => q !== undefined).map((q) => q.local);
+  const reason = shorten((view.reason ?? '').trim());
+  return `Fault ${code.length === 0 ? '(no code)' : code.join('/')}: ${reason === '' ? '(no reason)' : reason}`;
+}
+
 /** The response body as text for messages (UTF-8, replacement characters for bad bytes). */
 export function bodyText(exchange: Exchange): string {
   return new TextDecoder('utf-8').decode(exchange.response.body);

@@ -65,13 +65,17 @@ export interface RunResult {
   readonly stoppedAfterFailures: boolean;
 }
 
-/** Resolves when the target answered; a response head is an answer, even if a bound then cut it short. */
-async function probe(transport: Transport, options: RunnerOptions, run: AbortSignal): Promise<void> {
+/**
+ * Resolves when the target answered; a response head is an answer, even if a bound then cut it
+ * short. A probe that the run's stop (Ctrl-C, the run's deadline) ended says nothing about the
+ * target: the run then reports every case as not run, for that reason.
+ */
+async function probe(transport: Transport, options: RunnerOptions, control: RunControl): Promise<void> {
   try {
-    await transport.send({ method: 'GET', path: options.probePath, headers: {} }, run);
+    await transport.send({ method: 'GET', path: options.probePath, headers: {} }, control.abort.signal);
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
-    if (error.partial !== undefined || error.reason === 'interrupted') return;
+    if (error.partial !== undefined || error.reason === 'interrupted' || control.stop !== undefined) return;
     throw new ConformanceError(
       'TARGET_UNREACHABLE',
       options.redact(`target ${options.origin} unreachable: ${error.message}`),
@@ -190,7 +194,7 @@ export async function runCases(cases: readonly Case[], options: RunnerOptions): 
   if (options.signal?.aborted === true) control.interrupt();
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   try {
-    await probe(transport, options, control.abort.signal);
+    await probe(transport, options, control);
     let done = 0;
     const outcomes = await mapConcurrent(cases, options.concurrency, async (testCase) => {
       const raw = await runOne(transport, testCase, options, control);

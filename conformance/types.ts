@@ -106,6 +106,13 @@ export type Expectation =
        * over its 2048-character limit with 400 and an HTML page); each names why it is allowed.
        */
       readonly acceptStatuses?: readonly { readonly status: number; readonly why: string }[];
+      /**
+       * HTTP GET/POST: the SOAP headers the operation declares on its SOAP bindings. No header
+       * can travel over HTTP, so a service that needs one refuses every HTTP call: that refusal
+       * is accepted (allowRefusal) and reported once by `http.header-unsendable`, not as
+       * failures of a success answer.
+       */
+      readonly soapHeadersOnly?: readonly string[];
     }
   /**
    * A SOAP negative case: a fault in `version` (or either version for a version mismatch) of the

@@ -1,6 +1,7 @@
 /** HTTP GET binding: `GET {address}{location}?a=1&b=2`; the response is the result element document. */
 import type { HttpOperation } from './http-binding.js';
-import { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
+import { parseFormText } from './http-form.js';
+import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './http-params.js';
 import type { WireRequest } from './wire.js';
 
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
@@ -28,5 +29,7 @@ export function decodeGetRequest(
   query: string,
   passAbsentOptional = false,
 ): { input: Record<string, unknown> } | ParamDecodeError {
-  return decodeParams(hop, new URLSearchParams(query), passAbsentOptional);
+  const params = parseFormText(query);
+  if ('malformed' in params) return malformedEscapeError(params.malformed);
+  return decodeParams(hop, params, passAbsentOptional);
 }

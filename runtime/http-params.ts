@@ -181,6 +181,13 @@ function encodeParam(p: CompiledParam, value: unknown, path: string): string {
  */
 export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
 
+/** A %u escape that cannot be decoded: refused like any invalid value, saying why. */
+export function malformedEscapeError(malformed: { readonly name: string; readonly why: string }): ParamDecodeError {
+  return malformed.name === ''
+    ? { error: `Invalid parameter name: ${malformed.why}.`, code: 'InvalidParameter' }
+    : { error: `Invalid value for parameter: ${malformed.name}. ${malformed.why}.`, code: 'InvalidParameter' };
+}
+
 export function decodeParams(
   hop: ParamOperation,
   search: URLSearchParams,
@@ -225,7 +232,19 @@ function decodeParam(p: CompiledParam, text: string, path: string): unknown {
     return decodeText(p.xsd, p.enumeration, names.join(' '), path);
   }
   if (p.form === 'boolean') return decodeText(p.xsd, p.enumeration, text.trim().toLowerCase(), path);
+  if (p.xsd === 'dateTime') return decodeText(p.xsd, p.enumeration, httpDateTime(text), path);
   return decodeText(p.xsd, p.enumeration, text, path);
+}
+
+/**
+ * ASMX reads an HTTP dateTime parameter with DateTime.Parse, which takes a space between date
+ * and time (Python zeep over HTTP GET/POST sends `2024-01-02 03:04:05+02:00`) and a time without
+ * seconds; both become the XSD form. Over SOAP ASMX is strict, and so is smskit.
+ */
+function httpDateTime(text: string): string {
+  const match = /^\s*(-?\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d)(:\d\d(?:\.\d+)?)?(Z|[+-]\d\d:\d\d)?\s*$/.exec(text);
+  if (match === null) return text;
+  return `${match[1]}T${match[2]}${match[3] ?? ':00'}${match[4] ?? ''}`;
 }
 
 function decodeBytes(texts: readonly string[], path: string): Uint8Array {

@@ -1,6 +1,7 @@
 /** HTTP POST binding: `POST {address}{location}` with an `application/x-www-form-urlencoded` body. */
 import type { HttpOperation } from './http-binding.js';
-import { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
+import { parseFormText } from './http-form.js';
+import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './http-params.js';
 import type { WireRequest } from './wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -25,9 +26,7 @@ export function decodePostRequest(
   body: Uint8Array,
   passAbsentOptional = false,
 ): { input: Record<string, unknown> } | ParamDecodeError {
-  return decodeParams(
-    hop,
-    new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')),
-    passAbsentOptional,
-  );
+  const params = parseFormText(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  if ('malformed' in params) return malformedEscapeError(params.malformed);
+  return decodeParams(hop, params, passAbsentOptional);
 }

@@ -34,13 +34,15 @@ export const UNDICI_ENTRY = 'scripts/undici-entry.cjs';
 const LOADERS = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
 
 /**
- * Dependencies that stay in node_modules: native code (better-sqlite3). The pure-JS packages
+ * Dependencies that stay in node_modules: native code (better-sqlite3), and pg, an optional
+ * dependency loaded only for a postgres:// database (it may be absent; it also requires the
+ * optional pg-native, which a bundler cannot resolve). The pure-JS packages
  * the commands load (yargs, undici, saxes, diff) are bundled: resolving and reading their
  * hundreds of files was ~0.15 s of each run. The recorder below puts their files in the
  * manifest too, so an `npm install` that changes them makes the bundle stale. The sources
  * import ts-morph only for types, so nothing of it reaches the bundle.
  */
-const KEEP_EXTERNAL = ['better-sqlite3'];
+const KEEP_EXTERNAL = ['better-sqlite3', 'pg'];
 /** The package.json "exports" condition that maps the package's own `smskit/*` imports to source. */
 export const SOURCE_CONDITION = 'smskit-source';
 

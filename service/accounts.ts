@@ -16,7 +16,7 @@ import { SmsRefusal } from './errors.js';
 import { canonicalKeyword } from './keyword.js';
 import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords.js';
 import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
-import type { AccountRow, Store } from './store.js';
+import type { AccountRow, Store } from './store/index.js';
 
 export interface AuthLimits {
   readonly perAccount: FailureLimit;
@@ -66,9 +66,9 @@ export interface AccountSummary {
 export interface Accounts {
   authenticate(email: string, password: string, remoteAddress?: string): Promise<AccountRow>;
   add(input: { email: string; password: string; keywords: readonly string[] }): Promise<AccountSummary>;
-  list(): AccountSummary[];
-  setDisabled(email: string, disabled: boolean): void;
-  setKeywords(email: string, keywords: readonly string[]): void;
+  list(): Promise<AccountSummary[]>;
+  setDisabled(email: string, disabled: boolean): Promise<void>;
+  setKeywords(email: string, keywords: readonly string[]): Promise<void>;
   setPassword(email: string, password: string): Promise<void>;
 }
 
@@ -116,7 +116,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     if (perAccount.isBlocked(key) || (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress))) {
       throw new SmsRefusal('TooManyAttempts', 'too many failed authentication attempts; try again later');
     }
-    const row = store.getAccount(key);
+    const row = await store.getAccount(key);
     const cacheKey = cache.key(key, password);
     let verified = row !== undefined && cache.hit(cacheKey, row.passwordHash);
     if (!verified) {
@@ -143,7 +143,7 @@ function createAdministration(
       const email = checkEmail(input.email);
       checkPassword(input.password);
       const keywords = checkKeywords(input.keywords);
-      if (store.getAccount(email) !== undefined)
+      if ((await store.getAccount(email)) !== undefined)
         throw new AccountError('AccountExists', `account ${email} already exists`);
       const row: AccountRow = {
         email,
@@ -152,20 +152,21 @@ function createAdministration(
         disabled: false,
         createdAt: clock(),
       };
-      store.insertAccount(row);
+      await store.insertAccount(row);
       return summary(row);
     },
-    list: () => store.listAccounts().map(summary),
-    setDisabled(email, disabled) {
-      if (!store.updateAccount(accountKey(email), { disabled })) throw noSuchAccount(email);
+    list: async () => (await store.listAccounts()).map(summary),
+    async setDisabled(email, disabled) {
+      if (!(await store.updateAccount(accountKey(email), { disabled }))) throw noSuchAccount(email);
     },
-    setKeywords(email, keywords) {
-      if (!store.updateAccount(accountKey(email), { keywords: checkKeywords(keywords) })) throw noSuchAccount(email);
+    async setKeywords(email, keywords) {
+      const canonical = checkKeywords(keywords);
+      if (!(await store.updateAccount(accountKey(email), { keywords: canonical }))) throw noSuchAccount(email);
     },
     async setPassword(email, password) {
       checkPassword(password);
       const passwordHash = await hashPassword(password, params);
-      if (!store.updateAccount(accountKey(email), { passwordHash })) throw noSuchAccount(email);
+      if (!(await store.updateAccount(accountKey(email), { passwordHash }))) throw noSuchAccount(email);
     },
   };
 }

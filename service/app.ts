@@ -9,16 +9,21 @@
  */
 import { createAccounts, DEFAULT_AUTH_LIMITS, type Accounts, type AuthLimits } from './accounts.js';
 import { createCarrierTable, loadCarrierTable, type CarrierTable } from './carriers.js';
-import type { Durability } from './db.js';
+import type { Durability } from './store/index.js';
 import { createSmsHandlers, type SmsHandlers } from './handlers.js';
 import { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
 import { checkCountryCode } from './phone.js';
 import { DEFAULT_MAX_SEGMENTS } from './segments.js';
 import { createSmsService, type SmsService } from './sms.js';
-import { openStore, type Store } from './store.js';
+import { loadRoutesFile, type DeliveryConfig } from './delivery/config/routes-file.js';
+import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
+import { openStore, type Store } from './store/index.js';
 
 export interface SmsAppOptions {
+  /** A SQLite file path, or a postgres:// (postgresql://) connection string (password from PGPASSWORD / ~/.pgpass). */
   readonly dbPath: string;
+  /** PostgreSQL: connections this process keeps at most (default 10). */
+  readonly poolSize?: number;
   readonly durability?: Durability;
   /** JSON carrier table (see docs/service.md); the default table otherwise. */
   readonly carriersFile?: string;
@@ -31,8 +36,12 @@ export interface SmsAppOptions {
   readonly credentialCacheTtlMs?: number;
   readonly busyTimeoutMs?: number;
   readonly clock?: () => number;
-  /** One line per failed outbox commit (never request values). */
+  /** One line per failed outbox commit and per delivery event worth a line (never request values). */
   readonly log?: (line: string) => void;
+  /** The routes file (docs/delivery.md); without one, accepted messages stay queued. */
+  readonly routesFile?: string;
+  /** Engine timing (lease, poll, expiry sweep), for tests; the routes file sets the lease. */
+  readonly deliveryTiming?: Partial<EngineTiming>;
 }
 
 export interface SmsApp {
@@ -41,11 +50,18 @@ export interface SmsApp {
   readonly carriers: CarrierTable;
   readonly sms: SmsService;
   readonly handlers: SmsHandlers;
-  close(): Promise<void>;
+  /** The delivery engine, when a routes file was given (started by `startDelivery`). */
+  readonly delivery: DeliveryEngine | undefined;
+  readonly deliveryConfig: DeliveryConfig | undefined;
+  /** Starts the delivery engine (a no-op without routes). */
+  startDelivery(): void;
+  /** Stops delivery (in-flight submits finish within `drainMs`), commits what is queued, closes the store. */
+  close(drainMs?: number): Promise<void>;
 }
 
 const OPTION_NAMES = new Set([
   'dbPath',
+  'poolSize',
   'durability',
   'carriersFile',
   'defaultCountryCode',
@@ -56,6 +72,8 @@ const OPTION_NAMES = new Set([
   'busyTimeoutMs',
   'clock',
   'log',
+  'routesFile',
+  'deliveryTiming',
 ]);
 
 /** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
@@ -75,19 +93,25 @@ export function checkSmsAppOptions(options: SmsAppOptions): void {
   for (const [name, value] of [
     ['credentialCacheTtlMs', options.credentialCacheTtlMs],
     ['busyTimeoutMs', options.busyTimeoutMs],
+    ['poolSize', options.poolSize],
   ] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
   }
 }
 
-export function openSmsApp(options: SmsAppOptions): SmsApp {
+export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   checkSmsAppOptions(options);
   const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
   const clock = options.clock ?? Date.now;
   const log = options.log;
-  const store = openStore({
-    path: options.dbPath,
+  // Read before the store opens: a bad routes file must not leave a connection pool open.
+  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
+  const store = await openStore({
+    ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
+    db: options.dbPath,
     clock,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(log === undefined ? {} : { log }),
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
     ...(log === undefined
@@ -111,5 +135,36 @@ export function openSmsApp(options: SmsAppOptions): SmsApp {
     ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
-  return { store, accounts, carriers, sms, handlers: createSmsHandlers(sms), close: () => store.close() };
+  const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
+  let started = false;
+  return {
+    store,
+    accounts,
+    carriers,
+    sms,
+    handlers: createSmsHandlers(sms),
+    delivery,
+    deliveryConfig,
+    startDelivery() {
+      if (started || delivery === undefined) return;
+      started = true;
+      delivery.start();
+    },
+    async close(drainMs = 10_000) {
+      if (started) await delivery?.stop(drainMs);
+      await store.close();
+    },
+  };
+}
+
+function createEngine(store: Store, config: DeliveryConfig, options: SmsAppOptions): DeliveryEngine {
+  return createDeliveryEngine({
+    store: store.delivery,
+    onCommitted: (wake) => store.onCommitted(wake),
+    routes: config.routes.map((route) => ({ route: route.create(), carriers: route.carriers })),
+    policy: config.policy,
+    timing: { leaseMs: config.leaseMs, ...options.deliveryTiming },
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
 }

@@ -48,6 +48,8 @@ export type StorageCode =
   | 'StorageLocked'
   | 'StorageCorrupt'
   | 'StorageClosed'
+  /** A database server that cannot be reached (down, restarting, network); retried by itself. */
+  | 'StorageUnreachable'
   | 'StorageError';
 
 /** A storage failure: nothing in the failed batch was committed. */

@@ -7,12 +7,12 @@
  */
 
 /** The default alphabet in code-point order 0x00–0x7F; index 0x1B (ESC) is excluded below. */
-const DEFAULT_ALPHABET =
+export const DEFAULT_ALPHABET =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
   '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 
 /** The extension table (each preceded by ESC on the air): FF ^ { } \ [ ~ ] | €. */
-const EXTENSION = '\f^{}\\[~]|€';
+export const EXTENSION = '\f^{}\\[~]|€';
 
 const SEPTETS = new Map<string, 1 | 2>();
 for (const ch of DEFAULT_ALPHABET) if (ch !== '\u001b') SEPTETS.set(ch, 1);

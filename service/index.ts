@@ -15,7 +15,7 @@ export {
   type AuthLimits,
 } from './accounts.js';
 export { createCarrierTable, loadCarrierTable, DEFAULT_CARRIERS, AUTO_CARRIER, type CarrierTable } from './carriers.js';
-export { openStore, type Store, type StoredMessage, type NewMessage } from './store.js';
+export { openStore, type Store, type StoredMessage, type NewMessage } from './store/index.js';
 export { outboxEntries, formatOutboxTable, formatOutboxJson, type OutboxEntry } from './outbox-report.js';
 export {
   SmsRefusal,

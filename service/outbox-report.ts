@@ -2,7 +2,7 @@
  * The outbox as a report for `smskit outbox [--json]`: one entry per stored message, without the
  * message text (and no account secrets exist in the outbox). Times are ISO 8601 UTC.
  */
-import type { Store, StoredMessage } from './store.js';
+import type { Store, StoredMessage } from './store/index.js';
 
 export interface OutboxEntry {
   readonly id: string;
@@ -17,11 +17,11 @@ export interface OutboxEntry {
   readonly state: string;
 }
 
-export function outboxEntries(
+export async function outboxEntries(
   store: Pick<Store, 'listOutbox'>,
   options: { limit?: number; afterId?: string } = {},
-): OutboxEntry[] {
-  return store.listOutbox(options).map(toEntry);
+): Promise<OutboxEntry[]> {
+  return (await store.listOutbox(options)).map(toEntry);
 }
 
 function toEntry(message: StoredMessage): OutboxEntry {

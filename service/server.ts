@@ -36,7 +36,7 @@ export interface SmsServer {
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
   const { host, port, http, closeTimeoutMs, tls, ...service } = options;
   const logger = http?.logger;
-  const app = openSmsApp(
+  const app = await openSmsApp(
     service.log === undefined && logger !== undefined ? { ...service, log: (line) => logger.error(line) } : service,
   );
   let listening: Listening | undefined;
@@ -52,6 +52,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
     await app.close();
     throw error;
   }
+  app.startDelivery();
   const server = listening;
   let closing: Promise<void> | undefined;
   return {
@@ -59,7 +60,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
     app,
     server: server.server,
     close() {
-      closing ??= server.close().finally(() => app.close());
+      closing ??= server.close().finally(() => app.close(closeTimeoutMs));
       return closing;
     },
   };

@@ -21,7 +21,7 @@ import { checkKeyword } from './keyword.js';
 import { normalizePhone, type PhoneOptions } from './phone.js';
 import { parsePort } from './port.js';
 import { checkMessage, DEFAULT_MAX_SEGMENTS } from './segments.js';
-import type { Store } from './store.js';
+import type { Store } from './store/index.js';
 
 /** Each field of an operation's input as a caller may give it: absent, null (nil) or a value. */
 export type Given<Input> = { readonly [F in keyof Input]?: Input[F] | null | undefined };

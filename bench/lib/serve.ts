@@ -54,25 +54,30 @@ export function runCli(
   });
 }
 
-export async function startService(): Promise<RunningService> {
-  const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-'));
-  const db = join(dir, 'service.sqlite');
-  const env = { ...process.env, SMSKIT_PASSWORD: PASSWORD };
-  const added = await runCli(
-    ['account', 'add', '--db', db, '--email', ACCOUNT_INPUT.emailAddress, '--keyword', ACCOUNT_INPUT.keyword],
-    env,
+/** `extraArgs`/`extraEnv` are added to `smskit serve`'s own (e.g. `--routes` and its secret). */
+export async function startService(
+  extraArgs: readonly string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+  dir = mkdtempSync(join(tmpdir(), 'smskit-bench-')),
+  /** Another database than a SQLite file in `dir` (e.g. a postgres:// URL); the account is added to it. */
+  database?: string,
+  /** False for a second instance on a database that has the account already. */
+  addTheAccount = true,
+): Promise<RunningService> {
+  const db = database ?? join(dir, 'service.sqlite');
+  const env = { ...process.env, ...extraEnv, SMSKIT_PASSWORD: PASSWORD };
+  if (addTheAccount) {
+    const added = await runCli(
+      ['account', 'add', '--db', db, '--email', ACCOUNT_INPUT.emailAddress, '--keyword', ACCOUNT_INPUT.keyword],
+      env,
+    );
+    if (added.code !== 0) throw new Error(`smskit account add failed: ${added.stderr}`);
+  }
+  const child = spawnTracked(
+    process.execPath,
+    ['bin/smskit.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, ...extraArgs],
+    { ...process.env, ...extraEnv },
   );
-  if (added.code !== 0) throw new Error(`smskit account add failed: ${added.stderr}`);
-  const child = spawnTracked(process.execPath, [
-    'bin/smskit.js',
-    'serve',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--db',
-    db,
-  ]);
   let output = '';
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`smskit serve printed no URL within 30 s: ${output}`)), 30_000);

@@ -1,9 +1,10 @@
 /** `smskit account add|list|disable|enable`: manage the service's accounts in its database. */
 import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
+import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { readSecret } from '../secret-input.js';
-import { PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
+import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
 const ACTIONS = ['add', 'list', 'disable', 'enable'] as const;
@@ -55,7 +56,13 @@ function builder(yargs: Argv): Argv {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateAccountOptions(args);
   const { openSmsApp } = await import('../../service/app.js');
-  const app = openSmsApp({ dbPath: options.action === 'add' ? options.db : requireExistingDb(options.db) });
+  const dbPath = options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db);
+  let app: Awaited<ReturnType<typeof openSmsApp>>;
+  try {
+    app = await openSmsApp({ dbPath });
+  } catch (error) {
+    throw explainDatabaseError(error, dbPath);
+  }
   try {
     const email = options.email ?? '';
     if (options.action === 'add') {
@@ -67,7 +74,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       const added = await app.accounts.add({ email, password, keywords: options.keywords });
       process.stdout.write(`added ${added.email} (keywords: ${added.keywords.join(', ')})\n`);
     } else if (options.action === 'list') {
-      const accounts = app.accounts.list();
+      const accounts = await app.accounts.list();
       if (options.json) process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
       else
         for (const a of accounts)
@@ -75,7 +82,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
             `${a.email}\t${a.keywords.join(',')}\t${a.disabled ? 'disabled' : 'active'}\t${a.createdAt}\n`,
           );
     } else {
-      app.accounts.setDisabled(email, options.action === 'disable');
+      await app.accounts.setDisabled(email, options.action === 'disable');
       process.stdout.write(`${options.action}d ${email}\n`);
     }
     return EXIT_OK;

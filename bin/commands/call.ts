@@ -19,6 +19,7 @@ import {
 } from '../network-flags.js';
 import { assertOneStdinReader } from '../secret-input.js';
 import { readContractWith, validateImportHosts, withContractFlags } from '../contract-flags.js';
+import { secretInputValues, traceWire } from '../wire-trace.js';
 import type { CliCommand } from './command.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
@@ -35,6 +36,12 @@ function builder(yargs: Argv): Argv {
       type: 'boolean',
       default: false,
       describe: "Print { output, soapHeaders } with the response's SOAP headers",
+    })
+    .option('show-wire', {
+      alias: 'v',
+      type: 'boolean',
+      default: false,
+      describe: 'Print the request and the response as sent and received (on stderr; secrets as ***)',
     })
     .option('timeout', {
       type: 'number',
@@ -56,6 +63,7 @@ interface CallOptions {
   readonly input: string;
   readonly soapHeaders: string | undefined;
   readonly showHeaders: boolean;
+  readonly showWire: boolean;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly network: NetworkFlags;
@@ -83,6 +91,7 @@ function validate(args: Record<string, unknown>): CallOptions {
     input: String(args.input),
     soapHeaders: typeof args['soap-headers'] === 'string' ? args['soap-headers'] : undefined,
     showHeaders: args['show-headers'] === true,
+    showWire: args['show-wire'] === true,
     timeoutMs: timeout,
     maxResponseBytes: maxBytes,
     network: validateNetworkFlags(args),
@@ -148,11 +157,14 @@ async function run(args: Record<string, unknown>): Promise<number> {
     );
   const url = options.url ?? binding.address;
   if (url === undefined) throw new CliError(`the WSDL gives no address for ${binding.name}: pass --url`);
-  const input = runtime.operationInputFromJson(descriptor, method, readJson(options.input, '--input'));
+  const inputJson = readJson(options.input, '--input');
+  const input = runtime.operationInputFromJson(descriptor, method, inputJson);
+  const headersJson = options.soapHeaders === undefined ? undefined : readJson(options.soapHeaders, '--soap-headers');
   const soapHeaders =
-    options.soapHeaders === undefined
-      ? undefined
-      : runtime.soapHeadersFromJson(descriptor, method, readJson(options.soapHeaders, '--soap-headers'));
+    headersJson === undefined ? undefined : runtime.soapHeadersFromJson(descriptor, method, headersJson);
+  const stopTrace = options.showWire
+    ? traceWire((text) => void process.stderr.write(text), wireSecrets(network, [inputJson, headersJson]))
+    : undefined;
   let client: InstanceType<typeof runtime.ServiceClient>;
   try {
     client = new runtime.ServiceClient(descriptor, {
@@ -181,6 +193,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     }
     throw error;
   } finally {
+    stopTrace?.();
     await client.close();
   }
 }
@@ -201,6 +214,20 @@ export function faultLines(fault: {
   return `smskit: fault ${code}: ${fault.message}\n${detail}`;
 }
 
+/** What --show-wire hides: the HTTP and WS-Security credentials, and password-like input values. */
+function wireSecrets(network: Awaited<ReturnType<typeof resolveNetworkFlags>>, inputs: readonly unknown[]): string[] {
+  const secrets: string[] = [];
+  if (network.auth?.type === 'basic') secrets.push(network.auth.password);
+  if (network.auth?.type === 'bearer') secrets.push(network.auth.token);
+  if (network.wsse !== undefined) secrets.push(network.wsse.password);
+  const proxy = typeof network.proxy === 'string' ? network.proxy : undefined;
+  if (proxy !== undefined && URL.canParse(proxy)) {
+    const password = new URL(proxy).password;
+    if (password !== '') secrets.push(decodeURIComponent(password));
+  }
+  return [...secrets, ...inputs.flatMap((value) => secretInputValues(value))];
+}
+
 export const callCommand: CliCommand = {
   command: 'call <wsdl> <operation>',
   describe: 'Call any operation of a WSDL over any binding, input and result as JSON',
@@ -209,6 +236,10 @@ export const callCommand: CliCommand = {
     [
       'smskit call calc.wsdl Add --input \'{"intA": 6, "intB": 3}\'',
       'calls Add over SOAP 1.1 at the address in the WSDL',
+    ],
+    [
+      'smskit call calc.wsdl Add --binding http-get --input \'{"intA": 6, "intB": 3}\' --show-wire',
+      'also prints the request and the response as sent and received (secrets as ***)',
     ],
     ['smskit call http://host/rich.asmx?wsdl EchoShapes --binding soap12 --input @shapes.json', 'input from a file'],
     [

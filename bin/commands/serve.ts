@@ -4,6 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { CliError, UsageError } from '../cli-error.js';
+import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import {
   asFlagError,
@@ -12,20 +13,24 @@ import {
   withServeTlsFlags,
   type ServeTlsFlags,
 } from '../network-flags.js';
-import { withDbOption } from '../service-defaults.js';
+import { checkDbArgument, isPostgresDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
+import type { DeliveryConfig } from '../../service/delivery/config/routes-file.js';
 import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help-mode.js';
 
 export interface ServeOptions {
   readonly host: string;
   readonly port: number;
   readonly db: string;
+  /** PostgreSQL: connections this instance keeps at most. */
+  readonly dbPoolSize: number | undefined;
   readonly carriers: string | undefined;
   readonly defaultCountryCode: string | undefined;
   readonly maxSegments: number | undefined;
   readonly maxBodyBytes: number | undefined;
   readonly helpPages: HelpPagesMode;
   readonly tls: ServeTlsFlags | undefined;
+  readonly routes: string | undefined;
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
@@ -49,24 +54,34 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
   return Object.freeze({
     host: String(args.host),
     port: integerIn(args, 'port', 0, 65535) ?? 8080,
-    db: String(args.db),
+    db: checkDbArgument(String(args.db)),
+    dbPoolSize: integerIn(args, 'db-pool-size', 1, 1000),
     carriers: optionalText('carriers'),
     defaultCountryCode: optionalText('default-country-code'),
     maxSegments: integerIn(args, 'max-segments', 1, 255),
     maxBodyBytes: integerIn(args, 'max-body-bytes', 1024, 1024 ** 3),
     helpPages: helpPagesOf(args['help-pages']),
     tls: validateServeTlsFlags(args),
+    routes: optionalText('routes'),
   });
 }
 
 function builder(yargs: Argv): Argv {
   return withServeTlsFlags(withDbOption(yargs))
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on' })
+    .option('db-pool-size', {
+      type: 'number',
+      describe: 'PostgreSQL: most connections this instance opens (default 10)',
+    })
     .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('carriers', { type: 'string', describe: 'JSON carrier table replacing the built-in one' })
     .option('default-country-code', {
       type: 'string',
       describe: 'Country calling code for national numbers (refused without it)',
+    })
+    .option('routes', {
+      type: 'string',
+      describe: 'Routes file (YAML/JSON): how accepted messages are delivered (SMPP, e-mail); see docs/delivery.md',
     })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
@@ -93,6 +108,8 @@ function waitForShutdownSignal(): Promise<string> {
 interface RunningService {
   readonly url: string;
   readonly accounts: number;
+  /** One line on delivery: the routes, or that messages stay queued. */
+  readonly delivery: string;
   close(): Promise<void>;
 }
 
@@ -104,12 +121,14 @@ async function startService(options: ServeOptions, log: (line: string) => void):
   try {
     const server = await startSmsServer({
       dbPath: options.db,
+      ...(options.dbPoolSize === undefined ? {} : { poolSize: options.dbPoolSize }),
       log,
       host: options.host,
       port: options.port,
       ...(options.carriers === undefined ? {} : { carriersFile: options.carriers }),
       ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
       ...(options.maxSegments === undefined ? {} : { maxSegments: options.maxSegments }),
+      ...(options.routes === undefined ? {} : { routesFile: options.routes }),
       ...(tls === undefined ? {} : { tls }),
       http: {
         wsdl: builtInWsdlText(),
@@ -118,10 +137,26 @@ async function startService(options: ServeOptions, log: (line: string) => void):
         helpPages: options.helpPages,
       },
     });
-    return { url: server.url, accounts: server.app.accounts.list().length, close: () => server.close() };
+    return {
+      url: server.url,
+      accounts: (await server.app.accounts.list()).length,
+      delivery: deliveryLine(server.app.deliveryConfig),
+      close: () => server.close(),
+    };
   } catch (error) {
+    if (error instanceof Error && error.name === 'SettingsError') throw new CliError(error.message);
+    const explained = explainDatabaseError(error, options.db);
+    if (explained !== error) throw explained;
     throw asFlagError(error, 'serve');
   }
+}
+
+function deliveryLine(config: DeliveryConfig | undefined): string {
+  if (config === undefined) return 'none: no routes file (--routes), accepted messages stay queued';
+  const routes = config.routes.map((route) => `${route.name} (${route.kind})`).join(', ');
+  const unrouted =
+    config.unrouted.length === 0 ? '' : `; no route for ${config.unrouted.join(', ')} (they stay queued)`;
+  return `${routes} from ${config.file}${unrouted}`;
 }
 
 /** What a client needs beside the URL, for the "send a message" line. */
@@ -146,7 +181,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
       ...(options.tls?.requireClientCert === true
         ? [`  clients:   a certificate issued by ${options.tls.caFile} is required`]
         : []),
-      `  database:  ${options.db} (${accounts} account${accounts === 1 ? '' : 's'})`,
+      `  database:  ${options.db} (${isPostgresDb(options.db) ? 'PostgreSQL, ' : ''}${accounts} account${accounts === 1 ? '' : 's'})`,
+      `  delivery:  ${server.delivery}`,
       `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx${clientFlagsHint(options)} --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
       '  stop with Ctrl-C (in-flight requests finish first)',
@@ -154,7 +190,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     ].join('\n'),
   );
   const signal = await waitForShutdownSignal();
-  log(`${signal}: finishing in-flight requests`);
+  log(`${signal}: finishing in-flight requests and deliveries`);
   await server.close();
   log('stopped');
   return EXIT_OK;
@@ -170,6 +206,7 @@ export const serveCommand: CliCommand = {
       'smskit serve --host 0.0.0.0 --port 0 --db /var/lib/sms.sqlite',
       'on every interface, a free port, another database',
     ],
+    ['smskit serve --routes routes.yaml', 'and deliver over the routes in routes.yaml (docs/delivery.md)'],
     ['smskit serve --tls-cert server.pem --tls-key server.key', 'over HTTPS'],
     [
       'smskit serve --tls-cert server.pem --tls-key server.key --tls-ca clients-ca.pem --require-client-cert',

@@ -2,6 +2,7 @@
 import type { Check } from '../types.js';
 import { contentTypeCheck, contentTypeExactCheck } from './content-type.js';
 import { errorStatusCheck, errorTextCheck } from './http-error.js';
+import { headerUnsendableCheck } from './http-header.js';
 import { faultAnswerCheck, faultCodeCheck, faultShapeCheck, faultStatusCheck, faultVersionCheck } from './fault.js';
 import { statusOkCheck } from './http-status.js';
 import { xmlRootCheck } from './http-xml-root.js';
@@ -45,6 +46,7 @@ export const ALL_CHECKS: readonly Check[] = [
   noStackTraceCheck,
   responseHeadersCheck,
   errorStatusCheck,
+  headerUnsendableCheck,
   wsdlStructureCheck,
   contentTypeExactCheck,
   errorTextCheck,

@@ -1,6 +1,5 @@
 /** `soap.response-element`: the Body's element is `{ns}<Operation>Response` as the descriptor says. */
-import { clarkOf, isFaultElement, soapViewOf } from '../response-view.js';
-import { textContent } from '../../runtime/xml/reader.js';
+import { clarkOf, faultSummary, isFaultElement, soapViewOf } from '../response-view.js';
 import { defineCheck, judgedAsSuccess, mismatch, successShape, truncate } from './support.js';
 
 export const responseElementCheck = defineCheck({
@@ -18,9 +17,7 @@ export const responseElementCheck = defineCheck({
     const got = clarkOf(first);
     if (got === want) return [];
     if (isFaultElement(first)) {
-      return [
-        mismatch(want, `Fault: ${truncate(textContent(first).trim())}`, 'a positive case was answered with a fault'),
-      ];
+      return [mismatch(want, faultSummary(first, truncate), 'a positive case was answered with a fault')];
     }
     const why = first.local === shape.element.local ? 'its namespace is wrong' : 'its name is wrong';
     return [mismatch(want, got, `the Body must hold the response element ${want}; ${why}`)];

@@ -5,8 +5,7 @@
  */
 import { contentTypeOf } from '../response-view.js';
 import { compareSummaries, summarizeDescriptor } from '../wsdl-summary.js';
-import { contractFromText } from '../../generator/contract/index.js';
-import { toDescriptor } from '../../generator/descriptor/index.js';
+import { descriptorFromWsdlText } from '../wsdl-reader.js';
 import type { Mismatch } from '../types.js';
 import { defineCheck, isXmlMediaType, mismatch } from './support.js';
 
@@ -31,7 +30,7 @@ export const wsdlStructureCheck = defineCheck({
       found.push(mismatch('text/xml', media.raw || '(no Content-Type)', 'the WSDL must be served as XML'));
     let served: string[];
     try {
-      served = summarizeDescriptor(toDescriptor(contractFromText(body, 'the served WSDL')));
+      served = summarizeDescriptor(descriptorFromWsdlText(body, 'the served WSDL'));
     } catch (error) {
       return [
         ...found,

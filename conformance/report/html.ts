@@ -104,6 +104,7 @@ function summarySection(report: Report): string {
   return [
     '<section aria-labelledby="summary"><h2 id="summary">Summary</h2>',
     `<p class="verdict ${s.ok ? 'pass' : 'fail'}">${h(summaryLine(report))}</p>`,
+    interruptedNotice(report),
     '<div class="tables">',
     levels,
     countTable(
@@ -119,6 +120,44 @@ function summarySection(report: Report): string {
       (k) => k,
     ),
     '</div></section>',
+  ].join('\n');
+}
+
+/** What an interrupted run's page must say first: how much ran, so nobody reads "0 failed" as a pass. */
+function interruptedNotice(report: Report): string {
+  const s = report.summary;
+  if (!s.interrupted) return '';
+  const selected = s.total - s.skipped;
+  const ran = selected - s.notRun;
+  const what =
+    ran === 0
+      ? 'nothing ran: no case was judged, so this report says nothing about the server'
+      : `${ran} of ${selected} selected cases ran; the other ${s.notRun} are listed as not run`;
+  return `<p class="verdict fail"><strong>Interrupted (Ctrl-C) — ${h(what)}.</strong></p>`;
+}
+
+/** The page a run that could not happen leaves behind (unreachable target, unreadable WSDL…), so a CI never shows an older report. */
+export function renderHtmlError(code: string, message: string): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>smskit conformance: did not run — ${h(code)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<header><h1>smskit conformance report</h1></header>',
+    '<main>',
+    '<section aria-labelledby="summary"><h2 id="summary">Summary</h2>',
+    `<p class="verdict fail">The run did not happen: nothing ran, no case was judged.</p>`,
+    `<p>${h(message)} <code>(${h(code)})</code></p>`,
+    '</section>',
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
   ].join('\n');
 }
 

@@ -25,5 +25,5 @@ export { renderPretty } from './pretty.js';
 export { createProgress, type Progress } from './progress.js';
 export { renderJson } from './json.js';
 export { renderJunit } from './junit.js';
-export { renderHtml } from './html.js';
+export { renderHtml, renderHtmlError } from './html.js';
 export { summaryLine } from './format.js';

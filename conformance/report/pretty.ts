@@ -86,8 +86,13 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
     );
   const refused = report.cases.filter((c) => c.refused !== undefined);
   if (refused.length > 0) {
-    lines.push('', 'Refused by the service (accepted: a well-formed refusal of a value it may reject):');
-    for (const c of refused) lines.push(`  ${c.id}: ${c.refused}`);
+    // Passed cases, not errors: the service's own validation refused a value it may reject, in
+    // the right shape (a fault, an error answer). Marked as passes so they do not read as failures.
+    lines.push(
+      '',
+      `Accepted refusals (${refused.length}): values the service may reject, refused in the right shape — these cases passed:`,
+    );
+    for (const c of refused) lines.push(`  ✓ ${c.id} (refused: ${c.refused})`);
   }
   const seen = new Map<string, number>();
   for (const c of report.cases) for (const o of c.observations) seen.set(o, (seen.get(o) ?? 0) + 1);

@@ -70,8 +70,10 @@ const floatCodec: PrimitiveCodec = {
   decode(text, path) {
     const t = text.trim();
     if (t === 'NaN') return NaN;
-    if (t === 'INF' || t === '+INF') return Infinity;
-    if (t === '-INF') return -Infinity;
+    // .NET writes infinities as Infinity/-Infinity (Double.ToString, e.g. its HTTP GET/POST
+    // proxies), and genuine ASMX reads those too; smskit writes only INF/-INF.
+    if (t === 'INF' || t === '+INF' || t === 'Infinity' || t === '+Infinity') return Infinity;
+    if (t === '-INF' || t === '-Infinity') return -Infinity;
     if (!FLOAT_LEXICAL.test(t)) throw invalid(path, `"${t}" is not an xs:double`);
     return Number(t);
   },
@@ -135,9 +137,22 @@ const decimalCodec: PrimitiveCodec = {
   decode(text, path) {
     const t = text.trim();
     if (!DECIMAL_LEXICAL.test(t)) throw invalid(path, `"${t}" is not an xs:decimal`);
-    return t;
+    return canonicalDecimal(t);
   },
 };
+
+/**
+ * The decimal as .NET's decimal holds it: no `+`, no leading zeros, a digit on each side of the
+ * point that is written, the scale (trailing zeros) kept, no sign on zero. `+01.50` → `1.50`.
+ */
+function canonicalDecimal(lexical: string): string {
+  const negative = lexical.startsWith('-');
+  const unsigned = lexical.replace(/^[+-]/, '');
+  const [whole = '', fraction] = unsigned.split('.');
+  const integer = whole.replace(/^0+(?=\d)/, '') || '0';
+  const digits = fraction === undefined || fraction === '' ? integer : `${integer}.${fraction}`;
+  return negative && /[1-9]/.test(digits) ? `-${digits}` : digits;
+}
 
 const BASE64_LEXICAL = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -196,13 +211,32 @@ function checkGuid(text: string, path: string): string {
   return text;
 }
 
+/**
+ * The other forms .NET's Guid parser (XmlConvert.ToGuid, genuine ASMX) reads: `{…}` and `(…)`
+ * around the 8-4-4-4-12 form, the 32 digits without hyphens (N), surrounding whitespace. Each is
+ * read as the 8-4-4-4-12 form (its digits as written), the only one smskit writes.
+ */
+const GUID_DOTNET = /^\s*(?:\{([^{}]*)\}|\(([^()]*)\)|([0-9a-fA-F]{32})|([^\s{}()]*))\s*$/;
+
+function readGuid(text: string, path: string): string {
+  const match = GUID_DOTNET.exec(text);
+  const inner = match?.[1] ?? match?.[2] ?? match?.[4];
+  const digits = match?.[3];
+  const hyphenated =
+    digits === undefined
+      ? inner
+      : `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`;
+  if (hyphenated === undefined || !GUID_LEXICAL.test(hyphenated)) return checkGuid(text, path);
+  return hyphenated;
+}
+
 const guidCodec: PrimitiveCodec = {
   tsType: 'string',
   encode(value, path) {
     if (typeof value !== 'string') throw invalid(path, `expected a guid string, got ${describe(value)}`);
     return checkGuid(value, path);
   },
-  decode: checkGuid,
+  decode: readGuid,
 };
 
 /** The XSD built-ins whose values are plain text: the generator maps them to `string` too. */

@@ -18,8 +18,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   conformance: ['generator', 'runtime'],
   generated: ['runtime'],
   service: ['generated', 'runtime'],
-  bin: ['conformance', 'generated', 'generator', 'runtime', 'service', 'wsdl'],
-  scripts: ['bin', 'conformance', 'generated', 'generator', 'runtime', 'service', 'tools', 'wsdl'],
+  // Record and replay: the runtime's wire and network layers, conformance's report helpers.
+  migrate: ['conformance', 'runtime'],
+  bin: ['conformance', 'generated', 'generator', 'migrate', 'runtime', 'service', 'wsdl'],
+  scripts: ['bin', 'conformance', 'generated', 'generator', 'migrate', 'runtime', 'service', 'tools', 'wsdl'],
 };
 
 const SOURCE = /\.(ts|mts|mjs|cjs|js)$/;

@@ -25,6 +25,7 @@ const COPIED = [
   'conformance',
   'generated',
   'generator',
+  'migrate',
   'runtime',
   'service',
   'wsdl',
@@ -45,6 +46,7 @@ let copy: string;
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Run {
   const inherited = { ...process.env };
   delete inherited.SMSKIT_NO_BUNDLE;
+  delete inherited.SMSKIT_REQUIRE_BUNDLE;
   const result = spawnSync(process.execPath, [join(copy, file), ...args], {
     cwd: copy,
     input: '',
@@ -160,7 +162,7 @@ describe('scripts/build-cli.mjs', () => {
         }
       }
     };
-    for (const dir of ['bin', 'conformance', 'generator', 'runtime', 'service']) walk(dir);
+    for (const dir of ['bin', 'conformance', 'generator', 'migrate', 'runtime', 'service']) walk(dir);
     expect(imported.has('Pool')).toBe(true); // the scan found the imports
     const { createRequire } = await import('node:module');
     const entry = createRequire(import.meta.url)(join(repoRoot, 'scripts', 'undici-entry.cjs')) as Record<
@@ -245,6 +247,19 @@ describe('bin/smskit.js with a stale or broken bundle falls back to tsx', () => 
     manifest.files.push({ path: 'bin/removed.ts', mtimeMs: 1, size: 1, sha256: '0'.repeat(64) });
     writeFileSync(manifestPath(), JSON.stringify(manifest));
     expect(split(cli(['--version'])).loader).toBe('loader: tsx (bin/removed.ts is gone)');
+    rebuild();
+  });
+
+  it('refuses the fallback when the test suite requires the shipped bundle (SMSKIT_REQUIRE_BUNDLE=1)', () => {
+    const file = join(copy, 'bin', 'tool-version.ts');
+    const before = statSync(file);
+    utimesSync(file, before.atime, new Date(before.mtimeMs + 2_000));
+    const result = cli(['--version'], { SMSKIT_REQUIRE_BUNDLE: '1', SMSKIT_DEBUG_LOADER: '0' });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'smskit: SMSKIT_REQUIRE_BUNDLE=1 and the CLI bundle is stale (bin/tool-version.ts changed since the build): run node scripts/build-cli.mjs\n',
+    );
     rebuild();
   });
 

@@ -75,8 +75,13 @@ describe('running', () => {
     const elapsed = performance.now() - started;
     expect(outcome).toBe('passed');
     expect(out.stdout).toMatch(/^PASS \(--fail-on must\): 83 cases, 83 passed/m);
-    // Progress is for terminals, and for logs only after a second (report/progress.ts, tested there).
-    expect(elapsed < 1000 ? out.stderr : '').toBe('');
+    // Progress is for terminals, and for logs only after a second (report/progress.ts, tested there);
+    // the notes for a person say what was started and what to try next.
+    const notes = out.stderr.split('\n').filter((line) => /^smskit conformance: no --target|^Next: /.test(line));
+    expect(notes).toHaveLength(2);
+    expect(elapsed < 1000 ? out.stderr : notes.map((line) => `${line}\n`).join('')).toBe(
+      notes.map((line) => `${line}\n`).join(''),
+    );
     expect(JSON.parse(out.files.get('r.json')!).summary).toMatchObject({ total: 83, failed: 0 });
     expect(out.files.get('j.xml')).toContain('<testsuites name="smskit conformance" tests="83" failures="0"');
   });

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,7 +169,7 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
       /^smskit: every answer was an HTML page \(HTTP 501 ×\d+, 404 ×\d+\): http:\/\/127\.0\.0\.1:\d+\/serviceapi\.asmx looks like a web site, not the SOAP service of this WSDL; is --target the service endpoint\?\n$/,
     );
     expect(result.stdout).toMatch(/^NOT JUDGED \(--fail-on must\)/m);
-    expect(result.stdout).not.toMatch(/Refused by the service/);
+    expect(result.stdout).not.toMatch(/Accepted refusals/);
     const json = JSON.parse(result.files.get('r.json')!) as { summary: { ok: boolean; diagnosis: string } };
     expect(json.summary.ok).toBe(false);
     expect(json.summary.diagnosis).toMatch(/^every answer was an HTML page/);
@@ -443,8 +443,17 @@ describe('the reports say where they come from', () => {
       'junit',
       '--out',
       'j.xml',
+      '--reporter',
+      'html',
+      '--out',
+      'r.html',
     ]);
     expect((result.outcome as ConformanceError).code).toBe('TARGET_UNREACHABLE');
+    const page = result.files.get('r.html')!;
+    expect(page).toMatch(/^<!DOCTYPE html>\n/);
+    expect(page).toContain('<title>smskit conformance: did not run — TARGET_UNREACHABLE</title>');
+    expect(page).toContain('The run did not happen: nothing ran, no case was judged.');
+    expect(page).toMatch(/<p>target http:\/\/127\.0\.0\.1:9 unreachable[^<]*<code>\(TARGET_UNREACHABLE\)<\/code><\/p>/);
     expect(JSON.parse(result.files.get('r.json')!)).toEqual({
       error: { code: 'TARGET_UNREACHABLE', message: expect.stringMatching(/unreachable/) },
     });
@@ -504,6 +513,34 @@ describe('Ctrl-C and slow targets (the real CLI)', () => {
     expect(xml).toContain('type="not-run"');
     // Written beside the report and renamed over it: no temporary file is left.
     expect(readdirSync(scratch).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
+
+  it('SIGINT before the first answer: exit 130, every case not run, an HTML page that says nothing ran', async () => {
+    // Accepts connections and never answers: the reachability probe is still waiting at Ctrl-C.
+    const silent = createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    const { port } = silent.address() as AddressInfo;
+    const html = join(scratch, 'interrupted-early.html');
+    try {
+      const child = await cli(
+        [...targetOf(`http://127.0.0.1:${port}`), '--reporter', 'pretty', '--reporter', 'html', '--out', html],
+        { interruptAfterMs: 0 },
+      );
+      expect(child.code, child.stderr).toBe(130);
+      expect(child.stderr).not.toMatch(/unreachable/);
+      expect(child.stderr).toMatch(/^smskit: interrupted: 0 of 83 selected cases ran; the reports hold what ran$/m);
+      expect(child.stdout).toMatch(
+        /^INTERRUPTED \(--fail-on must\): 83 cases, 0 passed, 0 failed, 0 skipped, 83 not run/m,
+      );
+      const page = readFileSync(html, 'utf8');
+      expect(page).toMatch(/^<!DOCTYPE html>/);
+      expect(page).toContain('<style>');
+      expect(page).toContain(
+        'Interrupted (Ctrl-C) — nothing ran: no case was judged, so this report says nothing about the server.',
+      );
+    } finally {
+      silent.close();
+    }
   }, 60_000);
 
   it('progress shows on stderr after the first second, cases done / total and failures, without a terminal', async () => {

@@ -63,4 +63,19 @@ export const RICH_DEFECTS: readonly RichDefect[] = [
     level: 'should',
     alter: onSuccess((t) => t.replace(/<SessionHeader\b[^>]*>.*?<\/SessionHeader>/gs, '')),
   },
+  {
+    // WhoAmI declares AuthHeader on its SOAP bindings; a service that needs it refuses over HTTP
+    // GET/POST, as ASMX does: 500 text/plain with the SoapException its implementation threw.
+    name: 'an operation needing its SOAP header, refused over HTTP',
+    expectedCheck: 'http.header-unsendable',
+    level: 'should',
+    alter: (req, res) =>
+      /\/rich\.asmx\/WhoAmI\b/.test(req.url)
+        ? {
+            status: 500,
+            headers: { 'content-type': 'text/plain; charset=utf-8' },
+            body: 'System.Web.Services.Protocols.SoapException: AuthHeader is required.',
+          }
+        : res,
+  },
 ];

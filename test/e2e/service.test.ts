@@ -190,6 +190,10 @@ describe('smskit serve as a process', () => {
     expect(server.address.port).toBeGreaterThan(0);
     expect(stdout).toContain(`database:  ${db}`);
     expect(stdout).toContain('smskit account add');
+    // Without a routes file nothing is sent, and the start says so in one line.
+    expect(stdout.split('\n').filter((line) => line.includes('delivery:'))).toEqual([
+      '  delivery:  none: no routes file (--routes), accepted messages stay queued',
+    ]);
   });
 
   it('a start that fails or prints nothing in time is reported with what the process printed (bounded waits)', async () => {
@@ -683,7 +687,7 @@ describe('shutdown', () => {
     expect(exit.stderr).toContain('stopped');
     // nothing else was logged: no internal error, no storage trouble, during the whole file
     expect(exit.stderr.split('\n').filter(Boolean)).toEqual([
-      'smskit serve: SIGTERM: finishing in-flight requests',
+      'smskit serve: SIGTERM: finishing in-flight requests and deliveries',
       'smskit serve: stopped',
     ]);
     expect([...stored().keys()].sort()).toEqual([...acknowledged.keys()].sort());

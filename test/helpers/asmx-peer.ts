@@ -12,7 +12,13 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The peer services with captures and a TypeScript mirror. */
 export type AsmxSite = 'echo' | 'rich';
+/**
+ * Every peer service: also `stamp`, whose answers carry a fresh id and time (the replay tests'
+ * noise), and `header`, whose operation needs its SOAP header (the conformance header tests).
+ */
+export type AsmxPeerSite = AsmxSite | 'stamp' | 'header';
 
 export interface AsmxPeer {
   /** The service endpoint, e.g. http://127.0.0.1:41234/rich.asmx. */
@@ -27,7 +33,12 @@ const repoRoot = new URL('../..', import.meta.url);
 const hostScript = fileURLToPath(new URL('../shared/asmx-host/asmx-host', repoRoot));
 
 /** The .asmx file each site serves (the site folder's only one). */
-const ASMX_FILE: Record<AsmxSite, string> = { echo: 'serviceapi.asmx', rich: 'rich.asmx' };
+const ASMX_FILE: Record<AsmxPeerSite, string> = {
+  echo: 'serviceapi.asmx',
+  rich: 'rich.asmx',
+  stamp: 'stamp.asmx',
+  header: 'header.asmx',
+};
 
 /** The fixed address the committed WSDL fixtures use in place of the peer's random port. */
 export const FIXTURE_ORIGIN = 'http://localhost';
@@ -93,7 +104,7 @@ function stopOnExit(work: string): void {
 }
 
 /** Builds and starts the site's ASMX service on a free port; resolves once its ?WSDL answers. */
-export async function startAsmxPeer(site: AsmxSite): Promise<AsmxPeer> {
+export async function startAsmxPeer(site: AsmxPeerSite): Promise<AsmxPeer> {
   const reason = asmxPeerSkipReason();
   if (reason !== undefined) throw new Error(`cannot start the ASMX peer: ${reason}`);
   const siteDir = fileURLToPath(new URL(`test/peers/asmx/${site}`, repoRoot));

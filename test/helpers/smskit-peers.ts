@@ -20,13 +20,15 @@ export interface SmskitPeer {
   close(): Promise<void>;
 }
 
-const PATH: Record<AsmxSite, string> = { echo: '/serviceapi.asmx', rich: '/rich.asmx' };
+/** The peer sites smskit serves too (the header site exists only as genuine ASMX). */
+export type SmskitSite = Exclude<AsmxSite, 'header'>;
+const PATH: Record<SmskitSite, string> = { echo: '/serviceapi.asmx', rich: '/rich.asmx' };
 
 export function asmxWsdl(site: AsmxSite): string {
   return readFileSync(new URL(`../fixtures/asmx/${site}.wsdl`, import.meta.url), 'utf8');
 }
 
-export async function startSmskitPeer(site: AsmxSite): Promise<SmskitPeer> {
+export async function startSmskitPeer(site: SmskitSite): Promise<SmskitPeer> {
   const logged: string[] = [];
   const options = { wsdl: asmxWsdl(site), logger: { error: (line: string) => logged.push(line) } };
   const listener =

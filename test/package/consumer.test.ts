@@ -15,141 +15,27 @@
  * SMSKIT_CONSUMER_TARBALL=<file.tgz> tests that tarball instead of packing the working tree
  * (this is how the test was shown to fail on the package before it was compiled).
  */
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import {
+  NPM,
+  NPX,
+  npmEnv,
+  npmSkipReason,
+  OFFLINE,
+  ok,
+  packWorkingTree,
+  type Run,
+  run,
+  runInstallScripts,
+  versionOf,
+} from '../helpers/consumer-project.js';
 
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const PASSWORD = 'consumer test password';
-/** What a copy of the repo needs to pack: everything but what is never packed or rebuilt anyway. */
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'test', 'bench', 'tmp', '.vitest']);
-
-function npmSkipReason(): string | undefined {
-  const version = spawnSync(NPM, ['--version'], { encoding: 'utf8', env: npmEnv() });
-  return version.status === 0
-    ? undefined
-    : 'skipped: npm is not runnable here, so the package cannot be packed and installed';
-}
-const SKIP = npmSkipReason();
-if (SKIP !== undefined) console.warn(`package consumer: ${SKIP}`);
-
-/** The environment of a user's shell: without the npm_* variables of an enclosing `npm test` (its prefix, its lifecycle) and without the repo's NODE_OPTIONS. */
-function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  // NODE_OPTIONS carries the repo's source condition (.npmrc): a user's project has none.
-  for (const [key, value] of Object.entries(process.env))
-    if (!/^npm_/i.test(key) && key !== 'SMSKIT_PASSWORD' && key !== 'NODE_OPTIONS') env[key] = value;
-  return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
-}
-
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(
-  command: string,
-  args: readonly string[],
-  cwd: string,
-  timeout = 180_000,
-  env: NodeJS.ProcessEnv = {},
-): Run {
-  const result: SpawnSyncReturns<string> = spawnSync(command, args, {
-    cwd,
-    env: npmEnv(env),
-    encoding: 'utf8',
-    timeout,
-    input: '',
-  });
-  return {
-    status: result.status,
-    stdout: result.stdout ?? '',
-    stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`,
-  };
-}
-
-/** Fails with everything the command printed, so a CI log shows why. */
-function ok(result: Run, what: string): Run {
-  if (result.status !== 0)
-    throw new Error(`${what} exited ${result.status}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-  return result;
-}
-
-const versionOf = (dir: string): string =>
-  (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-
-/** Packs a copy of the working tree (building it), so the repo's own dist/ is never rebuilt under running tests. */
-function packWorkingTree(work: string): string {
-  const copy = join(work, 'source');
-  mkdirSync(copy);
-  for (const entry of readdirSync(repoRoot)) {
-    if (!NOT_COPIED.has(entry) && !entry.endsWith('.sqlite'))
-      cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
-  }
-  symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const packed = ok(run(NPM, ['pack', '--json', '--pack-destination', work], copy, 240_000), 'npm pack');
-  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
-  return join(work, info!.filename);
-}
-
-/** Install scripts of every installed package, by package directory. */
-function installScripts(nodeModules: string): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  const visit = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name === '.bin') continue;
-      const path = join(dir, entry.name);
-      if (entry.name.startsWith('@')) {
-        visit(path);
-        continue;
-      }
-      const manifest = join(path, 'package.json');
-      if (existsSync(manifest)) {
-        const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> };
-        const scripts = ['preinstall', 'install', 'postinstall'].filter((name) => pkg.scripts?.[name] !== undefined);
-        if (scripts.length > 0 || existsSync(join(path, 'binding.gyp'))) found.set(path, scripts);
-      }
-      if (existsSync(join(path, 'node_modules'))) visit(join(path, 'node_modules'));
-    }
-  };
-  visit(nodeModules);
-  return found;
-}
-
-/** Runs what --ignore-scripts skipped; better-sqlite3's compile becomes a copy of the repo's binary when the versions match. */
-function runInstallScripts(project: string): void {
-  const nodeModules = join(project, 'node_modules');
-  const rebuild: string[] = [];
-  for (const dir of installScripts(nodeModules).keys()) {
-    const name = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name;
-    const repoCopy = join(repoRoot, 'node_modules', name);
-    const binary = join('build', 'Release', 'better_sqlite3.node');
-    if (name === 'better-sqlite3' && existsSync(join(repoCopy, binary)) && versionOf(repoCopy) === versionOf(dir)) {
-      mkdirSync(join(dir, 'build', 'Release'), { recursive: true });
-      copyFileSync(join(repoCopy, binary), join(dir, binary));
-    } else {
-      rebuild.push(name);
-    }
-  }
-  if (rebuild.length > 0) ok(run(NPM, ['rebuild', ...rebuild], project, 300_000), `npm rebuild ${rebuild.join(' ')}`);
-}
-
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -216,8 +102,8 @@ function startServe(project: string, db: string): Promise<{ url: string; child: 
   });
 }
 
-/** npm's own words for "the registry was needed and could not be reached". */
-const OFFLINE = /ENOTCACHED|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH/;
+const SKIP = npmSkipReason();
+if (SKIP !== undefined) console.warn(`package consumer: ${SKIP}`);
 
 describe.skipIf(SKIP !== undefined)('the packed package in a new project', () => {
   let offline: string | undefined;

@@ -2,7 +2,9 @@
  * package.json classifies every dependency by who needs it, and the tarball holds only what
  * users need. Read from the sources, so a new import or an unused dependency fails here:
  *   dependencies          what the compiled library (dist/) imports at run time
- *   optionalDependencies  native code only the built-in SMS service needs (better-sqlite3)
+ *   optionalDependencies  what only the built-in SMS service needs, per store: native code
+ *                         (better-sqlite3), and the PostgreSQL client (pg), loaded only for a
+ *                         postgres:// database
  *   devDependencies       tests, the bench, the build, types, and what the CLI bundle inlines
  */
 import { spawnSync } from 'node:child_process';
@@ -102,10 +104,10 @@ describe('package.json dependencies', () => {
     expect([...values].filter((name) => !runtimeDeps.has(name)).sort()).toEqual([]);
   });
 
-  it('every dependency is loaded by the library, and only native code is optional', () => {
+  it('every dependency is loaded by the library, and only the service stores are optional', () => {
     const { values } = importedBy(LIBRARY);
     expect(Object.keys(pkg.dependencies ?? {}).filter((name) => !values.has(name))).toEqual([]);
-    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(['better-sqlite3']);
+    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(['better-sqlite3', 'pg']);
   });
 
   it('what the sources import only for types is a development dependency (ts-morph)', () => {

@@ -37,7 +37,7 @@ export interface TestService {
 
 export async function startTestService(tls: ListenOptions['tls']): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-security-'));
-  const app = openSmsApp({ dbPath: join(dir, 'service.sqlite'), scrypt: { logN: 10, r: 8, p: 1 } });
+  const app = await openSmsApp({ dbPath: join(dir, 'service.sqlite'), scrypt: { logN: 10, r: 8, p: 1 } });
   await app.accounts.add({ email: ACCOUNT.email, password: ACCOUNT.password, keywords: [ACCOUNT.keyword] });
   // Served at ?wsdl, so a client can fetch the contract over the same TLS it calls through.
   const wsdl = readFileSync(new URL('../../wsdl/serviceapi.wsdl', import.meta.url), 'utf8');

@@ -82,6 +82,6 @@ describe.each(['soap11', 'soap12'] as const)('%s', (binding) => {
   });
 });
 
-it('only the two accepted calls queued a message', () => {
-  expect(server.app.store.countOutbox()).toBe(2);
+it('only the two accepted calls queued a message', async () => {
+  expect(await server.app.store.countOutbox()).toBe(2);
 });

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { createAccounts, type Accounts, type AccountsOptions } from '../../service/accounts.js';
 import { SmsRefusal } from '../../service/errors.js';
 import { hashPassword, verifyPassword } from '../../service/passwords.js';
-import { openStore, type Store } from '../../service/store.js';
+import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
 
 // The real hashing, watched: how many scrypt verifications a call costs, and against which hash.
 vi.mock('../../service/passwords.js', { spy: true });
@@ -21,7 +21,7 @@ let now = 1_700_000_000_000;
 const clock = (): number => now;
 
 beforeEach(() => {
-  store = openStore({ path: join(dir, `accounts-${counter++}.db`), clock });
+  store = openSqliteStore({ path: join(dir, `accounts-${counter++}.db`), clock });
 });
 afterEach(async () => store.close());
 
@@ -93,7 +93,7 @@ describe('authenticate', () => {
   it.each(cases)('%s', async (_name, { given, want }) => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    if (given.disabled === true) service.setDisabled('alice@example.com', true);
+    if (given.disabled === true) await service.setDisabled('alice@example.com', true);
     expect(await refusal(() => service.authenticate(given.email, given.password, '192.0.2.1'))).toBe(want);
   });
 
@@ -110,16 +110,16 @@ describe('authenticate', () => {
     await service.authenticate('alice@example.com', PASSWORD);
     store.database.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(store.database.name).includes(Buffer.from(PASSWORD))).toBe(false);
-    expect(JSON.stringify(service.list())).not.toContain(PASSWORD);
+    expect(JSON.stringify(await service.list())).not.toContain(PASSWORD);
   });
 
   it('a cached success does not survive a password change or a disable', async () => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
     await service.authenticate('alice@example.com', PASSWORD);
-    service.setDisabled('alice@example.com', true);
+    await service.setDisabled('alice@example.com', true);
     expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('AccountDisabled');
-    service.setDisabled('alice@example.com', false);
+    await service.setDisabled('alice@example.com', false);
     await service.setPassword('alice@example.com', 'another password');
     expect(await refusal(() => service.authenticate('alice@example.com', PASSWORD))).toBe('AuthenticationFailed');
     expect(await refusal(() => service.authenticate('alice@example.com', 'another password'))).toBe('accepted');
@@ -240,11 +240,11 @@ describe('administration', () => {
   it('lists accounts without secrets; disable/enable/keywords of an unknown account fail', async () => {
     const service = accounts();
     await service.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
-    service.setKeywords('alice@example.com', ['news']);
-    expect(service.list()).toEqual([
+    await service.setKeywords('alice@example.com', ['news']);
+    expect(await service.list()).toEqual([
       { email: 'alice@example.com', keywords: ['NEWS'], disabled: false, createdAt: new Date(now).toISOString() },
     ]);
-    expect(() => service.setDisabled('nobody@example.com', true)).toThrow(
+    await expect(service.setDisabled('nobody@example.com', true)).rejects.toThrow(
       expect.objectContaining({ code: 'NoSuchAccount' }),
     );
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../runtime/errors.js';
 import { checkSmsAppOptions, openSmsApp, type SmsApp, type SmsAppOptions } from '../../service/app.js';
+import { sqliteDatabaseOf } from '../../service/store/index.js';
 import { SmsUnavailable } from '../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 
@@ -13,7 +14,7 @@ const logged: string[] = [];
 let app: SmsApp;
 
 beforeAll(async () => {
-  app = openSmsApp({
+  app = await openSmsApp({
     dbPath: join(dir, 'app.db'),
     scrypt: { logN: 10, r: 8, p: 1 },
     defaultCountryCode: '44',
@@ -98,14 +99,14 @@ describe('wire handlers', () => {
   });
 
   it('a storage failure is SmsUnavailable (a Server fault), logged once per batch', async () => {
-    app.store.database.exec(
+    sqliteDatabaseOf(app.store).exec(
       `CREATE TRIGGER h_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`,
     );
     const got = await Promise.all([
       outcome(() => app.handlers.SMSSend(input, ctx)),
       outcome(() => app.handlers.SMSSend(input, ctx)),
     ]);
-    app.store.database.exec('DROP TRIGGER h_fail');
+    sqliteDatabaseOf(app.store).exec('DROP TRIGGER h_fail');
     for (const error of got) {
       expect(error).toBeInstanceOf(SmsUnavailable);
       expect(error).not.toBeInstanceOf(ServiceError);
@@ -119,7 +120,7 @@ describe('wire handlers', () => {
 
   it('stores national numbers with the configured country code', async () => {
     const { SMSSendResult: id } = await app.handlers.SMSSend(input, ctx);
-    expect(app.store.listOutbox().find((m) => m.id === id)?.recipient).toBe('+447700900123');
+    expect((await app.store.listOutbox()).find((m) => m.id === id)?.recipient).toBe('+447700900123');
   });
 });
 

@@ -17,9 +17,9 @@ const dir = mkdtempSync(join(tmpdir(), 'smskit-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CHILD = `
-import { openStore } from ${JSON.stringify(pathToFileURL(join(repo, 'service/store.ts')).href)};
+import { openSqliteStore } from ${JSON.stringify(pathToFileURL(join(repo, 'service/store/index.ts')).href)};
 const [path, round] = process.argv.slice(2);
-const store = openStore({ path });
+const store = openSqliteStore({ path });
 let n = 0;
 async function loop() {
   for (;;) {

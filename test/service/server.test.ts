@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
-import { openStore } from '../../service/store.js';
+import { openSqliteStore, sqliteDatabaseOf } from '../../service/store/index.js';
 
 const NS = 'http://smskit.dev/serviceapi/';
 const PASSWORD = 'correct horse battery';
@@ -108,14 +108,14 @@ describe('SMS service on every binding', () => {
   );
 
   it.each(table)('%s', async (_name, binding, { given, want }) => {
-    const before = server.app.store.countOutbox();
+    const before = await server.app.store.countOutbox();
     const { status, type, body } = await call(binding, given.op, given.params);
     expect(body).not.toContain(PASSWORD);
     if ('id' in want) {
       expect(status).toBe(200);
       const id = /(SMS-[0-9A-Z]{26})</.exec(body)?.[1] ?? '';
       expect(id).toMatch(MESSAGE_ID_PATTERN);
-      expect(server.app.store.listOutbox({ afterId: '' }).find((m) => m.id === id)?.text).toBe(good.smsmsg);
+      expect((await server.app.store.listOutbox({ afterId: '' })).find((m) => m.id === id)?.text).toBe(good.smsmsg);
       return;
     }
     expect(status).toBe(500);
@@ -131,24 +131,24 @@ describe('SMS service on every binding', () => {
       expect(type).toMatch(/^text\/plain/);
       expect(body).toMatch(new RegExp(`^${want.code}: [^\n]+$`));
     }
-    expect(server.app.store.countOutbox()).toBe(before);
+    expect(await server.app.store.countOutbox()).toBe(before);
   });
 
   it('a storage failure is a Server fault with a log line, and nothing is stored', async () => {
-    server.app.store.database.exec(
+    sqliteDatabaseOf(server.app.store).exec(
       `CREATE TRIGGER s_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`,
     );
     try {
-      const before = server.app.store.countOutbox();
+      const before = await server.app.store.countOutbox();
       const { status, body } = await call('soap11', 'SMSSend', good);
       expect(status).toBe(500);
       expect(body).toMatch(/<faultcode>[^<]*Server<\/faultcode>/);
-      expect(server.app.store.countOutbox()).toBe(before);
+      expect(await server.app.store.countOutbox()).toBe(before);
       expect(logged.some((line) => line.includes('StorageError') && line.includes('SQLITE_CONSTRAINT_TRIGGER'))).toBe(
         true,
       );
     } finally {
-      server.app.store.database.exec('DROP TRIGGER s_fail');
+      sqliteDatabaseOf(server.app.store).exec('DROP TRIGGER s_fail');
     }
     expect((await call('soap11', 'SMSSend', good)).status).toBe(200);
   });
@@ -177,8 +177,8 @@ describe('graceful close', () => {
     await closing;
     const ids = outcomes.map((o) => /(SMS-[0-9A-Z]{26})</.exec(o.body)?.[1]);
     expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
-    const reopened = openStore({ path: dbPath });
-    const stored = new Set(reopened.listOutbox().map((m) => m.id));
+    const reopened = openSqliteStore({ path: dbPath });
+    const stored = new Set((await reopened.listOutbox()).map((m) => m.id));
     await reopened.close();
     expect(ids.filter((id) => id === undefined || !stored.has(id))).toEqual([]);
     expect(stored.size).toBe(total);

@@ -9,7 +9,7 @@ import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
 import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
 import { createSmsService, type Given, type SendRequest, type SmsService } from '../../service/sms.js';
-import { openStore, type Store } from '../../service/store.js';
+import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
 import { contractParams } from '../../tools/contract.js';
 
 const PASSWORD = 'correct horse battery';
@@ -18,7 +18,7 @@ let store: Store;
 let sms: SmsService;
 
 beforeAll(async () => {
-  store = openStore({ path: join(dir, 'sms.db') });
+  store = openSqliteStore({ path: join(dir, 'sms.db') });
   const limits = {
     perAccount: { maxFailures: 3, windowMs: 60_000 },
     perAddress: { maxFailures: 1000, windowMs: 60_000 },
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const accounts = createAccounts({ store, scrypt: { logN: 10, r: 8, p: 1 }, limits });
   await accounts.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['ACME', 'NEWS'] });
   await accounts.add({ email: 'dave@example.com', password: PASSWORD, keywords: ['DAVE'] });
-  accounts.setDisabled('dave@example.com', true);
+  await accounts.setDisabled('dave@example.com', true);
   sms = createSmsService({ store, accounts, carriers: createCarrierTable() });
 });
 afterAll(async () => {
@@ -179,7 +179,7 @@ const cases: Array<[string, { given: SendRequest; want: Want }]> = [
 
 describe('sms.send', () => {
   it.each(cases)('%s', async (_name, { given, want }) => {
-    const before = store.countOutbox();
+    const before = await store.countOutbox();
     const outcome = await sms.send(given, { remoteAddress: '192.0.2.10' }).then(
       (id) => ({ id }),
       (error: unknown) => error,
@@ -187,7 +187,7 @@ describe('sms.send', () => {
     if ('stored' in want) {
       const { id } = outcome as { id: string };
       expect(id).toMatch(MESSAGE_ID_PATTERN);
-      const stored = store.listOutbox().find((m) => m.id === id);
+      const stored = (await store.listOutbox()).find((m) => m.id === id);
       expect(stored).toMatchObject({ ...want.stored, text: given.input.smsmsg, state: 'queued' });
       return;
     }
@@ -195,7 +195,7 @@ describe('sms.send', () => {
     expect(outcome).toMatchObject({ code: want.code, field: want.field });
     expect((outcome as Error).message).not.toContain(PASSWORD);
     expect((outcome as Error).message).not.toContain('\n');
-    expect(store.countOutbox()).toBe(before); // nothing stored for a refusal
+    expect(await store.countOutbox()).toBe(before); // nothing stored for a refusal
   });
 
   it.each(['SMSSend', 'SMSSendToPort'] as const)(
@@ -222,7 +222,7 @@ describe('sms.send', () => {
   it('a storage failure is SmsUnavailable and acknowledges nothing', async () => {
     store.database.exec(`CREATE TRIGGER sms_fail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'simulated'); END;`);
     try {
-      const before = store.countOutbox();
+      const before = await store.countOutbox();
       const outcomes = await Promise.allSettled([sms.send(smsSend(valid)), sms.send(smsSend(valid))]);
       for (const outcome of outcomes) {
         expect(outcome.status).toBe('rejected');
@@ -232,7 +232,7 @@ describe('sms.send', () => {
           reason: 'StorageError',
         });
       }
-      expect(store.countOutbox()).toBe(before);
+      expect(await store.countOutbox()).toBe(before);
     } finally {
       store.database.exec('DROP TRIGGER sms_fail');
     }
@@ -241,7 +241,7 @@ describe('sms.send', () => {
 
   it('outbox report lists messages without text or secrets', async () => {
     const id = await sms.send(smsSendToPort({ ...valid, smsmsg: 'secret-ish body', port: '5000' }));
-    const entries = outboxEntries(store);
+    const entries = await outboxEntries(store);
     const entry = entries.find((e) => e.id === id);
     expect(entry).toEqual({
       id,

@@ -3,10 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toStorageError } from '../../service/db.js';
+import { SCHEMA_VERSION, toStorageError } from '../../service/store/index.js';
+import { MIGRATIONS } from '../../service/store/sqlite/migrations.js';
 import { StorageError } from '../../service/errors.js';
 import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../service/ids.js';
-import { openStore, type NewMessage, type StoreOptions } from '../../service/store.js';
+import {
+  openSqliteStore,
+  type NewMessage,
+  type SqliteStoreOptions as StoreOptions,
+} from '../../service/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,17 +45,45 @@ async function settle<T>(promises: Array<Promise<T>>): Promise<{ ok: T[]; failed
 }
 
 describe('open and schema', () => {
-  it('uses WAL, synchronous=FULL, schema version 1, and keeps data across reopen', async () => {
+  it('uses WAL, synchronous=FULL, the latest schema version, and keeps data across reopen', async () => {
     const path = freshPath();
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.database.pragma('synchronous', { simple: true })).toBe(2);
-    expect(store.database.pragma('user_version', { simple: true })).toBe(1);
+    expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const { id } = await store.enqueue(message('kept'));
     await store.close();
-    const reopened = openStore({ path });
-    expect(reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
+    const reopened = openSqliteStore({ path });
+    expect(await reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
     await reopened.close();
+  });
+
+  it('moves a version 1 database to the current schema, keeping its messages queued', async () => {
+    const path = freshPath();
+    const v1 = new Database(path);
+    v1.exec(MIGRATIONS[0] ?? '');
+    v1.pragma('user_version = 1');
+    v1.prepare(
+      `INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message)
+       VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att',
+               'gsm7', 1, NULL, 'from v1')`,
+    ).run();
+    v1.close();
+    const store = openSqliteStore({ path });
+    expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(await store.listOutbox()).toMatchObject([
+      { text: 'from v1', state: 'queued', updatedAt: 1_700_000_000_000, attempts: 0, possibleDuplicate: false },
+    ]);
+    const claimed = await store.delivery.claim({
+      route: 'r',
+      carriers: { except: [] },
+      limit: 5,
+      owner: 'me',
+      now: Date.now(),
+      leaseUntil: Date.now() + 1000,
+    });
+    expect(claimed.map((m) => m.text)).toEqual(['from v1']);
+    await store.close();
   });
 
   it('refuses a database from a newer smskit', () => {
@@ -58,20 +91,20 @@ describe('open and schema', () => {
     const db = new Database(path);
     db.pragma('user_version = 99');
     db.close();
-    expect(() => openStore({ path })).toThrow(/newer than this smskit/);
+    expect(() => openSqliteStore({ path })).toThrow(/newer than this smskit/);
   });
 
   it('refuses a corrupt file with StorageCorrupt', () => {
     const path = freshPath();
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
-    expect(() => openStore({ path })).toThrow(expect.objectContaining({ code: 'StorageCorrupt' }));
+    expect(() => openSqliteStore({ path })).toThrow(expect.objectContaining({ code: 'StorageCorrupt' }));
   });
 });
 
 describe('group commit', () => {
   it('commits everything enqueued in one turn as one transaction, visible to others before resolving', async () => {
     const path = freshPath();
-    const store = openStore({ path });
+    const store = openSqliteStore({ path });
     const observer = committedRows(path);
     const seen: number[] = [];
     const promises = Array.from({ length: 100 }, (_, i) =>
@@ -84,14 +117,14 @@ describe('group commit', () => {
     const ids = await Promise.all(promises);
     expect(new Set(ids).size).toBe(100);
     expect(seen).toEqual(Array(100).fill(100)); // all committed together, before any promise resolved
-    expect(store.countOutbox()).toBe(100);
+    expect(await store.countOutbox()).toBe(100);
     observer.close();
     await store.close();
   });
 
   it('commits early when maxBatch rows wait', async () => {
     const path = freshPath();
-    const store = openStore({ path, maxBatch: 10 });
+    const store = openSqliteStore({ path, maxBatch: 10 });
     const observer = committedRows(path);
     const promises = Array.from({ length: 25 }, () => store.enqueue(message()));
     expect(observer.count()).toBe(20); // two full batches committed at once, the rest waits for the turn to end
@@ -102,7 +135,7 @@ describe('group commit', () => {
   });
 
   it('close commits what is queued, then refuses new messages', async () => {
-    const store = openStore({ path: freshPath() });
+    const store = openSqliteStore({ path: freshPath() });
     const queued = store.enqueue(message());
     await store.close();
     await expect(queued).resolves.toMatchObject({ id: expect.stringMatching(MESSAGE_ID_PATTERN) });
@@ -110,7 +143,7 @@ describe('group commit', () => {
   });
 
   it('stores every field', async () => {
-    const store = openStore({ path: freshPath(), clock: () => 1_700_000_000_123 });
+    const store = openSqliteStore({ path: freshPath(), clock: () => 1_700_000_000_123 });
     const { id } = await store.enqueue({
       ...message('Привет'),
       encoding: 'ucs2',
@@ -118,7 +151,7 @@ describe('group commit', () => {
       port: 2948,
       carrier: 'auto',
     });
-    expect(store.listOutbox()).toEqual([
+    expect(await store.listOutbox()).toEqual([
       {
         id,
         createdAt: 1_700_000_000_123,
@@ -131,6 +164,13 @@ describe('group commit', () => {
         port: 2948,
         text: 'Привет',
         state: 'queued',
+        updatedAt: 1_700_000_000_123,
+        attempts: 0,
+        route: null,
+        smscId: null,
+        errorCode: null,
+        errorText: null,
+        possibleDuplicate: false,
       },
     ]);
     await store.close();
@@ -138,7 +178,7 @@ describe('group commit', () => {
 });
 
 describe('failed commits: every waiter rejects, nothing is stored, then recovery', () => {
-  type Setup = (store: ReturnType<typeof openStore>, path: string) => { fail(): void; clear(): void };
+  type Setup = (store: ReturnType<typeof openSqliteStore>, path: string) => { fail(): void; clear(): void };
   const cases: Array<[string, { given: { setup: Setup; options?: Partial<StoreOptions> }; want: string }]> = [
     [
       'a trigger that RAISEs',
@@ -195,7 +235,11 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
   it.each(cases)('%s', async (_name, { given, want }) => {
     const path = freshPath();
     const errors: string[] = [];
-    const store = openStore({ path, ...given.options, onError: (error, size) => errors.push(`${error.code}/${size}`) });
+    const store = openSqliteStore({
+      path,
+      ...given.options,
+      onError: (error, size) => errors.push(`${error.code}/${size}`),
+    });
     await store.enqueue(message('before'));
     const condition = given.setup(store, path);
     condition.fail();
@@ -208,18 +252,18 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     expect(new Set(failed).size).toBe(1); // one batch, one error
     expect(errors).toEqual([`${want}/20`]);
     condition.clear();
-    expect(store.listOutbox().map((m) => m.text)).toEqual(['before']);
+    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before']);
     await expect(store.enqueue(message('after'))).resolves.toMatchObject({
       id: expect.stringMatching(MESSAGE_ID_PATTERN),
     });
-    expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before', 'after']);
     await store.close();
   });
 
   it('after a read-only failure the connection is reopened (query_only stands in for a read-only file)', async () => {
     const path = freshPath();
     const errors: string[] = [];
-    const store = openStore({ path, onError: (error) => errors.push(`${error.code}/${error.driverCode ?? ''}`) });
+    const store = openSqliteStore({ path, onError: (error) => errors.push(`${error.code}/${error.driverCode ?? ''}`) });
     await store.enqueue(message('before'));
     const first = store.database;
     first.pragma('query_only = 1'); // writes now fail with SQLITE_READONLY on this connection only
@@ -229,13 +273,13 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     });
     expect(store.database).not.toBe(first);
     expect(first.open).toBe(false);
-    expect(store.listOutbox().map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before', 'after']);
     expect(errors).toEqual(['StorageReadOnly/SQLITE_READONLY']);
     await store.close();
   });
 
   it('one bad row fails its whole batch atomically', async () => {
-    const store = openStore({ path: freshPath() });
+    const store = openSqliteStore({ path: freshPath() });
     store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.message = 'poison'
       BEGIN SELECT RAISE(ABORT, 'poison'); END;`);
     const { ok, failed } = await settle([
@@ -243,7 +287,7 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
       store.enqueue(message('poison')),
       store.enqueue(message('good 2')),
     ]);
-    expect({ ok: ok.length, failed: failed.length, stored: store.countOutbox() }).toEqual({
+    expect({ ok: ok.length, failed: failed.length, stored: await store.countOutbox() }).toEqual({
       ok: 0,
       failed: 3,
       stored: 0,

@@ -8,7 +8,8 @@
  * may roll back the last commits.
  */
 import Database from 'better-sqlite3';
-import { StorageError, type StorageCode } from './errors.js';
+import { StorageError, type StorageCode } from '../../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export type Durability = 'full' | 'normal';
 
@@ -23,32 +24,6 @@ export interface OpenOptions {
   readonly busyTimeoutMs?: number;
   readonly readonly?: boolean;
 }
-
-/** Each entry migrates from user_version = index to index + 1. Append only; never edit one. */
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE accounts (
-     email         TEXT PRIMARY KEY,
-     password_hash TEXT NOT NULL,
-     keywords      TEXT NOT NULL,            -- canonical keywords, space separated
-     disabled      INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
-     created_at    INTEGER NOT NULL          -- ms since the epoch
-   ) STRICT;
-   CREATE TABLE outbox (
-     id         TEXT PRIMARY KEY,            -- SMS-<ULID>, sorts by creation time
-     created_at INTEGER NOT NULL,            -- ms since the epoch
-     account    TEXT NOT NULL,               -- account email
-     keyword    TEXT NOT NULL,
-     recipient  TEXT NOT NULL,               -- E.164
-     carrier    TEXT NOT NULL,
-     encoding   TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
-     segments   INTEGER NOT NULL CHECK (segments >= 1),
-     port       INTEGER CHECK (port BETWEEN 0 AND 65535),
-     message    TEXT NOT NULL,
-     state      TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued'))
-   ) STRICT, WITHOUT ROWID;`,
-];
-
-export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Opens (creating if needed) and migrates the database; throws `StorageError`. */
 export function openDatabase(options: OpenOptions): Database.Database {

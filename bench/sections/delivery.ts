@@ -1,0 +1,246 @@
+/**
+ * The delivery section: `smskit serve --routes` delivering over SMPP to the SMSC simulator
+ * (`startSmsc` in its own process), window 10. Messages are sent over HTTP POST at full load for
+ * a few seconds; then the run waits until every acknowledged message has its receipt. Every
+ * figure is read back from the outbox and its history (durable state writes, as served):
+ *   - acceptance msg/s with delivery running beside it (the load generator's 2xx rate);
+ *   - end to end msg/s: messages / (last receipt recorded − first acceptance);
+ *   - accepted msg/s: messages / (last `accepted` − first acceptance);
+ *   - p50/p99 acceptance → accepted latency per message;
+ * a run with every state change fsynced; and a run with a throughput cap of 100 msg/s on the
+ * route: the submit rate once every message is queued (the route, not the arrivals, sets the
+ * pace then) and that no message failed for throttling.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { sendRequest } from '../lib/payloads.js';
+import { forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { limitRow, type Row, type Settings } from '../lib/report.js';
+import { ACCOUNT_INPUT, startService } from '../lib/serve.js';
+import { startLoadGenerator } from '../lib/servers.js';
+
+const SMPP_PASSWORD = 'bench123';
+
+interface Timeline {
+  readonly messages: number;
+  readonly byState: Record<string, number>;
+  readonly endToEndPerSecond: number;
+  readonly acceptedPerSecond: number;
+  readonly p50AcceptedMs: number;
+  readonly p99AcceptedMs: number;
+  readonly submitPerSecond: number;
+}
+
+function routesFile(dir: string, port: number, throughput: number, stateDurability: 'normal' | 'full'): string {
+  const file = join(dir, 'routes.yaml');
+  writeFileSync(
+    file,
+    [
+      'routes:',
+      '  bench:',
+      '    type: smpp',
+      '    host: 127.0.0.1',
+      `    port: ${port}`,
+      '    systemId: bench',
+      '    passwordEnv: BENCH_SMPP_PASSWORD',
+      '    window: 10',
+      `    throughput: ${throughput}`,
+      'default: bench',
+      'delivery:',
+      `  stateDurability: ${stateDurability}`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** What the outbox says about the run, once every message is final. */
+function timeline(db: string): Timeline {
+  const handle = new Database(db, { readonly: true });
+  try {
+    const messages = handle.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox').get()?.n ?? 0;
+    const byState = Object.fromEntries(
+      handle
+        .prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
+        .all()
+        .map((r) => [r.state, r.n]),
+    );
+    const first = handle.prepare<[], { t: number }>('SELECT min(created_at) AS t FROM outbox').get()?.t ?? 0;
+    const lastOf = (state: string): number =>
+      handle.prepare<[string], { t: number }>('SELECT max(at) AS t FROM outbox_events WHERE state = ?').get(state)?.t ??
+      0;
+    const latencies = handle
+      .prepare<[], { ms: number }>(
+        `SELECT e.at - o.created_at AS ms FROM outbox o JOIN outbox_events e ON e.message_id = o.id
+         WHERE e.state = 'accepted' ORDER BY ms`,
+      )
+      .all()
+      .map((r) => r.ms);
+    // The pace once every message is in the queue (the route, not the arrivals, sets it then).
+    const lastCreated = handle.prepare<[], { t: number }>('SELECT max(created_at) AS t FROM outbox').get()?.t ?? 0;
+    const paced = handle
+      .prepare<[number], { at: number }>(`SELECT at FROM outbox_events WHERE state = 'accepted' AND at > ? ORDER BY at`)
+      .all(lastCreated)
+      .map((r) => r.at);
+    const pacedSpan = ((paced.at(-1) ?? 0) - (paced[0] ?? 0)) / 1000;
+    return {
+      messages,
+      byState,
+      endToEndPerSecond: messages / ((lastOf('delivered') - first) / 1000),
+      acceptedPerSecond: messages / ((lastOf('accepted') - first) / 1000),
+      p50AcceptedMs: percentile(latencies, 50),
+      p99AcceptedMs: percentile(latencies, 99),
+      submitPerSecond: (paced.length - 1) / pacedSpan,
+    };
+  } finally {
+    handle.close();
+  }
+}
+
+async function waitUntilFinal(db: string, expected: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const handle = new Database(db, { readonly: true });
+    const open =
+      handle
+        .prepare<[], { n: number }>(`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending', 'accepted')`)
+        .get()?.n ?? 0;
+    const all = handle.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox').get()?.n ?? 0;
+    handle.close();
+    if (open === 0 && all >= expected) return;
+    if (Date.now() > deadline) throw new Error(`${open} of ${all} messages still not final after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Sends `count` messages over HTTP POST, `concurrency` at a time; returns how many were acknowledged. */
+async function sendCount(origin: string, count: number, concurrency: number): Promise<number> {
+  const request = sendRequest('http-post', ACCOUNT_INPUT);
+  let next = 0;
+  let ok = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next++;
+      const response = await fetch(origin + request.path, {
+        method: 'POST',
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+      });
+      await response.text();
+      if (response.status !== 200) throw new Error(`HTTP ${response.status} while filling the queue`);
+      ok++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return ok;
+}
+
+type Load =
+  | { readonly kind: 'timed'; readonly seconds: number; readonly connections: number }
+  | { readonly kind: 'count'; readonly count: number };
+
+async function run(throughput: number, loadSpec: Load, stateDurability: 'normal' | 'full' = 'normal') {
+  const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
+  const smsc = forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
+  try {
+    const { port } = await nextMessage<{ port: number }>(smsc, 30_000, 'SMSC simulator');
+    const service = await startService(
+      ['--routes', routesFile(dir, port, throughput, stateDurability)],
+      { BENCH_SMPP_PASSWORD: SMPP_PASSWORD },
+      dir,
+    );
+    const load = startLoadGenerator();
+    try {
+      const r =
+        loadSpec.kind === 'timed'
+          ? await load.run({
+              url: service.origin,
+              request: sendRequest('http-post', ACCOUNT_INPUT),
+              connections: loadSpec.connections,
+              seconds: loadSpec.seconds,
+            })
+          : {
+              rps: Number.NaN,
+              p99Ms: Number.NaN,
+              failures: 0,
+              ok: await sendCount(service.origin, loadSpec.count, 16),
+            };
+      if (r.failures > 0) throw new Error(`${r.failures} failed requests under load`);
+      await waitUntilFinal(service.db, r.ok, 120_000 + (throughput > 0 ? (r.ok / throughput) * 1000 : 0));
+      await service.stop();
+      return { acceptedRps: r.rps, acknowledged: r.ok, p99HttpMs: r.p99Ms, timeline: timeline(service.db) };
+    } finally {
+      load.child.kill('SIGTERM');
+      await service.cleanup();
+    }
+  } finally {
+    await stopChild(smsc);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runDeliverySection(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const full = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections });
+  const t = full.timeline;
+  log(
+    `  delivery: ${full.acknowledged} acknowledged at ${Math.round(full.acceptedRps)} msg/s; end to end ${Math.round(t.endToEndPerSecond)} msg/s, accepted ${Math.round(t.acceptedPerSecond)} msg/s, p99 accept→accepted ${t.p99AcceptedMs} ms; states ${JSON.stringify(t.byState)}`,
+  );
+  const fsynced = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections }, 'full');
+  const f = fsynced.timeline;
+  log(
+    `  delivery, stateDurability full: end to end ${Math.round(f.endToEndPerSecond)} msg/s, p99 accept→accepted ${f.p99AcceptedMs} ms`,
+  );
+  // A backlog well above the cap, so the route (not the arrivals) sets the pace: 100 msg/s for ~6 s.
+  const capped = await run(100, { kind: 'count', count: 600 });
+  const c = capped.timeline;
+  log(
+    `  delivery, capped at 100 msg/s: ${capped.acknowledged} messages submitted at ${c.submitPerSecond.toFixed(1)} msg/s; states ${JSON.stringify(c.byState)}`,
+  );
+  const undelivered = (x: Timeline) => x.messages - (x.byState.delivered ?? 0);
+  const rows: Row[] = [
+    limitRow(
+      { section: 'delivery', name: 'end to end (HTTP → delivered)', figure: t.endToEndPerSecond, unit: 'msg/s' },
+      { min: 2000 },
+    ),
+    { section: 'delivery', name: 'HTTP → accepted by the SMSC', figure: t.acceptedPerSecond, unit: 'msg/s' },
+    { section: 'delivery', name: 'acceptance with delivery beside it', figure: full.acceptedRps, unit: 'msg/s' },
+    { section: 'delivery', name: 'p99 acceptance → accepted', figure: t.p99AcceptedMs, unit: 'ms' },
+    {
+      section: 'delivery',
+      name: 'end to end, every state change fsynced',
+      figure: f.endToEndPerSecond,
+      unit: 'msg/s',
+      peer: 'default (normal)',
+      peerFigure: t.endToEndPerSecond,
+      ratio: f.endToEndPerSecond / t.endToEndPerSecond,
+    },
+    limitRow(
+      { section: 'delivery', name: 'not delivered (full load)', figure: undelivered(t), unit: 'messages' },
+      { below: 1 },
+    ),
+    limitRow(
+      {
+        section: 'delivery',
+        name: 'submit rate under a 100 msg/s cap',
+        figure: Math.abs(c.submitPerSecond - 100),
+        unit: 'msg/s off',
+        note: `${c.submitPerSecond.toFixed(1)} msg/s`,
+      },
+      { below: 5 },
+    ),
+    limitRow(
+      { section: 'delivery', name: 'not delivered under the cap', figure: undelivered(c), unit: 'messages' },
+      { below: 1 },
+    ),
+  ];
+  return { rows, figures: { full, fsynced, capped } };
+}

@@ -1,0 +1,353 @@
+/**
+ * The recording reverse proxy behind `smskit record`: listens on its own port, forwards every
+ * request to the upstream service as it came (method, path and query, headers, body bytes; only
+ * Host becomes the upstream's, and hop-by-hop headers stay on their own hop), streams the answer
+ * back, and once the answer has gone stores the exchange (recording.ts), redacted by rule
+ * (redact.ts) unless secrets are kept.
+ *
+ * One deliberate change: a WSDL answer (`?wsdl`) has the upstream's own address replaced by the
+ * proxy's, as the client addressed it, so clients that read their endpoint from the WSDL (zeep,
+ * node-soap, .NET proxies) keep sending through the recorder. The recording keeps the WSDL as
+ * the upstream wrote it.
+ *
+ * The upstream is reached with the runtime's network options (TLS with a company CA or a client
+ * certificate, an HTTP proxy): the same dispatcher a ServiceClient uses.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
+import { createDispatcher } from '../runtime/network/dispatcher.js';
+import { readProxyOption } from '../runtime/network/proxy.js';
+import type { ClientTlsOptions, ProxyOption } from '../runtime/network/types.js';
+import {
+  DEFAULT_STORE_LIMITS,
+  type Exchange,
+  type HeaderList,
+  RECORDING_FORMAT,
+  RecordingWriter,
+  type StoreLimits,
+} from './recording.js';
+import { Redactor, secretFieldsOfWsdl } from './redact.js';
+
+export interface RecorderOptions {
+  /** The live service: its origin (a path, if any, names its WSDL endpoint for the secret fields). */
+  readonly upstream: string;
+  /** The recording folder (new or empty). */
+  readonly out: string;
+  readonly host?: string;
+  readonly port: number;
+  readonly tls?: ClientTlsOptions;
+  readonly proxy?: ProxyOption;
+  /** Store secrets as they were sent (a private replay); default false: redacted. */
+  readonly keepSecrets?: boolean;
+  readonly limits?: Partial<StoreLimits>;
+  /** Time limit for the upstream's connect, headers and body, each (ms). */
+  readonly timeoutMs?: number;
+  /** Larger request bodies are refused with 413 before anything is forwarded. */
+  readonly maxRequestBytes?: number;
+  readonly tool?: string;
+  /** Called after each exchange is stored. */
+  readonly onExchange?: (exchange: Exchange) => void;
+  /** Called with one line when something goes wrong outside a request (a store that fails). */
+  readonly onWarning?: (line: string) => void;
+}
+
+export interface Recorder {
+  /** The proxy's own URL, e.g. http://127.0.0.1:41234. */
+  readonly url: string;
+  /** Exchanges stored so far. */
+  recorded(): number;
+  /** The secret field names redaction is using. */
+  secretFields(): string[];
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  // Node answers `Expect: 100-continue` itself (.NET clients send it); undici will not send it on.
+  'expect',
+]);
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+function headerPairs(raw: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(undefined);
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Fetches the upstream's WSDL once at start, for its secret field names; quietly none if it has none. */
+async function wsdlSecretFields(dispatcher: Dispatcher, upstream: URL): Promise<string[]> {
+  if (upstream.pathname === '/' || upstream.pathname === '') return [];
+  try {
+    const res = await dispatcher.request({
+      origin: upstream.origin,
+      path: `${upstream.pathname}?wsdl`,
+      method: 'GET',
+      headers: { host: upstream.host },
+    });
+    const text = await res.body.text();
+    return res.statusCode === 200 ? secretFieldsOfWsdl(text) : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+  const upstream = new URL(options.upstream);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new TypeError(`--upstream must be an http or https URL, not ${upstream.protocol}`);
+  if (upstream.username !== '' || upstream.password !== '')
+    throw new TypeError('--upstream must not carry credentials: clients send their own');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const dispatcher = createDispatcher(upstream, {
+    connections: 64,
+    timeoutMs,
+    tls: options.tls,
+    proxy: options.proxy === undefined ? undefined : readProxyOption(options.proxy),
+  });
+  const redactor = new Redactor(await wsdlSecretFields(dispatcher, upstream));
+  const keepSecrets = options.keepSecrets === true;
+  const writer = new RecordingWriter(
+    options.out,
+    {
+      format: RECORDING_FORMAT,
+      tool: options.tool ?? 'smskit',
+      upstream: `${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}`,
+      startedAt: new Date().toISOString(),
+      secretsKept: keepSecrets,
+      secretFields: redactor.fields,
+    },
+    { ...DEFAULT_STORE_LIMITS, ...options.limits },
+    (message) => (options.onWarning ?? (() => undefined))(`record: ${message}`),
+  );
+  const context: ExchangeContext = {
+    upstream,
+    dispatcher,
+    redactor,
+    keepSecrets,
+    writer,
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    keepBytes: options.limits?.maxBodyBytes ?? DEFAULT_STORE_LIMITS.maxBodyBytes,
+    onExchange: options.onExchange,
+    onWarning: options.onWarning ?? (() => undefined),
+  };
+  const server = createServer((req, res) => {
+    handle(context, req, res).catch((error: unknown) => {
+      context.onWarning(`record: ${(error as Error).message}`);
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    recorded: () => writer.written,
+    secretFields: () => redactor.fields,
+    close: async () => {
+      await closeServer(server, dispatcher);
+      // The last exchanges are stored just after their answers: let them land, then write them.
+      await new Promise((resolve) => setImmediate(resolve));
+      writer.flush();
+    },
+  };
+}
+
+async function closeServer(server: Server, dispatcher: Dispatcher): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await dispatcher.close();
+}
+
+interface ExchangeContext {
+  readonly upstream: URL;
+  readonly dispatcher: Dispatcher;
+  readonly redactor: Redactor;
+  readonly keepSecrets: boolean;
+  readonly writer: RecordingWriter;
+  readonly maxRequestBytes: number;
+  /** How much of an answer is kept for the store (its body limit). */
+  readonly keepBytes: number;
+  readonly onExchange: ((exchange: Exchange) => void) | undefined;
+  readonly onWarning: (line: string) => void;
+}
+
+function forwardedHeaders(raw: readonly string[], upstream: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = { host: upstream.host };
+  for (const [name, value] of headerPairs(raw)) {
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower)) continue;
+    const had = out[lower];
+    out[lower] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+  }
+  return out;
+}
+
+const isWsdlRequest = (target: string): boolean => /\?wsdl(?:&|=|$)/i.test(target);
+
+async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const at = new Date().toISOString();
+  const target = req.url ?? '/';
+  const method = req.method ?? 'GET';
+  const body = await readBody(req, ctx.maxRequestBytes);
+  if (body === undefined) {
+    res.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+    res.end(`smskit record: request body over ${ctx.maxRequestBytes} bytes, not forwarded\n`);
+    return;
+  }
+  const requestHeaders = headerPairs(req.rawHeaders);
+  let upstreamRes: Dispatcher.ResponseData;
+  try {
+    upstreamRes = await ctx.dispatcher.request({
+      origin: ctx.upstream.origin,
+      path: target,
+      method: method as Dispatcher.HttpMethod,
+      headers: forwardedHeaders(req.rawHeaders, ctx.upstream),
+      body: body.length === 0 && (method === 'GET' || method === 'HEAD') ? null : body,
+    });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(`smskit record: the upstream did not answer (${typeof code === 'string' ? code : 'error'})\n`);
+    store(ctx, { at, started, finished: performance.now(), method, target, requestHeaders, body, response: undefined });
+    return;
+  }
+  const responseHeaders = headerPairs(rawResponseHeaders(upstreamRes.headers));
+  const kept = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
+  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept };
+  const finished = performance.now();
+  // After the answer has gone: storing never delays the client.
+  setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
+}
+
+/**
+ * Sends the upstream's answer to the client (a WSDL with the recorder's address in it, anything
+ * else streamed as it comes) and returns what of it the store keeps.
+ */
+async function forwardAnswer(
+  ctx: ExchangeContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstreamRes: Dispatcher.ResponseData,
+  responseHeaders: HeaderList,
+  target: string,
+): Promise<Buffer> {
+  const passed = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
+  const collected: Buffer[] = [];
+  if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
+    const wsdl = Buffer.from(await upstreamRes.body.arrayBuffer());
+    collected.push(wsdl);
+    ctx.redactor.learn(secretFieldsOfWsdl(wsdl.toString('utf8')));
+    const rewritten = Buffer.from(
+      wsdl
+        .toString('utf8')
+        .split(`${ctx.upstream.origin}/`)
+        .join(`http://${req.headers.host ?? ctx.upstream.host}/`),
+    );
+    const headers = passed.filter(([n]) => n.toLowerCase() !== 'content-length');
+    res.writeHead(upstreamRes.statusCode, [...headers, ['Content-Length', String(rewritten.length)]].flat());
+    res.end(rewritten);
+  } else {
+    res.writeHead(upstreamRes.statusCode, passed.flat());
+    // Keep one byte past what will be stored, so the store knows to mark it cut; forward it all.
+    let kept = 0;
+    for await (const chunk of upstreamRes.body) {
+      const bytes = chunk as Buffer;
+      if (kept <= ctx.keepBytes) {
+        collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
+        kept += bytes.length;
+      }
+      res.write(bytes);
+    }
+    res.end();
+  }
+  return Buffer.concat(collected);
+}
+
+function rawResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {
+  return Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => [name, v]),
+  );
+}
+
+interface Seen {
+  readonly at: string;
+  readonly started: number;
+  readonly finished: number;
+  readonly method: string;
+  readonly target: string;
+  readonly requestHeaders: HeaderList;
+  readonly body: Buffer;
+  readonly response: { status: number; headers: HeaderList; body: Buffer } | undefined;
+}
+
+function store(ctx: ExchangeContext, seen: Seen): void {
+  try {
+    // Redaction runs either way: with secrets kept, it still tells which exchanges carry them,
+    // so a replay can refuse to send those to another host.
+    const request = ctx.redactor.message(seen.requestHeaders, seen.body, seen.target);
+    const response =
+      seen.response === undefined ? undefined : ctx.redactor.message(seen.response.headers, seen.response.body);
+    const kept = ctx.keepSecrets;
+    const exchange: Exchange = {
+      id: ctx.writer.nextId(),
+      at: seen.at,
+      ms: Math.round((seen.finished - seen.started) * 1000) / 1000,
+      request: {
+        method: seen.method,
+        target: kept ? seen.target : (request.target ?? seen.target),
+        headers: kept ? seen.requestHeaders : request.headers,
+        ...ctx.writer.body(kept ? seen.body : request.body),
+      },
+      response:
+        seen.response === undefined || response === undefined
+          ? undefined
+          : {
+              status: seen.response.status,
+              headers: kept ? seen.response.headers : response.headers,
+              ...ctx.writer.body(kept ? seen.response.body : response.body),
+            },
+      secrets: [...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)],
+    };
+    ctx.writer.write(exchange);
+    ctx.onExchange?.(exchange);
+  } catch (error) {
+    ctx.onWarning(`record: could not store an exchange: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,31 @@
+/** Text pieces the replay reporters share: the verdict, the summary line, an answer as lines. */
+import type { ReplayReport, ShownAnswer } from '../types.js';
+
+export function verdict(report: ReplayReport): string {
+  const s = report.summary;
+  if (s.interrupted) return 'INTERRUPTED';
+  if (s.unreachable) return 'NOT JUDGED (the target never answered)';
+  if (s.replayed === 0) return 'NOT JUDGED (no exchange replayed)';
+  if (s.notJudged > 0) return 'NOT JUDGED (the reference did not answer every request)';
+  return s.gating === 0 ? 'PASS' : 'FAIL';
+}
+
+export function summaryLine(report: ReplayReport): string {
+  const s = report.summary;
+  const baseline =
+    s.baseline === undefined
+      ? ''
+      : `; baseline ${s.baseline.file}: ${s.baseline.known} known, ${s.baseline.new} new, ${s.baseline.fixed.length} fixed`;
+  const noise = report.noise.length === 0 ? '' : `; ${report.noise.length} noise path(s) learned from the reference`;
+  const notJudged = s.notJudged === 0 ? '' : `, ${s.notJudged} not judged`;
+  return `${verdict(report)}: ${s.exchanges} exchanges, ${s.replayed} replayed, ${s.matched} matched, ${s.differing} differ, ${s.skipped} skipped${notJudged}; ${s.groups} difference group(s)${baseline}${noise}; ${s.durationMs} ms`;
+}
+
+export function answerLines(answer: ShownAnswer, mark: string): string[] {
+  if (answer.status === undefined) return [`${mark} (no answer: ${answer.error ?? 'unknown'})`];
+  return [
+    `${mark} ${answer.status}`,
+    ...answer.headers.map(([n, v]) => `${mark} ${n}: ${v}`),
+    ...(answer.body === '' ? [] : [mark, ...answer.body.split('\n').map((l) => `${mark} ${l}`)]),
+  ];
+}

@@ -1,0 +1,223 @@
+/**
+ * The SMPP 3.4 route: sends each stored message as submit_sm parts over one transceiver bind
+ * (or a transmitter + a receiver), keeps at most `window` submit_sm unanswered, paces them to the
+ * configured cap, resends what the SMSC throttles, and passes delivery receipts to the engine,
+ * acknowledging each only after the engine recorded it.
+ */
+import type smpp from 'smpp';
+import type { OutgoingMessage, Route, RouteEvents, RouteStatus, SubmitResult } from '../route.js';
+import { Bind, type BindOwner, type Clock } from './bind.js';
+import type { SmppRouteOptions } from './options.js';
+import { Pacer } from './pacing.js';
+import { buildParts, type SubmitPart } from './parts.js';
+import { fieldOctets } from './raw-octets.js';
+import { isReceipt, parseReceipt } from './receipts.js';
+import { statusClass, statusCode, statusName } from './status-codes.js';
+import { SmppWriter } from './writer.js';
+
+export interface SmppRouteDeps {
+  /** Milliseconds, for pacing, timeouts and keep-alive (default Date.now). */
+  readonly clock?: () => number;
+  /** [0, 1), for backoff jitter (default Math.random). */
+  readonly random?: () => number;
+  /** Runs `callback` after `ms` and returns a function that cancels it (default: the global timers). */
+  readonly setTimeout?: (callback: () => void, ms: number) => () => void;
+}
+
+/** How one part ended. */
+type PartOutcome =
+  | { readonly kind: 'accepted'; readonly peerId: string }
+  | { readonly kind: 'refused'; readonly status: number }
+  | { readonly kind: 'lost'; readonly written: boolean; readonly code: string; readonly text: string };
+
+export function createSmppRoute(name: string, options: SmppRouteOptions, deps: SmppRouteDeps = {}): Route {
+  const clock: Clock = {
+    now: deps.clock ?? Date.now,
+    random: deps.random ?? Math.random,
+    setTimeout:
+      deps.setTimeout ??
+      ((callback, ms) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+      }),
+  };
+  return new SmppRoute(name, options, clock);
+}
+
+class SmppRoute implements Route, BindOwner {
+  readonly kind = 'smpp' as const;
+  private events: RouteEvents | undefined;
+  private readonly transmitter: Bind;
+  private readonly receiver: Bind | undefined;
+  private readonly writer: SmppWriter;
+  private messagesInFlight = 0;
+  private reference = 0;
+  private closing = false;
+  private readonly idleWaiters: Array<() => void> = [];
+
+  constructor(
+    readonly name: string,
+    private readonly options: SmppRouteOptions,
+    private readonly clock: Clock,
+  ) {
+    const split = options.bind === 'transmitter+receiver';
+    this.transmitter = new Bind(split ? 'transmitter' : 'transceiver', options, this, clock);
+    this.receiver = split ? new Bind('receiver', options, this, clock) : undefined;
+    this.writer = new SmppWriter(this.transmitter, options, new Pacer(options.throughputPerSecond, clock.now), clock);
+    this.reference = Math.floor(clock.random() * 0x10000);
+  }
+
+  start(events: RouteEvents): void {
+    this.events = events;
+    this.transmitter.start();
+    this.receiver?.start();
+  }
+
+  status(): RouteStatus {
+    const detail =
+      this.receiver === undefined ? this.transmitter.detail : `${this.transmitter.detail}; ${this.receiver.detail}`;
+    return {
+      up: !this.closing && this.transmitter.isBound,
+      inFlight: this.messagesInFlight,
+      window: this.options.window,
+      detail,
+    };
+  }
+
+  async submit(message: OutgoingMessage): Promise<SubmitResult> {
+    this.messagesInFlight++;
+    try {
+      return await this.submitParts(message);
+    } catch (error) {
+      // A bug, not a peer's answer: the engine retries, and the line says what broke.
+      this.log(`submit of ${message.id} failed: ${(error as Error).message}`);
+      return { outcome: 'retry', code: 'SMSKIT_INTERNAL', text: (error as Error).message, maybeSent: true };
+    } finally {
+      this.messagesInFlight--;
+      if (this.messagesInFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
+  }
+
+  private async submitParts(message: OutgoingMessage): Promise<SubmitResult> {
+    this.reference = (this.reference + 1) & 0xffff;
+    const built = buildParts(message, this.options, this.reference);
+    if ('error' in built) return { outcome: 'rejected', code: 'SMSKIT_SEGMENTS', text: built.error };
+    if (this.closing)
+      return { outcome: 'retry', code: 'SMSKIT_CLOSING', text: 'the route is closing', maybeSent: false };
+    const destination = message.recipient.startsWith('+') ? message.recipient.slice(1) : message.recipient;
+    const outcomes = await Promise.all(
+      built.parts.map((part) => this.writer.submit(this.submitFields(part, destination))),
+    );
+    return combine(outcomes);
+  }
+
+  private submitFields(part: SubmitPart, destination: string): Record<string, unknown> {
+    const { source, destination: to } = this.options;
+    return {
+      source_addr_ton: source.ton,
+      source_addr_npi: source.npi,
+      source_addr: source.address,
+      dest_addr_ton: to.ton,
+      dest_addr_npi: to.npi,
+      destination_addr: destination,
+      esm_class: part.esm_class,
+      registered_delivery: this.options.receipts ? 1 : 0,
+      data_coding: part.data_coding,
+      short_message: part.short_message,
+      ...part.tlvs,
+    };
+  }
+
+  async close(deadlineMs: number): Promise<void> {
+    this.closing = true;
+    const deadline = this.clock.now() + deadlineMs;
+    if (this.messagesInFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const cancel = this.clock.setTimeout(resolve, Math.max(0, deadlineMs));
+        this.idleWaiters.push(() => {
+          cancel();
+          resolve();
+        });
+      });
+    }
+    this.writer.abandon('SMSKIT_CLOSING', 'the route closed before the SMSC answered', true);
+    const left = Math.max(0, deadline - this.clock.now());
+    await Promise.all([this.transmitter.stop(left), this.receiver?.stop(left)]);
+  }
+
+  // BindOwner
+
+  log(line: string): void {
+    this.events?.log(line); // the engine puts the route's name in front
+  }
+
+  bound(bind: Bind): void {
+    if (bind === this.transmitter) this.writer.connected();
+  }
+
+  lost(bind: Bind): void {
+    if (bind === this.transmitter)
+      this.writer.abandon('SMPP_CONNECTION_LOST', `connection to ${bind.peer} lost before the SMSC answered`);
+  }
+
+  deliver(pdu: smpp.PDU, reply: (options?: Record<string, unknown>) => void): void {
+    const esmClass = typeof pdu.esm_class === 'number' ? pdu.esm_class : 0;
+    if (!isReceipt(esmClass)) {
+      reply();
+      this.log(`mobile-originated message from ${String(pdu.source_addr ?? '?')} answered and ignored`);
+      return;
+    }
+    const octets = fieldOctets(pdu, 'short_message');
+    const text = (octets.length > 0 ? octets : fieldOctets(pdu, 'message_payload')).toString('latin1');
+    const parsed = parseReceipt({ receiptedId: pdu.receipted_message_id, messageState: pdu.message_state, text });
+    if (parsed.kind === 'malformed') {
+      this.log(`receipt not understood (${parsed.why}); answered ESME_RX_P_APPN`);
+      reply({ command_status: statusCode('ESME_RX_P_APPN') });
+      return;
+    }
+    if (parsed.kind === 'not-final') {
+      this.log(`receipt for ${parsed.peerId}: ${parsed.word} is not final; ignored`);
+      reply();
+      return;
+    }
+    const receipt = {
+      peerId: parsed.peerId,
+      state: parsed.state,
+      code: parsed.word,
+      text: `stat:${parsed.word} err:${parsed.err || '-'}`,
+    };
+    const events = this.events;
+    if (events === undefined) return;
+    events.receipt(receipt).then(
+      (matched) => {
+        if (!matched) this.log(`receipt for unknown id ${parsed.peerId} (${parsed.word}) answered and dropped`);
+        reply();
+      },
+      (error: Error) => {
+        // Not recorded: a temporary error makes the SMSC send it again later.
+        this.log(`receipt for ${parsed.peerId} not recorded (${error.message}); answered ESME_RX_T_APPN`);
+        reply({ command_status: statusCode('ESME_RX_T_APPN') });
+      },
+    );
+  }
+}
+
+/** One answer for the message from its parts' answers: any refusal rejects it, any loss retries it. */
+function combine(outcomes: readonly PartOutcome[]): SubmitResult {
+  const refused = outcomes.find((o) => o.kind === 'refused');
+  if (refused !== undefined) {
+    const name = statusName(refused.status);
+    if (statusClass(refused.status) === 'permanent')
+      return { outcome: 'rejected', code: name, text: `the SMSC refused it: ${name}` };
+    const maybeSent = outcomes.some((o) => o.kind === 'accepted' || (o.kind === 'lost' && o.written));
+    return { outcome: 'retry', code: name, text: `the SMSC could not take it now: ${name}`, maybeSent };
+  }
+  const lost = outcomes.find((o) => o.kind === 'lost');
+  if (lost !== undefined) {
+    const maybeSent = outcomes.some((o) => o.kind === 'accepted' || (o.kind === 'lost' && o.written));
+    return { outcome: 'retry', code: lost.code, text: lost.text, maybeSent };
+  }
+  return { outcome: 'accepted', peerIds: outcomes.map((o) => (o as { peerId: string }).peerId) };
+}
+
+export type { PartOutcome };

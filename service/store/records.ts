@@ -1,0 +1,104 @@
+/**
+ * The records the store keeps, defined once: accounts, outbox messages with their delivery state,
+ * and each message's history. Both stores (SQLite, and any other) read and write these shapes;
+ * the column names live only in the store that maps them.
+ */
+import type { Encoding } from '../segments.js';
+
+export interface AccountRow {
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly keywords: readonly string[];
+  readonly disabled: boolean;
+  readonly createdAt: number;
+}
+
+/** A message as the service accepted it. Field names follow the contract's parameters. */
+export interface NewMessage {
+  readonly account: string;
+  readonly keyword: string;
+  /** smsto, normalised to E.164. */
+  readonly recipient: string;
+  /** carrierCode, canonical (lower case). */
+  readonly carrier: string;
+  readonly encoding: Encoding;
+  readonly segments: number;
+  readonly port: number | null;
+  /** smsmsg, as received. */
+  readonly text: string;
+}
+
+/**
+ * Where a message is on its way out.
+ * - queued: waiting for its (next) attempt; `sending`: claimed by a delivery worker, which may
+ *   have written it to the peer; `accepted`: the peer took it (its id is `smscId`).
+ * - Final: delivered, undeliverable, expired, rejected (by the peer, or by a receipt), failed
+ *   (the retry budget is spent), test (a test account's message: stored, never delivered).
+ */
+export const MESSAGE_STATES = [
+  'queued',
+  'sending',
+  'accepted',
+  'delivered',
+  'undeliverable',
+  'expired',
+  'rejected',
+  'failed',
+  'test',
+] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+export const FINAL_STATES: ReadonlySet<MessageState> = new Set([
+  'delivered',
+  'undeliverable',
+  'expired',
+  'rejected',
+  'failed',
+  'test',
+]);
+
+export interface StoredMessage extends NewMessage {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly state: MessageState;
+  /** When the state last changed (ms since the epoch). */
+  readonly updatedAt: number;
+  /** Delivery attempts started so far. */
+  readonly attempts: number;
+  /** The route that took (or last tried) it. */
+  readonly route: string | null;
+  /** The peer's id for the message (its first part's, for a long one). */
+  readonly smscId: string | null;
+  readonly errorCode: string | null;
+  readonly errorText: string | null;
+  /**
+   * The message was being sent when its worker stopped without recording an answer (a crash),
+   * so the peer may have it already: a resend may be a duplicate.
+   */
+  readonly possibleDuplicate: boolean;
+}
+
+/** One state change in a message's history. */
+export interface HistoryEvent {
+  readonly at: number;
+  readonly state: MessageState;
+  readonly attempt: number;
+  readonly route: string | null;
+  readonly smscId: string | null;
+  readonly code: string | null;
+  readonly text: string | null;
+}
+
+/** A final state a delivery receipt can report for one part. */
+export type ReceiptState = 'delivered' | 'undeliverable' | 'expired' | 'rejected';
+
+/** A delivery receipt, as a route passes it on and the store records it. */
+export interface Receipt {
+  /** The peer id it is about (submit_sm_resp's message_id for that part). */
+  readonly peerId: string;
+  readonly state: ReceiptState;
+  /** The peer's own status word or code, e.g. "DELIVRD", "UNDELIV", "err:001". */
+  readonly code: string;
+  /** One line for the history (no message text). */
+  readonly text: string;
+}

@@ -1,0 +1,255 @@
+/**
+ * The delivery engine's statements on SQLite (see ../delivery.ts for what each method means).
+ * Synchronous: the caller wraps each call in one transaction and maps failures.
+ */
+import type Database from 'better-sqlite3';
+import type { ClaimedMessage, ClaimRequest, CarrierSelection, DeliveryChange } from '../delivery.js';
+import type { Encoding } from '../../segments.js';
+
+export interface SqliteDelivery {
+  claim(request: ClaimRequest): ClaimedMessage[];
+  apply(changes: readonly DeliveryChange[]): boolean[];
+  renewLeases(owner: string, leaseUntil: number): void;
+  recoverExpiredLeases(now: number): number;
+  expireOverdue(createdBefore: number, now: number): number;
+}
+
+interface QueuedRecord {
+  id: string;
+  created_at: number;
+  recipient: string;
+  carrier: string;
+  message: string;
+  encoding: Encoding;
+  segments: number;
+  port: number | null;
+  attempts: number;
+  possible_duplicate: number;
+}
+
+interface EventRow {
+  message_id: string;
+  at: number;
+  state: string;
+  attempt: number;
+  route: string | null;
+  smsc_id: string | null;
+  code: string | null;
+  text: string | null;
+}
+
+const CLAIM_COLUMNS =
+  'id, created_at, recipient, carrier, message, encoding, segments, port, attempts, possible_duplicate';
+
+export function sqliteDelivery(db: Database.Database): SqliteDelivery {
+  const claimStatements = new Map<string, Database.Statement<unknown[], QueuedRecord>>();
+  const event = db.prepare<[EventRow]>(
+    `INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
+     VALUES (@message_id, @at, @state, @attempt, @route, @smsc_id, @code, @text)`,
+  );
+  const toSending = db.prepare(
+    `UPDATE outbox SET state = 'sending', attempts = attempts + 1, route = ?, lease_owner = ?, lease_until = ?,
+       updated_at = ? WHERE id = ? AND state = 'queued'`,
+  );
+  const renew = db.prepare(`UPDATE outbox SET lease_until = ? WHERE state = 'sending' AND lease_owner = ?`);
+  const changes = ownedChanges(db, event);
+  const receipt = receiptChange(db, event);
+
+  function claimStatement(selection: CarrierSelection): Database.Statement<unknown[], QueuedRecord> {
+    const list = 'only' in selection ? selection.only : selection.except;
+    const key = `${'only' in selection ? 'only' : 'except'}:${list.join(',')}`;
+    let statement = claimStatements.get(key);
+    if (statement === undefined) {
+      const marks = list.map(() => '?').join(', ');
+      const filter =
+        'only' in selection ? `carrier IN (${marks})` : list.length === 0 ? '1' : `carrier NOT IN (${marks})`;
+      statement = db.prepare<unknown[], QueuedRecord>(
+        `SELECT ${CLAIM_COLUMNS} FROM outbox INDEXED BY outbox_queued
+         WHERE state = 'queued' AND next_attempt_at <= ? AND ${filter} ORDER BY id LIMIT ?`,
+      );
+      claimStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  return {
+    claim(request) {
+      const list = 'only' in request.carriers ? request.carriers.only : request.carriers.except;
+      if ('only' in request.carriers && list.length === 0) return [];
+      const rows = claimStatement(request.carriers).all(request.now, ...list, request.limit);
+      return rows.map((row) => {
+        toSending.run(request.route, request.owner, request.leaseUntil, request.now, row.id);
+        const attempt = row.attempts + 1;
+        event.run(eventRow(row.id, request.now, 'sending', attempt, request.route));
+        return {
+          id: row.id,
+          createdAt: row.created_at,
+          recipient: row.recipient,
+          carrier: row.carrier,
+          text: row.message,
+          encoding: row.encoding,
+          segments: row.segments,
+          port: row.port,
+          attempt,
+          possibleDuplicate: row.possible_duplicate === 1,
+        };
+      });
+    },
+    apply: (batch) => batch.map((change) => (change.kind === 'receipt' ? receipt(change) : changes(change))),
+    renewLeases(owner, leaseUntil) {
+      renew.run(leaseUntil, owner);
+    },
+    recoverExpiredLeases(now) {
+      const stale = db
+        .prepare<[number], { id: string; attempts: number; route: string | null }>(
+          `SELECT id, attempts, route FROM outbox WHERE state = 'sending' AND lease_until < ?`,
+        )
+        .all(now);
+      const requeue = db.prepare(
+        `UPDATE outbox SET state = 'queued', possible_duplicate = 1, lease_owner = NULL, lease_until = NULL,
+           next_attempt_at = ?, updated_at = ?, error_code = 'LEASE_EXPIRED',
+           error_text = 'its delivery worker stopped while sending it' WHERE id = ? AND state = 'sending'`,
+      );
+      for (const row of stale) {
+        requeue.run(now, now, row.id);
+        event.run({
+          ...eventRow(row.id, now, 'queued', row.attempts, row.route),
+          code: 'LEASE_EXPIRED',
+          text: 'taken back after its delivery worker stopped while sending it; a resend may be a duplicate',
+        });
+      }
+      return stale.length;
+    },
+    expireOverdue(createdBefore, now) {
+      const overdue = db
+        .prepare<[number], { id: string; attempts: number; route: string | null }>(
+          `SELECT id, attempts, route FROM outbox INDEXED BY outbox_queued WHERE state = 'queued' AND created_at < ?`,
+        )
+        .all(createdBefore);
+      const expire = db.prepare(
+        `UPDATE outbox SET state = 'expired', updated_at = ?, error_code = 'VALIDITY',
+           error_text = 'not sent within its validity period' WHERE id = ? AND state = 'queued'`,
+      );
+      for (const row of overdue) {
+        expire.run(now, row.id);
+        event.run({
+          ...eventRow(row.id, now, 'expired', row.attempts, row.route),
+          code: 'VALIDITY',
+          text: 'not sent within its validity period',
+        });
+      }
+      return overdue.length;
+    },
+  };
+}
+
+function eventRow(id: string, at: number, state: string, attempt: number, route: string | null): EventRow {
+  return { message_id: id, at, state, attempt, route, smsc_id: null, code: null, text: null };
+}
+
+type EventStatement = Database.Statement<[EventRow]>;
+type OwnedChange = Exclude<DeliveryChange, { kind: 'receipt' }>;
+
+/** accepted / requeue / final / released: applied only while the change's owner still holds the message. */
+function ownedChanges(db: Database.Database, event: EventStatement): (change: OwnedChange) => boolean {
+  const owned = `WHERE id = @id AND state = 'sending' AND lease_owner = @owner`;
+  const accepted = db.prepare(
+    `UPDATE outbox SET state = 'accepted', smsc_id = @smsc_id, updated_at = @at, lease_owner = NULL,
+       lease_until = NULL, error_code = NULL, error_text = NULL ${owned}`,
+  );
+  const part = db.prepare(
+    `INSERT OR REPLACE INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
+     VALUES (?, ?, ?, ?, ?, NULL)`,
+  );
+  const requeue = db.prepare(
+    `UPDATE outbox SET state = 'queued', next_attempt_at = @next, updated_at = @at, lease_owner = NULL,
+       lease_until = NULL, error_code = @code, error_text = @text,
+       possible_duplicate = max(possible_duplicate, @maybe_sent) ${owned}`,
+  );
+  const final = db.prepare(
+    `UPDATE outbox SET state = @state, updated_at = @at, lease_owner = NULL, lease_until = NULL,
+       error_code = @code, error_text = @text ${owned}`,
+  );
+  const released = db.prepare(
+    `UPDATE outbox SET state = 'queued', attempts = attempts - 1, updated_at = @at, lease_owner = NULL,
+       lease_until = NULL ${owned}`,
+  );
+  return (change) => {
+    const base = { id: change.id, owner: change.owner, at: change.at };
+    const row = eventRow(change.id, change.at, 'queued', change.attempt, change.route);
+    switch (change.kind) {
+      case 'accepted': {
+        const smscId = change.peerIds[0] ?? null;
+        if (accepted.run({ ...base, smsc_id: smscId }).changes === 0) return false;
+        change.peerIds.forEach((peerId, index) => {
+          part.run(change.route, peerId, change.id, index + 1, change.attempt);
+        });
+        event.run({ ...row, state: 'accepted', smsc_id: smscId });
+        return true;
+      }
+      case 'requeue': {
+        const values = { ...base, next: change.nextAttemptAt, code: change.code, text: change.text };
+        if (requeue.run({ ...values, maybe_sent: change.maybeSent ? 1 : 0 }).changes === 0) return false;
+        event.run({ ...row, code: change.code, text: change.text });
+        return true;
+      }
+      case 'final': {
+        if (final.run({ ...base, state: change.state, code: change.code, text: change.text }).changes === 0)
+          return false;
+        event.run({ ...row, state: change.state, code: change.code, text: change.text });
+        return true;
+      }
+      case 'released': {
+        if (released.run(base).changes === 0) return false;
+        event.run({ ...row, attempt: change.attempt - 1, text: 'returned to the queue unsent at shutdown' });
+        return true;
+      }
+    }
+  };
+}
+
+/**
+ * A receipt settles its part; the message takes the part's state when that is a failure, and
+ * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
+ * changes (a late receipt for an attempt that was since retried updates its part only).
+ */
+function receiptChange(
+  db: Database.Database,
+  event: EventStatement,
+): (change: Extract<DeliveryChange, { kind: 'receipt' }>) => boolean {
+  const findPart = db.prepare<[string, string], { message_id: string; attempt: number }>(
+    'SELECT message_id, attempt FROM outbox_parts WHERE route = ? AND peer_id = ?',
+  );
+  const settlePart = db.prepare('UPDATE outbox_parts SET state = ? WHERE route = ? AND peer_id = ?');
+  const undelivered = db.prepare<[string, number], { n: number }>(
+    `SELECT count(*) AS n FROM outbox_parts WHERE message_id = ? AND attempt = ?
+       AND (state IS NULL OR state != 'delivered')`,
+  );
+  const settleMessage = db.prepare(
+    `UPDATE outbox SET state = @state, updated_at = @at, error_code = @code, error_text = @text
+     WHERE id = @id AND state = 'accepted'`,
+  );
+  return ({ route, at, receipt }) => {
+    const found = findPart.get(route, receipt.peerId);
+    if (found === undefined) return false;
+    settlePart.run(receipt.state, route, receipt.peerId);
+    if (receipt.state === 'delivered' && (undelivered.get(found.message_id, found.attempt)?.n ?? 0) > 0) return true;
+    const failed = receipt.state !== 'delivered';
+    const values = {
+      id: found.message_id,
+      state: receipt.state,
+      at,
+      code: failed ? receipt.code : null,
+      text: failed ? receipt.text : null,
+    };
+    if (settleMessage.run(values).changes === 1) {
+      event.run({
+        ...eventRow(found.message_id, at, receipt.state, found.attempt, route),
+        smsc_id: receipt.peerId,
+        code: receipt.code,
+        text: receipt.text,
+      });
+    }
+    return true;
+  };
+}

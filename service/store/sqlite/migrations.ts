@@ -1,0 +1,87 @@
+/**
+ * The SQLite schema, as migrations: entry i migrates from user_version i to i + 1. Append only;
+ * never edit one that has shipped (a database in the field is at some version of this list).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE accounts (
+     email         TEXT PRIMARY KEY,
+     password_hash TEXT NOT NULL,
+     keywords      TEXT NOT NULL,            -- canonical keywords, space separated
+     disabled      INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+     created_at    INTEGER NOT NULL          -- ms since the epoch
+   ) STRICT;
+   CREATE TABLE outbox (
+     id         TEXT PRIMARY KEY,            -- SMS-<ULID>, sorts by creation time
+     created_at INTEGER NOT NULL,            -- ms since the epoch
+     account    TEXT NOT NULL,               -- account email
+     keyword    TEXT NOT NULL,
+     recipient  TEXT NOT NULL,               -- E.164
+     carrier    TEXT NOT NULL,
+     encoding   TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+     segments   INTEGER NOT NULL CHECK (segments >= 1),
+     port       INTEGER CHECK (port BETWEEN 0 AND 65535),
+     message    TEXT NOT NULL,
+     state      TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued'))
+   ) STRICT, WITHOUT ROWID;`,
+
+  // Delivery: a state per message with its attempts, route, peer id and last error; the lease a
+  // delivery worker holds while sending; each part's peer id (receipts name parts); the history.
+  // SQLite cannot change a CHECK constraint in place, so the outbox is copied into its new shape.
+  `CREATE TABLE outbox_v2 (
+     id                 TEXT PRIMARY KEY,
+     created_at         INTEGER NOT NULL,
+     account            TEXT NOT NULL,
+     keyword            TEXT NOT NULL,
+     recipient          TEXT NOT NULL,
+     carrier            TEXT NOT NULL,
+     encoding           TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+     segments           INTEGER NOT NULL CHECK (segments >= 1),
+     port               INTEGER CHECK (port BETWEEN 0 AND 65535),
+     message            TEXT NOT NULL,
+     state              TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sending', 'accepted',
+                          'delivered', 'undeliverable', 'expired', 'rejected', 'failed', 'test')),
+     updated_at         INTEGER NOT NULL,
+     attempts           INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at    INTEGER NOT NULL DEFAULT 0,   -- a queued message is due from then on
+     route              TEXT,
+     smsc_id            TEXT,
+     error_code         TEXT,
+     error_text         TEXT,
+     possible_duplicate INTEGER NOT NULL DEFAULT 0 CHECK (possible_duplicate IN (0, 1)),
+     lease_owner        TEXT,                         -- the delivery worker sending it
+     lease_until        INTEGER                       -- after this, another worker may take it back
+   ) STRICT, WITHOUT ROWID;
+   INSERT INTO outbox_v2 (id, created_at, account, keyword, recipient, carrier, encoding, segments, port,
+                          message, state, updated_at)
+     SELECT id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message, state,
+            created_at FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_v2 RENAME TO outbox;
+   CREATE INDEX outbox_queued ON outbox (id) WHERE state = 'queued';
+   CREATE INDEX outbox_sending ON outbox (lease_until) WHERE state = 'sending';
+   CREATE INDEX outbox_state ON outbox (state, id);
+   CREATE TABLE outbox_parts (
+     route      TEXT NOT NULL,
+     peer_id    TEXT NOT NULL,
+     message_id TEXT NOT NULL,
+     part       INTEGER NOT NULL,                     -- 1-based
+     attempt    INTEGER NOT NULL,                     -- the delivery attempt that sent it
+     state      TEXT,                                 -- a final receipt state, or NULL before one
+     PRIMARY KEY (route, peer_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX outbox_parts_message ON outbox_parts (message_id);
+   CREATE TABLE outbox_events (
+     seq        INTEGER PRIMARY KEY,
+     message_id TEXT NOT NULL,
+     at         INTEGER NOT NULL,
+     state      TEXT NOT NULL,
+     attempt    INTEGER NOT NULL,
+     route      TEXT,
+     smsc_id    TEXT,
+     code       TEXT,
+     text       TEXT
+   ) STRICT;
+   CREATE INDEX outbox_events_message ON outbox_events (message_id, seq);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,103 @@
+#!/usr/bin/perl
+# An SMSC built on Debian's libnet-smpp-perl (Net::SMPP), an SMPP implementation smskit neither
+# wrote nor uses: the far end of the SMPP route's end-to-end tests.
+#
+#   net-smpp-smsc.pl --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat DELIVRD]
+#   (the password comes from SMSKIT_SMSC_PASSWORD)
+#
+# Listens on a free port on 127.0.0.1 and prints "listening <port>" on stdout; serves one
+# connection at a time: accepts a transceiver bind with those credentials only, answers each
+# submit_sm with an id, writes every PDU it received as a JSON line to FILE (short_message as
+# hex, TLVs by numeric tag as hex), and after each submit_sm_resp sends a delivery receipt
+# (deliver_sm, esm_class 0x04, the SMPP 3.4 Appendix B text and/or the receipted_message_id and
+# message_state TLVs). Stops on unbind+EOF of the last connection only when killed.
+use strict;
+use warnings;
+use Getopt::Long;
+use IO::Handle;
+use JSON::PP;
+use Net::SMPP;
+
+my ($system_id, $out, $receipts, $stat) = ('smskit', undef, 'both', 'DELIVRD');
+GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat)
+  or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD]\n";
+die "--out FILE is required\n" unless defined $out;
+my $password = $ENV{SMSKIT_SMSC_PASSWORD} // '';
+my %message_state = (DELIVRD => 2, EXPIRED => 3, DELETED => 4, UNDELIV => 5, ACCEPTD => 6, UNKNOWN => 7, REJECTD => 8, ENROUTE => 1);
+
+open(my $log, '>>', $out) or die "cannot write $out: $!\n";
+$log->autoflush(1);
+my $json = JSON::PP->new->canonical(1);
+sub record { print $log $json->encode({@_}), "\n" }
+
+my $listener = Net::SMPP->new_listen('127.0.0.1', port => 0, smpp_version => 0x34)
+  or die "cannot listen: $!\n";
+STDOUT->autoflush(1);
+print "listening ", $listener->sockport, "\n";
+
+my $next_id = 0;
+while (my $esme = $listener->accept) {
+  serve($esme);
+  close $esme;
+}
+
+sub tlvs_of {
+  my ($pdu) = @_;
+  my %tlvs;
+  for my $key (keys %$pdu) {
+    next unless $key =~ /^\d+$/;
+    $tlvs{sprintf('0x%04x', $key)} = unpack('H*', $pdu->{$key});
+  }
+  return \%tlvs;
+}
+
+sub serve {
+  my ($esme) = @_;
+  my $bound = 0;
+  while (defined(my $pdu = $esme->read_pdu)) {
+    my $cmd = $pdu->{cmd};
+    if ($cmd == 0x00000009) {    # bind_transceiver
+      my $ok = $pdu->{system_id} eq $system_id && $pdu->{password} eq $password;
+      record(pdu => 'bind_transceiver', system_id => $pdu->{system_id}, system_type => $pdu->{system_type},
+             interface_version => $pdu->{interface_version}, accepted => $ok ? JSON::PP::true : JSON::PP::false);
+      $esme->bind_transceiver_resp(seq => $pdu->{seq}, system_id => 'net-smpp', status => $ok ? 0 : 0x0E);
+      $bound = $ok;
+    } elsif ($cmd == 0x00000004) {    # submit_sm
+      if (!$bound) { $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => 0x04); next; }
+      my $id = sprintf('perl-%06d', ++$next_id);
+      record(pdu => 'submit_sm', message_id => $id, service_type => $pdu->{service_type},
+             source_addr => $pdu->{source_addr}, source_addr_ton => $pdu->{source_addr_ton}, source_addr_npi => $pdu->{source_addr_npi},
+             destination_addr => $pdu->{destination_addr}, dest_addr_ton => $pdu->{dest_addr_ton}, dest_addr_npi => $pdu->{dest_addr_npi},
+             esm_class => $pdu->{esm_class}, registered_delivery => $pdu->{registered_delivery}, data_coding => $pdu->{data_coding},
+             short_message => unpack('H*', $pdu->{short_message}), tlvs => tlvs_of($pdu));
+      $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
+      send_receipt($esme, $pdu, $id) if $pdu->{registered_delivery} & 0x03 and $receipts ne 'none';
+    } elsif ($cmd == 0x80000005) {    # deliver_sm_resp
+      record(pdu => 'deliver_sm_resp', seq => $pdu->{seq}, status => $pdu->{status});
+    } elsif ($cmd == 0x00000015) {    # enquire_link
+      $esme->enquire_link_resp(seq => $pdu->{seq});
+    } elsif ($cmd == 0x00000006) {    # unbind
+      record(pdu => 'unbind');
+      $esme->unbind_resp(seq => $pdu->{seq});
+      return;
+    } elsif (!($cmd & 0x80000000)) {
+      $esme->generic_nack(seq => $pdu->{seq}, status => 0x03);
+    }
+  }
+}
+
+sub send_receipt {
+  my ($esme, $submit, $id) = @_;
+  my $dlvrd = $stat eq 'DELIVRD' ? '001' : '000';
+  my $text = $receipts eq 'tlv' ? ''
+    : "id:$id sub:001 dlvrd:$dlvrd submit date:2611270000 done date:2611270001 stat:$stat err:000 text:";
+  my @tlvs = $receipts eq 'text' ? ()
+    : (receipted_message_id => "$id\0", message_state => chr($message_state{$stat} // 7));
+  my $seq = $esme->deliver_sm(
+    source_addr_ton => $submit->{dest_addr_ton}, source_addr_npi => $submit->{dest_addr_npi},
+    source_addr => $submit->{destination_addr},
+    dest_addr_ton => $submit->{source_addr_ton}, dest_addr_npi => $submit->{source_addr_npi},
+    destination_addr => $submit->{source_addr},
+    esm_class => 0x04, data_coding => 0, short_message => $text, @tlvs, async => 1);
+  record(pdu => 'deliver_sm', seq => $seq, receipted => $id, stat => $stat);
+}

@@ -1,0 +1,276 @@
+/**
+ * Several instances, one PostgreSQL: three real `smskit serve --routes` processes on one
+ * database deliver to the SMSC simulator behind a small round-robin (the test's own load
+ * balancer: the next live instance for each request).
+ *
+ * - kill -9 (10 runs): under load one instance is SIGKILLed at a seeded random point and
+ *   restarted for the next run. At the end every acknowledged message is stored and delivered,
+ *   the SMSC received each at least once, and each it received twice is flagged
+ *   `possibleDuplicate` (the documented window: messages the dead instance had claimed; the
+ *   others take them back once its lease has run out). Receipts for messages the dead instance
+ *   sent reach the others' binds and settle them.
+ * - database restart: under load the PostgreSQL server stops and starts again. Meanwhile
+ *   requests get ServiceUnavailable (a Server fault), nothing acknowledged is lost, and every
+ *   instance serves and delivers again by itself, without a restart.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmsc, type RunningSmsc } from '../../service/delivery/simulator/index.js';
+import { openStore, type Store, type StoredMessage } from '../../service/store/index.js';
+import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
+import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const skip = postgresSkipReason();
+if (skip !== undefined) console.log(`multi-instance tests ${skip}`);
+const RUNS = Number(process.env.MULTI_INSTANCE_RUNS ?? 10);
+const SEED = Number(process.env.MULTI_INSTANCE_SEED ?? 2727);
+const ACCOUNT = { email: 'multi@example.com', keywords: ['MULTI'], password: 'multi-instance-password' };
+const dir = tempDir('multi-instance');
+let cluster: PostgresCluster;
+let smsc: RunningSmsc;
+let routes: string;
+
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+beforeAll(async () => {
+  if (skip !== undefined) return;
+  cluster = await startPostgresCluster({ settings: { fsync: 'off' } });
+  // The instances connect over TCP with the password in PGPASSWORD, as an operator's would.
+  process.env.PGPASSWORD = cluster.password;
+  process.env.MULTI_SMPP_PASSWORD = 'multi123';
+  smsc = await startSmsc({ systemId: 'multi', password: 'multi123', receiptDelayMs: 20, keep: 1_000_000 });
+  routes = join(dir.path, 'routes.yaml');
+  writeFileSync(
+    routes,
+    [
+      'routes:',
+      '  sim:',
+      '    type: smpp',
+      '    host: 127.0.0.1',
+      `    port: ${smsc.port}`,
+      '    systemId: multi',
+      '    passwordEnv: MULTI_SMPP_PASSWORD',
+      '    reconnect: { initial: 50ms, max: 500ms }',
+      '    throughput: 300',
+      'default: sim',
+      'delivery:',
+      // Renewed every second: a live instance never loses its claims to the others.
+      '  lease: 3s',
+      '',
+    ].join('\n'),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await smsc?.close();
+  cluster?.stop();
+  delete process.env.PGPASSWORD;
+  delete process.env.MULTI_SMPP_PASSWORD;
+  dir.remove();
+});
+
+type Answer =
+  | { kind: 'ok'; id: string }
+  | { kind: 'unavailable' }
+  | { kind: 'refused'; status: number }
+  | { kind: 'down' };
+
+/** The test's load balancer: each request to the next instance that is up. */
+class RoundRobin {
+  private next = 0;
+  readonly instances: Array<ServeProcess | undefined> = [];
+
+  async send(text: string): Promise<Answer> {
+    const live = this.instances.filter((i): i is ServeProcess => i !== undefined);
+    const target = live[this.next++ % Math.max(1, live.length)];
+    if (target === undefined) return { kind: 'down' };
+    const form = new URLSearchParams({
+      keyword: 'MULTI',
+      emailAddress: ACCOUNT.email,
+      password: ACCOUNT.password,
+      smsto: '+14155550123',
+      carrierCode: 'att',
+      smsmsg: text,
+    });
+    try {
+      const response = await fetch(`${target.url}/SMSSend`, { method: 'POST', body: form });
+      const body = await response.text();
+      const id = /(SMS-[0-9A-Z]{26})</.exec(body)?.[1];
+      if (response.status === 200 && id !== undefined) return { kind: 'ok', id };
+      if (response.status === 500 && response.headers.get('x-smskit-fault-code') === 'Server')
+        return { kind: 'unavailable' };
+      return { kind: 'refused', status: response.status };
+    } catch {
+      return { kind: 'down' }; // killed mid-request: not acknowledged
+    }
+  }
+}
+
+async function startInstance(db: string): Promise<ServeProcess> {
+  return startServe({ db, args: ['--routes', routes, '--db-pool-size', '4'], startTimeoutMs: 60_000 });
+}
+
+/** Clients sending unique texts until `stop()`; every acknowledged id → text. */
+function load(balancer: RoundRobin, prefix: string, clients = 6) {
+  const acknowledged = new Map<string, string>();
+  const answers = { ok: 0, unavailable: 0, refused: 0, down: 0 };
+  let stopped = false;
+  let n = 0;
+  const running = Array.from({ length: clients }, async () => {
+    while (!stopped) {
+      const text = `${prefix} ${n++}`;
+      const answer = await balancer.send(text);
+      answers[answer.kind]++;
+      if (answer.kind === 'ok') acknowledged.set(answer.id, text);
+      else await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+  return {
+    acknowledged,
+    answers,
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+    },
+  };
+}
+
+async function allFinal(store: Store, expected: number): Promise<StoredMessage[]> {
+  let messages: StoredMessage[] = [];
+  await waitFor(
+    'every stored message delivered',
+    async () => {
+      messages = await store.listOutbox();
+      return messages.length >= expected && messages.every((m) => m.state === 'delivered');
+    },
+    { timeoutMs: 180_000, pollMs: 250, state: () => JSON.stringify(countStates(messages)) },
+  );
+  return messages;
+}
+
+function countStates(messages: readonly StoredMessage[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const m of messages) counts[m.state] = (counts[m.state] ?? 0) + 1;
+  return counts;
+}
+
+/** The checks both tests end with. */
+function checkDelivered(acknowledged: ReadonlyMap<string, string>, messages: readonly StoredMessage[]) {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  expect([...acknowledged.keys()].filter((id) => byId.get(id)?.state !== 'delivered')).toEqual([]);
+  const received = new Map<string, number>();
+  for (const m of smsc.received) received.set(m.text, (received.get(m.text) ?? 0) + 1);
+  expect([...acknowledged.values()].filter((text) => (received.get(text) ?? 0) === 0)).toEqual([]);
+  const unflagged = messages.filter((m) => (received.get(m.text) ?? 0) > 1 && !m.possibleDuplicate);
+  expect(unflagged.map((m) => m.id)).toEqual([]);
+  return {
+    twice: messages.filter((m) => (received.get(m.text) ?? 0) > 1).length,
+    flagged: messages.filter((m) => m.possibleDuplicate).length,
+  };
+}
+
+describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
+  it(`${RUNS} kill -9 of one instance under load: nothing acknowledged lost, duplicates only flagged`, async () => {
+    cluster.createDatabase('killed');
+    const db = cluster.tcpUrl('killed');
+    await addAccount(db, ACCOUNT);
+    const balancer = new RoundRobin();
+    for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
+    const random = seeded(SEED);
+    const acknowledged = new Map<string, string>();
+    const answers = { ok: 0, unavailable: 0, refused: 0, down: 0 };
+    for (let run = 0; run < RUNS; run++) {
+      const traffic = load(balancer, `kill run ${run}`);
+      const victim = Math.floor(random() * 3);
+      const killAfter = 20 + Math.floor(random() * 40);
+      await waitFor(`${killAfter} acknowledged in run ${run}`, () => traffic.acknowledged.size >= killAfter, {
+        timeoutMs: 60_000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 200)));
+      const dead = balancer.instances[victim];
+      balancer.instances[victim] = undefined;
+      await dead?.kill();
+      // The two others carry the load on while the dead one's lease runs out.
+      const more = traffic.acknowledged.size + 20;
+      await waitFor(`the others serving after the kill in run ${run}`, () => traffic.acknowledged.size >= more, {
+        timeoutMs: 60_000,
+      });
+      await traffic.stop();
+      for (const [id, text] of traffic.acknowledged) acknowledged.set(id, text);
+      for (const key of Object.keys(answers) as Array<keyof typeof answers>) answers[key] += traffic.answers[key];
+      balancer.instances[victim] = await startInstance(db);
+    }
+    const store = await openStore({ db: cluster.socketUrl('killed'), poolSize: 2 });
+    try {
+      const messages = await allFinal(store, acknowledged.size);
+      const { twice, flagged } = checkDelivered(acknowledged, messages);
+      expect(answers.refused).toBe(0);
+      // The documented window: what the dead instance had claimed, at most max(2 × window, 32) per route.
+      expect(twice).toBeLessThanOrEqual(RUNS * 32);
+      console.log(
+        `multi-instance kill: ${RUNS} kills, ${acknowledged.size} acknowledged, ${messages.length} stored, all delivered; ` +
+          `${twice} sent twice (all flagged), ${flagged} flagged in all; answers ${JSON.stringify(answers)}`,
+      );
+    } finally {
+      await store.close();
+      await Promise.all(balancer.instances.map((i) => i?.stop()));
+    }
+  }, 900_000);
+
+  it('the database restarted under load: ServiceUnavailable meanwhile, nothing acknowledged lost, service resumes by itself', async () => {
+    cluster.createDatabase('restarted');
+    const db = cluster.tcpUrl('restarted');
+    await addAccount(db, ACCOUNT);
+    const balancer = new RoundRobin();
+    for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
+    const traffic = load(balancer, 'restart');
+    try {
+      await waitFor('some acknowledged', () => traffic.acknowledged.size >= 50, { timeoutMs: 60_000 });
+      cluster.stopServer();
+      const before = traffic.answers.unavailable;
+      await waitFor('ServiceUnavailable while the database is down', () => traffic.answers.unavailable >= before + 10, {
+        timeoutMs: 60_000,
+      });
+      const ackedWhileDown = traffic.acknowledged.size;
+      cluster.startServer();
+      await waitFor(
+        'acknowledgements again after the restart',
+        () => traffic.acknowledged.size >= ackedWhileDown + 50,
+        { timeoutMs: 120_000 },
+      );
+      await traffic.stop();
+      // Every instance answers again (none needed a restart).
+      for (const instance of balancer.instances) {
+        const one = new RoundRobin();
+        one.instances.push(instance);
+        expect((await one.send(`after restart via ${instance?.pid}`)).kind).toBe('ok');
+      }
+      const store = await openStore({ db: cluster.socketUrl('restarted'), poolSize: 2 });
+      try {
+        const messages = await allFinal(store, traffic.acknowledged.size);
+        const { twice } = checkDelivered(traffic.acknowledged, messages);
+        expect(traffic.answers.refused).toBe(0);
+        console.log(
+          `multi-instance database restart: ${traffic.acknowledged.size} acknowledged, all delivered; ` +
+            `${twice} sent twice (all flagged); answers ${JSON.stringify(traffic.answers)}`,
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await traffic.stop();
+      await Promise.all(balancer.instances.map((i) => i?.stop()));
+    }
+  }, 600_000);
+});

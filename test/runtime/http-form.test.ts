@@ -1,0 +1,57 @@
+/** Query strings and form bodies as ASP.NET decodes them: %uXXXX, %XX runs as UTF-8, + as space. */
+import { describe, expect, it } from 'vitest';
+import { parseFormText } from '../../runtime/http-form.js';
+
+const pairs = (text: string) => {
+  const parsed = parseFormText(text);
+  return 'malformed' in parsed ? parsed : [...parsed];
+};
+
+describe('parseFormText', () => {
+  it.each([
+    [
+      '%u escapes (what .NET HttpGetClientProtocol sends)',
+      'm=Gr%u00FC%u00DFe+%u4F60%u597D+%uD83D%uDCF1',
+      [['m', 'Grüße 你好 📱']],
+    ],
+    ['%u and UTF-8 %XX mixed', 'm=%u00FC%C3%BC', [['m', 'üü']]],
+    ['lower-case hex digits', 'm=%u00fc', [['m', 'ü']]],
+    [
+      'a %u escape in a name',
+      'n%u00E4me=1&b=2',
+      [
+        ['näme', '1'],
+        ['b', '2'],
+      ],
+    ],
+    [
+      'a stray % stays literal, as in ASP.NET',
+      'm=100%25+%zz&n=%u0041',
+      [
+        ['m', '100% %zz'],
+        ['n', 'A'],
+      ],
+    ],
+    [
+      'no %u: the WHATWG parser',
+      'a=1&a=2&b=x+y%21',
+      [
+        ['a', '1'],
+        ['a', '2'],
+        ['b', 'x y!'],
+      ],
+    ],
+  ])('%s', (_name, text, want) => {
+    expect(pairs(text)).toEqual(want);
+  });
+
+  it.each([
+    ['too few hex digits', 'm=ab%u12', 'm', '"%u12" is a %u escape without four hex digits'],
+    ['a non-hex digit', 'm=%u00G1', 'm', '"%u00G1" is a %u escape without four hex digits'],
+    ['half a surrogate pair', 'm=%uD83D', 'm', 'a %u escape leaves half of a surrogate pair (not a whole character)'],
+    ['a low surrogate alone', 'm=x%uDCF1y', 'm', 'a %u escape leaves half of a surrogate pair (not a whole character)'],
+    ['in a name', 'n%uZZZZ=1', '', '"%uZZZZ" is a %u escape without four hex digits'],
+  ])('refuses %s, naming where', (_name, text, name, why) => {
+    expect(pairs(text)).toEqual({ malformed: { name, why } });
+  });
+});

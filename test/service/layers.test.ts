@@ -1,0 +1,61 @@
+/**
+ * The service's own layers: the store knows records, not delivery; the delivery engine knows the
+ * store's interfaces, not the wire handlers; a route (SMPP, e-mail) and the simulator know the
+ * route contract, not the engine, the routes file or the store. Checked from the imports.
+ */
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), '../../service');
+
+/** Folder under service/ → paths under service/ its code must not import (a prefix matches a folder). */
+const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
+  store: ['delivery/', 'app.ts', 'server.ts', 'sms.ts', 'handlers.ts', 'accounts.ts'],
+  delivery: ['app.ts', 'server.ts', 'sms.ts', 'handlers.ts', 'accounts.ts'],
+  'delivery/smpp': ['delivery/engine.ts', 'delivery/config/', 'delivery/writer.ts', 'store/'],
+  'delivery/email': ['delivery/engine.ts', 'delivery/config/', 'delivery/writer.ts', 'store/'],
+  'delivery/simulator': ['delivery/engine.ts', 'delivery/config/', 'delivery/writer.ts', 'store/'],
+};
+
+const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function files(dir: string): string[] {
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // a folder a branch does not have yet
+  }
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return files(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function violations(folder: string): string[] {
+  const forbidden = FORBIDDEN[folder] ?? [];
+  return files(join(SERVICE, folder)).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+      .map((m) => (m[1] ?? m[2]) as string)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => relative(SERVICE, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'))
+      .filter((target) => forbidden.some((prefix) => target === prefix || target.startsWith(prefix)))
+      .map((target) => `${relative(SERVICE, file)} imports ${target}`),
+  );
+}
+
+describe('service layers', () => {
+  it.each(Object.keys(FORBIDDEN))('service/%s/ keeps to its layer', (folder) => {
+    expect(violations(folder)).toEqual([]);
+  });
+
+  it('would see a wrong-way import', () => {
+    const text = "import type { Receipt } from '../delivery/route.js';";
+    const specifier = [...text.matchAll(IMPORT)][0]?.[1] ?? '';
+    const target = relative(SERVICE, resolve(join(SERVICE, 'store'), specifier)).replace(/\.js$/, '.ts');
+    expect(FORBIDDEN.store?.some((prefix) => target.startsWith(prefix))).toBe(true);
+  });
+});

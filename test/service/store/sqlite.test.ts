@@ -1,0 +1,23 @@
+/** The store contract (contract.ts) on SQLite: a fresh file per test. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { openSqliteStore } from '../../../service/store/index.js';
+import { describeStore } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-store-contract-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+
+describeStore('sqlite', {
+  async fresh(options = {}) {
+    const path = join(dir, `contract-${counter++}.db`);
+    const store = openSqliteStore({ ...options, path });
+    return {
+      store,
+      another: async (more = {}) => openSqliteStore({ ...more, path }),
+      dispose: () => store.close(),
+    };
+  },
+});

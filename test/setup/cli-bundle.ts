@@ -1,0 +1,27 @@
+/**
+ * Vitest global setup: the CLI tests run `bin/smskit.js` as shipped, i.e. the esbuild bundle in
+ * dist/cli/, never the sources through tsx. The bundle is rebuilt here only when the shim itself
+ * says it is stale (a rebuild removes dist/cli/ first, which would break another test run using
+ * it), and every test process gets SMSKIT_REQUIRE_BUNDLE=1 (vitest.config.ts), so a CLI run that
+ * would have fallen back to tsx fails instead.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function loaderChoice(): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, SMSKIT_DEBUG_LOADER: '1' };
+  delete env.SMSKIT_NO_BUNDLE;
+  delete env.SMSKIT_REQUIRE_BUNDLE;
+  const run = spawnSync(process.execPath, ['bin/smskit.js', '--version'], { cwd: root, env, encoding: 'utf8' });
+  return /^loader: .*$/m.exec(run.stderr)?.[0] ?? `no loader line (exit ${run.status}): ${run.stderr.trim()}`;
+}
+
+export default function setup(): void {
+  if (loaderChoice() === 'loader: bundle') return;
+  const build = spawnSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`cannot build the CLI bundle: ${build.stderr.trim()}`);
+  const after = loaderChoice();
+  if (after !== 'loader: bundle') throw new Error(`the CLI bundle is still not used after a build: ${after}`);
+}
