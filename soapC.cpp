@@ -18,7 +18,7 @@ A commercial use license is available from Genivia Inc., contact@genivia.com
 
 #include "soapH.h"
 
-SOAP_SOURCE_STAMP("@(#) soapC.cpp ver 2.8.124 2026-11-27 05:04:33 GMT")
+SOAP_SOURCE_STAMP("@(#) soapC.cpp ver 2.8.124 2026-11-27 05:06:59 GMT")
 
 
 #ifndef WITH_NOGLOBAL

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../../generator/contract/index.js';
 import { GeneratorError } from '../../../generator/errors.js';
 import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { startForwardProxy } from '../../helpers/forward-proxy.js';
 
 const WSDL = readFileSync(new URL('../../../wsdl/serviceapi.wsdl', import.meta.url), 'utf8');
 const IMPORT_DIR = new URL('../../fixtures/wsdl-import/', import.meta.url);
@@ -189,6 +190,17 @@ describe('readContract from a URL', () => {
       undefined,
       `Basic ${Buffer.from('api:pw').toString('base64')}`,
     ]);
+  });
+
+  it('fetches the WSDL and each import through the proxy it is given', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const contract = await readContract(`${origin}/main.wsdl`, { network: { proxy: proxy.url } });
+      expect(contract.documents).toHaveLength(4);
+      expect(proxy.requests).toEqual(contract.documents);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('says a service page is not a WSDL, and which URL to try', async () => {
