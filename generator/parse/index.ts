@@ -14,6 +14,7 @@ import { loadDocuments, type ReadFile, type ReadUrl } from './documents.js';
 import { readMessage, readPortType } from './messages.js';
 import { WSDL_NS } from './namespaces.js';
 import { resolveSchemaSet, withoutBodyArrays } from './schema-set.js';
+import { withTypedHeaderElements } from './typed-headers.js';
 import { type BrokenDefinition, dropDependents, tolerate } from './broken.js';
 import { readService } from './services.js';
 import { wsdlDocumentation } from './xml-access.js';
@@ -56,7 +57,12 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     portTypes: new Map(portTypes.map((p) => [clark(p.name), p])),
   };
   const bindings = [...wsdlIndex.bindings.values()].map((def) => readBinding(ctx, def));
-  const schema = withoutBodyArrays(keptSchema, soapBodyMessages(bindings, messages));
+  const typed = withTypedHeaderElements(
+    withoutBodyArrays(keptSchema, soapBodyMessages(bindings, messages)),
+    bindings,
+    messages,
+  );
+  const schema = typed.schema;
   const services = [...wsdlIndex.services.values()].map((def) => readService(wsdlIndex, def));
   const root = docs.wsdls[0]!;
   const documentation = wsdlDocumentation(root.root, WSDL_NS);
@@ -70,7 +76,7 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     portTypes,
     messages,
     schema,
-    warnings: [...docs.warnings, ...omitted],
+    warnings: [...docs.warnings, ...omitted, ...typed.warnings],
     ...(broken.size === 0
       ? {}
       : {

@@ -50,8 +50,6 @@ function soapProblem(model: WsdlModel, binding: Binding, op: BindingOperation): 
   for (const header of [...op.inputHeaders, ...op.outputHeaders]) {
     if (header.use === 'encoded')
       return `SOAP header ${header.part} is use="encoded"; only literal headers are supported`;
-    if (header.byType === true)
-      return `SOAP header part ${header.part} is declared by type, not element; a literal header block needs an element`;
     if (model.schema.elements[`{${header.element.ns}}${header.element.local}`] === undefined) {
       return `SOAP header element {${header.element.ns}}${header.element.local} is not declared`;
     }

@@ -4,7 +4,9 @@
  * element containing itself through its anonymous type, a document-style part declared by type,
  * and a schema in an obsolete XSD namespace refused as such.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contractFromText } from '../../generator/contract/index.js';
 import { toDescriptor } from '../../generator/descriptor/index.js';
 import { GeneratorError } from '../../generator/errors.js';
 import { generate, parseWsdl } from '../../generator/index.js';
@@ -101,5 +103,52 @@ describe('a document-style part declared by type', () => {
       await server.close();
     }
     expect(descriptor.elements['part:{urn:typed}MoveIn/point']!.name).toEqual({ ns: '', local: 'point' });
+  });
+});
+
+describe('a SOAP header part declared by type (rpc/literal)', () => {
+  it('is carried as a block named after the part, in the message namespace, with a warning', async () => {
+    const text = readFileSync('test/fixtures/wsdl-rpc/orders-rpc.wsdl', 'utf8')
+      .replace(
+        '<message name="ping"/>',
+        '<message name="ping"/><message name="auth"><part name="token" type="xsd:string"/></message>',
+      )
+      .replace(
+        '<input><soap:body use="literal" namespace="urn:orders-rpc"/></input>',
+        '<input><soap:body use="literal" namespace="urn:orders-rpc"/><soap:header message="tns:auth" part="token" use="literal"/></input>',
+      );
+    const model = contractFromText(text, 'orders-rpc-header.wsdl');
+    expect(model.warnings.map((w) => `${w.code}: ${w.message}`)).toContain(
+      'TYPED_HEADER_PART: operation placeOrder of binding OrdersPortBinding: SOAP header part token is declared by type (WS-I BP R2205 wants an element); carried as the header block {urn:orders-rpc}token',
+    );
+    const descriptor = toDescriptor(model);
+    const soap11 = descriptor.bindings.find((b) => b.protocol === 'soap11')!;
+    expect(soap11.operations.find((o) => o.name === 'placeOrder')!.inputHeaders).toEqual([
+      { element: '{urn:orders-rpc}token', prop: 'token' },
+    ]);
+    const seen: unknown[] = [];
+    const server = await listen(
+      createRequestListener(descriptor, {
+        placeOrder: async (_input: unknown, context: { soapHeaders: unknown }) => {
+          seen.push(context.soapHeaders);
+          return { return: 1 };
+        },
+        listSkus: async () => ({ return: [] }),
+        ping: async () => ({}),
+      }),
+      { host: '127.0.0.1', port: 0 },
+    );
+    const client = new ServiceClient(descriptor, { url: `${server.url}/orders`, binding: 'soap11' });
+    try {
+      await client.callWithHeaders(
+        'placeOrder',
+        { order: { customer: 'A' }, note: '' },
+        { soapHeaders: { token: 'abc' } },
+      );
+    } finally {
+      await client.close();
+      await server.close();
+    }
+    expect(seen).toEqual([{ token: 'abc' }]);
   });
 });
