@@ -284,7 +284,7 @@ function wsdlCase(descriptor: ServiceDescriptor, basePath: string): Case {
     binding: 'wsdl',
     level: 'should',
     description: `the server's ${basePath}?wsdl describes the same contract`,
-    request: { method: 'GET', path: `${basePath}?wsdl`, headers: {} },
+    request: { method: 'GET', path: `${basePath === '' ? '/' : basePath}?wsdl`, headers: {} },
     expect: { kind: 'wsdl', contract: summarizeDescriptor(descriptor) },
   };
 }

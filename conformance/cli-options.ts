@@ -60,6 +60,13 @@ export type ConformanceCliOptions = Omit<ResolvedSettings, 'requireResults'> & {
    * (bin/network-flags.ts: files and secrets), for the target and for a WSDL URL.
    */
   readonly network?: NetworkOptions;
+  /**
+   * TLS, proxy and HTTP authentication for reading a --wsdl URL when they are not the target's
+   * (a run of the built-in service against a WSDL fetched through a proxy); default: `network`.
+   */
+  readonly contractNetwork?: NetworkOptions;
+  /** Hosts besides the WSDL's own its remote imports may be fetched from (`*`: any). */
+  readonly allowImportHosts?: readonly string[];
 };
 
 /** The help's `[default: …]` of a setting given in bytes, in the unit it was most likely given in. */

@@ -10,7 +10,11 @@ import { resolve } from 'node:path';
 import { baselineOf, readBaseline, renderBaseline } from './baseline.js';
 import { endpointPath } from './catalogue.js';
 import { DEFAULT_WSDL, type ConformanceCliOptions } from './cli-options.js';
-import { loadContract, type Contract } from './contract-source.js';
+import { readContract } from '../generator/contract/index.js';
+import { GeneratorError } from '../generator/errors.js';
+import { toDescriptor } from '../generator/descriptor/index.js';
+import type { WsdlModel } from '../generator/model/index.js';
+import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { ConformanceError } from './errors.js';
 import { escapeReportText } from '../runtime/xml/report-escape.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
@@ -65,6 +69,13 @@ export interface EmbeddedTarget {
  */
 export type CommandOutcome = 'passed' | 'listed' | 'baseline-written' | 'failed' | 'incomplete' | 'interrupted';
 
+/** The run's contract: the model, its descriptor, and the WSDL text (served by an embedded target). */
+interface Contract {
+  readonly model: WsdlModel;
+  readonly descriptor: ServiceDescriptor;
+  readonly wsdlText: string;
+}
+
 interface RunInputs {
   readonly contract: Contract;
   readonly inputs: Omit<ConformanceInputs, 'values'>;
@@ -108,13 +119,21 @@ function printList(options: ConformanceOptions, io: CommandIo): void {
 }
 
 async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promise<RunInputs> {
-  const contract = await loadContract(
-    options.wsdl,
-    options.timeoutMs,
-    options.maxResponseBytes,
-    options.network,
-    options.target,
-  );
+  // The WSDL is fetched with the run's TLS, proxy and HTTP auth (a UsernameToken is for SOAP
+  // requests only); the credentials go only to the target's origin (the contract layer).
+  const { tls, proxy, auth } = options.contractNetwork ?? options.network ?? {};
+  const read = await readContract(options.wsdl, {
+    network: {
+      ...(tls === undefined ? {} : { tls }),
+      ...(proxy === undefined ? {} : { proxy }),
+      ...(auth === undefined ? {} : { auth }),
+    },
+    timeoutMs: options.timeoutMs,
+    maxBytes: options.maxResponseBytes,
+    ...(options.target === undefined ? {} : { serviceUrl: options.target }),
+    ...(options.allowImportHosts === undefined ? {} : { allowImportHosts: options.allowImportHosts }),
+  });
+  const contract: Contract = { model: read.model, descriptor: toDescriptor(read.model), wsdlText: read.text };
   const inputs = options.inputsFile === undefined ? {} : await readInputsFile(options.inputsFile, io.env ?? {});
   const baseline =
     options.baseline === undefined ? undefined : { file: options.baseline, baseline: readBaseline(options.baseline) };
@@ -131,7 +150,8 @@ const NEXT_STEP =
 
 /** Report files that say the run did not happen, and why (so a CI never reads an older one). */
 function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: CommandIo): void {
-  const code = error instanceof ConformanceError ? error.code : 'ERROR';
+  // A contract that cannot be read is the contract layer's GeneratorError (CONTRACT_UNREADABLE, or the parser's code).
+  const code = error instanceof ConformanceError || error instanceof GeneratorError ? error.code : 'ERROR';
   const message = error instanceof Error ? error.message : String(error);
   for (const reporter of options.reporters) {
     if (reporter.out === undefined) continue;

@@ -9,8 +9,6 @@ export type ConformanceErrorCode =
   | 'NOTHING_SELECTED'
   /** The catalogue could not be built from the descriptor (a case failed validation). */
   | 'CONFORMANCE_CATALOGUE'
-  /** The WSDL given with --wsdl cannot be fetched or read. */
-  | 'CONTRACT_UNREADABLE'
   /** The target could not be reached at all: refused, DNS, timeout, TLS, not HTTP. */
   | 'TARGET_UNREACHABLE';
 

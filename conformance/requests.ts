@@ -67,7 +67,9 @@ export function positiveRequest(
   if (plan.protocol === 'soap11' || plan.protocol === 'soap12') {
     const version = plan.protocol === 'soap11' ? soap11 : soap12;
     const headers = Object.keys(built.soapHeaders).length === 0 ? undefined : built.soapHeaders;
-    const wire = buildSoapRequest(d, version, basePath, plan.operation, built.input, headers, {}, mustUnderstand);
+    // A service at the root of its host (spyne, PHP's built-in server) has the empty base path.
+    const path = basePath === '' ? '/' : basePath;
+    const wire = buildSoapRequest(d, version, path, plan.operation, built.input, headers, {}, mustUnderstand);
     return { method: wire.method, path: wire.path, headers: wire.headers, body: wire.body ?? '' };
   }
   return httpRequestWithParams(plan, basePath, httpParams(plan, built));

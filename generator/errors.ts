@@ -30,10 +30,17 @@ export type ParseErrorCode =
  */
 export type PlanErrorCode = 'UNSUPPORTED_CONSTRUCT' | 'UNSUPPORTED_TYPE' | 'MISSING_REFERENCE';
 
-export type GeneratorErrorCode = ParseErrorCode | PlanErrorCode;
+/**
+ * Raised by the contract layer (generator/contract): the WSDL itself cannot be read at all (a
+ * missing file, a URL that does not answer 200 with XML, over the size or time limit).
+ */
+export type ContractErrorCode = 'CONTRACT_UNREADABLE';
+
+export type GeneratorErrorCode = ParseErrorCode | PlanErrorCode | ContractErrorCode;
 
 export interface ErrorLocation {
   readonly file: string;
+  /** 0 when the error is about the document as a whole (it is then named without a line). */
   readonly line: number;
 }
 
@@ -46,7 +53,7 @@ export class GeneratorError extends Error {
   readonly what: string;
 
   constructor(code: GeneratorErrorCode, what: string, location: ErrorLocation) {
-    super(`${location.file}:${location.line}: ${what}`);
+    super(`${location.file}${location.line === 0 ? '' : `:${location.line}`}: ${what}`);
     this.code = code;
     this.file = location.file;
     this.line = location.line;

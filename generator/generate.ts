@@ -29,6 +29,8 @@ export interface GenerateOptions {
    * on the working directory or on how the path was typed.
    */
   readonly source?: string;
+  /** How the header names the imported documents (default: the model's `imports` as read). */
+  readonly imports?: readonly string[];
   /** Told of every operation left out of a binding (or of the service), with its WSDL line. */
   readonly onWarning?: (warning: ModelWarning) => void;
 }
@@ -41,6 +43,16 @@ export interface GenerateOptions {
 export type FilePrinter = (header: string, statements: Parameters<typeof printFile>[1]) => string;
 
 export function generate(model: WsdlModel, options: GenerateOptions): Map<string, string> {
+  return generateWith(model, options, printFile).files;
+}
+
+/** The generated tree and each service's descriptor, from one planning of the model (the CLI's `--check` reuses them). */
+export interface GeneratedTree {
+  readonly files: Map<string, string>;
+  readonly descriptors: readonly ServiceDescriptor[];
+}
+
+export function generateTree(model: WsdlModel, options: GenerateOptions): GeneratedTree {
   return generateWith(model, options, printFile);
 }
 
@@ -49,7 +61,7 @@ export function generate(model: WsdlModel, options: GenerateOptions): Map<string
  * through ts-morph's own Project and formatter and requires identical bytes.
  * @internal
  */
-export function generateWith(model: WsdlModel, options: GenerateOptions, print: FilePrinter): Map<string, string> {
+export function generateWith(model: WsdlModel, options: GenerateOptions, print: FilePrinter): GeneratedTree {
   const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
   if (model.services.length === 0)
     refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', {
@@ -63,6 +75,7 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
   const header = provenanceHeader({
     toolVersion: options.toolVersion,
     source: options.source ?? model.file,
+    ...((options.imports ?? model.imports) === undefined ? {} : { imports: options.imports ?? model.imports }),
     contractHash,
     options: { runtimeImport },
   });
@@ -79,7 +92,7 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
     put('index.ts', serviceIndexStatements());
   }
   files.set('index.ts', print(header, rootIndexStatements(plan.services)));
-  return files;
+  return { files, descriptors };
 }
 
 /**

@@ -1,4 +1,16 @@
 /** The generator's public surface: WSDL -> model -> generated files / descriptor. */
 export { parseWsdl } from './parse/index.js';
-export { generate, DEFAULT_RUNTIME_IMPORT, type GenerateOptions } from './generate.js';
+export {
+  generate,
+  generateTree,
+  DEFAULT_RUNTIME_IMPORT,
+  type GenerateOptions,
+  type GeneratedTree,
+} from './generate.js';
 export { toDescriptor } from './descriptor/index.js';
+export {
+  readContract,
+  contractFromText,
+  type Contract,
+  type ContractOptions,
+} from './contract/index.js';

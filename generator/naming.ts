@@ -276,6 +276,32 @@ export function allocateMethodNames(requests: readonly MethodNameRequest[]): Map
 }
 
 /** The identifiers generated per service; type names must stay clear of them. */
+/** Names the generated modules import from the runtime or declare besides the schema types. */
+export const RUNTIME_NAMES: readonly string[] = [
+  'XmlElement',
+  'ServiceDescriptor',
+  'OperationDescriptor',
+  'ServiceClient',
+  'ClientOptions',
+  'CallOptions',
+  'RequestContext',
+  'ServerOptions',
+  'OperationHandler',
+  'createRequestListener',
+];
+
+/**
+ * The identifier a service's generated names start with: its name as a type identifier, with
+ * `Service` appended when one of its names would be a runtime name the same file imports (a
+ * service named `Service` would declare `ServiceClient` beside the runtime's `ServiceClient`).
+ */
+export function serviceIdent(serviceName: string): string {
+  const ident = toTypeIdentifier(serviceName);
+  const clashes = (candidate: string): boolean =>
+    Object.values(serviceIdentifiers(candidate)).some((name) => RUNTIME_NAMES.includes(name));
+  return clashes(ident) ? `${ident}Service` : ident;
+}
+
 export function serviceIdentifiers(serviceIdent: string): {
   client: string;
   clientOptions: string;

@@ -18,13 +18,14 @@ import {
   type NetworkFlags,
 } from '../network-flags.js';
 import { assertOneStdinReader } from '../secret-input.js';
+import { readContractWith, validateImportHosts, withContractFlags } from '../contract-flags.js';
 import { secretInputValues, traceWire } from '../wire-trace.js';
 import type { CliCommand } from './command.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
 function builder(yargs: Argv): Argv {
-  return withNetworkFlags(yargs)
+  return withContractFlags(withNetworkFlags(yargs))
     .positional('wsdl', { type: 'string', describe: 'WSDL file or URL' })
     .positional('operation', { type: 'string', describe: 'Operation (or method) name, as `smskit inspect` lists it' })
     .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
@@ -66,6 +67,7 @@ interface CallOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly network: NetworkFlags;
+  readonly allowImportHosts: readonly string[];
 }
 
 function validate(args: Record<string, unknown>): CallOptions {
@@ -93,6 +95,7 @@ function validate(args: Record<string, unknown>): CallOptions {
     timeoutMs: timeout,
     maxResponseBytes: maxBytes,
     network: validateNetworkFlags(args),
+    allowImportHosts: validateImportHosts(args),
   });
 }
 
@@ -135,27 +138,17 @@ function findMethod(d: ServiceDescriptor, name: string): string {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validate(args);
   assertOneStdinReader(stdinReaders(options));
-  const { loadContract } = await import('../../conformance/contract-source.js');
   const runtime = await import('../../runtime/index.js');
+  const { toDescriptor } = await import('../../generator/descriptor/index.js');
   const network = await resolveNetworkFlags(options.network);
   // A WSDL fetched from the service itself goes the same way as the call (CA, client certificate,
-  // proxy, HTTP auth); from another origin than --url, without the credentials (loadContract).
-  // A UsernameToken belongs in SOAP requests only.
-  const { tls, proxy, auth } = network;
-  const wsdlNetwork = {
-    ...(tls === undefined ? {} : { tls }),
-    ...(proxy === undefined ? {} : { proxy }),
-    ...(auth === undefined ? {} : { auth }),
-  };
-  const { descriptor } = await loadContract(
-    options.wsdl,
-    options.timeoutMs,
-    options.maxResponseBytes,
-    wsdlNetwork,
-    options.url,
-  ).catch((error: unknown) => {
-    throw asFlagError(error);
+  // proxy, HTTP auth); from another origin than --url, without the credentials (the contract layer).
+  const { model } = await readContractWith(options.wsdl, network, options.allowImportHosts, {
+    timeoutMs: options.timeoutMs,
+    maxBytes: options.maxResponseBytes,
+    ...(options.url === undefined ? {} : { serviceUrl: options.url }),
   });
+  const descriptor = toDescriptor(model);
   const method = findMethod(descriptor, options.operation);
   const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
   if (binding === undefined)
@@ -191,7 +184,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     return EXIT_OK;
   } catch (error) {
     if (error instanceof runtime.SoapFaultError) {
-      process.stderr.write(`smskit: fault ${error.code}: ${error.message}\n`);
+      process.stderr.write(faultLines(error));
       return EXIT_FAILED;
     }
     if (error instanceof runtime.TransportError) {
@@ -203,6 +196,22 @@ async function run(args: Record<string, unknown>): Promise<number> {
     stopTrace?.();
     await client.close();
   }
+}
+
+/**
+ * A fault as the user needs it: the code with its sub-code (SOAP 1.2 Subcode, or the dotted
+ * suffix of a SOAP 1.1 faultcode such as `Client.Refused`), the text, and the detail's entries.
+ */
+export function faultLines(fault: {
+  code: string;
+  subcode: string | undefined;
+  message: string;
+  detail: Readonly<Record<string, string>>;
+}): string {
+  const code = fault.subcode === undefined ? fault.code : `${fault.code} (sub-code ${fault.subcode})`;
+  const detail =
+    Object.keys(fault.detail).length === 0 ? '' : `smskit: fault detail: ${JSON.stringify(fault.detail)}\n`;
+  return `smskit: fault ${code}: ${fault.message}\n${detail}`;
 }
 
 /** What --show-wire hides: the HTTP and WS-Security credentials, and password-like input values. */

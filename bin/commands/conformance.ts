@@ -32,6 +32,7 @@ import {
 import { deliveryReminder } from '../delivery-reminder.js';
 import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
+import { validateImportHosts, withContractFlags } from '../contract-flags.js';
 import type { CliCommand } from './command.js';
 
 const EXIT_CODE_OF: Readonly<Record<CommandOutcome, number>> = {
@@ -78,19 +79,33 @@ function anyNetworkFlag(flags: NetworkFlags): boolean {
   );
 }
 
-/** The network flags with their files and secrets read; for a --target only (the built-in service is plain local HTTP). */
-async function networkOf(args: Record<string, unknown>, target: string | undefined): Promise<NetworkOptions> {
+/**
+ * The network flags with their files and secrets read: for a --target, and for a --wsdl URL
+ * (the built-in service itself is plain local HTTP, so without --target they reach only the WSDL).
+ */
+async function networkOf(
+  args: Record<string, unknown>,
+  target: string | undefined,
+  wsdl: string,
+): Promise<NetworkOptions> {
   const flags = validateNetworkFlags(args);
-  if (target === undefined && anyNetworkFlag(flags))
-    throw new UsageError('the network flags (--ca, --proxy, --user, --wsse-user…) apply to a --target');
+  if (target === undefined && !/^https?:\/\//i.test(wsdl) && anyNetworkFlag(flags))
+    throw new UsageError('the network flags (--ca, --proxy, --user, --wsse-user…) apply to a --target or a --wsdl URL');
   assertOneStdinReader(networkStdinReaders(flags));
   return resolveNetworkFlags(flags);
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const cli = validateConformanceArgs(withContract(args), process.env);
-  const network = await networkOf(args, cli.target);
-  const options = Object.keys(network).length === 0 ? cli : { ...cli, network };
+  const network = await networkOf(args, cli.target, cli.wsdl);
+  const allowImportHosts = validateImportHosts(args);
+  const withHosts = allowImportHosts.length === 0 ? cli : { ...cli, allowImportHosts };
+  const options =
+    Object.keys(network).length === 0
+      ? withHosts
+      : cli.target === undefined
+        ? { ...withHosts, contractNetwork: network }
+        : { ...withHosts, network };
   const { executeConformance } = await import('../../conformance/command.js');
   const interrupt = new AbortController();
   const onSigint = (): void => {
@@ -128,8 +143,13 @@ export const conformanceCommand: CliCommand = {
   command: 'conformance',
   describe: 'Check a server against a WSDL over all four bindings (no --target: the built-in service)',
   builder: (yargs: Argv) =>
-    withNetworkFlags(
-      conformanceBuilder(yargs).option('wsdl', { default: undefined, defaultDescription: 'the built-in SMS contract' }),
+    withContractFlags(
+      withNetworkFlags(
+        conformanceBuilder(yargs).option('wsdl', {
+          default: undefined,
+          defaultDescription: 'the built-in SMS contract',
+        }),
+      ),
     ),
   examples: [
     ['smskit conformance', 'the built-in service, started on an ephemeral port: every case of the built-in contract'],

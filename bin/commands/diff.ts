@@ -8,6 +8,8 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import type { CliCommand } from './command.js';
+import { readContractsWithFlags, withContractFlags } from '../contract-flags.js';
+import { withNetworkFlags } from '../network-flags.js';
 
 const FAIL_ON = ['breaking', 'client', 'server', 'any'] as const;
 
@@ -52,7 +54,7 @@ export function validateDiffOptions(args: Record<string, unknown>): DiffCommandO
 }
 
 function builder(yargs: Argv): Argv {
-  return yargs
+  return withContractFlags(withNetworkFlags(yargs))
     .positional('old', {
       type: 'string',
       describe: "The WSDL deployed peers were built from: a file or an http(s) URL (e.g. a server's ?wsdl)",
@@ -86,8 +88,11 @@ function builder(yargs: Argv): Argv {
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateDiffOptions(args);
   const diff = await import('../../generator/diff/index.js');
-  const limits = { ...diff.DEFAULT_FETCH_LIMITS, timeoutMs: options.timeoutMs };
-  const [old, now] = await Promise.all([diff.readSide(options.old, limits), diff.readSide(options.new, limits)]);
+  const [oldContract, newContract] = await readContractsWithFlags([options.old, options.new], args, {
+    timeoutMs: options.timeoutMs,
+  });
+  const old = diff.sideFromModel(options.old, oldContract!.model);
+  const now = diff.sideFromModel(options.new, newContract!.model);
   const report = diff.diffSides(old, now, { ignoreDocs: options.ignoreDocs });
   const render =
     options.format === 'json'

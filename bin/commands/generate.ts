@@ -13,6 +13,9 @@ import { diffTrees, readTree, replaceTreeAtomically } from '../file-tree.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
 import type { WsdlModel } from '../../generator/model/index.js';
+import type { ServiceDescriptor } from '../../runtime/descriptor.js';
+import { readContractsWithFlags, withContractFlags } from '../contract-flags.js';
+import { withNetworkFlags } from '../network-flags.js';
 
 /** Size limit of a fetched WSDL: the runtime's response limit (the largest real ASMX WSDLs are under 1 MiB). */
 const MAX_WSDL_BYTES = 16 * 1024 * 1024;
@@ -65,7 +68,7 @@ function shownWsdl(options: GenerateCommandOptions): string {
 }
 
 function builder(yargs: Argv): Argv {
-  return yargs
+  return withContractFlags(withNetworkFlags(yargs))
     .option('wsdl', {
       type: 'string',
       defaultDescription: 'the built-in SMS contract',
@@ -95,15 +98,19 @@ function builder(yargs: Argv): Argv {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateGenerateOptions(args);
-  const { loadContract } = await import('../../conformance/contract-source.js');
-  const { generate } = await import('../../generator/index.js');
+  const { generateTree } = await import('../../generator/index.js');
   const started = performance.now();
-  const { model } = await loadContract(options.wsdl, options.timeoutMs, MAX_WSDL_BYTES);
+  const [contract] = await readContractsWithFlags([options.wsdl], args, {
+    timeoutMs: options.timeoutMs,
+    maxBytes: MAX_WSDL_BYTES,
+  });
+  const { model } = contract!;
   const planWarnings: { source: { file: string; line: number }; message: string }[] = [];
-  const files = generate(model, {
+  const { files, descriptors } = generateTree(model, {
     runtimeImport: options.runtimeImport,
     toolVersion: toolVersion(),
     source: sourceLabel(options.wsdl, options.out),
+    imports: (model.imports ?? []).map((document) => sourceLabel(document, options.out)),
     onWarning: (w) => planWarnings.push(w),
   });
   const elapsed = Math.round(performance.now() - started);
@@ -115,7 +122,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       process.stdout.write(`${options.out} is up to date with ${wsdl} (${files.size} files)\n`);
       return EXIT_OK;
     }
-    process.stdout.write(`${await semanticChange(options, current, model)}\n`);
+    process.stdout.write(`${await semanticChange(options, current, model, descriptors)}\n`);
     process.stdout.write(diff);
     const again = options.wsdl === builtInWsdlPath() ? '' : ` --wsdl ${shownWsdl(options)}`;
     process.stderr.write(
@@ -140,6 +147,7 @@ async function semanticChange(
   options: GenerateCommandOptions,
   current: ReadonlyMap<string, string>,
   model: WsdlModel,
+  descriptors: readonly ServiceDescriptor[],
 ): Promise<string> {
   try {
     const diff = await import('../../generator/diff/index.js');
@@ -147,7 +155,7 @@ async function semanticChange(
     if (committed.length === 0) return `smskit: wire change: unknown (${options.out} holds no generated descriptor.ts)`;
     const report = diff.diffSides(
       { label: options.out, services: committed },
-      diff.sideFromModel(shownWsdl(options), model),
+      { label: shownWsdl(options), model, services: descriptors },
     );
     return `smskit: wire change from ${options.out} to ${shownWsdl(options)}: ${diff.oneLineSummary(report)}`;
   } catch (error) {

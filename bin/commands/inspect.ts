@@ -7,9 +7,11 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import type { CliCommand } from './command.js';
+import { readContractsWithFlags, withContractFlags } from '../contract-flags.js';
+import { withNetworkFlags } from '../network-flags.js';
 
 function builder(yargs: Argv): Argv {
-  return yargs
+  return withContractFlags(withNetworkFlags(yargs))
     .positional('wsdl', { type: 'string', describe: 'WSDL file or URL (e.g. http://host/service.asmx?wsdl)' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the description as JSON' })
     .option('timeout', {
@@ -26,9 +28,9 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const timeout = Number(args.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0)
     throw new UsageError('--timeout must be a positive number of milliseconds');
-  const { loadContract } = await import('../../conformance/contract-source.js');
   const { describeContract, formatDescription } = await import('../../generator/descriptor/describe.js');
-  const description = describeContract((await loadContract(wsdl, timeout)).model);
+  const [contract] = await readContractsWithFlags([wsdl], args, { timeoutMs: timeout });
+  const description = describeContract(contract!.model);
   process.stdout.write(
     args.json === true ? `${JSON.stringify(description, null, 2)}\n` : formatDescription(description),
   );

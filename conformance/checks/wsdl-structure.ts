@@ -30,7 +30,7 @@ export const wsdlStructureCheck = defineCheck({
       found.push(mismatch('text/xml', media.raw || '(no Content-Type)', 'the WSDL must be served as XML'));
     let served: string[];
     try {
-      served = summarizeDescriptor(descriptorFromWsdlText(body));
+      served = summarizeDescriptor(descriptorFromWsdlText(body, 'the served WSDL'));
     } catch (error) {
       return [
         ...found,

@@ -29,10 +29,14 @@ export interface OperationDescription {
   readonly output: readonly MemberDescription[];
   readonly inputHeaders: readonly MemberDescription[];
   readonly outputHeaders: readonly MemberDescription[];
+  /** The portType's declared faults: name and the element (or type) of its message's part. */
+  readonly faults: readonly { readonly name: string; readonly detail: string }[];
   readonly documentation?: string;
 }
 
 export interface PortDescription {
+  /** The wsdl:port name (ASMX names it after its binding). */
+  readonly port: string;
   readonly binding: string;
   readonly protocol: string;
   readonly address?: string;
@@ -59,23 +63,37 @@ export function describeContract(model: WsdlModel): ContractDescription {
       name: service.name.local,
       targetNamespace: d.targetNamespace,
       ...(service.documentation !== undefined ? { documentation: service.documentation.trim() } : {}),
-      ports: d.bindings.map((b) => describePort(d, b)),
+      ports: d.bindings.map((b) => ({
+        port: service.ports.find((p) => p.binding.local === b.name)?.name ?? b.name,
+        ...describePort(d, b, model),
+      })),
     };
   });
   return { file: model.file, services };
 }
 
-function describePort(d: ServiceDescriptor, binding: BindingDescriptor): PortDescription {
+function describePort(
+  d: ServiceDescriptor,
+  binding: BindingDescriptor,
+  model: WsdlModel,
+): Omit<PortDescription, 'port'> {
+  const modelBinding = model.bindings.find((b) => b.name.local === binding.name);
+  const faultsOf = (name: string) =>
+    (modelBinding?.operations.find((o) => o.name === name)?.portTypeOperation.faults ?? []).map((f) => {
+      const part = model.messages.find((m) => m.name.ns === f.message.ns && m.name.local === f.message.local)?.parts[0];
+      const detail = part?.element?.local ?? (part?.type?.kind === 'named' ? part.type.name.local : f.message.local);
+      return { name: f.name, detail };
+    });
   return {
     binding: binding.name,
     protocol: binding.protocol,
     ...(binding.address !== undefined ? { address: binding.address } : {}),
-    operations: binding.operations.map((op) => describeOperation(d, op)),
+    operations: binding.operations.map((op) => ({ ...describeOperation(d, op), faults: faultsOf(op.name) })),
     omitted: (binding.omitted ?? []).map((o) => ({ name: o.name, reason: o.reason })),
   };
 }
 
-function describeOperation(d: ServiceDescriptor, op: OperationDescriptor): OperationDescription {
+function describeOperation(d: ServiceDescriptor, op: OperationDescriptor): Omit<OperationDescription, 'faults'> {
   return {
     name: op.name,
     method: op.method,
@@ -157,10 +175,8 @@ export function formatDescription(description: ContractDescription): string {
     lines.push('', `Service ${service.name} (${service.targetNamespace})`);
     if (service.documentation !== undefined) lines.push(`  ${service.documentation.replace(/\s+/g, ' ')}`);
     for (const port of service.ports) {
-      lines.push(
-        '',
-        `  Port ${port.binding}: ${port.protocol}${port.address !== undefined ? ` at ${port.address}` : ''}`,
-      );
+      const named = port.port === port.binding ? port.port : `${port.port} (binding ${port.binding})`;
+      lines.push('', `  Port ${named}: ${port.protocol}${port.address !== undefined ? ` at ${port.address}` : ''}`);
       for (const op of port.operations) {
         lines.push(`    ${signature(op)}`);
         lines.push(
@@ -168,6 +184,10 @@ export function formatDescription(description: ContractDescription): string {
         );
         if (op.inputHeaders.length > 0) lines.push(`      headers in: ${members(op.inputHeaders)}`);
         if (op.outputHeaders.length > 0) lines.push(`      headers out: ${members(op.outputHeaders)}`);
+        if (op.faults.length > 0)
+          lines.push(
+            `      faults: ${op.faults.map((f) => (f.name === f.detail ? f.name : `${f.name} (${f.detail})`)).join(', ')}`,
+          );
         if (op.documentation !== undefined) lines.push(`      ${op.documentation.replace(/\s+/g, ' ')}`);
       }
       for (const o of port.omitted) lines.push(`    (${o.name} is not available here: ${o.reason})`);

@@ -36,6 +36,7 @@ import {
   httpOutputIsEmpty,
   httpResultPart,
   partValue,
+  type RpcShape,
   soapShape,
   SOAP_PROTOCOLS,
 } from '../plan/message-shapes.js';
@@ -56,14 +57,22 @@ function pickService(model: WsdlModel, plan: ModelPlan, service: QName | undefin
   return found ?? refuse('MISSING_REFERENCE', `service ${clark(service)} is not declared`, source);
 }
 
+/** The rpc/literal wrappers of a service's bindings: an element and a type each, keyed `rpc:{ns}local`. */
+interface RpcWrappers {
+  readonly elements: Record<string, ElementDescriptor>;
+  readonly types: Record<string, TypeDescriptor>;
+}
+
 export function describeService(model: WsdlModel, schema: SchemaPlan, plan: ServicePlan): ServiceDescriptor {
   const byKey = new Map(plan.operations.map((op) => [op.key, op] as const));
+  const rpc: RpcWrappers = { elements: {}, types: {} };
+  const bindings = plan.bindings.map((b) => describeBinding(model, schema, b, byKey, rpc));
   return {
     name: plan.service.name.local,
     targetNamespace: model.targetNamespace,
-    bindings: plan.bindings.map((b) => describeBinding(model, schema, b, byKey)),
-    elements: describeElements(schema),
-    types: describeTypes(schema),
+    bindings,
+    elements: { ...describeElements(schema), ...rpc.elements },
+    types: { ...describeTypes(schema), ...rpc.types },
   };
 }
 
@@ -72,6 +81,7 @@ function describeBinding(
   schema: SchemaPlan,
   planned: PlannedBinding,
   ops: ReadonlyMap<string, PlannedOperation>,
+  rpc: RpcWrappers,
 ): BindingDescriptor {
   const { binding, port } = planned;
   const plannedOf = (op: BindingOperation): PlannedOperation | undefined =>
@@ -79,7 +89,7 @@ function describeBinding(
   const operations = planned.operations.map((op) => {
     const operation = plannedOf(op)!;
     return SOAP_PROTOCOLS.has(binding.protocol)
-      ? describeSoapOperation(model, planned, op, operation)
+      ? describeSoapOperation(model, schema, planned, op, operation, rpc)
       : describeHttpOperation(model, schema, op, operation);
   });
   // Only operations the service still has (carried by another binding) are worth naming.
@@ -98,12 +108,25 @@ function describeBinding(
 
 function describeSoapOperation(
   model: WsdlModel,
+  schema: SchemaPlan,
   planned: PlannedBinding,
   op: BindingOperation,
   operation: PlannedOperation,
+  rpc: RpcWrappers,
 ): OperationDescriptor {
   const body = (direction: 'input' | 'output'): BodyDescriptor => {
     const shape = soapShape(model, planned.binding, op, direction);
+    if (shape.kind === 'rpc') return { kind: 'element', element: describeRpcWrapper(schema, op, shape, rpc) };
+    if (shape.kind === 'typed-part') {
+      // Keyed by message and part: two messages may name a part alike with different types.
+      const key = `part:${clark(messageOf(op, direction))}/${shape.part.name}`;
+      rpc.elements[key] = {
+        name: qname(shape.element),
+        value: toValue(partValue(schema, shape.part, op)),
+        nillable: false,
+      };
+      return { kind: 'element', element: key };
+    }
     return shape.kind === 'element' ? { kind: 'element', element: shape.element } : { kind: 'empty' };
   };
   return {
@@ -116,6 +139,33 @@ function describeSoapOperation(
     outputHeaders: describeHeaders(model, op, op.outputHeaders),
     ...documentation(op),
   };
+}
+
+function messageOf(op: BindingOperation, direction: 'input' | 'output'): QName {
+  return (direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output)!;
+}
+
+/**
+ * An rpc/literal wrapper as the runtime carries a document/literal body: an element (the
+ * wrapper) of an anonymous complex type whose fields are the part accessors, in part order,
+ * each required and single, the properties named after the parts.
+ */
+function describeRpcWrapper(schema: SchemaPlan, op: BindingOperation, shape: RpcShape, rpc: RpcWrappers): string {
+  const key = `rpc:${clark(shape.wrapper)}`;
+  rpc.types[key] = {
+    kind: 'complex',
+    fields: shape.parts.map(({ part, accessor }) => ({
+      prop: part.name,
+      name: qname(accessor),
+      value: toValue(partValue(schema, part, op)),
+      minOccurs: 1,
+      maxOccurs: 1,
+      nillable: false,
+    })),
+    attributes: [],
+  };
+  rpc.elements[key] = { name: qname(shape.wrapper), value: { kind: 'type', type: key }, nillable: false };
+  return key;
 }
 
 function describeHeaders(

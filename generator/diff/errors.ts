@@ -5,10 +5,8 @@
  */
 
 export type DiffErrorCode =
-  /** A file cannot be read or a URL cannot be fetched (status, time or size limit). */
-  | 'DIFF_INPUT_UNREADABLE'
   /** The committed generated code holds no descriptor smskit can read back. */
-  | 'DIFF_DESCRIPTOR_UNREADABLE';
+  'DIFF_DESCRIPTOR_UNREADABLE';
 
 export class DiffError extends Error {
   override readonly name = 'DiffError';

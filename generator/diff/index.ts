@@ -5,7 +5,7 @@
  * -> findings (collector.ts) -> verdicts (judge.ts with rules.ts) -> report (report/).
  */
 export { diffSides, gatingChanges, type DiffOptions } from './compare.js';
-export { readSide, sideFromModel, isUrl, DEFAULT_FETCH_LIMITS, type FetchLimits } from './source.js';
+export { sideFromModel } from './source.js';
 export { DiffError, type DiffErrorCode } from './errors.js';
 export { RULE_IDS } from './rules.js';
 export { renderPretty } from './report/pretty.js';

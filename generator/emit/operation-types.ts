@@ -52,6 +52,7 @@ export class OperationTypes {
       this.#synthetic.add(shape.tsName);
       return shape.tsName;
     }
+    if (shape.kind === 'part') return this.#text.value(shape.value);
     return this.#text.value(this.#schema.elements.get(shape.element)!.value);
   }
 }

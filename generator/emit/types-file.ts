@@ -32,7 +32,8 @@ export function typesStatements(
   });
   for (const op of service.operations) {
     for (const shape of [op.input, op.output]) {
-      if (shape.kind === 'synthetic') declarations.push(syntheticInterface(shape.tsName, shape.fields, op.name, text));
+      if (shape.kind === 'synthetic')
+        declarations.push(syntheticInterface(shape.tsName, shape.fields, op.name, text, shape.rpc));
     }
     if (op.requestHeaders !== undefined)
       declarations.push(headersAlias(op.requestHeaders, `the request of operation \`${op.name}\``, schema, text));
@@ -206,19 +207,24 @@ function syntheticInterface(
   fields: readonly SyntheticField[],
   operation: string,
   text: TypeText,
+  rpc: { ns: string; local: string } | undefined,
 ): InterfaceDeclarationStructure {
   return {
     kind: StructureKind.Interface,
     isExported: true,
     name,
     docs: jsDoc(
-      `Synthesised for operation \`${operation}\`, which has no SOAP binding: HTTP GET/POST parameters / result.`,
+      rpc === undefined
+        ? `Synthesised for operation \`${operation}\`, which has no SOAP binding: HTTP GET/POST parameters / result.`
+        : `The parts of operation \`${operation}\` (rpc/literal): the wrapper element ${wireName(rpc)} holds one accessor per part.`,
     ),
     properties: fields.map((f) => ({
       name: propertyKey(f.prop),
       type: text.value(f.value),
       hasQuestionToken: f.optional,
-      docs: jsDoc(`${f.optional ? 'Result' : 'Parameter'} \`${f.prop}\`: ${describeValue(f.value)}.`),
+      docs: jsDoc(
+        `${rpc !== undefined ? 'Part' : f.optional ? 'Result' : 'Parameter'} \`${f.prop}\`: ${describeValue(f.value)}.`,
+      ),
     })),
   };
 }

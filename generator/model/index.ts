@@ -202,6 +202,8 @@ export interface SoapHeaderUse {
   /** The header block's element, resolved from message/part. */
   readonly element: QName;
   readonly use: 'literal' | 'encoded';
+  /** The part is declared by `type`: `element` is then the part name in the message's namespace. */
+  readonly byType?: true;
 }
 
 export interface SoapBodyUse {
@@ -293,6 +295,23 @@ export interface WsdlModel {
   readonly schema: SchemaSet;
   /** Non-fatal findings (unresolvable optional imports, ignored extensions), in document order. */
   readonly warnings: readonly ModelWarning[];
+  /**
+   * Definitions left out because they cannot be read (or use one that cannot), keyed
+   * `type:{ns}local`, `element:{ns}local`, `message:{ns}local`, with the reason; absent when none.
+   * Each is also a DEFINITION_OMITTED warning; a binding operation that needs one is left out.
+   */
+  readonly omitted?: Readonly<Record<string, OmittedDefinition>>;
+  /** The imported documents read besides the root (paths as given, URLs whole), in read order; absent when none. */
+  readonly imports?: readonly string[];
+}
+
+/** A definition the parser left out, with the refusal it would otherwise have been. */
+export interface OmittedDefinition {
+  /** The parser's error code (WSDL_UNRESOLVED_REFERENCE, WSDL_UNSUPPORTED, ...). */
+  readonly code: string;
+  /** The reason, without location. */
+  readonly what: string;
+  readonly source: SourceLocation;
 }
 
 export interface ModelWarning {

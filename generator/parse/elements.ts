@@ -1,6 +1,5 @@
 /** Element declarations, global and local, with form/elementFormDefault applied to the name. */
 import type { XmlElement } from '../../runtime/xml/types.js';
-import { GeneratorError } from '../errors.js';
 import { clark, qname, type ElementDecl, type QName, type TypeUse } from '../model/index.js';
 import { readComplexType } from './complex-types.js';
 import type { Definition } from './definition-index.js';
@@ -9,7 +8,14 @@ import { XSD_NS } from './namespaces.js';
 import { booleanAttr, guarded, occurs, type SchemaContext } from './schema-context.js';
 import { readSimpleType } from './simple-types.js';
 import { checkElementRef, resolveTypeRef } from './type-refs.js';
-import { at, attr, firstChild, qnameAttr, requiredAttr, showQName, xsdDocumentation } from './xml-access.js';
+import { at, attr, firstChild, qnameAttr, requiredAttr, xsdDocumentation } from './xml-access.js';
+
+/** Thrown when a global element is reached again while its anonymous type is being read. */
+class ContainsItself extends Error {
+  constructor(readonly key: string) {
+    super(`element ${key} contains itself`);
+  }
+}
 
 /** A top-level `xs:element`: always in the schema's target namespace, occurs once. */
 export function readGlobalElement(ctx: SchemaContext, def: Definition<SchemaDocument>): ElementDecl {
@@ -17,16 +23,53 @@ export function readGlobalElement(ctx: SchemaContext, def: Definition<SchemaDocu
   const key = clark(name);
   const done = ctx.globalElements.get(key);
   if (done !== undefined) return done;
-  const cycle = () =>
-    new GeneratorError(
-      'WSDL_UNSUPPORTED',
-      `element ${showQName(name)} contains itself through an anonymous type; give the type a name`,
-      at(def.doc.file, def.el),
+  const cycle = () => new ContainsItself(key);
+  try {
+    const decl = guarded(ctx, `element ${key}`, cycle, () =>
+      declaration(ctx, def.doc, def.el, name, { minOccurs: 1, maxOccurs: 1 }),
     );
-  const decl = guarded(ctx, `element ${key}`, cycle, () =>
-    declaration(ctx, def.doc, def.el, name, { minOccurs: 1, maxOccurs: 1 }),
-  );
-  ctx.globalElements.set(key, decl);
+    ctx.globalElements.set(key, decl);
+    return decl;
+  } catch (error) {
+    const complex = firstChild(def.el, XSD_NS, 'complexType');
+    // Only the outermost reading of the element (no longer expanding it) gives it a named type.
+    const outermost = !ctx.expanding.has(`element ${key}`);
+    if (!(error instanceof ContainsItself) || error.key !== key || !outermost || complex === undefined) throw error;
+    return withSynthesizedType(ctx, def, name, complex);
+  }
+}
+
+/**
+ * An element that contains itself through its anonymous type (valid XSD: a folder of folders)
+ * gets a named type, `<element>Type` in its namespace (numbered if taken), so the generated code
+ * can refer to it; the element is known by that type before the type is read, ending the cycle.
+ */
+function withSynthesizedType(
+  ctx: SchemaContext,
+  def: Definition<SchemaDocument>,
+  name: QName,
+  complex: XmlElement,
+): ElementDecl {
+  const taken = (local: string) => {
+    const typeKey = clark(qname(name.ns, local));
+    return ctx.index.types.has(typeKey) || ctx.synthesizedTypes.has(typeKey);
+  };
+  let local = `${name.local}Type`;
+  for (let n = 2; taken(local); n++) local = `${name.local}Type${n}`;
+  const typeName = qname(name.ns, local);
+  const decl: ElementDecl = {
+    kind: 'element',
+    name,
+    type: { kind: 'named', name: typeName },
+    minOccurs: 1,
+    maxOccurs: 1,
+    nillable: booleanAttr(def.el, 'nillable'),
+    ...valueConstraints(def.el),
+    ...documented(xsdDocumentation(def.el)),
+    source: at(def.doc.file, def.el),
+  };
+  ctx.globalElements.set(clark(name), decl);
+  ctx.synthesizedTypes.set(clark(typeName), readComplexType(ctx, def.doc, complex, typeName));
   return decl;
 }
 

@@ -7,34 +7,63 @@
  * components (schema-set.ts and the XSD modules). Bindings are read before the schema is
  * resolved so that an rpc/encoded WSDL is refused for that reason, not for its SOAP-ENC types.
  */
-import { clark, type Message, type PortType, type WsdlModel } from '../model/index.js';
+import { type Binding, clark, type Message, type PortType, type WsdlModel } from '../model/index.js';
 import { readBinding } from './bindings.js';
 import { indexSchemas, indexWsdl } from './definition-index.js';
-import { loadDocuments, type ReadFile } from './documents.js';
+import { loadDocuments, type ReadFile, type ReadUrl } from './documents.js';
 import { readMessage, readPortType } from './messages.js';
 import { WSDL_NS } from './namespaces.js';
-import { resolveSchemaSet } from './schema-set.js';
+import { resolveSchemaSet, withoutBodyArrays } from './schema-set.js';
+import { withTypedHeaderElements } from './typed-headers.js';
+import { type BrokenDefinition, dropDependents, tolerate } from './broken.js';
 import { readService } from './services.js';
 import { wsdlDocumentation } from './xml-access.js';
 
 export interface ParseOptions {
   /** Reads a file by absolute path (default: fs.readFileSync). Tests use it to serve fixtures. */
   readonly readFile?: ReadFile;
+  /**
+   * Reads an http(s) document (a root given as a URL, a remote import, or a relative import of
+   * a URL document). Without it remote documents are refused; generator/contract provides it.
+   */
+  readonly readUrl?: ReadUrl;
+}
+
+/** The messages SOAP bindings carry as bodies (their wrappers are objects, never arrays). */
+function soapBodyMessages(bindings: readonly Binding[], messages: readonly Message[]): Message[] {
+  const used = new Set(
+    bindings
+      .filter((b) => b.protocol === 'soap11' || b.protocol === 'soap12')
+      .flatMap((b) => b.operations.flatMap((o) => [o.portTypeOperation.input, o.portTypeOperation.output]))
+      .flatMap((name) => (name === undefined ? [] : [clark(name)])),
+  );
+  return messages.filter((m) => used.has(clark(m.name)));
 }
 
 export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
-  const docs = loadDocuments(file, options?.readFile);
+  const docs = loadDocuments(file, options?.readFile, options?.readUrl);
   const schemaIndex = indexSchemas(docs);
   const wsdlIndex = indexWsdl(docs);
-  const messages: Message[] = [...wsdlIndex.messages.values()].map((def) => readMessage(schemaIndex, def));
+  const broken = new Map<string, BrokenDefinition>();
+  const readMessages = [...wsdlIndex.messages.values()].flatMap(
+    (def) =>
+      tolerate(`message:{${def.doc.targetNamespace}}${def.name}`, broken, () => readMessage(schemaIndex, def)) ?? [],
+  );
   const portTypes: PortType[] = [...wsdlIndex.portTypes.values()].map((def) => readPortType(wsdlIndex, def));
+  const resolved = resolveSchemaSet(schemaIndex, broken);
+  const { schema: keptSchema, messages, warnings: omitted } = dropDependents(resolved, readMessages, broken);
   const ctx = {
     messages: new Map(messages.map((m) => [clark(m.name), m])),
     portTypes: new Map(portTypes.map((p) => [clark(p.name), p])),
   };
   const bindings = [...wsdlIndex.bindings.values()].map((def) => readBinding(ctx, def));
+  const typed = withTypedHeaderElements(
+    withoutBodyArrays(keptSchema, soapBodyMessages(bindings, messages)),
+    bindings,
+    messages,
+  );
+  const schema = typed.schema;
   const services = [...wsdlIndex.services.values()].map((def) => readService(wsdlIndex, def));
-  const schema = resolveSchemaSet(schemaIndex);
   const root = docs.wsdls[0]!;
   const documentation = wsdlDocumentation(root.root, WSDL_NS);
   return {
@@ -47,8 +76,16 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     portTypes,
     messages,
     schema,
-    warnings: docs.warnings,
+    warnings: [...docs.warnings, ...omitted, ...typed.warnings],
+    ...(broken.size === 0
+      ? {}
+      : {
+          omitted: Object.fromEntries(
+            [...broken].map(([key, b]) => [key, { code: b.code, what: b.what, source: b.source }]),
+          ),
+        }),
+    ...(docs.documents.length > 1 ? { imports: docs.documents.slice(1) } : {}),
   };
 }
 
-export type { ReadFile } from './documents.js';
+export { DocumentPending, type ReadFile, type ReadUrl } from './documents.js';

@@ -1,7 +1,7 @@
 /** State shared by the schema resolution modules: the index, memoised globals, cycle guards. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import type { ElementDecl, MaxOccurs } from '../model/index.js';
+import type { ComplexType, ElementDecl, MaxOccurs } from '../model/index.js';
 import type { SchemaIndex } from './definition-index.js';
 import type { SchemaDocument } from './documents.js';
 import { at, attr, tagName } from './xml-access.js';
@@ -12,10 +12,12 @@ export interface SchemaContext {
   readonly globalElements: Map<string, ElementDecl>;
   /** Clark keys of element refs, groups and attributeGroups being expanded (cycle guard). */
   readonly expanding: Set<string>;
+  /** Named types made for anonymous types that contain their own element (elements.ts), by Clark key. */
+  readonly synthesizedTypes: Map<string, ComplexType>;
 }
 
 export function newSchemaContext(index: SchemaIndex): SchemaContext {
-  return { index, globalElements: new Map(), expanding: new Set() };
+  return { index, globalElements: new Map(), expanding: new Set(), synthesizedTypes: new Map() };
 }
 
 export function occurs(doc: SchemaDocument, el: XmlElement): { minOccurs: number; maxOccurs: MaxOccurs } {
@@ -44,7 +46,7 @@ export function booleanAttr(el: XmlElement, name: string): boolean {
 }
 
 /** Runs `expand` for `key` unless it is already being expanded (a cycle). */
-export function guarded<T>(ctx: SchemaContext, key: string, onCycle: () => GeneratorError, expand: () => T): T {
+export function guarded<T>(ctx: SchemaContext, key: string, onCycle: () => Error, expand: () => T): T {
   if (ctx.expanding.has(key)) throw onCycle();
   ctx.expanding.add(key);
   try {

@@ -1,11 +1,12 @@
 /**
  * The SOAP 1.1 / SOAP 1.2 extensions of a binding operation: soap:operation, soap:body and
- * soap:header (resolved from message + part to the header element). `use="encoded"` is refused:
- * the model describes literal XML, and SOAP-encoding cannot be reproduced faithfully from it.
+ * soap:header (resolved from message + part to the header element). `use="encoded"` is kept in
+ * the model: the plan leaves such a binding out (with a warning naming it), as SOAP encoding
+ * cannot be reproduced faithfully from a schema, while the WSDL's literal bindings still generate.
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, type Message, type QName, type SoapBodyUse, type SoapHeaderUse } from '../model/index.js';
+import { clark, qname, type Message, type QName, type SoapBodyUse, type SoapHeaderUse } from '../model/index.js';
 import { WSDL_NS } from './namespaces.js';
 import { at, attr, children, firstChild, requiredAttr, requiredQNameAttr, showQName, tagName } from './xml-access.js';
 
@@ -90,28 +91,18 @@ function readHeader(ctx: SoapContext, el: XmlElement): SoapHeaderUse {
     );
   }
   if (part.element === undefined) {
-    throw new GeneratorError(
-      'WSDL_UNSUPPORTED',
-      `<${tagName(el)}> part "${partName}" of message ${showQName(messageName)} is declared by type, not element; a literal header block needs an element`,
-      at(ctx.file, el),
-    );
+    // The block's element is then the part's name in the message's namespace (how rpc-style
+    // stacks write it); the plan decides whether a binding can carry that.
+    return { message: messageName, part: partName, element: qname(messageName.ns, partName), use, byType: true };
   }
   const element: QName = part.element;
   return { message: messageName, part: partName, element, use };
 }
 
-function readUse(ctx: SoapContext, el: XmlElement): 'literal' {
+function readUse(ctx: SoapContext, el: XmlElement): 'literal' | 'encoded' {
   const use = attr(el, 'use')?.trim() ?? 'literal';
-  if (use === 'literal') return use;
+  if (use === 'literal' || use === 'encoded') return use;
   const construct = `<${tagName(el)} use="${use}">`;
-  if (use === 'encoded') {
-    const style = attr(el, 'encodingStyle');
-    throw new GeneratorError(
-      'WSDL_UNSUPPORTED',
-      `binding ${ctx.binding} operation "${ctx.operation}": ${construct} (SOAP encoding${style === undefined ? '' : ` ${style}`}) is not supported; only literal messages can be modelled faithfully`,
-      at(ctx.file, el),
-    );
-  }
   throw new GeneratorError(
     'WSDL_INVALID',
     `binding ${ctx.binding} operation "${ctx.operation}": ${construct} is neither literal nor encoded`,

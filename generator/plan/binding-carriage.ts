@@ -22,18 +22,24 @@ import {
 } from './message-shapes.js';
 import type { PlannedValue } from './values.js';
 
-/** Why `binding` cannot carry `op`, or undefined when it can. */
+/**
+ * Why `binding` cannot carry `op`, or undefined when it can; `cause`: the refusal behind the
+ * reason (a definition the parser left out keeps its own code and location there).
+ */
 export function carriageProblem(
   model: WsdlModel,
   schema: SchemaPlan,
   binding: Binding,
   op: BindingOperation,
-): string | undefined {
+): { reason: string; cause?: GeneratorError } | undefined {
   try {
-    return SOAP_PROTOCOLS.has(binding.protocol) ? soapProblem(model, binding, op) : httpProblem(model, schema, op);
+    const reason = SOAP_PROTOCOLS.has(binding.protocol)
+      ? soapProblem(model, binding, op)
+      : httpProblem(model, schema, op);
+    return reason === undefined ? undefined : { reason };
   } catch (err) {
     // The shape functions refuse with the construct's own message; here that refusal is local.
-    if (err instanceof GeneratorError) return err.what;
+    if (err instanceof GeneratorError) return { reason: err.what, cause: err };
     throw err;
   }
 }

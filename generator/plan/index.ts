@@ -4,22 +4,9 @@
  */
 import type { WsdlModel } from '../model/index.js';
 import { refuse } from '../errors.js';
-import { TS_RESERVED_WORDS, serviceIdentifiers, toTypeIdentifier } from '../naming.js';
+import { RUNTIME_NAMES, TS_RESERVED_WORDS, serviceIdent, serviceIdentifiers } from '../naming.js';
 import { planSchema, type SchemaPlan } from './schema.js';
 import { planService, uniqueFolders, type ServicePlan } from './service.js';
-
-/** Names the generated modules import or declare besides the schema types. */
-const RUNTIME_NAMES: readonly string[] = [
-  'XmlElement',
-  'ServiceDescriptor',
-  'ServiceClient',
-  'ClientOptions',
-  'CallOptions',
-  'RequestContext',
-  'ServerOptions',
-  'OperationHandler',
-  'createRequestListener',
-];
 
 export interface ModelPlan {
   readonly schema: SchemaPlan;
@@ -27,7 +14,7 @@ export interface ModelPlan {
 }
 
 function reservedTypeNames(model: WsdlModel): string[] {
-  const perService = model.services.flatMap((s) => Object.values(serviceIdentifiers(toTypeIdentifier(s.name.local))));
+  const perService = model.services.flatMap((s) => Object.values(serviceIdentifiers(serviceIdent(s.name.local))));
   return [...TS_RESERVED_WORDS, ...RUNTIME_NAMES, ...perService];
 }
 
@@ -46,6 +33,11 @@ export function planModel(model: WsdlModel): ModelPlan {
  */
 function refuseWhenNothingIsLeft(plan: ModelPlan): void {
   if (plan.services.some((s) => s.operations.length > 0)) return;
+  // A definition the parser left out is the real cause: refuse with its own code and location.
+  const cause = plan.services
+    .flatMap((s) => s.bindings.flatMap((b) => b.omitted))
+    .find((o) => o.cause?.code.startsWith('WSDL_'))?.cause;
+  if (cause !== undefined) throw cause;
   const first = plan.services.flatMap((s) => s.warnings)[0];
   if (first !== undefined)
     refuse('UNSUPPORTED_CONSTRUCT', `no operation can be generated: ${first.message}`, first.source);

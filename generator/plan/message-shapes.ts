@@ -14,6 +14,7 @@ import {
   type WsdlModel,
 } from '../model/index.js';
 import { refuse } from '../errors.js';
+import { throwIfOmitted } from './omitted.js';
 import type { SchemaPlan } from './schema.js';
 import { resolveValue, type PlannedValue } from './values.js';
 
@@ -27,27 +28,74 @@ export interface SyntheticField {
 
 export type MethodShape =
   | { readonly kind: 'element'; readonly element: string }
-  | { readonly kind: 'synthetic'; readonly tsName: string; readonly fields: readonly SyntheticField[] }
+  | {
+      readonly kind: 'synthetic';
+      readonly tsName: string;
+      readonly fields: readonly SyntheticField[];
+      /** Set for an rpc/literal wrapper (the fields are its parts); else HTTP parameters / result. */
+      readonly rpc?: QName;
+    }
+  /**
+   * document style with one part declared by `type` (a WS-I deviation, R2204, some stacks emit):
+   * the body element is the part's name without namespace, holding a value of that type.
+   */
+  | { readonly kind: 'part'; readonly element: QName; readonly value: PlannedValue }
   | { readonly kind: 'empty' };
 
-/** The document/literal body element of a SOAP operation's input or output. */
+/** document style, one body part declared by `type`: the element and the part (see MethodShape 'part'). */
+export interface TypedPartShape {
+  readonly kind: 'typed-part';
+  readonly element: QName;
+  readonly part: MessagePart;
+}
+
+/**
+ * An rpc/literal body (WSDL 1.1 §3.5, WS-I BP R2729/R2735): a wrapper element named after the
+ * operation (`<op>Response` for the output) in the soap:body namespace, holding one accessor
+ * per part — the part's name without namespace for a `type` part, the element for an `element` part.
+ */
+export interface RpcShape {
+  readonly kind: 'rpc';
+  readonly wrapper: QName;
+  readonly parts: readonly { readonly part: MessagePart; readonly accessor: QName }[];
+}
+
+/** The body of a SOAP operation's input or output: one document/literal element, or an rpc/literal wrapper. */
 export function soapShape(
   model: WsdlModel,
   binding: Binding,
   op: BindingOperation,
   direction: 'input' | 'output',
-): MethodShape {
+): MethodShape | RpcShape | TypedPartShape {
   const style = op.style ?? binding.style ?? 'document';
   const where = `operation ${op.name} of binding ${binding.name.local}`;
-  if (style === 'rpc')
-    refuse('UNSUPPORTED_CONSTRUCT', `rpc style (${where}) is not supported; only document/literal`, op.source);
   const body = direction === 'input' ? op.inputBody : op.outputBody;
-  if (body?.use === 'encoded')
-    refuse('UNSUPPORTED_CONSTRUCT', `use="encoded" (${where}) is not supported; only document/literal`, op.source);
+  if (body?.use === 'encoded' || [...op.inputHeaders, ...op.outputHeaders].some((h) => h.use === 'encoded'))
+    refuse(
+      'UNSUPPORTED_CONSTRUCT',
+      `use="encoded" (${style}/encoded, ${where}) is not supported; only literal messages can be modelled faithfully`,
+      op.source,
+    );
   const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
   if (messageName === undefined) return { kind: 'empty' };
   const message = findMessage(model, messageName, op);
   const parts = message.parts.filter((p) => body?.parts === undefined || body.parts.includes(p.name));
+  if (style === 'rpc') {
+    const ns = body?.namespace ?? model.targetNamespace;
+    return {
+      kind: 'rpc',
+      wrapper: { ns, local: direction === 'input' ? op.name : `${op.name}Response` },
+      parts: parts.map((part) => {
+        if (part.element !== undefined && model.schema.elements[clark(part.element)] === undefined)
+          refuse(
+            'MISSING_REFERENCE',
+            `element ${clark(part.element)} (part ${part.name}) is not declared`,
+            message.source,
+          );
+        return { part, accessor: part.element ?? { ns: '', local: part.name } };
+      }),
+    };
+  }
   if (parts.length === 0) return { kind: 'empty' };
   if (parts.length > 1)
     refuse(
@@ -56,22 +104,21 @@ export function soapShape(
       message.source,
     );
   const part = parts[0]!;
-  if (part.element === undefined)
-    refuse(
-      'UNSUPPORTED_CONSTRUCT',
-      `part ${part.name} of message ${message.name.local} names a type, not an element (${where})`,
-      message.source,
-    );
+  if (part.element === undefined) return { kind: 'typed-part', element: { ns: '', local: part.name }, part };
   const element = clark(part.element);
-  if (model.schema.elements[element] === undefined)
+  if (model.schema.elements[element] === undefined) {
+    throwIfOmitted(model, `element:${element}`);
     refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
+  }
   return { kind: 'element', element };
 }
 
 export function findMessage(model: WsdlModel, name: QName, op: BindingOperation) {
   const message = model.messages.find((m) => clark(m.name) === clark(name));
-  if (message === undefined)
+  if (message === undefined) {
+    throwIfOmitted(model, `message:${clark(name)}`);
     refuse('MISSING_REFERENCE', `message ${clark(name)} (operation ${op.name}) is not declared`, op.source);
+  }
   return message;
 }
 

@@ -23,6 +23,7 @@ import { NameScope, candidatesFor, toTypeIdentifier } from '../naming.js';
 import { planComplexMembers, type PlannedMembers } from './members.js';
 import { refuse } from '../errors.js';
 import { isXmlContent } from './xml-content.js';
+import { throwIfOmitted } from './omitted.js';
 import { resolveValue, simpleValue, type PlannedValue, type PrimitiveValue, type TypeLookup } from './values.js';
 
 export type TypeOrigin = 'type' | 'element' | 'nested';
@@ -184,6 +185,7 @@ function makeLookup(model: WsdlModel, anonymous: Map<object, string>, xmlValued:
     isComplex: (key) => model.schema.types[key]?.kind === 'complex',
     anonymousKey: (type) => anonymous.get(type),
     isXmlValued: (key) => xmlValued.has(key),
+    throwIfOmitted: (key) => throwIfOmitted(model, `type:${key}`),
   };
 }
 

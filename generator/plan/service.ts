@@ -29,10 +29,12 @@ import {
   CLIENT_MEMBERS,
   NameScope,
   serviceFolder,
+  serviceIdent,
   serviceIdentifiers,
   toTypeIdentifier,
 } from '../naming.js';
 import { carriageProblem } from './binding-carriage.js';
+import type { GeneratorError } from '../errors.js';
 import {
   findMessage,
   headerProps,
@@ -61,6 +63,8 @@ export interface PlannedBinding {
 export interface OmittedOperation {
   readonly operation: BindingOperation;
   readonly reason: string;
+  /** The refusal behind the reason, when there is one. */
+  readonly cause?: GeneratorError;
 }
 
 export interface PlannedOperation {
@@ -102,32 +106,53 @@ export function operationKey(op: BindingOperation): string {
   return `${op.name}\u0000${op.inputName ?? op.portTypeOperation.inputName ?? ''}`;
 }
 
+/**
+ * One binding per protocol: the first port's in document order that carries at least one
+ * operation (so an rpc/encoded SOAP 1.1 binding beside a literal one does not hide it), else the
+ * first. A binding passed over because it carries nothing is named in a warning with the reason;
+ * one passed over because another serves its protocol, in a note.
+ */
 function chooseBindings(
   model: WsdlModel,
   service: Service,
-): { bindings: { binding: Binding; port: Port }[]; notes: string[] } {
-  const bindings: { binding: Binding; port: Port }[] = [];
-  const notes: string[] = [];
-  for (const port of service.ports) {
+  schema: SchemaPlan,
+): { bindings: PlannedBinding[]; notes: string[]; warnings: ModelWarning[] } {
+  const candidates = service.ports.map((port) => {
     const binding = model.bindings.find((b) => clark(b.name) === clark(port.binding));
     if (binding === undefined)
       refuse('MISSING_REFERENCE', `port ${port.name} refers to missing binding ${clark(port.binding)}`, port.source);
-    const chosen = bindings.find((b) => b.binding.protocol === binding.protocol);
-    if (chosen !== undefined) {
-      notes.push(
-        `port ${port.name} (binding ${binding.name.local}) is not used: ${binding.protocol} is served by port ` +
-          `${chosen.port.name} (binding ${chosen.binding.name.local}), the first in document order`,
-      );
+    return sortByCarriage(model, schema, binding, port);
+  });
+  const bindings: PlannedBinding[] = [];
+  const notes: string[] = [];
+  const warnings: ModelWarning[] = [];
+  for (const candidate of candidates) {
+    const { binding, port } = candidate;
+    const sameProtocol = candidates.filter((c) => c.binding.protocol === binding.protocol);
+    const chosen = sameProtocol.find((c) => c.operations.length > 0) ?? sameProtocol[0]!;
+    if (chosen === candidate) {
+      bindings.push(candidate);
       continue;
     }
-    bindings.push({ binding, port });
+    if (candidate.operations.length === 0 && candidate.omitted.length > 0) {
+      warnings.push({
+        code: 'BINDING_OMITTED',
+        message: `binding ${binding.name.local} (${binding.protocol}, port ${port.name}) is left out: ${candidate.omitted[0]!.reason}`,
+        source: binding.source,
+      });
+      continue;
+    }
+    notes.push(
+      `port ${port.name} (binding ${binding.name.local}) is not used: ${binding.protocol} is served by port ` +
+        `${chosen.port.name} (binding ${chosen.binding.name.local}), the first in document order`,
+    );
   }
-  return { bindings, notes };
+  return { bindings, notes, warnings };
 }
 
 export function planService(model: WsdlModel, service: Service, schema: SchemaPlan, folder: string): ServicePlan {
-  const chosen = chooseBindings(model, service);
-  const bindings = chosen.bindings.map(({ binding, port }) => sortByCarriage(model, schema, binding, port));
+  const chosen = chooseBindings(model, service, schema);
+  const bindings = chosen.bindings;
   const grouped = groupOperations(bindings);
   const methods = allocateMethodNames(
     [...grouped.entries()].map(([key, bound]) => {
@@ -136,11 +161,11 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
       return { key, operation: op.name, ...(messageName !== undefined ? { messageName } : {}) };
     }),
   );
-  const ident = toTypeIdentifier(service.name.local);
+  const ident = serviceIdent(service.name.local);
   const operations = nameHeaderMethods(
     [...grouped.entries()].map(([key, bound]) => planOperation(model, schema, key, methods.get(key)!.name, bound)),
   );
-  const warnings = omissionWarnings(bindings, grouped);
+  const warnings = [...chosen.warnings, ...omissionWarnings(bindings, grouped), ...typedPartWarnings(model, bindings)];
   return {
     service,
     ident,
@@ -158,9 +183,9 @@ function sortByCarriage(model: WsdlModel, schema: SchemaPlan, binding: Binding, 
   const operations: BindingOperation[] = [];
   const omitted: OmittedOperation[] = [];
   for (const operation of binding.operations) {
-    const reason = carriageProblem(model, schema, binding, operation);
-    if (reason === undefined) operations.push(operation);
-    else omitted.push({ operation, reason });
+    const problem = carriageProblem(model, schema, binding, operation);
+    if (problem === undefined) operations.push(operation);
+    else omitted.push({ operation, ...problem });
   }
   return { binding, port, operations, omitted };
 }
@@ -180,6 +205,27 @@ function omissionWarnings(bindings: readonly PlannedBinding[], grouped: Readonly
     }
   }
   return warnings;
+}
+
+/** One warning per document-style body part declared by `type`: carried, but outside WS-I (R2204). */
+function typedPartWarnings(model: WsdlModel, bindings: readonly PlannedBinding[]): ModelWarning[] {
+  return bindings.flatMap(({ binding, operations }) =>
+    !SOAP_PROTOCOLS.has(binding.protocol)
+      ? []
+      : operations.flatMap((operation) =>
+          (['input', 'output'] as const).flatMap((direction) => {
+            const shape = soapShape(model, binding, operation, direction);
+            if (shape.kind !== 'typed-part') return [];
+            return [
+              {
+                code: 'TYPED_BODY_PART',
+                message: `operation ${operation.name} of binding ${binding.name.local}: the ${direction} part ${shape.part.name} is declared by type in document style (WS-I BP R2204 wants an element); carried as the element <${shape.part.name}> without namespace`,
+                source: operation.source,
+              },
+            ];
+          }),
+        ),
+  );
 }
 
 function groupOperations(bindings: readonly PlannedBinding[]): Map<string, PlannedOperation['bound'][number][]> {
@@ -209,8 +255,8 @@ function planOperation(
   if (soap !== undefined) {
     return {
       ...common,
-      input: soapShape(model, soap.binding, soap.operation, 'input'),
-      output: soapShape(model, soap.binding, soap.operation, 'output'),
+      input: methodShape(model, schema, soap, method, 'input'),
+      output: methodShape(model, schema, soap, method, 'output'),
       ...optional(
         'requestHeaders',
         plannedHeaders(model, schema, method, 'RequestHeaders', soap.operation.inputHeaders),
@@ -223,6 +269,31 @@ function planOperation(
   }
   const http = bound[0]!;
   return { ...common, ...syntheticShapes(model, schema, http.operation, method) };
+}
+
+/** What a method takes or returns over SOAP: an rpc wrapper becomes an interface of its parts. */
+function methodShape(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  soap: PlannedOperation['bound'][number],
+  method: string,
+  direction: 'input' | 'output',
+): MethodShape {
+  const shape = soapShape(model, soap.binding, soap.operation, direction);
+  if (shape.kind === 'typed-part')
+    return { kind: 'part', element: shape.element, value: partValue(schema, shape.part, soap.operation) };
+  if (shape.kind !== 'rpc') return shape;
+  const suffix = direction === 'input' ? 'Request' : 'Response';
+  return {
+    kind: 'synthetic',
+    tsName: schema.scope.claim(candidatesFor(`${toTypeIdentifier(method)}${suffix}`, 'synthetic', shape.wrapper.ns)),
+    fields: shape.parts.map(({ part }) => ({
+      prop: part.name,
+      value: partValue(schema, part, soap.operation),
+      optional: false,
+    })),
+    rpc: shape.wrapper,
+  };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -37,6 +37,8 @@ export interface TypeLookup {
   anonymousKey(type: object): string | undefined;
   /** Keys whose content is only wildcards / DataSet schema: their value is XML. */
   isXmlValued(key: string): boolean;
+  /** Throws the refusal a named type the parser left out stands for (parse/broken.ts), when it was. */
+  throwIfOmitted?(key: string): void;
 }
 
 function builtinValue(name: { ns: string; local: string }, at: SourceLocation): PlannedValue {
@@ -77,6 +79,7 @@ function namedValue(
   if (lookup.isComplex(key)) return lookup.isXmlValued(key) ? { kind: 'xml', alias: key } : { kind: 'type', key };
   // Built-ins referenced as named types (a parser may not distinguish them).
   if (name.ns === XSD_NS || name.ns === SOAP_ENCODING_NS) return builtinValue(name, at);
+  lookup.throwIfOmitted?.(key);
   return refuse('MISSING_REFERENCE', `type ${key} is not declared in any schema`, at);
 }
 

@@ -70,4 +70,21 @@ describe('layers', () => {
     expect(targetFolder(join(ROOT, 'generated', 'x.ts'), 'smskit/runtime')).toBe('runtime');
     expect(targetFolder(join(ROOT, 'runtime', 'x.ts'), 'undici')).toBeUndefined();
   });
+
+  it('would catch the generator reading a WSDL through the conformance runner', () => {
+    // One contract layer (generator/contract) serves every reader; a planted wrong-way import is named.
+    const planted = "import { loadContract } from '../../conformance/contract-source.js';";
+    const file = join(ROOT, 'generator', 'contract', 'index.ts');
+    const target = targetFolder(file, importsOf(planted)[0]!);
+    expect(target).toBe('conformance');
+    expect(ALLOWED.generator).not.toContain(target);
+  });
+
+  it('leaves every WSDL reader to the contract layer: no other module fetches or parses a WSDL', () => {
+    const readers = ['conformance', 'bin', 'generator']
+      .flatMap((folder) => sourceFiles(join(ROOT, folder)))
+      .filter((file) => /\bparseWsdl\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file).split(sep).join('/'));
+    expect(readers.sort()).toEqual(['generator/contract/index.ts', 'generator/parse/index.ts']);
+  });
 });

@@ -93,7 +93,7 @@ describe('generate --wsdl <url>', () => {
   it('an HTTP error is one line, exit 2, and nothing is written', async () => {
     const run = await smskit(['generate', '--wsdl', `${origin}/missing.asmx?wsdl`, '--out', 'missing']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe(`smskit: cannot fetch the WSDL ${origin}/missing.asmx?wsdl: HTTP 404\n`);
+    expect(run.stderr).toBe(`smskit: ${origin}/missing.asmx?wsdl: cannot fetch the WSDL: HTTP 404\n`);
     expect(existsSync(join(elsewhere, 'missing'))).toBe(false);
   });
 
@@ -101,7 +101,7 @@ describe('generate --wsdl <url>', () => {
     // The server answers after 5 s, inside the default limit (10 s): only --timeout 300 makes this fail.
     const run = await smskit(['generate', '--wsdl', `${origin}/slow.asmx?wsdl`, '--out', 'slow', '--timeout', '300']);
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^smskit: cannot fetch the WSDL http:\/\/127\.0\.0\.1:\d+\/slow\.asmx\?wsdl: .+\n$/);
+    expect(run.stderr).toMatch(/^smskit: http:\/\/127\.0\.0\.1:\d+\/slow\.asmx\?wsdl: cannot fetch the WSDL: .+\n$/);
     expect(existsSync(join(elsewhere, 'slow'))).toBe(false);
   });
 });

@@ -100,6 +100,18 @@ describe('running', () => {
     });
   });
 
+  it("a --wsdl that cannot be read is the contract layer's CONTRACT_UNREADABLE, in the reports too", async () => {
+    const { out, io } = captureIo();
+    const error = await executeConformance(
+      parse(['--wsdl', 'no-such.wsdl', '--target', 'http://127.0.0.1:9/x', '--reporter', 'json', '--out', 'r.json']),
+      io,
+    ).catch((e: unknown) => e);
+    expect((error as { code?: unknown }).code).toBe('CONTRACT_UNREADABLE');
+    expect(JSON.parse(out.files.get('r.json')!)).toEqual({
+      error: { code: 'CONTRACT_UNREADABLE', message: 'no-such.wsdl: cannot read the WSDL file (ENOENT)' },
+    });
+  });
+
   it('--list prints the planned cases and sends nothing', async () => {
     const { out, io } = captureIo();
     expect(await executeConformance(parse(['--list', '--binding', 'soap12', '--run', '*/soap12/ok']), io)).toBe(

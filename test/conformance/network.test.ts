@@ -12,7 +12,7 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import type net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report } from '../../conformance/index.js';
-import { loadContract } from '../../conformance/contract-source.js';
+import { readContract } from '../../generator/contract/index.js';
 import { renderHtml, renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
 import { createRequestListener, listen, type ServerOptions } from '../../runtime/index.js';
 import { CONTRACT_WSDL, contractDescriptor } from '../fixtures/conformance/contract.js';
@@ -341,9 +341,9 @@ describe('HTTP authentication and WS-Security', () => {
     const wsdlHost = await start({});
     const wsdl = `${new URL(wsdlHost.origin).origin}/serviceapi.asmx?wsdl`;
     const network = { auth: { type: 'basic', username: 'api', password: HTTP_PASSWORD } } as const;
-    await loadContract(wsdl, 5_000, undefined, network, 'http://127.0.0.1:9/serviceapi.asmx');
+    await readContract(wsdl, { timeoutMs: 5_000, network, serviceUrl: 'http://127.0.0.1:9/serviceapi.asmx' });
     expect(wsdlHost.authorizations).toEqual([undefined]);
-    await loadContract(wsdl, 5_000, undefined, network, wsdlHost.origin);
+    await readContract(wsdl, { timeoutMs: 5_000, network, serviceUrl: wsdlHost.origin });
     expect(wsdlHost.authorizations).toEqual([undefined, expected]);
   });
 

@@ -5,6 +5,7 @@
  *   errors.ts, naming.ts   shared leaves: the one error type, TypeScript names from WSDL names
  *   model/                 the resolved WSDL model: plain data, what every later stage reads
  *   parse/                 WSDL/XSD documents -> model (produces model types, so it comes after)
+ *   contract/              a file or URL (fetched with the runtime's network options) -> parse -> model
  *   plan/                  model -> planned types, services, operations, messages and names
  *   descriptor/            plan -> the runtime descriptor (and `smskit inspect`'s description)
  *   emit/  |  diff/        two branches side by side, neither importing the other: TypeScript
@@ -32,6 +33,7 @@ const STAGES: readonly Stage[] = [
   { name: 'shared leaves', rank: 0, files: ['errors.ts', 'naming.ts'] },
   { name: 'model', rank: 1, folder: 'model' },
   { name: 'parse', rank: 2, folder: 'parse' },
+  { name: 'contract', rank: 2.5, folder: 'contract' },
   { name: 'plan', rank: 3, folder: 'plan' },
   { name: 'descriptor', rank: 4, folder: 'descriptor' },
   { name: 'emit', rank: 5, folder: 'emit' },
@@ -109,6 +111,20 @@ describe('the layering rule', () => {
     ['back to a shared leaf', { given: ['generator/plan/schema.ts', 'generator/naming.ts'], want: 'allowed' }],
     ['emit reads the plan', { given: ['generator/emit/types-file.ts', 'generator/plan/schema.ts'], want: 'allowed' }],
     ['diff reads the parser', { given: ['generator/diff/source.ts', 'generator/parse/index.ts'], want: 'allowed' }],
+    [
+      'contract reads the parser',
+      { given: ['generator/contract/index.ts', 'generator/parse/index.ts'], want: 'allowed' },
+    ],
+    [
+      'contract fetches with the runtime',
+      { given: ['generator/contract/fetch.ts', 'runtime/transport.ts'], want: 'allowed' },
+    ],
+    ['contract -> plan', { given: ['generator/contract/index.ts', 'generator/plan/schema.ts'], want: /forwards/ }],
+    ['parse -> contract', { given: ['generator/parse/documents.ts', 'generator/contract/index.ts'], want: /forwards/ }],
+    [
+      'contract -> conformance',
+      { given: ['generator/contract/index.ts', 'conformance/transport.ts'], want: /outside/ },
+    ],
     ['the pipeline reads emit', { given: ['generator/generate.ts', 'generator/emit/project.ts'], want: 'allowed' }],
     ['the runtime', { given: ['generator/descriptor/index.ts', 'runtime/descriptor.ts'], want: 'allowed' }],
     ['descriptor -> emit', { given: ['generator/descriptor/index.ts', 'generator/emit/literal.ts'], want: /forwards/ }],

@@ -129,7 +129,7 @@ describe('binding choice and synthesised shapes', () => {
     expect(get.output).toEqual({ kind: 'xml-result', element: `{${NS}}string`, field: 'SMSSendResult' });
   });
 
-  it('rpc style leaves the operations out of that binding only, with a warning naming the line', () => {
+  it('rpc/encoded leaves the operations out of that binding only, with a warning naming the line', () => {
     const base = serviceApiModel();
     const soap = base.bindings[0]!;
     const rpc = {
@@ -137,6 +137,8 @@ describe('binding choice and synthesised shapes', () => {
       operations: soap.operations.map((o) => ({
         ...o,
         style: 'rpc' as const,
+        inputBody: { use: 'encoded' as const },
+        outputBody: { use: 'encoded' as const },
         source: { file: 'fixture.wsdl', line: 42 },
       })),
     };
@@ -145,10 +147,13 @@ describe('binding choice and synthesised shapes', () => {
     const soap11 = descriptor.bindings.find((b) => b.protocol === 'soap11')!;
     expect(soap11.operations).toEqual([]);
     expect(soap11.omitted?.map((o) => [o.name, o.reason])).toEqual([
-      ['SMSSend', 'rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal'],
+      [
+        'SMSSend',
+        'use="encoded" (rpc/encoded, operation SMSSend of binding ServiceAPISoap) is not supported; only literal messages can be modelled faithfully',
+      ],
       [
         'SMSSendToPort',
-        'rpc style (operation SMSSendToPort of binding ServiceAPISoap) is not supported; only document/literal',
+        'use="encoded" (rpc/encoded, operation SMSSendToPort of binding ServiceAPISoap) is not supported; only literal messages can be modelled faithfully',
       ],
     ]);
     expect(descriptor.bindings.find((b) => b.protocol === 'soap12')!.operations.map((o) => o.name)).toEqual([
@@ -161,7 +166,7 @@ describe('binding choice and synthesised shapes', () => {
       onWarning: (w) => warnings.push(`${w.source.file}:${w.source.line}: ${w.message}`),
     });
     expect(warnings[0]).toBe(
-      'fixture.wsdl:42: operation SMSSend is left out of binding ServiceAPISoap (soap11): rpc style (operation SMSSend of binding ServiceAPISoap) is not supported; only document/literal',
+      'fixture.wsdl:42: operation SMSSend is left out of binding ServiceAPISoap (soap11): use="encoded" (rpc/encoded, operation SMSSend of binding ServiceAPISoap) is not supported; only literal messages can be modelled faithfully',
     );
   });
 
@@ -173,6 +178,8 @@ describe('binding choice and synthesised shapes', () => {
       operations: soap.operations.map((o) => ({
         ...o,
         style: 'rpc' as const,
+        inputBody: { use: 'encoded' as const },
+        outputBody: { use: 'encoded' as const },
         source: { file: 'fixture.wsdl', line: 42 },
       })),
     };
@@ -190,7 +197,7 @@ describe('binding choice and synthesised shapes', () => {
     expect(caught).toBeInstanceOf(GeneratorError);
     expect(caught).toMatchObject({ code: 'UNSUPPORTED_CONSTRUCT', file: 'fixture.wsdl', line: 42 });
     expect((caught as Error).message).toMatch(
-      /no operation can be generated: operation SMSSend is left out of binding ServiceAPISoap \(soap11\): rpc style/,
+      /no operation can be generated: operation SMSSend is left out of binding ServiceAPISoap \(soap11\): use="encoded" \(rpc\/encoded/,
     );
   });
 });

@@ -1,7 +1,12 @@
-/** One fixture per bad-input class: each is refused with a stable code, the file and the line. */
+/**
+ * One fixture per bad-input class: each is refused with a stable code, the file and the line.
+ * A definition that cannot be read is left out by the parser and refused when an operation
+ * needs it (parse/broken.ts), so the refusal is asserted on parse + plan (toDescriptor).
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../../../generator/errors.js';
 import { parseWsdl } from '../../../generator/parse/index.js';
+import { toDescriptor } from '../../../generator/descriptor/index.js';
 import { repoRoot } from '../../fixtures/models/golden-inputs.js';
 
 const dir = 'test/fixtures/wsdl-bad';
@@ -120,7 +125,7 @@ const cases: [string, { given: string; want: Want }][] = [
       want: {
         code: 'WSDL_IMPORT_UNRESOLVED',
         line: 3,
-        what: /location "http:\/\/example\.com\/service\?wsdl" is remote; smskit never fetches imports/,
+        what: /location "http:\/\/example\.com\/service\?wsdl" is remote and this reading of the WSDL fetches nothing: .*--allow-import-host example\.com/,
       },
     },
   ],
@@ -140,17 +145,10 @@ const cases: [string, { given: string; want: Want }][] = [
     {
       given: 'rpc-encoded.wsdl',
       want: {
-        code: 'WSDL_UNSUPPORTED',
-        line: 38,
-        what: /binding \{urn:bad\}BadSoap operation "Ping": <soap:body use="encoded">/,
+        code: 'UNSUPPORTED_CONSTRUCT',
+        line: 35,
+        what: /^no operation can be generated: operation Ping is left out of binding BadSoap \(soap11\): use="encoded" \(document\/encoded, operation Ping of binding BadSoap\) is not supported/,
       },
-    },
-  ],
-  [
-    'unsupported: SOAP-ENC array',
-    {
-      given: 'soapenc-array.wsdl',
-      want: { code: 'WSDL_UNSUPPORTED', line: 14, what: /SOAP-encoded arrays \(SOAP-ENC:Array\) are not supported/ },
     },
   ],
   [
@@ -171,7 +169,7 @@ describe('parse: bad input is refused with code, file and line', () => {
     const file = `${dir}/${given}`;
     let caught: unknown;
     try {
-      parseWsdl(file);
+      toDescriptor(parseWsdl(file));
     } catch (error) {
       caught = error;
     }
@@ -185,6 +183,21 @@ describe('parse: bad input is refused with code, file and line', () => {
     expect(error.what).toMatch(want.what);
     expect(error.message).toBe(`${error.file}:${error.line}: ${error.what}`);
     expect(String(error)).toBe(error.message);
+  });
+
+  it('leaves out a SOAP-encoded array nothing uses, with a warning naming it and its line', () => {
+    const file = `${dir}/soapenc-array.wsdl`;
+    const model = parseWsdl(file);
+    expect(model.warnings).toEqual([
+      {
+        code: 'DEFINITION_OMITTED',
+        message: expect.stringMatching(
+          /^type \{urn:bad\}ArrayOfString is left out: .*SOAP-encoded arrays \(SOAP-ENC:Array\) are not supported$/,
+        ),
+        source: { file, line: 14 },
+      },
+    ]);
+    expect(toDescriptor(model).bindings[0]!.operations.map((o) => o.name)).toEqual(['Ping']);
   });
 
   it('reports a root file that cannot be read', () => {

@@ -17,9 +17,12 @@ function parseText(text: string): WsdlModel {
   });
 }
 
+/** The refusal of a definition: thrown, or (parse/broken.ts) the reason it was left out. */
 function refusal(text: string): GeneratorError {
   try {
-    parseText(text);
+    const omitted = Object.values(parseText(text).omitted ?? {})[0];
+    if (omitted !== undefined)
+      return new GeneratorError(omitted.code as GeneratorError['code'], omitted.what, omitted.source);
   } catch (error) {
     if (error instanceof GeneratorError) return error;
     throw error;
@@ -165,10 +168,18 @@ describe('parse: particles and types', () => {
       },
     ],
     [
-      'array shape without the ArrayOf name',
+      'array shape without the ArrayOf name (recognised by shape)',
       {
         given:
           '<s:complexType name="Ints"><s:sequence><s:element maxOccurs="unbounded" name="int" type="s:int"/></s:sequence></s:complexType>',
+        want: true,
+      },
+    ],
+    [
+      'array shape with an attribute',
+      {
+        given:
+          '<s:complexType name="Ints"><s:sequence><s:element maxOccurs="unbounded" name="int" type="s:int"/></s:sequence><s:attribute name="total" type="s:int"/></s:complexType>',
         want: false,
       },
     ],

@@ -1,0 +1,129 @@
+/**
+ * JAX-WS RI (Debian default-jdk-headless, libjaxws-java, jaxws): one order service published
+ * twice, document/literal wrapped (schema imported from `?xsd=1`) and rpc/literal
+ * (`@SOAPBinding(style = RPC)`), read straight from their URLs; every operation called through
+ * the generated client; the conformance runner on both. Debian's jar needs `wsgen` before
+ * publishing a document/literal endpoint (its runtime lacks the ASM class that would make the
+ * wrappers on the fly).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readContract } from '../../../generator/contract/index.js';
+import { SoapFaultError } from '../../../runtime/index.js';
+import {
+  conformanceOf,
+  type GeneratedClient,
+  generatedClient,
+  missingTools,
+  failuresAt,
+  mustFailures,
+  type PeerProcess,
+  startPeer,
+} from './harness.js';
+
+const SOURCES = fileURLToPath(new URL('./jaxws/orders/', import.meta.url));
+const CLASSPATH = '/usr/share/java/*';
+const SKIP = missingTools('jaxws', [
+  ['javac', '-version'],
+  ['wsgen', '-version'],
+  ['test', '-f', '/usr/share/java/jaxws-rt.jar'],
+]);
+if (SKIP !== undefined) console.warn(SKIP);
+
+const ORDER = {
+  customer: 'ACME',
+  lines: [
+    { sku: 'A-1', quantity: 2 },
+    { sku: 'B-2', quantity: 5 },
+  ],
+  priority: 'HIGH',
+};
+/**
+ * A genuine JAX-WS habit, reported as it must be: a declared (@WebFault) exception goes out as a
+ * Server fault, although it refuses the caller's input (an empty customer): the runner expects
+ * Client for a refusal (a SHOULD of SOAP 1.1 §4.4.1).
+ */
+const SERVER_FAULT_FOR_REFUSAL =
+  'placeOrder/soap11/ok/empty: a correct placeOrder request over soap11 with empty strings: the fault code must be Client; reason: an order needs a customer';
+const RECEIPT = { customer: 'ACME', total: 7, skus: ['A-1', 'B-2'], priority: 'HIGH' };
+
+describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their URLs', () => {
+  let build: string;
+  let peer: PeerProcess;
+  let doc: GeneratedClient;
+  let rpc: GeneratedClient;
+  beforeAll(async () => {
+    build = mkdtempSync(join(tmpdir(), 'smskit-jaxws-'));
+    const sources = readdirSync(SOURCES).map((f) => join(SOURCES, f));
+    execFileSync('javac', ['-nowarn', '-cp', CLASSPATH, '-d', build, ...sources], { stdio: 'pipe', timeout: 120_000 });
+    execFileSync('wsgen', ['-cp', build, '-d', build, 'orders.Orders'], { stdio: 'pipe', timeout: 120_000 });
+    peer = await startPeer('java', ['-cp', `${build}:${CLASSPATH}`, 'orders.Main'], {
+      ready: (url) => `${url}/orders-rpc?wsdl`,
+    });
+    doc = await generatedClient(`${peer.url}/orders?wsdl`);
+    rpc = await generatedClient(`${peer.url}/orders-rpc?wsdl`);
+  }, 240_000);
+  afterAll(async () => {
+    for (const c of [doc, rpc]) {
+      await c?.client.close();
+      c?.dispose();
+    }
+    await peer?.close();
+    if (build !== undefined) rmSync(build, { recursive: true, force: true });
+  });
+
+  describe('document/literal wrapped', () => {
+    it('reads the schema from ?xsd=1 on the same service', async () => {
+      const contract = await readContract(`${peer.url}/orders?wsdl`);
+      expect(contract.documents).toEqual([`${peer.url}/orders?wsdl`, `${peer.url}/orders?xsd=1`]);
+      expect(doc.warnings).toBe('');
+    });
+
+    it('echoText, placeOrder (nested, array, enum), listSkus (a List answer)', async () => {
+      const text = 'Grüße 你好 📱 <&>"\'';
+      expect(await doc.client.echoText!({ text })).toEqual({ return: text });
+      expect(await doc.client.placeOrder!({ order: ORDER })).toEqual({ return: RECEIPT });
+      expect(await doc.client.listSkus!({ prefix: 'X', count: 2 })).toEqual({ return: ['X-1', 'X-2'] });
+    });
+
+    it('the declared fault', async () => {
+      const fault = await doc.client.placeOrder!({ order: { customer: '' } }).catch((e: unknown) => e);
+      expect(fault).toBeInstanceOf(SoapFaultError);
+      expect((fault as SoapFaultError).code).toBe('Server');
+      expect((fault as SoapFaultError).message).toBe('an order needs a customer');
+    });
+
+    it('passes the conformance runner at MUST level (a declared fault is a Server fault: SHOULD)', async () => {
+      const report = await conformanceOf(`${peer.url}/orders?wsdl`, `${peer.url}/orders`);
+      expect(mustFailures(report)).toEqual([]);
+      expect(failuresAt(report, 'should')).toContain(SERVER_FAULT_FOR_REFUSAL);
+      expect(report.summary.passed).toBeGreaterThan(10);
+    }, 120_000);
+  });
+
+  describe('rpc/literal', () => {
+    it('echoText, placeOrder (nested, array, enum), listSkus (a stringArray of items)', async () => {
+      const text = 'Grüße 你好 📱 <&>"\'';
+      expect(await rpc.client.echoText!({ text })).toEqual({ text });
+      expect(await rpc.client.placeOrder!({ order: ORDER })).toEqual({ receipt: RECEIPT });
+      expect(await rpc.client.listSkus!({ prefix: 'X', count: 2 })).toEqual({ skus: ['X-1', 'X-2'] });
+    });
+
+    it('the declared fault', async () => {
+      const fault = await rpc.client.placeOrder!({ order: { customer: '' } }).catch((e: unknown) => e);
+      expect(fault).toBeInstanceOf(SoapFaultError);
+      expect((fault as SoapFaultError).message).toBe('an order needs a customer');
+    });
+
+    it('passes the conformance runner at MUST level (a declared fault is a Server fault: SHOULD)', async () => {
+      const report = await conformanceOf(`${peer.url}/orders-rpc?wsdl`, `${peer.url}/orders-rpc`);
+      expect(mustFailures(report)).toEqual([]);
+      expect(failuresAt(report, 'should')).toContain(SERVER_FAULT_FOR_REFUSAL);
+      expect(report.summary.passed).toBeGreaterThan(10);
+    }, 120_000);
+  });
+});

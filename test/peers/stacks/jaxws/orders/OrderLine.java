@@ -1,0 +1,7 @@
+package orders;
+
+/** One line of an order: a product and how many. */
+public class OrderLine {
+    public String sku;
+    public int quantity;
+}

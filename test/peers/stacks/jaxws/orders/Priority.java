@@ -1,0 +1,3 @@
+package orders;
+
+public enum Priority { LOW, HIGH }
