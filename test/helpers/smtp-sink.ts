@@ -1,6 +1,6 @@
 /**
  * A real SMTP server for the e-mail route's tests: aiosmtpd (Debian's python3-aiosmtpd) running
- * test/delivery/smtp_sink.py, which parses each mail with Python's e-mail parser and reports it
+ * test/service/delivery/email/smtp_sink.py, which parses each mail with Python's e-mail parser and reports it
  * as a JSON line. Tests without aiosmtpd skip with one line (smtpSinkSkipReason); CI installs it.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from './wait-for.js';
 
-const SCRIPT = fileURLToPath(new URL('../delivery/smtp_sink.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../service/delivery/email/smtp_sink.py', import.meta.url));
 // pyenv shims can shadow the Debian interpreter that has python3-aiosmtpd: try both.
 const PYTHON = ['python3', '/usr/bin/python3'].find(
   (bin) => spawnSync(bin, ['-c', 'import aiosmtpd'], { stdio: 'ignore' }).status === 0,

@@ -5,14 +5,14 @@
  * relay that is down map to the delivery contract's outcomes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCarrierTable } from '../../service/carriers.js';
-import { readEmailSettings } from '../../service/delivery/config/email-settings.js';
-import { Settings } from '../../service/delivery/config/settings.js';
-import { createEmailRoute } from '../../service/delivery/email/index.js';
-import type { OutgoingMessage, Route } from '../../service/delivery/route.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../helpers/certificates.js';
-import { type SmtpSink, smtpSinkSkipReason, startSmtpSink } from '../helpers/smtp-sink.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { createCarrierTable } from '../../../../service/carriers.js';
+import { readEmailSettings } from '../../../../service/delivery/config/email-settings.js';
+import { Settings } from '../../../../service/delivery/config/settings.js';
+import { createEmailRoute } from '../../../../service/delivery/email/index.js';
+import type { OutgoingMessage, Route } from '../../../../service/delivery/route.js';
+import { makeCertificates, opensslSkipReason, type TestCertificates } from '../../../helpers/certificates.js';
+import { type SmtpSink, smtpSinkSkipReason, startSmtpSink } from '../../../helpers/smtp-sink.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 
 const skipReason = smtpSinkSkipReason();
 const inCi = process.env.CI !== undefined && process.env.CI !== '';
