@@ -2,21 +2,12 @@
  * `smskit outbox` options, validated in one place: filters, one message, follow, prune. Each
  * wrong value is refused with one line naming the flag and what it takes.
  */
+import { MESSAGE_STATES, type MessageState } from '../service/store/records.js';
 import { UsageError } from './cli-error.js';
 
-/** The states a message can be in (kept beside the store's list; a test holds them equal). */
-export const OUTBOX_STATES = [
-  'queued',
-  'sending',
-  'accepted',
-  'delivered',
-  'undeliverable',
-  'expired',
-  'rejected',
-  'failed',
-  'test',
-] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
+/** The states a message can be in: the store's own list (a small module without imports). */
+export const OUTBOX_STATES = MESSAGE_STATES;
+export type OutboxState = MessageState;
 
 export interface OutboxFilters {
   readonly states: readonly OutboxState[];
