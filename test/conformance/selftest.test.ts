@@ -1,5 +1,5 @@
 /**
- * The runner's self-tests (STYLE.md "Runner self-tests"): a correct server passes with zero
+ * The runner's self-tests (a check that cannot fail is a defect): a correct server passes with zero
  * failures over all bindings and levels; each deliberately broken server is caught by the check
  * that names its defect, and by no unrelated MUST check.
  */
