@@ -16,8 +16,8 @@ import type { RequestContext } from '../runtime/index.js';
 import { SmsRefusal, SmsUnavailable } from './errors.js';
 import type { SendRequest, SmsService } from './sms.js';
 
-/** What the handlers read of the runtime's request context. */
-export type HandlerContext = Pick<RequestContext, 'remoteAddress'> &
+/** What the SMS handlers read of the runtime's `RequestContext` (named apart from the runtime's own class). */
+export type SmsRequestContext = Pick<RequestContext, 'remoteAddress'> &
   Partial<Pick<RequestContext, 'setHttpHeader' | 'binding'>>;
 
 /** Told of every answer, for the metrics. */
@@ -40,12 +40,12 @@ export const DELIVERY_HEADER = 'X-Smskit-Delivery';
 
 /** The service's handlers: the generated skeleton's `ServiceAPIHandlers`, always answering with an id. */
 export interface SmsHandlers extends ServiceAPIHandlers {
-  SMSSend(input: SMSSend, context: HandlerContext): Promise<Required<SMSSendResponse>>;
-  SMSSendToPort(input: SMSSendToPort, context: HandlerContext): Promise<Required<SMSSendToPortResponse>>;
+  SMSSend(input: SMSSend, context: SmsRequestContext): Promise<Required<SMSSendResponse>>;
+  SMSSendToPort(input: SMSSendToPort, context: SmsRequestContext): Promise<Required<SMSSendToPortResponse>>;
 }
 
 export function createSmsHandlers(sms: Pick<SmsService, 'send'>, hooks: HandlerHooks = {}): SmsHandlers {
-  async function send(request: SendRequest, context: HandlerContext): Promise<string> {
+  async function send(request: SendRequest, context: SmsRequestContext): Promise<string> {
     const binding = context.binding ?? 'unknown';
     try {
       const id = await sms.send(request, {
