@@ -95,6 +95,12 @@ export interface HistoryEvent {
   readonly text: string | null;
 }
 
+/** One recorded state change with its place in the history stream. */
+export interface HistoryChange extends HistoryEvent {
+  readonly seq: number;
+  readonly messageId: string;
+}
+
 /** A final state a delivery receipt can report for one part. */
 export type ReceiptState = 'delivered' | 'undeliverable' | 'expired' | 'rejected';
 

@@ -1,41 +1,18 @@
 /** Account rows on PostgreSQL (the same meaning as ../sqlite/accounts.ts). */
 import type { AccountRow } from '../records.js';
+import { type AccountColumns, accountFromRow } from '../rows.js';
 import type { AccountChange } from '../sqlite/accounts.js';
 import type { Queryable } from './connect.js';
-
-interface AccountRecord {
-  email: string;
-  password_hash: string;
-  keywords: string;
-  disabled: boolean;
-  created_at: number;
-  test: boolean;
-  locked_until: number | null;
-  unlocked_at: number | null;
-}
-
-function toAccount(record: AccountRecord): AccountRow {
-  return {
-    email: record.email,
-    passwordHash: record.password_hash,
-    keywords: record.keywords === '' ? [] : record.keywords.split(' '),
-    disabled: record.disabled,
-    createdAt: record.created_at,
-    test: record.test,
-    lockedUntil: record.locked_until,
-    unlockedAt: record.unlocked_at,
-  };
-}
 
 export function postgresAccounts(db: Queryable) {
   return {
     async getAccount(email: string): Promise<AccountRow | undefined> {
-      const { rows } = await db.query<AccountRecord>('SELECT * FROM accounts WHERE email = $1', [email]);
-      return rows[0] === undefined ? undefined : toAccount(rows[0]);
+      const { rows } = await db.query<AccountColumns>('SELECT * FROM accounts WHERE email = $1', [email]);
+      return rows[0] === undefined ? undefined : accountFromRow(rows[0]);
     },
     async listAccounts(): Promise<AccountRow[]> {
-      const { rows } = await db.query<AccountRecord>('SELECT * FROM accounts ORDER BY email');
-      return rows.map(toAccount);
+      const { rows } = await db.query<AccountColumns>('SELECT * FROM accounts ORDER BY email');
+      return rows.map(accountFromRow);
     },
     async insertAccount(row: AccountRow): Promise<void> {
       await db.query(

@@ -4,19 +4,8 @@ import { firstIdAt } from '../../ids.js';
 import type { StoredMessage } from '../records.js';
 import { type HistoryChange, type OutboxQuery, PRUNABLE_STATES, type PruneMode } from '../sqlite/outbox-query.js';
 import { inTransaction, type Queryable } from './connect.js';
-import { COLUMNS, type OutboxRecord, toMessage } from './outbox.js';
-
-interface ChangeRecord {
-  seq: number;
-  message_id: string;
-  at: number;
-  state: HistoryChange['state'];
-  attempt: number;
-  route: string | null;
-  smsc_id: string | null;
-  code: string | null;
-  text: string | null;
-}
+import { COLUMNS } from './outbox.js';
+import { type ChangeColumns, changeFromRow, messageFromRow, type OutboxColumns } from '../rows.js';
 
 function whereOf(query: OutboxQuery): { sql: string; values: unknown[] } {
   const clauses: string[] = [];
@@ -43,28 +32,18 @@ export function postgresOutboxQueries(pool: Pool, db: Queryable = pool) {
       const { sql, values } = whereOf(query);
       const order = query.order === 'oldest' ? 'ASC' : 'DESC';
       const limit = query.limit === undefined || query.limit < 0 ? null : query.limit;
-      const { rows } = await db.query<OutboxRecord>(
+      const { rows } = await db.query<OutboxColumns>(
         `SELECT ${COLUMNS} FROM outbox ${sql} ORDER BY id ${order} LIMIT $${values.length + 1}`,
         [...values, limit],
       );
-      return rows.map(toMessage);
+      return rows.map(messageFromRow);
     },
     async historyAfter(seq: number, limit: number): Promise<HistoryChange[]> {
-      const { rows } = await db.query<ChangeRecord>(
+      const { rows } = await db.query<ChangeColumns>(
         'SELECT seq, message_id, at, state, attempt, route, smsc_id, code, text FROM outbox_events WHERE seq > $1 ORDER BY seq LIMIT $2',
         [seq, limit],
       );
-      return rows.map((r) => ({
-        seq: r.seq,
-        messageId: r.message_id,
-        at: r.at,
-        state: r.state,
-        attempt: r.attempt,
-        route: r.route,
-        smscId: r.smsc_id,
-        code: r.code,
-        text: r.text,
-      }));
+      return rows.map(changeFromRow);
     },
     async lastHistorySeq(): Promise<number> {
       const { rows } = await db.query<{ seq: number | null }>('SELECT max(seq) AS seq FROM outbox_events');

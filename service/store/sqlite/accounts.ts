@@ -1,6 +1,7 @@
 /** Account rows on SQLite. */
 import type Database from 'better-sqlite3';
 import type { AccountRow } from '../records.js';
+import { type AccountColumns, accountFromRow } from '../rows.js';
 
 export interface AccountChange {
   readonly passwordHash?: string;
@@ -18,42 +19,18 @@ export interface SqliteAccounts {
   updateAccount(email: string, change: AccountChange): boolean;
 }
 
-interface AccountRecord {
-  email: string;
-  password_hash: string;
-  keywords: string;
-  disabled: number;
-  created_at: number;
-  test: number;
-  locked_until: number | null;
-  unlocked_at: number | null;
-}
-
-function toAccount(record: AccountRecord): AccountRow {
-  return {
-    email: record.email,
-    passwordHash: record.password_hash,
-    keywords: record.keywords === '' ? [] : record.keywords.split(' '),
-    disabled: record.disabled === 1,
-    createdAt: record.created_at,
-    test: record.test === 1,
-    lockedUntil: record.locked_until,
-    unlockedAt: record.unlocked_at,
-  };
-}
-
 export function sqliteAccounts(db: Database.Database): SqliteAccounts {
-  const get = db.prepare<[string], AccountRecord>('SELECT * FROM accounts WHERE email = ?');
-  const all = db.prepare<[], AccountRecord>('SELECT * FROM accounts ORDER BY email');
+  const get = db.prepare<[string], AccountColumns>('SELECT * FROM accounts WHERE email = ?');
+  const all = db.prepare<[], AccountColumns>('SELECT * FROM accounts ORDER BY email');
   const insert = db.prepare(
     'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES (?, ?, ?, ?, ?, ?)',
   );
   return {
     getAccount: (email) => {
       const record = get.get(email);
-      return record === undefined ? undefined : toAccount(record);
+      return record === undefined ? undefined : accountFromRow(record);
     },
-    listAccounts: () => all.all().map(toAccount),
+    listAccounts: () => all.all().map(accountFromRow),
     insertAccount: (row) => {
       insert.run(
         row.email,

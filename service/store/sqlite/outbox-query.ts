@@ -8,8 +8,8 @@
  */
 import type Database from 'better-sqlite3';
 import { firstIdAt } from '../../ids.js';
-import type { HistoryEvent, MessageState, StoredMessage } from '../records.js';
-import { type OutboxRecord, toMessage } from './outbox.js';
+import type { HistoryChange, MessageState, StoredMessage } from '../records.js';
+import { type ChangeColumns, changeFromRow, messageFromRow, type OutboxColumns } from '../rows.js';
 
 export interface OutboxQuery {
   /** Any of these states (all when absent or empty). */
@@ -24,11 +24,7 @@ export interface OutboxQuery {
   readonly limit?: number;
 }
 
-/** One recorded state change with its place in the history stream. */
-export interface HistoryChange extends HistoryEvent {
-  readonly seq: number;
-  readonly messageId: string;
-}
+export type { HistoryChange } from '../records.js';
 
 /** What retention removes: whole messages (with their history), or only their text. */
 export type PruneMode = 'messages' | 'text';
@@ -50,18 +46,6 @@ export interface SqliteOutboxQueries {
   lastHistorySeq(): number;
   /** Prunes messages created before `before` (ms) in a prunable state; returns how many. */
   pruneOutbox(before: number, mode: PruneMode): number;
-}
-
-interface ChangeRecord {
-  seq: number;
-  message_id: string;
-  at: number;
-  state: MessageState;
-  attempt: number;
-  route: string | null;
-  smsc_id: string | null;
-  code: string | null;
-  text: string | null;
 }
 
 function whereOf(query: OutboxQuery): { sql: string; values: Array<string | number> } {
@@ -87,7 +71,7 @@ function whereOf(query: OutboxQuery): { sql: string; values: Array<string | numb
 }
 
 export function sqliteOutboxQueries(db: Database.Database): SqliteOutboxQueries {
-  const changes = db.prepare<[number, number], ChangeRecord>(
+  const changes = db.prepare<[number, number], ChangeColumns>(
     'SELECT * FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?',
   );
   const lastSeq = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM outbox_events');
@@ -114,22 +98,11 @@ export function sqliteOutboxQueries(db: Database.Database): SqliteOutboxQueries 
       const { sql, values } = whereOf(query);
       const order = query.order === 'oldest' ? 'ASC' : 'DESC';
       return db
-        .prepare<unknown[], OutboxRecord>(`SELECT * FROM outbox ${sql} ORDER BY id ${order} LIMIT ?`)
+        .prepare<unknown[], OutboxColumns>(`SELECT * FROM outbox ${sql} ORDER BY id ${order} LIMIT ?`)
         .all(...values, query.limit ?? -1)
-        .map(toMessage);
+        .map(messageFromRow);
     },
-    historyAfter: (seq, limit) =>
-      changes.all(seq, limit).map((r) => ({
-        seq: r.seq,
-        messageId: r.message_id,
-        at: r.at,
-        state: r.state,
-        attempt: r.attempt,
-        route: r.route,
-        smscId: r.smsc_id,
-        code: r.code,
-        text: r.text,
-      })),
+    historyAfter: (seq, limit) => changes.all(seq, limit).map(changeFromRow),
     lastHistorySeq: () => lastSeq.get()?.seq ?? 0,
     pruneOutbox: (before, mode) => prune.immediate(before, mode),
   };
