@@ -16,6 +16,7 @@ import { summaryLine, xmlSafe } from './format.js';
 
 const redactNamed = makeRedactor([]);
 
+/** Text for an HTML report: made XML-safe, named credentials redacted once more, then escaped. */
 function h(text: string): string {
   return redactNamed(xmlSafe(text))
     .replace(/&/g, '&amp;')
@@ -137,6 +138,8 @@ function interruptedNotice(report: Report): string {
 }
 
 /** The page a run that could not happen leaves behind (unreachable target, unreadable WSDL…), so a CI never shows an older report. */
+export { h as htmlReportText };
+
 export function renderHtmlError(code: string, message: string): string {
   return [
     '<!DOCTYPE html>',

@@ -5,21 +5,9 @@
  * not replayed. Text goes through conformance's named-credential redaction once more, so a
  * password element or an Authorization header cannot reach the page whatever path it took.
  */
-import { makeRedactor } from '../../conformance/redact.js';
-import { xmlSafe } from '../../conformance/report/format.js';
+import { htmlReportText as h } from '../../conformance/report/html.js';
 import type { DifferenceGroup, ReplayReport, ShownAnswer } from '../types.js';
 import { answerLines, summaryLine, verdict } from './format.js';
-
-const redactNamed = makeRedactor([]);
-
-function h(text: string): string {
-  return redactNamed(xmlSafe(text))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45; }
