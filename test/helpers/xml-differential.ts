@@ -4,6 +4,7 @@
  * mutations of a document's text.
  */
 import type { XmlDocument, XmlElement } from '../../runtime/xml/types.js';
+import { seededUint32 } from './seeded.js';
 
 /** The tree without scope objects, plus the resolution of every prefix used. */
 function normalise(el: XmlElement): unknown {
@@ -25,16 +26,10 @@ export function comparable(d: XmlDocument): unknown {
   return { root: normalise(d.root), hasDeclaration: d.hasDeclaration, declaredEncoding: d.declaredEncoding };
 }
 
-/** mulberry32: a small seeded generator whose low bits are as random as its high ones; n -> 0..n-1. */
+/** A seeded generator of integers 0..n-1 (mulberry32, test/helpers/seeded.ts). */
 export function seeded(start: number): (n: number) => number {
-  let seed = start >>> 0;
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
+  const next = seededUint32(start);
+  return (n) => next() % n;
 }
 
 /** Markup-breaking pieces the mutations insert. */

@@ -15,24 +15,13 @@ import { startSmsc, type RunningSmsc } from '../../service/delivery/simulator/in
 import { openSqliteStore, type StoredMessage } from '../../service/store/index.js';
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { seededFloat } from '../helpers/seeded.js';
 
 const RUNS = Number(process.env.DELIVERY_CRASH_RUNS ?? 20);
 const SEED = Number(process.env.DELIVERY_CRASH_SEED ?? 4242);
 const PASSWORD = 'crash-test-password';
 const dir = tempDir('delivery-crash');
 let smsc: RunningSmsc;
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   smsc = await startSmsc({ systemId: 'crash', password: 'crash123', receiptDelayMs: 20, keep: 1_000_000 });
@@ -109,7 +98,7 @@ describe('SIGKILL during delivery', () => {
   it(`${RUNS} kills at seeded points: every acknowledged message delivered, duplicates only when flagged`, async () => {
     const db = join(dir.path, 'delivery.db');
     await addAccount(db, { email: 'crash@example.com', keywords: ['CRASH'], password: PASSWORD });
-    const random = seeded(SEED);
+    const random = seededFloat(SEED);
     const acknowledged = new Map<string, string>();
     for (let run = 0; run < RUNS; run++)
       for (const [id, text] of await crashRun(db, run, random)) acknowledged.set(id, text);

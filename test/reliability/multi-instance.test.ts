@@ -23,6 +23,7 @@ import { openStore, type Store, type StoredMessage } from '../../service/store/i
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { seededFloat } from '../helpers/seeded.js';
 
 const skip = postgresSkipReason();
 if (skip !== undefined) console.log(`multi-instance tests ${skip}`);
@@ -33,17 +34,6 @@ const dir = tempDir('multi-instance');
 let cluster: PostgresCluster;
 let smsc: RunningSmsc;
 let routes: string;
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   if (skip !== undefined) return;
@@ -189,7 +179,7 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
     await addAccount(db, ACCOUNT);
     const balancer = new RoundRobin();
     for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
-    const random = seeded(SEED);
+    const random = seededFloat(SEED);
     const acknowledged = new Map<string, string>();
     const answers = { ok: 0, unavailable: 0, refused: 0, down: 0 };
     for (let run = 0; run < RUNS; run++) {
