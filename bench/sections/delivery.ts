@@ -11,17 +11,16 @@
  * route: the submit rate once every message is queued (the route, not the arrivals, sets the
  * pace then) and that no message failed for throttling.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sendRequest } from '../lib/payloads.js';
-import { forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { stopChild } from '../lib/procs.js';
 import { limitRow, type Row, type Settings } from '../lib/report.js';
 import { ACCOUNT_INPUT, startService } from '../lib/serve.js';
 import { startLoadGenerator } from '../lib/servers.js';
-
-const SMPP_PASSWORD = 'bench123';
+import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from '../lib/smsc.js';
 
 interface Timeline {
   readonly messages: number;
@@ -31,29 +30,6 @@ interface Timeline {
   readonly p50AcceptedMs: number;
   readonly p99AcceptedMs: number;
   readonly submitPerSecond: number;
-}
-
-function routesFile(dir: string, port: number, throughput: number, stateDurability: 'normal' | 'full'): string {
-  const file = join(dir, 'routes.yaml');
-  writeFileSync(
-    file,
-    [
-      'routes:',
-      '  bench:',
-      '    type: smpp',
-      '    host: 127.0.0.1',
-      `    port: ${port}`,
-      '    systemId: bench',
-      '    passwordEnv: BENCH_SMPP_PASSWORD',
-      '    window: 10',
-      `    throughput: ${throughput}`,
-      'default: bench',
-      'delivery:',
-      `  stateDurability: ${stateDurability}`,
-      '',
-    ].join('\n'),
-  );
-  return file;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -147,14 +123,10 @@ type Load =
 
 async function run(throughput: number, loadSpec: Load, stateDurability: 'normal' | 'full' = 'normal') {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
-  const smsc = forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
+  const smsc = forkBenchSmsc();
   try {
-    const { port } = await nextMessage<{ port: number }>(smsc, 30_000, 'SMSC simulator');
-    const service = await startService(
-      ['--routes', routesFile(dir, port, throughput, stateDurability)],
-      { BENCH_SMPP_PASSWORD: SMPP_PASSWORD },
-      dir,
-    );
+    const routes = writeBenchRoutes(dir, await smscPort(smsc), { throughput, stateDurability });
+    const service = await startService(['--routes', routes], ROUTES_ENV, dir);
     const load = startLoadGenerator();
     try {
       const r =

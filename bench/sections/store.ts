@@ -8,18 +8,17 @@
  * `delivered` (read back from the store): two instances may share the machine's 2 cores, but
  * must lose nothing and, the figure that matters, not fall below one instance.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../service/store/index.js';
 import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../../test/helpers/postgres-cluster.js';
 import { sendRequest } from '../lib/payloads.js';
-import { forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { stopChild } from '../lib/procs.js';
 import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
 import { ACCOUNT_INPUT, startService, type RunningService } from '../lib/serve.js';
 import { startLoadGenerator } from '../lib/servers.js';
-
-const SMPP_PASSWORD = 'bench123';
+import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from '../lib/smsc.js';
 
 interface Outcome {
   readonly acknowledgedPerSecond: number;
@@ -29,27 +28,6 @@ interface Outcome {
   readonly drainSeconds: number;
   /** Delivered ÷ (load time + time to deliver the rest): what the whole pipeline kept up with. */
   readonly endToEndPerSecond: number;
-}
-
-function routesFile(dir: string, port: number): string {
-  const file = join(dir, 'routes.yaml');
-  writeFileSync(
-    file,
-    [
-      'routes:',
-      '  bench:',
-      '    type: smpp',
-      '    host: 127.0.0.1',
-      `    port: ${port}`,
-      '    systemId: bench',
-      '    passwordEnv: BENCH_SMPP_PASSWORD',
-      '    window: 10',
-      '    throughput: 0',
-      'default: bench',
-      '',
-    ].join('\n'),
-  );
-  return file;
 }
 
 /** Waits until nothing is queued, sending or accepted; returns the counts and how long it took. */
@@ -79,24 +57,15 @@ async function run(
   env: NodeJS.ProcessEnv,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-store-'));
-  const smsc = forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
+  const smsc = forkBenchSmsc();
   const services: RunningService[] = [];
   const loads = Array.from({ length: instances }, () => startLoadGenerator());
   try {
-    const { port } = await nextMessage<{ port: number }>(smsc, 30_000, 'SMSC simulator');
-    const routes = routesFile(dir, port);
+    const routes = writeBenchRoutes(dir, await smscPort(smsc));
     const database = db(dir);
     for (let i = 0; i < instances; i++) {
       const own = mkdtempSync(join(tmpdir(), 'smskit-bench-store-instance-'));
-      services.push(
-        await startService(
-          ['--routes', routes],
-          { BENCH_SMPP_PASSWORD: SMPP_PASSWORD, ...env },
-          own,
-          database,
-          i === 0,
-        ),
-      );
+      services.push(await startService(['--routes', routes], { ...ROUTES_ENV, ...env }, own, database, i === 0));
     }
     // One request each first: the pool's connections and the account's password check are
     // paid before the clock starts, as in a service that has been running.

@@ -1,0 +1,51 @@
+/**
+ * The SMSC the delivery and store sections deliver to: the simulator in its own process, and the
+ * routes file that points `smskit serve` at it (the bind password in BENCH_SMPP_PASSWORD).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { forkChild, nextMessage } from './procs.js';
+
+const SMPP_PASSWORD = 'bench123';
+
+/** What `smskit serve --routes` needs in its environment. */
+export const ROUTES_ENV: NodeJS.ProcessEnv = { BENCH_SMPP_PASSWORD: SMPP_PASSWORD };
+
+/** Starts the simulator (no throttle); `smscPort` waits for its port. */
+export function forkBenchSmsc(): ChildProcess {
+  return forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
+}
+
+export async function smscPort(child: ChildProcess): Promise<number> {
+  return (await nextMessage<{ port: number }>(child, 30_000, 'SMSC simulator')).port;
+}
+
+/** Writes `routes.yaml` in `dir`: one SMPP route to the simulator, window 10, as the default route. */
+export function writeBenchRoutes(
+  dir: string,
+  port: number,
+  options: { throughput?: number; stateDurability?: 'normal' | 'full' } = {},
+): string {
+  const file = join(dir, 'routes.yaml');
+  const delivery =
+    options.stateDurability === undefined ? [] : ['delivery:', `  stateDurability: ${options.stateDurability}`];
+  writeFileSync(
+    file,
+    [
+      'routes:',
+      '  bench:',
+      '    type: smpp',
+      '    host: 127.0.0.1',
+      `    port: ${port}`,
+      '    systemId: bench',
+      '    passwordEnv: BENCH_SMPP_PASSWORD',
+      '    window: 10',
+      `    throughput: ${options.throughput ?? 0}`,
+      'default: bench',
+      ...delivery,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
