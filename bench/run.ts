@@ -3,13 +3,16 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record] [--before REF]
  *
+ * --before REF: the server and client sections also run the generated server and client of
+ * commit REF (a temporary worktree: lib/before.ts), so a change shows before/after in one run.
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { checkoutBefore } from './lib/before.js';
 import { installCleanup, killAll, stopChild } from './lib/procs.js';
 import { renderTable, type Row, type Settings } from './lib/report.js';
 import { writeResults } from './lib/results.js';
@@ -39,8 +42,9 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
-function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section> } {
+function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Section>; before?: string } {
   let quick = false;
+  let before: string | undefined;
   let only = new Set<Section>(SECTIONS);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -51,16 +55,21 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
       const bad = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
       if (bad.length > 0 || names.length === 0) usage(`unknown section(s): ${bad.join(', ') || '(none)'}`);
       only = new Set(names as Section[]);
+    } else if (arg === '--before' || arg.startsWith('--before=')) {
+      before = arg === '--before' ? argv[++i] : arg.slice('--before='.length);
+      if (before === undefined || before === '') usage('--before needs a git ref');
     } else usage(`unknown argument: ${arg}`);
   }
   const settings: Settings = quick
     ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 }
     : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
-  return { settings, only };
+  return { settings, only, ...(before === undefined ? {} : { before }) };
 }
 
 function usage(message: string): never {
-  process.stderr.write(`bench: ${message}\nusage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]\n`);
+  process.stderr.write(
+    `bench: ${message}\nusage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}] [--before REF]\n`,
+  );
   process.exit(2);
 }
 
@@ -73,24 +82,45 @@ async function runHttpSections(
   rows: Row[],
   figures: Record<string, unknown>,
   errors: string[],
+  beforeRef: string | undefined,
 ): Promise<void> {
+  const tree = beforeRef === undefined ? undefined : checkoutBefore(beforeRef);
+  if (tree !== undefined) log(`before: commit ${tree.commit} checked out in ${tree.root}`);
   const generated = await startServer('generated');
   const responses = await captureResponses(generated.url);
-  const [bare, nodeSoap] = await Promise.all([startServer('bare', responses), startServer('node-soap')]);
+  const [bare, nodeSoap, before] = await Promise.all([
+    startServer('bare', responses),
+    startServer('node-soap'),
+    tree === undefined ? undefined : startServer('before', undefined, 'server.ts', undefined, tree.root),
+  ]);
   const load = startLoadGenerator();
   try {
     if (only.has('server')) {
-      log('server: generated vs bare node:http vs node-soap, fixed result');
+      log(
+        `server: generated${before === undefined ? '' : ' (and before)'} vs bare node:http vs node-soap, fixed result`,
+      );
       await section('server', rows, figures, errors, () =>
-        runServerSection({ generated, bare, nodeSoap, load }, settings, log),
+        runServerSection(
+          { generated, bare, nodeSoap, load, ...(before === undefined ? {} : { before }) },
+          settings,
+          log,
+        ),
       );
     }
     if (only.has('client')) {
       log('client: generated vs node-soap vs raw undici, against the bare server');
-      await section('client', rows, figures, errors, () => runClientSection(bare.url, settings, log));
+      await section('client', rows, figures, errors, () => runClientSection(bare.url, settings, log, tree?.root));
     }
   } finally {
-    await Promise.all([generated.child, bare.child, nodeSoap.child, load.child].map((c) => stopChild(c)));
+    const children = [
+      generated.child,
+      bare.child,
+      nodeSoap.child,
+      load.child,
+      ...(before === undefined ? [] : [before.child]),
+    ];
+    await Promise.all(children.map((c) => stopChild(c)));
+    tree?.remove();
   }
 }
 
@@ -116,7 +146,7 @@ async function section(
 
 async function main(): Promise<number> {
   installCleanup();
-  const { settings, only } = parseArgs(process.argv.slice(2));
+  const { settings, only, before } = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const loadAtStart = os.loadavg();
   const figures: Record<string, unknown> = {};
@@ -124,7 +154,7 @@ async function main(): Promise<number> {
   const errors: string[] = [];
   if (only.has('server') || only.has('client')) {
     await section('servers', rows, figures, errors, async () => {
-      await runHttpSections(only, settings, rows, figures, errors);
+      await runHttpSections(only, settings, rows, figures, errors, before);
       return { rows: [], figures: { started: true } };
     });
   }

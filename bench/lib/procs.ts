@@ -4,6 +4,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,16 +36,20 @@ export function installCleanup(): void {
   }
 }
 
-/** A TypeScript module of bench/children run as its own process (tsx loader, IPC channel). */
+/**
+ * A TypeScript module of bench/children run as its own process (tsx loader, IPC channel);
+ * `root` runs another checkout's copy of it (`--before`: lib/before.ts).
+ */
 export function forkChild(
   module: string,
   args: readonly string[] = [],
   execArgv: readonly string[] = [],
+  root: string = repoRoot,
 ): ChildProcess {
-  const path = fileURLToPath(new URL(`../children/${module}`, import.meta.url));
+  const path = join(root, 'bench', 'children', module);
   return track(
     fork(path, [...args], {
-      cwd: repoRoot,
+      cwd: root,
       execArgv: ['--import', 'tsx', ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),

@@ -8,7 +8,8 @@ import type { LoadRequest, LoadResult } from '../children/load.js';
 import { ask, forkChild, nextMessage } from './procs.js';
 import { BINDINGS, FIXED_INPUT, sendRequest, type HttpRequestSpec } from './payloads.js';
 
-export type ServerKind = 'bare' | 'node-soap' | 'generated';
+/** `before`: the generated server of the `--before` commit (lib/before.ts). */
+export type ServerKind = 'bare' | 'node-soap' | 'generated' | 'before';
 export type FixedResponses = Record<string, { contentType: string; body: string }>;
 
 export interface ChildServer {
@@ -32,16 +33,18 @@ export async function startServer(
   responses?: FixedResponses,
   module = 'server.ts',
   tls?: TlsFiles,
+  root?: string,
 ): Promise<ChildServer> {
   const profileName = module === 'server.ts' ? kind : `${module.replace(/-server\.ts$/, '')}-${kind}`;
   const child = forkChild(
     module,
     [
-      kind,
+      kind === 'before' ? 'generated' : kind,
       JSON.stringify(responses ?? {}),
       ...(tls === undefined ? [] : ['--tls-cert', tls.certFile, '--tls-key', tls.keyFile]),
     ],
     profileArgs(tls === undefined ? profileName : `https-${profileName}`),
+    root,
   );
   const { url } = await nextMessage<{ url: string }>(child, 30_000, `${kind} server start`);
   return { kind, url, child };

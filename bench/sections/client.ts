@@ -8,11 +8,14 @@ import { ask, forkChild, nextMessage, stopChild } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { median } from '../lib/stats.js';
 
-const KINDS = ['generated', 'node-soap', 'undici'] as const;
 const CALLERS = 32;
 
-async function startClient(kind: string, url: string): Promise<ChildProcess> {
-  const child = forkChild('client.ts', [kind, url]);
+/** `before`: the generated client of the `--before` commit (its own checkout's client.ts). */
+async function startClient(kind: string, url: string, beforeRoot: string | undefined): Promise<ChildProcess> {
+  const child =
+    kind === 'before'
+      ? forkChild('client.ts', ['generated', url], [], beforeRoot)
+      : forkChild('client.ts', [kind, url]);
   await nextMessage(child, 30_000, `${kind} client start`);
   return child;
 }
@@ -21,10 +24,12 @@ export async function runClientSection(
   bareUrl: string,
   settings: Settings,
   log: (line: string) => void,
+  beforeRoot?: string,
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const KINDS = ['generated', ...(beforeRoot === undefined ? [] : ['before']), 'node-soap', 'undici'];
   const children = new Map<string, ChildProcess>();
   try {
-    for (const kind of KINDS) children.set(kind, await startClient(kind, bareUrl));
+    for (const kind of KINDS) children.set(kind, await startClient(kind, bareUrl, beforeRoot));
     const run = async (kind: string, seconds: number): Promise<number> => {
       const r = await ask<{ cps: number; failures: number; error?: string }>(
         children.get(kind)!,
@@ -48,9 +53,27 @@ export async function runClientSection(
     const m = (k: string): number => median(cps.get(k)!);
     const base = { section: 'client', name: 'generated soap11 calls/s', figure: m('generated'), unit: 'calls/s' };
     const rows = [
-      ratioRow({ ...base, peer: 'raw undici', peerFigure: m('undici') }, { min: 0.7 }),
+      ratioRow({ ...base, peer: 'raw undici', peerFigure: m('undici') }, { min: 0.8 }),
       ratioRow({ ...base, peer: 'node-soap client', peerFigure: m('node-soap') }, { min: 5 }),
     ];
+    if (beforeRoot !== undefined)
+      rows.push(
+        {
+          ...base,
+          name: 'before: generated soap11 calls/s',
+          figure: m('before'),
+          peer: 'raw undici',
+          peerFigure: m('undici'),
+          ratio: m('before') / m('undici'),
+        },
+        {
+          ...base,
+          name: 'after/before: generated soap11 calls/s',
+          peer: 'before',
+          peerFigure: m('before'),
+          ratio: m('generated') / m('before'),
+        },
+      );
     return { rows, figures: { callers: CALLERS, callsPerSecond: Object.fromEntries(cps) } };
   } finally {
     await Promise.all([...children.values()].map((c) => stopChild(c)));
