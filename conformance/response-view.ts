@@ -7,8 +7,8 @@
 import { readXml, XmlReadError, childElements, textContent, resolveQNameValue } from '../runtime/xml/reader.js';
 import { readXmlFast } from '../runtime/xml/fast-reader.js';
 import type { XmlDocument, XmlElement } from '../runtime/xml/types.js';
-import { SOAP11_ENV_NS } from '../runtime/soap11.js';
-import { SOAP12_ENV_NS } from '../runtime/soap12.js';
+import { SOAP11_ENV_NS } from '../runtime/soap/soap11.js';
+import { SOAP12_ENV_NS } from '../runtime/soap/soap12.js';
 import type { Exchange } from './types.js';
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';

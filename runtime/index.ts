@@ -41,8 +41,8 @@ export { encodeElement, decodeElement, primitiveCodec } from './codec/index.js';
 export { valueFromJson, valueToJson, operationInputFromJson, soapHeadersFromJson } from './codec/json.js';
 export { escapeText, escapeAttr } from './xml/writer.js';
 export { buildSoapRequest, parseSoapResponse, readSoapResponse } from './soap/client.js';
-export { soap11, SOAP11_ENV_NS } from './soap11.js';
-export { soap12, SOAP12_ENV_NS } from './soap12.js';
+export { soap11, SOAP11_ENV_NS } from './soap/soap11.js';
+export { soap12, SOAP12_ENV_NS } from './soap/soap12.js';
 export type { SoapVersion, FaultSpec, FaultKind } from './soap/version.js';
 export {
   compileHttpOperation,
@@ -51,6 +51,6 @@ export {
   decodeHttpResponse,
   type HttpOperation,
   type UnusableHttpOperation,
-} from './http-binding.js';
+} from './http/binding.js';
 export { parseContentType, type ContentType } from './content-type.js';
 export { rewriteWsdlAddresses } from './server/wsdl.js';

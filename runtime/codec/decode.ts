@@ -9,14 +9,14 @@
  * xsi:type names (the declared type without one) and carries that type's tag in `$type`.
  *
  * Every element of a response goes through here, so the per-element work is kept to what the
- * value needs: types come with a plan (plan.ts), and paths are built only for errors (path.ts).
+ * value needs: types come with a layout (layout.ts), and paths are built only for errors (path.ts).
  */
 import type { ComplexTypeDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import { isStringLike, primitiveCodec } from './primitives.js';
 import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
-import { fieldFor, planOf, resolveSlot, type FieldSlot, type TypePlan } from './plan.js';
+import { fieldFor, layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
 import {
   XSI_NS,
@@ -161,12 +161,12 @@ export function decodeComplex(
   path: Path,
   tag?: string,
 ): unknown {
-  const plan = planOf(type);
-  if (plan.item !== undefined) return decodeArray(d, plan.item, el, path);
+  const layout = layoutOf(type);
+  if (layout.item !== undefined) return decodeArray(d, layout.item, el, path);
   const out: Record<string, unknown> = tag === undefined ? {} : { $type: tag };
-  if (plan.attributes.length !== 0) decodeAttributes(d, plan, el, out, path);
-  if (plan.text !== undefined) {
-    const resolved = resolveSlot(d, plan.text, path);
+  if (layout.attributes.length !== 0) decodeAttributes(d, layout, el, out, path);
+  if (layout.text !== undefined) {
+    const resolved = resolveSlot(d, layout.text, path);
     if (resolved.kind !== 'primitive')
       throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
     out.value = decodeSimple(resolved, el, path);
@@ -182,7 +182,7 @@ export function decodeComplex(
         throw new CodecError('CODEC_UNEXPECTED', String(path), 'text inside element-only content');
       continue;
     }
-    const slot = fieldFor(plan, child, last);
+    const slot = fieldFor(layout, child, last);
     if (slot === undefined)
       throw new CodecError(
         'CODEC_UNEXPECTED',
@@ -199,7 +199,7 @@ export function decodeComplex(
     }
     last = slot.position;
   }
-  for (const slot of plan.required) checkPresence(slot, out[slot.prop], path);
+  for (const slot of layout.required) checkPresence(slot, out[slot.prop], path);
   return out;
 }
 
@@ -260,12 +260,12 @@ function decodeArray(d: ServiceDescriptor, item: FieldSlot, el: XmlElement, path
 
 function decodeAttributes(
   d: ServiceDescriptor,
-  plan: TypePlan,
+  layout: FieldLayout,
   el: XmlElement,
   out: Record<string, unknown>,
   path: Path,
 ): void {
-  for (const slot of plan.attributes) {
+  for (const slot of layout.attributes) {
     const name = slot.attribute.name;
     let found: string | undefined;
     for (const a of el.attributes) {

@@ -8,14 +8,14 @@
  * value of a type with derived types names its concrete type in `$type` (written as xsi:type).
  *
  * Every element of a request goes through here, so the per-element work is kept to what the
- * output needs: types come with a plan (plan.ts), and paths are built only for errors (path.ts).
+ * output needs: types come with a layout (layout.ts), and paths are built only for errors (path.ts).
  */
 import type { ComplexTypeDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { escapeAttr, escapeText, writeElement } from '../xml/writer.js';
 import type { XmlElement } from '../xml/types.js';
 import { checkMembers, concreteType, isPolymorphic, xsiTypeAttribute } from './polymorphism.js';
-import { planOf, resolveSlot, type FieldSlot, type TypePlan } from './plan.js';
+import { layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
 import { XSI_NS, encodeLexical, resolveValue, type ResolvedValue } from './shared.js';
 
@@ -109,15 +109,15 @@ function encodeNode(
       type = concrete;
     }
   }
-  const plan = planOf(type);
-  if (plan.item !== undefined) {
+  const layout = layoutOf(type);
+  if (layout.item !== undefined) {
     if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', String(path), 'expected an array');
-    const items = encodeItems(d, plan.item, value, name.ns, path, childXsi);
+    const items = encodeItems(d, layout.item, value, name.ns, path, childXsi);
     return items === '' ? `${start}${typeAttr}/>` : `${start}${typeAttr}>${items}${end}`;
   }
   const record = checkedRecord(type, value, polymorphic, path);
-  const attrs = plan.attributes.length === 0 ? '' : encodeAttributes(d, plan, record, path);
-  const content = encodeContent(d, plan, record, name.ns, path, childXsi);
+  const attrs = layout.attributes.length === 0 ? '' : encodeAttributes(d, layout, record, path);
+  const content = encodeContent(d, layout, record, name.ns, path, childXsi);
   return content === '' ? `${start}${typeAttr}${attrs}/>` : `${start}${typeAttr}${attrs}>${content}${end}`;
 }
 
@@ -142,14 +142,14 @@ export function encodeComplex(
   polymorphic = false,
   xsiInScope = false,
 ): [string, string] {
-  const plan = planOf(type);
-  if (plan.item !== undefined) {
+  const layout = layoutOf(type);
+  if (layout.item !== undefined) {
     if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', path, 'expected an array');
-    return ['', encodeItems(d, plan.item, value, ownNs, path, xsiInScope)];
+    return ['', encodeItems(d, layout.item, value, ownNs, path, xsiInScope)];
   }
   const record = checkedRecord(type, value, polymorphic, path);
-  const attrs = plan.attributes.length === 0 ? '' : encodeAttributes(d, plan, record, path);
-  return [attrs, encodeContent(d, plan, record, ownNs, path, xsiInScope)];
+  const attrs = layout.attributes.length === 0 ? '' : encodeAttributes(d, layout, record, path);
+  return [attrs, encodeContent(d, layout, record, ownNs, path, xsiInScope)];
 }
 
 /** The value as an object of `type`'s members (`$type` too when polymorphic), or an error. */
@@ -170,14 +170,14 @@ function checkedRecord(
 /** The content of a complex value: its simple content or its fields, in schema order. */
 function encodeContent(
   d: ServiceDescriptor,
-  plan: TypePlan,
+  layout: FieldLayout,
   record: Record<string, unknown>,
   ownNs: string,
   path: Path,
   xsiInScope: boolean,
 ): string {
-  if (plan.text !== undefined) {
-    const resolved = resolveSlot(d, plan.text, path);
+  if (layout.text !== undefined) {
+    const resolved = resolveSlot(d, layout.text, path);
     if (resolved.kind !== 'primitive')
       throw new CodecError('CODEC_DESCRIPTOR', String(path), 'simple content must be of a simple type');
     const text = record.value;
@@ -195,7 +195,7 @@ function encodeContent(
     }
   }
   let content = '';
-  for (const slot of plan.fields) {
+  for (const slot of layout.fields) {
     const value = record[slot.prop];
     if (value === undefined && slot.field.minOccurs === 0) continue;
     content += encodeField(d, slot, value, ownNs, path, xsiInScope);
@@ -316,10 +316,10 @@ function encodeWildcard(value: unknown, parentNs: string, parent: Path, local: s
   return out;
 }
 
-function encodeAttributes(d: ServiceDescriptor, plan: TypePlan, record: Record<string, unknown>, path: Path): string {
+function encodeAttributes(d: ServiceDescriptor, layout: FieldLayout, record: Record<string, unknown>, path: Path): string {
   let out = '';
   let prefixes = 0;
-  for (const slot of plan.attributes) {
+  for (const slot of layout.attributes) {
     const attribute = slot.attribute;
     const value = record[attribute.prop];
     if (value === undefined || value === null) {

@@ -11,7 +11,7 @@ import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import { escapeAttr } from '../xml/writer.js';
 import { atPath, type Path } from './path.js';
-import { planOf } from './plan.js';
+import { layoutOf } from './field-layout.js';
 import { XSI_NS } from './shared.js';
 
 /** The declared type and every type derived from it, by `$type` tag and by wire name. */
@@ -208,7 +208,7 @@ export function checkMembers(
   polymorphic: boolean,
   path: Path,
 ): void {
-  const members = planOf(type).members;
+  const members = layoutOf(type).members;
   for (const key in record) {
     if (members.has(key) || (polymorphic && key === '$type')) continue;
     const name = type.name === undefined ? 'this type' : `{${type.name.ns}}${type.name.local}`;

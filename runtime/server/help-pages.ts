@@ -11,8 +11,8 @@ import { Placeholders } from './help-placeholders.js';
 import { httpSample, soapSample, type Sample, type SampleMessage } from './help-samples.js';
 import type { HelpBinding, HelpOperation, HelpSite } from './help-site.js';
 import { CodecError } from '../errors.js';
-import { soap11 } from '../soap11.js';
-import { soap12 } from '../soap12.js';
+import { soap11 } from '../soap/soap11.js';
+import { soap12 } from '../soap/soap12.js';
 
 export interface PageRequest {
   /** The path the page describes (a port address path). */

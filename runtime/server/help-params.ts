@@ -4,7 +4,7 @@
  * object on every binding), or the HTTP parameters for an operation only HTTP carries.
  */
 import type { BodyDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
-import type { HttpOperation } from '../http-binding.js';
+import type { HttpOperation } from '../http/binding.js';
 import type { HelpOperation } from './help-site.js';
 
 export interface ParameterRow {

@@ -5,9 +5,9 @@
  * values (help-placeholders.ts). Only the indentation of XML bodies is added, for reading.
  */
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../descriptor.js';
-import { compileHttpOperation, encodeHttpResponse, soapWrappers, type HttpOperation } from '../http-binding.js';
-import { buildGetRequest, HTTP_GET_RESPONSE_TYPE } from '../http-get.js';
-import { buildPostRequest } from '../http-post.js';
+import { compileHttpOperation, encodeHttpResponse, soapWrappers, type HttpOperation } from '../http/binding.js';
+import { buildGetRequest, HTTP_GET_RESPONSE_TYPE } from '../http/get.js';
+import { buildPostRequest } from '../http/post.js';
 import { buildSoapRequest } from '../soap/client.js';
 import { encodeSoapResponse } from '../soap/server.js';
 import type { SoapVersion } from '../soap/version.js';

@@ -5,7 +5,7 @@
  */
 import type { BindingDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../http-binding.js';
+import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../http/binding.js';
 import { addressPath } from '../wire.js';
 import { placeholderDescriptor, type PlaceholderDescriptor } from './help-placeholders.js';
 import { serviceDocumentation } from './help-docs.js';

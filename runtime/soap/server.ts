@@ -8,10 +8,10 @@ import type { BindingDescriptor, NameDescriptor, OperationDescriptor, ServiceDes
 import { decodeBody, decodeHeaders, elementOf, encodeBody, encodeHeaders, isDeclaredHeader } from '../message.js';
 import { ShapeCache, type ShapeMatch } from '../xml/shape-cache.js';
 import type { XmlDocument, XmlElement, XmlReadLimits } from '../xml/types.js';
-import { planFor, type DecodePlan } from './request-plan.js';
+import { shapeDecoderFor, type ShapeDecoder } from './shape-decoder.js';
 import type { ContentType } from '../content-type.js';
-import { soap11, SOAP11_ENV_NS } from '../soap11.js';
-import { soap12, SOAP12_ENV_NS } from '../soap12.js';
+import { soap11, SOAP11_ENV_NS } from './soap11.js';
+import { soap12, SOAP12_ENV_NS } from './soap12.js';
 import type { FaultSpec, SoapVersion } from './version.js';
 import { isSecurityHeader } from '../wsse/read.js';
 
@@ -79,15 +79,15 @@ const clientFault = (version: SoapVersion, message: string): Extract<SoapDecoded
 
 /**
  * Reads, routes and decodes SOAP requests for one server: envelopes go through a shape cache
- * (xml/shape-cache.ts) and, for shapes that keep coming, a decode plan (request-plan.ts) that
+ * (xml/shape-cache.ts) and, for shapes that keep coming, a shape decoder (shape-decoder.ts) that
  * gives the generic path's result from the texts alone.
  */
 export class SoapRequestDecoder {
   /** Requests answered by a decode plan (for tests and diagnostics). */
-  plannedReads = 0;
+  shapeDecodedReads = 0;
   private readonly shapes: ShapeCache;
   /** Per shape: its plan, or null when the shape is outside the plain case. */
-  private readonly plans = new WeakMap<ShapeMatch, DecodePlan<SoapEndpoint> | null>();
+  private readonly plans = new WeakMap<ShapeMatch, ShapeDecoder<SoapEndpoint> | null>();
 
   /**
    * `understandsWsSecurity`: the server verifies WS-Security headers, so a `wsse:Security`
@@ -123,14 +123,14 @@ export class SoapRequestDecoder {
       const planned = plan.run(found.texts, headers, contentType, routeOperation);
       if (planned !== undefined) {
         found.release();
-        this.plannedReads++;
+        this.shapeDecodedReads++;
         return planned;
       }
     }
     const doc = found.document(); // (also when the plan declined: the generic path says why)
     const decoded = decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc, understands);
     if (plan === undefined && decoded.ok)
-      this.plans.set(found, planFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
+      this.plans.set(found, shapeDecoderFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
     return decoded;
   }
 

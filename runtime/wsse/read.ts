@@ -5,8 +5,8 @@
  * node, a second token, a signature or other token this server does not verify. Messages name
  * elements, never their values.
  */
-import { SOAP11_ENV_NS } from '../soap11.js';
-import { SOAP12_ENV_NS } from '../soap12.js';
+import { SOAP11_ENV_NS } from '../soap/soap11.js';
+import { SOAP12_ENV_NS } from '../soap/soap12.js';
 import type { XmlElement } from '../xml/types.js';
 import type { WsseFault } from './fault.js';
 import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI, WSSE_NS, WSU_NS } from './names.js';

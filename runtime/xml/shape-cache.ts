@@ -69,7 +69,7 @@ export class ShapeCache {
 
   /**
    * Like read, but a hit is returned as a ShapeMatch whose tree is built only when asked for:
-   * a caller that can work from the texts alone (a decode plan learnt for the shape) skips it.
+   * a caller that can work from the texts alone (a shape decoder learnt for the shape) skips it.
    * The match is valid until the next lookup or read; call `document()` or `release()` once.
    */
   lookup(input: Uint8Array): XmlDocument | ShapeMatch {

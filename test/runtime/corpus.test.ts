@@ -16,7 +16,7 @@ import {
   type OperationHandler,
 } from '../../runtime/index.js';
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../../runtime/descriptor.js';
-import { soapWrappers } from '../../runtime/http-binding.js';
+import { soapWrappers } from '../../runtime/http/binding.js';
 import { addressPath } from '../../runtime/wire.js';
 import { normalise, sampleValue } from '../fixtures/runtime/sample-values.js';
 import { sharedDir, sharedSkipReason } from '../helpers/shared-dir.js';

@@ -351,7 +351,7 @@ describe('void, nil, empty and absent results as ASMX writes them', () => {
       decodeHttpResponse,
       compileHttpOperation: compile,
       soapWrappers,
-    } = await import('../../runtime/http-binding.js');
+    } = await import('../../runtime/http/binding.js');
     const op = d.bindings[2]!.operations.find((o) => o.name === 'MaybeInt')!;
     const hop = compile(d, op, soapWrappers(d).get('MaybeInt'));
     const read = (xml: string) =>

@@ -1,6 +1,6 @@
 /** Query strings and form bodies as ASP.NET decodes them: %uXXXX, %XX runs as UTF-8, + as space. */
 import { describe, expect, it } from 'vitest';
-import { parseFormText } from '../../runtime/http-form.js';
+import { parseFormText } from '../../runtime/http/form.js';
 
 const pairs = (text: string) => {
   const parsed = parseFormText(text);

@@ -13,9 +13,9 @@
  * (test/fixtures/asmx/captures/rich: SumValues.get, EchoBytes.get, DescribeHttpScalars.get and
  * its error-char-as-number, EchoAccess.get and its space-separated variant.)
  */
-import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from './descriptor.js';
-import { CodecError } from './errors.js';
-import { checkEnumeration, decodeText, primitiveCodec, resolveValue, type PrimitiveCodec } from './codec/index.js';
+import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
+import { CodecError } from '../errors.js';
+import { checkEnumeration, decodeText, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
 
 /** How one value is written as parameter text, where ASMX's HTTP readers differ from XML. */
 type HttpForm = 'xml' | 'bytes' | 'char' | 'flags' | 'boolean';

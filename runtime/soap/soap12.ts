@@ -6,10 +6,10 @@
  * carries an Upgrade block (SOAP 1.2 part 1, 5.4.7 and 5.4.8).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { SoapFaultError } from './errors.js';
-import type { XmlElement } from './xml/types.js';
-import { escapeAttr, escapeText } from './xml/writer.js';
-import type { ContentType } from './content-type.js';
+import { SoapFaultError } from '../errors.js';
+import type { XmlElement } from '../xml/types.js';
+import { escapeAttr, escapeText } from '../xml/writer.js';
+import type { ContentType } from '../content-type.js';
 import { faultDetail, SOAP11_ENV_NS } from './soap11.js';
 import {
   child,
@@ -20,7 +20,7 @@ import {
   type FaultKind,
   type FaultSpec,
   type SoapVersion,
-} from './soap/version.js';
+} from './version.js';
 
 export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
 const ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next';

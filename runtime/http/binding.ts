@@ -12,18 +12,18 @@ import type {
   OperationDescriptor,
   ServiceDescriptor,
   ValueDescriptor,
-} from './descriptor.js';
-import { CodecError, SoapFaultError, TransportError } from './errors.js';
-import { decodeElement, encodeElementWith, isStringLike, resolveValue, XSI_NS } from './codec/index.js';
-import { compileParam, type CompiledParam, type ParamOperation } from './http-params.js';
-import type { Protocol } from './descriptor.js';
-import { elementOf } from './message.js';
-import { XmlReadError } from './xml/reader.js';
-import { readXmlFast as readXml } from './xml/fast-reader.js';
-import type { XmlElement } from './xml/types.js';
-import { escapeAttr } from './xml/writer.js';
+} from '../descriptor.js';
+import { CodecError, SoapFaultError, TransportError } from '../errors.js';
+import { decodeElement, encodeElementWith, isStringLike, resolveValue, XSI_NS } from '../codec/index.js';
+import { compileParam, type CompiledParam, type ParamOperation } from './params.js';
+import type { Protocol } from '../descriptor.js';
+import { elementOf } from '../message.js';
+import { XmlReadError } from '../xml/reader.js';
+import { readXmlFast as readXml } from '../xml/fast-reader.js';
+import type { XmlElement } from '../xml/types.js';
+import { escapeAttr } from '../xml/writer.js';
 
-export { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
+export { encodeParams, decodeParams, type ParamDecodeError } from './params.js';
 
 export interface HttpOperation extends ParamOperation {
   readonly op: OperationDescriptor;

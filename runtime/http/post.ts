@@ -1,8 +1,8 @@
 /** HTTP POST binding: `POST {address}{location}` with an `application/x-www-form-urlencoded` body. */
-import type { HttpOperation } from './http-binding.js';
-import { parseFormText } from './http-form.js';
-import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './http-params.js';
-import type { WireRequest } from './wire.js';
+import type { HttpOperation } from './binding.js';
+import { parseFormText } from './form.js';
+import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './params.js';
+import type { WireRequest } from '../wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 

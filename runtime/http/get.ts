@@ -1,8 +1,8 @@
 /** HTTP GET binding: `GET {address}{location}?a=1&b=2`; the response is the result element document. */
-import type { HttpOperation } from './http-binding.js';
-import { parseFormText } from './http-form.js';
-import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './http-params.js';
-import type { WireRequest } from './wire.js';
+import type { HttpOperation } from './binding.js';
+import { parseFormText } from './form.js';
+import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './params.js';
+import type { WireRequest } from '../wire.js';
 
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
 

@@ -4,10 +4,10 @@
  * faultstring and detail. The shared request/response logic is in soap/client.ts and soap/server.ts.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { SoapFaultError } from './errors.js';
-import type { XmlElement } from './xml/types.js';
-import { escapeAttr, escapeText } from './xml/writer.js';
-import { unquote, type ContentType } from './content-type.js';
+import { SoapFaultError } from '../errors.js';
+import type { XmlElement } from '../xml/types.js';
+import { escapeAttr, escapeText } from '../xml/writer.js';
+import { unquote, type ContentType } from '../content-type.js';
 import {
   child,
   detailEntries,
@@ -17,7 +17,7 @@ import {
   type FaultKind,
   type FaultSpec,
   type SoapVersion,
-} from './soap/version.js';
+} from './version.js';
 
 export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 const ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next';

@@ -1,11 +1,11 @@
 /**
- * Differential test of the SOAP decode plans (runtime/soap/request-plan.ts) against the generic
+ * Differential test of the SOAP shape decoder (runtime/soap/shape-decoder.ts) against the generic
  * path: a server-side SoapRequestDecoder, fed the same envelope shapes again and again with
  * random texts and SOAP actions, must give for every request exactly what decodeSoapDocument
  * gives on readXml's tree — the same decoded input, or the same fault, or the same XmlReadError.
  * Shapes: the contract's SMSSend/SMSSendToPort (SOAP 1.1 and 1.2, compact and pretty-printed,
  * empty elements) and a typed operation (int, boolean, enumeration, dateTime) whose values the
- * codecs can refuse; plus the shapes no plan is made for (Header, attributes, repeated fields).
+ * codecs can refuse; plus the shapes no shape decoder is made for (Header, attributes, repeated fields).
  */
 import { describe, expect, it } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -13,8 +13,8 @@ import type { FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../../
 import { parseContentType } from '../../runtime/content-type.js';
 import { compileRoutes, lookupRoute } from '../../runtime/server/routes.js';
 import { decodeSoapDocument, SoapRequestDecoder, type SoapDecoded } from '../../runtime/soap/server.js';
-import { soap11 } from '../../runtime/soap11.js';
-import { soap12 } from '../../runtime/soap12.js';
+import { soap11 } from '../../runtime/soap/soap11.js';
+import { soap12 } from '../../runtime/soap/soap12.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import { XmlReadError } from '../../runtime/xml/errors.js';
 import { ServiceAPIDescriptor } from '../../generated/service-api/index.js';
@@ -122,15 +122,15 @@ function attempt(run: () => SoapDecoded): Outcome {
 }
 
 interface Harness {
-  readonly planned: SoapRequestDecoder;
-  send(xml: string, version: '1.1' | '1.2', action: string | undefined): { planned: unknown; reference: unknown };
+  readonly byShape: SoapRequestDecoder;
+  send(xml: string, version: '1.1' | '1.2', action: string | undefined): { byShape: unknown; reference: unknown };
 }
 
 function harness(d: ServiceDescriptor, path: string): Harness {
   const route = lookupRoute(compileRoutes(d, undefined), path)!;
-  const planned = new SoapRequestDecoder(d, undefined);
+  const byShape = new SoapRequestDecoder(d, undefined);
   return {
-    planned,
+    byShape,
     send(xml, version, action) {
       const headers: IncomingHttpHeaders =
         version === '1.1' && action !== undefined ? { soapaction: `"${action}"` } : {};
@@ -142,7 +142,7 @@ function harness(d: ServiceDescriptor, path: string): Harness {
       const hinted = version === '1.1' ? soap11 : soap12;
       const body = Buffer.from(xml);
       return {
-        planned: comparable(attempt(() => planned.decode(route, hinted, headers, contentType, body))),
+        byShape: comparable(attempt(() => byShape.decode(route, hinted, headers, contentType, body))),
         reference: comparable(attempt(() => decodeSoapDocument(d, route, hinted, headers, contentType, readXml(body)))),
       };
     },
@@ -165,7 +165,7 @@ function fill(template: string, random: (n: number) => number, values: readonly 
   );
 }
 
-describe('decode plans agree with the generic path', () => {
+describe('shape decoder agree with the generic path', () => {
   it('the contract: SMSSend and SMSSendToPort over SOAP 1.1 and 1.2, compact and pretty, random texts and actions (4,000 requests)', () => {
     const h = harness(ServiceAPIDescriptor, '/serviceapi.asmx');
     const random = seeded(0xa11ce);
@@ -202,21 +202,21 @@ describe('decode plans agree with the generic path', () => {
       const version: '1.1' | '1.2' = k % 4 < 2 ? '1.1' : '1.2';
       return { version, xml: envelope(version === '1.1' ? S11 : S12, body, k % 3 === 0) };
     });
-    let planned = 0;
+    let byShape = 0;
     for (let n = 0; n < 4_000; n++) {
       const { version, xml } = templates[random(templates.length)]!;
-      const before = h.planned.plannedReads;
-      const { planned: got, reference } = h.send(fill(xml, random, values), version, actions[random(actions.length)]);
+      const before = h.byShape.shapeDecodedReads;
+      const { byShape: got, reference } = h.send(fill(xml, random, values), version, actions[random(actions.length)]);
       expect(got).toEqual(reference);
-      if (h.planned.plannedReads > before) planned++;
+      if (h.byShape.shapeDecodedReads > before) byShape++;
     }
-    expect(planned).toBeGreaterThan(400); // the plans did answer (not only the generic path)
+    expect(byShape).toBeGreaterThan(400); // the shape decoders did answer (not only the generic path)
   });
 
-  it('typed fields the codecs can refuse: a plan declines and the generic path answers (3,000 requests)', () => {
+  it('typed fields the codecs can refuse: a shape decoder declines and the generic path answers (3,000 requests)', () => {
     const h = harness(typed, '/typed.asmx');
     const random = seeded(0xbeef);
-    // Mostly valid values, so that plans get made and used; the rest the codecs refuse.
+    // Mostly valid values, so that shape decoders get made and used; the rest the codecs refuse.
     const bySlot: Record<string, readonly string[]> = {
       count: ['1', '-42', '7', '0', '12', ' 7 ', '2147483648', 'x'],
       flag: ['true', 'false', '0', '1', 'true', 'yes'],
@@ -224,7 +224,7 @@ describe('decode plans agree with the generic path', () => {
       at: ['2026-11-21T10:00:00Z', '2026-01-01T00:00:00+02:00', '2026-11-21T10:00:00Z', 'not a date'],
       note: ['note', 'a & b', 'x', '  '],
     };
-    let planned = 0;
+    let byShape = 0;
     for (let n = 0; n < 3_000; n++) {
       const op = random(3) === 0 ? 'Get' : 'Put';
       const body = `<${op} xmlns="${TNS}"><count>{count}</count><flag>{flag}</flag><color>{color}</color><at>{at}</at><note>{note}</note></${op}>`;
@@ -232,12 +232,12 @@ describe('decode plans agree with the generic path', () => {
       const xml = envelope(S11, body, false).replace(/\{(\w+)\}/g, (_m, slot: string) =>
         bySlot[slot]![random(bySlot[slot]!.length)]!.replace('&', '&amp;'),
       );
-      const before = h.planned.plannedReads;
-      const { planned: got, reference } = h.send(xml, '1.1', action);
+      const before = h.byShape.shapeDecodedReads;
+      const { byShape: got, reference } = h.send(xml, '1.1', action);
       expect(got).toEqual(reference);
-      if (h.planned.plannedReads > before) planned++;
+      if (h.byShape.shapeDecodedReads > before) byShape++;
     }
-    expect(planned).toBeGreaterThan(100);
+    expect(byShape).toBeGreaterThan(100);
   });
 
   it.each([
@@ -261,17 +261,17 @@ describe('decode plans agree with the generic path', () => {
         false,
       ),
     ],
-  ])('no plan for %s: every request takes the generic path, with the same answers', (_name, template) => {
+  ])('no shape decoder for %s: every request takes the generic path, with the same answers', (_name, template) => {
     const h = harness(typed, '/typed.asmx');
     const random = seeded(7);
     for (let n = 0; n < 200; n++) {
-      const { planned: got, reference } = h.send(fill(template, random, ['1', 'x', '']), '1.1', `${TNS}/Put`);
+      const { byShape: got, reference } = h.send(fill(template, random, ['1', 'x', '']), '1.1', `${TNS}/Put`);
       expect(got).toEqual(reference);
     }
-    expect(h.planned.plannedReads).toBe(0);
+    expect(h.byShape.shapeDecodedReads).toBe(0);
   });
 
-  it('a plan is not used for another request path that has the same shape', () => {
+  it('a shape decoder is not used for another request path that has the same shape', () => {
     const d = ServiceAPIDescriptor;
     const routes = compileRoutes(d, undefined);
     const route = lookupRoute(routes, '/serviceapi.asmx')!;
@@ -287,9 +287,9 @@ describe('decode plans agree with the generic path', () => {
     const ct = parseContentType('text/xml');
     const headers = { soapaction: `"${NS}SMSSend"` };
     for (let i = 0; i < 3; i++) decoder.decode(route, soap11, headers, ct, xml);
-    const before = decoder.plannedReads;
+    const before = decoder.shapeDecodedReads;
     const decoded = decoder.decode(other, soap11, headers, ct, xml);
-    expect(decoder.plannedReads).toBe(before);
+    expect(decoder.shapeDecodedReads).toBe(before);
     expect(decoded.ok && decoded.endpoint).toBe(other.soap11);
   });
 });

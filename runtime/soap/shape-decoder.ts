@@ -1,18 +1,18 @@
 /**
- * Decode plans for envelope shapes (xml/shape-cache.ts). When requests of one shape keep
+ * Shape decoders: decoding requests of a known envelope shape (xml/shape-cache.ts). When requests of one shape keep
  * arriving, the generic path (build the tree, find Header and Body, route, decode the Body
- * child field by field) gives every time the same structure with other texts. A plan records,
+ * child field by field) gives every time the same structure with other texts. A shape decoder records,
  * from one such decode, which text of the shape feeds which field and through which XSD codec,
  * and then decodes the next requests of that shape from their texts alone, without building
  * the tree.
  *
- * A plan is made only for the plain case: no Header, a Body child without attributes whose
+ * A shape decoder is made only for the plain case: no Header, a Body child without attributes whose
  * type is a sequence of single, simple-typed, attribute-less elements (SMSSend is one). Per
  * request it re-checks what the texts could change — whitespace where only whitespace is
  * allowed, the SOAP action (routing), each value through its codec — and on anything unusual
  * (a different operation, an invalid value, a codec error) it declines, and the request takes
- * the generic path, which answers exactly as it would have. test/runtime/request-plan.test.ts
- * checks differentially that a plan's result equals the generic path's.
+ * the generic path, which answers exactly as it would have. test/runtime/shape-decoder.test.ts
+ * checks differentially that a shape decoder's result equals the generic path's.
  *
  * Why: with the shape cache, decoding was the largest part left of the SOAP work per request
  * under load (bench/README.md).
@@ -41,11 +41,11 @@ interface FieldStep {
 }
 
 /** What routing needs of a SOAP endpoint (soap/server.ts's SoapEndpoint). */
-export interface PlanEndpoint {
+export interface ShapeEndpoint {
   readonly version: SoapVersion;
 }
 
-export interface PlanResult<E extends PlanEndpoint> {
+export interface ShapeDecoded<E extends ShapeEndpoint> {
   readonly ok: true;
   readonly version: SoapVersion;
   readonly endpoint: E;
@@ -54,9 +54,9 @@ export interface PlanResult<E extends PlanEndpoint> {
   readonly soapHeaders: Record<string, unknown>;
 }
 
-export class DecodePlan<E extends PlanEndpoint> {
+export class ShapeDecoder<E extends ShapeEndpoint> {
   constructor(
-    /** The endpoints of the request path the plan was made on (plans never cross paths). */
+    /** The endpoints of the request path the shape decoder was made on (they never cross paths). */
     readonly endpoints: object,
     private readonly endpoint: E,
     private readonly op: OperationDescriptor,
@@ -69,7 +69,7 @@ export class DecodePlan<E extends PlanEndpoint> {
   ) {}
 
   /**
-   * The decoded request, exactly as the generic path would give it; undefined when the plan
+   * The decoded request, exactly as the generic path would give it; undefined when the shape decoder
    * declines (then the caller takes the generic path).
    */
   run(
@@ -77,7 +77,7 @@ export class DecodePlan<E extends PlanEndpoint> {
     headers: IncomingHttpHeaders,
     contentType: ContentType,
     route: (endpoint: E, action: string | undefined, body: NameDescriptor) => OperationDescriptor | string,
-  ): PlanResult<E> | undefined {
+  ): ShapeDecoded<E> | undefined {
     for (const slot of this.trimSlots) if (texts[slot]!.trim() !== '') return undefined;
     for (const slot of this.whitespaceSlots) if (!isXmlWhitespace(texts[slot]!)) return undefined;
     const version = this.endpoint.version;
@@ -94,16 +94,16 @@ export class DecodePlan<E extends PlanEndpoint> {
 }
 
 /**
- * A plan for the shape of `doc`, from one successful generic decode of it (`endpoint`, `op`);
+ * A shape decoder for the shape of `doc`, from one successful generic decode of it (`endpoint`, `op`);
  * undefined when the shape is outside the plain case.
  */
-export function planFor<E extends PlanEndpoint>(
+export function shapeDecoderFor<E extends ShapeEndpoint>(
   d: ServiceDescriptor,
   endpoints: object,
   endpoint: E,
   op: OperationDescriptor,
   doc: XmlDocument,
-): DecodePlan<E> | undefined {
+): ShapeDecoder<E> | undefined {
   if (op.input.kind !== 'element') return undefined;
   const element = elementOf(d, op.input.element, op.name);
   const resolved = resolveValue(d, element.value, element.name.local);
@@ -145,7 +145,7 @@ export function planFor<E extends PlanEndpoint>(
     }
   }
   if (operations !== 1) return undefined;
-  return new DecodePlan(endpoints, endpoint, op, element.name, trimSlots, whitespaceSlots, fields);
+  return new ShapeDecoder(endpoints, endpoint, op, element.name, trimSlots, whitespaceSlots, fields);
 }
 
 /** A sequence of fields only: no attributes, text content, array or wildcard. */

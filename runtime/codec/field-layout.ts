@@ -3,9 +3,9 @@
  * per element: its fields with their values resolved (on first use), the fields by name, the
  * required ones, the property names a value may have. Kept in a WeakMap by type descriptor.
  *
- * A field's value is resolved where the first element of it is met, not when the plan is made,
+ * A field's value is resolved where the first element of it is met, not when the layout is made,
  * so a descriptor error (a type missing from the descriptor) names that element, as it would
- * without a plan, and a field never met is never resolved.
+ * without a layout, and a field never met is never resolved.
  */
 import type {
   AttributeFieldDescriptor,
@@ -51,7 +51,7 @@ export interface AttributeSlot extends ValueSlot {
   readonly attribute: AttributeFieldDescriptor;
 }
 
-export interface TypePlan {
+export interface FieldLayout {
   readonly fields: readonly FieldSlot[];
   /** Fields matched by name, by local name (namespaces compared after). */
   readonly byLocal: ReadonlyMap<string, readonly FieldSlot[]>;
@@ -68,18 +68,18 @@ export interface TypePlan {
   readonly members: ReadonlySet<string>;
 }
 
-const plans = new WeakMap<ComplexTypeDescriptor, TypePlan>();
+const layouts = new WeakMap<ComplexTypeDescriptor, FieldLayout>();
 
-export function planOf(type: ComplexTypeDescriptor): TypePlan {
-  let plan = plans.get(type);
-  if (plan === undefined) {
-    plan = makePlan(type);
-    plans.set(type, plan);
+export function layoutOf(type: ComplexTypeDescriptor): FieldLayout {
+  let layout = layouts.get(type);
+  if (layout === undefined) {
+    layout = makeLayout(type);
+    layouts.set(type, layout);
   }
-  return plan;
+  return layout;
 }
 
-function makePlan(type: ComplexTypeDescriptor): TypePlan {
+function makeLayout(type: ComplexTypeDescriptor): FieldLayout {
   const byLocal = new Map<string, FieldSlot[]>();
   let wildcard: FieldSlot | undefined;
   const fields = type.fields.map((field, position): FieldSlot => {
@@ -143,17 +143,17 @@ export function resolveSlot(d: ServiceDescriptor, slot: ValueSlot, path: Path): 
  * so the field after the last one matched, or that one again when it repeats, is tried before
  * the lookup by name.
  */
-export function fieldFor(plan: TypePlan, child: XmlElement, last: number): FieldSlot | undefined {
-  const fields = plan.fields;
+export function fieldFor(layout: FieldLayout, child: XmlElement, last: number): FieldSlot | undefined {
+  const fields = layout.fields;
   if (last >= 0) {
     const again = fields[last]!;
     if (again.repeated && named(again, child)) return again;
   }
   const next = fields[last + 1];
   if (next !== undefined && named(next, child)) return next;
-  const candidates = plan.byLocal.get(child.local);
+  const candidates = layout.byLocal.get(child.local);
   if (candidates !== undefined) for (const slot of candidates) if (slot.ns === child.ns) return slot;
-  return plan.wildcard;
+  return layout.wildcard;
 }
 
 function named(slot: FieldSlot, child: XmlElement): boolean {
