@@ -20,7 +20,7 @@ import os from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { buildSoapRequest, parseSoapResponse, soap11, type OperationDescriptor } from '../runtime/index.js';
 import { decodeBody } from '../runtime/message.js';
-import { encodeSoapResponse } from '../runtime/soap/server.js';
+import { encodeSoapResponse } from '../runtime/soap/response.js';
 import { readXmlFast } from '../runtime/xml/fast-reader.js';
 import type { XmlElement } from '../runtime/xml/types.js';
 import { RichServiceDescriptor as d } from '../test/golden/generated/asmx-rich/rich-service/index.js';

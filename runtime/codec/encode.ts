@@ -316,7 +316,12 @@ function encodeWildcard(value: unknown, parentNs: string, parent: Path, local: s
   return out;
 }
 
-function encodeAttributes(d: ServiceDescriptor, layout: FieldLayout, record: Record<string, unknown>, path: Path): string {
+function encodeAttributes(
+  d: ServiceDescriptor,
+  layout: FieldLayout,
+  record: Record<string, unknown>,
+  path: Path,
+): string {
   let out = '';
   let prefixes = 0;
   for (const slot of layout.attributes) {

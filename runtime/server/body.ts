@@ -15,6 +15,9 @@ export interface BodyLimits {
 
 export type BodyFailure = { readonly status: 408 | 413 | 400; readonly message: string };
 
+/** What a read gives: the body, a failure to answer, or `undefined` when the client went away first. */
+export type BodyRead = Buffer | BodyFailure | undefined;
+
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -26,8 +29,7 @@ const STATE = Symbol('smskit.body');
 
 interface BodyState {
   readonly reader: BodyReader;
-  readonly onBody: (body: Buffer) => void;
-  readonly onFailure: (failure: BodyFailure) => void;
+  readonly settle: (read: BodyRead) => void;
   readonly chunks: Buffer[];
   readonly deadline: number;
   received: number;
@@ -46,35 +48,30 @@ export class BodyReader {
     this.sweepMs = Math.min(250, Math.max(10, Math.round(limits.timeoutMs / 10)));
   }
 
-  /** Calls exactly one of `onBody` / `onFailure` (neither when the client went away first). */
-  read(req: IncomingMessage, onBody: (body: Buffer) => void, onFailure: (failure: BodyFailure) => void): void {
-    const limits = this.limits;
+  /**
+   * The body, or what to answer instead: at once when the declared Content-Length decides it,
+   * else a promise settled once by the end of the body, a limit or the client going away.
+   */
+  read(req: IncomingMessage): BodyRead | Promise<BodyRead> {
     const declared = req.headers['content-length'];
     if (declared !== undefined) {
       const length = Number(declared);
-      if (!Number.isSafeInteger(length) || length < 0) {
-        onFailure({ status: 400, message: 'Invalid Content-Length.' });
-        return;
-      }
-      if (length > limits.maxBytes) {
-        onFailure({ status: 413, message: tooLarge(limits) });
-        return;
-      }
-      if (length === 0) {
-        onBody(EMPTY);
-        return;
-      }
+      if (!Number.isSafeInteger(length) || length < 0) return { status: 400, message: 'Invalid Content-Length.' };
+      if (length > this.limits.maxBytes) return { status: 413, message: tooLarge(this.limits) };
+      if (length === 0) return EMPTY;
     }
-    const state: BodyState = {
+    return new Promise<BodyRead>((settle) => this.stream(req as StatefulRequest, settle));
+  }
+
+  private stream(req: StatefulRequest, settle: (read: BodyRead) => void): void {
+    req[STATE] = {
       reader: this,
-      onBody,
-      onFailure,
+      settle,
       chunks: [],
-      deadline: performance.now() + limits.timeoutMs,
+      deadline: performance.now() + this.limits.timeoutMs,
       received: 0,
       settled: false,
     };
-    (req as StatefulRequest)[STATE] = state;
     this.pending.add(req);
     this.sweeper ??= setInterval(sweep, this.sweepMs, this).unref();
     req.on('data', onData);
@@ -96,8 +93,8 @@ function sweep(reader: BodyReader): void {
   for (const req of reader.pending) {
     const state = req[STATE];
     if (state !== undefined && state.deadline > now) continue;
-    const settled = settle(req);
-    if (settled !== undefined) settled.onFailure({ status: 408, message: 'Request body not received in time.' });
+    const settled = finish(req);
+    if (settled !== undefined) settled.settle({ status: 408, message: 'Request body not received in time.' });
     else reader.pending.delete(req);
   }
   reader.stopIfIdle();
@@ -108,7 +105,7 @@ function tooLarge(limits: BodyLimits): string {
 }
 
 /** Ends the read once; returns the state if this call is the one that ended it. */
-function settle(req: StatefulRequest): BodyState | undefined {
+function finish(req: StatefulRequest): BodyState | undefined {
   const state = req[STATE];
   if (state === undefined || state.settled) return undefined;
   state.settled = true;
@@ -124,21 +121,21 @@ function onData(this: StatefulRequest, chunk: Buffer): void {
   if (state === undefined) return;
   state.received += chunk.length;
   if (state.received > state.reader.limits.maxBytes) {
-    settle(this);
-    state.onFailure({ status: 413, message: tooLarge(state.reader.limits) });
+    finish(this);
+    state.settle({ status: 413, message: tooLarge(state.reader.limits) });
     return;
   }
   state.chunks.push(chunk);
 }
 
 function onEnd(this: StatefulRequest): void {
-  const state = settle(this);
+  const state = finish(this);
   if (state === undefined) return;
   const { chunks } = state;
-  state.onBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, state.received));
+  state.settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, state.received));
 }
 
 /** The client went away: there is nobody to answer. */
 function onError(this: StatefulRequest): void {
-  settle(this);
+  finish(this)?.settle(undefined);
 }

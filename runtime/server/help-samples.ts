@@ -9,7 +9,7 @@ import { compileHttpOperation, encodeHttpResponse, soapWrappers, type HttpOperat
 import { buildGetRequest, HTTP_GET_RESPONSE_TYPE } from '../http/get.js';
 import { buildPostRequest } from '../http/post.js';
 import { buildSoapRequest } from '../soap/client.js';
-import { encodeSoapResponse } from '../soap/server.js';
+import { encodeSoapResponse } from '../soap/response.js';
 import type { SoapVersion } from '../soap/version.js';
 import type { WireRequest } from '../wire.js';
 import { indentXml } from './help-indent.js';

@@ -6,7 +6,7 @@
 import type { ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../http/binding.js';
-import { compileSoapEndpoint, type SoapEndpoint } from '../soap/server.js';
+import { compileSoapEndpoint, type SoapEndpoint } from '../soap/endpoint.js';
 import { addressPath } from '../wire.js';
 
 export interface Route {

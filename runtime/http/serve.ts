@@ -1,0 +1,121 @@
+/**
+ * An HTTP GET or POST request, from its route to its answer: read the parameters (the query
+ * string, or the form body), invoke the handler, encode the result document, write it. Errors
+ * are 500 text/plain with the fault family in X-Smskit-Fault-Code, as ASMX answers them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Protocol } from '../descriptor.js';
+import { CodecError } from '../errors.js';
+import {
+  answerUnexpected,
+  writeBodyFailure,
+  writeEmpty,
+  writePlain,
+  writePlainFault,
+  writeText,
+} from '../server/answers.js';
+import type { BodyRead } from '../server/body.js';
+import { GENERIC_SERVER_FAULT, internalFault } from '../server/faults.js';
+import { invokeHandler, type Invoked } from '../server/invoke.js';
+import type { ServerSetup } from '../server/setup.js';
+import type { FaultSpec } from '../soap/version.js';
+import { encodeHttpResponse, type HttpOperation } from './binding.js';
+import { decodeGetRequest } from './get.js';
+import type { ParamDecodeError } from './params.js';
+import { decodePostRequest } from './post.js';
+
+type Params = { input: Record<string, unknown> } | ParamDecodeError;
+
+export function serveHttpGet(
+  setup: ServerSetup,
+  hop: HttpOperation,
+  query: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  return answer(setup, hop, 'http-get', query, req, res);
+}
+
+export async function serveHttpPost(
+  setup: ServerSetup,
+  hop: HttpOperation,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const read = setup.bodies.read(req);
+    const body: BodyRead = read instanceof Promise ? await read : read;
+    if (body === undefined) return;
+    if (!(body instanceof Uint8Array)) return writeBodyFailure(res, body);
+    return await answer(setup, hop, 'http-post', body, req, res);
+  } catch (err) {
+    answerUnexpected(setup, res, err);
+  }
+}
+
+/** `request`: the query string (GET) or the form body (POST) the parameters are read from. */
+async function answer(
+  setup: ServerSetup,
+  hop: HttpOperation,
+  binding: Protocol,
+  request: string | Uint8Array,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    // A UsernameToken travels in a SOAP header, which GET and POST do not have. 403, not 401: a
+    // 401 must offer an HTTP authentication scheme (WWW-Authenticate), and none would help here.
+    if (setup.wsSecurity?.required === true) return writeNoUsernameToken(res, hop, binding);
+    const params: Params =
+      typeof request === 'string'
+        ? decodeGetRequest(hop, request, setup.passAbsentOptional)
+        : decodePostRequest(hop, request, setup.passAbsentOptional);
+    if ('error' in params) return writePlain(res, 500, params.error, 'Client', params.code);
+    const call = { op: hop.op, binding, input: params.input, soapHeaders: {}, identity: undefined };
+    const invoked = invokeHandler(setup, call, req, res);
+    const outcome = invoked instanceof Promise ? await invoked : invoked;
+    if (res.destroyed) return;
+    if ('fault' in outcome) return writePlainFault(res, outcome.fault);
+    const xml = encodeResponse(setup, hop, binding, outcome);
+    if (typeof xml !== 'string') return writePlainFault(res, xml);
+    // A void operation: ASMX answers 200 with an empty body and no Content-Type.
+    if (hop.result === undefined) return writeEmpty(res);
+    writeText(res, 200, 'text/xml; charset=utf-8', xml);
+  } catch (err) {
+    answerUnexpected(setup, res, err);
+  }
+}
+
+function writeNoUsernameToken(res: ServerResponse, hop: HttpOperation, binding: Protocol): void {
+  const method = binding === 'http-get' ? 'GET' : 'POST';
+  const line = `${hop.op.name} requires a WS-Security UsernameToken, which HTTP ${method} cannot carry: call it over SOAP.`;
+  writePlain(res, 403, line, 'Client');
+}
+
+function encodeResponse(
+  setup: ServerSetup,
+  hop: HttpOperation,
+  binding: Protocol,
+  outcome: Extract<Invoked, { output: unknown }>,
+): string | FaultSpec {
+  try {
+    checkResponseHeaders(hop, outcome.responseHeaders);
+    return encodeHttpResponse(setup.d, hop, outcome.output);
+  } catch (err) {
+    internalFault(setup.logger, err, hop.op, binding, 'encoding the response');
+    return GENERIC_SERVER_FAULT;
+  }
+}
+
+/**
+ * HTTP GET/POST carry no SOAP headers, so the handler's are not sent (ASMX does the same); one
+ * its operation does not declare (on its SOAP bindings) is still a handler bug.
+ */
+function checkResponseHeaders(hop: HttpOperation, headers: Record<string, unknown> | undefined): void {
+  if (headers === undefined) return;
+  for (const prop of Object.keys(headers)) {
+    if (headers[prop] !== undefined && !hop.outputHeaderProps.has(prop)) {
+      throw new CodecError('CODEC_UNEXPECTED', `Header/${prop}`, 'this operation declares no such output SOAP header');
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The last step of every request: writing the answer. Each writer does nothing when an answer
+ * was already sent or the client went away, so a late step can never write twice.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FORM_CONTENT_TYPE } from '../http/post.js';
+import type { FaultSpec, SoapVersion } from '../soap/version.js';
+import type { BodyFailure } from './body.js';
+import { describeError } from './faults.js';
+import type { Route } from './routes.js';
+import type { ServerSetup } from './setup.js';
+import { requestOrigin } from './wsdl.js';
+
+const PLAIN = 'text/plain; charset=utf-8';
+
+export function writeText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))]);
+  res.end(text);
+}
+
+/** A void operation over HTTP GET/POST: ASMX answers 200 with an empty body and no Content-Type. */
+export function writeEmpty(res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(200, ['Content-Length', '0']);
+  res.end();
+}
+
+/** A one-line text/plain answer; for GET/POST errors the fault family rides in a header. */
+export function writePlain(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  faultCode?: string,
+  errorCode?: string,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const line = message.replace(/[\r\n]+/g, ' ');
+  const headers = ['Content-Type', PLAIN, 'Content-Length', String(Buffer.byteLength(line))];
+  if (faultCode !== undefined) headers.push('X-Smskit-Fault-Code', faultCode);
+  if (errorCode !== undefined && /^[\x21-\x7e]{1,100}$/.test(errorCode)) headers.push('X-Smskit-Error-Code', errorCode);
+  res.writeHead(status, headers);
+  res.end(line);
+}
+
+/** The last guard: a step that threw past its own fault handling still gets a 500, and a log line. */
+export function answerUnexpected(setup: ServerSetup, res: ServerResponse, err: unknown): void {
+  setup.logger.error(`unexpected error serving a request: ${describeError(err)}`);
+  writePlain(res, 500, 'Server was unable to process request.', 'Server');
+}
+
+/** A fault over HTTP GET/POST: 500 text/plain, the fault family and error code in headers. */
+export function writePlainFault(res: ServerResponse, fault: FaultSpec): void {
+  writePlain(res, 500, fault.message, fault.kind === 'client' ? 'Client' : 'Server', fault.detail?.entries.code);
+}
+
+/** A SOAP fault: 500 in both versions (ASMX's convention, also for SOAP 1.2 Sender faults). */
+export function writeSoapFault(res: ServerResponse, version: SoapVersion, fault: FaultSpec): void {
+  let xml: string;
+  try {
+    xml = version.writeFault(fault);
+  } catch {
+    // The message itself cannot be written (a forbidden character in a ServiceError text).
+    xml = version.writeFault({
+      kind: fault.kind === 'client' ? 'client' : 'server',
+      message: 'The fault message could not be encoded.',
+    });
+  }
+  writeText(res, 500, version.contentType, xml);
+}
+
+/** 408/413/400 while reading the body: answer, then close the connection (the rest is not read). */
+export function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
+  if (res.headersSent || res.destroyed) return;
+  res.shouldKeepAlive = false;
+  const line = failure.message;
+  res.writeHead(failure.status, [
+    'Content-Type',
+    PLAIN,
+    'Content-Length',
+    String(Buffer.byteLength(line)),
+    'Connection',
+    'close',
+  ]);
+  res.end(line, () => res.socket?.destroy());
+}
+
+function allowedMethods(setup: ServerSetup, route: Route): string {
+  const methods = new Set<string>();
+  const soap = route.soap11 !== undefined || route.soap12 !== undefined;
+  const helpServed = setup.help !== undefined && setup.help.mode !== 'off';
+  if (route.get !== undefined || (soap && (setup.wsdl !== undefined || helpServed))) methods.add('GET');
+  if (route.post !== undefined || soap) methods.add('POST');
+  return [...methods].join(', ');
+}
+
+export function writeMethodNotAllowed(
+  setup: ServerSetup,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: Route,
+): void {
+  const allow = allowedMethods(setup, route);
+  // The method is allowed here, only not with this query (`?wsdl` on a server without a WSDL).
+  if (req.method !== undefined && allow.split(', ').includes(req.method)) return writePlain(res, 404, 'Not found.');
+  const line = `Method not allowed. Use ${allow}.`;
+  res.writeHead(405, ['Content-Type', PLAIN, 'Content-Length', String(Buffer.byteLength(line)), 'Allow', allow]);
+  res.end(line);
+}
+
+export function writeUnsupportedType(res: ServerResponse, route: Route, mediaType: string): void {
+  const accepted: string[] = [];
+  if (route.soap11 !== undefined) accepted.push('text/xml (SOAP 1.1)');
+  if (route.soap12 !== undefined) accepted.push('application/soap+xml (SOAP 1.2)');
+  if (route.post !== undefined) accepted.push(FORM_CONTENT_TYPE);
+  const shown = mediaType === '' ? 'none' : mediaType.slice(0, 100);
+  writePlain(res, 415, `Unsupported content type: ${shown}. Use ${accepted.join(' or ')}.`);
+}
+
+export function writeWsdl(setup: ServerSetup, req: IncomingMessage, res: ServerResponse): void {
+  const doc = setup.wsdl!.get(requestOrigin(req, setup.trustForwarded));
+  res.writeHead(200, ['Content-Type', 'text/xml; charset=utf-8', 'Content-Length', String(doc.length)]);
+  res.end(doc);
+}

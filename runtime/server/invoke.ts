@@ -1,0 +1,62 @@
+/**
+ * Calling a handler: its output, or the fault it ends in. A handler that returns a plain value
+ * is answered without a promise; one that returns a promise is awaited. A ServiceError becomes
+ * a Client fault the handler chose; anything else is logged and answered as a Server fault.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OperationDescriptor, Protocol } from '../descriptor.js';
+import { ServiceError } from '../errors.js';
+import type { FaultSpec } from '../soap/version.js';
+import type { VerifiedIdentity } from '../wsse/types.js';
+import { CallContext } from './context.js';
+import { GENERIC_SERVER_FAULT, internalFault, serviceFault } from './faults.js';
+import type { ServerSetup } from './setup.js';
+
+export type Invoked =
+  | { readonly output: unknown; readonly responseHeaders: Record<string, unknown> | undefined }
+  | { readonly fault: FaultSpec };
+
+/** What one call needs besides the server's setup. */
+export interface Call {
+  readonly op: OperationDescriptor;
+  readonly binding: Protocol;
+  readonly input: unknown;
+  readonly soapHeaders: Record<string, unknown>;
+  readonly identity: VerifiedIdentity | undefined;
+}
+
+export function invokeHandler(
+  setup: ServerSetup,
+  call: Call,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Invoked | Promise<Invoked> {
+  const handler = setup.handlers.get(call.op.method)!;
+  const context = new CallContext(call.binding, call.op.name, req, res, call.soapHeaders, call.identity);
+  let result: unknown;
+  try {
+    result = handler(call.input, context);
+  } catch (err) {
+    return { fault: handlerFault(setup, call, err, res) };
+  }
+  if (!isThenable(result)) return { output: result, responseHeaders: context.setHeaders };
+  return Promise.resolve(result).then(
+    (output): Invoked => ({ output, responseHeaders: context.setHeaders }),
+    (err: unknown): Invoked => ({ fault: handlerFault(setup, call, err, res) }),
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value instanceof Promise ||
+    (typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function')
+  );
+}
+
+/** The fault a handler's error becomes; nothing is logged for a client that already went away. */
+function handlerFault(setup: ServerSetup, call: Call, err: unknown, res: ServerResponse): FaultSpec {
+  if (res.destroyed) return GENERIC_SERVER_FAULT;
+  return err instanceof ServiceError
+    ? serviceFault(setup.d, err)
+    : internalFault(setup.logger, err, call.op, call.binding, 'the handler');
+}

@@ -1,0 +1,129 @@
+/**
+ * A SOAP request, from its route to its answer, one step after the other: read the body, decode
+ * the envelope (routing it to its operation), check the UsernameToken when the server verifies
+ * one, invoke the handler, encode the response, write it. Each step returns what the next one
+ * needs, or the fault to answer with instead.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContentType } from '../content-type.js';
+import { answerUnexpected, writeBodyFailure, writeSoapFault, writeText } from '../server/answers.js';
+import type { BodyRead } from '../server/body.js';
+import { internalFault, requestFault } from '../server/faults.js';
+import { invokeHandler, type Invoked } from '../server/invoke.js';
+import type { Route } from '../server/routes.js';
+import type { ServerSetup } from '../server/setup.js';
+import type { VerifiedIdentity } from '../wsse/types.js';
+import { writeSecurityFault } from '../wsse/fault.js';
+import type { SoapDecoded } from './envelope.js';
+import { encodeSoapResponse } from './response.js';
+import type { FaultSpec, SoapVersion } from './version.js';
+
+type Decoded = Extract<SoapDecoded, { ok: true }>;
+type Refused = { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
+
+/** A decoded request and who sent it, or a fault; undefined when the answer was already written. */
+type Accepted = { readonly ok: true; readonly decoded: Decoded; readonly identity: VerifiedIdentity | undefined };
+
+export async function serveSoap(
+  setup: ServerSetup,
+  route: Route,
+  hinted: SoapVersion,
+  contentType: ContentType,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const read = setup.bodies.read(req);
+    const body: BodyRead = read instanceof Promise ? await read : read;
+    if (body === undefined) return;
+    if (!(body instanceof Uint8Array)) return writeBodyFailure(res, body);
+    const accepted =
+      setup.wsSecurity === undefined
+        ? decodeRequest(setup, route, hinted, contentType, req, body)
+        : await verifyThenDecode(setup, route, hinted, contentType, req, res, body);
+    if (accepted === undefined) return;
+    if (!accepted.ok) return writeSoapFault(res, accepted.version, accepted.fault);
+    const { decoded, identity } = accepted;
+    const { op, version } = decoded;
+    const call = { op, binding: version.protocol, input: decoded.input, soapHeaders: decoded.soapHeaders, identity };
+    const invoked = invokeHandler(setup, call, req, res);
+    const outcome = invoked instanceof Promise ? await invoked : invoked;
+    if (res.destroyed) return;
+    if ('fault' in outcome) return writeSoapFault(res, version, outcome.fault);
+    const xml = encodeResponse(setup, decoded, outcome);
+    if (typeof xml === 'string') writeText(res, 200, version.contentType, xml);
+    else writeSoapFault(res, version, xml);
+  } catch (err) {
+    answerUnexpected(setup, res, err);
+  }
+}
+
+function decodeRequest(
+  setup: ServerSetup,
+  route: Route,
+  hinted: SoapVersion,
+  contentType: ContentType,
+  req: IncomingMessage,
+  body: Uint8Array,
+): Accepted | Refused {
+  try {
+    const decoded = setup.soapRequests.decode(route, hinted, req.headers, contentType, body);
+    return decoded.ok ? { ok: true, decoded, identity: undefined } : decoded;
+  } catch (err) {
+    return { ok: false, version: hinted, fault: requestFault(setup.logger, err, 'SOAP request') };
+  }
+}
+
+/**
+ * The UsernameToken check first, then the Body is decoded: an unauthenticated caller costs no
+ * Body decode and learns nothing from a codec fault. The WSS fault says which check failed,
+ * never with what.
+ */
+async function verifyThenDecode(
+  setup: ServerSetup,
+  route: Route,
+  hinted: SoapVersion,
+  contentType: ContentType,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Uint8Array,
+): Promise<Accepted | Refused | undefined> {
+  let routed: ReturnType<typeof setup.soapRequests.route>;
+  try {
+    routed = setup.soapRequests.route(route, hinted, req.headers, contentType, body);
+  } catch (err) {
+    return { ok: false, version: hinted, fault: requestFault(setup.logger, err, 'SOAP request') };
+  }
+  if (!routed.ok) return routed;
+  const { version, op } = routed;
+  let outcome: Awaited<ReturnType<NonNullable<ServerSetup['wsSecurity']>['verify']>>;
+  try {
+    outcome = await setup.wsSecurity!.verify(routed.securityHeaders ?? []);
+  } catch (err) {
+    const fault = internalFault(setup.logger, err, op, version.protocol, 'wsSecurity.passwordOf');
+    return { ok: false, version, fault };
+  }
+  if (res.destroyed) return undefined;
+  if (!outcome.ok) {
+    writeText(res, 500, version.contentType, writeSecurityFault(version, outcome.fault));
+    return undefined;
+  }
+  try {
+    return { ok: true, decoded: routed.decodeInput(), identity: outcome.identity };
+  } catch (err) {
+    return { ok: false, version, fault: requestFault(setup.logger, err, 'SOAP request') };
+  }
+}
+
+function encodeResponse(
+  setup: ServerSetup,
+  decoded: Decoded,
+  outcome: Extract<Invoked, { output: unknown }>,
+): string | FaultSpec {
+  const { version, op } = decoded;
+  try {
+    return encodeSoapResponse(setup.d, version, op, outcome.output, outcome.responseHeaders, decoded.mustUnderstand);
+  } catch (err) {
+    return internalFault(setup.logger, err, op, version.protocol, 'encoding the response');
+  }
+}
