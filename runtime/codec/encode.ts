@@ -103,8 +103,7 @@ function encodeNode(
   if (polymorphic) {
     const concrete = concreteType(d, type, value, path);
     if (concrete !== type) {
-      // The declared type itself is written without xsi:type, as ASMX does.
-      typeAttr = xsiTypeAttribute(concrete, name.ns, path) + (xsiInScope ? '' : XSI_DECL);
+      typeAttr = derivedTypeAttribute(concrete, name, path, xsiInScope);
       childXsi = true;
       type = concrete;
     }
@@ -119,6 +118,16 @@ function encodeNode(
   const attrs = layout.attributes.length === 0 ? '' : encodeAttributes(d, layout, record, path);
   const content = encodeContent(d, layout, record, name.ns, path, childXsi);
   return content === '' ? `${start}${typeAttr}${attrs}/>` : `${start}${typeAttr}${attrs}>${content}${end}`;
+}
+
+/** The declared type itself is written without xsi:type, as ASMX does; a derived one with it. */
+function derivedTypeAttribute(
+  concrete: ComplexTypeDescriptor,
+  name: NameDescriptor,
+  path: Path,
+  xsiInScope: boolean,
+): string {
+  return xsiTypeAttribute(concrete, name.ns, path) + (xsiInScope ? '' : XSI_DECL);
 }
 
 function namespaceAttr(ns: string, path: Path): string {

@@ -70,25 +70,7 @@ export function readSoapResponse(
   body: Uint8Array,
   withHeaders: boolean,
 ): { output: unknown; soapHeaders: Record<string, unknown> } {
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
-  if (!mediaType.endsWith('xml')) {
-    throw new TransportError(
-      'BAD_RESPONSE',
-      `Expected a SOAP response, got HTTP ${status} with ${mediaType || 'no content type'}`,
-      { httpStatus: status },
-    );
-  }
-  let root: XmlElement;
-  try {
-    root = readXml(body).root;
-  } catch (err) {
-    if (err instanceof XmlReadError)
-      throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not well-formed XML: ${err.message}`, {
-        httpStatus: status,
-        cause: err,
-      });
-    throw err;
-  }
+  const root = responseRoot(status, contentType, body);
   // A fault may come in the other version's envelope (a 1.1 VersionMismatch answering 1.2).
   const envelopeVersion = root.ns === SOAP11_ENV_NS ? soap11 : root.ns === SOAP12_ENV_NS ? soap12 : undefined;
   if (envelopeVersion === undefined || root.local !== 'Envelope') {
@@ -109,15 +91,7 @@ export function readSoapResponse(
       `Expected a SOAP ${version === soap11 ? '1.1' : '1.2'} envelope, got {${root.ns}}Envelope`,
       { httpStatus: status },
     );
-  for (const block of headerBlocks) {
-    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.outputHeaders, block)) {
-      throw new TransportError(
-        'BAD_RESPONSE',
-        `The response carries the header block {${block.ns}}${block.local} marked mustUnderstand, which ${op.name} does not declare`,
-        { httpStatus: status },
-      );
-    }
-  }
+  checkUnderstood(d, version, op, headerBlocks, status);
   try {
     const output = decodeBody(d, op.output, bodyChild);
     return { output, soapHeaders: withHeaders ? decodeHeaders(d, op.outputHeaders, headerBlocks) : {} };
@@ -128,6 +102,47 @@ export function readSoapResponse(
         cause: err,
       });
     throw err;
+  }
+}
+
+/** The response document's root, once its content type says XML and it reads as XML. */
+function responseRoot(status: number, contentType: string, body: Uint8Array): XmlElement {
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  if (!mediaType.endsWith('xml')) {
+    throw new TransportError(
+      'BAD_RESPONSE',
+      `Expected a SOAP response, got HTTP ${status} with ${mediaType || 'no content type'}`,
+      { httpStatus: status },
+    );
+  }
+  try {
+    return readXml(body).root;
+  } catch (err) {
+    if (err instanceof XmlReadError)
+      throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not well-formed XML: ${err.message}`, {
+        httpStatus: status,
+        cause: err,
+      });
+    throw err;
+  }
+}
+
+/** A response header block marked mustUnderstand that the operation does not declare fails the call. */
+function checkUnderstood(
+  d: ServiceDescriptor,
+  version: SoapVersion,
+  op: OperationDescriptor,
+  headerBlocks: readonly XmlElement[],
+  status: number,
+): void {
+  for (const block of headerBlocks) {
+    if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.outputHeaders, block)) {
+      throw new TransportError(
+        'BAD_RESPONSE',
+        `The response carries the header block {${block.ns}}${block.local} marked mustUnderstand, which ${op.name} does not declare`,
+        { httpStatus: status },
+      );
+    }
   }
 }
 

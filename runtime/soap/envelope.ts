@@ -92,21 +92,9 @@ export function routeSoapDocument(
   if (typeof parts === 'string') return clientFault(version, parts);
   const op = routeOperation(endpoint, version.requestAction(headers, contentType), parts.bodyChild);
   if (typeof op === 'string') return clientFault(version, op);
-  const notUnderstood: NameDescriptor[] = [];
   const securityHeaders: XmlElement[] = [];
-  for (const block of parts.headerBlocks) {
-    if (understandsWsSecurity && isSecurityHeader(block)) securityHeaders.push(block);
-    else if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block))
-      notUnderstood.push({ ns: block.ns, local: block.local });
-  }
-  if (notUnderstood.length > 0) {
-    const names = notUnderstood.map((n) => `{${n.ns}}${n.local}`).join(', ');
-    return {
-      ok: false,
-      version,
-      fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood },
-    };
-  }
+  const notUnderstood = sortHeaderBlocks(d, op, version, parts.headerBlocks, understandsWsSecurity, securityHeaders);
+  if (notUnderstood !== undefined) return notUnderstood;
   return {
     ok: true,
     version,
@@ -128,6 +116,33 @@ export function routeSoapDocument(
         ...(securityHeaders.length > 0 ? { securityHeaders } : {}),
       };
     },
+  };
+}
+
+/**
+ * Puts the `wsse:Security` blocks (when the server verifies them) into `securityHeaders`; the
+ * MustUnderstand fault for blocks marked mustUnderstand that the operation does not declare.
+ */
+function sortHeaderBlocks(
+  d: ServiceDescriptor,
+  op: OperationDescriptor,
+  version: SoapVersion,
+  blocks: readonly XmlElement[],
+  understandsWsSecurity: boolean,
+  securityHeaders: XmlElement[],
+): Extract<SoapDecoded, { ok: false }> | undefined {
+  const notUnderstood: NameDescriptor[] = [];
+  for (const block of blocks) {
+    if (understandsWsSecurity && isSecurityHeader(block)) securityHeaders.push(block);
+    else if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block))
+      notUnderstood.push({ ns: block.ns, local: block.local });
+  }
+  if (notUnderstood.length === 0) return undefined;
+  const names = notUnderstood.map((n) => `{${n.ns}}${n.local}`).join(', ');
+  return {
+    ok: false,
+    version,
+    fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood },
   };
 }
 
