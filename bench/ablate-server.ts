@@ -6,8 +6,10 @@
  * drives them from this process, pinned to CPU 0, with autocannon in interleaved rounds.
  * Prints the server CPU µs per request (user and system) and the ratio to the bare server.
  *
- *   npx tsx bench/ablate-server.ts [--rounds 5] [--seconds 3] [--binding soap11]
+ *   npx tsx bench/ablate-server.ts [--rounds 5] [--seconds 3] [--binding soap11] [--before REF] [--variants 0,1]
  *
+ * --before REF adds the generated server of commit REF (a temporary worktree, lib/before.ts);
+ * --variants keeps only the listed rows (0 is the bare server, which the others are judged by).
  * A diagnostic, not part of `npm run bench`: the patches replace exact source lines, and a
  * patch that no longer applies stops the run with its name (update it with the source).
  */
@@ -18,6 +20,7 @@ import autocannon from 'autocannon';
 import { build, type Plugin } from 'esbuild';
 import type { Protocol } from '../runtime/index.js';
 import { FIXED_INPUT, sendRequest } from './lib/payloads.js';
+import { checkoutBefore } from './lib/before.js';
 import { repoRoot } from './lib/procs.js';
 import { captureResponses } from './lib/servers.js';
 import { median } from './lib/stats.js';
@@ -30,7 +33,7 @@ interface Patch {
 }
 
 const MEMO_DECODE: Patch = {
-  file: 'runtime/soap/server.ts',
+  file: 'runtime/soap/request-decoder.ts',
   find: /^ {2}decode\(([^)]*)\): SoapDecoded \{/m,
   replace: `  private memoBody: Buffer | undefined;
   private memoResult: SoapDecoded | undefined;
@@ -42,7 +45,7 @@ const MEMO_DECODE: Patch = {
   decodeOnce($1): SoapDecoded {`,
 };
 const MEMO_ENCODE: Patch = {
-  file: 'runtime/soap/server.ts',
+  file: 'runtime/soap/response.ts',
   find: /^export function encodeSoapResponse\(([^)]*)\): string \{/m,
   replace: `let memoResponse: string | undefined;
 export function encodeSoapResponse($1): string {
@@ -50,30 +53,34 @@ export function encodeSoapResponse($1): string {
 }
 function encodeSoapResponseOnce($1): string {`,
 };
-const NO_PLANS: Patch = {
-  file: 'runtime/soap/server.ts',
-  find: /if \(plan != null && plan\.endpoints === endpoints\) \{/,
+const NO_SHAPE_DECODERS: Patch = {
+  file: 'runtime/soap/request-decoder.ts',
+  find: /if \(shapeDecoder != null && shapeDecoder\.endpoints === endpoints\) \{/,
   replace: 'if (false as boolean) {',
 };
 
-const VARIANTS: readonly {
+interface Variant {
   readonly name: string;
   readonly kind: 'bare' | 'generated';
   readonly patches: readonly Patch[];
-}[] = [
+  /** Another checkout to build from (`--before`). */
+  readonly root?: string;
+}
+
+const ALL_VARIANTS: readonly Variant[] = [
   { name: 'bare node:http (the limit)', kind: 'bare', patches: [] },
   { name: 'generated, as it is', kind: 'generated', patches: [] },
-  { name: 'generated, shape cache but no decode plans', kind: 'generated', patches: [NO_PLANS] },
+  { name: 'generated, shape cache but no shape decoders', kind: 'generated', patches: [NO_SHAPE_DECODERS] },
   { name: 'generated, reading+decoding memoised', kind: 'generated', patches: [MEMO_DECODE] },
   { name: 'generated, reading+decoding+encoding memoised', kind: 'generated', patches: [MEMO_DECODE, MEMO_ENCODE] },
 ];
 
-function patching(patches: readonly Patch[]): Plugin {
+function patching(patches: readonly Patch[], root: string): Plugin {
   return {
     name: 'ablate',
     setup(b) {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
-        const mine = patches.filter((p) => args.path === join(repoRoot, p.file));
+        const mine = patches.filter((p) => args.path === join(root, p.file));
         if (mine.length === 0) return undefined;
         let source = readFileSync(args.path, 'utf8');
         for (const p of mine) {
@@ -83,7 +90,7 @@ function patching(patches: readonly Patch[]): Plugin {
         return { contents: source, loader: 'ts' };
       });
       // The package's own runtime import (generated code imports smskit/runtime).
-      b.onResolve({ filter: /^smskit\/runtime$/ }, () => ({ path: join(repoRoot, 'runtime/index.ts') }));
+      b.onResolve({ filter: /^smskit\/runtime$/ }, () => ({ path: join(root, 'runtime/index.ts') }));
     },
   };
 }
@@ -113,6 +120,25 @@ const rounds = Number(option('rounds', '5'));
 const seconds = Number(option('seconds', '3'));
 const binding = option('binding', 'soap11') as Protocol;
 const pinned = pinnable();
+const beforeRef = process.argv.includes('--before') ? option('before', '') : undefined;
+const beforeTree = beforeRef === undefined ? undefined : checkoutBefore(beforeRef);
+const kept = option('variants', '')
+  .split(',')
+  .filter((v) => v !== '')
+  .map(Number);
+const VARIANTS: readonly Variant[] = [
+  ...ALL_VARIANTS.filter((_v, i) => kept.length === 0 || i === 0 || kept.includes(i)),
+  ...(beforeTree === undefined
+    ? []
+    : [
+        {
+          name: `generated at ${beforeTree.commit} (before)`,
+          kind: 'generated' as const,
+          patches: [],
+          root: beforeTree.root,
+        },
+      ]),
+];
 // Inside node_modules/.cache: the builds keep packages external, resolved from there.
 mkdirSync(join(repoRoot, 'node_modules', '.cache'), { recursive: true });
 const dir = mkdtempSync(join(repoRoot, 'node_modules', '.cache', 'smskit-ablate-'));
@@ -120,19 +146,20 @@ const children: ChildProcess[] = [];
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
+  beforeTree?.remove();
 });
 
 async function start(index: number, responses: string): Promise<{ name: string; pid: number; url: string }> {
   const variant = VARIANTS[index]!;
   const outfile = join(dir, `server-${index}.mjs`);
   await build({
-    entryPoints: [join(repoRoot, 'bench/children/server.ts')],
+    entryPoints: [join(variant.root ?? repoRoot, 'bench/children/server.ts')],
     outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
     packages: 'external',
-    plugins: [patching(variant.patches)],
+    plugins: [patching(variant.patches, variant.root ?? repoRoot)],
     logLevel: 'warning',
   });
   const args = [outfile, variant.kind, responses];

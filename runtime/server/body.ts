@@ -76,7 +76,9 @@ export class BodyReader {
     this.sweeper ??= setInterval(sweep, this.sweepMs, this).unref();
     req.on('data', onData);
     req.on('end', onEnd);
-    req.once('error', onError);
+    // Never removed: an 'error' after the read ended (a client resetting a refused upload) must
+    // find a listener, and `on` allocates no once-wrapper per request.
+    req.on('error', onError);
   }
 
   /** Stops the sweeper once nothing is pending (restarted by the next read). */

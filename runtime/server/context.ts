@@ -51,8 +51,6 @@ const EXTENSION_HEADER = /^X-[A-Za-z0-9-]{1,60}$/;
 const PRINTABLE_VALUE = /^[\x20-\x7e]{0,200}$/;
 
 export class CallContext implements RequestContext {
-  readonly remoteAddress: string | undefined;
-  readonly headers: IncomingHttpHeaders;
   /** The response header object, made when a handler first asks for it (most never do). */
   setHeaders: Record<string, unknown> | undefined;
   private controller: AbortController | undefined;
@@ -60,13 +58,19 @@ export class CallContext implements RequestContext {
   constructor(
     readonly binding: Protocol,
     readonly operation: string,
-    req: IncomingMessage,
+    private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     readonly soapHeaders: Record<string, unknown>,
     readonly identity: VerifiedIdentity | undefined,
-  ) {
-    this.remoteAddress = req.socket.remoteAddress;
-    this.headers = req.headers;
+  ) {}
+
+  get headers(): IncomingHttpHeaders {
+    return this.req.headers;
+  }
+
+  /** Asked of the socket only when a handler wants it (a getpeername call the first time). */
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
   }
 
   get responseSoapHeaders(): Record<string, unknown> {

@@ -24,11 +24,11 @@ import type { SoapVersion } from './version.js';
  * gives the generic path's result from the texts alone.
  */
 export class SoapRequestDecoder {
-  /** Requests answered by a decode plan (for tests and diagnostics). */
+  /** Requests answered by a shape decoder (for tests and diagnostics). */
   shapeDecodedReads = 0;
   private readonly shapes: ShapeCache;
-  /** Per shape: its plan, or null when the shape is outside the plain case. */
-  private readonly plans = new WeakMap<ShapeMatch, ShapeDecoder<SoapEndpoint> | null>();
+  /** Per shape: its shape decoder, or null when the shape is outside the plain case. */
+  private readonly shapeDecoders = new WeakMap<ShapeMatch, ShapeDecoder<SoapEndpoint> | null>();
 
   /**
    * `understandsWsSecurity`: the server verifies WS-Security headers, so a `wsse:Security`
@@ -59,19 +59,19 @@ export class SoapRequestDecoder {
     const understands = this.understandsWsSecurity;
     if ('root' in found)
       return decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, found, understands);
-    const plan = this.plans.get(found);
-    if (plan != null && plan.endpoints === endpoints) {
-      const planned = plan.run(found.texts, headers, contentType, routeOperation);
-      if (planned !== undefined) {
+    const shapeDecoder = this.shapeDecoders.get(found);
+    if (shapeDecoder != null && shapeDecoder.endpoints === endpoints) {
+      const byShape = shapeDecoder.run(found.texts, headers, contentType, routeOperation);
+      if (byShape !== undefined) {
         found.release();
         this.shapeDecodedReads++;
-        return planned;
+        return byShape;
       }
     }
-    const doc = found.document(); // (also when the plan declined: the generic path says why)
+    const doc = found.document(); // (also when the shape decoder declined: the generic path says why)
     const decoded = decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc, understands);
-    if (plan === undefined && decoded.ok)
-      this.plans.set(found, shapeDecoderFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
+    if (shapeDecoder === undefined && decoded.ok)
+      this.shapeDecoders.set(found, shapeDecoderFor(this.d, endpoints, decoded.endpoint, decoded.op, doc) ?? null);
     return decoded;
   }
 
@@ -79,7 +79,7 @@ export class SoapRequestDecoder {
    * Like decode, but the Body and declared headers are decoded only when `decodeInput` is
    * called (it throws what decode throws): a server that verifies WS-Security checks the token
    * first, so an unauthenticated caller costs no Body decode and gets no codec fault. Always
-   * the generic path: a decode plan decodes the Body as it routes.
+   * the generic path: a shape decoder decodes the Body as it routes.
    */
   route(
     endpoints: SoapEndpoints,
