@@ -64,7 +64,20 @@ export function traceWire(write: (text: string) => void, secrets: readonly strin
     return exchange;
   };
   const show = (text: string): void => write(redactSecrets(text, secrets));
-  const handlers: Record<string, (message: unknown) => void> = {
+  const handlers = { ...requestHandlers(of, show), ...responseHandlers(of, show) };
+  for (const [name, handler] of Object.entries(handlers)) subscribe(name, handler);
+  return () => {
+    for (const [name, handler] of Object.entries(handlers)) unsubscribe(name, handler);
+  };
+}
+
+type ExchangeOf = (request: object) => Exchange;
+type Show = (text: string) => void;
+type Handlers = Record<string, (message: unknown) => void>;
+
+/** What the client sends: the request head, then the body as written (or as given, when undici wrote it whole). */
+function requestHandlers(of: ExchangeOf, show: Show): Handlers {
+  return {
     'undici:client:sendHeaders': (message) => {
       const { request, headers } = message as { request: object; headers: string };
       of(request);
@@ -85,6 +98,12 @@ export function traceWire(write: (text: string) => void, secrets: readonly strin
       }
       if (exchange.sent.length > 0) show(`\n${bodyText(exchange.sent)}\n`);
     },
+  };
+}
+
+/** What comes back: the status line and headers, the body, or the error that stood for a response. */
+function responseHandlers(of: ExchangeOf, show: Show): Handlers {
+  return {
     'undici:request:headers': (message) => {
       const { request, response } = message as {
         request: object;
@@ -114,10 +133,6 @@ export function traceWire(write: (text: string) => void, secrets: readonly strin
       const { error } = message as { error: unknown };
       show(`--- no response: ${error instanceof Error ? error.message : String(error)}\n`);
     },
-  };
-  for (const [name, handler] of Object.entries(handlers)) subscribe(name, handler);
-  return () => {
-    for (const [name, handler] of Object.entries(handlers)) unsubscribe(name, handler);
   };
 }
 

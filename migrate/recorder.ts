@@ -121,11 +121,7 @@ async function wsdlSecretFields(dispatcher: Dispatcher, upstream: URL): Promise<
 }
 
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
-  const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
-    throw new TypeError(`--upstream must be an http or https URL, not ${upstream.protocol}`);
-  if (upstream.username !== '' || upstream.password !== '')
-    throw new TypeError('--upstream must not carry credentials: clients send their own');
+  const upstream = upstreamUrl(options.upstream);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const dispatcher = createDispatcher(upstream, {
     connections: 64,
@@ -135,7 +131,51 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   });
   const redactor = new Redactor(await wsdlSecretFields(dispatcher, upstream));
   const keepSecrets = options.keepSecrets === true;
-  const writer = new RecordingWriter(
+  const writer = recordingWriter(options, upstream, redactor, keepSecrets);
+  const context: ExchangeContext = {
+    upstream,
+    dispatcher,
+    redactor,
+    keepSecrets,
+    writer,
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    keepBytes: options.limits?.maxBodyBytes ?? DEFAULT_STORE_LIMITS.maxBodyBytes,
+    onExchange: options.onExchange,
+    onWarning: options.onWarning ?? (() => undefined),
+  };
+  const server = recordingServer(context);
+  const url = await listen(server, options.port, options.host ?? '127.0.0.1');
+  return {
+    url,
+    recorded: () => writer.written,
+    secretFields: () => redactor.fields,
+    close: async () => {
+      await closeServer(server, dispatcher);
+      // The last exchanges are stored just after their answers: let them land, then write them.
+      await new Promise((resolve) => setImmediate(resolve));
+      writer.flush();
+    },
+  };
+}
+
+/** The upstream as a URL: http or https, without credentials (clients send their own). */
+function upstreamUrl(text: string): URL {
+  const upstream = new URL(text);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new TypeError(`--upstream must be an http or https URL, not ${upstream.protocol}`);
+  if (upstream.username !== '' || upstream.password !== '')
+    throw new TypeError('--upstream must not carry credentials: clients send their own');
+  return upstream;
+}
+
+/** The recording folder's writer, its header naming the upstream and how secrets were handled. */
+function recordingWriter(
+  options: RecorderOptions,
+  upstream: URL,
+  redactor: Redactor,
+  keepSecrets: boolean,
+): RecordingWriter {
+  return new RecordingWriter(
     options.out,
     {
       format: RECORDING_FORMAT,
@@ -148,17 +188,10 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     { ...DEFAULT_STORE_LIMITS, ...options.limits },
     (message) => (options.onWarning ?? (() => undefined))(`record: ${message}`),
   );
-  const context: ExchangeContext = {
-    upstream,
-    dispatcher,
-    redactor,
-    keepSecrets,
-    writer,
-    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-    keepBytes: options.limits?.maxBodyBytes ?? DEFAULT_STORE_LIMITS.maxBodyBytes,
-    onExchange: options.onExchange,
-    onWarning: options.onWarning ?? (() => undefined),
-  };
+}
+
+/** The proxy's server: each exchange forwarded and stored; a failure answers 502 and is warned about. */
+function recordingServer(context: ExchangeContext): Server {
   const server = createServer((req, res) => {
     handle(context, req, res).catch((error: unknown) => {
       context.onWarning(`record: ${(error as Error).message}`);
@@ -167,23 +200,18 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     });
   });
   server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+/** Listens and returns the address clients use (an IPv6 host in brackets). */
+async function listen(server: Server, port: number | undefined, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${shownHost}:${address.port}`,
-    recorded: () => writer.written,
-    secretFields: () => redactor.fields,
-    close: async () => {
-      await closeServer(server, dispatcher);
-      // The last exchanges are stored just after their answers: let them land, then write them.
-      await new Promise((resolve) => setImmediate(resolve));
-      writer.flush();
-    },
-  };
+  return `http://${shownHost}:${address.port}`;
 }
 
 async function closeServer(server: Server, dispatcher: Dispatcher): Promise<void> {

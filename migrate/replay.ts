@@ -273,34 +273,8 @@ function buildReport(
   startedAt: Date,
   durationMs: number,
 ): ReplayReport {
-  const compared = outcomes.filter((o): o is Extract<Outcome, { kind: 'compared' }> => o?.kind === 'compared');
-  // Noise is learned over the whole run: a path the reference varied on in any exchange of an
-  // operation and binding is noise in all of them.
-  const noiseKeys = new Set(
-    compared.flatMap((o) => o.noisePaths.map((p) => `${o.classified.operation} ${o.classified.binding} ${p}`)),
-  );
-  const {
-    groups: sortedGroups,
-    noise,
-    matched,
-    differing,
-  } = groupDifferences(
-    compared.map((o) => ({
-      id: o.exchange.id,
-      ...o.classified,
-      differences: o.differences,
-      example: (d) => ({
-        exchange: o.exchange.id,
-        want: shownValue(d.path, d.want),
-        got: shownValue(d.path, d.got),
-        wantAnswer: o.want,
-        gotAnswer: o.got,
-        curl: servers.redact(curlFor(servers.target, o.exchange.request)),
-      }),
-    })),
-    noiseKeys,
-    options.baseline?.keys,
-  );
+  const compared = outcomes.filter((o): o is Compared => o?.kind === 'compared');
+  const { groups: sortedGroups, noise, matched, differing } = differenceGroups(options, servers, compared);
   const skipped = outcomes.filter((o) => o?.kind === 'skipped').length;
   const notJudged = outcomes.filter((o) => o?.kind === 'not-judged').length;
   const gating = sortedGroups.filter((g) => g.baseline !== 'known').length;
@@ -329,6 +303,38 @@ function buildReport(
     skipped: skippedReasons(outcomes),
     warnings: options.recording.warnings,
   };
+}
+
+type Compared = Extract<Outcome, { kind: 'compared' }>;
+
+/** The compared exchanges' differences grouped (noise and the baseline applied), each group with its examples. */
+function differenceGroups(
+  options: ReplayOptions,
+  servers: Servers,
+  compared: readonly Compared[],
+): ReturnType<typeof groupDifferences> {
+  // Noise is learned over the whole run: a path the reference varied on in any exchange of an
+  // operation and binding is noise in all of them.
+  const noiseKeys = new Set(
+    compared.flatMap((o) => o.noisePaths.map((p) => `${o.classified.operation} ${o.classified.binding} ${p}`)),
+  );
+  return groupDifferences(
+    compared.map((o) => ({
+      id: o.exchange.id,
+      ...o.classified,
+      differences: o.differences,
+      example: (d) => ({
+        exchange: o.exchange.id,
+        want: shownValue(d.path, d.want),
+        got: shownValue(d.path, d.got),
+        wantAnswer: o.want,
+        gotAnswer: o.got,
+        curl: servers.redact(curlFor(servers.target, o.exchange.request)),
+      }),
+    })),
+    noiseKeys,
+    options.baseline?.keys,
+  );
 }
 
 function metaOf(options: ReplayOptions, servers: Servers, startedAt: Date): ReplayReport['meta'] {

@@ -135,6 +135,8 @@ function findMethod(d: ServiceDescriptor, name: string): string {
   return found.method;
 }
 
+type Runtime = typeof import('../../runtime/index.js');
+
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validate(args);
   assertOneStdinReader(stdinReaders(options));
@@ -149,14 +151,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     ...(options.url === undefined ? {} : { serviceUrl: options.url }),
   });
   const descriptor = toDescriptor(model);
-  const method = findMethod(descriptor, options.operation);
-  const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
-  if (binding === undefined)
-    throw new CliError(
-      `${descriptor.name} has no ${options.binding} binding (bindings: ${descriptor.bindings.map((b) => b.protocol).join(', ')})`,
-    );
-  const url = options.url ?? binding.address;
-  if (url === undefined) throw new CliError(`the WSDL gives no address for ${binding.name}: pass --url`);
+  const { method, url } = callTarget(descriptor, options);
   const inputJson = readJson(options.input, '--input');
   const input = runtime.operationInputFromJson(descriptor, method, inputJson);
   const headersJson = options.soapHeaders === undefined ? undefined : readJson(options.soapHeaders, '--soap-headers');
@@ -165,7 +160,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const stopTrace = options.showWire
     ? traceWire((text) => void process.stderr.write(text), wireSecrets(network, [inputJson, headersJson]))
     : undefined;
-  let client: InstanceType<typeof runtime.ServiceClient>;
+  let client: InstanceType<Runtime['ServiceClient']>;
   try {
     client = new runtime.ServiceClient(descriptor, {
       url,
@@ -178,8 +173,43 @@ async function run(args: Record<string, unknown>): Promise<number> {
     throw asFlagError(error);
   }
   try {
+    return await callAndPrint(runtime, client, { method, input, soapHeaders, showHeaders: options.showHeaders });
+  } finally {
+    stopTrace?.();
+    await client.close();
+  }
+}
+
+/** The method to call and where: the binding named by --binding, at --url or the WSDL's address. */
+function callTarget(descriptor: ServiceDescriptor, options: CallOptions): { method: string; url: string } {
+  const method = findMethod(descriptor, options.operation);
+  const binding = descriptor.bindings.find((b) => b.protocol === options.binding);
+  if (binding === undefined)
+    throw new CliError(
+      `${descriptor.name} has no ${options.binding} binding (bindings: ${descriptor.bindings.map((b) => b.protocol).join(', ')})`,
+    );
+  const url = options.url ?? binding.address;
+  if (url === undefined) throw new CliError(`the WSDL gives no address for ${binding.name}: pass --url`);
+  return { method, url };
+}
+
+interface Call {
+  readonly method: string;
+  readonly input: unknown;
+  readonly soapHeaders: Record<string, unknown> | undefined;
+  readonly showHeaders: boolean;
+}
+
+/** Calls once and prints the result as JSON: exit 0; a fault on standard error: 1; a transport error: 2. */
+async function callAndPrint(
+  runtime: Runtime,
+  client: InstanceType<Runtime['ServiceClient']>,
+  call: Call,
+): Promise<number> {
+  try {
+    const { method, input, soapHeaders } = call;
     const result = await client.callWithHeaders(method, input, soapHeaders === undefined ? {} : { soapHeaders });
-    const shown = options.showHeaders ? { output: result.output, soapHeaders: result.soapHeaders } : result.output;
+    const shown = call.showHeaders ? { output: result.output, soapHeaders: result.soapHeaders } : result.output;
     process.stdout.write(`${JSON.stringify(runtime.valueToJson(shown) ?? null, null, 2)}\n`);
     return EXIT_OK;
   } catch (error) {
@@ -192,9 +222,6 @@ async function run(args: Record<string, unknown>): Promise<number> {
       return EXIT_USAGE;
     }
     throw error;
-  } finally {
-    stopTrace?.();
-    await client.close();
   }
 }
 

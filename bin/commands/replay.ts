@@ -129,66 +129,74 @@ export function hideAll(yargs: Argv, flags: readonly string[]): Argv {
 }
 
 function builder(yargs: Argv): Argv {
-  return hideAll(
-    withNetworkFlags(
-      yargs
-        .positional('dir', { type: 'string', describe: 'The recording folder (smskit record --out)' })
-        .option('target', {
-          type: 'string',
-          describe: 'The new server: its http(s) origin, e.g. http://127.0.0.1:8080',
-        })
-        .option('reference', {
-          type: 'string',
-          describe:
-            'Compare with this live server instead of the recording (each request sent to it twice to learn noise)',
-        })
-        .option('allow-writes', {
-          type: 'boolean',
-          default: false,
-          describe: 'Send every recorded operation, side effects and all',
-        })
-        .option('operations', {
-          type: 'string',
-          array: true,
-          describe: 'Send only these operations (safe to repeat); repeatable or comma-separated',
-        })
-        .option('send-credentials', {
-          type: 'boolean',
-          default: false,
-          describe: 'Send credentials kept in the recording (--keep-secrets) to a host other than the recorded one',
-        })
-        .option('concurrency', { type: 'number', default: 4, describe: 'Exchanges in flight at once (1-64)' })
-        .option('rate', { type: 'number', default: 50, describe: 'Requests started per second at most (0: no limit)' })
-        .option('timeout', { type: 'number', default: 30_000, describe: 'Time limit of each request (ms)' })
-        .option('ignore', {
-          type: 'string',
-          array: true,
-          describe: 'Leave these answer paths out (globs: **/Timestamp, status); repeatable',
-        })
-        .option('reporter', {
-          type: 'string',
-          array: true,
-          choices: REPORTERS,
-          describe: 'pretty (default), json, junit, html; repeatable',
-        })
-        .option('out', {
-          type: 'string',
-          array: true,
-          describe: 'Output file of each reporter but pretty, in the order given',
-        })
-        .option('wsdl', {
-          type: 'string',
-          describe:
-            "The service's WSDL file, for canonical parsing by declared type (default: the recorded ?wsdl, if any)",
-        })
-        .option('baseline', { type: 'string', describe: 'Differences listed in this file do not fail the run' })
-        .option('write-baseline', {
-          type: 'string',
-          describe: "Write this run's differences to a baseline file and exit 0",
-        }),
-    ),
-    NOT_FOR_REPLAY,
-  );
+  return hideAll(withNetworkFlags(withReportFlags(withSafetyFlags(withTargetFlags(yargs)))), NOT_FOR_REPLAY);
+}
+
+/** What is replayed, and against what: the recording, the new server, a reference server. */
+function withTargetFlags(yargs: Argv): Argv {
+  return yargs
+    .positional('dir', { type: 'string', describe: 'The recording folder (smskit record --out)' })
+    .option('target', {
+      type: 'string',
+      describe: 'The new server: its http(s) origin, e.g. http://127.0.0.1:8080',
+    })
+    .option('reference', {
+      type: 'string',
+      describe: 'Compare with this live server instead of the recording (each request sent to it twice to learn noise)',
+    });
+}
+
+/** What may be sent and how fast: writes, an operations allow-list, credentials, load and time limits. */
+function withSafetyFlags(yargs: Argv): Argv {
+  return yargs
+    .option('allow-writes', {
+      type: 'boolean',
+      default: false,
+      describe: 'Send every recorded operation, side effects and all',
+    })
+    .option('operations', {
+      type: 'string',
+      array: true,
+      describe: 'Send only these operations (safe to repeat); repeatable or comma-separated',
+    })
+    .option('send-credentials', {
+      type: 'boolean',
+      default: false,
+      describe: 'Send credentials kept in the recording (--keep-secrets) to a host other than the recorded one',
+    })
+    .option('concurrency', { type: 'number', default: 4, describe: 'Exchanges in flight at once (1-64)' })
+    .option('rate', { type: 'number', default: 50, describe: 'Requests started per second at most (0: no limit)' })
+    .option('timeout', { type: 'number', default: 30_000, describe: 'Time limit of each request (ms)' });
+}
+
+/** How answers are compared and reported: ignored paths, reporters, the WSDL, a baseline. */
+function withReportFlags(yargs: Argv): Argv {
+  return yargs
+    .option('ignore', {
+      type: 'string',
+      array: true,
+      describe: 'Leave these answer paths out (globs: **/Timestamp, status); repeatable',
+    })
+    .option('reporter', {
+      type: 'string',
+      array: true,
+      choices: REPORTERS,
+      describe: 'pretty (default), json, junit, html; repeatable',
+    })
+    .option('out', {
+      type: 'string',
+      array: true,
+      describe: 'Output file of each reporter but pretty, in the order given',
+    })
+    .option('wsdl', {
+      type: 'string',
+      describe: "The service's WSDL file, for canonical parsing by declared type (default: the recorded ?wsdl, if any)",
+    })
+    .option('baseline', { type: 'string', describe: 'Differences listed in this file do not fail the run' })
+    .option('write-baseline', {
+      type: 'string',
+      describe: "Write this run's differences to a baseline file and exit 0",
+    });
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {

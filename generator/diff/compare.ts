@@ -5,6 +5,7 @@
  * that differ only in formatting are reported as such.
  */
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
+import type { WsdlModel } from '../model/index.js';
 import { Collector } from './collector.js';
 import { docsDiffer, finding, where, type PairContext } from './context.js';
 import { judgeFinding } from './judge.js';
@@ -20,23 +21,25 @@ export interface DiffOptions {
 
 export function diffSides(old: Side, now: Side, options: DiffOptions = {}): DiffReport {
   const c = new Collector();
+  compareServices(c, old, now);
+  if (old.model !== undefined && now.model !== undefined) compareDefinitions(c, old.model, now.model);
+  const changes = c
+    .results()
+    .map(({ finding: f, reaches }) => judgeFinding(f, reaches))
+    .filter((ch) => !(options.ignoreDocs === true && ch.verdict === 'documentation'));
+  return { old: old.label, new: now.label, changes: sortChanges(changes), summary: summarize(changes) };
+}
+
+/** Services matched by name: each pair compared (with its documentation), the rest removed or added. */
+function compareServices(c: Collector, old: Side, now: Side): void {
   const oldLocate = new Locator(old.model);
   const newLocate = new Locator(now.model);
   const compareDocs = old.model !== undefined && now.model !== undefined;
   for (const od of old.services) {
     const nd = now.services.find((s) => s.name === od.name);
     if (nd === undefined) {
-      c.at(
-        finding(
-          'service-removed',
-          od.name,
-          od.name,
-          `service ${od.name} removed`,
-          {},
-          where(oldLocate.service(od.name), undefined),
-        ),
-        serviceUsages(od),
-      );
+      const at = where(oldLocate.service(od.name), undefined);
+      c.at(finding('service-removed', od.name, od.name, `service ${od.name} removed`, {}, at), serviceUsages(od));
       continue;
     }
     const p: PairContext = {
@@ -47,64 +50,60 @@ export function diffSides(old: Side, now: Side, options: DiffOptions = {}): Diff
       compareDocs,
     };
     compareService(p);
-    if (compareDocs && docsDiffer(oldLocate.service(od.name).documentation, newLocate.service(nd.name).documentation)) {
-      c.alone(
-        finding(
-          'documentation-changed',
-          `service|${od.name}`,
-          od.name,
-          'service documentation changed',
-          {},
-          where(oldLocate.service(od.name), newLocate.service(nd.name)),
-        ),
-      );
-    }
+    if (compareDocs) compareServiceDocs(p);
   }
   for (const nd of now.services.filter((s) => !old.services.some((o) => o.name === s.name))) {
-    c.at(
+    const at = where(undefined, newLocate.service(nd.name));
+    c.at(finding('service-added', nd.name, nd.name, `service ${nd.name} added`, {}, at), serviceUsages(nd));
+  }
+}
+
+function compareServiceDocs(p: PairContext): void {
+  const oldDecl = p.old.locate.service(p.old.d.name);
+  const newDecl = p.new.locate.service(p.new.d.name);
+  if (!docsDiffer(oldDecl.documentation, newDecl.documentation)) return;
+  p.c.alone(
+    finding(
+      'documentation-changed',
+      `service|${p.service}`,
+      p.service,
+      'service documentation changed',
+      {},
+      where(oldDecl, newDecl),
+    ),
+  );
+}
+
+/**
+ * What only the WSDL files themselves show: facets, the definitions' documentation, and files
+ * that differ while nothing else does (formatting only).
+ */
+function compareDefinitions(c: Collector, old: WsdlModel, now: WsdlModel): void {
+  compareFacets(c, old, now);
+  if (docsDiffer(old.documentation, now.documentation)) {
+    c.alone(
       finding(
-        'service-added',
-        nd.name,
-        nd.name,
-        `service ${nd.name} added`,
+        'documentation-changed',
+        'definitions',
+        'definitions',
+        'WSDL documentation changed',
         {},
-        where(undefined, newLocate.service(nd.name)),
+        { old: { file: old.file, line: 1 }, new: { file: now.file, line: 1 } },
       ),
-      serviceUsages(nd),
     );
   }
-  if (old.model !== undefined && now.model !== undefined) {
-    compareFacets(c, old.model, now.model);
-    if (docsDiffer(old.model.documentation, now.model.documentation)) {
-      c.alone(
-        finding(
-          'documentation-changed',
-          'definitions',
-          'definitions',
-          'WSDL documentation changed',
-          {},
-          { old: { file: old.model.file, line: 1 }, new: { file: now.model.file, line: 1 } },
-        ),
-      );
-    }
-    if (c.isEmpty() && old.model.hash !== now.model.hash) {
-      c.alone(
-        finding(
-          'formatting-only',
-          'files',
-          'files',
-          'the files differ, but not in anything on the wire or in documentation (formatting, comments, prefixes, names that are not on the wire)',
-          {},
-          {},
-        ),
-      );
-    }
+  if (c.isEmpty() && old.hash !== now.hash) {
+    c.alone(
+      finding(
+        'formatting-only',
+        'files',
+        'files',
+        'the files differ, but not in anything on the wire or in documentation (formatting, comments, prefixes, names that are not on the wire)',
+        {},
+        {},
+      ),
+    );
   }
-  const changes = c
-    .results()
-    .map(({ finding: f, reaches }) => judgeFinding(f, reaches))
-    .filter((ch) => !(options.ignoreDocs === true && ch.verdict === 'documentation'));
-  return { old: old.label, new: now.label, changes: sortChanges(changes), summary: summarize(changes) };
 }
 
 function serviceUsages(d: ServiceDescriptor): Usage[] {

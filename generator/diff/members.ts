@@ -7,7 +7,9 @@
 import type { AttributeFieldDescriptor, ComplexTypeDescriptor, FieldDescriptor } from '../../runtime/descriptor.js';
 import { describeValue, docsDiffer, finding, keyNamespace, occursText, where, type Where } from './context.js';
 import { sameSummary } from './acceptance.js';
-import { summarize, type ValueWalker } from './values.js';
+import { compareNames, namespaceMove } from './element-names.js';
+import { summarize } from './value-summary.js';
+import type { ValueWalker } from './values.js';
 
 export interface TypePair {
   readonly oldKey: string;
@@ -43,8 +45,14 @@ function fieldWhere(
   );
 }
 
-function compareFields(w: ValueWalker, node: string, subject: string, pair: TypePair, at: Where): void {
-  const { ot, nt } = pair;
+/** Old and new fields matched by local name (the same namespace first); the rest left over. */
+interface FieldMatch {
+  readonly matched: [FieldDescriptor, FieldDescriptor][];
+  readonly removed: FieldDescriptor[];
+  readonly added: FieldDescriptor[];
+}
+
+function matchFields(ot: ComplexTypeDescriptor, nt: ComplexTypeDescriptor): FieldMatch {
   const matched: [FieldDescriptor, FieldDescriptor][] = [];
   const added = [...nt.fields];
   const removed: FieldDescriptor[] = [];
@@ -57,53 +65,70 @@ function compareFields(w: ValueWalker, node: string, subject: string, pair: Type
       added.splice(added.indexOf(nf), 1);
     }
   }
+  return { matched, removed, added };
+}
+
+function compareFields(w: ValueWalker, node: string, subject: string, pair: TypePair, at: Where): void {
+  const { ot, nt } = pair;
+  const { matched, removed, added } = matchFields(ot, nt);
   for (const [of, nf] of matched) compareField(w, node, `${subject} › ${fieldName(nf)}`, pair, of, nf, undefined);
   const renamed = pairRenames(w, ot, nt, removed, added);
+  for (const [of, nf] of renamed) reportRenamed(w, node, subject, pair, of, nf);
   const wildcard = { old: ot.fields.some((f) => f.wildcard === true), new: nt.fields.some((f) => f.wildcard === true) };
-  for (const [of, nf] of renamed) {
-    const facts = { from: of.name.local, to: nf.name.local, required: isRequired(of) || isRequired(nf) };
-    const renamed = finding(
-      'member-renamed',
-      `${node}|${of.name.local}`,
-      `${subject} › ${nf.name.local}`,
-      `member renamed: <${of.name.local}> -> <${nf.name.local}>`,
-      facts,
-      fieldWhere(w, pair, of, nf),
-    );
-    w.p.c.inMember(node, of.name.local, renamed);
-    w.p.c.inMember(node, nf.name.local, renamed);
-  }
-  for (const of of removed.filter((f) => !renamed.some(([r]) => r === f))) {
-    const what = `member removed (${isRequired(of) ? 'required' : 'optional'}, ${describeValue(w.p.old.d, of.value)})`;
-    w.p.c.inMember(
-      node,
-      fieldName(of),
-      finding(
-        'member-removed',
-        `${node}|${fieldName(of)}`,
-        `${subject} › ${fieldName(of)}`,
-        what,
-        { name: fieldName(of), required: isRequired(of), wildcard },
-        fieldWhere(w, pair, of, undefined),
-      ),
-    );
-  }
-  for (const nf of added.filter((f) => !renamed.some(([, r]) => r === f))) {
-    const what = `member added (${isRequired(nf) ? 'required' : 'optional'}, ${describeValue(w.p.new.d, nf.value)})`;
-    w.p.c.inMember(
-      node,
-      fieldName(nf),
-      finding(
-        'member-added',
-        `${node}|${fieldName(nf)}`,
-        `${subject} › ${fieldName(nf)}`,
-        what,
-        { name: fieldName(nf), required: isRequired(nf), wildcard },
-        fieldWhere(w, pair, undefined, nf),
-      ),
-    );
-  }
+  for (const of of removed.filter((f) => !renamed.some(([r]) => r === f)))
+    reportAddedOrRemoved(w, node, subject, pair, 'removed', of, wildcard);
+  for (const nf of added.filter((f) => !renamed.some(([, r]) => r === f)))
+    reportAddedOrRemoved(w, node, subject, pair, 'added', nf, wildcard);
   reorder(w, node, subject, matched, nt, at);
+}
+
+/** One finding filed under both the old and the new member name. */
+function reportRenamed(
+  w: ValueWalker,
+  node: string,
+  subject: string,
+  pair: TypePair,
+  of: FieldDescriptor,
+  nf: FieldDescriptor,
+): void {
+  const facts = { from: of.name.local, to: nf.name.local, required: isRequired(of) || isRequired(nf) };
+  const renamed = finding(
+    'member-renamed',
+    `${node}|${of.name.local}`,
+    `${subject} › ${nf.name.local}`,
+    `member renamed: <${of.name.local}> -> <${nf.name.local}>`,
+    facts,
+    fieldWhere(w, pair, of, nf),
+  );
+  w.p.c.inMember(node, of.name.local, renamed);
+  w.p.c.inMember(node, nf.name.local, renamed);
+}
+
+/** A member only the old (`removed`) or only the new (`added`) version has. */
+function reportAddedOrRemoved(
+  w: ValueWalker,
+  node: string,
+  subject: string,
+  pair: TypePair,
+  change: 'added' | 'removed',
+  f: FieldDescriptor,
+  wildcard: { old: boolean; new: boolean },
+): void {
+  const version = change === 'added' ? w.p.new : w.p.old;
+  const what = `member ${change} (${isRequired(f) ? 'required' : 'optional'}, ${describeValue(version.d, f.value)})`;
+  const at = change === 'added' ? fieldWhere(w, pair, undefined, f) : fieldWhere(w, pair, f, undefined);
+  w.p.c.inMember(
+    node,
+    fieldName(f),
+    finding(
+      change === 'added' ? 'member-added' : 'member-removed',
+      `${node}|${fieldName(f)}`,
+      `${subject} › ${fieldName(f)}`,
+      what,
+      { name: fieldName(f), required: isRequired(f), wildcard },
+      at,
+    ),
+  );
 }
 
 /** A removed and an added member at the same position with the same value: one member renamed. */
@@ -166,43 +191,8 @@ function compareField(
 ): void {
   const at = fieldWhere(w, pair, of, nf);
   const member = fieldName(nf);
-  if (renamedRule !== undefined)
-    w.names(
-      node,
-      subject,
-      of.name,
-      nf.name,
-      { old: keyNamespace(pair.oldKey), new: keyNamespace(pair.newKey) },
-      at,
-      renamedRule,
-      member,
-    );
-  else if (of.name.ns !== nf.name.ns)
-    w.namespaceMove(
-      node,
-      of.name.ns,
-      nf.name.ns,
-      { old: keyNamespace(pair.oldKey), new: keyNamespace(pair.newKey) },
-      at,
-      member,
-    );
-  const oldOccurs: [number, number] = [of.inChoice === true ? 0 : of.minOccurs, of.maxOccurs];
-  const newOccurs: [number, number] = [nf.inChoice === true ? 0 : nf.minOccurs, nf.maxOccurs];
-  if (oldOccurs[0] !== newOccurs[0] || oldOccurs[1] !== newOccurs[1]) {
-    const what = `occurrences ${occursText(...oldOccurs)} -> ${occursText(...newOccurs)}`;
-    w.p.c.inMember(
-      node,
-      member,
-      finding(
-        'occurs-changed',
-        `${node}|${member}`,
-        subject,
-        what,
-        { name: member, occurs: { old: oldOccurs, new: newOccurs } },
-        at,
-      ),
-    );
-  }
+  compareFieldNames(w, node, subject, pair, of, nf, at, renamedRule);
+  compareOccurs(w, node, subject, member, of, nf, at);
   if (of.nillable !== nf.nillable) w.nillable(node, subject, member, of.nillable, nf.nillable, at);
   if (of.wildcard !== true && nf.wildcard !== true) {
     const simple = {
@@ -216,6 +206,51 @@ function compareField(
     const nd = w.p.new.locate.field(pair.newKey, nf.name).documentation;
     if (docsDiffer(od, nd)) w.docs(`${node}|${member}`, subject, at);
   }
+}
+
+/** An array item may be renamed; a member matched by local name can only move namespace. */
+function compareFieldNames(
+  w: ValueWalker,
+  node: string,
+  subject: string,
+  pair: TypePair,
+  of: FieldDescriptor,
+  nf: FieldDescriptor,
+  at: Where,
+  renamedRule: 'array-item-renamed' | undefined,
+): void {
+  const member = fieldName(nf);
+  const schemaNs = { old: keyNamespace(pair.oldKey), new: keyNamespace(pair.newKey) };
+  if (renamedRule !== undefined) compareNames(w.p, node, subject, of.name, nf.name, schemaNs, at, renamedRule, member);
+  else if (of.name.ns !== nf.name.ns) namespaceMove(w.p, node, of.name.ns, nf.name.ns, schemaNs, at, member);
+}
+
+/** minOccurs/maxOccurs as the wire sees them: a member of a choice may always be absent. */
+function compareOccurs(
+  w: ValueWalker,
+  node: string,
+  subject: string,
+  member: string,
+  of: FieldDescriptor,
+  nf: FieldDescriptor,
+  at: Where,
+): void {
+  const oldOccurs: [number, number] = [of.inChoice === true ? 0 : of.minOccurs, of.maxOccurs];
+  const newOccurs: [number, number] = [nf.inChoice === true ? 0 : nf.minOccurs, nf.maxOccurs];
+  if (oldOccurs[0] === newOccurs[0] && oldOccurs[1] === newOccurs[1]) return;
+  const what = `occurrences ${occursText(...oldOccurs)} -> ${occursText(...newOccurs)}`;
+  w.p.c.inMember(
+    node,
+    member,
+    finding(
+      'occurs-changed',
+      `${node}|${member}`,
+      subject,
+      what,
+      { name: member, occurs: { old: oldOccurs, new: newOccurs } },
+      at,
+    ),
+  );
 }
 
 function compareAttributes(w: ValueWalker, node: string, subject: string, pair: TypePair): void {

@@ -57,20 +57,7 @@ function callUsages(service: string, binding: BindingDescriptor): Usage[] {
 }
 
 function compareBinding(p: PairContext, walker: ValueWalker, ob: BindingDescriptor, nb: BindingDescriptor): void {
-  const protocol = ob.protocol;
-  const at = where(p.old.locate.binding(ob.name), p.new.locate.binding(nb.name));
-  if (ob.name !== nb.name)
-    p.c.at(
-      finding(
-        'binding-renamed',
-        `${p.service}|${ob.name}|${nb.name}`,
-        `${p.service} › ${nb.name}`,
-        `binding renamed: ${ob.name} -> ${nb.name}`,
-        {},
-        at,
-      ),
-      callUsages(p.service, nb),
-    );
+  if (ob.name !== nb.name) reportBindingRenamed(p, ob, nb);
   compareAddress(p, ob, nb);
   const oldOps = new Map(ob.operations.map((op) => [operationKey(ob, op), op] as const));
   const newOps = new Map(nb.operations.map((op) => [operationKey(nb, op), op] as const));
@@ -81,54 +68,99 @@ function compareBinding(p: PairContext, walker: ValueWalker, ob: BindingDescript
   const removed = [...oldOps].filter(([key]) => !newOps.has(key));
   const added = [...newOps].filter(([key]) => !oldOps.has(key));
   const renames = findRenames(p, removed, added);
-  for (const [[ok, oo], [nk, no]] of renames) {
-    const usages: Usage[] = [usage(p, protocol, ok, 'call'), ...(nk === ok ? [] : [usage(p, protocol, nk, 'call')])];
-    const opAt = where(
-      p.old.locate.operation(ob.name, oo.name, oo.method),
-      p.new.locate.operation(nb.name, no.name, no.method),
-    );
-    p.c.at(
-      finding(
-        'operation-renamed',
-        `${p.service}|${ok}|${nk}`,
-        `${p.service} › ${no.name}`,
-        `operation renamed: ${oo.name} -> ${no.name} (detected by identical messages)`,
-        { from: oo.name, to: no.name },
-        opAt,
-      ),
-      usages,
-    );
-  }
-  for (const [key, oo] of removed.filter(([k]) => !renames.some(([[r]]) => r === k))) {
-    const reason = nb.omitted?.find((o) => o.name === oo.name)?.reason;
-    const what = `operation ${oo.name} removed from ${protocol}${reason === undefined ? '' : ` (the binding can no longer carry it: ${reason})`}`;
-    p.c.at(
-      finding(
-        'operation-removed',
-        `${p.service}|${key}`,
-        `${p.service} › ${oo.name}`,
-        what,
-        reason === undefined ? {} : { reason },
-        where(p.old.locate.operation(ob.name, oo.name, oo.method), undefined),
-      ),
-      [usage(p, protocol, key, 'call')],
-    );
-  }
-  for (const [key, no] of added.filter(([k]) => !renames.some(([, [a]]) => a === k))) {
-    const reason = ob.omitted?.find((o) => o.name === no.name)?.reason;
-    const what = `operation ${no.name} added to ${protocol}${reason === undefined ? '' : ` (the old binding could not carry it: ${reason})`}`;
-    p.c.at(
-      finding(
-        'operation-added',
-        `${p.service}|${key}`,
-        `${p.service} › ${no.name}`,
-        what,
-        reason === undefined ? {} : { reason },
-        where(undefined, p.new.locate.operation(nb.name, no.name, no.method)),
-      ),
-      [usage(p, protocol, key, 'call')],
-    );
-  }
+  for (const [oldOp, newOp] of renames) reportOperationRenamed(p, ob, nb, oldOp, newOp);
+  for (const [key, oo] of removed.filter(([k]) => !renames.some(([[r]]) => r === k)))
+    reportOperationRemoved(p, ob, nb, key, oo);
+  for (const [key, no] of added.filter(([k]) => !renames.some(([, [a]]) => a === k)))
+    reportOperationAdded(p, ob, nb, key, no);
+}
+
+function reportBindingRenamed(p: PairContext, ob: BindingDescriptor, nb: BindingDescriptor): void {
+  p.c.at(
+    finding(
+      'binding-renamed',
+      `${p.service}|${ob.name}|${nb.name}`,
+      `${p.service} › ${nb.name}`,
+      `binding renamed: ${ob.name} -> ${nb.name}`,
+      {},
+      where(p.old.locate.binding(ob.name), p.new.locate.binding(nb.name)),
+    ),
+    callUsages(p.service, nb),
+  );
+}
+
+type KeyedOperation = [string, OperationDescriptor];
+
+function reportOperationRenamed(
+  p: PairContext,
+  ob: BindingDescriptor,
+  nb: BindingDescriptor,
+  [ok, oo]: KeyedOperation,
+  [nk, no]: KeyedOperation,
+): void {
+  const protocol = ob.protocol;
+  const usages: Usage[] = [usage(p, protocol, ok, 'call'), ...(nk === ok ? [] : [usage(p, protocol, nk, 'call')])];
+  const opAt = where(
+    p.old.locate.operation(ob.name, oo.name, oo.method),
+    p.new.locate.operation(nb.name, no.name, no.method),
+  );
+  p.c.at(
+    finding(
+      'operation-renamed',
+      `${p.service}|${ok}|${nk}`,
+      `${p.service} › ${no.name}`,
+      `operation renamed: ${oo.name} -> ${no.name} (detected by identical messages)`,
+      { from: oo.name, to: no.name },
+      opAt,
+    ),
+    usages,
+  );
+}
+
+/** An operation only the old binding has; the new binding may name why it cannot carry it. */
+function reportOperationRemoved(
+  p: PairContext,
+  ob: BindingDescriptor,
+  nb: BindingDescriptor,
+  key: string,
+  oo: OperationDescriptor,
+): void {
+  const reason = nb.omitted?.find((o) => o.name === oo.name)?.reason;
+  const what = `operation ${oo.name} removed from ${ob.protocol}${reason === undefined ? '' : ` (the binding can no longer carry it: ${reason})`}`;
+  p.c.at(
+    finding(
+      'operation-removed',
+      `${p.service}|${key}`,
+      `${p.service} › ${oo.name}`,
+      what,
+      reason === undefined ? {} : { reason },
+      where(p.old.locate.operation(ob.name, oo.name, oo.method), undefined),
+    ),
+    [usage(p, ob.protocol, key, 'call')],
+  );
+}
+
+/** An operation only the new binding has; the old binding may name why it could not carry it. */
+function reportOperationAdded(
+  p: PairContext,
+  ob: BindingDescriptor,
+  nb: BindingDescriptor,
+  key: string,
+  no: OperationDescriptor,
+): void {
+  const reason = ob.omitted?.find((o) => o.name === no.name)?.reason;
+  const what = `operation ${no.name} added to ${ob.protocol}${reason === undefined ? '' : ` (the old binding could not carry it: ${reason})`}`;
+  p.c.at(
+    finding(
+      'operation-added',
+      `${p.service}|${key}`,
+      `${p.service} › ${no.name}`,
+      what,
+      reason === undefined ? {} : { reason },
+      where(undefined, p.new.locate.operation(nb.name, no.name, no.method)),
+    ),
+    [usage(p, ob.protocol, key, 'call')],
+  );
 }
 
 function usage(p: PairContext, protocol: Protocol, operation: string, role: Usage['role']): Usage {

@@ -46,32 +46,14 @@ export function compareParams(
   p.c.root(use, node, 1);
   if (!p.c.claim(node)) return;
   const wrapperNode = ow !== undefined && nw !== undefined ? walker.type(ow.typeKey, nw.typeKey) : undefined;
-  /** Takes over what the wrapper comparison found about this member; false when it found nothing. */
-  const share = (name: string): boolean => {
-    if (wrapperNode === undefined) return false;
-    const member = p.c.memberOf(wrapperNode, name);
-    for (const f of member.findings) p.c.inNode(node, f);
-    for (const child of member.children) p.c.edge(node, child);
-    return member.findings.length > 0 || member.children.length > 0;
-  };
+  const share = (name: string): boolean => shareWrapperMember(p, node, wrapperNode, name);
   for (const op of olds) {
     const np = news.find((x) => x.name === op.name);
-    const of = ow?.fields.get(op.name);
     if (np === undefined) {
-      if (!share(op.name))
-        p.c.inNode(
-          node,
-          finding(
-            'member-removed',
-            `${node}|${op.name}`,
-            `${subject} › ${op.name}`,
-            `HTTP parameter ${op.name} removed`,
-            { name: op.name, required: true },
-            at,
-          ),
-        );
+      if (!share(op.name)) reportParam(p, node, subject, 'removed', op.name, at);
       continue;
     }
+    const of = ow?.fields.get(op.name);
     const nf = nw?.fields.get(np.name);
     if (of !== undefined && nf !== undefined && wrapperNode !== undefined) share(op.name);
     else
@@ -80,20 +62,39 @@ export function compareParams(
         nf?.maxOccurs ?? 1,
       ]);
   }
-  for (const np of news.filter((x) => !olds.some((o) => o.name === x.name))) {
-    if (!share(np.name))
-      p.c.inNode(
-        node,
-        finding(
-          'member-added',
-          `${node}|${np.name}`,
-          `${subject} › ${np.name}`,
-          `HTTP parameter ${np.name} added`,
-          { name: np.name, required: true },
-          at,
-        ),
-      );
-  }
+  for (const np of news.filter((x) => !olds.some((o) => o.name === x.name)))
+    if (!share(np.name)) reportParam(p, node, subject, 'added', np.name, at);
+}
+
+/** Takes over what the wrapper comparison found about this member; false when it found nothing. */
+function shareWrapperMember(p: PairContext, node: string, wrapperNode: string | undefined, name: string): boolean {
+  if (wrapperNode === undefined) return false;
+  const member = p.c.memberOf(wrapperNode, name);
+  for (const f of member.findings) p.c.inNode(node, f);
+  for (const child of member.children) p.c.edge(node, child);
+  return member.findings.length > 0 || member.children.length > 0;
+}
+
+/** A parameter only one version has (every HTTP GET/POST parameter is required). */
+function reportParam(
+  p: PairContext,
+  node: string,
+  subject: string,
+  change: 'added' | 'removed',
+  name: string,
+  at: Where,
+): void {
+  p.c.inNode(
+    node,
+    finding(
+      change === 'added' ? 'member-added' : 'member-removed',
+      `${node}|${name}`,
+      `${subject} › ${name}`,
+      `HTTP parameter ${name} ${change}`,
+      { name, required: true },
+      at,
+    ),
+  );
 }
 
 function paramsOf(op: OperationDescriptor): Param[] {

@@ -6,20 +6,8 @@
  * is one member that moved (a targetNamespace or elementFormDefault change), not a removal and
  * an addition.
  */
-import type {
-  ComplexTypeDescriptor,
-  NameDescriptor,
-  ServiceDescriptor,
-  ValueDescriptor,
-} from '../../runtime/descriptor.js';
-import {
-  describeSummary,
-  paramAcceptance,
-  sameSummary,
-  valueAcceptance,
-  type ParamSummary,
-  type ValueSummary,
-} from './acceptance.js';
+import type { ComplexTypeDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
+import { describeSummary, paramAcceptance, sameSummary, valueAcceptance } from './acceptance.js';
 import {
   describeValue,
   docsDiffer,
@@ -30,8 +18,10 @@ import {
   type PairContext,
   type Where,
 } from './context.js';
+import { compareNames } from './element-names.js';
+import { compareEnumerations } from './enumerations.js';
 import { compareMembers } from './members.js';
-import type { Declared } from './locate.js';
+import { paramOf, sharedSimpleType, summarize, widening, type SimpleTypes } from './value-summary.js';
 
 export class ValueWalker {
   constructor(readonly p: PairContext) {}
@@ -47,7 +37,8 @@ export class ValueWalker {
     const newDecl = this.p.new.locate.element(newKey);
     const at = where(oldDecl, newDecl);
     const subject = `element ${ne.name.local}`;
-    this.names(
+    compareNames(
+      this.p,
       node,
       subject,
       oe.name,
@@ -123,68 +114,6 @@ export class ValueWalker {
     return node;
   }
 
-  /**
-   * Names of an element, member or array item: a different local name is `renamedRule`; the same
-   * local name in another namespace is a namespace move, reported once per namespace pair
-   * (targetNamespace) or per schema (elementFormDefault: unqualified <-> qualified).
-   */
-  names(
-    node: string,
-    subject: string,
-    o: NameDescriptor,
-    n: NameDescriptor,
-    schemaNs: { old: string; new: string },
-    at: Where,
-    renamedRule: 'message-element-renamed' | 'array-item-renamed',
-    member = '',
-  ): void {
-    if (o.local !== n.local) {
-      this.p.c.inMember(
-        node,
-        member,
-        finding(
-          renamedRule,
-          `${node}`,
-          subject,
-          `renamed: <${o.local}> -> <${n.local}>`,
-          { from: o.local, to: n.local },
-          at,
-        ),
-      );
-      return;
-    }
-    if (o.ns !== n.ns) this.namespaceMove(node, o.ns, n.ns, schemaNs, at, member);
-  }
-
-  namespaceMove(
-    node: string,
-    from: string,
-    to: string,
-    schemaNs: { old: string; new: string },
-    at: Where,
-    member = '',
-  ): void {
-    if ((from === '' && to === schemaNs.new) || (to === '' && from === schemaNs.old)) {
-      const form = (ns: string): string => (ns === '' ? 'unqualified' : 'qualified');
-      const what = `members of schema ${schemaNs.new || schemaNs.old} are now ${form(to)} (elementFormDefault/form)`;
-      this.p.c.inMember(
-        node,
-        member,
-        finding(
-          'element-form-changed',
-          `${schemaNs.old}|${form(from)}`,
-          `schema ${schemaNs.new || schemaNs.old}`,
-          what,
-          { from: form(from), to: form(to) },
-          at,
-        ),
-      );
-      return;
-    }
-    const what = `elements move from namespace "${from}" to "${to}"`;
-    this.p.c.inMember(node, member, finding('namespace-changed', `${from}|${to}`, 'namespace', what, { from, to }, at));
-  }
-
   nillable(node: string, subject: string, member: string, o: boolean, n: boolean, at: Where): void {
     this.p.c.inMember(
       node,
@@ -235,7 +164,7 @@ export class ValueWalker {
       at = where(simple!.old, simple!.new);
     }
     if (os.kind === 'primitive' && ns.kind === 'primitive' && os.xsd === ns.xsd) {
-      this.enumeration(key, subject, os.enumeration, ns.enumeration, at, node, member);
+      compareEnumerations(this.p, { node, member, key, subject, at }, os.enumeration, ns.enumeration);
       return;
     }
     const accepts = valueAcceptance(os, ns);
@@ -261,76 +190,6 @@ export class ValueWalker {
         at,
       ),
     );
-  }
-
-  private enumeration(
-    key: string,
-    subject: string,
-    o: readonly string[] | undefined,
-    n: readonly string[] | undefined,
-    at: Where,
-    node: string,
-    member: string,
-  ): void {
-    const restricted = (e: readonly string[] | undefined): boolean => e !== undefined && e.length > 0;
-    if (!restricted(o) && restricted(n)) {
-      this.p.c.inMember(
-        node,
-        member,
-        finding(
-          'enum-values-removed',
-          key,
-          subject,
-          `enumeration facet added (${n!.join(', ')})`,
-          { values: [`values other than ${n!.join(', ')}`] },
-          at,
-        ),
-      );
-      return;
-    }
-    if (restricted(o) && !restricted(n)) {
-      this.p.c.inMember(
-        node,
-        member,
-        finding(
-          'enum-values-added',
-          key,
-          subject,
-          'enumeration facet removed',
-          { values: [`values other than ${o!.join(', ')}`] },
-          at,
-        ),
-      );
-      return;
-    }
-    const added = n!.filter((v) => !o!.includes(v));
-    const removed = o!.filter((v) => !n!.includes(v));
-    if (added.length > 0)
-      this.p.c.inMember(
-        node,
-        member,
-        finding(
-          'enum-values-added',
-          key,
-          subject,
-          `enumeration values added: ${added.join(', ')}`,
-          { values: added },
-          at,
-        ),
-      );
-    if (removed.length > 0)
-      this.p.c.inMember(
-        node,
-        member,
-        finding(
-          'enum-values-removed',
-          key,
-          subject,
-          `enumeration values removed: ${removed.join(', ')}`,
-          { values: removed },
-          at,
-        ),
-      );
   }
 
   private derived(
@@ -385,69 +244,10 @@ export class ValueWalker {
   }
 }
 
-export interface SimpleTypes {
-  readonly old?: (Declared & { readonly key: string }) | undefined;
-  readonly new?: (Declared & { readonly key: string }) | undefined;
-}
-
-const localOf = (key: string): string => key.slice(key.indexOf('}') + 1);
-
-function sharedSimpleType(simple: SimpleTypes | undefined, oldModel: boolean, newModel: boolean): string | undefined {
-  const [o, n] = [simple?.old, simple?.new];
-  if (o !== undefined && n !== undefined) return localOf(o.key) === localOf(n.key) ? localOf(n.key) : undefined;
-  if (oldModel && newModel) return undefined;
-  const known = o ?? n;
-  return known === undefined ? undefined : localOf(known.key);
-}
-
 function shape(t: ComplexTypeDescriptor): string {
   return t.arrayItem !== undefined
     ? 'an array'
     : t.text !== undefined
       ? 'text with attributes (simpleContent)'
       : 'a structure';
-}
-
-function widening(forward: boolean, backward: boolean): string {
-  if (forward && !backward) return ' (widened)';
-  if (!forward && backward) return ' (narrowed)';
-  return '';
-}
-
-export function summarize(d: ServiceDescriptor, vd: ValueDescriptor): ValueSummary {
-  if (vd.kind === 'xml') return { kind: 'xml' };
-  if (vd.kind === 'primitive')
-    return vd.enumeration === undefined
-      ? { kind: 'primitive', xsd: vd.xsd }
-      : { kind: 'primitive', xsd: vd.xsd, enumeration: vd.enumeration };
-  const type = d.types[vd.type];
-  if (type?.kind === 'simple') {
-    const xsd = type.list === true ? 'string' : type.xsd;
-    return type.enumeration === undefined
-      ? { kind: 'primitive', xsd }
-      : { kind: 'primitive', xsd, enumeration: type.enumeration };
-  }
-  return { kind: 'complex', key: vd.type };
-}
-
-/** A value as an HTTP GET/POST parameter (as runtime/http-binding.ts reads it), or undefined. */
-function paramOf(d: ServiceDescriptor, s: ValueSummary, maxOccurs: number): ParamSummary | undefined {
-  if (s.kind === 'primitive')
-    return {
-      xsd: s.xsd,
-      ...(s.enumeration === undefined ? {} : { enumeration: s.enumeration }),
-      repeated: maxOccurs !== 1,
-    };
-  if (s.kind !== 'complex' || maxOccurs !== 1) return undefined;
-  const type = d.types[s.key];
-  const item = type?.kind === 'complex' ? type.arrayItem : undefined;
-  if (item === undefined || item.maxOccurs === 1) return undefined;
-  const itemSummary = summarize(d, item.value);
-  return itemSummary.kind === 'primitive'
-    ? {
-        xsd: itemSummary.xsd,
-        ...(itemSummary.enumeration === undefined ? {} : { enumeration: itemSummary.enumeration }),
-        repeated: true,
-      }
-    : undefined;
 }

@@ -7,7 +7,7 @@ import { StructureKind } from './kinds.js';
 import { quoteString } from '../naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
-import { OperationTypes } from './operation-types.js';
+import { methodTypeImports, OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { PlannedBinding, PlannedOperation, ServicePlan } from '../plan/service.js';
 
@@ -18,6 +18,11 @@ export function clientStatements(
 ): StatementStructures[] {
   const types = new OperationTypes(schema);
   const methods = service.operations.flatMap((op) => clientMethods(op, service, types));
+  return [...clientImports(service, types, runtimeImport), clientOptionsAlias(service), clientClass(service, methods)];
+}
+
+/** The runtime, the descriptor, and the types and XmlElement only where the methods use them. */
+function clientImports(service: ServicePlan, types: OperationTypes, runtimeImport: string): StatementStructures[] {
   return [
     {
       kind: StructureKind.ImportDeclaration,
@@ -33,53 +38,37 @@ export function clientStatements(
       moduleSpecifier: './descriptor.js',
       namedImports: [service.names.descriptor],
     },
-    ...(types.imports.length > 0
-      ? [
-          {
-            kind: StructureKind.ImportDeclaration,
-            isTypeOnly: true,
-            moduleSpecifier: './types.js',
-            namedImports: types.imports,
-          },
-        ]
-      : []),
-    ...(types.usesXml
-      ? [
-          {
-            kind: StructureKind.ImportDeclaration,
-            isTypeOnly: true,
-            moduleSpecifier: runtimeImport,
-            namedImports: ['XmlElement'],
-          },
-        ]
-      : []),
-    clientOptionsAlias(service),
-    {
-      kind: StructureKind.Class,
-      isExported: true,
-      name: service.names.client,
-      docs: jsDoc(
-        cleanDocumentation(service.service.documentation),
-        `Client of service \`${service.service.name.local}\`. Choose the binding with \`options.binding\` (${service.bindings.map((b) => `\`${b.binding.protocol}\``).join(', ')}).`,
-      ),
-      properties: [{ name: '#client', isReadonly: true, type: 'ServiceClient' }],
-      ctors: [
-        {
-          parameters: [{ name: 'options', type: service.names.clientOptions }],
-          statements: [`this.#client = new ServiceClient(${service.names.descriptor}, options);`],
-        },
-      ],
-      methods: [
-        ...methods,
-        {
-          name: 'close',
-          returnType: 'Promise<void>',
-          docs: jsDoc('Closes the underlying connection pool.'),
-          statements: ['return this.#client.close();'],
-        },
-      ],
-    },
+    ...methodTypeImports(types, runtimeImport),
   ];
+}
+
+/** `<Service>Client`: the typed methods over a ServiceClient built from the descriptor, and `close()`. */
+function clientClass(service: ServicePlan, methods: OptionalKind<MethodDeclarationStructure>[]): StatementStructures {
+  return {
+    kind: StructureKind.Class,
+    isExported: true,
+    name: service.names.client,
+    docs: jsDoc(
+      cleanDocumentation(service.service.documentation),
+      `Client of service \`${service.service.name.local}\`. Choose the binding with \`options.binding\` (${service.bindings.map((b) => `\`${b.binding.protocol}\``).join(', ')}).`,
+    ),
+    properties: [{ name: '#client', isReadonly: true, type: 'ServiceClient' }],
+    ctors: [
+      {
+        parameters: [{ name: 'options', type: service.names.clientOptions }],
+        statements: [`this.#client = new ServiceClient(${service.names.descriptor}, options);`],
+      },
+    ],
+    methods: [
+      ...methods,
+      {
+        name: 'close',
+        returnType: 'Promise<void>',
+        docs: jsDoc('Closes the underlying connection pool.'),
+        statements: ['return this.#client.close();'],
+      },
+    ],
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 /** The TypeScript input/output types of a service's methods, shared by client and server. */
+import type { ImportDeclarationStructure } from 'ts-morph';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { MethodShape, PlannedOperation } from '../plan/service.js';
+import { StructureKind } from './kinds.js';
 import { TypeText } from './type-text.js';
 
 export interface MethodTypes {
@@ -55,4 +57,34 @@ export class OperationTypes {
     if (shape.kind === 'part') return this.#text.value(shape.value);
     return this.#text.value(this.#schema.elements.get(shape.element)!.value);
   }
+}
+
+/**
+ * The type-only imports a client or server file needs once its methods are typed: the types
+ * the methods name (from ./types.js) and XmlElement where a value is XML. Call it after `of()`
+ * has seen every operation.
+ */
+export function methodTypeImports(types: OperationTypes, runtimeImport: string): ImportDeclarationStructure[] {
+  return [
+    ...(types.imports.length > 0
+      ? [
+          {
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            moduleSpecifier: './types.js',
+            namedImports: types.imports,
+          },
+        ]
+      : []),
+    ...(types.usesXml
+      ? [
+          {
+            kind: StructureKind.ImportDeclaration,
+            isTypeOnly: true,
+            moduleSpecifier: runtimeImport,
+            namedImports: ['XmlElement'],
+          },
+        ]
+      : []),
+  ];
 }

@@ -7,7 +7,7 @@ import { StructureKind } from './kinds.js';
 import { propertyKey } from '../naming.js';
 import { jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
-import { OperationTypes } from './operation-types.js';
+import { methodTypeImports, OperationTypes } from './operation-types.js';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { PlannedOperation, ServicePlan } from '../plan/service.js';
 
@@ -18,7 +18,14 @@ export function serverStatements(
 ): StatementStructures[] {
   const types = new OperationTypes(schema);
   const signatures = service.operations.map((op) => handlerSignature(op, service, types));
-  const { handlers, listenerFactory, descriptor } = service.names;
+  return [
+    ...serverImports(service, types, runtimeImport),
+    handlersInterface(service, signatures),
+    listenerFactory(service, types),
+  ];
+}
+
+function serverImports(service: ServicePlan, types: OperationTypes, runtimeImport: string): StatementStructures[] {
   return [
     {
       kind: StructureKind.ImportDeclaration,
@@ -30,55 +37,51 @@ export function serverStatements(
         { name: 'ServerOptions', isTypeOnly: true },
       ],
     },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './descriptor.js', namedImports: [descriptor] },
-    ...(types.imports.length > 0
-      ? [
-          {
-            kind: StructureKind.ImportDeclaration,
-            isTypeOnly: true,
-            moduleSpecifier: './types.js',
-            namedImports: types.imports,
-          },
-        ]
-      : []),
-    ...(types.usesXml
-      ? [
-          {
-            kind: StructureKind.ImportDeclaration,
-            isTypeOnly: true,
-            moduleSpecifier: runtimeImport,
-            namedImports: ['XmlElement'],
-          },
-        ]
-      : []),
     {
-      kind: StructureKind.Interface,
-      isExported: true,
-      name: handlers,
-      docs: jsDoc(
-        `Handlers of service \`${service.service.name.local}\`: one method per operation, the same on every binding. ` +
-          'Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault.',
-      ),
-      methods: signatures,
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: './descriptor.js',
+      namedImports: [service.names.descriptor],
     },
-    {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: listenerFactory,
-      docs: jsDoc(
-        `A \`node:http\` request listener serving every binding of \`${service.service.name.local}\` from one handler set.`,
-      ),
-      parameters: [
-        { name: 'handlers', type: handlers },
-        { name: 'options', type: 'ServerOptions', hasQuestionToken: true },
-      ],
-      returnType: 'ReturnType<typeof createRequestListener>',
-      statements: [
-        `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => `  ${handlerEntry(op, types)}`).join('\n')}\n};`,
-        `return createRequestListener(${descriptor}, table, options);`,
-      ],
-    },
+    ...methodTypeImports(types, runtimeImport),
   ];
+}
+
+/** `<Service>Handlers`: what an implementation of the service provides, one method per operation. */
+function handlersInterface(
+  service: ServicePlan,
+  signatures: OptionalKind<MethodSignatureStructure>[],
+): StatementStructures {
+  return {
+    kind: StructureKind.Interface,
+    isExported: true,
+    name: service.names.handlers,
+    docs: jsDoc(
+      `Handlers of service \`${service.service.name.local}\`: one method per operation, the same on every binding. ` +
+        'Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault.',
+    ),
+    methods: signatures,
+  };
+}
+
+/** `create<Service>Listener`: the handlers as the runtime's operation table, served on every binding. */
+function listenerFactory(service: ServicePlan, types: OperationTypes): StatementStructures {
+  return {
+    kind: StructureKind.Function,
+    isExported: true,
+    name: service.names.listenerFactory,
+    docs: jsDoc(
+      `A \`node:http\` request listener serving every binding of \`${service.service.name.local}\` from one handler set.`,
+    ),
+    parameters: [
+      { name: 'handlers', type: service.names.handlers },
+      { name: 'options', type: 'ServerOptions', hasQuestionToken: true },
+    ],
+    returnType: 'ReturnType<typeof createRequestListener>',
+    statements: [
+      `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => `  ${handlerEntry(op, types)}`).join('\n')}\n};`,
+      `return createRequestListener(${service.names.descriptor}, table, options);`,
+    ],
+  };
 }
 
 function handlerSignature(
