@@ -1,7 +1,7 @@
 /**
  * HTTP GET/POST requests: the parameters are the parts of the input message, and each carries
  * the value of the SOAP input wrapper's member of the same name where there is one (ASMX
- * converts parameters to the method's types; runtime/http-binding.ts does the same), else the
+ * converts parameters to the method's types; runtime/http/binding.ts does the same), else the
  * part's own type.
  *
  * A parameter that is also a wrapper member shares that member's findings, so a member added

@@ -49,7 +49,7 @@ export function summarize(d: ServiceDescriptor, vd: ValueDescriptor): ValueSumma
   return { kind: 'complex', key: vd.type };
 }
 
-/** A value as an HTTP GET/POST parameter (as runtime/http-binding.ts reads it), or undefined. */
+/** A value as an HTTP GET/POST parameter (as runtime/http/binding.ts reads it), or undefined. */
 export function paramOf(d: ServiceDescriptor, s: ValueSummary, maxOccurs: number): ParamSummary | undefined {
   if (s.kind === 'primitive')
     return {
