@@ -142,9 +142,15 @@ async function readLimited(
       httpStatus: response.statusCode,
     });
   }
-  const late = (): TransportError => new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
-  // undici pushes the body bytes that came with the head before this runs: usually all of them.
+  // undici pushes the body bytes that came with the head before this runs: usually all of them,
+  // and then they are taken at once, without the async iteration's promise per step.
   const whole = Number.isFinite(declared) && response.body.readableLength >= declared;
+  if (whole && response.body.readableLength === declared) {
+    const body = declared === 0 ? Buffer.alloc(0) : (response.body.read() as Buffer);
+    response.body.resume(); // lets the stream end (and be released) once undici has seen the message end
+    return body;
+  }
+  const late = (): TransportError => new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
   const timer =
     guardDeadline && !whole
       ? setTimeout(() => response.body.destroy(late()), Math.max(0, deadline - performance.now()))
