@@ -4,7 +4,7 @@
  * Each client runs in its own process; rounds are interleaved.
  */
 import type { ChildProcess } from 'node:child_process';
-import { ask, forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { ask, cpuSeconds, forkChild, nextMessage, stopChild } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { median } from '../lib/stats.js';
 
@@ -30,7 +30,9 @@ export async function runClientSection(
   const children = new Map<string, ChildProcess>();
   try {
     for (const kind of KINDS) children.set(kind, await startClient(kind, bareUrl, beforeRoot));
-    const run = async (kind: string, seconds: number): Promise<number> => {
+    const run = async (kind: string, seconds: number): Promise<{ cps: number; cpuUs: number }> => {
+      const pid = children.get(kind)!.pid;
+      const cpuBefore = cpuSeconds(pid);
       const r = await ask<{ cps: number; failures: number; error?: string }>(
         children.get(kind)!,
         { seconds, callers: CALLERS },
@@ -39,22 +41,42 @@ export async function runClientSection(
       );
       if (r.error !== undefined || r.failures > 0)
         throw new Error(`${kind} client: ${r.error ?? `${r.failures} failed calls`}`);
-      return r.cps;
+      const cpuAfter = cpuSeconds(pid);
+      // CPU per call of the client process: steadier than calls/s when other work shares the cores.
+      const cpuUs =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? Number.NaN
+          : ((cpuAfter - cpuBefore) * 1e6) / (r.cps * seconds);
+      return { cps: r.cps, cpuUs };
     };
     for (const kind of KINDS) await run(kind, settings.warmupSeconds);
     const cps = new Map<string, number[]>(KINDS.map((k) => [k, []]));
+    const cpuUs = new Map<string, number[]>(KINDS.map((k) => [k, []]));
     for (let round = 0; round < settings.rounds; round++) {
       for (const kind of KINDS) {
         const value = await run(kind, settings.seconds);
-        cps.get(kind)!.push(value);
-        log(`  client ${kind} round ${round + 1}: ${Math.round(value)} calls/s`);
+        cps.get(kind)!.push(value.cps);
+        cpuUs.get(kind)!.push(value.cpuUs);
+        log(
+          `  client ${kind} round ${round + 1}: ${Math.round(value.cps)} calls/s, ${value.cpuUs.toFixed(1)} µs CPU per call`,
+        );
       }
     }
     const m = (k: string): number => median(cps.get(k)!);
+    const cpu = (k: string): number => median(cpuUs.get(k)!);
     const base = { section: 'client', name: 'generated soap11 calls/s', figure: m('generated'), unit: 'calls/s' };
     const rows = [
       ratioRow({ ...base, peer: 'raw undici', peerFigure: m('undici') }, { min: 0.8 }),
       ratioRow({ ...base, peer: 'node-soap client', peerFigure: m('node-soap') }, { min: 5 }),
+      {
+        section: 'client',
+        name: 'generated soap11 CPU per call',
+        figure: cpu('generated'),
+        unit: 'µs',
+        peer: 'raw undici',
+        peerFigure: cpu('undici'),
+        ratio: cpu('undici') / cpu('generated'),
+      },
     ];
     if (beforeRoot !== undefined)
       rows.push(
@@ -74,7 +96,20 @@ export async function runClientSection(
           ratio: m('generated') / m('before'),
         },
       );
-    return { rows, figures: { callers: CALLERS, callsPerSecond: Object.fromEntries(cps) } };
+    if (beforeRoot !== undefined)
+      rows.push({
+        section: 'client',
+        name: 'before: generated soap11 CPU per call',
+        figure: cpu('before'),
+        unit: 'µs',
+        peer: 'raw undici',
+        peerFigure: cpu('undici'),
+        ratio: cpu('undici') / cpu('before'),
+      });
+    return {
+      rows,
+      figures: { callers: CALLERS, callsPerSecond: Object.fromEntries(cps), cpuUsPerCall: Object.fromEntries(cpuUs) },
+    };
   } finally {
     await Promise.all([...children.values()].map((c) => stopChild(c)));
   }
