@@ -14,7 +14,8 @@ import type {
   ValueDescriptor,
 } from './descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from './errors.js';
-import { decodeElement, encodeElementWith, isStringLike, resolveValue, XSI_NS } from './codec/index.js';
+import { decodeElement, encodeElementWith, isStringLike, resolveValue } from './codec/index.js';
+import { XSD_NS, XSI_NS } from './namespaces.js';
 import { compileParam, type CompiledParam, type ParamOperation } from './http-params.js';
 import type { Protocol } from './descriptor.js';
 import { elementOf } from './message.js';
@@ -133,7 +134,7 @@ export function isUnusable(compiled: HttpOperation | UnusableHttpOperation): com
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
 /** What ASMX declares on every response root that is not a plain simple value. */
-const ROOT_DECLARATIONS = ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="${XSI_NS}"`;
+const ROOT_DECLARATIONS = ` xmlns:xsd="${XSD_NS}" xmlns:xsi="${XSI_NS}"`;
 
 /**
  * Server: the response document, as ASMX writes it: `<int xmlns="{ns}">6</int>` for a simple

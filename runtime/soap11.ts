@@ -19,8 +19,9 @@ import {
   type SoapVersion,
 } from './soap/version.js';
 
-export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-const ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next';
+import { SOAP11_ACTOR_NEXT as ACTOR_NEXT, SOAP11_ENV_NS } from './namespaces.js';
+
+export { SOAP11_ENV_NS };
 
 const FAULT_CODES: Record<FaultKind, string> = {
   client: 'soap:Client',

@@ -3,7 +3,8 @@
  * emitter both see it. Named simple types collapse to their XSD primitive (plus enumeration);
  * complex types are referenced by key; arbitrary XML is `xml`.
  */
-import { clark, XSD_NS, type SimpleType, type SourceLocation, type TypeUse } from '../model/index.js';
+import { clark, type SimpleType, type SourceLocation, type TypeUse } from '../model/index.js';
+import { SOAP_ENCODING_NS, XSD_NS } from '../../runtime/namespaces.js';
 import { refuse } from '../errors.js';
 import { tsTypeOfXsd, type TsPrimitive } from './type-map.js';
 import type { PrimitiveName } from '../../runtime/primitives.js';
@@ -28,7 +29,7 @@ export type PlannedValue =
 
 export const XML_VALUE: PlannedValue = { kind: 'xml' };
 
-export const SOAP_ENCODING_NS = 'http://schemas.xmlsoap.org/soap/encoding/';
+export { SOAP_ENCODING_NS };
 
 /** What the resolver needs to know about the schema's named and anonymous complex types. */
 export interface TypeLookup {

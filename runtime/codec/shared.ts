@@ -3,7 +3,7 @@ import type { ComplexTypeDescriptor, PrimitiveName, ServiceDescriptor, ValueDesc
 import { CodecError } from '../errors.js';
 import { isStringLike, primitiveCodec, findPrimitiveCodec, type PrimitiveCodec } from './primitives.js';
 
-export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+export { XSI_NS } from '../namespaces.js';
 
 /** A simple value: its XSD built-in, its enumeration facet, and what reading and writing it needs. */
 export interface PrimitiveValue {
