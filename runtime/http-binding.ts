@@ -22,7 +22,7 @@ import { elementOf } from './message.js';
 import { XmlReadError } from './xml/reader.js';
 import { readXmlFast as readXml } from './xml/fast-reader.js';
 import type { XmlElement } from './xml/types.js';
-import { escapeAttr } from './xml/writer.js';
+import { escapeAttr } from './escape/xml.js';
 
 export { encodeParams, decodeParams, type ParamDecodeError } from './http-params.js';
 

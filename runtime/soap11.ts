@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SoapFaultError } from './errors.js';
 import type { XmlElement } from './xml/types.js';
-import { escapeAttr, escapeText } from './xml/writer.js';
+import { escapeAttr, escapeText } from './escape/xml.js';
 import { unquote, type ContentType } from './content-type.js';
 import {
   child,

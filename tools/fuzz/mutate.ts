@@ -4,6 +4,7 @@
  * can be replayed alone (`FUZZ_SEED=s FUZZ_ONLY=i`).
  */
 import { contractParams } from '../contract.js';
+import { escapeText } from '../../runtime/escape/xml.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../../runtime/namespaces.js';
 
 export type Binding = 'soap11' | 'soap12' | 'http-get' | 'http-post';
@@ -73,8 +74,6 @@ export class Rng {
   }
 }
 
-const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 function validFields(op: string, creds: Credentials, rng: Rng): Record<string, string> {
   const texts = ['Hello', 'Grüße 😀 <&> "quoted"', 'x'.repeat(200), '日本語のテキスト', ''];
   const fields: Record<string, string> = {
@@ -118,7 +117,7 @@ export function seedRequest(
     };
   }
   const children = Object.entries(fields)
-    .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
+    .map(([k, v]) => `<${k}>${escapeText(v, k)}</${k}>`)
     .join('');
   const xml = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENV[binding]}" xmlns:xsi="${XSI_NS}"><soap:Body><${op} xmlns="${NS}">${children}</${op}></soap:Body></soap:Envelope>`;
   const headers: Record<string, string> =
