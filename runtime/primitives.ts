@@ -163,3 +163,20 @@ export function isNumericPrimitive(name: PrimitiveName): boolean {
   const family = PRIMITIVES[name].family;
   return family === 'integer' || family === 'decimal' || family === 'float';
 }
+
+/**
+ * A numeric primitive's bounds as JS numbers (±Infinity where unbounded, or beyond what a
+ * conformance sample needs) and whether it is integral; undefined for a type that is no number.
+ */
+export function numericRange(
+  name: PrimitiveName,
+): { readonly min: number; readonly max: number; readonly integral: boolean } | undefined {
+  if (!isNumericPrimitive(name)) return undefined;
+  const facts: PrimitiveFacts = PRIMITIVES[name];
+  const [min, max] = facts.range ?? [undefined, undefined];
+  return {
+    min: min === undefined ? -Infinity : Number(min),
+    max: max === undefined ? Infinity : Number(max),
+    integral: facts.family === 'integer',
+  };
+}

@@ -10,6 +10,7 @@ import { primitiveCodec } from '../../runtime/codec/index.js';
 import { findPrimitiveCodec } from '../../runtime/codec/primitives.js';
 import {
   isPrimitiveName,
+  numericRange,
   PRIMITIVE_NAMES,
   PRIMITIVES,
   xsdBuiltin,
@@ -48,6 +49,23 @@ describe('the primitive table', () => {
       if (PRIMITIVES[name].origin === 'xsd') expect(planned).toEqual({ xsd: name, ts: PRIMITIVES[name].ts });
       else expect(planned, `xs:${name} is not an XSD type`).toBeUndefined();
     }
+  });
+
+  it('gives each numeric primitive its bounds and a sample inside them, and no bounds to the others', () => {
+    for (const name of PRIMITIVE_NAMES) {
+      const range = numericRange(name);
+      if (range === undefined) {
+        expect(['integer', 'decimal', 'float']).not.toContain(PRIMITIVES[name].family);
+        continue;
+      }
+      const sample = Number(PRIMITIVES[name].sample);
+      expect(sample, name).toBeGreaterThanOrEqual(range.min);
+      expect(sample, name).toBeLessThanOrEqual(range.max);
+      expect(range.integral, name).toBe(Number.isInteger(sample) && PRIMITIVES[name].family === 'integer');
+    }
+    expect(numericRange('unsignedByte')).toEqual({ min: 0, max: 255, integral: true });
+    expect(numericRange('negativeInteger')).toEqual({ min: -Infinity, max: -1, integral: true });
+    expect(numericRange('double')).toEqual({ min: -Infinity, max: Infinity, integral: false });
   });
 
   it('narrows only its own names', () => {
