@@ -8,13 +8,8 @@
 import type { Argv } from 'yargs';
 import type { Contract, ContractOptions } from '../generator/contract/index.js';
 import { UsageError } from './cli-error.js';
-import {
-  type ClientNetworkOptions,
-  asFlagError,
-  networkStdinReaders,
-  resolveNetworkFlags,
-  validateNetworkFlags,
-} from './network-flags.js';
+import type { NetworkOptions } from '../runtime/network/types.js';
+import { asFlagError, networkStdinReaders, resolveNetworkFlags, validateNetworkFlags } from './network-flags.js';
 import { assertOneStdinReader } from './secret-input.js';
 
 const HOST = /^(\*|[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?|\[[0-9a-f:.]+\](:\d{1,5})?)$/i;
@@ -41,7 +36,7 @@ export function validateImportHosts(args: Record<string, unknown>): string[] {
 }
 
 /** The part of the network options a WSDL fetch uses: a UsernameToken is for SOAP requests only. */
-export function contractNetwork(network: ClientNetworkOptions): NonNullable<ContractOptions['network']> {
+export function contractNetwork(network: NetworkOptions): NonNullable<ContractOptions['network']> {
   const { tls, proxy, auth } = network;
   return {
     ...(tls === undefined ? {} : { tls }),
@@ -77,7 +72,7 @@ export async function readContractsWithFlags(
 /** One WSDL with network options already read; a malformed one is named by its flag. */
 export async function readContractWith(
   location: string,
-  network: ClientNetworkOptions,
+  network: NetworkOptions,
   allowImportHosts: readonly string[],
   settings: ContractReadSettings,
 ): Promise<Contract> {

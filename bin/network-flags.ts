@@ -6,9 +6,9 @@
  * standard input with its `--…-stdin` flag, or from a prompt. Kept free of heavy imports: every
  * command's flags are built on every start of the CLI.
  */
-import { readFileSync } from 'node:fs';
-import type { Argv } from 'yargs';
-import type { ClientTlsOptions, HttpAuth, ProxyOption, UsernameTokenOptions } from '../runtime/index.js';
+import type { Argv, Options } from 'yargs';
+import type { ClientTlsOptions, NetworkOptions, ProxyOption, UsernameTokenOptions } from '../runtime/index.js';
+import { isEncryptedKey, readPem } from './pem-files.js';
 import { CliError, UsageError } from './cli-error.js';
 import { readSecret } from './secret-input.js';
 
@@ -23,83 +23,67 @@ const GROUP = 'Network and authentication:';
 const WSSE_TYPES = { Text: 'PasswordText', Digest: 'PasswordDigest' } as const;
 type WsseTypeFlag = keyof typeof WSSE_TYPES;
 
+const NETWORK_OPTIONS = {
+  ca: {
+    type: 'string',
+    array: true,
+    describe: 'CA certificate file (PEM) to trust besides the built-in roots; repeatable',
+  },
+  cert: { type: 'string', describe: 'Client certificate file (PEM) for mutual TLS; needs --key' },
+  key: {
+    type: 'string',
+    describe: `Private key file (PEM) of --cert; an encrypted one's passphrase from ${KEY_PASSPHRASE_ENV}, --key-passphrase-stdin or a prompt`,
+  },
+  'key-passphrase-stdin': {
+    type: 'boolean',
+    default: false,
+    describe: 'Read the --key passphrase from standard input',
+  },
+  servername: {
+    type: 'string',
+    describe: "Host name to expect in the server's certificate (and send as SNI)",
+  },
+  proxy: {
+    type: 'string',
+    describe: `HTTP proxy URL, e.g. http://proxy.corp:3128, without credentials; a proxy URL with user:password@ goes in ${PROXY_URL_ENV}, used when neither --proxy nor --proxy-from-env is given`,
+  },
+  'proxy-from-env': {
+    type: 'boolean',
+    default: false,
+    describe: 'Use the HTTP_PROXY / HTTPS_PROXY / NO_PROXY environment variables',
+  },
+  user: {
+    type: 'string',
+    describe: `HTTP Basic user name; the password from ${HTTP_PASSWORD_ENV}, --user-password-stdin or a prompt`,
+  },
+  'user-password-stdin': {
+    type: 'boolean',
+    default: false,
+    describe: 'Read the --user password from standard input',
+  },
+  bearer: {
+    type: 'boolean',
+    default: false,
+    describe: `Send a Bearer token, from ${BEARER_TOKEN_ENV}, --bearer-stdin or a prompt`,
+  },
+  'bearer-stdin': { type: 'boolean', default: false, describe: 'Read the Bearer token from standard input' },
+  'wsse-user': {
+    type: 'string',
+    describe: `WS-Security UsernameToken user (SOAP bindings); the password from ${WSSE_PASSWORD_ENV}, --wsse-password-stdin or a prompt`,
+  },
+  'wsse-password-type': {
+    choices: Object.keys(WSSE_TYPES),
+    describe: 'How the UsernameToken carries the password (default Digest)',
+  },
+  'wsse-password-stdin': {
+    type: 'boolean',
+    default: false,
+    describe: 'Read the WS-Security password from standard input',
+  },
+} satisfies Record<string, Options>;
+
 export function withNetworkFlags(yargs: Argv): Argv {
-  return yargs
-    .option('ca', {
-      type: 'string',
-      array: true,
-      describe: 'CA certificate file (PEM) to trust besides the built-in roots; repeatable',
-    })
-    .option('cert', { type: 'string', describe: 'Client certificate file (PEM) for mutual TLS; needs --key' })
-    .option('key', {
-      type: 'string',
-      describe: `Private key file (PEM) of --cert; an encrypted one's passphrase from ${KEY_PASSPHRASE_ENV}, --key-passphrase-stdin or a prompt`,
-    })
-    .option('key-passphrase-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: 'Read the --key passphrase from standard input',
-    })
-    .option('servername', {
-      type: 'string',
-      describe: "Host name to expect in the server's certificate (and send as SNI)",
-    })
-    .option('proxy', {
-      type: 'string',
-      describe: `HTTP proxy URL, e.g. http://proxy.corp:3128, without credentials; a proxy URL with user:password@ goes in ${PROXY_URL_ENV}, used when neither --proxy nor --proxy-from-env is given`,
-    })
-    .option('proxy-from-env', {
-      type: 'boolean',
-      default: false,
-      describe: 'Use the HTTP_PROXY / HTTPS_PROXY / NO_PROXY environment variables',
-    })
-    .option('user', {
-      type: 'string',
-      describe: `HTTP Basic user name; the password from ${HTTP_PASSWORD_ENV}, --user-password-stdin or a prompt`,
-    })
-    .option('user-password-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: 'Read the --user password from standard input',
-    })
-    .option('bearer', {
-      type: 'boolean',
-      default: false,
-      describe: `Send a Bearer token, from ${BEARER_TOKEN_ENV}, --bearer-stdin or a prompt`,
-    })
-    .option('bearer-stdin', { type: 'boolean', default: false, describe: 'Read the Bearer token from standard input' })
-    .option('wsse-user', {
-      type: 'string',
-      describe: `WS-Security UsernameToken user (SOAP bindings); the password from ${WSSE_PASSWORD_ENV}, --wsse-password-stdin or a prompt`,
-    })
-    .option('wsse-password-type', {
-      choices: Object.keys(WSSE_TYPES),
-      describe: 'How the UsernameToken carries the password (default Digest)',
-    })
-    .option('wsse-password-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: 'Read the WS-Security password from standard input',
-    })
-    .group(
-      [
-        'ca',
-        'cert',
-        'key',
-        'key-passphrase-stdin',
-        'servername',
-        'proxy',
-        'proxy-from-env',
-        'user',
-        'user-password-stdin',
-        'bearer',
-        'bearer-stdin',
-        'wsse-user',
-        'wsse-password-type',
-        'wsse-password-stdin',
-      ],
-      GROUP,
-    );
+  return yargs.options(NETWORK_OPTIONS).group(Object.keys(NETWORK_OPTIONS), GROUP);
 }
 
 /** The network flags as given, checked for conflicts; files and secrets are read later (resolveNetworkFlags). */
@@ -187,17 +171,9 @@ export function networkStdinReaders(flags: NetworkFlags): string[] {
   ];
 }
 
-/** What the flags give a ServiceClient: spread into its options. */
-export interface ClientNetworkOptions {
-  tls?: ClientTlsOptions;
-  proxy?: ProxyOption;
-  auth?: HttpAuth;
-  wsse?: UsernameTokenOptions;
-}
-
-/** Reads the files and secrets the flags name. Errors name the flag and file, never a secret. */
-export async function resolveNetworkFlags(flags: NetworkFlags): Promise<ClientNetworkOptions> {
-  const options: ClientNetworkOptions = {};
+/** Reads the files and secrets the flags name, as a ServiceClient's (and the runner's) NetworkOptions. Errors name the flag and file, never a secret. */
+export async function resolveNetworkFlags(flags: NetworkFlags): Promise<NetworkOptions> {
+  const options: { -readonly [K in keyof NetworkOptions]: NetworkOptions[K] } = {};
   const tls = await tlsOptions(flags);
   if (tls !== undefined) options.tls = tls;
   const proxyFromVariable = process.env[PROXY_URL_ENV];
@@ -260,20 +236,6 @@ async function tlsOptions(flags: NetworkFlags): Promise<ClientTlsOptions | undef
   return tls;
 }
 
-function readPem(flag: string, file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new CliError(`cannot read ${flag} ${file}: ${typeof code === 'string' ? code : String(error)}`);
-  }
-}
-
-/** PKCS#8 (`ENCRYPTED PRIVATE KEY`) or the traditional OpenSSL form (`Proc-Type: 4,ENCRYPTED`). */
-function isEncryptedKey(pem: string): boolean {
-  return pem.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || pem.includes('Proc-Type: 4,ENCRYPTED');
-}
-
 type OptionNames = readonly (readonly [RegExp, string])[];
 
 const CLIENT_FLAGS: OptionNames = [
@@ -309,101 +271,4 @@ export function asFlagError(error: unknown, command: 'client' | 'serve' = 'clien
   for (const [pattern, flag] of command === 'client' ? CLIENT_FLAGS : SERVE_FLAGS)
     message = message.replace(pattern, flag);
   return new CliError(message);
-}
-
-export const TLS_KEY_PASSPHRASE_ENV = 'SMSKIT_TLS_KEY_PASSPHRASE';
-
-/** `smskit serve`'s HTTPS flags. */
-export function withServeTlsFlags(yargs: Argv): Argv {
-  return yargs
-    .option('tls-cert', { type: 'string', describe: 'Serve HTTPS with this certificate file (PEM); needs --tls-key' })
-    .option('tls-key', {
-      type: 'string',
-      describe: `Private key file (PEM) of --tls-cert; an encrypted one's passphrase from ${TLS_KEY_PASSPHRASE_ENV}, --tls-key-passphrase-stdin or a prompt`,
-    })
-    .option('tls-key-passphrase-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: 'Read the --tls-key passphrase from standard input',
-    })
-    .option('tls-ca', {
-      type: 'string',
-      describe: 'CA file (PEM) that issues client certificates; with --require-client-cert',
-    })
-    .option('require-client-cert', {
-      type: 'boolean',
-      default: false,
-      describe: 'Refuse, during the TLS handshake, clients without a certificate from --tls-ca',
-    })
-    .group(['tls-cert', 'tls-key', 'tls-key-passphrase-stdin', 'tls-ca', 'require-client-cert'], 'HTTPS:');
-}
-
-export interface ServeTlsFlags {
-  readonly certFile: string;
-  readonly keyFile: string;
-  readonly keyPassphraseStdin: boolean;
-  readonly caFile: string | undefined;
-  readonly requireClientCert: boolean;
-}
-
-/** The HTTPS flags checked together; undefined when the server is to speak plain HTTP. */
-export function validateServeTlsFlags(args: Record<string, unknown>): ServeTlsFlags | undefined {
-  const text = (name: string): string | undefined => {
-    const value = args[name];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} needs a file`);
-    return value;
-  };
-  const certFile = text('tls-cert');
-  const keyFile = text('tls-key');
-  const caFile = text('tls-ca');
-  const requireClientCert = args['require-client-cert'] === true;
-  const keyPassphraseStdin = args['tls-key-passphrase-stdin'] === true;
-  if ((certFile === undefined) !== (keyFile === undefined))
-    throw new UsageError('--tls-cert and --tls-key go together: the certificate and its private key');
-  if (certFile === undefined || keyFile === undefined) {
-    const stray = [
-      ...(caFile === undefined ? [] : ['--tls-ca']),
-      ...(requireClientCert ? ['--require-client-cert'] : []),
-      ...(keyPassphraseStdin ? ['--tls-key-passphrase-stdin'] : []),
-    ];
-    if (stray.length > 0) throw new UsageError(`${stray.join(' and ')} need --tls-cert and --tls-key (HTTPS)`);
-    return undefined;
-  }
-  if (requireClientCert && caFile === undefined)
-    throw new UsageError(
-      '--require-client-cert checks client certificates against --tls-ca: give the CA that issues them',
-    );
-  if (caFile !== undefined && !requireClientCert)
-    throw new UsageError('--tls-ca is the CA client certificates are checked against: add --require-client-cert');
-  return Object.freeze({ certFile, keyFile, keyPassphraseStdin, caFile, requireClientCert });
-}
-
-/** What `listen`'s `tls` option takes, from the files (and the key's passphrase, if it is encrypted). */
-export async function resolveServeTls(flags: ServeTlsFlags): Promise<{
-  cert: string;
-  key: string;
-  passphrase?: string;
-  ca?: string;
-  requestCert?: boolean;
-}> {
-  const key = readPem('--tls-key', flags.keyFile);
-  return {
-    cert: readPem('--tls-cert', flags.certFile),
-    key,
-    ...(isEncryptedKey(key)
-      ? {
-          passphrase: await readSecret({
-            envName: TLS_KEY_PASSPHRASE_ENV,
-            fromStdin: flags.keyPassphraseStdin,
-            prompt: `passphrase for ${flags.keyFile}: `,
-            what: 'key passphrase',
-            stdinFlag: '--tls-key-passphrase-stdin',
-          }),
-        }
-      : {}),
-    ...(flags.caFile === undefined
-      ? {}
-      : { ca: readPem('--tls-ca', flags.caFile), requestCert: flags.requireClientCert }),
-  };
 }

@@ -8,6 +8,7 @@
  * the wire (as is, XML-escaped, percent-encoded, form-encoded). Bodies are shown up to a bound.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { xmlSpellings } from '../runtime/escape/xml.js';
 
 /** The most of one body that is printed; the rest is counted. */
 const MAX_SHOWN_BODY = 256 * 1024;
@@ -19,10 +20,9 @@ interface Exchange {
 }
 
 function forms(secret: string): string[] {
-  const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const percent = encodeURIComponent(secret);
   const form = percent.replace(/%20/g, '+');
-  return [...new Set([secret, xml, percent, form])].sort((a, b) => b.length - a.length);
+  return [...new Set([...xmlSpellings(secret), percent, form])].sort((a, b) => b.length - a.length);
 }
 
 /** Replaces every secret (in each of its wire forms) by `***`. */

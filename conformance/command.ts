@@ -16,7 +16,7 @@ import { toDescriptor } from '../generator/descriptor/index.js';
 import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { ConformanceError } from './errors.js';
-import { escapeReportText } from '../runtime/xml/report-escape.js';
+import { escapeReportText } from '../runtime/escape/xml.js';
 import { listCases, runConformance, type ConformanceOptions } from './index.js';
 import type { ConformanceInputs } from './inputs.js';
 import { readInputsFile } from './inputs-file.js';

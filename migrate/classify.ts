@@ -7,6 +7,7 @@
 import { readXml } from '../runtime/xml/reader.js';
 import type { XmlElement } from '../runtime/xml/types.js';
 import { headerValue, type StoredRequest } from './recording.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../runtime/namespaces.js';
 
 export type ExchangeBinding = 'soap11' | 'soap12' | 'get' | 'post' | 'wsdl' | 'page';
 
@@ -15,10 +16,7 @@ export interface Classified {
   readonly binding: ExchangeBinding;
 }
 
-const SOAP_ENVELOPES = new Set([
-  'http://schemas.xmlsoap.org/soap/envelope/',
-  'http://www.w3.org/2003/05/soap-envelope',
-]);
+const SOAP_ENVELOPES = new Set([SOAP11_ENV_NS, SOAP12_ENV_NS]);
 
 function soapOperation(body: Buffer): string {
   let root: XmlElement;

@@ -4,13 +4,11 @@
  * written without an index matches every repeat (`Line` matches `Line[2]`). An ignored path
  * takes everything below it along.
  */
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+^${}()|\\]/g, '\\$&');
-}
+import { escapeRegExp } from '../runtime/escape/regexp.js';
 
 function stepPattern(step: string): string {
   const indexed = /\[\d+\]$/.test(step);
-  const body = escapeRegExp(step).replace(/\[/g, '\\[').replace(/\]/g, '\\]').replace(/\*/g, '[^/]*');
+  const body = escapeRegExp(step).replace(/\\\*/g, '[^/]*');
   return indexed ? body : `${body}(?:\\[\\d+\\])?`;
 }
 

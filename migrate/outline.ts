@@ -16,6 +16,7 @@
  */
 import { readXml } from '../runtime/xml/reader.js';
 import type { XmlElement } from '../runtime/xml/types.js';
+import { SOAP11_ENV_NS as SOAP11, SOAP12_ENV_NS as SOAP12, XSI_NS as XSI } from '../runtime/namespaces.js';
 
 export interface Answer {
   readonly status: number;
@@ -35,10 +36,6 @@ export interface OutlineEntry {
  * canonical parsing by the element's declared type: migrate/declared-types.ts).
  */
 export type TextNormaliser = (text: string, element?: { readonly ns: string; readonly local: string }) => string;
-
-const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
-const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
-const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope';
 
 const entry = (path: string, value: string, line = value): OutlineEntry => ({ path, value, line });
 

@@ -19,10 +19,12 @@ export interface NameDescriptor {
 
 /**
  * XSD built-in types the runtime has a codec for, by their local name in the XSD namespace,
- * plus 'guid' and 'char' / 'duration' (Microsoft serialization types, carried as strings).
- * The TypeScript mapping is fixed by the runtime's codecs and documented in docs/generator.md.
+ * plus 'guid' and 'char' (Microsoft serialization types): the keys of the primitive table
+ * (runtime/primitives.ts), which fixes their TypeScript mapping (docs/generator.md).
  */
-export type PrimitiveName = string;
+import type { PrimitiveName } from './primitives.js';
+
+export type { PrimitiveName };
 
 /** How one value is encoded: a primitive, a named type from `types`, or raw XML. */
 export type ValueDescriptor =

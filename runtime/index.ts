@@ -39,7 +39,7 @@ export type { WireRequest } from './wire.js';
 export { addressPath } from './wire.js';
 export { encodeElement, decodeElement, primitiveCodec } from './codec/index.js';
 export { valueFromJson, valueToJson, operationInputFromJson, soapHeadersFromJson } from './codec/json.js';
-export { escapeText, escapeAttr } from './xml/writer.js';
+export { escapeText, escapeAttr } from './escape/xml.js';
 export { buildSoapRequest, parseSoapResponse, readSoapResponse } from './soap/client.js';
 export { soap11, SOAP11_ENV_NS } from './soap/soap11.js';
 export { soap12, SOAP12_ENV_NS } from './soap/soap12.js';

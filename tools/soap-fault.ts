@@ -4,9 +4,9 @@
  */
 import { readXml } from '../runtime/xml/reader.js';
 import type { XmlElement } from '../runtime/xml/types.js';
+import { SOAP11_ENV_NS as SOAP11, SOAP12_ENV_NS as SOAP12 } from '../runtime/namespaces.js';
 
-export const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope';
+export { SOAP11, SOAP12 };
 
 function kids(el: XmlElement): XmlElement[] {
   return el.children.filter((c): c is XmlElement => c.type === 'element');

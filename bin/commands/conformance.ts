@@ -17,7 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
 import type { CommandOutcome } from '../../conformance/command.js';
-import type { NetworkOptions } from '../../conformance/network.js';
+import type { NetworkOptions } from '../../runtime/network/types.js';
 import { builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';

@@ -6,13 +6,8 @@ import type { Argv } from 'yargs';
 import { CliError, UsageError } from '../cli-error.js';
 import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
-import {
-  asFlagError,
-  resolveServeTls,
-  validateServeTlsFlags,
-  withServeTlsFlags,
-  type ServeTlsFlags,
-} from '../network-flags.js';
+import { asFlagError } from '../network-flags.js';
+import { resolveServeTls, type ServeTlsFlags, validateServeTlsFlags, withServeTlsFlags } from '../serve-tls-flags.js';
 import { checkDbArgument, isPostgresDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 import type { DeliveryConfig } from '../../service/delivery/config/routes-file.js';

@@ -9,7 +9,7 @@
  * and the curl command.
  */
 import type { CaseOutcome, Report } from '../types.js';
-import { escapeReportText } from '../../runtime/xml/report-escape.js';
+import { escapeReportText } from '../../runtime/escape/xml.js';
 import { failureLines, gatingFailures, traceLines } from './format.js';
 
 function suiteName(outcome: CaseOutcome): string {

@@ -1,6 +1,7 @@
 /**
  * Whether a receiver of one value type reads every value a sender of another writes: the
- * value spaces of the smskit runtime's codecs (runtime/codec/primitives.ts), compared.
+ * value spaces of the smskit runtime's codecs (runtime/codec/primitives.ts), compared, with the
+ * families and integer ranges of the primitive table (runtime/primitives.ts).
  *
  * - Text types (string, token, dateTime, guid, ...) share one codec in smskit, which keeps the
  *   text as it is: any text reads. .NET parses some of them (DateTime, Guid, TimeSpan,
@@ -10,87 +11,63 @@
  * - Enumerations restrict the lexical values; xs:anyType (XML) reads anything.
  */
 import type { ValueAcceptance } from './types.js';
-import { XSD_TEXT_TYPES } from '../../runtime/codec/primitives.js';
+import { PRIMITIVES, type PrimitiveFacts, type PrimitiveFamily, type PrimitiveName } from '../../runtime/primitives.js';
 
 /** What one side declares for a value, as far as reading and writing it goes. */
 export type ValueSummary =
-  | { readonly kind: 'primitive'; readonly xsd: string; readonly enumeration?: readonly string[] }
+  | { readonly kind: 'primitive'; readonly xsd: PrimitiveName; readonly enumeration?: readonly string[] }
   | { readonly kind: 'complex'; readonly key: string }
   | { readonly kind: 'xml' };
 
 /** A value as an HTTP GET/POST parameter: a simple type, repeated for arrays. */
 export interface ParamSummary {
-  readonly xsd: string;
+  readonly xsd: PrimitiveName;
   readonly enumeration?: readonly string[];
   readonly repeated: boolean;
 }
 
-const TEXT_TYPES = new Set(XSD_TEXT_TYPES);
-
-/**
- * Text types the runtime checks against their lexical form (runtime/codec/temporal.ts and the
- * guid codec), as .NET parses them: other text is refused on both.
- */
-const LEXICAL_TYPES = new Set([
-  'dateTime',
-  'date',
-  'time',
-  'gYear',
-  'gYearMonth',
-  'gMonth',
-  'gMonthDay',
-  'gDay',
-  'duration',
-  'dayTimeDuration',
-  'yearMonthDuration',
-  'dateTimeStamp',
-  'guid',
-]);
-
 /** Lexical types whose values another lexical type's all are (a bare date reads as a dateTime at midnight, on both runtimes). */
-const LEXICAL_SUBSETS: Readonly<Record<string, readonly string[]>> = {
+const LEXICAL_SUBSETS: Readonly<Partial<Record<PrimitiveName, readonly PrimitiveName[]>>> = {
   dateTime: ['dateTimeStamp', 'date'],
   duration: ['dayTimeDuration', 'yearMonthDuration'],
 };
 
 /** Text types .NET parses into a value of its own (XmlConvert) while smskit keeps the text. */
-const PARSED_BY_DOTNET = new Set(['QName']);
-
-const INT_RANGES: Readonly<Record<string, readonly [bigint | undefined, bigint | undefined]>> = {
-  byte: [-128n, 127n],
-  short: [-32768n, 32767n],
-  int: [-2147483648n, 2147483647n],
-  long: [-(2n ** 63n), 2n ** 63n - 1n],
-  unsignedByte: [0n, 255n],
-  unsignedShort: [0n, 65535n],
-  char: [0n, 65535n],
-  unsignedInt: [0n, 4294967295n],
-  unsignedLong: [0n, 2n ** 64n - 1n],
-  integer: [undefined, undefined],
-  nonNegativeInteger: [0n, undefined],
-  positiveInteger: [1n, undefined],
-  nonPositiveInteger: [undefined, 0n],
-  negativeInteger: [undefined, -1n],
-};
+const PARSED_BY_DOTNET: ReadonlySet<PrimitiveName> = new Set<PrimitiveName>(['QName']);
 
 const DOUBLE_EXACT = 2n ** 53n;
 
-type Family = 'text' | 'lexical' | 'integer' | 'decimal' | 'float' | 'boolean' | 'base64' | 'hex' | 'other';
+/**
+ * How a receiver reads a value, per the table's family: text types share one codec that keeps
+ * the text; temporal types and guid are checked against their lexical form, as .NET parses
+ * them, so other text is refused on both. A family added to the table must be placed here.
+ */
+type Family = 'text' | 'lexical' | 'integer' | 'decimal' | 'float' | 'boolean' | 'base64' | 'hex';
 
-function family(xsd: string): Family {
-  if (TEXT_TYPES.has(xsd)) return 'text';
-  if (LEXICAL_TYPES.has(xsd)) return 'lexical';
-  if (xsd in INT_RANGES) return 'integer';
-  if (xsd === 'decimal') return 'decimal';
-  if (xsd === 'float' || xsd === 'double') return 'float';
-  if (xsd === 'boolean') return 'boolean';
-  if (xsd === 'base64Binary') return 'base64';
-  if (xsd === 'hexBinary') return 'hex';
-  return 'other';
+const FAMILY_OF = {
+  text: 'text',
+  temporal: 'lexical',
+  guid: 'lexical',
+  integer: 'integer',
+  decimal: 'decimal',
+  float: 'float',
+  boolean: 'boolean',
+  base64: 'base64',
+  hex: 'hex',
+} as const satisfies Record<PrimitiveFamily, Family>;
+
+function family(xsd: PrimitiveName): Family {
+  return FAMILY_OF[PRIMITIVES[xsd].family];
+}
+
+/** The range of an integer type (undefined: unbounded on that side, or not an integer type). */
+function rangeOf(xsd: PrimitiveName): readonly [bigint | undefined, bigint | undefined] {
+  const facts: PrimitiveFacts = PRIMITIVES[xsd];
+  return facts.range ?? [undefined, undefined];
 }
 
 /** undefined: every value reads; else why some do not. */
-function primitiveGap(receiver: string, sender: string): string | undefined {
+function primitiveGap(receiver: PrimitiveName, sender: PrimitiveName): string | undefined {
   if (receiver === sender) return undefined;
   const r = family(receiver);
   const s = family(sender);
@@ -103,7 +80,7 @@ function primitiveGap(receiver: string, sender: string): string | undefined {
   if (r === 'decimal' && s === 'integer') return undefined;
   if (r === 'float' && s === 'float') return undefined;
   if (r === 'float' && s === 'integer') {
-    const [min, max] = INT_RANGES[sender]!;
+    const [min, max] = rangeOf(sender);
     return min !== undefined && max !== undefined && min >= -DOUBLE_EXACT && max <= DOUBLE_EXACT
       ? undefined
       : `xs:${sender} values beyond 2^53 lose precision as xs:${receiver}`;
@@ -116,9 +93,9 @@ function primitiveGap(receiver: string, sender: string): string | undefined {
   return `xs:${sender} values are not xs:${receiver}`;
 }
 
-function rangeGap(receiver: string, sender: string): string | undefined {
-  const [rMin, rMax] = INT_RANGES[receiver]!;
-  const [sMin, sMax] = INT_RANGES[sender]!;
+function rangeGap(receiver: PrimitiveName, sender: PrimitiveName): string | undefined {
+  const [rMin, rMax] = rangeOf(receiver);
+  const [sMin, sMax] = rangeOf(sender);
   const below = rMin !== undefined && (sMin === undefined || sMin < rMin);
   const above = rMax !== undefined && (sMax === undefined || sMax > rMax);
   if (!below && !above) return undefined;

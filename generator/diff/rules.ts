@@ -7,7 +7,7 @@
  * (and for the call as a whole) forward is "old client -> new server", which breaks existing
  * clients; for a response, forward is "old server -> new client", which breaks existing servers.
  *
- * Every verdict follows the smskit runtime (runtime/codec/decode.ts, runtime/soap/server.ts,
+ * Every verdict follows the smskit runtime (runtime/codec/decode.ts, runtime/soap/envelope.ts,
  * runtime/http/binding.ts), which the execution proof in test/generator/diff exercises. Where genuine
  * ASMX (.NET's XmlSerializer) reads differently, `asmx` says how: it ignores unknown and
  * out-of-order elements (test/fixtures/asmx/captures/echo/SMSSend.soap11.unknown-element.txt,

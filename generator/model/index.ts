@@ -32,7 +32,7 @@ export interface SourceLocation {
   readonly line: number;
 }
 
-export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
+export { XSD_NS } from '../../runtime/namespaces.js';
 
 // ---------------------------------------------------------------------------------------------
 // XSD

@@ -1,10 +1,14 @@
-/** Namespace URIs the parser recognises. Everything is matched by URI, never by prefix. */
-export { XSD_NS } from '../model/index.js';
-
-export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
-export const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/';
-export const SOAP12_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
-export const HTTP_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/http/';
-export const MIME_NS = 'http://schemas.xmlsoap.org/wsdl/mime/';
-export const SOAP_ENCODING_NS = 'http://schemas.xmlsoap.org/soap/encoding/';
-export const WSDL20_NS = 'http://www.w3.org/ns/wsdl';
+/**
+ * Namespace URIs the parser recognises, under the names the parser uses. Everything is matched by
+ * URI, never by prefix; the URIs themselves are spelt once, in runtime/namespaces.ts.
+ */
+export {
+  SOAP_ENCODING_NS,
+  WSDL20_NS,
+  WSDL_HTTP_NS as HTTP_BINDING_NS,
+  WSDL_MIME_NS as MIME_NS,
+  WSDL_NS,
+  WSDL_SOAP11_NS as SOAP11_BINDING_NS,
+  WSDL_SOAP12_NS as SOAP12_BINDING_NS,
+  XSD_NS,
+} from '../../runtime/namespaces.js';

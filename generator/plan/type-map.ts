@@ -1,54 +1,15 @@
 /**
  * XSD built-in -> TypeScript primitive: the table in docs/generator.md ("XSD → TypeScript type
- * mapping"), as code. The runtime's codecs implement the same table; change both together.
+ * mapping"), as code. It is the `ts` fact of the runtime's primitive table (runtime/primitives.ts),
+ * which the codecs read too, so the generated type and the wire value cannot disagree.
  */
 
-import { XSD_TEXT_TYPES } from '../../runtime/codec/primitives.js';
+import { PRIMITIVES, xsdBuiltin, type PrimitiveName, type TsPrimitive } from '../../runtime/primitives.js';
 
-export type TsPrimitive = 'string' | 'boolean' | 'number' | 'bigint' | 'Uint8Array';
+export type { TsPrimitive };
 
-const GROUPS: ReadonlyArray<readonly [TsPrimitive, readonly string[]]> = [
-  [
-    'string',
-    [
-      ...XSD_TEXT_TYPES,
-      'dateTime',
-      'date',
-      'time',
-      'gYear',
-      'gYearMonth',
-      'gMonth',
-      'gMonthDay',
-      'gDay',
-      'duration',
-      'dayTimeDuration',
-      'yearMonthDuration',
-      'dateTimeStamp',
-      'decimal',
-    ],
-  ],
-  ['boolean', ['boolean']],
-  ['number', ['float', 'double', 'int', 'short', 'byte', 'unsignedInt', 'unsignedShort', 'unsignedByte']],
-  [
-    'bigint',
-    [
-      'long',
-      'unsignedLong',
-      'integer',
-      'nonNegativeInteger',
-      'positiveInteger',
-      'nonPositiveInteger',
-      'negativeInteger',
-    ],
-  ],
-  ['Uint8Array', ['base64Binary', 'hexBinary']],
-];
-
-const BY_XSD_NAME: ReadonlyMap<string, TsPrimitive> = new Map(
-  GROUPS.flatMap(([ts, names]) => names.map((name) => [name, ts] as const)),
-);
-
-/** The TS type for an XSD built-in local name, or undefined when the built-in is unsupported. */
-export function tsTypeOfXsd(xsdLocal: string): TsPrimitive | undefined {
-  return BY_XSD_NAME.get(xsdLocal);
+/** The primitive and its TS type for an XSD built-in local name, or undefined when the built-in is unsupported. */
+export function tsTypeOfXsd(xsdLocal: string): { readonly xsd: PrimitiveName; readonly ts: TsPrimitive } | undefined {
+  const xsd = xsdBuiltin(xsdLocal);
+  return xsd === undefined ? undefined : { xsd, ts: PRIMITIVES[xsd].ts };
 }

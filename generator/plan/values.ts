@@ -3,14 +3,16 @@
  * emitter both see it. Named simple types collapse to their XSD primitive (plus enumeration);
  * complex types are referenced by key; arbitrary XML is `xml`.
  */
-import { clark, XSD_NS, type SimpleType, type SourceLocation, type TypeUse } from '../model/index.js';
+import { clark, type SimpleType, type SourceLocation, type TypeUse } from '../model/index.js';
+import { SOAP_ENCODING_NS, XSD_NS } from '../../runtime/namespaces.js';
 import { refuse } from '../errors.js';
 import { tsTypeOfXsd, type TsPrimitive } from './type-map.js';
+import type { PrimitiveName } from '../../runtime/primitives.js';
 
 export interface PrimitiveValue {
   readonly kind: 'primitive';
-  /** XSD built-in local name the runtime codes the text with. */
-  readonly xsd: string;
+  /** The primitive (runtime/primitives.ts) the runtime codes the text with. */
+  readonly xsd: PrimitiveName;
   readonly ts: TsPrimitive;
   readonly enumeration?: readonly string[];
   /** list simple type: the text is a whitespace-separated list (kept as one string). */
@@ -27,7 +29,7 @@ export type PlannedValue =
 
 export const XML_VALUE: PlannedValue = { kind: 'xml' };
 
-export const SOAP_ENCODING_NS = 'http://schemas.xmlsoap.org/soap/encoding/';
+export { SOAP_ENCODING_NS };
 
 /** What the resolver needs to know about the schema's named and anonymous complex types. */
 export interface TypeLookup {
@@ -46,9 +48,10 @@ function builtinValue(name: { ns: string; local: string }, at: SourceLocation): 
   if (name.ns === SOAP_ENCODING_NS) {
     refuse('UNSUPPORTED_CONSTRUCT', `SOAP-encoding type soapenc:${name.local} (rpc/encoded is not supported)`, at);
   }
-  const ts = name.ns === XSD_NS ? tsTypeOfXsd(name.local) : undefined;
-  if (ts === undefined) refuse('UNSUPPORTED_TYPE', `unsupported built-in type {${name.ns}}${name.local}`, at);
-  return { kind: 'primitive', xsd: name.local, ts };
+  // The boundary where a WSDL's type name becomes a PrimitiveName (or is refused).
+  const builtin = name.ns === XSD_NS ? tsTypeOfXsd(name.local) : undefined;
+  if (builtin === undefined) refuse('UNSUPPORTED_TYPE', `unsupported built-in type {${name.ns}}${name.local}`, at);
+  return { kind: 'primitive', ...builtin };
 }
 
 export function resolveValue(use: TypeUse, lookup: TypeLookup, at: SourceLocation): PlannedValue {

@@ -4,7 +4,7 @@
  * passing testcase per operation/binding that matched everywhere; a run that cannot be judged
  * is an <error>, as in conformance's report.
  */
-import { escapeReportText as x } from '../../runtime/xml/report-escape.js';
+import { escapeReportText as x } from '../../runtime/escape/xml.js';
 import type { DifferenceGroup, ReplayReport } from '../types.js';
 import { answerLines, verdict } from './format.js';
 

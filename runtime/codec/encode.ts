@@ -12,7 +12,8 @@
  */
 import type { ComplexTypeDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { escapeAttr, escapeText, writeElement } from '../xml/writer.js';
+import { escapeAttr, escapeText } from '../escape/xml.js';
+import { writeElement } from '../xml/writer.js';
 import type { XmlElement } from '../xml/types.js';
 import { checkMembers, concreteType, isPolymorphic, xsiTypeAttribute } from './polymorphism.js';
 import { layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';

@@ -9,7 +9,7 @@
 import type { ComplexTypeDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
-import { escapeAttr } from '../xml/writer.js';
+import { escapeAttr } from '../escape/xml.js';
 import { atPath, type Path } from './path.js';
 import { layoutOf } from './field-layout.js';
 import { XSI_NS } from './shared.js';

@@ -1,5 +1,6 @@
 /**
- * One codec per XSD built-in type: TypeScript value <-> lexical form (unescaped).
+ * One codec per XSD built-in type: TypeScript value <-> lexical form (unescaped). Which codec a
+ * type gets follows from its family in the primitive table (runtime/primitives.ts).
  *
  * The mapping (mirrors the table in docs/generator.md, "XSD → TypeScript type mapping"):
  *   string family, date/time types, durations, anyURI, QName, guid -> string (date/time types and
@@ -13,7 +14,17 @@
  * Unknown primitive names are a descriptor error, found when the codec is looked up.
  */
 import { CodecError } from '../errors.js';
-import { checkTemporal, readTemporal, TEMPORAL_TYPES, temporalForm } from './temporal.js';
+import {
+  isPrimitiveName,
+  keepsWhitespace,
+  PRIMITIVE_NAMES,
+  PRIMITIVES,
+  type PrimitiveFacts,
+  type PrimitiveFamily,
+  type PrimitiveName,
+  type PrimitiveOf,
+} from '../primitives.js';
+import { checkTemporal, readTemporal, temporalForm } from './temporal.js';
 
 export interface PrimitiveCodec {
   /** The TypeScript type name, for error messages. */
@@ -183,8 +194,8 @@ const hexCodec: PrimitiveCodec = {
 };
 
 /** A date, time or duration type: its text, checked against the type's lexical form (whitespace collapses, as XSD says). */
-function temporalCodec(xsd: string): PrimitiveCodec {
-  const form = temporalForm(xsd)!;
+function temporalCodec(xsd: PrimitiveOf<'temporal'>): PrimitiveCodec {
+  const form = temporalForm(xsd);
   return {
     tsType: 'string',
     encode(value, path) {
@@ -239,69 +250,42 @@ const guidCodec: PrimitiveCodec = {
   decode: readGuid,
 };
 
-/** The XSD built-ins whose values are plain text: the generator maps them to `string` too. */
-export const XSD_TEXT_TYPES: readonly string[] = [
-  'string',
-  'normalizedString',
-  'token',
-  'language',
-  'Name',
-  'NCName',
-  'NMTOKEN',
-  'NMTOKENS',
-  'ID',
-  'IDREF',
-  'IDREFS',
-  'ENTITY',
-  'ENTITIES',
-  'anyURI',
-  'QName',
-  'NOTATION',
-  'anySimpleType',
-];
+/** The codec of each family; an integer type's range and TypeScript type come from the table. */
+const FAMILY_CODECS = {
+  text: () => stringCodec,
+  temporal: (name) => temporalCodec(name as PrimitiveOf<'temporal'>),
+  guid: () => guidCodec,
+  integer: integerCodec,
+  decimal: () => decimalCodec,
+  float: () => floatCodec,
+  boolean: () => booleanCodec,
+  base64: () => base64Codec,
+  hex: () => hexCodec,
+} satisfies Record<PrimitiveFamily, (name: PrimitiveName) => PrimitiveCodec>;
 
-/** Types whose text is the value as written (whitespace kept); the others collapse it. */
-const KEEP_WHITESPACE = new Set([...XSD_TEXT_TYPES, 'guid']);
+function integerCodec(name: PrimitiveName): PrimitiveCodec {
+  const { ts, range } = PRIMITIVES[name] as PrimitiveFacts;
+  const [min, max] = range ?? [undefined, undefined];
+  return ts === 'number' ? boundedIntCodec(name, Number(min), Number(max)) : bigIntCodec(name, min, max);
+}
 
-const CODECS: ReadonlyMap<string, PrimitiveCodec> = new Map<string, PrimitiveCodec>([
-  ...XSD_TEXT_TYPES.map((name): [string, PrimitiveCodec] => [name, stringCodec]),
-  ...TEMPORAL_TYPES.map((name): [string, PrimitiveCodec] => [name, temporalCodec(name)]),
-  ['guid', guidCodec],
-  ['boolean', booleanCodec],
-  ['float', floatCodec],
-  ['double', floatCodec],
-  ['int', boundedIntCodec('int', -2147483648, 2147483647)],
-  ['short', boundedIntCodec('short', -32768, 32767)],
-  ['byte', boundedIntCodec('byte', -128, 127)],
-  ['unsignedInt', boundedIntCodec('unsignedInt', 0, 4294967295)],
-  ['unsignedShort', boundedIntCodec('unsignedShort', 0, 65535)],
-  ['unsignedByte', boundedIntCodec('unsignedByte', 0, 255)],
-  ['char', boundedIntCodec('char', 0, 65535)], // DataContract char: a UTF-16 code unit as an int
-  ['long', bigIntCodec('long', -(2n ** 63n), 2n ** 63n - 1n)],
-  ['unsignedLong', bigIntCodec('unsignedLong', 0n, 2n ** 64n - 1n)],
-  ['integer', bigIntCodec('integer')],
-  ['nonNegativeInteger', bigIntCodec('nonNegativeInteger', 0n)],
-  ['positiveInteger', bigIntCodec('positiveInteger', 1n)],
-  ['nonPositiveInteger', bigIntCodec('nonPositiveInteger', undefined, 0n)],
-  ['negativeInteger', bigIntCodec('negativeInteger', undefined, -1n)],
-  ['decimal', decimalCodec],
-  ['base64Binary', base64Codec],
-  ['hexBinary', hexCodec],
-]);
+const CODECS: ReadonlyMap<string, PrimitiveCodec> = new Map(
+  PRIMITIVE_NAMES.map((name) => [name, FAMILY_CODECS[PRIMITIVES[name].family](name)]),
+);
 
-/** The codec for an XSD built-in (local name), or a CODEC_DESCRIPTOR error. */
+/** The codec for a primitive (a descriptor's name, checked here), or a CODEC_DESCRIPTOR error. */
 export function primitiveCodec(xsd: string, path: string): PrimitiveCodec {
   const codec = CODECS.get(xsd);
   if (codec === undefined) throw new CodecError('CODEC_DESCRIPTOR', path, `no codec for the XSD type "${xsd}"`);
   return codec;
 }
 
-/** The codec for an XSD built-in, undefined when there is none. */
+/** The codec for a primitive, undefined when there is none. */
 export function findPrimitiveCodec(xsd: string): PrimitiveCodec | undefined {
   return CODECS.get(xsd);
 }
 
 /** Whether the type keeps whitespace as written (string-like) rather than collapsing it. */
 export function isStringLike(xsd: string): boolean {
-  return KEEP_WHITESPACE.has(xsd);
+  return isPrimitiveName(xsd) && keepsWhitespace(xsd);
 }

@@ -1,14 +1,14 @@
 /** What encode and decode share: resolving a value descriptor and checking enumerations. */
-import type { ComplexTypeDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
+import type { ComplexTypeDescriptor, PrimitiveName, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { isStringLike, primitiveCodec, findPrimitiveCodec, type PrimitiveCodec } from './primitives.js';
 
-export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+export { XSI_NS } from '../namespaces.js';
 
 /** A simple value: its XSD built-in, its enumeration facet, and what reading and writing it needs. */
 export interface PrimitiveValue {
   readonly kind: 'primitive';
-  readonly xsd: string;
+  readonly xsd: PrimitiveName;
   readonly enumeration: readonly string[] | undefined;
   /** Undefined when the runtime has no codec for `xsd`: an error where a value of it is met. */
   readonly codec: PrimitiveCodec | undefined;
@@ -45,7 +45,7 @@ export function resolveValue(d: ServiceDescriptor, vd: ValueDescriptor, path: st
   return resolved;
 }
 
-function primitiveValue(xsd: string, enumeration: readonly string[] | undefined): PrimitiveValue {
+function primitiveValue(xsd: PrimitiveName, enumeration: readonly string[] | undefined): PrimitiveValue {
   return {
     kind: 'primitive',
     xsd,

@@ -27,6 +27,10 @@
  * above 28, a look at the digits; the message saying what is wrong is worked out only on failure.
  */
 import { CodecError } from '../errors.js';
+import type { PrimitiveOf } from '../primitives.js';
+
+/** The date, time and duration types of the primitive table (runtime/primitives.ts). */
+export type TemporalName = PrimitiveOf<'temporal'>;
 
 const YEAR = '-?(?:[1-9][0-9]{4,}|(?!0000)[0-9]{4})';
 const MONTH = '(?:0[1-9]|1[0-2])';
@@ -55,63 +59,46 @@ function form(local: string, shape: string, pattern: string, day?: DayCheck): Te
 
 const ZONE_FORM = '(Z|(+|-)hh:mm)?';
 
-const FORMS: ReadonlyMap<string, TemporalForm> = new Map([
-  [
+/** One form per temporal type of the table: a type added there without its form here does not compile. */
+const FORMS: Readonly<Record<TemporalName, TemporalForm>> = {
+  dateTime: form(
     'dateTime',
-    form(
-      'dateTime',
-      `-?YYYY-MM-DDThh:mm:ss(.s+)?${ZONE_FORM}`,
-      `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}?`,
-      'after-year',
-    ),
-  ],
-  [
+    `-?YYYY-MM-DDThh:mm:ss(.s+)?${ZONE_FORM}`,
+    `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}?`,
+    'after-year',
+  ),
+  dateTimeStamp: form(
     'dateTimeStamp',
-    form(
-      'dateTimeStamp',
-      '-?YYYY-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)',
-      `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}`,
-      'after-year',
-    ),
-  ],
-  ['date', form('date', `-?YYYY-MM-DD${ZONE_FORM}`, `${YEAR}-${MONTH}-${DAY}${ZONE}?`, 'after-year')],
-  ['time', form('time', `hh:mm:ss(.s+)?${ZONE_FORM}`, `${TIME}${ZONE}?`)],
-  ['gYearMonth', form('gYearMonth', `-?YYYY-MM${ZONE_FORM}`, `${YEAR}-${MONTH}${ZONE}?`)],
-  ['gYear', form('gYear', `-?YYYY${ZONE_FORM}`, `${YEAR}${ZONE}?`)],
-  ['gMonthDay', form('gMonthDay', `--MM-DD${ZONE_FORM}`, `--${MONTH}-${DAY}${ZONE}?`, 'month-day')],
-  ['gDay', form('gDay', `---DD${ZONE_FORM}`, `---${DAY}${ZONE}?`)],
-  ['gMonth', form('gMonth', `--MM${ZONE_FORM}`, `--${MONTH}${ZONE}?`)],
-  [
+    '-?YYYY-MM-DDThh:mm:ss(.s+)?(Z|(+|-)hh:mm)',
+    `${YEAR}-${MONTH}-${DAY}T${TIME}${ZONE}`,
+    'after-year',
+  ),
+  date: form('date', `-?YYYY-MM-DD${ZONE_FORM}`, `${YEAR}-${MONTH}-${DAY}${ZONE}?`, 'after-year'),
+  time: form('time', `hh:mm:ss(.s+)?${ZONE_FORM}`, `${TIME}${ZONE}?`),
+  gYearMonth: form('gYearMonth', `-?YYYY-MM${ZONE_FORM}`, `${YEAR}-${MONTH}${ZONE}?`),
+  gYear: form('gYear', `-?YYYY${ZONE_FORM}`, `${YEAR}${ZONE}?`),
+  gMonthDay: form('gMonthDay', `--MM-DD${ZONE_FORM}`, `--${MONTH}-${DAY}${ZONE}?`, 'month-day'),
+  gDay: form('gDay', `---DD${ZONE_FORM}`, `---${DAY}${ZONE}?`),
+  gMonth: form('gMonth', `--MM${ZONE_FORM}`, `--${MONTH}${ZONE}?`),
+  duration: form(
     'duration',
-    form(
-      'duration',
-      '-?PnYnMnDTnHnMn.nS (at least one part; T only before a time part)',
-      `-?P(?=[0-9]|T[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:${DURATION_TIME})?`,
-    ),
-  ],
-  [
+    '-?PnYnMnDTnHnMn.nS (at least one part; T only before a time part)',
+    `-?P(?=[0-9]|T[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:${DURATION_TIME})?`,
+  ),
+  dayTimeDuration: form(
     'dayTimeDuration',
-    form(
-      'dayTimeDuration',
-      '-?PnDTnHnMn.nS (at least one part; T only before a time part)',
-      `-?P(?=[0-9]|T[0-9])(?:[0-9]+D)?(?:${DURATION_TIME})?`,
-    ),
-  ],
-  [
-    'yearMonthDuration',
-    form('yearMonthDuration', '-?PnYnM (at least one part)', '-?P(?=[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?'),
-  ],
-]);
+    '-?PnDTnHnMn.nS (at least one part; T only before a time part)',
+    `-?P(?=[0-9]|T[0-9])(?:[0-9]+D)?(?:${DURATION_TIME})?`,
+  ),
+  yearMonthDuration: form('yearMonthDuration', '-?PnYnM (at least one part)', '-?P(?=[0-9])(?:[0-9]+Y)?(?:[0-9]+M)?'),
+};
 
-const DATE_TIME = FORMS.get('dateTime')!;
-const DATE = FORMS.get('date')!;
+const DATE_TIME = FORMS.dateTime;
+const DATE = FORMS.date;
 
-/** The XSD date, time and duration types checked here, by local name. */
-export const TEMPORAL_TYPES: readonly string[] = [...FORMS.keys()];
-
-/** The form of a temporal type (undefined: not one). */
-export function temporalForm(xsd: string): TemporalForm | undefined {
-  return FORMS.get(xsd);
+/** The lexical form of a temporal type. */
+export function temporalForm(xsd: TemporalName): TemporalForm {
+  return FORMS[xsd];
 }
 
 /** Throws a CODEC_INVALID_VALUE error naming `path` unless `text` is a lexical form of `f`. */
@@ -171,7 +158,7 @@ function isLeap(text: string, yearEnd: number): boolean {
 /** Loose forms with the parts as groups: only to say what is wrong with a value the strict form refused. */
 const LOOSE_ZONE = '(?<zone>Z|[+-]\\d\\d:\\d\\d)?';
 const LOOSE_TIME = '(?<hour>\\d\\d):(?<minute>\\d\\d):(?<second>\\d\\d)(?<fraction>\\.\\d+)?';
-const LOOSE: Readonly<Record<string, RegExp>> = {
+const LOOSE: Readonly<Partial<Record<TemporalName, RegExp>>> = {
   dateTime: new RegExp(`^(?<year>-?\\d{4,})-(?<month>\\d\\d)-(?<day>\\d\\d)T${LOOSE_TIME}${LOOSE_ZONE}$`),
   dateTimeStamp: new RegExp(
     `^(?<year>-?\\d{4,})-(?<month>\\d\\d)-(?<day>\\d\\d)T${LOOSE_TIME}(?<zone>Z|[+-]\\d\\d:\\d\\d)$`,
@@ -191,7 +178,7 @@ const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function whatIsWrong(f: TemporalForm, text: string): string {
   const expected = `expected ${f.form}`;
   if (text === '') return `empty; ${expected}`;
-  const local = f.name.slice(3);
+  const local = f.name.slice(3) as TemporalName;
   const parts = LOOSE[local]?.exec(text)?.groups;
   if (parts === undefined) {
     if (local.startsWith('dateTime') && DATE.strict.test(text)) return `a date without its time of day; ${expected}`;

@@ -1,5 +1,5 @@
 /**
- * What HTTP GET and HTTP POST share: named parameters (query string or form, http-params.ts)
+ * What HTTP GET and HTTP POST share: named parameters (query string or form, params.ts)
  * on the way in, an XML document whose root is the result element (`<string xmlns="{ns}">`) on
  * the way out, and one-line text/plain errors (ASMX's behaviour: `Missing parameter: smsto.`).
  *
@@ -14,14 +14,15 @@ import type {
   ValueDescriptor,
 } from '../descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from '../errors.js';
-import { decodeElement, encodeElementWith, isStringLike, resolveValue, XSI_NS } from '../codec/index.js';
+import { decodeElement, encodeElementWith, isStringLike, resolveValue } from '../codec/index.js';
+import { XSD_NS, XSI_NS } from '../namespaces.js';
 import { compileParam, type CompiledParam, type ParamOperation } from './params.js';
 import type { Protocol } from '../descriptor.js';
 import { elementOf } from '../message.js';
 import { XmlReadError } from '../xml/reader.js';
 import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
-import { escapeAttr } from '../xml/writer.js';
+import { escapeAttr } from '../escape/xml.js';
 
 export { encodeParams, decodeParams, type ParamDecodeError } from './params.js';
 
@@ -133,7 +134,7 @@ export function isUnusable(compiled: HttpOperation | UnusableHttpOperation): com
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
 /** What ASMX declares on every response root that is not a plain simple value. */
-const ROOT_DECLARATIONS = ` xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="${XSI_NS}"`;
+const ROOT_DECLARATIONS = ` xmlns:xsd="${XSD_NS}" xmlns:xsi="${XSI_NS}"`;
 
 /**
  * Server: the response document, as ASMX writes it: `<int xmlns="{ns}">6</int>` for a simple

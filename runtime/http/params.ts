@@ -16,9 +16,10 @@
 import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { checkEnumeration, decodeText, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
+import { isPrimitiveName, PRIMITIVES, type HttpParamForm, type PrimitiveName } from '../primitives.js';
 
 /** How one value is written as parameter text, where ASMX's HTTP readers differ from XML. */
-type HttpForm = 'xml' | 'bytes' | 'char' | 'flags' | 'boolean';
+type HttpForm = HttpParamForm | 'flags';
 
 export interface CompiledParam {
   readonly name: string;
@@ -31,12 +32,12 @@ export interface CompiledParam {
   /** An array of a simple type (ArrayOfInt, or a field with maxOccurs > 1): one pair per item. */
   readonly repeated: boolean;
   readonly form: HttpForm;
-  readonly xsd: string;
+  readonly xsd: PrimitiveName;
   readonly enumeration: readonly string[] | undefined;
   readonly codec: PrimitiveCodec;
 }
 
-/** What HTTP parameter handling needs of an operation (http-binding.ts's HttpOperation). */
+/** What HTTP parameter handling needs of an operation (binding.ts's HttpOperation). */
 export interface ParamOperation {
   readonly op: OperationDescriptor;
   readonly params: readonly CompiledParam[];
@@ -94,10 +95,10 @@ function simpleOf(d: ServiceDescriptor, vd: ValueDescriptor, maxOccurs: number, 
     : { repeated: true, form, xsd: itemValue.xsd, enumeration: itemValue.enumeration };
 }
 
-function formOf(d: ServiceDescriptor, vd: ValueDescriptor, xsd: string): HttpForm {
-  if (xsd === 'base64Binary' || xsd === 'hexBinary') return 'bytes';
-  if (xsd === 'char') return 'char';
-  if (xsd === 'boolean') return 'boolean';
+function formOf(d: ServiceDescriptor, vd: ValueDescriptor, xsd: PrimitiveName): HttpForm {
+  // A name the table does not know keeps the XML form; its codec lookup reports it.
+  const form = isPrimitiveName(xsd) ? PRIMITIVES[xsd].http : 'xml';
+  if (form !== 'xml') return form;
   const named = vd.kind === 'type' ? d.types[vd.type] : undefined;
   return named?.kind === 'simple' && named.list === true ? 'flags' : 'xml';
 }

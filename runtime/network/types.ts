@@ -4,6 +4,7 @@
  * Every secret here (key, passphrase, password, token, proxy credentials) stays out of errors.
  */
 import type { Dispatcher } from 'undici';
+import type { UsernameTokenOptions } from '../wsse/types.js';
 
 /** PEM text (or its bytes); a list where several certificates may be given. */
 export type Pem = string | Buffer;
@@ -41,11 +42,17 @@ export type HttpAuth =
   | { readonly type: 'basic'; readonly username: string; readonly password: string }
   | { readonly type: 'bearer'; readonly token: string };
 
-/** The network half of the client options (runtime/client.ts adds url, binding, limits, wsse). */
+/**
+ * How a caller reaches a service and proves who it is: the one shape the client (runtime/client.ts
+ * adds url, binding, limits), the CLI's network flags (bin/network-flags.ts) and the conformance
+ * runner take.
+ */
 export interface NetworkOptions {
   readonly tls?: ClientTlsOptions;
   readonly proxy?: ProxyOption;
   readonly auth?: HttpAuth;
+  /** A WS-Security UsernameToken in every SOAP request, a fresh nonce and time each (HTTP GET/POST cannot carry it). */
+  readonly wsse?: UsernameTokenOptions;
   /**
    * A dispatcher of one's own (an undici Agent, a MockAgent, an interceptor chain). It replaces
    * the client's pool: `tls`, `proxy` and `connections` cannot be given with it (set them on the

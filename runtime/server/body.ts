@@ -36,7 +36,7 @@ interface BodyState {
   settled: boolean;
 }
 
-type StatefulRequest = IncomingMessage & { [STATE]?: BodyState };
+type StatefulRequest = IncomingMessage & { [STATE]?: BodyState | undefined };
 
 export class BodyReader {
   /** Requests whose body is still coming. */

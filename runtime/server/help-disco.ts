@@ -3,12 +3,10 @@
  * where its help page is, and each SOAP binding's address — so that discovery tools (Visual
  * Studio's "Add Web Reference", wsdl.exe /disco) find the service.
  */
-import { escapeAttr } from '../xml/writer.js';
+import { escapeAttr } from '../escape/xml.js';
 import type { HelpSite } from './help-site.js';
 
-const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
-const SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
-const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
+import { DISCO_NS, DISCO_SCL_NS as SCL_NS, DISCO_SOAP_NS, XSD_NS, XSI_NS } from '../namespaces.js';
 
 /** `origin` is the scheme://host:port the request was addressed to; `path` the page's path. */
 export function renderDisco(site: HelpSite, origin: string, path: string): string {
@@ -16,7 +14,7 @@ export function renderDisco(site: HelpSite, origin: string, path: string): strin
   const docRef = site.mode === 'off' ? '' : ` docRef="${attr(origin + path)}"`;
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
-    `<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="${DISCO_NS}">`,
+    `<discovery xmlns:xsd="${XSD_NS}" xmlns:xsi="${XSI_NS}" xmlns="${DISCO_NS}">`,
     `  <contractRef ref="${attr(`${origin}${path}?wsdl`)}"${docRef} xmlns="${SCL_NS}" />`,
   ];
   site.soapEndpoints.forEach(({ binding, path: address }, i) => {

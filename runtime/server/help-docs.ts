@@ -7,7 +7,7 @@
 import { readXml } from '../xml/reader.js';
 import type { XmlElement } from '../xml/types.js';
 
-const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
+import { WSDL_NS } from '../namespaces.js';
 
 function children(el: XmlElement, local: string): XmlElement[] {
   return el.children.filter((c): c is XmlElement => c.type === 'element' && c.ns === WSDL_NS && c.local === local);

@@ -8,7 +8,7 @@
  */
 import type { HttpOperation } from '../http/binding.js';
 import type { CompiledParam } from '../http/params.js';
-import { html } from './help-html.js';
+import { escapeHtml as html } from '../escape/html.js';
 
 const SECRET_NAME = /pass|pwd|secret|token|credential/i;
 

@@ -1,6 +1,6 @@
 /**
  * The help pages' HTML shell: escaping, the page frame (headings, viewport, one stylesheet) and
- * the response headers. Every text that reaches a page goes through `html()` — operation
+ * the response headers. Every text that reaches a page goes through `escapeHtml()` (runtime/escape/html.ts) — operation
  * documentation comes from the WSDL, and a WSDL is not trusted markup.
  *
  * The pages need no script: the Content-Security-Policy allows none, only the stylesheet below
@@ -10,13 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
-const HTML_SPECIAL = /[&<>"']/g;
-const HTML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML content and double- or single-quoted attribute values. */
-export function html(text: string): string {
-  return text.replace(HTML_SPECIAL, (c) => HTML_ENTITY[c]!);
-}
+import { escapeHtml as html } from '../escape/html.js';
 
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.5; }

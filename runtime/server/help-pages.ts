@@ -4,7 +4,8 @@
  * sample request and response per binding. Landmarks and real headings (h1 service or
  * operation, h2 sections, h3 request/response) so that a screen reader can move by them.
  */
-import { html, renderPage } from './help-html.js';
+import { escapeHtml as html } from '../escape/html.js';
+import { renderPage } from './help-html.js';
 import { renderTestForm, type TestFormState } from './help-form.js';
 import { headerRows, parameterRows, resultRows, type ParameterRow } from './help-params.js';
 import { Placeholders } from './help-placeholders.js';

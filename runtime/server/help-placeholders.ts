@@ -18,7 +18,7 @@ import type {
   ValueDescriptor,
 } from '../descriptor.js';
 import type { XmlElement } from '../xml/types.js';
-import { html } from './help-html.js';
+import { escapeHtml as html } from '../escape/html.js';
 
 const TEXT: ValueDescriptor = { kind: 'primitive', xsd: 'string' };
 

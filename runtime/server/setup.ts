@@ -27,7 +27,7 @@ export interface ServerSetup {
   readonly bodies: BodyReader;
   readonly logger: Logger;
   readonly trustForwarded: boolean;
-  /** Reads and decodes SOAP requests (shape cache and shape decoders: soap/server.ts). */
+  /** Reads and decodes SOAP requests (shape cache and shape decoders: soap/request-decoder.ts). */
   readonly soapRequests: SoapRequestDecoder;
   readonly passAbsentOptional: boolean;
   /** Help pages and DISCO; undefined when neither is served. */

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { escapeBareAmpersands } from '../escape/xml.js';
 
 const ADDRESS = /(<(?:[A-Za-z_][\w.-]*:)?address\b[^>]*?\blocation\s*=\s*)(["'])([^"']*)\2/g;
 /** A Host header we are willing to echo into a document: a host name or IP literal and a port. */
@@ -47,7 +48,7 @@ export function rewriteWsdlAddresses(wsdl: string, origin: string): string {
     } catch {
       path = location.startsWith('/') ? location : `/${location}`;
     }
-    return `${head}${quote}${origin}${path.replace(/&(?!amp;)/g, '&amp;')}${quote}`;
+    return `${head}${quote}${origin}${escapeBareAmpersands(path)}${quote}`;
   });
 }
 

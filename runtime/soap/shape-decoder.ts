@@ -40,7 +40,7 @@ interface FieldStep {
   readonly path: string;
 }
 
-/** What routing needs of a SOAP endpoint (soap/server.ts's SoapEndpoint). */
+/** What routing needs of a SOAP endpoint (endpoint.ts's SoapEndpoint). */
 export interface ShapeEndpoint {
   readonly version: SoapVersion;
 }

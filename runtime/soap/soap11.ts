@@ -1,12 +1,12 @@
 /**
  * SOAP 1.1 specifics: `text/xml; charset=utf-8`, the quoted SOAPAction header, faults as
  * faultcode (soap:Client / soap:Server / soap:VersionMismatch / soap:MustUnderstand),
- * faultstring and detail. The shared request/response logic is in soap/client.ts and soap/server.ts.
+ * faultstring and detail. The shared request/response logic is in client.ts and the server modules beside it (envelope.ts, request-decoder.ts, response.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { SoapFaultError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
-import { escapeAttr, escapeText } from '../xml/writer.js';
+import { escapeAttr, escapeText } from '../escape/xml.js';
 import { unquote, type ContentType } from '../content-type.js';
 import {
   child,
@@ -19,8 +19,9 @@ import {
   type SoapVersion,
 } from './version.js';
 
-export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-const ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next';
+import { SOAP11_ACTOR_NEXT as ACTOR_NEXT, SOAP11_ENV_NS } from '../namespaces.js';
+
+export { SOAP11_ENV_NS };
 
 const FAULT_CODES: Record<FaultKind, string> = {
   client: 'soap:Client',

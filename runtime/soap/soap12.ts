@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SoapFaultError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
-import { escapeAttr, escapeText } from '../xml/writer.js';
+import { escapeAttr, escapeText } from '../escape/xml.js';
 import type { ContentType } from '../content-type.js';
 import { faultDetail, SOAP11_ENV_NS } from './soap11.js';
 import {
@@ -22,9 +22,9 @@ import {
   type SoapVersion,
 } from './version.js';
 
-export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
-const ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next';
-const ROLE_ULTIMATE = 'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver';
+import { SOAP12_ENV_NS, SOAP12_ROLE_NEXT as ROLE_NEXT, SOAP12_ROLE_ULTIMATE as ROLE_ULTIMATE } from '../namespaces.js';
+
+export { SOAP12_ENV_NS };
 
 const FAULT_CODES: Record<FaultKind, string> = {
   client: 'soap:Sender',

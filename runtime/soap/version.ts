@@ -39,8 +39,9 @@ export interface SoapVersion {
   readonly mustUnderstandAttribute: string;
 }
 
-export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
-export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+import { XSD_NS, XSI_NS } from '../namespaces.js';
+
+export { XSD_NS, XSI_NS };
 
 export function envelopeOpen(envNs: string): string {
   return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envNs}" xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}">`;

@@ -6,7 +6,7 @@
  * a header.
  */
 import type { SoapVersion } from '../soap/version.js';
-import { escapeText } from '../xml/writer.js';
+import { escapeText } from '../escape/xml.js';
 import { WSSE_NS } from './names.js';
 
 export type WsseFaultCode =

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Protocol } from '../descriptor.js';
 import type { SoapVersion } from '../soap/version.js';
-import { escapeText } from '../xml/writer.js';
+import { escapeText } from '../escape/xml.js';
 import { passwordDigest } from './digest.js';
 import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI, WSSE_NS, WSU_NS } from './names.js';
 import type { UsernameTokenOptions } from './types.js';

@@ -1,7 +1,6 @@
 /** The OASIS WSS 1.0 names a UsernameToken is written and read with. */
 
-export const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
-export const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
+export { WSSE_NS, WSU_NS } from '../namespaces.js';
 
 const USERNAME_TOKEN_PROFILE = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0';
 export const PASSWORD_TEXT_URI = `${USERNAME_TOKEN_PROFILE}#PasswordText`;

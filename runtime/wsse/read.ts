@@ -5,8 +5,13 @@
  * node, a second token, a signature or other token this server does not verify. Messages name
  * elements, never their values.
  */
-import { SOAP11_ENV_NS } from '../soap/soap11.js';
-import { SOAP12_ENV_NS } from '../soap/soap12.js';
+import {
+  SOAP11_ACTOR_NEXT,
+  SOAP11_ENV_NS,
+  SOAP12_ENV_NS,
+  SOAP12_ROLE_NEXT,
+  SOAP12_ROLE_ULTIMATE,
+} from '../namespaces.js';
 import type { XmlElement } from '../xml/types.js';
 import type { WsseFault } from './fault.js';
 import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI, WSSE_NS, WSU_NS } from './names.js';
@@ -28,9 +33,6 @@ export interface ReceivedSecurity {
   readonly timestamp: { readonly created: number | undefined; readonly expires: number | undefined } | undefined;
 }
 
-const SOAP11_ACTOR_NEXT = 'http://schemas.xmlsoap.org/soap/actor/next';
-const SOAP12_ROLE_NEXT = 'http://www.w3.org/2003/05/soap-envelope/role/next';
-const SOAP12_ROLE_ULTIMATE = 'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver';
 const MAX_USERNAME = 1024;
 const MAX_PASSWORD = 4096;
 const MAX_NONCE_CHARS = 256;

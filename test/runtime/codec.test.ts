@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeElement, encodeElement } from '../../runtime/codec/index.js';
 import { CodecError } from '../../runtime/errors.js';
-import { escapeAttr, escapeText } from '../../runtime/xml/writer.js';
+import { escapeAttr, escapeText } from '../../runtime/escape/xml.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
 import { serviceApiDescriptor, NS } from '../fixtures/runtime/serviceapi-descriptor.js';

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
+import type { FieldDescriptor, PrimitiveName, ServiceDescriptor, ValueDescriptor } from '../../runtime/descriptor.js';
 import { parseContentType } from '../../runtime/content-type.js';
 import { compileRoutes, lookupRoute } from '../../runtime/server/routes.js';
 import { decodeSoapDocument, type SoapDecoded } from '../../runtime/soap/envelope.js';
@@ -35,7 +35,7 @@ const field = (local: string, value: ValueDescriptor, extra: Partial<FieldDescri
   nillable: false,
   ...extra,
 });
-const prim = (xsd: string): ValueDescriptor => ({ kind: 'primitive', xsd });
+const prim = (xsd: PrimitiveName): ValueDescriptor => ({ kind: 'primitive', xsd });
 
 /** One operation whose fields the codecs can refuse. */
 const typed: ServiceDescriptor = {

@@ -4,6 +4,8 @@
  * can be replayed alone (`FUZZ_SEED=s FUZZ_ONLY=i`).
  */
 import { contractParams } from '../contract.js';
+import { escapeText } from '../../runtime/escape/xml.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../../runtime/namespaces.js';
 
 export type Binding = 'soap11' | 'soap12' | 'http-get' | 'http-post';
 export type Target = 'sms' | 'checked';
@@ -28,8 +30,8 @@ export interface Credentials {
 
 const NS = 'http://smskit.dev/serviceapi/';
 const ENV = {
-  soap11: 'http://schemas.xmlsoap.org/soap/envelope/',
-  soap12: 'http://www.w3.org/2003/05/soap-envelope',
+  soap11: SOAP11_ENV_NS,
+  soap12: SOAP12_ENV_NS,
 } as const;
 export const BINDINGS: readonly Binding[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 /** Every parameter of either operation (SMSSendToPort's are SMSSend's and `port`). */
@@ -71,8 +73,6 @@ export class Rng {
     return Math.max(1, Math.floor(Math.exp(this.next() * Math.log(max))));
   }
 }
-
-const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function validFields(op: string, creds: Credentials, rng: Rng): Record<string, string> {
   const texts = ['Hello', 'Grüße 😀 <&> "quoted"', 'x'.repeat(200), '日本語のテキスト', ''];
@@ -117,9 +117,9 @@ export function seedRequest(
     };
   }
   const children = Object.entries(fields)
-    .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
+    .map(([k, v]) => `<${k}>${escapeText(v, k)}</${k}>`)
     .join('');
-  const xml = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENV[binding]}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body><${op} xmlns="${NS}">${children}</${op}></soap:Body></soap:Envelope>`;
+  const xml = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ENV[binding]}" xmlns:xsi="${XSI_NS}"><soap:Body><${op} xmlns="${NS}">${children}</${op}></soap:Body></soap:Envelope>`;
   const headers: Record<string, string> =
     binding === 'soap11'
       ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}${op}"` }

@@ -3,7 +3,7 @@
  * above --fail-on (so the CI gate and the exit code agree), and one passing testcase when
  * nothing changed, so the suite is never empty.
  */
-import { escapeReportText } from '../../../runtime/xml/report-escape.js';
+import { escapeReportText } from '../../../runtime/escape/xml.js';
 import { gatingChanges } from '../compare.js';
 import type { Change, DiffReport, FailOn } from '../types.js';
 import { bindings, whereText } from './format.js';

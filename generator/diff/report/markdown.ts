@@ -2,23 +2,10 @@
  * The report as Markdown for a pull-request comment: a one-line verdict, a table of the
  * changes that matter, and the reasons folded away in <details>.
  */
+import { markdownCell as cell, markdownCode as code } from '../../../runtime/escape/markdown.js';
 import { gatingChanges } from '../compare.js';
 import type { Change, DiffReport, FailOn } from '../types.js';
 import { GROUPS, GROUP_TITLES, bindings, groupOf, shownWhy, summaryText } from './format.js';
-
-/** Table cells hold one line; pipes and angle brackets would break the table or vanish as HTML. */
-function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\r?\n/g, ' ');
-}
-
-function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
-}
 
 function where(c: Change): string {
   const at = (l: Change['old']): string => (l === undefined ? '—' : `${l.file}:${l.line}`);

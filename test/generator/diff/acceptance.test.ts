@@ -1,8 +1,9 @@
 /** Which value a receiver of one type reads from a sender of another (the smskit codecs' value spaces). */
 import { describe, expect, it } from 'vitest';
 import { paramAcceptance, valueAcceptance, type ValueSummary } from '../../../generator/diff/acceptance.js';
+import type { PrimitiveName } from '../../../runtime/primitives.js';
 
-const p = (xsd: string, enumeration?: string[]): ValueSummary =>
+const p = (xsd: PrimitiveName, enumeration?: string[]): ValueSummary =>
   enumeration === undefined ? { kind: 'primitive', xsd } : { kind: 'primitive', xsd, enumeration };
 
 describe('value acceptance', () => {
@@ -51,8 +52,8 @@ describe('value acceptance', () => {
   });
 
   it('reads a repeated HTTP parameter only where the receiver repeats it too', () => {
-    const one = { xsd: 'string', repeated: false };
-    const many = { xsd: 'string', repeated: true };
+    const one = { xsd: 'string' as const, repeated: false };
+    const many = { xsd: 'string' as const, repeated: true };
     expect(paramAcceptance(one, many)).toMatchObject({ forward: true, backward: false });
     expect(paramAcceptance(many, one)).toMatchObject({ forward: false, backward: true });
     expect(paramAcceptance(one, undefined)).toBeUndefined();
