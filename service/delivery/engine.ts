@@ -187,12 +187,12 @@ export function createDeliveryEngine(options: EngineOptions): DeliveryEngine {
     // not when it is committed, so the disk never holds the window.
     const answered = lane.route.submit({
       id: message.id,
-      recipient: message.recipient,
-      text: message.text,
+      smsto: message.smsto,
+      smsmsg: message.smsmsg,
       encoding: message.encoding,
       segments: message.segments,
       port: message.port,
-      carrier: message.carrier,
+      carrierCode: message.carrierCode,
     });
     const freeSlot = (): void => {
       lane.inFlight--;

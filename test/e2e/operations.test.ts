@@ -124,18 +124,18 @@ describe('smskit outbox', () => {
   const ids: string[] = [];
   beforeAll(async () => {
     store = openSqliteStore({ path: db });
-    for (const recipient of ['+15551234567', '+447700900123'])
+    for (const smsto of ['+15551234567', '+447700900123'])
       ids.push(
         (
           await store.enqueue({
             account: 'alice@example.com',
             keyword: 'ACME',
-            recipient,
-            carrier: 'att',
+            smsto,
+            carrierCode: 'att',
             encoding: 'gsm7',
             segments: 1,
             port: null,
-            text: 'Hello',
+            smsmsg: 'Hello',
           })
         ).id,
       );
@@ -209,12 +209,12 @@ describe('smskit outbox', () => {
         await store.enqueue({
           account: 'm@example.com',
           keyword: 'ACME',
-          recipient: '+15550000000',
-          carrier: 'att',
+          smsto: '+15550000000',
+          carrierCode: 'att',
           encoding: 'gsm7',
           segments: 1,
           port: null,
-          text: 'marker',
+          smsmsg: 'marker',
         });
       return lines.length > 0;
     });
@@ -271,7 +271,7 @@ describe('smskit outbox', () => {
     expect(keepText.stdout).toMatch(
       new RegExp(`^removed the text of ${failed + 1} messages accepted before \\S+Z\\n$`),
     );
-    expect((await store.getMessage(ids[1]!))?.text).toBe('');
+    expect((await store.getMessage(ids[1]!))?.smsmsg).toBe('');
     const gone = await outbox(['prune', '--before', '0s', '--json']);
     expect(JSON.parse(gone.stdout)).toMatchObject({ pruned: failed + 1, mode: 'messages' });
     expect((await store.countByState()).failed ?? 0).toBe(0);

@@ -17,9 +17,9 @@ export interface SqliteDelivery {
 interface QueuedRecord {
   id: string;
   created_at: number;
-  recipient: string;
-  carrier: string;
-  message: string;
+  smsto: string;
+  carrier_code: string;
+  smsmsg: string;
   encoding: Encoding;
   segments: number;
   port: number | null;
@@ -39,7 +39,7 @@ interface EventRow {
 }
 
 const CLAIM_COLUMNS =
-  'id, created_at, recipient, carrier, message, encoding, segments, port, attempts, possible_duplicate';
+  'id, created_at, smsto, carrier_code, smsmsg, encoding, segments, port, attempts, possible_duplicate';
 
 export function sqliteDelivery(db: Database.Database): SqliteDelivery {
   const claimStatements = new Map<string, Database.Statement<unknown[], QueuedRecord>>();
@@ -62,7 +62,7 @@ export function sqliteDelivery(db: Database.Database): SqliteDelivery {
     if (statement === undefined) {
       const marks = list.map(() => '?').join(', ');
       const filter =
-        'only' in selection ? `carrier IN (${marks})` : list.length === 0 ? '1' : `carrier NOT IN (${marks})`;
+        'only' in selection ? `carrier_code IN (${marks})` : list.length === 0 ? '1' : `carrier_code NOT IN (${marks})`;
       statement = db.prepare<unknown[], QueuedRecord>(
         `SELECT ${CLAIM_COLUMNS} FROM outbox INDEXED BY outbox_queued
          WHERE state = 'queued' AND next_attempt_at <= ? AND ${filter} ORDER BY id LIMIT ?`,
@@ -84,9 +84,9 @@ export function sqliteDelivery(db: Database.Database): SqliteDelivery {
         return {
           id: row.id,
           createdAt: row.created_at,
-          recipient: row.recipient,
-          carrier: row.carrier,
-          text: row.message,
+          smsto: row.smsto,
+          carrierCode: row.carrier_code,
+          smsmsg: row.smsmsg,
           encoding: row.encoding,
           segments: row.segments,
           port: row.port,
