@@ -146,7 +146,7 @@ describe('smskit outbox', () => {
   it('lists newest first, filters, and shows one message with its history', async () => {
     const table = await outbox([]);
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
+      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+SMSTO\s+CARRIERCODE\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
     );
     expect(table.stdout.indexOf(ids[1]!)).toBeLessThan(table.stdout.indexOf(ids[0]!));
     const filtered = JSON.parse(
@@ -156,6 +156,7 @@ describe('smskit outbox', () => {
     const one = await outbox(['--id', ids[0]!]);
     expect(one.status).toBe(0);
     expect(one.stdout).toContain(`id:         ${ids[0]}`);
+    expect(one.stdout).toMatch(/^smsto: {6}\+15551234567 \(carrierCode att\)$/m);
     expect(one.stdout).toMatch(
       /history:\n\s+TIME\s+STATE\s+ATTEMPT\s+ROUTE\s+SMSC ID\s+DETAIL\n\s+\S+Z\s+queued\s+0\s+-\s+-\s+accepted from the client\n$/,
     );
