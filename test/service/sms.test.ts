@@ -9,7 +9,7 @@ import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
 import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
 import { createSmsService, type Given, type SendRequest, type SmsService } from '../../service/sms.js';
-import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
+import { openSqliteStore, type SqliteStore as Store, type StoredMessage } from '../../service/store/index.js';
 import { contractParams } from '../../tools/contract.js';
 
 const PASSWORD = 'correct horse battery';
@@ -46,7 +46,7 @@ const valid: Required<SMSSend> = {
 const smsSend = (input: Given<SMSSend>): SendRequest => ({ operation: 'SMSSend', input });
 const smsSendToPort = (input: Given<SMSSendToPort>): SendRequest => ({ operation: 'SMSSendToPort', input });
 
-type Want = { id: true; stored: Record<string, unknown> } | { code: string; field?: string };
+type Want = { id: true; stored: Partial<StoredMessage> } | { code: string; field?: string };
 const cases: Array<[string, { given: SendRequest; want: Want }]> = [
   [
     'SMSSend',
