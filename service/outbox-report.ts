@@ -5,6 +5,7 @@
  */
 import type { HistoryChange, HistoryEvent, OutboxQuery, Store, StoredMessage } from './store/index.js';
 
+/** One message as operators see it; `smsto` and `carrierCode` carry the contract's names, as stored. */
 export interface OutboxEntry {
   readonly id: string;
   readonly time: string;
