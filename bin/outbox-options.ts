@@ -11,7 +11,7 @@ export type OutboxState = MessageState;
 
 export interface OutboxFilters {
   readonly states: readonly OutboxState[];
-  readonly recipient: string | undefined;
+  readonly smsto: string | undefined;
   readonly account: string | undefined;
   readonly since: number | undefined;
 }
@@ -77,12 +77,12 @@ function states(value: unknown): OutboxState[] {
 }
 
 function filtersOf(args: Record<string, unknown>, now: number): OutboxFilters {
-  const recipient = typeof args.to === 'string' ? args.to : undefined;
-  if (recipient !== undefined && !E164.test(recipient))
-    throw new UsageError(`--to must be an E.164 number as stored, e.g. +15551234567; got "${recipient}"`);
+  const smsto = typeof args.to === 'string' ? args.to : undefined;
+  if (smsto !== undefined && !E164.test(smsto))
+    throw new UsageError(`--to must be an E.164 number as stored, e.g. +15551234567; got "${smsto}"`);
   return {
     states: states(args.state),
-    recipient,
+    smsto,
     account: typeof args.account === 'string' ? args.account.replace(/[A-Z]+/g, (l) => l.toLowerCase()) : undefined,
     since: args.since === undefined ? undefined : parseWhen('since', args.since, now),
   };

@@ -18,7 +18,7 @@ import { DEFAULT_MAX_SEGMENTS } from './segments.js';
 import { createSmsService, type SmsService } from './sms.js';
 import { loadRoutesFile, type DeliveryConfig } from './delivery/config/routes-file.js';
 import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
-import { openStore, type Store } from './store/index.js';
+import { type OpenStoreOptions, openStore, type Store } from './store/index.js';
 
 export interface SmsAppOptions {
   /** A SQLite file path, or a postgres:// (postgresql://) connection string (password from PGPASSWORD / ~/.pgpass). */
@@ -106,27 +106,11 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   checkSmsAppOptions(options);
   const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
   const clock = options.clock ?? Date.now;
-  const log = options.log;
   // Read before the store opens: a bad routes file must not leave a connection pool open.
   const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
-  const store = await openStore({
-    ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
-    db: options.dbPath,
-    clock,
-    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
-    ...(log === undefined ? {} : { log }),
-    ...(options.durability === undefined ? {} : { durability: options.durability }),
-    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-    onCommit: (seconds, size) => metrics.commit(seconds, size),
-    ...(log === undefined
-      ? {}
-      : {
-          onError: (error, size) =>
-            log(
-              `outbox commit of ${size} message(s) failed: ${error.code}${error.driverCode === undefined ? '' : ` [${error.driverCode}]`}: ${error.message}`,
-            ),
-        }),
-  });
+  const store = await openStore(
+    appStoreOptions(options, deliveryConfig, clock, (seconds, size) => metrics.commit(seconds, size)),
+  );
   const accounts = createAccounts({
     store,
     clock,
@@ -163,6 +147,34 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
       if (started) await delivery?.stop(drainMs);
       await store.close();
     },
+  };
+}
+
+/** The store's options from the app's: the database, its durability, the commit metrics and the log. */
+function appStoreOptions(
+  options: SmsAppOptions,
+  deliveryConfig: DeliveryConfig | undefined,
+  clock: () => number,
+  onCommit: (seconds: number, size: number) => void,
+): OpenStoreOptions {
+  const log = options.log;
+  return {
+    ...(deliveryConfig === undefined ? {} : { deliveryDurability: deliveryConfig.stateDurability }),
+    db: options.dbPath,
+    clock,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(log === undefined ? {} : { log }),
+    ...(options.durability === undefined ? {} : { durability: options.durability }),
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    onCommit,
+    ...(log === undefined
+      ? {}
+      : {
+          onError: (error, size) =>
+            log(
+              `outbox commit of ${size} message(s) failed: ${error.code}${error.driverCode === undefined ? '' : ` [${error.driverCode}]`}: ${error.message}`,
+            ),
+        }),
   };
 }
 

@@ -9,7 +9,7 @@ import type { HistoryEvent, MessageState, Store, StoredMessage } from './store/i
 
 export interface FollowFilter {
   readonly states?: readonly MessageState[];
-  readonly recipient?: string;
+  readonly smsto?: string;
   readonly account?: string;
   readonly id?: string;
 }
@@ -25,13 +25,13 @@ export interface FollowOptions {
 type FollowStore = Pick<Store, 'findOutbox' | 'listOutbox' | 'historyAfter' | 'lastHistorySeq' | 'getMessage'>;
 
 const BATCH = 1000;
-/** Messages remembered for filtering their history events by account/recipient. */
+/** Messages remembered for filtering their history events by account/smsto. */
 const MAX_CACHED = 10_000;
 
 function matches(message: StoredMessage, filter: FollowFilter): boolean {
   return (
     (filter.id === undefined || message.id === filter.id) &&
-    (filter.recipient === undefined || message.recipient === filter.recipient) &&
+    (filter.smsto === undefined || message.smsto === filter.smsto) &&
     (filter.account === undefined || message.account === filter.account)
   );
 }

@@ -5,13 +5,14 @@
  */
 import type { HistoryChange, HistoryEvent, OutboxQuery, Store, StoredMessage } from './store/index.js';
 
+/** One message as operators see it; `smsto` and `carrierCode` carry the contract's names, as stored. */
 export interface OutboxEntry {
   readonly id: string;
   readonly time: string;
   readonly account: string;
   readonly keyword: string;
-  readonly recipient: string;
-  readonly carrier: string;
+  readonly smsto: string;
+  readonly carrierCode: string;
   readonly encoding: string;
   readonly segments: number;
   readonly port: number | null;
@@ -57,8 +58,8 @@ function toEntry(message: StoredMessage): OutboxEntry {
     time: new Date(message.createdAt).toISOString(),
     account: message.account,
     keyword: message.keyword,
-    recipient: message.recipient,
-    carrier: message.carrier,
+    smsto: message.smsto,
+    carrierCode: message.carrierCode,
     encoding: message.encoding,
     segments: message.segments,
     port: message.port,
@@ -71,8 +72,8 @@ const COLUMNS: ReadonlyArray<[string, (entry: OutboxEntry) => string]> = [
   ['TIME', (e) => e.time],
   ['ACCOUNT', (e) => e.account],
   ['KEYWORD', (e) => e.keyword],
-  ['RECIPIENT', (e) => e.recipient],
-  ['CARRIER', (e) => e.carrier],
+  ['SMSTO', (e) => e.smsto],
+  ['CARRIERCODE', (e) => e.carrierCode],
   ['ENCODING', (e) => e.encoding],
   ['SEGMENTS', (e) => String(e.segments)],
   ['PORT', (e) => (e.port === null ? '-' : String(e.port))],
@@ -143,7 +144,7 @@ export function formatMessageReport(report: MessageReport): string {
     ['state', `${m.state} (since ${m.updated ?? m.time})`],
     ['accepted', m.time],
     ['account', `${m.account} (keyword ${m.keyword})`],
-    ['recipient', `${m.recipient} (carrier ${m.carrier})`],
+    ['smsto', `${m.smsto} (carrierCode ${m.carrierCode})`],
     [
       'encoding',
       `${m.encoding}, ${m.segments} segment${m.segments === 1 ? '' : 's'}${m.port === null ? '' : `, port ${m.port}`}`,

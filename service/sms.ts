@@ -92,19 +92,19 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
         options.accounts.authenticate(fields.emailAddress, fields.password, context.remoteAddress),
       );
       const keyword = checkKeyword(fields.keyword, account.keywords);
-      const recipient = normalizePhone(fields.smsto, limits);
-      const carrier = resolveCarrier(options.carriers, fields.carrierCode);
+      const smsto = normalizePhone(fields.smsto, limits);
+      const carrierCode = resolveCarrier(options.carriers, fields.carrierCode);
       const port = fields.port === undefined ? null : parsePort(fields.port);
       const { encoding, segments } = checkMessage(fields.smsmsg, port !== null, limits);
       const message = {
         account: account.email,
         keyword,
-        recipient,
-        carrier,
+        smsto,
+        carrierCode,
         encoding,
         segments,
         port,
-        text: fields.smsmsg,
+        smsmsg: fields.smsmsg,
       };
       // A test account's message is validated and answered like any other, but never delivered.
       const state = account.test === true ? 'test' : 'queued';

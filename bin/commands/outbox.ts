@@ -45,10 +45,10 @@ async function list(app: App, options: OutboxOptions): Promise<void> {
     return;
   }
   if (action.kind !== 'list') return;
-  const { states, recipient, account, since } = action.filters;
+  const { states, smsto, account, since } = action.filters;
   const entries = await report.outboxReport(app.store, {
     states,
-    ...(recipient === undefined ? {} : { recipient }),
+    ...(smsto === undefined ? {} : { smsto }),
     ...(account === undefined ? {} : { account }),
     ...(since === undefined ? {} : { since }),
     ...(action.limit === undefined ? {} : { limit: action.limit }),
@@ -69,7 +69,7 @@ async function follow(app: App, options: OutboxOptions): Promise<void> {
     await followOutbox(app.store, {
       filter: {
         states: filters.states,
-        ...(filters.recipient === undefined ? {} : { recipient: filters.recipient }),
+        ...(filters.smsto === undefined ? {} : { smsto: filters.smsto }),
         ...(filters.account === undefined ? {} : { account: filters.account }),
         ...(id === undefined ? {} : { id }),
       },

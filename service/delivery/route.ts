@@ -11,13 +11,13 @@ import type { Receipt } from '../store/records.js';
 
 export type { Receipt, ReceiptState } from '../store/records.js';
 
-/** A message as a route sends it: the stored row's fields, unchanged. */
+/** A message as a route sends it: the stored row's fields, unchanged (the contract's names). */
 export interface OutgoingMessage {
   /** The outbox id (SMS-<ULID>). */
   readonly id: string;
   /** E.164 with the leading "+", as stored (e.g. "+15551234567"). */
-  readonly recipient: string;
-  readonly text: string;
+  readonly smsto: string;
+  readonly smsmsg: string;
   /** As the service computed it at acceptance: the route sends exactly this encoding. */
   readonly encoding: Encoding;
   /** As stored: a long message goes out in exactly this many parts. */
@@ -25,7 +25,7 @@ export interface OutgoingMessage {
   /** SMSSendToPort's application port (UDH 16-bit port IE), or null. */
   readonly port: number | null;
   /** The carrier code it was accepted with (canonical, lower case), for gateways that need it. */
-  readonly carrier: string;
+  readonly carrierCode: string;
 }
 
 /**

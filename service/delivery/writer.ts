@@ -25,66 +25,78 @@ export function createChangeWriter(
   log: (line: string) => void,
   retryMs = 1_000,
 ): ChangeWriter {
-  let queue: Waiting[] = [];
-  let scheduled = false;
-  let running: Promise<void> | undefined;
-  let failing = false;
-  const idle = new Set<() => void>();
+  return new GroupWriter(store, log, retryMs);
+}
 
-  function schedule(delayMs: number): void {
-    if (scheduled) return;
-    scheduled = true;
+class GroupWriter implements ChangeWriter {
+  private queue: Waiting[] = [];
+  private scheduled = false;
+  private running: Promise<void> | undefined;
+  private failing = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    private readonly store: Pick<DeliveryStore, 'apply'>,
+    private readonly log: (line: string) => void,
+    private readonly retryMs: number,
+  ) {}
+
+  record(change: DeliveryChange): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.queue.push({ change, resolve });
+      if (this.running === undefined) this.schedule(0);
+    });
+  }
+
+  flush(): Promise<void> {
+    if (this.queue.length === 0 && this.running === undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.idle.delete(done);
+        resolve();
+      };
+      this.idle.add(done);
+    });
+  }
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
     const run = (): void => {
-      scheduled = false;
-      running = commit().finally(() => {
-        running = undefined;
-        if (queue.length > 0) schedule(failing ? retryMs : 0);
-        else for (const resolve of idle) resolve();
+      this.scheduled = false;
+      this.running = this.commit().finally(() => {
+        this.running = undefined;
+        if (this.queue.length > 0) this.schedule(this.failing ? this.retryMs : 0);
+        else for (const resolve of this.idle) resolve();
       });
     };
     if (delayMs === 0) setImmediate(run);
     else setTimeout(run, delayMs).unref();
   }
 
-  async function commit(): Promise<void> {
-    const batch = queue;
-    queue = [];
+  private async commit(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
     try {
-      const results = await store.apply(batch.map((w) => w.change));
-      if (failing) log('delivery states are being recorded again');
-      failing = false;
+      const results = await this.store.apply(batch.map((w) => w.change));
+      if (this.failing) this.log('delivery states are being recorded again');
+      this.failing = false;
       batch.forEach((w, index) => {
         w.resolve(results[index] ?? false);
       });
     } catch (error) {
-      if (!failing) {
+      if (!this.failing) {
         const reason = error instanceof Error ? error.message : String(error);
-        log(`cannot record ${batch.length} delivery state change(s), retrying every ${retryMs} ms: ${reason}`);
+        this.log(
+          `cannot record ${batch.length} delivery state change(s), retrying every ${this.retryMs} ms: ${reason}`,
+        );
       }
-      failing = true;
-      queue = [...batch, ...queue];
+      this.failing = true;
+      this.queue = [...batch, ...this.queue];
     }
   }
-
-  return {
-    record(change) {
-      return new Promise((resolve) => {
-        queue.push({ change, resolve });
-        if (running === undefined) schedule(0);
-      });
-    },
-    flush() {
-      if (queue.length === 0 && running === undefined) return Promise.resolve();
-      return new Promise((resolve) => {
-        const done = (): void => {
-          idle.delete(done);
-          resolve();
-        };
-        idle.add(done);
-      });
-    },
-    get waiting() {
-      return queue.length;
-    },
-  };
 }

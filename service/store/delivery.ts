@@ -25,9 +25,9 @@ export interface ClaimRequest {
 export interface ClaimedMessage {
   readonly id: string;
   readonly createdAt: number;
-  readonly recipient: string;
-  readonly carrier: string;
-  readonly text: string;
+  readonly smsto: string;
+  readonly carrierCode: string;
+  readonly smsmsg: string;
   readonly encoding: Encoding;
   readonly segments: number;
   readonly port: number | null;

@@ -19,19 +19,28 @@ export interface AccountRow {
   readonly unlockedAt?: number | null;
 }
 
-/** A message as the service accepted it. Field names follow the contract's parameters. */
+/**
+ * A message as the service accepted it. The fields carry the contract's parameter names
+ * (SMSSend's keyword, smsto, carrierCode, smsmsg; SMSSendToPort's port), and so do the columns
+ * (`smsto`, `smsmsg`, `carrier_code`), so one name can be followed from the WSDL to the database.
+ * The exception is `account`: it holds emailAddress only after the password matched, as a
+ * reference to accounts.email (the account that sent it), not the text the client typed.
+ */
 export interface NewMessage {
+  /** The sending account's accounts.email (emailAddress, once authenticated). */
   readonly account: string;
+  /** Canonical (upper case). */
   readonly keyword: string;
-  /** smsto, normalised to E.164. */
-  readonly recipient: string;
-  /** carrierCode, canonical (lower case). */
-  readonly carrier: string;
+  /** Normalised to E.164. */
+  readonly smsto: string;
+  /** Canonical (lower case). */
+  readonly carrierCode: string;
   readonly encoding: Encoding;
   readonly segments: number;
+  /** SMSSendToPort's port; null for SMSSend. */
   readonly port: number | null;
-  /** smsmsg, as received. */
-  readonly text: string;
+  /** As received. */
+  readonly smsmsg: string;
 }
 
 /**

@@ -38,12 +38,12 @@ export interface OutboxColumns {
   created_at: number;
   account: string;
   keyword: string;
-  recipient: string;
-  carrier: string;
+  smsto: string;
+  carrier_code: string;
   encoding: Encoding;
   segments: number;
   port: number | null;
-  message: string;
+  smsmsg: string;
   state: MessageState;
   updated_at: number;
   attempts: number;
@@ -60,12 +60,12 @@ export function messageFromRow(row: OutboxColumns): StoredMessage {
     createdAt: row.created_at,
     account: row.account,
     keyword: row.keyword,
-    recipient: row.recipient,
-    carrier: row.carrier,
+    smsto: row.smsto,
+    carrierCode: row.carrier_code,
     encoding: row.encoding,
     segments: row.segments,
     port: row.port,
-    text: row.message,
+    smsmsg: row.smsmsg,
     state: row.state,
     updatedAt: row.updated_at,
     attempts: row.attempts,

@@ -124,7 +124,9 @@ function storedByMarker(): Map<string, Array<{ id: string; message: string }>> {
   const conn = new Database(db, { readonly: true, fileMustExist: true });
   try {
     const rows = conn
-      .prepare<[string], { id: string; message: string }>('SELECT id, message FROM outbox WHERE instr(message, ?) > 0')
+      .prepare<[string], { id: string; message: string }>(
+        'SELECT id, smsmsg AS message FROM outbox WHERE instr(smsmsg, ?) > 0',
+      )
       .all(`kill-${RUN}-`);
     const out = new Map<string, Array<{ id: string; message: string }>>();
     for (const row of rows) {

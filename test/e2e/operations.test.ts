@@ -124,18 +124,18 @@ describe('smskit outbox', () => {
   const ids: string[] = [];
   beforeAll(async () => {
     store = openSqliteStore({ path: db });
-    for (const recipient of ['+15551234567', '+447700900123'])
+    for (const smsto of ['+15551234567', '+447700900123'])
       ids.push(
         (
           await store.enqueue({
             account: 'alice@example.com',
             keyword: 'ACME',
-            recipient,
-            carrier: 'att',
+            smsto,
+            carrierCode: 'att',
             encoding: 'gsm7',
             segments: 1,
             port: null,
-            text: 'Hello',
+            smsmsg: 'Hello',
           })
         ).id,
       );
@@ -146,7 +146,7 @@ describe('smskit outbox', () => {
   it('lists newest first, filters, and shows one message with its history', async () => {
     const table = await outbox([]);
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
+      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+SMSTO\s+CARRIERCODE\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
     );
     expect(table.stdout.indexOf(ids[1]!)).toBeLessThan(table.stdout.indexOf(ids[0]!));
     const filtered = JSON.parse(
@@ -156,6 +156,7 @@ describe('smskit outbox', () => {
     const one = await outbox(['--id', ids[0]!]);
     expect(one.status).toBe(0);
     expect(one.stdout).toContain(`id:         ${ids[0]}`);
+    expect(one.stdout).toMatch(/^smsto: {6}\+15551234567 \(carrierCode att\)$/m);
     expect(one.stdout).toMatch(
       /history:\n\s+TIME\s+STATE\s+ATTEMPT\s+ROUTE\s+SMSC ID\s+DETAIL\n\s+\S+Z\s+queued\s+0\s+-\s+-\s+accepted from the client\n$/,
     );
@@ -209,12 +210,12 @@ describe('smskit outbox', () => {
         await store.enqueue({
           account: 'm@example.com',
           keyword: 'ACME',
-          recipient: '+15550000000',
-          carrier: 'att',
+          smsto: '+15550000000',
+          carrierCode: 'att',
           encoding: 'gsm7',
           segments: 1,
           port: null,
-          text: 'marker',
+          smsmsg: 'marker',
         });
       return lines.length > 0;
     });
@@ -271,7 +272,7 @@ describe('smskit outbox', () => {
     expect(keepText.stdout).toMatch(
       new RegExp(`^removed the text of ${failed + 1} messages accepted before \\S+Z\\n$`),
     );
-    expect((await store.getMessage(ids[1]!))?.text).toBe('');
+    expect((await store.getMessage(ids[1]!))?.smsmsg).toBe('');
     const gone = await outbox(['prune', '--before', '0s', '--json']);
     expect(JSON.parse(gone.stdout)).toMatchObject({ pruned: failed + 1, mode: 'messages' });
     expect((await store.countByState()).failed ?? 0).toBe(0);

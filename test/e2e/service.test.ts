@@ -145,14 +145,14 @@ function acknowledge(id: string, want: Partial<OutboxJsonEntry>): void {
 }
 
 /** The outbox table read directly (cheap, for checks along the way; the CLI report is checked once at the end). */
-function stored(): Map<string, OutboxJsonEntry & { message: string }> {
+function stored(): Map<string, OutboxJsonEntry & { smsmsg: string }> {
   const conn = new Database(db, { readonly: true, fileMustExist: true });
   try {
     const rows = conn
       .prepare(
-        'SELECT id, created_at, account, keyword, recipient, carrier, encoding, segments, port, state, message FROM outbox ORDER BY id',
+        'SELECT id, created_at, account, keyword, smsto, carrier_code AS carrierCode, encoding, segments, port, state, smsmsg FROM outbox ORDER BY id',
       )
-      .all() as Array<OutboxJsonEntry & { created_at: number; message: string }>;
+      .all() as Array<OutboxJsonEntry & { created_at: number; smsmsg: string }>;
     return new Map(
       rows.map(({ created_at, ...row }) => [row.id, { ...row, time: new Date(created_at).toISOString() }]),
     );
@@ -162,7 +162,7 @@ function stored(): Map<string, OutboxJsonEntry & { message: string }> {
 }
 
 function storedWithMarker(marker: string): string[] {
-  return [...stored().values()].filter((row) => row.message.includes(marker)).map((row) => row.id);
+  return [...stored().values()].filter((row) => row.smsmsg.includes(marker)).map((row) => row.id);
 }
 
 beforeAll(async () => {
@@ -222,9 +222,9 @@ describe('success', () => {
     const sent: string[] = [];
     for (const binding of BINDINGS) {
       const plain = await send(binding, GOOD);
-      acknowledge(plain, { recipient: '+14155550123', port: null });
+      acknowledge(plain, { smsto: '+14155550123', port: null });
       const toPort = await send(binding, { ...GOOD, smsto: '0044 7700 900123', port: '2948' });
-      acknowledge(toPort, { recipient: '+447700900123', port: 2948 });
+      acknowledge(toPort, { smsto: '+447700900123', port: 2948 });
       sent.push(plain, toPort);
     }
     const rows = stored();
@@ -234,13 +234,13 @@ describe('success', () => {
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         account: 'e2e.sender@example.com',
         keyword: 'ACME',
-        recipient: acknowledged.get(id)!.recipient,
-        carrier: 'att',
+        smsto: acknowledged.get(id)!.smsto,
+        carrierCode: 'att',
         encoding: 'gsm7',
         segments: 1,
         port: acknowledged.get(id)!.port,
         state: 'queued',
-        message: GOOD.smsmsg,
+        smsmsg: GOOD.smsmsg,
       });
     }
     // ids sort by creation time as plain strings
@@ -252,17 +252,17 @@ describe('success', () => {
       {
         binding: 'soap11',
         overrides: {},
-        want: { recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: null },
+        want: { smsto: '+14155550123', carrierCode: 'att', encoding: 'gsm7', segments: 1, port: null },
       },
       {
         binding: 'soap12',
         overrides: { port: '2948', to: '+44 7700 900123', carrier: 'vodafone-uk' },
-        want: { recipient: '+447700900123', carrier: 'vodafone-uk', port: 2948 },
+        want: { smsto: '+447700900123', carrierCode: 'vodafone-uk', port: 2948 },
       },
       {
         binding: 'http-get',
         overrides: { message: 'Grüße aus Köln, où est-il? ¿Qué tal? €5 {ok}', carrier: 'auto' },
-        want: { encoding: 'gsm7', segments: 1, carrier: 'auto', port: null },
+        want: { encoding: 'gsm7', segments: 1, carrierCode: 'auto', port: null },
       },
       {
         binding: 'http-post',
@@ -287,7 +287,7 @@ describe('success', () => {
       expect(rows.get(id), binding).toMatchObject({
         account: 'e2e.sender@example.com',
         state: 'queued',
-        message: overrides.message ?? GOOD.smsmsg,
+        smsmsg: overrides.message ?? GOOD.smsmsg,
         ...want,
       });
     });
@@ -557,7 +557,7 @@ describe('texts: encodings and segment counting, read back from the outbox', () 
       const row = rows.get(id);
       const got = row === undefined ? 'not stored' : `${row.encoding}/${row.segments}/${row.port}`;
       const problems = got === want ? [] : [`${name} over ${binding}: want ${want}, got ${got}`];
-      if (row !== undefined && row.message !== text)
+      if (row !== undefined && row.smsmsg !== text)
         problems.push(`${name} over ${binding}: the stored text differs from the sent one`);
       return problems;
     });
@@ -581,7 +581,7 @@ describe('texts: encodings and segment counting, read back from the outbox', () 
       }
     }
     const rows = stored();
-    expect(sent.map(([id]) => rows.get(id)?.message)).toEqual(sent.map(([, text]) => text));
+    expect(sent.map(([id]) => rows.get(id)?.smsmsg)).toEqual(sent.map(([, text]) => text));
   });
 
   it('the SOAP client refuses a character XML 1.0 cannot carry before sending anything', async () => {
@@ -633,7 +633,7 @@ describe('smskit outbox --json', () => {
       const want = {
         account: 'e2e.sender@example.com',
         keyword: 'ACME',
-        carrier: 'att',
+        carrierCode: 'att',
         state: 'queued',
         ...acknowledged.get(entry.id),
       };
@@ -650,8 +650,8 @@ describe('smskit outbox --json', () => {
         'time',
         'account',
         'keyword',
-        'recipient',
-        'carrier',
+        'smsto',
+        'carrierCode',
         'encoding',
         'segments',
         'port',
@@ -663,7 +663,7 @@ describe('smskit outbox --json', () => {
         'lastError',
         'possibleDuplicate',
       ]);
-      expect(entry.recipient).toMatch(/^\+[1-9]\d{7,14}$/);
+      expect(entry.smsto).toMatch(/^\+[1-9]\d{7,14}$/);
     }
     expect(raw.stdout).not.toContain(GOOD.smsmsg);
     expect(acknowledged.size).toBeGreaterThan(150);

@@ -96,10 +96,10 @@ describe.skipIf(SKIP !== undefined)('Mono wsdl-generated .NET proxies calling sm
       expect(id).toMatch(/^SMS-[0-9A-Z]{26}$/);
       const store = new Database(db, { readonly: true, fileMustExist: true });
       try {
-        const row = store.prepare('SELECT message, encoding FROM outbox WHERE id = ?').get(id) as
-          | { message: string; encoding: string }
+        const row = store.prepare('SELECT smsmsg, encoding FROM outbox WHERE id = ?').get(id) as
+          | { smsmsg: string; encoding: string }
           | undefined;
-        expect(row).toEqual({ message: TEXT, encoding: 'ucs2' });
+        expect(row).toEqual({ smsmsg: TEXT, encoding: 'ucs2' });
       } finally {
         store.close();
       }

@@ -126,9 +126,9 @@ describe('SIGKILL during delivery', () => {
     for (const m of smsc.received) receivedCount.set(m.text, (receivedCount.get(m.text) ?? 0) + 1);
     const neverReceived = [...acknowledged.values()].filter((text) => (receivedCount.get(text) ?? 0) === 0);
     expect(neverReceived).toEqual([]);
-    const unflaggedDuplicates = messages.filter((m) => (receivedCount.get(m.text) ?? 0) > 1 && !m.possibleDuplicate);
+    const unflaggedDuplicates = messages.filter((m) => (receivedCount.get(m.smsmsg) ?? 0) > 1 && !m.possibleDuplicate);
     expect(unflaggedDuplicates.map((m) => m.id)).toEqual([]);
-    const duplicates = messages.filter((m) => (receivedCount.get(m.text) ?? 0) > 1).length;
+    const duplicates = messages.filter((m) => (receivedCount.get(m.smsmsg) ?? 0) > 1).length;
     const flagged = messages.filter((m) => m.possibleDuplicate).length;
     console.log(
       `delivery crash: ${RUNS} kills, ${acknowledged.size} acknowledged, ${messages.length} stored, all delivered; ` +

@@ -164,10 +164,10 @@ function checkDelivered(acknowledged: ReadonlyMap<string, string>, messages: rea
   const received = new Map<string, number>();
   for (const m of smsc.received) received.set(m.text, (received.get(m.text) ?? 0) + 1);
   expect([...acknowledged.values()].filter((text) => (received.get(text) ?? 0) === 0)).toEqual([]);
-  const unflagged = messages.filter((m) => (received.get(m.text) ?? 0) > 1 && !m.possibleDuplicate);
+  const unflagged = messages.filter((m) => (received.get(m.smsmsg) ?? 0) > 1 && !m.possibleDuplicate);
   expect(unflagged.map((m) => m.id)).toEqual([]);
   return {
-    twice: messages.filter((m) => (received.get(m.text) ?? 0) > 1).length,
+    twice: messages.filter((m) => (received.get(m.smsmsg) ?? 0) > 1).length,
     flagged: messages.filter((m) => m.possibleDuplicate).length,
   };
 }

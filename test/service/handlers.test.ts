@@ -120,7 +120,7 @@ describe('wire handlers', () => {
 
   it('stores national numbers with the configured country code', async () => {
     const { SMSSendResult: id } = await app.handlers.SMSSend(input, ctx);
-    expect((await app.store.listOutbox()).find((m) => m.id === id)?.recipient).toBe('+447700900123');
+    expect((await app.store.listOutbox()).find((m) => m.id === id)?.smsto).toBe('+447700900123');
   });
 });
 

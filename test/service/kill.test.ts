@@ -24,7 +24,7 @@ let n = 0;
 async function loop() {
   for (;;) {
     const text = 'round ' + round + ' message ' + n++;
-    const { id } = await store.enqueue({ account: 'a@example.com', keyword: 'K', recipient: '+14155550123', carrier: 'att', encoding: 'gsm7', segments: 1, port: null, text });
+    const { id } = await store.enqueue({ account: 'a@example.com', keyword: 'K', smsto: '+14155550123', carrierCode: 'att', encoding: 'gsm7', segments: 1, port: null, smsmsg: text });
     process.stdout.write(id + ' ' + text.replaceAll(' ', '_') + '\\n');
   }
 }
@@ -74,16 +74,16 @@ describe('SIGKILL while enqueuing', () => {
 
     const db = new Database(dbPath);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const byId = db.prepare<[string], { n: number; message: string }>(
-      'SELECT count(*) AS n, max(message) AS message FROM outbox WHERE id = ?',
+    const byId = db.prepare<[string], { n: number; smsmsg: string }>(
+      'SELECT count(*) AS n, max(smsmsg) AS smsmsg FROM outbox WHERE id = ?',
     );
     const missing = acknowledged.filter(([id, text]) => {
       const row = byId.get(id);
-      return row?.n !== 1 || row.message.replaceAll(' ', '_') !== text;
+      return row?.n !== 1 || row.smsmsg.replaceAll(' ', '_') !== text;
     });
     const stored = db
       .prepare<[], { n: number; distinct_messages: number }>(
-        'SELECT count(*) AS n, count(DISTINCT message) AS distinct_messages FROM outbox',
+        'SELECT count(*) AS n, count(DISTINCT smsmsg) AS distinct_messages FROM outbox',
       )
       .get();
     db.close();

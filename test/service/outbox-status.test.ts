@@ -31,12 +31,12 @@ function message(overrides: Partial<NewMessage> = {}): NewMessage {
   return {
     account: 'alice@example.com',
     keyword: 'ACME',
-    recipient: '+15551234567',
-    carrier: 'att',
+    smsto: '+15551234567',
+    carrierCode: 'att',
     encoding: 'gsm7',
     segments: 1,
     port: null,
-    text: 'secret-ish body',
+    smsmsg: 'secret-ish body',
     ...overrides,
   };
 }
@@ -72,10 +72,10 @@ async function deliver(id: string, outcome: 'delivered' | 'rejected'): Promise<v
 }
 
 describe('outbox status', () => {
-  it('lists newest first, filtered by state, recipient, account and time', async () => {
+  it('lists newest first, filtered by state, smsto, account and time', async () => {
     const first = (await store.enqueue(message())).id;
     now += 60_000;
-    const second = (await store.enqueue(message({ recipient: '+447700900123', account: 'bob@example.com' }))).id;
+    const second = (await store.enqueue(message({ smsto: '+447700900123', account: 'bob@example.com' }))).id;
     now += 60_000;
     const third = (await store.enqueue(message(), 'test')).id;
     await deliver(first, 'delivered');
@@ -84,7 +84,7 @@ describe('outbox status', () => {
     expect(await ids({})).toEqual([third, second, first]);
     expect(await ids({ states: ['delivered'] })).toEqual([first]);
     expect(await ids({ states: ['test', 'queued'] })).toEqual([third, second]);
-    expect(await ids({ recipient: '+447700900123' })).toEqual([second]);
+    expect(await ids({ smsto: '+447700900123' })).toEqual([second]);
     expect(await ids({ account: 'alice@example.com' })).toEqual([third, first]);
     expect(await ids({ since: Date.parse('2026-11-01T12:01:00Z') })).toEqual([third, second]);
     expect(await ids({ limit: 1 })).toEqual([third]);
@@ -121,13 +121,13 @@ describe('outbox status', () => {
     const seen: string[] = [];
     const stop = new AbortController();
     const following = followOutbox(store, {
-      filter: { recipient: '+15551234567' },
+      filter: { smsto: '+15551234567' },
       intervalMs: 20,
       signal: stop.signal,
       onChange: (id, event) => seen.push(`${id === old ? 'old' : 'new'} ${event.state}`),
     });
     const fresh = (await store.enqueue(message())).id;
-    await store.enqueue(message({ recipient: '+447700900123' })); // filtered out
+    await store.enqueue(message({ smsto: '+447700900123' })); // filtered out
     await deliver(old, 'rejected');
     await waitFor('the changes printed', () => seen.length >= 3, { state: () => seen.join(', ') });
     await deliver(fresh, 'delivered');
@@ -159,7 +159,7 @@ describe('outbox status', () => {
     now += 1000;
     expect(await store.pruneOutbox(now, 'text')).toBe(1);
     expect(await store.pruneOutbox(now, 'text')).toBe(0); // already gone
-    expect(await store.getMessage(id)).toMatchObject({ state: 'test', text: '' });
+    expect(await store.getMessage(id)).toMatchObject({ state: 'test', smsmsg: '' });
     expect((await store.history(id)).length).toBe(1);
   });
 });
@@ -175,9 +175,9 @@ describe('retention in a running service', () => {
     const retention = startRetention(store, { textMs: 86_400_000, intervalMs: 3_600_000 }, (l) => lines.push(l), clock);
     await waitFor('the first pass', () => lines.length > 0);
     expect(lines).toEqual(['retention: removed the text of 1 message(s), deleted 0 message(s)']);
-    expect((await store.getMessage(finished))?.text).toBe('');
-    expect((await store.getMessage(waiting))?.text).toBe('secret-ish body');
-    expect((await store.getMessage(fresh))?.text).toBe('secret-ish body');
+    expect((await store.getMessage(finished))?.smsmsg).toBe('');
+    expect((await store.getMessage(waiting))?.smsmsg).toBe('secret-ish body');
+    expect((await store.getMessage(fresh))?.smsmsg).toBe('secret-ish body');
     retention.stop();
     const deleting = startRetention(store, { messagesMs: 86_400_000 }, (l) => lines.push(l), clock);
     expect(await deleting.run()).toEqual({ texts: 0, messages: 1 });

@@ -115,7 +115,7 @@ describe('SMS service on every binding', () => {
       expect(status).toBe(200);
       const id = /(SMS-[0-9A-Z]{26})</.exec(body)?.[1] ?? '';
       expect(id).toMatch(MESSAGE_ID_PATTERN);
-      expect((await server.app.store.listOutbox({ afterId: '' })).find((m) => m.id === id)?.text).toBe(good.smsmsg);
+      expect((await server.app.store.listOutbox({ afterId: '' })).find((m) => m.id === id)?.smsmsg).toBe(good.smsmsg);
       return;
     }
     expect(status).toBe(500);

@@ -9,7 +9,7 @@ import { MESSAGE_ID_PATTERN } from '../../service/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../service/outbox-report.js';
 import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
 import { createSmsService, type Given, type SendRequest, type SmsService } from '../../service/sms.js';
-import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
+import { openSqliteStore, type SqliteStore as Store, type StoredMessage } from '../../service/store/index.js';
 import { contractParams } from '../../tools/contract.js';
 
 const PASSWORD = 'correct horse battery';
@@ -46,7 +46,7 @@ const valid: Required<SMSSend> = {
 const smsSend = (input: Given<SMSSend>): SendRequest => ({ operation: 'SMSSend', input });
 const smsSendToPort = (input: Given<SMSSendToPort>): SendRequest => ({ operation: 'SMSSendToPort', input });
 
-type Want = { id: true; stored: Record<string, unknown> } | { code: string; field?: string };
+type Want = { id: true; stored: Partial<StoredMessage> } | { code: string; field?: string };
 const cases: Array<[string, { given: SendRequest; want: Want }]> = [
   [
     'SMSSend',
@@ -57,8 +57,8 @@ const cases: Array<[string, { given: SendRequest; want: Want }]> = [
         stored: {
           account: 'alice@example.com',
           keyword: 'ACME',
-          recipient: '+14155550123',
-          carrier: 'att',
+          smsto: '+14155550123',
+          carrierCode: 'att',
           encoding: 'gsm7',
           segments: 1,
           port: null,
@@ -93,7 +93,7 @@ const cases: Array<[string, { given: SendRequest; want: Want }]> = [
   ],
   [
     'carrier auto',
-    { given: smsSend({ ...valid, carrierCode: 'auto' }), want: { id: true, stored: { carrier: 'auto' } } },
+    { given: smsSend({ ...valid, carrierCode: 'auto' }), want: { id: true, stored: { carrierCode: 'auto' } } },
   ],
   [
     'missing keyword',
@@ -188,7 +188,7 @@ describe('sms.send', () => {
       const { id } = outcome as { id: string };
       expect(id).toMatch(MESSAGE_ID_PATTERN);
       const stored = (await store.listOutbox()).find((m) => m.id === id);
-      expect(stored).toMatchObject({ ...want.stored, text: given.input.smsmsg, state: 'queued' });
+      expect(stored).toMatchObject({ ...want.stored, smsmsg: given.input.smsmsg, state: 'queued' });
       return;
     }
     expect(outcome).toBeInstanceOf(SmsRefusal);
@@ -248,8 +248,8 @@ describe('sms.send', () => {
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       account: 'alice@example.com',
       keyword: 'ACME',
-      recipient: '+14155550123',
-      carrier: 'att',
+      smsto: '+14155550123',
+      carrierCode: 'att',
       encoding: 'gsm7',
       segments: 1,
       port: 5000,
@@ -263,7 +263,7 @@ describe('sms.send', () => {
       expect(text).not.toContain(PASSWORD);
     }
     expect(table.split('\n')[0]).toMatch(
-      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+RECIPIENT\s+CARRIER\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
+      /^ID\s+TIME\s+ACCOUNT\s+KEYWORD\s+SMSTO\s+CARRIERCODE\s+ENCODING\s+SEGMENTS\s+PORT\s+STATE$/,
     );
     expect(JSON.parse(json)).toHaveLength(entries.length);
   });

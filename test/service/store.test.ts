@@ -18,15 +18,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const freshPath = (): string => join(dir, `store-${counter++}.db`);
 
-const message = (text = 'hello', recipient = '+14155550123'): NewMessage => ({
+const message = (smsmsg = 'hello', smsto = '+14155550123'): NewMessage => ({
   account: 'alice@example.com',
   keyword: 'ACME',
-  recipient,
-  carrier: 'att',
+  smsto,
+  carrierCode: 'att',
   encoding: 'gsm7',
   segments: 1,
   port: null,
-  text,
+  smsmsg,
 });
 
 /** Rows visible to an independent connection, i.e. committed. */
@@ -54,7 +54,7 @@ describe('open and schema', () => {
     const { id } = await store.enqueue(message('kept'));
     await store.close();
     const reopened = openSqliteStore({ path });
-    expect(await reopened.listOutbox()).toMatchObject([{ id, text: 'kept', state: 'queued', port: null }]);
+    expect(await reopened.listOutbox()).toMatchObject([{ id, smsmsg: 'kept', state: 'queued', port: null }]);
     await reopened.close();
   });
 
@@ -72,7 +72,7 @@ describe('open and schema', () => {
     const store = openSqliteStore({ path });
     expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(await store.listOutbox()).toMatchObject([
-      { text: 'from v1', state: 'queued', updatedAt: 1_700_000_000_000, attempts: 0, possibleDuplicate: false },
+      { smsmsg: 'from v1', state: 'queued', updatedAt: 1_700_000_000_000, attempts: 0, possibleDuplicate: false },
     ]);
     const claimed = await store.delivery.claim({
       route: 'r',
@@ -82,8 +82,64 @@ describe('open and schema', () => {
       now: Date.now(),
       leaseUntil: Date.now() + 1000,
     });
-    expect(claimed.map((m) => m.text)).toEqual(['from v1']);
+    expect(claimed.map((m) => m.smsmsg)).toEqual(['from v1']);
     await store.close();
+  });
+
+  it('renames a version 3 database to the contract names (smsto, carrier_code, smsmsg), keeping rows, history and indexes', async () => {
+    const path = freshPath();
+    const v3 = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) v3.exec(migration);
+    v3.pragma('user_version = 3');
+    v3.exec(`
+      INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message,
+                          state, updated_at, attempts, route, smsc_id)
+        VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att',
+                'gsm7', 1, NULL, 'sent in v3', 'delivered', 1700000000300, 1, 'main', 'P1'),
+               ('SMS-01HF7YAT3V65A2YJVXTXM4Y11M', 1700000000001, 'a@example.com', 'ACME', '+447700900123', 'vodafone-uk',
+                'gsm7', 1, 2948, 'queued in v3', 'queued', 1700000000001, 0, NULL, NULL);
+      INSERT INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
+        VALUES ('main', 'P1', 'SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1, 1, 'delivered');
+      INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
+        VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000100, 'sending', 1, 'main', NULL, NULL, NULL),
+               ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000200, 'accepted', 1, 'main', 'P1', NULL, NULL),
+               ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000300, 'delivered', 1, 'main', 'P1', 'DELIVRD', 'stat:DELIVRD');`);
+    v3.close();
+    const store = openSqliteStore({ path });
+    try {
+      expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const columns = (store.database.prepare('PRAGMA table_info(outbox)').all() as { name: string }[]).map(
+        (c) => c.name,
+      );
+      expect(columns).toEqual(expect.arrayContaining(['smsto', 'carrier_code', 'smsmsg']));
+      expect(columns.filter((c) => ['recipient', 'carrier', 'message'].includes(c))).toEqual([]);
+      const indexes = (store.database.prepare('PRAGMA index_list(outbox)').all() as { name: string }[]).map(
+        (i) => i.name,
+      );
+      expect(indexes).toEqual(expect.arrayContaining(['outbox_queued', 'outbox_sending', 'outbox_state']));
+      expect(await store.getMessage('SMS-01HF7YAT3V65A2YJVXTXM4Y11K')).toMatchObject({
+        smsto: '+14155550123',
+        carrierCode: 'att',
+        smsmsg: 'sent in v3',
+        state: 'delivered',
+        smscId: 'P1',
+      });
+      expect((await store.history('SMS-01HF7YAT3V65A2YJVXTXM4Y11K')).map((e) => e.state)).toEqual([
+        'queued',
+        'sending',
+        'accepted',
+        'delivered',
+      ]);
+      expect((await store.findOutbox({ smsto: '+447700900123' })).map((m) => m.smsmsg)).toEqual(['queued in v3']);
+      const now = Date.now();
+      const claim = { route: 'r', limit: 5, owner: 'me', now, leaseUntil: now + 1000 };
+      expect(await store.delivery.claim({ ...claim, carriers: { only: ['att'] } })).toEqual([]);
+      expect(await store.delivery.claim({ ...claim, carriers: { only: ['vodafone-uk'] } })).toMatchObject([
+        { smsto: '+447700900123', carrierCode: 'vodafone-uk', smsmsg: 'queued in v3', port: 2948, attempt: 1 },
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses a database from a newer smskit', () => {
@@ -149,7 +205,7 @@ describe('group commit', () => {
       encoding: 'ucs2',
       segments: 2,
       port: 2948,
-      carrier: 'auto',
+      carrierCode: 'auto',
     });
     expect(await store.listOutbox()).toEqual([
       {
@@ -157,12 +213,12 @@ describe('group commit', () => {
         createdAt: 1_700_000_000_123,
         account: 'alice@example.com',
         keyword: 'ACME',
-        recipient: '+14155550123',
-        carrier: 'auto',
+        smsto: '+14155550123',
+        carrierCode: 'auto',
         encoding: 'ucs2',
         segments: 2,
         port: 2948,
-        text: 'Привет',
+        smsmsg: 'Привет',
         state: 'queued',
         updatedAt: 1_700_000_000_123,
         attempts: 0,
@@ -252,11 +308,11 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     expect(new Set(failed).size).toBe(1); // one batch, one error
     expect(errors).toEqual([`${want}/20`]);
     condition.clear();
-    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before']);
+    expect((await store.listOutbox()).map((m) => m.smsmsg)).toEqual(['before']);
     await expect(store.enqueue(message('after'))).resolves.toMatchObject({
       id: expect.stringMatching(MESSAGE_ID_PATTERN),
     });
-    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await store.listOutbox()).map((m) => m.smsmsg)).toEqual(['before', 'after']);
     await store.close();
   });
 
@@ -273,14 +329,14 @@ describe('failed commits: every waiter rejects, nothing is stored, then recovery
     });
     expect(store.database).not.toBe(first);
     expect(first.open).toBe(false);
-    expect((await store.listOutbox()).map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await store.listOutbox()).map((m) => m.smsmsg)).toEqual(['before', 'after']);
     expect(errors).toEqual(['StorageReadOnly/SQLITE_READONLY']);
     await store.close();
   });
 
   it('one bad row fails its whole batch atomically', async () => {
     const store = openSqliteStore({ path: freshPath() });
-    store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.message = 'poison'
+    store.database.exec(`CREATE TRIGGER poison BEFORE INSERT ON outbox WHEN NEW.smsmsg = 'poison'
       BEGIN SELECT RAISE(ABORT, 'poison'); END;`);
     const { ok, failed } = await settle([
       store.enqueue(message('good 1')),

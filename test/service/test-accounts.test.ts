@@ -101,7 +101,7 @@ describe('test accounts', () => {
     const testId = await sms.send(SEND('ci@example.com'), { onStored: (state) => told.push(state) });
     const liveId = await sms.send(SEND('live@example.com'), { onStored: (state) => told.push(state) });
     expect(told).toEqual(['test', 'queued']);
-    expect(await store.getMessage(testId)).toMatchObject({ state: 'test', text: 'Hi ✓', recipient: '+15551234567' });
+    expect(await store.getMessage(testId)).toMatchObject({ state: 'test', smsmsg: 'Hi ✓', smsto: '+15551234567' });
     expect(await store.getMessage(liveId)).toMatchObject({ state: 'queued' });
     const claimed = await store.delivery.claim({
       route: 'r',

@@ -90,7 +90,7 @@ export async function compareWithOutbox(
   let rows: Array<{ id: string; message: string }>;
   try {
     integrity = String(database.pragma('integrity_check', { simple: true }));
-    rows = database.prepare<[], { id: string; message: string }>('SELECT id, message FROM outbox').all();
+    rows = database.prepare<[], { id: string; message: string }>('SELECT id, smsmsg AS message FROM outbox').all();
   } finally {
     database.close();
   }

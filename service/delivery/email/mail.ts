@@ -22,22 +22,22 @@ export async function sendAsMail(
   carriers: Pick<CarrierTable, 'emailGateways'>,
   message: OutgoingMessage,
 ): Promise<MailResult> {
-  const gateway = carriers.emailGateways.get(message.carrier);
+  const gateway = carriers.emailGateways.get(message.carrierCode);
   if (gateway === undefined)
     return {
       result: {
         outcome: 'rejected',
         code: 'NoEmailGateway',
-        text: `carrier "${message.carrier}" has no e-mail gateway`,
+        text: `carrier "${message.carrierCode}" has no e-mail gateway`,
       },
     };
-  const to = gatewayAddress(message.recipient, gateway);
+  const to = gatewayAddress(message.smsto, gateway);
   if (to === undefined)
     return {
       result: {
         outcome: 'rejected',
         code: 'NotServedByGateway',
-        text: `${gateway.domain} does not serve ${message.recipient.slice(0, 3)}… numbers`,
+        text: `${gateway.domain} does not serve ${message.smsto.slice(0, 3)}… numbers`,
       },
     };
   const fromDomain = options.from.slice(options.from.lastIndexOf('@') + 1);
@@ -48,7 +48,7 @@ export async function sendAsMail(
       from: options.from,
       to,
       ...(options.subject === undefined ? {} : { subject: options.subject }),
-      text: message.text,
+      text: message.smsmsg,
       messageId,
       textEncoding: 'quoted-printable',
       disableFileAccess: true,

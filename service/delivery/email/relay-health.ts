@@ -28,68 +28,82 @@ export interface RelayHealth {
 }
 
 export function createRelayHealth(options: RelayHealthOptions): RelayHealth {
-  const { relay } = options;
-  let log: (line: string) => void = () => undefined;
-  let up = false;
-  let detail = `not started (relay ${relay})`;
-  let failures = 0;
-  let checking = false;
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
+  return new RelayCheck(options);
+}
 
-  function schedule(reason: string): void {
-    if (closed || checking || timer !== undefined) return;
-    const base = Math.min(options.reconnect.maxMs, options.reconnect.initialMs * 2 ** Math.min(failures, 20));
-    const waitMs = Math.round(base / 2 + (base / 2) * options.random());
-    failures += 1;
-    detail = `relay ${relay} unreachable (${reason}); checking again in ${Math.ceil(waitMs / 1000)} s`;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void run();
+class RelayCheck implements RelayHealth {
+  private readonly relay: string;
+  private log: (line: string) => void = () => undefined;
+  private up = false;
+  private state: string;
+  private failures = 0;
+  private checking = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: RelayHealthOptions) {
+    this.relay = options.relay;
+    this.state = `not started (relay ${this.relay})`;
+  }
+
+  isUp(): boolean {
+    return this.up && !this.closed;
+  }
+
+  detail(): string {
+    return this.state;
+  }
+
+  check(log: (line: string) => void): void {
+    this.log = log;
+    this.state = `checking relay ${this.relay}`;
+    void this.run();
+  }
+
+  markDown(reason: string): void {
+    if (this.up) this.log(`relay ${this.relay} down: ${reason}`);
+    this.up = false;
+    this.schedule(reason);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.up = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.state = `closed (relay ${this.relay})`;
+  }
+
+  private schedule(reason: string): void {
+    if (this.closed || this.checking || this.timer !== undefined) return;
+    const { initialMs, maxMs } = this.options.reconnect;
+    const base = Math.min(maxMs, initialMs * 2 ** Math.min(this.failures, 20));
+    const waitMs = Math.round(base / 2 + (base / 2) * this.options.random());
+    this.failures += 1;
+    this.state = `relay ${this.relay} unreachable (${reason}); checking again in ${Math.ceil(waitMs / 1000)} s`;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
     }, waitMs);
-    timer.unref();
+    this.timer.unref();
   }
 
-  function markDown(reason: string): void {
-    if (up) log(`relay ${relay} down: ${reason}`);
-    up = false;
-    schedule(reason);
-  }
-
-  async function run(): Promise<void> {
-    if (closed || checking) return;
-    checking = true;
+  private async run(): Promise<void> {
+    if (this.closed || this.checking) return;
+    this.checking = true;
     try {
-      await options.verify();
-      checking = false;
-      if (closed) return;
-      up = true;
-      failures = 0;
-      detail = `relay ${relay} ready (${options.mode})`;
-      log(detail);
+      await this.options.verify();
+      this.checking = false;
+      if (this.closed) return;
+      this.up = true;
+      this.failures = 0;
+      this.state = `relay ${this.relay} ready (${this.options.mode})`;
+      this.log(this.state);
     } catch (error) {
-      checking = false;
+      this.checking = false;
       const outcome = classifyMailError(error as MailError);
       const reason = `${outcome.code}: ${outcome.text}`;
-      log(`relay ${relay} not usable: ${reason}`);
-      markDown(reason);
+      this.log(`relay ${this.relay} not usable: ${reason}`);
+      this.markDown(reason);
     }
   }
-
-  return {
-    isUp: () => up && !closed,
-    detail: () => detail,
-    check(given) {
-      log = given;
-      detail = `checking relay ${relay}`;
-      void run();
-    },
-    markDown,
-    close() {
-      closed = true;
-      up = false;
-      if (timer !== undefined) clearTimeout(timer);
-      detail = `closed (relay ${relay})`;
-    },
-  };
 }

@@ -15,7 +15,7 @@ import type { CarrierTable } from '../../carriers.js';
 import type { OutgoingMessage, Route, RouteEvents, RouteStatus, SubmitResult } from '../route.js';
 import { type MailTransport, sendAsMail } from './mail.js';
 import type { EmailRouteOptions } from './options.js';
-import { createRelayHealth } from './relay-health.js';
+import { createRelayHealth, type RelayHealth } from './relay-health.js';
 
 export interface EmailRouteContext {
   readonly carriers: Pick<CarrierTable, 'emailGateways'>;
@@ -45,20 +45,19 @@ function transportOptions(options: EmailRouteOptions): SMTPPool.Options {
 }
 
 export function createEmailRoute(name: string, options: EmailRouteOptions, context: EmailRouteContext): Route {
-  const transport: MailTransport = nodemailer.createTransport(transportOptions(options));
-  const health = createRelayHealth({
-    relay: `${options.host}:${options.port}`,
-    verify: () => transport.verify(),
-    mode: `${options.security}${options.username === undefined ? '' : ', AUTH'}`,
-    reconnect: options.reconnect,
-    random: context.random ?? Math.random,
-  });
-  let closed = false;
-  const inFlight = new Set<Promise<SubmitResult>>();
-  let abandon: (() => void) | undefined;
+  return new EmailRoute(name, options, context);
+}
+
+class EmailRoute implements Route {
+  readonly kind = 'email';
+  private readonly transport: MailTransport;
+  private readonly health: RelayHealth;
+  private closed = false;
+  private readonly inFlight = new Set<Promise<SubmitResult>>();
+  private abandon: (() => void) | undefined;
   /** Resolves when close() gives up on what is still in flight (its deadline passed). */
-  const abandoned = new Promise<SubmitResult>((resolve) => {
-    abandon = () =>
+  private readonly abandoned = new Promise<SubmitResult>((resolve) => {
+    this.abandon = () =>
       resolve({
         outcome: 'retry',
         code: 'RouteClosed',
@@ -67,48 +66,62 @@ export function createEmailRoute(name: string, options: EmailRouteOptions, conte
       });
   });
 
-  async function send(message: OutgoingMessage): Promise<SubmitResult> {
-    const { result, relayDown } = await sendAsMail(transport, options, context.carriers, message);
-    if (relayDown !== undefined) health.markDown(relayDown);
-    return result;
+  constructor(
+    readonly name: string,
+    private readonly options: EmailRouteOptions,
+    private readonly context: EmailRouteContext,
+  ) {
+    const transport: MailTransport = nodemailer.createTransport(transportOptions(options));
+    this.transport = transport;
+    this.health = createRelayHealth({
+      relay: `${options.host}:${options.port}`,
+      verify: () => transport.verify(),
+      mode: `${options.security}${options.username === undefined ? '' : ', AUTH'}`,
+      reconnect: options.reconnect,
+      random: context.random ?? Math.random,
+    });
   }
 
-  return {
-    name,
-    kind: 'email',
-    // The engine puts the route's name in front of each log line.
-    start: (events: RouteEvents) => health.check((line) => events.log(line)),
-    submit(message) {
-      if (closed)
-        return Promise.resolve({
-          outcome: 'retry',
-          code: 'RouteClosed',
-          text: 'the route is closed',
-          maybeSent: false,
-        });
-      const pending = Promise.race([send(message), abandoned]);
-      inFlight.add(pending);
-      void pending.finally(() => inFlight.delete(pending));
-      return pending;
-    },
-    status: (): RouteStatus => ({
-      up: health.isUp(),
-      inFlight: inFlight.size,
-      window: options.connections,
-      detail: health.detail(),
-    }),
-    async close(deadlineMs) {
-      closed = true;
-      health.close();
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, Math.max(0, deadlineMs));
-      });
-      await Promise.race([Promise.allSettled([...inFlight]), deadline]);
-      clearTimeout(timer);
-      // What is still in flight may reach the relay: it goes back to the queue, flagged.
-      abandon?.();
-      transport.close();
-    },
-  };
+  /** The engine puts the route's name in front of each log line. */
+  start(events: RouteEvents): void {
+    this.health.check((line) => events.log(line));
+  }
+
+  submit(message: OutgoingMessage): Promise<SubmitResult> {
+    if (this.closed)
+      return Promise.resolve({ outcome: 'retry', code: 'RouteClosed', text: 'the route is closed', maybeSent: false });
+    const pending = Promise.race([this.send(message), this.abandoned]);
+    this.inFlight.add(pending);
+    void pending.finally(() => this.inFlight.delete(pending));
+    return pending;
+  }
+
+  status(): RouteStatus {
+    return {
+      up: this.health.isUp(),
+      inFlight: this.inFlight.size,
+      window: this.options.connections,
+      detail: this.health.detail(),
+    };
+  }
+
+  async close(deadlineMs: number): Promise<void> {
+    this.closed = true;
+    this.health.close();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadlineMs));
+    });
+    await Promise.race([Promise.allSettled([...this.inFlight]), deadline]);
+    clearTimeout(timer);
+    // What is still in flight may reach the relay: it goes back to the queue, flagged.
+    this.abandon?.();
+    this.transport.close();
+  }
+
+  private async send(message: OutgoingMessage): Promise<SubmitResult> {
+    const { result, relayDown } = await sendAsMail(this.transport, this.options, this.context.carriers, message);
+    if (relayDown !== undefined) this.health.markDown(relayDown);
+    return result;
+  }
 }

@@ -39,7 +39,7 @@ type Layout = Pick<SmppRouteOptions, 'gsmPacking' | 'concatenation'>;
  * `reference` tells the parts of this message apart from others' (8 bits in a UDH, 16 in SAR).
  */
 export function buildParts(message: OutgoingMessage, layout: Layout, reference: number): PartsResult {
-  const plan = planSegments(message.text, message.port !== null);
+  const plan = planSegments(message.smsmsg, message.port !== null);
   if (plan.encoding !== message.encoding || plan.segments.length !== message.segments) {
     return {
       error: `the text plans to ${plan.segments.length} ${plan.encoding} part(s), stored as ${message.segments} ${message.encoding}`,

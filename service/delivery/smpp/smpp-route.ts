@@ -104,7 +104,7 @@ class SmppRoute implements Route, BindOwner {
     if ('error' in built) return { outcome: 'rejected', code: 'SMSKIT_SEGMENTS', text: built.error };
     if (this.closing)
       return { outcome: 'retry', code: 'SMSKIT_CLOSING', text: 'the route is closing', maybeSent: false };
-    const destination = message.recipient.startsWith('+') ? message.recipient.slice(1) : message.recipient;
+    const destination = message.smsto.startsWith('+') ? message.smsto.slice(1) : message.smsto;
     const outcomes = await Promise.all(
       built.parts.map((part) => this.writer.submit(this.submitFields(part, destination))),
     );

@@ -25,9 +25,9 @@ import type { Queryable } from './connect.js';
 interface ClaimedRecord {
   id: string;
   created_at: number;
-  recipient: string;
-  carrier: string;
-  message: string;
+  smsto: string;
+  carrier_code: string;
+  smsmsg: string;
   encoding: Encoding;
   segments: number;
   port: number | null;
@@ -43,7 +43,7 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
     ? (request.carriers as { only: readonly string[] }).only
     : (request.carriers as { except: readonly string[] }).except;
   if (only && list.length === 0) return [];
-  const filter = only ? 'carrier = ANY($2::text[])' : 'carrier <> ALL($2::text[])';
+  const filter = only ? 'carrier_code = ANY($2::text[])' : 'carrier_code <> ALL($2::text[])';
   const { rows } = await db.query<ClaimedRecord>(
     `WITH picked AS (
        SELECT id FROM outbox WHERE state = 'queued' AND next_attempt_at <= $1 AND ${filter}
@@ -52,7 +52,7 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
        UPDATE outbox o SET state = 'sending', attempts = o.attempts + 1, route = $4, lease_owner = $5,
          lease_until = $6, updated_at = $1
        FROM picked WHERE o.id = picked.id AND o.state = 'queued'
-       RETURNING o.id, o.created_at, o.recipient, o.carrier, o.message, o.encoding, o.segments, o.port, o.attempts,
+       RETURNING o.id, o.created_at, o.smsto, o.carrier_code, o.smsmsg, o.encoding, o.segments, o.port, o.attempts,
          o.possible_duplicate),
      logged AS (
        INSERT INTO outbox_events (${EVENT_COLUMNS})
@@ -63,9 +63,9 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
   return rows.map((row) => ({
     id: row.id,
     createdAt: row.created_at,
-    recipient: row.recipient,
-    carrier: row.carrier,
-    text: row.message,
+    smsto: row.smsto,
+    carrierCode: row.carrier_code,
+    smsmsg: row.smsmsg,
     encoding: row.encoding,
     segments: row.segments,
     port: row.port,

@@ -89,6 +89,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE accounts ADD COLUMN test boolean NOT NULL DEFAULT false;
    ALTER TABLE accounts ADD COLUMN locked_until bigint;
    ALTER TABLE accounts ADD COLUMN unlocked_at bigint;`,
+
+  // The contract's names down to the column (as SQLite's fourth migration): smsto, smsmsg,
+  // carrier_code. A rename keeps the rows, their history and the indexes.
+  `ALTER TABLE outbox RENAME COLUMN recipient TO smsto;
+   ALTER TABLE outbox RENAME COLUMN message TO smsmsg;
+   ALTER TABLE outbox RENAME COLUMN carrier TO carrier_code;`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

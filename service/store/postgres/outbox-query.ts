@@ -15,7 +15,7 @@ function whereOf(query: OutboxQuery): { sql: string; values: unknown[] } {
     clauses.push(clause(values.length));
   };
   if (query.states !== undefined && query.states.length > 0) add((n) => `state = ANY($${n}::text[])`, query.states);
-  if (query.recipient !== undefined) add((n) => `recipient = $${n}`, query.recipient);
+  if (query.smsto !== undefined) add((n) => `smsto = $${n}`, query.smsto);
   if (query.account !== undefined) add((n) => `account = $${n}`, query.account);
   if (query.since !== undefined) {
     add((n) => `id >= $${n}`, firstIdAt(query.since));
@@ -56,7 +56,7 @@ export function postgresOutboxQueries(pool: Pool, db: Queryable = pool) {
         if (mode === 'text') {
           // '' is never a stored text otherwise: the service refuses empty messages.
           const { rowCount } = await client.query(
-            `UPDATE outbox SET message = '' WHERE ${PRUNABLE} AND message <> ''`,
+            `UPDATE outbox SET smsmsg = '' WHERE ${PRUNABLE} AND smsmsg <> ''`,
             bound,
           );
           return rowCount ?? 0;

@@ -18,29 +18,29 @@ export interface InsertRow {
 export async function insertBatch(db: Queryable, rows: readonly InsertRow[]): Promise<void> {
   const column = <T>(pick: (row: InsertRow) => T): T[] => rows.map(pick);
   await db.query(
-    `INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message,
+    `INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port, smsmsg,
        state, updated_at)
-     SELECT id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message, state, created_at
+     SELECT id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port, smsmsg, state, created_at
      FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
        $8::integer[], $9::integer[], $10::text[], $11::text[])
-       AS t(id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message, state)`,
+       AS t(id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port, smsmsg, state)`,
     [
       column((r) => r.id),
       column((r) => r.createdAt),
       column((r) => r.message.account),
       column((r) => r.message.keyword),
-      column((r) => r.message.recipient),
-      column((r) => r.message.carrier),
+      column((r) => r.message.smsto),
+      column((r) => r.message.carrierCode),
       column((r) => r.message.encoding),
       column((r) => r.message.segments),
       column((r) => r.message.port),
-      column((r) => r.message.text),
+      column((r) => r.message.smsmsg),
       column((r) => r.state),
     ],
   );
 }
 
-export const COLUMNS = `id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message, state,
+export const COLUMNS = `id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port, smsmsg, state,
   updated_at, attempts, route, smsc_id, error_code, error_text, possible_duplicate`;
 
 export function postgresOutbox(db: Queryable) {

@@ -3,26 +3,21 @@
  * database. Every call takes a connection from the pool (a transaction where the SQLite store
  * has one) and maps failures to `StorageError`.
  *
- * Group commit: `enqueue` queues the row; the queue is inserted as one statement (its own
- * transaction) at the end of the event-loop turn, or as soon as `maxBatch` rows wait. While one
- * batch is committing the next one gathers, so under load each COMMIT (each WAL flush, with
- * synchronous_commit on) carries many messages. Each promise resolves only after COMMIT returned;
- * a failed batch rejects all of its waiters with one `StorageError` (nothing of it stored), and
- * the next batch tries again on a fresh connection — the service recovers by itself once the
- * database is back.
+ * Accepted messages are committed in groups (./group-commit.ts); a failed batch stores nothing
+ * of itself and the next one tries again on a fresh connection, so the service recovers by
+ * itself once the database is back.
  */
 import type { Pool, PoolClient } from 'pg';
 import { StorageError } from '../../errors.js';
-import { createIdGenerator } from '../../ids.js';
 import type { DeliveryStore } from '../delivery.js';
-import type { MessageState, NewMessage } from '../records.js';
 import type { Store, StoreOptions } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { redactUrl, toStorageError } from './errors.js';
+import { PgGroupCommit } from './group-commit.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
-import { insertBatch, postgresOutbox, type InsertRow } from './outbox.js';
+import { postgresOutbox } from './outbox.js';
 import { postgresOutboxQueries } from './outbox-query.js';
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -53,12 +48,6 @@ export interface PostgresStore extends Store {
   readonly kind: 'postgres';
   /** The pool itself, for tests and administration. */
   readonly pool: Pool;
-}
-
-interface Waiter {
-  readonly row: InsertRow;
-  readonly resolve: (value: { id: string }) => void;
-  readonly reject: (error: StorageError) => void;
 }
 
 /** Opens the pool and checks (or migrates) the schema; throws `StorageError` with the URL redacted. */
@@ -106,101 +95,29 @@ async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<v
   });
 }
 
+/** One store call with its failure mapped; refused once the store is closed. */
+type Call = <R>(what: string, work: () => Promise<R>) => Promise<R>;
+
 function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore {
-  const clock = options.clock ?? Date.now;
-  const maxBatch = Math.max(1, options.maxBatch ?? 1024);
-  const nextId = createIdGenerator();
-  const committedListeners = new Set<(count: number) => void>();
   const accounts = postgresAccounts(pool);
   const outbox = postgresOutbox(pool);
   const queries = postgresOutboxQueries(pool);
-  const pending: Waiter[] = [];
-  let scheduled: NodeJS.Immediate | undefined;
-  let committing: Promise<void> | undefined;
+  const commits = new PgGroupCommit(pool, options);
   let closed = false;
-
-  /** One call, its failure mapped; refused once the store is closed. */
-  async function call<R>(what: string, work: () => Promise<R>): Promise<R> {
+  const call: Call = async (what, work) => {
     if (closed) throw new StorageError('StorageClosed', 'the store is closed');
     try {
       return await work();
     } catch (error) {
       throw toStorageError(error, what);
     }
-  }
-
-  async function commit(batch: readonly Waiter[]): Promise<void> {
-    const started = performance.now();
-    try {
-      await insertBatch(
-        pool,
-        batch.map((waiter) => waiter.row),
-      );
-    } catch (error) {
-      const failure = toStorageError(error, 'cannot commit to the outbox');
-      options.onError?.(failure, batch.length);
-      for (const waiter of batch) waiter.reject(failure);
-      return;
-    }
-    options.onCommit?.((performance.now() - started) / 1000, batch.length);
-    for (const waiter of batch) waiter.resolve({ id: waiter.row.id });
-    for (const listener of committedListeners) listener(batch.length);
-  }
-
-  /** Starts committing what waits, unless a batch is committing: then it gathers until that one is done. */
-  function flush(): void {
-    if (scheduled !== undefined) clearImmediate(scheduled);
-    scheduled = undefined;
-    if (committing !== undefined || pending.length === 0) return;
-    const batch = pending.splice(0, maxBatch);
-    committing = commit(batch).finally(() => {
-      committing = undefined;
-      if (pending.length > 0) flush();
-    });
-  }
-
-  function enqueue(message: NewMessage, state: 'queued' | 'test' = 'queued'): Promise<{ id: string }> {
-    if (closed) return Promise.reject(new StorageError('StorageClosed', 'the outbox is closed'));
-    const now = clock();
-    const row: InsertRow = { id: nextId(now), createdAt: now, message, state: state as MessageState };
-    return new Promise((resolve, reject) => {
-      pending.push({ row, resolve, reject });
-      if (pending.length >= maxBatch) flush();
-      else scheduled ??= setImmediate(flush);
-    });
-  }
-
-  const relaxed = options.deliveryDurability !== 'full';
-  /** One delivery call: its own transaction, without waiting for the WAL flush unless asked to. */
-  const deliveryCall = <R>(what: string, work: (db: PoolClient) => Promise<R>): Promise<R> =>
-    call(what, () => inTransaction(pool, work, relaxed ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN'));
-
-  const delivery: DeliveryStore = {
-    claim: (request) => deliveryCall('cannot claim messages to send', (db) => statements.claim(db, request)),
-    apply: (changes) =>
-      changes.length === 0
-        ? call('cannot record delivery states', async () => [])
-        : deliveryCall('cannot record delivery states', (db) => statements.applyChanges(db, changes)),
-    renewLeases: (owner, until) =>
-      deliveryCall('cannot renew leases', (db) => statements.renewLeases(db, owner, until)),
-    recoverExpiredLeases: (now) =>
-      deliveryCall('cannot take back stale messages', async (db) => {
-        await statements.purgeEarlyReceipts(db, now);
-        return statements.recoverExpiredLeases(db, now);
-      }),
-    expireOverdue: (before, now) =>
-      deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
   };
-
   return {
     kind: 'postgres',
     pool,
-    enqueue,
-    onCommitted(listener) {
-      committedListeners.add(listener);
-      return () => committedListeners.delete(listener);
-    },
-    delivery,
+    enqueue: (message, state) => commits.enqueue(message, state),
+    onCommitted: (listener) => commits.onCommitted(listener),
+    delivery: postgresDeliveryStore(pool, call, options.deliveryDurability !== 'full'),
     getAccount: (email) => call('cannot read the account', () => accounts.getAccount(email)),
     listAccounts: () => call('cannot list accounts', () => accounts.listAccounts()),
     insertAccount: (row) => call('cannot add the account', () => accounts.insertAccount(row)),
@@ -217,11 +134,33 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     async close() {
       if (closed) return;
       closed = true;
-      while (pending.length > 0 || committing !== undefined) {
-        flush();
-        await committing;
-      }
+      await commits.drain();
       await pool.end();
     },
+  };
+}
+
+/**
+ * The delivery engine's calls, each its own transaction; `relaxed` commits without waiting for
+ * the WAL flush (deliveryDurability `normal`).
+ */
+function postgresDeliveryStore(pool: Pool, call: Call, relaxed: boolean): DeliveryStore {
+  const deliveryCall = <R>(what: string, work: (db: PoolClient) => Promise<R>): Promise<R> =>
+    call(what, () => inTransaction(pool, work, relaxed ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN'));
+  return {
+    claim: (request) => deliveryCall('cannot claim messages to send', (db) => statements.claim(db, request)),
+    apply: (changes) =>
+      changes.length === 0
+        ? call('cannot record delivery states', async () => [])
+        : deliveryCall('cannot record delivery states', (db) => statements.applyChanges(db, changes)),
+    renewLeases: (owner, until) =>
+      deliveryCall('cannot renew leases', (db) => statements.renewLeases(db, owner, until)),
+    recoverExpiredLeases: (now) =>
+      deliveryCall('cannot take back stale messages', async (db) => {
+        await statements.purgeEarlyReceipts(db, now);
+        return statements.recoverExpiredLeases(db, now);
+      }),
+    expireOverdue: (before, now) =>
+      deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
   };
 }

@@ -17,9 +17,9 @@ export interface SqliteDelivery {
 interface QueuedRecord {
   id: string;
   created_at: number;
-  recipient: string;
-  carrier: string;
-  message: string;
+  smsto: string;
+  carrier_code: string;
+  smsmsg: string;
   encoding: Encoding;
   segments: number;
   port: number | null;
@@ -39,108 +39,125 @@ interface EventRow {
 }
 
 const CLAIM_COLUMNS =
-  'id, created_at, recipient, carrier, message, encoding, segments, port, attempts, possible_duplicate';
+  'id, created_at, smsto, carrier_code, smsmsg, encoding, segments, port, attempts, possible_duplicate';
 
 export function sqliteDelivery(db: Database.Database): SqliteDelivery {
-  const claimStatements = new Map<string, Database.Statement<unknown[], QueuedRecord>>();
-  const event = db.prepare<[EventRow]>(
-    `INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
-     VALUES (@message_id, @at, @state, @attempt, @route, @smsc_id, @code, @text)`,
-  );
-  const toSending = db.prepare(
-    `UPDATE outbox SET state = 'sending', attempts = attempts + 1, route = ?, lease_owner = ?, lease_until = ?,
-       updated_at = ? WHERE id = ? AND state = 'queued'`,
-  );
-  const renew = db.prepare(`UPDATE outbox SET lease_until = ? WHERE state = 'sending' AND lease_owner = ?`);
-  const changes = ownedChanges(db, event);
-  const receipt = receiptChange(db, event);
+  return new SqliteDeliveryStatements(db);
+}
 
-  function claimStatement(selection: CarrierSelection): Database.Statement<unknown[], QueuedRecord> {
+type LeaseRow = { id: string; attempts: number; route: string | null };
+
+class SqliteDeliveryStatements implements SqliteDelivery {
+  private readonly claimStatements = new Map<string, Database.Statement<unknown[], QueuedRecord>>();
+  private readonly event: EventStatement;
+  private readonly toSending: Database.Statement;
+  private readonly renew: Database.Statement;
+  private readonly changes: (change: OwnedChange) => boolean;
+  private readonly receipt: (change: ReceiptChange) => boolean;
+
+  constructor(private readonly db: Database.Database) {
+    this.event = db.prepare<[EventRow]>(
+      `INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
+       VALUES (@message_id, @at, @state, @attempt, @route, @smsc_id, @code, @text)`,
+    );
+    this.toSending = db.prepare(
+      `UPDATE outbox SET state = 'sending', attempts = attempts + 1, route = ?, lease_owner = ?, lease_until = ?,
+         updated_at = ? WHERE id = ? AND state = 'queued'`,
+    );
+    this.renew = db.prepare(`UPDATE outbox SET lease_until = ? WHERE state = 'sending' AND lease_owner = ?`);
+    this.changes = ownedChanges(db, this.event);
+    this.receipt = receiptChange(db, this.event);
+  }
+
+  claim(request: ClaimRequest): ClaimedMessage[] {
+    const list = 'only' in request.carriers ? request.carriers.only : request.carriers.except;
+    if ('only' in request.carriers && list.length === 0) return [];
+    const rows = this.claimStatement(request.carriers).all(request.now, ...list, request.limit);
+    return rows.map((row) => {
+      this.toSending.run(request.route, request.owner, request.leaseUntil, request.now, row.id);
+      const attempt = row.attempts + 1;
+      this.event.run(eventRow(row.id, request.now, 'sending', attempt, request.route));
+      return {
+        id: row.id,
+        createdAt: row.created_at,
+        smsto: row.smsto,
+        carrierCode: row.carrier_code,
+        smsmsg: row.smsmsg,
+        encoding: row.encoding,
+        segments: row.segments,
+        port: row.port,
+        attempt,
+        possibleDuplicate: row.possible_duplicate === 1,
+      };
+    });
+  }
+
+  apply(batch: readonly DeliveryChange[]): boolean[] {
+    return batch.map((change) => (change.kind === 'receipt' ? this.receipt(change) : this.changes(change)));
+  }
+
+  renewLeases(owner: string, leaseUntil: number): void {
+    this.renew.run(leaseUntil, owner);
+  }
+
+  recoverExpiredLeases(now: number): number {
+    const stale = this.db
+      .prepare<[number], LeaseRow>(`SELECT id, attempts, route FROM outbox WHERE state = 'sending' AND lease_until < ?`)
+      .all(now);
+    const requeue = this.db.prepare(
+      `UPDATE outbox SET state = 'queued', possible_duplicate = 1, lease_owner = NULL, lease_until = NULL,
+         next_attempt_at = ?, updated_at = ?, error_code = 'LEASE_EXPIRED',
+         error_text = 'its delivery worker stopped while sending it' WHERE id = ? AND state = 'sending'`,
+    );
+    for (const row of stale) {
+      requeue.run(now, now, row.id);
+      this.event.run({
+        ...eventRow(row.id, now, 'queued', row.attempts, row.route),
+        code: 'LEASE_EXPIRED',
+        text: 'taken back after its delivery worker stopped while sending it; a resend may be a duplicate',
+      });
+    }
+    return stale.length;
+  }
+
+  expireOverdue(createdBefore: number, now: number): number {
+    const overdue = this.db
+      .prepare<[number], LeaseRow>(
+        `SELECT id, attempts, route FROM outbox INDEXED BY outbox_queued WHERE state = 'queued' AND created_at < ?`,
+      )
+      .all(createdBefore);
+    const expire = this.db.prepare(
+      `UPDATE outbox SET state = 'expired', updated_at = ?, error_code = 'VALIDITY',
+         error_text = 'not sent within its validity period' WHERE id = ? AND state = 'queued'`,
+    );
+    for (const row of overdue) {
+      expire.run(now, row.id);
+      this.event.run({
+        ...eventRow(row.id, now, 'expired', row.attempts, row.route),
+        code: 'VALIDITY',
+        text: 'not sent within its validity period',
+      });
+    }
+    return overdue.length;
+  }
+
+  /** One prepared claim per carrier selection (a route's selection never changes). */
+  private claimStatement(selection: CarrierSelection): Database.Statement<unknown[], QueuedRecord> {
     const list = 'only' in selection ? selection.only : selection.except;
     const key = `${'only' in selection ? 'only' : 'except'}:${list.join(',')}`;
-    let statement = claimStatements.get(key);
+    let statement = this.claimStatements.get(key);
     if (statement === undefined) {
       const marks = list.map(() => '?').join(', ');
       const filter =
-        'only' in selection ? `carrier IN (${marks})` : list.length === 0 ? '1' : `carrier NOT IN (${marks})`;
-      statement = db.prepare<unknown[], QueuedRecord>(
+        'only' in selection ? `carrier_code IN (${marks})` : list.length === 0 ? '1' : `carrier_code NOT IN (${marks})`;
+      statement = this.db.prepare<unknown[], QueuedRecord>(
         `SELECT ${CLAIM_COLUMNS} FROM outbox INDEXED BY outbox_queued
          WHERE state = 'queued' AND next_attempt_at <= ? AND ${filter} ORDER BY id LIMIT ?`,
       );
-      claimStatements.set(key, statement);
+      this.claimStatements.set(key, statement);
     }
     return statement;
   }
-
-  return {
-    claim(request) {
-      const list = 'only' in request.carriers ? request.carriers.only : request.carriers.except;
-      if ('only' in request.carriers && list.length === 0) return [];
-      const rows = claimStatement(request.carriers).all(request.now, ...list, request.limit);
-      return rows.map((row) => {
-        toSending.run(request.route, request.owner, request.leaseUntil, request.now, row.id);
-        const attempt = row.attempts + 1;
-        event.run(eventRow(row.id, request.now, 'sending', attempt, request.route));
-        return {
-          id: row.id,
-          createdAt: row.created_at,
-          recipient: row.recipient,
-          carrier: row.carrier,
-          text: row.message,
-          encoding: row.encoding,
-          segments: row.segments,
-          port: row.port,
-          attempt,
-          possibleDuplicate: row.possible_duplicate === 1,
-        };
-      });
-    },
-    apply: (batch) => batch.map((change) => (change.kind === 'receipt' ? receipt(change) : changes(change))),
-    renewLeases(owner, leaseUntil) {
-      renew.run(leaseUntil, owner);
-    },
-    recoverExpiredLeases(now) {
-      const stale = db
-        .prepare<[number], { id: string; attempts: number; route: string | null }>(
-          `SELECT id, attempts, route FROM outbox WHERE state = 'sending' AND lease_until < ?`,
-        )
-        .all(now);
-      const requeue = db.prepare(
-        `UPDATE outbox SET state = 'queued', possible_duplicate = 1, lease_owner = NULL, lease_until = NULL,
-           next_attempt_at = ?, updated_at = ?, error_code = 'LEASE_EXPIRED',
-           error_text = 'its delivery worker stopped while sending it' WHERE id = ? AND state = 'sending'`,
-      );
-      for (const row of stale) {
-        requeue.run(now, now, row.id);
-        event.run({
-          ...eventRow(row.id, now, 'queued', row.attempts, row.route),
-          code: 'LEASE_EXPIRED',
-          text: 'taken back after its delivery worker stopped while sending it; a resend may be a duplicate',
-        });
-      }
-      return stale.length;
-    },
-    expireOverdue(createdBefore, now) {
-      const overdue = db
-        .prepare<[number], { id: string; attempts: number; route: string | null }>(
-          `SELECT id, attempts, route FROM outbox INDEXED BY outbox_queued WHERE state = 'queued' AND created_at < ?`,
-        )
-        .all(createdBefore);
-      const expire = db.prepare(
-        `UPDATE outbox SET state = 'expired', updated_at = ?, error_code = 'VALIDITY',
-           error_text = 'not sent within its validity period' WHERE id = ? AND state = 'queued'`,
-      );
-      for (const row of overdue) {
-        expire.run(now, row.id);
-        event.run({
-          ...eventRow(row.id, now, 'expired', row.attempts, row.route),
-          code: 'VALIDITY',
-          text: 'not sent within its validity period',
-        });
-      }
-      return overdue.length;
-    },
-  };
 }
 
 function eventRow(id: string, at: number, state: string, attempt: number, route: string | null): EventRow {
@@ -149,6 +166,7 @@ function eventRow(id: string, at: number, state: string, attempt: number, route:
 
 type EventStatement = Database.Statement<[EventRow]>;
 type OwnedChange = Exclude<DeliveryChange, { kind: 'receipt' }>;
+type ReceiptChange = Extract<DeliveryChange, { kind: 'receipt' }>;
 
 /** accepted / requeue / final / released: applied only while the change's owner still holds the message. */
 function ownedChanges(db: Database.Database, event: EventStatement): (change: OwnedChange) => boolean {
@@ -213,10 +231,7 @@ function ownedChanges(db: Database.Database, event: EventStatement): (change: Ow
  * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
  * changes (a late receipt for an attempt that was since retried updates its part only).
  */
-function receiptChange(
-  db: Database.Database,
-  event: EventStatement,
-): (change: Extract<DeliveryChange, { kind: 'receipt' }>) => boolean {
+function receiptChange(db: Database.Database, event: EventStatement): (change: ReceiptChange) => boolean {
   const findPart = db.prepare<[string, string], { message_id: string; attempt: number }>(
     'SELECT message_id, attempt FROM outbox_parts WHERE route = ? AND peer_id = ?',
   );

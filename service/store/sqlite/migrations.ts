@@ -90,6 +90,13 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE accounts ADD COLUMN test INTEGER NOT NULL DEFAULT 0 CHECK (test IN (0, 1));
    ALTER TABLE accounts ADD COLUMN locked_until INTEGER;   -- ms since the epoch; NULL when not locked
    ALTER TABLE accounts ADD COLUMN unlocked_at INTEGER;    -- ms since the epoch of the last unlock`,
+
+  // The contract's names down to the column: SMSSend's smsto, smsmsg and carrierCode, so one name
+  // leads from the WSDL through the record (../records.ts) to the database. A rename keeps the
+  // rows, their history (outbox_events refers to the id) and the indexes (none names these).
+  `ALTER TABLE outbox RENAME COLUMN recipient TO smsto;
+   ALTER TABLE outbox RENAME COLUMN message TO smsmsg;
+   ALTER TABLE outbox RENAME COLUMN carrier TO carrier_code;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,7 +15,7 @@ export interface OutboxQuery {
   /** Any of these states (all when absent or empty). */
   readonly states?: readonly MessageState[];
   /** E.164, as stored. */
-  readonly recipient?: string;
+  readonly smsto?: string;
   readonly account?: string;
   /** Created at or after (ms since the epoch). */
   readonly since?: number;
@@ -55,9 +55,9 @@ function whereOf(query: OutboxQuery): { sql: string; values: Array<string | numb
     clauses.push(`state IN (${query.states.map(() => '?').join(', ')})`);
     values.push(...query.states);
   }
-  if (query.recipient !== undefined) {
-    clauses.push('recipient = ?');
-    values.push(query.recipient);
+  if (query.smsto !== undefined) {
+    clauses.push('smsto = ?');
+    values.push(query.smsto);
   }
   if (query.account !== undefined) {
     clauses.push('account = ?');
@@ -85,7 +85,7 @@ export function sqliteOutboxQueries(db: Database.Database): SqliteOutboxQueries 
   );
   const deleteMessages = db.prepare(`DELETE FROM outbox WHERE ${prunable}`);
   // '' is never a stored text otherwise: the service refuses empty messages (EmptyMessage).
-  const redact = db.prepare(`UPDATE outbox SET message = '' WHERE ${prunable} AND message <> ''`);
+  const redact = db.prepare(`UPDATE outbox SET smsmsg = '' WHERE ${prunable} AND smsmsg <> ''`);
   const prune = db.transaction((before: number, mode: PruneMode): number => {
     const bound = [firstIdAt(before), before] as const;
     if (mode === 'text') return redact.run(...bound).changes;

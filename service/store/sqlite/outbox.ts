@@ -18,9 +18,9 @@ export interface SqliteOutbox {
 }
 
 /** The outbox columns, in the order INSERT names them. */
-export const OUTBOX_INSERT = `INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding,
-    segments, port, message, state, updated_at)
-  VALUES (@id, @created_at, @account, @keyword, @recipient, @carrier, @encoding, @segments, @port, @message,
+export const OUTBOX_INSERT = `INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding,
+    segments, port, smsmsg, state, updated_at)
+  VALUES (@id, @created_at, @account, @keyword, @smsto, @carrier_code, @encoding, @segments, @port, @smsmsg,
     @state, @created_at)`;
 
 export function toInsertRow(id: string, createdAt: number, message: NewMessage, state: MessageState) {
@@ -29,12 +29,12 @@ export function toInsertRow(id: string, createdAt: number, message: NewMessage, 
     created_at: createdAt,
     account: message.account,
     keyword: message.keyword,
-    recipient: message.recipient,
-    carrier: message.carrier,
+    smsto: message.smsto,
+    carrier_code: message.carrierCode,
     encoding: message.encoding,
     segments: message.segments,
     port: message.port,
-    message: message.text,
+    smsmsg: message.smsmsg,
     state,
   };
 }

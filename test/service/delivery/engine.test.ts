@@ -18,15 +18,15 @@ const dir = mkdtempSync(join(tmpdir(), 'smskit-engine-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 
-const message = (text: string, carrier = 'att'): NewMessage => ({
+const message = (smsmsg: string, carrierCode = 'att'): NewMessage => ({
   account: 'a@example.com',
   keyword: 'ACME',
-  recipient: '+14155550123',
-  carrier,
+  smsto: '+14155550123',
+  carrierCode,
   encoding: 'gsm7',
   segments: 1,
   port: null,
-  text,
+  smsmsg,
 });
 
 type Answer = (message: OutgoingMessage, attempt: number) => SubmitResult | Promise<SubmitResult>;
@@ -117,7 +117,7 @@ describe('sending', () => {
     for (let i = 0; i < 40; i++) ids.push((await store.enqueue(message(`m${i}`))).id);
     engine.start();
     await waitFor('all accepted', async () => (await store.countByState()).accepted === 40);
-    expect(route.submitted.map((m) => m.text)).toEqual(ids.map((_, i) => `m${i}`));
+    expect(route.submitted.map((m) => m.smsmsg)).toEqual(ids.map((_, i) => `m${i}`));
     expect(route.maxInFlight).toBeLessThanOrEqual(4);
     expect(route.maxInFlight).toBeGreaterThan(1);
     const first = await store.getMessage(ids[0] ?? '');
@@ -226,7 +226,7 @@ describe('answers', () => {
 
 describe('receipts', () => {
   it('a multi-part message is delivered when every part is; a failed part settles it at once', async () => {
-    const route = new ScriptedRoute('r', (m) => ({ outcome: 'accepted', peerIds: [`${m.text}-1`, `${m.text}-2`] }));
+    const route = new ScriptedRoute('r', (m) => ({ outcome: 'accepted', peerIds: [`${m.smsmsg}-1`, `${m.smsmsg}-2`] }));
     const { store, engine } = setup(route);
     const a = (await store.enqueue({ ...message('a'), segments: 2 })).id;
     const b = (await store.enqueue({ ...message('b'), segments: 2 })).id;

@@ -30,15 +30,15 @@ export interface StoreFactory {
   fresh(options?: StoreOptions): Promise<StoreUnderTest>;
 }
 
-export const message = (text = 'hello', carrier = 'att', segments = 1): NewMessage => ({
+export const message = (smsmsg = 'hello', carrierCode = 'att', segments = 1): NewMessage => ({
   account: 'alice@example.com',
   keyword: 'ACME',
-  recipient: '+14155550123',
-  carrier,
+  smsto: '+14155550123',
+  carrierCode,
   encoding: 'gsm7',
   segments,
   port: null,
-  text,
+  smsmsg,
 });
 
 const T0 = 1_800_000_000_000;
@@ -205,7 +205,7 @@ function describeEnqueue(factory: StoreFactory): void {
         const observer = await another();
         try {
           expect(await observer.countOutbox()).toBe(50);
-          expect((await observer.listOutbox()).map((m) => m.text)).toEqual(ids.map((_, i) => `m${i}`));
+          expect((await observer.listOutbox()).map((m) => m.smsmsg)).toEqual(ids.map((_, i) => `m${i}`));
         } finally {
           await observer.close();
         }
@@ -289,9 +289,9 @@ function describeClaims(factory: StoreFactory): void {
         const two = await store.delivery.claim(claimRequest({ carriers: { except: ['vzw', 'tmo'] }, limit: 2 }));
         expect(two.map((m) => m.id)).toEqual([ids[0], ids[2]]);
         expect(two[0]).toMatchObject({
-          text: 'att',
-          carrier: 'att',
-          recipient: '+14155550123',
+          smsmsg: 'att',
+          carrierCode: 'att',
+          smsto: '+14155550123',
           encoding: 'gsm7',
           segments: 1,
           port: null,

@@ -10,15 +10,15 @@ import type { StoreFactory } from './contract.js';
 
 const T0 = 1_800_000_000_000;
 
-const message = (recipient: string, account = 'alice@example.com'): NewMessage => ({
+const message = (smsto: string, account = 'alice@example.com'): NewMessage => ({
   account,
   keyword: 'ACME',
-  recipient,
-  carrier: 'att',
+  smsto,
+  carrierCode: 'att',
   encoding: 'gsm7',
   segments: 1,
   port: null,
-  text: 'private text',
+  smsmsg: 'private text',
 });
 
 /** Claims everything and records `accepted` for `id`, the rest `rejected`: two events each. */
@@ -43,7 +43,7 @@ async function settle(store: Store, accepted: string, now: number): Promise<void
 
 export function describeOperations(factory: StoreFactory): void {
   describe('operations: status and retention', () => {
-    it('finds messages newest first by state, recipient, account and time; streams the history after a cursor', async () => {
+    it('finds messages newest first by state, smsto, account and time; streams the history after a cursor', async () => {
       let now = T0;
       const t = await factory.fresh({ clock: () => now });
       try {
@@ -60,7 +60,7 @@ export function describeOperations(factory: StoreFactory): void {
         expect(await ids({})).toEqual([c, b, a]);
         expect(await ids({ order: 'oldest', limit: 2 })).toEqual([a, b]);
         expect(await ids({ states: ['accepted', 'test'] })).toEqual([c, a]);
-        expect(await ids({ recipient: '+15550000001' })).toEqual([c, a]);
+        expect(await ids({ smsto: '+15550000001' })).toEqual([c, a]);
         expect(await ids({ account: 'bob@example.com' })).toEqual([b]);
         expect(await ids({ since: T0 + 60_000 })).toEqual([c, b]);
         const changes = await store.historyAfter(cursor, 100);
@@ -90,10 +90,10 @@ export function describeOperations(factory: StoreFactory): void {
         now += 86_400_000;
         const recent = (await store.enqueue(message('+15550000004'), 'test')).id;
         expect(await store.pruneOutbox(now - 1, 'text')).toBe(2);
-        expect((await store.getMessage(sent))?.text).toBe('');
+        expect((await store.getMessage(sent))?.smsmsg).toBe('');
         expect((await store.history(sent)).length).toBe(3);
-        expect((await store.getMessage(waiting))?.text).toBe('private text');
-        expect((await store.getMessage(recent))?.text).toBe('private text');
+        expect((await store.getMessage(waiting))?.smsmsg).toBe('private text');
+        expect((await store.getMessage(recent))?.smsmsg).toBe('private text');
         expect(await store.pruneOutbox(now - 1, 'messages')).toBe(2);
         expect(await store.getMessage(refused)).toBeUndefined();
         expect(await store.history(sent)).toEqual([]);

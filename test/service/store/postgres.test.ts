@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { openStore, PG_SCHEMA_VERSION, type Store } from '../../../service/store/index.js';
+import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
 import { applyChanges } from '../../../service/store/postgres/delivery.js';
 import { openPostgresStore } from '../../../service/store/postgres/store.js';
 import { waitFor } from '../../helpers/wait-for.js';
@@ -58,6 +59,62 @@ describe.skipIf(skip !== undefined)('postgres store: schema, secrets, outages', 
     await expect(openStore({ db: url })).rejects.toThrow(
       `database schema version ${PG_SCHEMA_VERSION + 5} is newer than this smskit (${PG_SCHEMA_VERSION})`,
     );
+  });
+
+  it('renames a version 3 database to the contract names (smsto, carrier_code, smsmsg), keeping rows, history and indexes', async () => {
+    const { c, url } = await freshDatabase();
+    const name = url.slice(url.lastIndexOf('/') + 1, url.indexOf('?'));
+    c.psql(
+      `${PG_MIGRATIONS.slice(0, 3).join(';\n')};
+       CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL);
+       INSERT INTO schema_migrations VALUES (1, 0), (2, 0), (3, 0);
+       INSERT INTO outbox (id, created_at, account, keyword, recipient, carrier, encoding, segments, port, message,
+                           state, updated_at, attempts, route, smsc_id)
+         VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att',
+                 'gsm7', 1, NULL, 'sent in v3', 'delivered', 1700000000300, 1, 'main', 'P1'),
+                ('SMS-01HF7YAT3V65A2YJVXTXM4Y11M', 1700000000001, 'a@example.com', 'ACME', '+447700900123',
+                 'vodafone-uk', 'gsm7', 1, 2948, 'queued in v3', 'queued', 1700000000001, 0, NULL, NULL);
+       INSERT INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
+         VALUES ('main', 'P1', 'SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1, 1, 'delivered');
+       INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
+         VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000100, 'sending', 1, 'main', NULL, NULL, NULL),
+                ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000200, 'accepted', 1, 'main', 'P1', NULL, NULL),
+                ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000300, 'delivered', 1, 'main', 'P1', 'DELIVRD', 'stat:DELIVRD');`,
+      name,
+    );
+    const store = await openStore({ db: url });
+    try {
+      expect(c.psql('SELECT max(version) FROM schema_migrations', name).trim()).toBe(String(PG_SCHEMA_VERSION));
+      const columns = c.psql(`SELECT column_name FROM information_schema.columns WHERE table_name = 'outbox'`, name);
+      expect(columns.split('\n').map((line) => line.trim())).toEqual(
+        expect.arrayContaining(['smsto', 'carrier_code', 'smsmsg']),
+      );
+      expect(columns).not.toMatch(/^\s*(recipient|carrier|message)\s*$/m);
+      const indexes = c.psql(`SELECT indexname FROM pg_indexes WHERE tablename = 'outbox'`, name);
+      for (const index of ['outbox_queued', 'outbox_sending', 'outbox_state']) expect(indexes).toContain(index);
+      expect(await store.getMessage('SMS-01HF7YAT3V65A2YJVXTXM4Y11K')).toMatchObject({
+        smsto: '+14155550123',
+        carrierCode: 'att',
+        smsmsg: 'sent in v3',
+        state: 'delivered',
+        smscId: 'P1',
+      });
+      expect((await store.history('SMS-01HF7YAT3V65A2YJVXTXM4Y11K')).map((e) => e.state)).toEqual([
+        'queued',
+        'sending',
+        'accepted',
+        'delivered',
+      ]);
+      expect((await store.findOutbox({ smsto: '+447700900123' })).map((m) => m.smsmsg)).toEqual(['queued in v3']);
+      const now = Date.now();
+      const claim = { route: 'r', limit: 5, owner: 'me', now, leaseUntil: now + 1000 };
+      expect(await store.delivery.claim({ ...claim, carriers: { only: ['att'] } })).toEqual([]);
+      expect(await store.delivery.claim({ ...claim, carriers: { only: ['vodafone-uk'] } })).toMatchObject([
+        { smsto: '+447700900123', carrierCode: 'vodafone-uk', smsmsg: 'queued in v3', port: 2948, attempt: 1 },
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('claims past rows another instance holds locked, without waiting for it (SKIP LOCKED)', async () => {

@@ -25,12 +25,12 @@ const events = { receipt: async () => false, log: (line: string) => void logs.pu
 function message(overrides: Partial<OutgoingMessage> = {}): OutgoingMessage {
   return {
     id: 'SMS-01JTESTMAIL0000000000000001',
-    recipient: '+15551234567',
-    text: 'Hello',
+    smsto: '+15551234567',
+    smsmsg: 'Hello',
     encoding: 'gsm7',
     segments: 1,
     port: null,
-    carrier: 'verizon',
+    carrierCode: 'verizon',
     ...overrides,
   };
 }
@@ -77,15 +77,15 @@ describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', (
     const before = sink.mails.length;
     const long = `Grüße € [ ] ~ ^ { } \\ | 你好 📱 ${'x'.repeat(300)}\nsecond line`;
     const results = await Promise.all([
-      route.submit(message({ text: 'Hello from smskit' })),
+      route.submit(message({ smsmsg: 'Hello from smskit' })),
       route.submit(
         message({
           id: 'SMS-01JTESTMAIL0000000000000002',
-          text: long,
+          smsmsg: long,
           encoding: 'ucs2',
           segments: 6,
-          recipient: '+14165550123',
-          carrier: 'rogers',
+          smsto: '+14165550123',
+          carrierCode: 'rogers',
         }),
       ),
     ]);
@@ -112,8 +112,8 @@ describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', (
 
   it('a 4xx reply is a retry (nothing sent), a 5xx reply is rejected with the reply text', async () => {
     route = await startedRoute({ host: '127.0.0.1', port: sink.port, security: 'none', from: 'sms@example.com' });
-    const busy = await route.submit(message({ recipient: '+15551230450' }));
-    const refused = await route.submit(message({ recipient: '+15551230550' }));
+    const busy = await route.submit(message({ smsto: '+15551230450' }));
+    const refused = await route.submit(message({ smsto: '+15551230550' }));
     expect(busy).toEqual({
       outcome: 'retry',
       code: 'smtp:450',
@@ -131,11 +131,11 @@ describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', (
   it('a carrier without a gateway, or a number the gateway does not serve, is rejected without a mail', async () => {
     route = await startedRoute({ host: '127.0.0.1', port: sink.port, security: 'none', from: 'sms@example.com' });
     const before = sink.mails.length;
-    expect(await route.submit(message({ carrier: 'att' }))).toMatchObject({
+    expect(await route.submit(message({ carrierCode: 'att' }))).toMatchObject({
       outcome: 'rejected',
       code: 'NoEmailGateway',
     });
-    expect(await route.submit(message({ recipient: '+447700900123' }))).toMatchObject({
+    expect(await route.submit(message({ smsto: '+447700900123' }))).toMatchObject({
       outcome: 'rejected',
       code: 'NotServedByGateway',
     });
@@ -217,7 +217,7 @@ describe.skipIf((skipReason !== undefined || opensslSkipReason() !== undefined) 
 
     it('upgrades with STARTTLS, authenticates, and the mail arrives over TLS', async () => {
       route = await startedRoute(settings(), { SMTP_PASSWORD: 'relay secret ü' });
-      const result = await route.submit(message({ text: 'über TLS ✓' }));
+      const result = await route.submit(message({ smsmsg: 'über TLS ✓' }));
       expect(result.outcome).toBe('accepted');
       const [mail] = (await sink.waitForMails(1)).slice(-1);
       expect(mail).toMatchObject({ tls: true, authenticated: true, subject: 'SMS', rcptTos: ['5551234567@vtext.com'] });

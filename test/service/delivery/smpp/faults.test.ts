@@ -174,12 +174,12 @@ describe('SMPP route faults', () => {
     try {
       started = startRoute(routeOptions((server.address() as { port: number }).port, FAST));
       await started.waitUp();
-      expect(await started.route.submit(stored('x', { recipient: '+15551234560' }))).toEqual({
+      expect(await started.route.submit(stored('x', { smsto: '+15551234560' }))).toEqual({
         outcome: 'rejected',
         code: 'ESME_RINVDSTADR',
         text: 'the SMSC refused it: ESME_RINVDSTADR',
       });
-      expect(await started.route.submit(stored('x', { recipient: '+15551234561' }))).toMatchObject({
+      expect(await started.route.submit(stored('x', { smsto: '+15551234561' }))).toMatchObject({
         outcome: 'retry',
         code: 'ESME_RSYSERR',
         maybeSent: false,

@@ -16,17 +16,17 @@ import { waitFor } from '../../../helpers/wait-for.js';
 let counter = 0;
 
 /** A message as the service would have stored it (encoding and segments computed at acceptance). */
-export function stored(text: string, extra: { port?: number; recipient?: string } = {}): OutgoingMessage {
+export function stored(text: string, extra: { port?: number; smsto?: string } = {}): OutgoingMessage {
   const port = extra.port ?? null;
   const checked = checkMessage(text, port !== null, { maxSegments: 10 });
   return {
     id: `SMS-TEST${++counter}`,
-    recipient: extra.recipient ?? '+15551234567',
-    text,
+    smsto: extra.smsto ?? '+15551234567',
+    smsmsg: text,
     encoding: checked.encoding,
     segments: checked.segments,
     port,
-    carrier: 'att',
+    carrierCode: 'att',
   };
 }
 

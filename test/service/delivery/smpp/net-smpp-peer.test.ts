@@ -181,7 +181,7 @@ describe.skipIf(!hasNetSmpp && !inCi)('SMPP route → Net::SMPP SMSC (libnet-smp
       destination: { ton: 1, npi: 1 },
       receipts: false,
     });
-    expect((await route.submit(stored('hi', { recipient: '+447700900123' }))).outcome).toBe('accepted');
+    expect((await route.submit(stored('hi', { smsto: '+447700900123' }))).outcome).toBe('accepted');
     expect(submits(smsc!)[0]!.line).toMatchObject({
       source_addr: '4420',
       source_addr_ton: 3,

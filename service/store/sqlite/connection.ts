@@ -1,0 +1,138 @@
+/**
+ * The SQLite store's one connection and what is prepared on it, replaced wholesale when a
+ * failure says a fresh one may help (see `needsReopen`). Every store call runs through `use`,
+ * which maps failures to StorageError; a delivery call is one immediate transaction, at its own
+ * durability.
+ */
+import type Database from 'better-sqlite3';
+import { StorageError } from '../../errors.js';
+import { sqliteAccounts, type SqliteAccounts } from './accounts.js';
+import { sqliteDelivery, type SqliteDelivery } from './delivery.js';
+import { type Durability, type OpenOptions, openDatabase, toStorageError } from './open.js';
+import { OUTBOX_INSERT, sqliteOutbox, type SqliteOutbox, type toInsertRow } from './outbox.js';
+import { sqliteOutboxQueries, type SqliteOutboxQueries } from './outbox-query.js';
+
+export type InsertRow = ReturnType<typeof toInsertRow>;
+
+/** One open connection and what is prepared on it. */
+export interface Connection {
+  readonly db: Database.Database;
+  readonly insertBatch: (rows: readonly InsertRow[]) => void;
+  readonly accounts: SqliteAccounts;
+  readonly outbox: SqliteOutbox;
+  readonly queries: SqliteOutboxQueries;
+  readonly delivery: SqliteDelivery;
+}
+
+export interface ConnectionOptions extends OpenOptions {
+  /** Delivery state changes: commit without waiting for fsync (normal, the default) or with it (full). */
+  readonly deliveryDurability?: Durability;
+}
+
+function connect(options: OpenOptions): Connection {
+  const db = openDatabase(options);
+  const insert = db.prepare(OUTBOX_INSERT);
+  const transaction = db.transaction((rows: readonly InsertRow[]) => {
+    for (const row of rows) insert.run(row);
+  });
+  return {
+    db,
+    insertBatch: (rows) => transaction.immediate(rows),
+    accounts: sqliteAccounts(db),
+    outbox: sqliteOutbox(db),
+    queries: sqliteOutboxQueries(db),
+    delivery: sqliteDelivery(db),
+  };
+}
+
+/**
+ * Conditions a fresh connection may cure once the operator has fixed the file (restored it,
+ * made it writable again): the connection is reopened before its next use. A full disk, a lock
+ * or a refused row are simply retried on the same connection.
+ */
+function needsReopen(error: StorageError): boolean {
+  const driver = error.driverCode ?? '';
+  return (
+    error.code === 'StorageCorrupt' ||
+    error.code === 'StorageReadOnly' ||
+    driver.startsWith('SQLITE_IOERR') ||
+    driver.startsWith('SQLITE_CANTOPEN')
+  );
+}
+
+export class SqliteConnection {
+  private conn: Connection;
+  private reopen = false;
+  /** Set by the store's close: delivery calls are refused from then on. */
+  closed = false;
+  private readonly acceptSync: 'FULL' | 'NORMAL';
+  private readonly deliverySync: 'FULL' | 'NORMAL';
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.conn = connect(options);
+    this.acceptSync = options.durability === 'normal' ? 'NORMAL' : 'FULL';
+    this.deliverySync = options.deliveryDurability === 'full' ? 'FULL' : 'NORMAL';
+  }
+
+  get db(): Database.Database {
+    return this.conn.db;
+  }
+
+  /** Runs `work` on a usable connection; maps failures to StorageError and schedules a reopen when one may help. */
+  use<R>(what: string, work: (c: Connection) => R): R {
+    try {
+      if (this.reopen) {
+        if (this.conn.db.open) this.conn.db.close();
+        this.conn = connect(this.options);
+        this.reopen = false;
+      }
+      return work(this.conn);
+    } catch (error) {
+      this.rollBackLeftover();
+      const failure = toStorageError(error, what);
+      if (this.reopen || needsReopen(failure)) this.reopen = true;
+      throw failure;
+    }
+  }
+
+  /** One statement (or a few) on the connection, as a promise like every store call. */
+  read<R>(what: string, work: (c: Connection) => R): Promise<R> {
+    try {
+      return Promise.resolve(this.use(what, work));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** One immediate transaction for a delivery call, as a promise like every store call. */
+  delivery<R>(what: string, work: (d: SqliteDelivery) => R): Promise<R> {
+    if (this.closed) return Promise.reject(new StorageError('StorageClosed', 'the store is closed'));
+    const { acceptSync, deliverySync } = this;
+    return this.read(what, (c) => {
+      // synchronous is per connection and read at each COMMIT: switch it around this one.
+      if (deliverySync !== acceptSync) c.db.pragma(`synchronous = ${deliverySync}`);
+      try {
+        return c.db.transaction(() => work(c.delivery)).immediate();
+      } finally {
+        if (deliverySync !== acceptSync) c.db.pragma(`synchronous = ${acceptSync}`);
+      }
+    });
+  }
+
+  close(): void {
+    if (this.conn.db.open) this.conn.db.close();
+  }
+
+  /**
+   * better-sqlite3 rolls back a failed transaction itself; make sure, or every later batch
+   * would fail with "cannot start a transaction within a transaction".
+   */
+  private rollBackLeftover(): void {
+    if (!this.conn.db.open || !this.conn.db.inTransaction) return;
+    try {
+      this.conn.db.exec('ROLLBACK');
+    } catch {
+      /* the next use reports the condition */
+    }
+  }
+}
