@@ -27,20 +27,28 @@ const EMPTY = Buffer.alloc(0);
  */
 const STATE = Symbol('smskit.body');
 
+/**
+ * A read in progress. The reads a reader waits for form a doubly linked list through their
+ * states (`pending`), so joining and leaving it costs two pointer writes: a Set keyed by the
+ * request object hashed a large object on every request.
+ */
 interface BodyState {
   readonly reader: BodyReader;
+  readonly req: StatefulRequest;
   readonly settle: (read: BodyRead) => void;
   readonly chunks: Buffer[];
   readonly deadline: number;
   received: number;
   settled: boolean;
+  previous: BodyState | undefined;
+  next: BodyState | undefined;
 }
 
 type StatefulRequest = IncomingMessage & { [STATE]?: BodyState | undefined };
 
 export class BodyReader {
-  /** Requests whose body is still coming. */
-  readonly pending = new Set<StatefulRequest>();
+  /** The first of the reads whose body is still coming (a list through BodyState). */
+  pending: BodyState | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private readonly sweepMs: number;
 
@@ -64,15 +72,20 @@ export class BodyReader {
   }
 
   private stream(req: StatefulRequest, settle: (read: BodyRead) => void): void {
-    req[STATE] = {
+    const state: BodyState = {
       reader: this,
+      req,
       settle,
       chunks: [],
       deadline: performance.now() + this.limits.timeoutMs,
       received: 0,
       settled: false,
+      previous: undefined,
+      next: this.pending,
     };
-    this.pending.add(req);
+    if (this.pending !== undefined) this.pending.previous = state;
+    this.pending = state;
+    req[STATE] = state;
     this.sweeper ??= setInterval(sweep, this.sweepMs, this).unref();
     req.on('data', onData);
     req.on('end', onEnd);
@@ -83,7 +96,7 @@ export class BodyReader {
 
   /** Stops the sweeper once nothing is pending (restarted by the next read). */
   stopIfIdle(): void {
-    if (this.pending.size === 0 && this.sweeper !== undefined) {
+    if (this.pending === undefined && this.sweeper !== undefined) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
@@ -92,14 +105,21 @@ export class BodyReader {
 
 function sweep(reader: BodyReader): void {
   const now = performance.now();
-  for (const req of reader.pending) {
-    const state = req[STATE];
-    if (state !== undefined && state.deadline > now) continue;
-    const settled = finish(req);
-    if (settled !== undefined) settled.settle({ status: 408, message: 'Request body not received in time.' });
-    else reader.pending.delete(req);
+  for (let state = reader.pending; state !== undefined; ) {
+    const next = state.next;
+    if (state.deadline <= now && finish(state.req) !== undefined)
+      state.settle({ status: 408, message: 'Request body not received in time.' });
+    state = next;
   }
   reader.stopIfIdle();
+}
+
+function unlink(state: BodyState): void {
+  if (state.previous === undefined) state.reader.pending = state.next;
+  else state.previous.next = state.next;
+  if (state.next !== undefined) state.next.previous = state.previous;
+  state.previous = undefined;
+  state.next = undefined;
 }
 
 function tooLarge(limits: BodyLimits): string {
@@ -111,7 +131,7 @@ function finish(req: StatefulRequest): BodyState | undefined {
   const state = req[STATE];
   if (state === undefined || state.settled) return undefined;
   state.settled = true;
-  state.reader.pending.delete(req);
+  unlink(state);
   req.removeListener('data', onData);
   req.removeListener('end', onEnd);
   // Not `delete`: deleting a property turns the request object into a slow dictionary-mode
