@@ -5,28 +5,28 @@
  */
 import { toDescriptor } from '../generator/descriptor/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import { fixedEntries, knownMarker } from './baseline.js';
-import { buildCatalogue, endpointPath } from './catalogue.js';
-import { ALL_CHECKS } from './checks/index.js';
-import { planOperations } from './contract.js';
-import { diagnoseRun } from './diagnose.js';
+import { fixedEntries, knownMarker } from './validate/baseline.js';
+import { buildCatalogue, endpointPath } from './catalogue/build.js';
+import { ALL_CHECKS } from './validate/checks/index.js';
+import { planOperations } from './catalogue/operation-contract.js';
+import { diagnoseRun } from './validate/diagnose.js';
 import { ConformanceError } from './errors.js';
-import { skippedCase } from './evaluate.js';
-import { secretValues } from './inputs.js';
+import { skippedCase } from './validate/evaluate.js';
+import { secretValues } from './catalogue/inputs.js';
 import { validateOptions, type ConformanceOptions, type ValidatedOptions } from './options.js';
 import { makeRedactor } from './redact.js';
-import { runCases, type RunResult } from './runner.js';
-import { schemaFacts } from './schema-facts.js';
-import { selectCases } from './select.js';
+import { runCases, type RunResult } from './run/runner.js';
+import { schemaFacts } from './catalogue/schema-facts.js';
+import { selectCases } from './catalogue/select.js';
 import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report, type ReportMeta } from './types.js';
 
 export type { ConformanceOptions, Provenance } from './options.js';
-export type { NetworkOptions } from './network.js';
-export type { ConformanceInputs, OperationInputs } from './inputs.js';
+export type { NetworkOptions } from './run/network.js';
+export type { ConformanceInputs, OperationInputs } from './catalogue/inputs.js';
 export type { Case, CaseOutcome, Check, Failure, Level, Report, ReportMeta, ReportSummary } from './types.js';
 export { ConformanceError } from './errors.js';
-export { ALL_CHECKS } from './checks/index.js';
-export { buildCatalogue } from './catalogue.js';
+export { ALL_CHECKS } from './validate/checks/index.js';
+export { buildCatalogue } from './catalogue/build.js';
 
 function descriptorOf(options: ValidatedOptions): ServiceDescriptor {
   return options.descriptor ?? toDescriptor(options.wsdlModel!);

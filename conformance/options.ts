@@ -5,12 +5,12 @@
  */
 import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import type { Baseline } from './baseline.js';
+import type { Baseline } from './validate/baseline.js';
 import { ConformanceError } from './errors.js';
-import type { ConformanceInputs } from './inputs.js';
-import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './network.js';
-import type { SchemaFacts } from './schema-facts.js';
-import { type ResolvedSettings, resolveSettings, type RunSettings, SETTINGS } from './settings.js';
+import type { ConformanceInputs } from './catalogue/inputs.js';
+import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './run/network.js';
+import type { SchemaFacts } from './catalogue/schema-facts.js';
+import { type ResolvedSettings, resolveSettings, type RunSettings, SETTINGS } from './run/settings.js';
 import type { CaseOutcome } from './types.js';
 
 /** Where the run's contract and tool come from, recorded in every report. */

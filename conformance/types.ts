@@ -6,7 +6,6 @@
  *           ──checks──▶ outcomes ──report──▶ pretty / json / junit.
  */
 import type { NameDescriptor, Protocol, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
-import type { Trace } from './trace.js';
 
 /** How much a finding matters: MUST (service spec), SHOULD (SOAP, WS-I BP), COMPAT (ASMX habits). */
 export type Level = 'must' | 'should' | 'compat';
@@ -283,4 +282,22 @@ export interface Report {
   readonly cases: readonly CaseOutcome[];
   /** Every check that exists, with its level and source, for the reporters' legends. */
   readonly checks: readonly Pick<Check, 'id' | 'level' | 'source' | 'title'>[];
+}
+
+/** The display form of an exchange (validate/trace.ts builds it): redacted, bodies truncated, with a curl command. */
+export interface Trace {
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyBytes: number;
+  };
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyBytes: number;
+  };
+  readonly curl: string;
 }

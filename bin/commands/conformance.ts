@@ -15,9 +15,9 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import type { CommandOutcome } from '../../conformance/command.js';
-import type { NetworkOptions } from '../../conformance/network.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import type { CommandOutcome } from '../../conformance/cli/command.js';
+import type { NetworkOptions } from '../../conformance/run/network.js';
 import { builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
@@ -106,7 +106,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       : cli.target === undefined
         ? { ...withHosts, contractNetwork: network }
         : { ...withHosts, network };
-  const { executeConformance } = await import('../../conformance/command.js');
+  const { executeConformance } = await import('../../conformance/cli/command.js');
   const interrupt = new AbortController();
   const onSigint = (): void => {
     if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);

@@ -6,8 +6,8 @@ import net from 'node:net';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService } from '../../bin/embedded-service.js';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance, type CommandIo } from '../../conformance/command.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
 import { ConformanceError } from '../../conformance/errors.js';
 
 function parse(argv: string[], env: Record<string, string> = {}) {
