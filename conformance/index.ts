@@ -8,7 +8,7 @@ import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { fixedEntries, knownMarker } from './validate/baseline.js';
 import { buildCatalogue, endpointPath } from './catalogue/build.js';
 import { ALL_CHECKS } from './validate/checks/index.js';
-import { planOperations } from './catalogue/operation-contract.js';
+import { operationContracts } from './catalogue/operation-contract.js';
 import { diagnoseRun } from './validate/diagnose.js';
 import { ConformanceError } from './errors.js';
 import { skippedCase } from './validate/evaluate.js';
@@ -44,7 +44,8 @@ function catalogueOf(options: ValidatedOptions, descriptor: ServiceDescriptor): 
   });
 }
 
-export interface PlannedCase {
+/** One line of `--list`: a case of the catalogue and whether the selection keeps it. */
+export interface ListedCase {
   readonly id: string;
   readonly level: Level;
   readonly description: string;
@@ -52,8 +53,11 @@ export interface PlannedCase {
   readonly skipReason?: string;
 }
 
-/** The planned cases and whether each would run (`--list`): nothing is sent. */
-export function listCases(options: ConformanceOptions): PlannedCase[] {
+/** @deprecated The former name of {@link ListedCase}; kept so existing imports still compile. */
+export type PlannedCase = ListedCase;
+
+/** Every case of the catalogue and whether it would run (`--list`): nothing is sent. */
+export function listCases(options: ConformanceOptions): ListedCase[] {
   const validated = validateOptions(options);
   const cases = catalogueOf(validated, descriptorOf(validated));
   const { run, skipped } = selectCases(cases, { ...selectionOf(validated) });
@@ -185,7 +189,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     );
   }
   validated.onStart?.(run.length);
-  const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
+  const allParams = operationContracts(descriptor).flatMap((p) => p.params.map((q) => q.name));
   const redact = makeRedactor([...secretValues(validated.inputs, allParams), ...(validated.network?.secrets ?? [])]);
   const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
   const result: RunResult = await runCases(run, runnerOptions(validated, basePath, redact));

@@ -12,7 +12,7 @@ import type { ServiceDescriptor } from '../../runtime/descriptor.js';
 import { CodecError } from '../../runtime/index.js';
 import { addressPath } from '../../runtime/wire.js';
 import { isBuilt, type CaseContext } from './case-context.js';
-import { planOperations, type OperationPlan } from './operation-contract.js';
+import { operationContracts, type OperationContract } from './operation-contract.js';
 import { ConformanceError } from '../errors.js';
 import type { ConformanceInputs } from './inputs.js';
 import { methodInputs } from './operation-input.js';
@@ -34,7 +34,7 @@ export interface CatalogueOptions {
   readonly maxBodyBytes?: number;
   /** Facets and list items from the WSDL model, for sample values (default: none). */
   readonly facts?: SchemaFacts;
-  /** Every result element is required in an answer (the built-in contract's rule; see contract.ts). */
+  /** Every result element is required in an answer (the built-in contract's rule; see operation-contract.ts). */
   readonly requireResults?: boolean;
 }
 
@@ -54,8 +54,8 @@ interface PositiveVariant {
   readonly mustUnderstand?: boolean;
 }
 
-function isSoap(plan: OperationPlan): boolean {
-  return plan.protocol === 'soap11' || plan.protocol === 'soap12';
+function isSoap(contract: OperationContract): boolean {
+  return contract.protocol === 'soap11' || contract.protocol === 'soap12';
 }
 
 function tagOf(d: ServiceDescriptor, key: string): string {
@@ -64,8 +64,8 @@ function tagOf(d: ServiceDescriptor, key: string): string {
 }
 
 /** The variants worth a case for this operation on this binding, from what its input holds. */
-function variantsOf(ctx: Pick<CaseContext, 'plan' | 'inputs' | 'descriptor'>): PositiveVariant[] {
-  const soap = isSoap(ctx.plan);
+function variantsOf(ctx: Pick<CaseContext, 'contract' | 'inputs' | 'descriptor'>): PositiveVariant[] {
+  const soap = isSoap(ctx.contract);
   const features = soap ? ctx.inputs.features : ctx.inputs.inputFeatures;
   const out: PositiveVariant[] = TEXT_VARIANTS.filter((_, i) => i === 0 || features.freeText).map((v) => ({
     name: v.name,
@@ -119,7 +119,7 @@ function variantsOf(ctx: Pick<CaseContext, 'plan' | 'inputs' | 'descriptor'>): P
       });
     }
   }
-  if (soap && ctx.plan.operation.inputHeaders.length > 0) {
+  if (soap && ctx.contract.operation.inputHeaders.length > 0) {
     out.push({
       name: 'headers-must-understand',
       description: 'the declared SOAP headers marked mustUnderstand',
@@ -133,7 +133,7 @@ function variantsOf(ctx: Pick<CaseContext, 'plan' | 'inputs' | 'descriptor'>): P
 }
 
 function caseBase(
-  ctx: Pick<CaseContext, 'plan' | 'prefix' | 'caseName'>,
+  ctx: Pick<CaseContext, 'contract' | 'prefix' | 'caseName'>,
   group: string,
   name: string,
   level: Level,
@@ -142,7 +142,7 @@ function caseBase(
   return {
     id: `${ctx.prefix}/${group}/${name}`,
     operation: ctx.caseName,
-    binding: ctx.plan.protocol,
+    binding: ctx.contract.protocol,
     level,
     description,
   };
@@ -150,7 +150,7 @@ function caseBase(
 
 /** A case that keeps its id and is reported as skipped with `reason`. */
 function unusableCase(
-  ctx: Pick<CaseContext, 'plan' | 'prefix' | 'basePath' | 'caseName'>,
+  ctx: Pick<CaseContext, 'contract' | 'prefix' | 'basePath' | 'caseName'>,
   group: string,
   name: string,
   level: Level,
@@ -167,14 +167,14 @@ function unusableCase(
 
 /**
  * The SOAP headers an operation declares on the service's SOAP bindings, when `ctx` is its HTTP
- * GET/POST plan: none of them can be sent there.
+ * GET/POST contract: none of them can be sent there.
  */
 function unsendableHeaders(ctx: CaseContext): readonly string[] {
-  if (ctx.plan.protocol !== 'http-get' && ctx.plan.protocol !== 'http-post') return [];
+  if (ctx.contract.protocol !== 'http-get' && ctx.contract.protocol !== 'http-post') return [];
   const headers = new Set<string>();
   for (const binding of ctx.descriptor.bindings) {
     if (binding.protocol !== 'soap11' && binding.protocol !== 'soap12') continue;
-    const same = binding.operations.find((op) => op.name === ctx.plan.operation.name);
+    const same = binding.operations.find((op) => op.name === ctx.contract.operation.name);
     for (const header of same?.inputHeaders ?? []) headers.add(header.prop);
   }
   return [...headers];
@@ -184,14 +184,15 @@ function unsendableHeaders(ctx: CaseContext): readonly string[] {
 function positiveExpectation(ctx: CaseContext, allowRefusal: boolean): Extract<Expectation, { kind: 'success' }> {
   const headers = unsendableHeaders(ctx);
   return headers.length === 0
-    ? { kind: 'success', shape: ctx.plan.success, allowRefusal }
-    : { kind: 'success', shape: ctx.plan.success, allowRefusal: true, soapHeadersOnly: headers };
+    ? { kind: 'success', shape: ctx.contract.success, allowRefusal }
+    : { kind: 'success', shape: ctx.contract.success, allowRefusal: true, soapHeadersOnly: headers };
 }
 
 /** GET query strings ASMX refuses for their length: a 400 (or 414) is then an accepted refusal. */
 function successExpectation(ctx: CaseContext, request: RequestSpec, allowRefusal: boolean): Expectation {
   const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
-  if (ctx.plan.protocol !== 'http-get' || query.length <= ASMX_MAX_QUERY) return positiveExpectation(ctx, allowRefusal);
+  if (ctx.contract.protocol !== 'http-get' || query.length <= ASMX_MAX_QUERY)
+    return positiveExpectation(ctx, allowRefusal);
   const why = `the query string (${query.length} characters) is over ASMX's ${ASMX_MAX_QUERY}-character limit`;
   return {
     ...positiveExpectation(ctx, allowRefusal),
@@ -204,14 +205,14 @@ function successExpectation(ctx: CaseContext, request: RequestSpec, allowRefusal
 }
 
 function positiveCase(ctx: CaseContext, variant: PositiveVariant): Case {
-  const description = `a correct ${ctx.plan.operation.name} request over ${ctx.plan.protocol} with ${variant.description}`;
+  const description = `a correct ${ctx.contract.operation.name} request over ${ctx.contract.protocol} with ${variant.description}`;
   const built = ctx.inputs.build(variant.sample);
   if (!isBuilt(built)) return unusableCase(ctx, 'ok', variant.name, variant.level, description, built.unusable);
   let request: RequestSpec;
   try {
     const mustUnderstand =
-      variant.mustUnderstand === true ? ctx.plan.operation.inputHeaders.map((h) => h.prop) : undefined;
-    request = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, built, mustUnderstand);
+      variant.mustUnderstand === true ? ctx.contract.operation.inputHeaders.map((h) => h.prop) : undefined;
+    request = positiveRequest(ctx.descriptor, ctx.contract, ctx.basePath, built, mustUnderstand);
   } catch (error) {
     if (!(error instanceof CodecError)) throw error;
     return unusableCase(
@@ -220,7 +221,7 @@ function positiveCase(ctx: CaseContext, variant: PositiveVariant): Case {
       variant.name,
       variant.level,
       description,
-      `cannot be sent over ${ctx.plan.protocol}: ${error.message}`,
+      `cannot be sent over ${ctx.contract.protocol}: ${error.message}`,
     );
   }
   return {
@@ -243,7 +244,7 @@ function httpCase(
 
 /** GET/POST: a missing parameter, an unsupported method, parameters in reverse order. */
 function httpNegativeCases(ctx: CaseContext): Case[] {
-  const values = httpParams(ctx.plan, ctx.plain);
+  const values = httpParams(ctx.contract, ctx.plain);
   const names = [...new Set(values.map(([name]) => name))];
   const cases: Case[] = [];
   const last = names[names.length - 1];
@@ -251,7 +252,7 @@ function httpNegativeCases(ctx: CaseContext): Case[] {
     cases.push(
       httpCase(ctx, 'error', 'missing-parameter', 'compat', `a request without the parameter ${last}`, {
         request: httpRequestWithParams(
-          ctx.plan,
+          ctx.contract,
           ctx.basePath,
           values.filter(([name]) => name !== last),
         ),
@@ -259,7 +260,7 @@ function httpNegativeCases(ctx: CaseContext): Case[] {
       }),
     );
   }
-  const plain = httpRequestWithParams(ctx.plan, ctx.basePath, values);
+  const plain = httpRequestWithParams(ctx.contract, ctx.basePath, values);
   cases.push(
     httpCase(ctx, 'error', 'unsupported-method', 'should', 'a PUT request to the operation path', {
       request: { ...plain, method: 'PUT', path: plain.path.split('?')[0]!, body: plain.body ?? '' },
@@ -269,7 +270,7 @@ function httpNegativeCases(ctx: CaseContext): Case[] {
   if (names.length > 1) {
     cases.push(
       httpCase(ctx, 'compat', 'any-order', 'compat', 'a correct request with the parameters in reverse order', {
-        request: httpRequestWithParams(ctx.plan, ctx.basePath, reverseParams(values)),
+        request: httpRequestWithParams(ctx.contract, ctx.basePath, reverseParams(values)),
         expect: positiveExpectation(ctx, false),
       }),
     );
@@ -297,13 +298,13 @@ export function endpointPath(descriptor: ServiceDescriptor, basePath: string | u
 }
 
 function operationCases(ctx: Omit<CaseContext, 'plain'>): Case[] {
-  const plainDescription = `a correct ${ctx.plan.operation.name} request over ${ctx.plan.protocol}`;
+  const plainDescription = `a correct ${ctx.contract.operation.name} request over ${ctx.contract.protocol}`;
   const plain = ctx.inputs.build({ kind: 'typical', text: PLAIN_TEXT });
   if (!isBuilt(plain)) return [unusableCase(ctx, 'ok', 'plain', 'must', plainDescription, plain.unusable)];
   const full: CaseContext = { ...ctx, plain };
   const cases = variantsOf(full).map((variant) => positiveCase(full, variant));
   if (cases[0]!.unusable !== undefined) return cases; // nothing can be sent: the negative cases would not either
-  cases.push(...(isSoap(ctx.plan) ? soapNegativeCases(full) : httpNegativeCases(full)));
+  cases.push(...(isSoap(ctx.contract) ? soapNegativeCases(full) : httpNegativeCases(full)));
   cases.push(...invalidValueCases(full));
   return cases;
 }
@@ -312,37 +313,37 @@ function operationCases(ctx: Omit<CaseContext, 'plain'>): Case[] {
  * An operation's name in case ids: the WSDL name; the method name (unique per service) where the
  * binding has two operations of that name (ASMX MessageName overloads: Add and AddDoubles).
  */
-function caseNameOf(plan: OperationPlan): string {
-  const op = plan.operation;
-  const overloaded = plan.binding.operations.filter((o) => o.name === op.name).length > 1;
+function caseNameOf(contract: OperationContract): string {
+  const op = contract.operation;
+  const overloaded = contract.binding.operations.filter((o) => o.name === op.name).length > 1;
   return overloaded ? op.method : op.name;
 }
 
 export function buildCatalogue(options: CatalogueOptions): Case[] {
   const { descriptor } = options;
   const basePath = endpointPath(descriptor, options.basePath);
-  const plans = planOperations(descriptor, { requireResults: options.requireResults ?? false });
-  const inputs = methodInputs(descriptor, plans, options.inputs, options.facts ?? NO_FACTS);
+  const contracts = operationContracts(descriptor, { requireResults: options.requireResults ?? false });
+  const inputs = methodInputs(descriptor, contracts, options.inputs, options.facts ?? NO_FACTS);
   const cases: Case[] = [];
-  for (const plan of plans) {
-    const caseName = caseNameOf(plan);
-    const prefix = `${caseName}/${plan.protocol}`;
-    const method = inputs.get(plan.operation.method);
-    if (plan.unusable !== undefined || method === undefined) {
+  for (const contract of contracts) {
+    const caseName = caseNameOf(contract);
+    const prefix = `${caseName}/${contract.protocol}`;
+    const method = inputs.get(contract.operation.method);
+    if (contract.unusable !== undefined || method === undefined) {
       cases.push(
         unusableCase(
-          { plan, prefix, basePath, caseName },
+          { contract, prefix, basePath, caseName },
           'ok',
           'plain',
           'must',
-          `a correct ${plan.operation.name} request over ${plan.protocol}`,
-          plan.unusable ?? 'no input could be planned',
+          `a correct ${contract.operation.name} request over ${contract.protocol}`,
+          contract.unusable ?? 'no input could be built',
         ),
       );
       continue;
     }
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    cases.push(...operationCases({ descriptor, plan, basePath, maxBodyBytes, caseName, prefix, inputs: method }));
+    cases.push(...operationCases({ descriptor, contract, basePath, maxBodyBytes, caseName, prefix, inputs: method }));
   }
   cases.push(wsdlCase(descriptor, basePath));
   validateCatalogue(cases);

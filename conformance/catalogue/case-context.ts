@@ -1,12 +1,12 @@
-/** What every case builder of one (binding, operation) needs: the plan, the path, the inputs. */
+/** What every case builder of one (binding, operation) needs: the contract, the path, the inputs. */
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
-import type { OperationPlan } from './operation-contract.js';
+import type { OperationContract } from './operation-contract.js';
 import type { BuiltInput, InputResult, MethodInputs } from './operation-input.js';
 
 /** Shared per-operation facts the case builders need. */
 export interface CaseContext {
   readonly descriptor: ServiceDescriptor;
-  readonly plan: OperationPlan;
+  readonly contract: OperationContract;
   readonly basePath: string;
   readonly maxBodyBytes: number;
   /** The operation's name in case ids: its WSDL name, or its method where the binding overloads the name. */

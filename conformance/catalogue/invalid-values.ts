@@ -39,7 +39,7 @@ function invalidCase(ctx: CaseContext, spec: InvalidSpec): Case {
   return {
     id: `${ctx.prefix}/invalid/${spec.name}`,
     operation: ctx.caseName,
-    binding: ctx.plan.protocol,
+    binding: ctx.contract.protocol,
     level: 'should',
     description: spec.description,
     request: spec.request,
@@ -48,7 +48,7 @@ function invalidCase(ctx: CaseContext, spec: InvalidSpec): Case {
 }
 
 function wrapperName(ctx: CaseContext): string | undefined {
-  const op = ctx.plan.operation;
+  const op = ctx.contract.operation;
   return op.input.kind === 'element' ? ctx.descriptor.elements[op.input.element]?.name.local : undefined;
 }
 
@@ -58,13 +58,13 @@ function shown(path: WirePath): string {
 
 function soapInvalidCases(ctx: CaseContext): InvalidSpec[] {
   const root = wrapperName(ctx);
-  const op = ctx.plan.operation;
+  const op = ctx.contract.operation;
   if (root === undefined || op.input.kind !== 'element') return [];
   const value = ctx.descriptor.elements[op.input.element]!.value;
-  const plain = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, ctx.plain);
+  const plain = positiveRequest(ctx.descriptor, ctx.contract, ctx.basePath, ctx.plain);
   const fault: Expectation = {
     kind: 'fault',
-    version: soapVersionOf(ctx.plan.protocol),
+    version: soapVersionOf(ctx.contract.protocol),
     family: 'client',
     acceptAnyVersion: false,
     acceptStatuses: [400],
@@ -110,21 +110,21 @@ function soapInvalidCases(ctx: CaseContext): InvalidSpec[] {
       description: `a request without the required element ${shown(required)}`,
       request: missingRequest,
       // ASMX answers with the type's default value; a Client fault is as good an answer.
-      expect: { kind: 'success', shape: ctx.plan.success, allowRefusal: true },
+      expect: { kind: 'success', shape: ctx.contract.success, allowRefusal: true },
     });
   }
   return specs;
 }
 
 function httpInvalidCases(ctx: CaseContext): InvalidSpec[] {
-  const http = ctx.plan.http;
+  const http = ctx.contract.http;
   if (http === undefined) return [];
-  const values = httpParams(ctx.plan, ctx.plain);
+  const values = httpParams(ctx.contract, ctx.plain);
   const error: Expectation = { kind: 'http-error', acceptStatuses: [500, 400] };
   const replaceFirst = (name: string, text: string): RequestSpec => {
     let done = false;
     return httpRequestWithParams(
-      ctx.plan,
+      ctx.contract,
       ctx.basePath,
       values.map(([n, v]) => {
         if (n !== name || done) return [n, v] as const;
@@ -160,6 +160,6 @@ function httpInvalidCases(ctx: CaseContext): InvalidSpec[] {
 }
 
 export function invalidValueCases(ctx: CaseContext): Case[] {
-  const soap = ctx.plan.protocol === 'soap11' || ctx.plan.protocol === 'soap12';
+  const soap = ctx.contract.protocol === 'soap11' || ctx.contract.protocol === 'soap12';
   return (soap ? soapInvalidCases(ctx) : httpInvalidCases(ctx)).map((spec) => invalidCase(ctx, spec));
 }

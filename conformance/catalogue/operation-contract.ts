@@ -5,7 +5,7 @@
  * namespaces and order all come from the descriptor.
  *
  * An operation the runner cannot exercise (not document/literal, one-way, a parameter an HTTP
- * binding cannot carry) gets a plan with `unusable` set: its cases are reported as skipped with
+ * binding cannot carry) gets a contract with `unusable` set: its cases are reported as skipped with
  * that reason, and the rest of the run goes on.
  */
 import type {
@@ -32,11 +32,11 @@ export interface InputParam {
   readonly nillable: boolean;
 }
 
-export interface OperationPlan {
+export interface OperationContract {
   readonly protocol: Protocol;
   readonly binding: BindingDescriptor;
   readonly operation: OperationDescriptor;
-  /** The top-level input members in order (empty for an unusable plan). */
+  /** The top-level input members in order (empty for an unusable contract). */
   readonly params: readonly InputParam[];
   readonly success: SuccessShape;
   /** HTTP GET/POST: the runtime's compiled operation (parameter forms, repeated items). */
@@ -45,7 +45,7 @@ export interface OperationPlan {
   readonly unusable?: string;
 }
 
-export interface PlanOptions {
+export interface ContractOptions {
   /**
    * Every result element is required in an answer, even one the schema makes optional
    * (minOccurs="0"): the built-in contract's spec says so (one child <Operation>Result), and
@@ -103,7 +103,7 @@ function param(f: FieldDescriptor): InputParam {
   };
 }
 
-function unusablePlan(binding: BindingDescriptor, op: OperationDescriptor, reason: string): OperationPlan {
+function unusableContract(binding: BindingDescriptor, op: OperationDescriptor, reason: string): OperationContract {
   return {
     protocol: binding.protocol,
     binding,
@@ -124,31 +124,31 @@ function outputHeaders(d: ServiceDescriptor, op: OperationDescriptor): ExpectedH
   });
 }
 
-function soapPlan(
+function soapContract(
   d: ServiceDescriptor,
   binding: BindingDescriptor,
   op: OperationDescriptor,
-  options: PlanOptions,
-): OperationPlan {
+  options: ContractOptions,
+): OperationContract {
   if (op.input.kind !== 'element')
-    return unusablePlan(
+    return unusableContract(
       binding,
       op,
       'not a document/literal operation with an input element (rpc or no input message)',
     );
   if (op.output.kind !== 'element')
-    return unusablePlan(binding, op, 'a one-way operation (no output message): there is no answer to check');
+    return unusableContract(binding, op, 'a one-way operation (no output message): there is no answer to check');
   const input = d.elements[op.input.element];
   const output = d.elements[op.output.element];
   if (input === undefined || output === undefined)
-    return unusablePlan(
+    return unusableContract(
       binding,
       op,
       `the message element ${input === undefined ? op.input.element : op.output.element} is not in the descriptor`,
     );
   const outputType = complexOf(d, output.value);
   if (outputType === undefined || outputType.arrayItem !== undefined)
-    return unusablePlan(binding, op, 'the output element is not a wrapper of result elements');
+    return unusableContract(binding, op, 'the output element is not a wrapper of result elements');
   const params = (complexOf(d, input.value)?.fields ?? []).map(param);
   const version = binding.protocol === 'soap11' ? '1.1' : '1.2';
   const required = options.requireResults === true;
@@ -172,15 +172,15 @@ function soapResultField(d: ServiceDescriptor, op: OperationDescriptor, field: s
   return wrapper === undefined ? undefined : complexOf(d, wrapper.value)?.fields.find((f) => f.prop === field);
 }
 
-function httpPlan(
+function httpContract(
   d: ServiceDescriptor,
   binding: BindingDescriptor,
   op: OperationDescriptor,
   compiled: HttpOperation | UnusableHttpOperation | undefined,
-  options: PlanOptions,
-): OperationPlan {
-  if (compiled === undefined) return unusablePlan(binding, op, 'the runtime cannot compile this HTTP operation');
-  if ('error' in compiled) return unusablePlan(binding, op, compiled.error.message);
+  options: ContractOptions,
+): OperationContract {
+  if (compiled === undefined) return unusableContract(binding, op, 'the runtime cannot compile this HTTP operation');
+  if ('error' in compiled) return unusableContract(binding, op, compiled.error.message);
   const params = compiled.params.map((p) => {
     const declared = op.input.kind === 'params' ? op.input.params.find((q) => q.name === p.name) : undefined;
     return {
@@ -195,10 +195,10 @@ function httpPlan(
   if (op.output.kind === 'empty')
     return { protocol: binding.protocol, binding, operation: op, params, success: { kind: 'empty' }, http: compiled };
   if (op.output.kind !== 'xml-result')
-    return unusablePlan(binding, op, 'an HTTP operation whose answer is not an XML document (mime:mimeXml)');
+    return unusableContract(binding, op, 'an HTTP operation whose answer is not an XML document (mime:mimeXml)');
   const element = d.elements[op.output.element];
   if (element === undefined)
-    return unusablePlan(binding, op, `the result element ${op.output.element} is not in the descriptor`);
+    return unusableContract(binding, op, `the result element ${op.output.element} is not in the descriptor`);
   // ASMX shares one global element per result type among methods: a null result may come as
   // xsi:nil even where that element is not nillable, when the method's SOAP result is.
   const nillable = element.nillable || soapResultField(d, op, op.output.field)?.nillable === true;
@@ -218,14 +218,14 @@ function httpPlan(
 }
 
 /** Every (binding, operation) of the descriptor, bindings in descriptor order. */
-export function planOperations(d: ServiceDescriptor, options: PlanOptions = {}): OperationPlan[] {
-  const plans: OperationPlan[] = [];
+export function operationContracts(d: ServiceDescriptor, options: ContractOptions = {}): OperationContract[] {
+  const contracts: OperationContract[] = [];
   for (const binding of d.bindings) {
     const soap = binding.protocol === 'soap11' || binding.protocol === 'soap12';
     const compiled = soap ? undefined : compileHttpBinding(d, binding);
     for (const op of binding.operations) {
-      plans.push(
-        soap ? soapPlan(d, binding, op, options) : httpPlan(d, binding, op, compiled!.get(op.method), options),
+      contracts.push(
+        soap ? soapContract(d, binding, op, options) : httpContract(d, binding, op, compiled!.get(op.method), options),
       );
     }
     // Operations the WSDL lists on this binding but the generator had to leave out: skipped, with why.
@@ -238,8 +238,8 @@ export function planOperations(d: ServiceDescriptor, options: PlanOptions = {}):
         inputHeaders: [],
         outputHeaders: [],
       };
-      plans.push(unusablePlan(binding, op, omitted.reason));
+      contracts.push(unusableContract(binding, op, omitted.reason));
     }
   }
-  return plans;
+  return contracts;
 }

@@ -15,7 +15,7 @@ import type {
   ServiceDescriptor,
 } from '../../runtime/descriptor.js';
 import { CodecError, valueFromJson } from '../../runtime/index.js';
-import { complexOf, type InputParam, type OperationPlan } from './operation-contract.js';
+import { complexOf, type InputParam, type OperationContract } from './operation-contract.js';
 import { ConformanceError } from '../errors.js';
 import { bindInputs, type ConformanceInputs, type OperationInputs } from './inputs.js';
 import { newFeatures, PLAIN_TEXT, sampleValue, type SampleFeatures, type SampleVariant } from './samples.js';
@@ -78,18 +78,20 @@ function expandPaths(json: unknown): unknown {
   return out;
 }
 
-function methodShapes(d: ServiceDescriptor, plans: readonly OperationPlan[]): Map<string, MethodShape> {
+function methodShapes(d: ServiceDescriptor, contracts: readonly OperationContract[]): Map<string, MethodShape> {
   const shapes = new Map<string, MethodShape>();
-  for (const plan of plans) {
-    if (plan.unusable !== undefined) continue;
-    const op = plan.operation;
+  for (const contract of contracts) {
+    if (contract.unusable !== undefined) continue;
+    const op = contract.operation;
     const existing = shapes.get(op.method);
     if (existing?.element !== undefined) continue;
     const soap = op.input.kind === 'element' ? op : undefined;
     if (soap === undefined && existing !== undefined) continue;
     shapes.set(
       op.method,
-      soap === undefined ? { method: op.method, params: plan.params, headers: [] } : soapShape(d, soap, plan.params),
+      soap === undefined
+        ? { method: op.method, params: contract.params, headers: [] }
+        : soapShape(d, soap, contract.params),
     );
   }
   return shapes;
@@ -160,29 +162,31 @@ function userValues(
 /** Builds every method's inputs for the catalogue; user mistakes throw, the runner's limits become `unusable`. */
 export function methodInputs(
   d: ServiceDescriptor,
-  plans: readonly OperationPlan[],
+  contracts: readonly OperationContract[],
   inputs: ConformanceInputs,
   facts: SchemaFacts = NO_FACTS,
 ): Map<string, MethodInputs> {
-  const shapes = methodShapes(d, plans);
-  const allParams = plans.flatMap((p) => p.params.map((q) => q.name));
-  checkOperationNames(inputs, plans);
+  const shapes = methodShapes(d, contracts);
+  const allParams = contracts.flatMap((p) => p.params.map((q) => q.name));
+  checkOperationNames(inputs, contracts);
   const out = new Map<string, MethodInputs>();
   for (const shape of shapes.values()) {
-    const names = [...new Set(plans.filter((p) => p.operation.method === shape.method).map((p) => p.operation.name))];
+    const names = [
+      ...new Set(contracts.filter((p) => p.operation.method === shape.method).map((p) => p.operation.name)),
+    ];
     const user = userValues(d, inputs, shape, names, allParams);
     out.set(shape.method, forMethod(d, facts, shape, user, inputs.source));
   }
   return out;
 }
 
-function checkOperationNames(inputs: ConformanceInputs, plans: readonly OperationPlan[]): void {
-  const known = new Set(plans.flatMap((p) => [p.operation.method, p.operation.name]));
+function checkOperationNames(inputs: ConformanceInputs, contracts: readonly OperationContract[]): void {
+  const known = new Set(contracts.flatMap((p) => [p.operation.method, p.operation.name]));
   for (const [name, spec] of Object.entries(inputs.operations ?? {})) {
     if (name !== '*' && !known.has(name))
       refuse(
         inputs.source,
-        `${name}: no such operation (operations: ${[...new Set(plans.map((p) => p.operation.method))].join(', ')})`,
+        `${name}: no such operation (operations: ${[...new Set(contracts.map((p) => p.operation.method))].join(', ')})`,
       );
     for (const key of Object.keys(spec as object)) {
       if (key !== 'input' && key !== 'headers')

@@ -13,7 +13,7 @@ import { XSD_NS, XSI_NS } from '../../runtime/soap/version.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import type { XmlElement, XmlNode } from '../../runtime/xml/types.js';
 import { writeElement } from '../../runtime/xml/writer.js';
-import type { OperationPlan } from './operation-contract.js';
+import type { OperationContract } from './operation-contract.js';
 import type { BuiltInput } from './operation-input.js';
 import type { RequestSpec } from '../types.js';
 
@@ -59,38 +59,38 @@ export function headerBlocksOf(request: RequestSpec): string {
  */
 export function positiveRequest(
   d: ServiceDescriptor,
-  plan: OperationPlan,
+  contract: OperationContract,
   basePath: string,
   built: BuiltInput,
   mustUnderstand?: readonly string[],
 ): RequestSpec {
-  if (plan.protocol === 'soap11' || plan.protocol === 'soap12') {
-    const version = plan.protocol === 'soap11' ? soap11 : soap12;
+  if (contract.protocol === 'soap11' || contract.protocol === 'soap12') {
+    const version = contract.protocol === 'soap11' ? soap11 : soap12;
     const headers = Object.keys(built.soapHeaders).length === 0 ? undefined : built.soapHeaders;
     // A service at the root of its host (spyne, PHP's built-in server) has the empty base path.
     const path = basePath === '' ? '/' : basePath;
-    const wire = buildSoapRequest(d, version, path, plan.operation, built.input, headers, {}, mustUnderstand);
+    const wire = buildSoapRequest(d, version, path, contract.operation, built.input, headers, {}, mustUnderstand);
     return { method: wire.method, path: wire.path, headers: wire.headers, body: wire.body ?? '' };
   }
-  return httpRequestWithParams(plan, basePath, httpParams(plan, built));
+  return httpRequestWithParams(contract, basePath, httpParams(contract, built));
 }
 
 /** The GET/POST parameters of an input, as the runtime writes them (descriptor order). */
-export function httpParams(plan: OperationPlan, built: BuiltInput): ParamValues {
-  if (plan.http === undefined)
-    throw new Error(`httpParams: ${plan.operation.name} on ${plan.protocol} has no compiled HTTP operation`);
-  return [...new URLSearchParams(encodeParams(plan.http, built.input)).entries()];
+export function httpParams(contract: OperationContract, built: BuiltInput): ParamValues {
+  if (contract.http === undefined)
+    throw new Error(`httpParams: ${contract.operation.name} on ${contract.protocol} has no compiled HTTP operation`);
+  return [...new URLSearchParams(encodeParams(contract.http, built.input)).entries()];
 }
 
 /**
  * A GET/POST request whose parameters are sent exactly as listed (in this order, with these
  * omissions): the runtime builders always write descriptor order, which these cases must not.
  */
-export function httpRequestWithParams(plan: OperationPlan, basePath: string, values: ParamValues): RequestSpec {
+export function httpRequestWithParams(contract: OperationContract, basePath: string, values: ParamValues): RequestSpec {
   const search = new URLSearchParams();
   for (const [name, value] of values) search.append(name, value);
-  const path = `${basePath}${plan.operation.httpPath ?? `/${plan.operation.name}`}`;
-  if (plan.protocol === 'http-get')
+  const path = `${basePath}${contract.operation.httpPath ?? `/${contract.operation.name}`}`;
+  if (contract.protocol === 'http-get')
     return { method: 'GET', path: search.size === 0 ? path : `${path}?${search.toString()}`, headers: {} };
   return {
     method: 'POST',

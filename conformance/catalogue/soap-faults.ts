@@ -30,7 +30,7 @@ interface FaultCaseSpec {
 }
 
 function faultCase(ctx: CaseContext, spec: FaultCaseSpec): Case {
-  const version = soapVersionOf(ctx.plan.protocol);
+  const version = soapVersionOf(ctx.contract.protocol);
   const expect: Expectation = {
     kind: 'fault',
     version,
@@ -41,7 +41,7 @@ function faultCase(ctx: CaseContext, spec: FaultCaseSpec): Case {
   return {
     id: `${ctx.prefix}/fault/${spec.name}`,
     operation: ctx.caseName,
-    binding: ctx.plan.protocol,
+    binding: ctx.contract.protocol,
     level: 'should',
     description: spec.description,
     request: spec.request,
@@ -53,11 +53,11 @@ function compatCase(ctx: CaseContext, name: string, level: Level, description: s
   return {
     id: `${ctx.prefix}/compat/${name}`,
     operation: ctx.caseName,
-    binding: ctx.plan.protocol,
+    binding: ctx.contract.protocol,
     level,
     description,
     request,
-    expect: { kind: 'success', shape: ctx.plan.success, allowRefusal: false },
+    expect: { kind: 'success', shape: ctx.contract.success, allowRefusal: false },
   };
 }
 
@@ -66,8 +66,8 @@ function withoutHeader(headers: Readonly<Record<string, string>>, name: string):
 }
 
 export function soapNegativeCases(ctx: CaseContext): Case[] {
-  const version = soapVersionOf(ctx.plan.protocol);
-  const plain = positiveRequest(ctx.descriptor, ctx.plan, ctx.basePath, ctx.plain);
+  const version = soapVersionOf(ctx.contract.protocol);
+  const plain = positiveRequest(ctx.descriptor, ctx.contract, ctx.basePath, ctx.plain);
   const body = bodyString(plain);
   const bodyChild = bodyChildOf(plain);
   // The declared header blocks go along, so that only the alteration can explain a refusal.
@@ -123,7 +123,7 @@ export function soapNegativeCases(ctx: CaseContext): Case[] {
   ];
   // The body limit is the endpoint's, not the operation's: one (expensive) over-size case per
   // binding, on its first operation, keeps a full run fast without losing the rule.
-  if (ctx.plan.binding.operations[0] === ctx.plan.operation) {
+  if (ctx.contract.binding.operations[0] === ctx.contract.operation) {
     specs.push({
       name: 'over-size',
       description: `a request body over ${ctx.maxBodyBytes} bytes`,

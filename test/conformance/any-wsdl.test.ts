@@ -11,7 +11,7 @@ import { parseWsdl } from '../../generator/parse/index.js';
 import { buildCatalogue } from '../../conformance/catalogue/build.js';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
 import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
-import { planOperations } from '../../conformance/catalogue/operation-contract.js';
+import { operationContracts } from '../../conformance/catalogue/operation-contract.js';
 import { ConformanceError } from '../../conformance/errors.js';
 import { parseInputsFile } from '../../conformance/cli/inputs-file.js';
 import { methodInputs } from '../../conformance/catalogue/operation-input.js';
@@ -140,10 +140,10 @@ describe('sample values from the schema', () => {
 });
 
 describe('values the user gives', () => {
-  const plans = planOperations(rich);
+  const contracts = operationContracts(rich);
 
   it('flags are typed by the schema: --param a=6 is an xs:int 6, JSON for an array', () => {
-    const inputs = methodInputs(rich, plans, { values: { a: '6', b: '3', values: '[1,2,3]' } }, richFacts);
+    const inputs = methodInputs(rich, contracts, { values: { a: '6', b: '3', values: '[1,2,3]' } }, richFacts);
     const add = inputs.get('Add')!.build({ kind: 'typical', text: 'x' });
     expect('input' in add && add.input).toEqual({ a: 6, b: 3 });
     const doubles = inputs.get('AddDoubles')!.build({ kind: 'typical', text: 'x' });
@@ -154,7 +154,7 @@ describe('values the user gives', () => {
 
   it('a flag that does not fit its type is an error naming the operation and the path', () => {
     expect(() =>
-      methodInputs(rich, plans, { values: { a: 'six' } }, richFacts)
+      methodInputs(rich, contracts, { values: { a: 'six' } }, richFacts)
         .get('Add')!
         .build({ kind: 'typical', text: 'x' }),
     ).toThrow(new ConformanceError('CONFORMANCE_INPUTS', 'Add/a: "six" is not an xs:int'));
@@ -175,7 +175,7 @@ describe('values the user gives', () => {
       { RICH_TOKEN: 't0ken-from-env' },
     );
     expect(file.secretValues).toEqual(['t0ken-from-env']);
-    const inputs = methodInputs(rich, plans, { values: {}, ...file }, richFacts);
+    const inputs = methodInputs(rich, contracts, { values: {}, ...file }, richFacts);
     const order = inputs.get('EchoOrder')!.build({ kind: 'typical', text: 'x' });
     expect(
       'input' in order &&
@@ -213,7 +213,7 @@ describe('values the user gives', () => {
   ])('%s: refused with the operation and path', async (_, text, message) => {
     const file = await parseInputsFile('inputs.yaml', text, {});
     const attempt = () => {
-      const inputs = methodInputs(rich, plans, { values: {}, ...file }, richFacts);
+      const inputs = methodInputs(rich, contracts, { values: {}, ...file }, richFacts);
       for (const method of inputs.values()) method.build({ kind: 'typical', text: 'x' });
     };
     expect(attempt).toThrow(ConformanceError);
@@ -347,7 +347,7 @@ describe('a third-party WSDL (the public calculator, served by the runtime from 
   });
 
   it.skipIf(calcPath === undefined)(
-    '--list with typed parameters sends nothing and plans the negative cases per type',
+    '--list with typed parameters sends nothing and contracts the negative cases per type',
     async () => {
       const { out, io } = captureIo();
       expect(
