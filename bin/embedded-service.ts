@@ -41,8 +41,10 @@ export async function startEmbeddedService(contract: EmbeddedContract): Promise<
   }
   const running = server;
   const { email, keyword, to, carrier, port } = EMBEDDED_ACCOUNT;
+  const url = `${running.url}${contract.path}`;
   return {
-    url: `${running.url}${contract.path}`,
+    url,
+    describe: `the built-in SMS service at ${url}, with a throw-away database and account (gone when the run ends)`,
     inputs: { values: { keyword, email, password, to, carrier, port }, secrets: ['password'] },
     async close() {
       await running.close();

@@ -27,7 +27,7 @@ export interface Provenance {
  * `auth` and `wsse` as a ServiceClient takes them (network.ts).
  */
 interface RunContext extends NetworkOptions {
-  /** The service endpoint URL, e.g. `http://127.0.0.1:8080/serviceapi.asmx`. */
+  /** The service endpoint URL, e.g. `http://127.0.0.1:8080/service.asmx`. */
   readonly target: string;
   /** The contract: a descriptor, or a WSDL model to derive it from (exactly one). */
   readonly descriptor?: ServiceDescriptor;
@@ -84,7 +84,7 @@ function targetUrl(target: string): URL {
   try {
     url = new URL(target);
   } catch {
-    return refuse(`target ${JSON.stringify(target)} is not a URL (e.g. http://127.0.0.1:8080/serviceapi.asmx)`);
+    return refuse(`target ${JSON.stringify(target)} is not a URL (e.g. http://127.0.0.1:8080/service.asmx)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     refuse(`target must be an http or https URL, got ${url.protocol}`);

@@ -31,7 +31,7 @@ export const CASE_BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-
 /** The HTTP request a case sends, fully built (bytes are final, nothing is added later but -H headers). */
 export interface RequestSpec {
   readonly method: string;
-  /** Path plus query, relative to the target origin (e.g. `/serviceapi.asmx/SMSSend?a=1`). */
+  /** Path plus query, relative to the target origin (e.g. `/service.asmx/Send?a=1`). */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array;
@@ -131,7 +131,7 @@ export type Expectation =
 
 /** One case of the catalogue: data only, validated when built. */
 export interface Case {
-  /** Path-like id, e.g. `SMSSend/soap12/ok/non-ascii`. */
+  /** Path-like id, e.g. `Send/soap12/ok/non-ascii`. */
   readonly id: string;
   readonly operation: string;
   readonly binding: CaseBinding;

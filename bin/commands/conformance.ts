@@ -19,6 +19,7 @@ import { conformanceBuilder, validateConformanceArgs } from '../../conformance/c
 import type { CommandOutcome } from '../../conformance/cli/command.js';
 import type { NetworkOptions } from '../../conformance/run/network.js';
 import { builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
+import { CONFORMANCE_DEFAULTS } from '../conformance-defaults.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import {
@@ -96,7 +97,7 @@ async function networkOf(
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
-  const cli = validateConformanceArgs(withContract(args), process.env);
+  const cli = validateConformanceArgs(withContract(args), process.env, CONFORMANCE_DEFAULTS);
   const network = await networkOf(args, cli.target, cli.wsdl);
   const allowImportHosts = validateImportHosts(args);
   const withHosts = allowImportHosts.length === 0 ? cli : { ...cli, allowImportHosts };
@@ -145,7 +146,7 @@ export const conformanceCommand: CliCommand = {
   builder: (yargs: Argv) =>
     withContractFlags(
       withNetworkFlags(
-        conformanceBuilder(yargs).option('wsdl', {
+        conformanceBuilder(yargs, CONFORMANCE_DEFAULTS).option('wsdl', {
           default: undefined,
           defaultDescription: 'the built-in SMS contract',
         }),

@@ -28,7 +28,7 @@ import type { Case, Expectation, Level, RequestSpec } from '../types.js';
 export interface CatalogueOptions {
   readonly descriptor: ServiceDescriptor;
   readonly inputs: ConformanceInputs;
-  /** Endpoint path on the target (e.g. `/serviceapi.asmx`); default: the WSDL address's path. */
+  /** Endpoint path on the target (e.g. `/service.asmx`); default: the WSDL address's path. */
   readonly basePath?: string;
   /** The server's body limit the over-size cases exceed (default 4 MiB). */
   readonly maxBodyBytes?: number;

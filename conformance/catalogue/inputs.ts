@@ -1,13 +1,13 @@
 /**
  * Inputs for the positive cases: what the user gives, before it meets the schema.
  *
- * - `values`: text by key, from the command line (`--param name=value`, and the SMS shortcuts
- *   `--keyword --email --password --to --carrier`). A key names an operation parameter by name,
+ * - `values`: text by key, from the command line (`--param name=value`, and the shorthand flags
+ *   the CLI defines for its own contract). A key names an operation parameter by name,
  *   never by position or by knowledge of the service:
  *     1. a parameter of exactly that name; else
  *     2. one whose name equals the key ignoring case; else
  *     3. the single parameter whose name starts or ends with the key, ignoring case
- *        (`email` → `emailAddress`, `to` → `smsto`, `carrier` → `carrierCode`).
+ *        (`email` → `emailAddress`, `id` → `customerId`).
  *   A key with `/` is a path from a parameter (`order/Customer/Name`). A key matching no
  *   parameter of any operation, or several, is an error. The text is converted by the
  *   parameter's type (`6` for an xs:int; JSON for an array or a complex value).

@@ -1,7 +1,7 @@
 /**
  * Case selection: `--binding`, `--operation`, `--run`/`--skip` globs on ids and `--level`.
  * Globs: `*` matches within one id segment, `**` across segments, `?` one character; a
- * pattern also selects everything under it (`SMSSend/soap11` = `SMSSend/soap11/**`).
+ * pattern also selects everything under it (`Send/soap11` = `Send/soap11/**`).
  * A case left out is reported as skipped with the reason, never dropped silently.
  */
 import { ConformanceError } from '../errors.js';

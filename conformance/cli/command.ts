@@ -2,14 +2,13 @@
  * `smskit conformance` as a function: validated CLI options in, the run's outcome out (bin/ maps
  * it to an exit code). Output goes through the `io` the CLI passes (so only bin/ touches the
  * process: its streams, its signals, its files), and so does the target of a run without
- * `--target` (the CLI starts the built-in SMS service: this layer knows no service). A thrown
+ * `--target` (the CLI starts its built-in service: this layer knows no service). A thrown
  * error (ConformanceError, GeneratorError) is the CLI's to print — after every report file has
  * been replaced by one that says why, so that no report of an earlier run is ever left in place.
  */
-import { resolve } from 'node:path';
 import { baselineOf, readBaseline, renderBaseline } from '../validate/baseline.js';
 import { endpointPath } from '../catalogue/build.js';
-import { DEFAULT_WSDL, type ConformanceCliOptions } from './options.js';
+import type { ConformanceCliOptions } from './options.js';
 import { readContract } from '../../generator/contract/index.js';
 import { GeneratorError } from '../../generator/errors.js';
 import { toDescriptor } from '../../generator/descriptor/index.js';
@@ -47,7 +46,7 @@ export interface CommandIo {
 export interface EmbeddedContract {
   /** The WSDL text, served at `?wsdl`. */
   readonly wsdlText: string;
-  /** The endpoint path, e.g. `/serviceapi.asmx` (the WSDL address's path). */
+  /** The endpoint path, e.g. `/service.asmx` (the WSDL address's path). */
   readonly path: string;
   /** Its body limit, the one the over-size cases exceed (`--max-body-bytes`). */
   readonly maxBodyBytes: number;
@@ -55,9 +54,11 @@ export interface EmbeddedContract {
 
 /** A target started for one run, with the inputs it accepts; `close()` removes everything it made. */
 export interface EmbeddedTarget {
-  /** The endpoint URL, e.g. http://127.0.0.1:41234/serviceapi.asmx */
+  /** The endpoint URL, e.g. http://127.0.0.1:41234/service.asmx */
   readonly url: string;
   readonly inputs: ConformanceInputs;
+  /** What was started, for the note that names it (the CLI's: its service, at `url`, and what it made). */
+  readonly describe?: string;
   close(): Promise<void>;
 }
 
@@ -95,10 +96,9 @@ function baseOptions(
     target,
     wsdlModel: loaded.contract.model,
     inputs,
-    // The built-in contract's spec requires its result element; any other WSDL: its schema decides.
-    // The CLI always decides (bin/commands/conformance.ts knows the packaged contract's path); a
-    // programmatic caller that does not is taken to mean the contract in the working folder.
-    requireResults: options.requireResults ?? resolve(options.wsdl) === resolve(DEFAULT_WSDL),
+    // Decided by validateConformanceArgs (the flag, or the CLI's rule for its own contract, whose
+    // spec requires every result element); left out, the WSDL's schema decides.
+    requireResults: options.requireResults ?? false,
     provenance: {
       toolVersion: io.toolVersion ?? 'unknown',
       wsdlSource: options.wsdl,
@@ -141,8 +141,9 @@ async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promis
 }
 
 /** What a run without --target (`npm start`) started, so nobody takes it for their own service. */
-function embeddedNote(url: string): string {
-  return `smskit conformance: no --target, so it started the built-in SMS service at ${url}, with a throw-away database and account (gone when the run ends)`;
+function embeddedNote(target: EmbeddedTarget): string {
+  const what = target.describe ?? `a built-in target at ${target.url}`;
+  return `smskit conformance: no --target, so it started ${what}`;
 }
 
 const NEXT_STEP =
@@ -258,7 +259,7 @@ async function execute(options: ConformanceCliOptions, io: CommandIo): Promise<C
         : {
             // Once the inputs are known to fit the contract (a mistake in them ends the run first).
             onStart: (n: number) => {
-              if (embedded !== undefined) io.stderr(`${embeddedNote(embedded.url)}\n`);
+              if (embedded !== undefined) io.stderr(`${embeddedNote(embedded)}\n`);
               progress.start(n);
             },
             onCase: progress.onCase,

@@ -20,14 +20,31 @@ import {
   type Setting,
 } from '../run/settings.js';
 
-export const DEFAULT_WSDL = 'wsdl/serviceapi.wsdl';
-/** Environment variables read when the matching flag is absent (keeps secrets out of argv). */
-const INPUT_ENV: Readonly<Record<'keyword' | 'email' | 'password', string>> = {
-  keyword: 'SMSKIT_KEYWORD',
-  email: 'SMSKIT_EMAIL',
-  password: 'SMSKIT_PASSWORD',
-};
-const INPUT_FLAGS = ['keyword', 'email', 'password', 'to', 'carrier'] as const;
+/**
+ * A shorthand flag the CLI adds for an input of its own contract: `--<flag> v` is `--param
+ * <flag>=v` (the key is matched to parameters like any other), read from `env` when absent.
+ */
+export interface InputAlias {
+  readonly flag: string;
+  readonly describe: string;
+  /** Environment variable read when the flag is absent (keeps secrets out of argv). */
+  readonly env?: string;
+}
+
+/** What the CLI embeds: its default contract and the input shorthands of that contract. */
+export interface ConformanceCliDefaults {
+  /** The contract when --wsdl is absent; without one, --wsdl is required. */
+  readonly wsdl?: string;
+  /** Whether every result element of `wsdl` is required (--require-results when not given). */
+  readonly requireResults?: (wsdl: string) => boolean;
+  readonly inputAliases: readonly InputAlias[];
+  /**
+   * Set when the aliases are for a --target only: why (the CLI's embedded target brings its own
+   * inputs). An alias given without --target is then refused with this reason.
+   */
+  readonly aliasesNeedTarget?: string;
+}
+
 const FILE_REPORTERS = REPORTERS.filter((name) => name !== 'pretty');
 
 export interface ReporterTarget {
@@ -38,7 +55,7 @@ export interface ReporterTarget {
 
 /**
  * The validated command line: the run's settings with their defaults, and the command's own
- * options. `requireResults` stays absent unless given: the CLI decides it from the contract.
+ * options. `requireResults`: the flag, else the CLI defaults' rule for the contract; absent: off.
  */
 export type ConformanceCliOptions = Omit<ResolvedSettings, 'requireResults'> & {
   /** Undefined: the caller's embedded target (the CLI's: the built-in service). */
@@ -110,15 +127,20 @@ function settingFlags(yargs: Argv): Argv {
   return yargs;
 }
 
-export function conformanceBuilder(yargs: Argv): Argv {
+function aliasFlags(yargs: Argv, aliases: readonly InputAlias[]): Argv {
+  for (const alias of aliases) yargs.option(alias.flag, { type: 'string', describe: alias.describe });
+  return yargs;
+}
+
+export function conformanceBuilder(yargs: Argv, defaults: ConformanceCliDefaults): Argv {
   yargs
     .option('target', {
       type: 'string',
-      describe: 'Service endpoint URL (e.g. http://host:8080/serviceapi.asmx); default: start the built-in service',
+      describe: 'Service endpoint URL (e.g. http://host:8080/service.asmx); default: start the built-in service',
     })
     .option('wsdl', {
       type: 'string',
-      default: DEFAULT_WSDL,
+      ...(defaults.wsdl === undefined ? { demandOption: true } : { default: defaults.wsdl }),
       describe: 'The contract: a WSDL file, or a URL such as <target>?wsdl',
     })
     .option('inputs', {
@@ -131,16 +153,8 @@ export function conformanceBuilder(yargs: Argv): Argv {
       array: true,
       describe:
         'A value for every operation with that parameter: <name or path>=<value> (typed by the schema; JSON for arrays), repeatable',
-    })
-    .option('keyword', { type: 'string', describe: `Alias of --param keyword=… (or $${INPUT_ENV.keyword})` })
-    .option('email', { type: 'string', describe: `Alias of --param email=… (or $${INPUT_ENV.email})` })
-    .option('password', {
-      type: 'string',
-      describe: `Alias of --param password=… (prefer $${INPUT_ENV.password}); redacted in all output`,
-    })
-    .option('to', { type: 'string', describe: 'Alias of --param to=… (the SMS recipient)' })
-    .option('carrier', { type: 'string', describe: 'Alias of --param carrier=…' });
-  return settingFlags(yargs)
+    });
+  return settingFlags(aliasFlags(yargs, defaults.inputAliases))
     .option('baseline', {
       type: 'string',
       describe: 'Known failures (from --write-baseline): reported, not failing the run; exit 1 on new ones only',
@@ -202,11 +216,12 @@ function settingsFrom(args: Record<string, unknown>): RunSettings {
 function inputsFrom(
   args: Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>>,
+  aliases: readonly InputAlias[],
 ): Record<string, string> {
   const inputs: Record<string, string> = {};
-  for (const flag of INPUT_FLAGS) {
-    const value = args[flag] ?? (flag in INPUT_ENV ? env[INPUT_ENV[flag as keyof typeof INPUT_ENV]] : undefined);
-    if (value !== undefined) inputs[flag] = String(value);
+  for (const alias of aliases) {
+    const value = args[alias.flag] ?? (alias.env === undefined ? undefined : env[alias.env]);
+    if (value !== undefined) inputs[alias.flag] = String(value);
   }
   return { ...inputs, ...pairs(strings(args.param, 'param'), '=', 'param') };
 }
@@ -231,18 +246,27 @@ function reportersFrom(args: Record<string, unknown>): ReporterTarget[] {
   return targets;
 }
 
-/** Validates parsed yargs arguments; `env` supplies the SMSKIT_* fallbacks. */
+function refuseAliasesWithoutTarget(args: Record<string, unknown>, defaults: ConformanceCliDefaults): void {
+  const flags = defaults.inputAliases.map((a) => a.flag);
+  if (defaults.aliasesNeedTarget === undefined || !flags.some((f) => args[f] !== undefined)) return;
+  refuse(`${flags.map((f) => `--${f}`).join('/')} apply to a --target; ${defaults.aliasesNeedTarget}`);
+}
+
+/** The contract: --wsdl, else the CLI's default (yargs demands --wsdl when there is none). */
+function wsdlOf(args: Record<string, unknown>, defaults: ConformanceCliDefaults): string {
+  if (typeof args.wsdl === 'string' && args.wsdl !== '') return args.wsdl;
+  return defaults.wsdl ?? refuse('--wsdl is required: the contract to check the server against');
+}
+
+/** Validates parsed yargs arguments; `env` supplies the aliases' environment fallbacks. */
 export function validateConformanceArgs(
   args: Record<string, unknown>,
-  env: Readonly<Record<string, string | undefined>> = {},
+  env: Readonly<Record<string, string | undefined>>,
+  defaults: ConformanceCliDefaults,
 ): ConformanceCliOptions {
-  const inputs = inputsFrom(args, env);
+  const inputs = inputsFrom(args, env, defaults.inputAliases);
   const target = typeof args.target === 'string' ? args.target : undefined;
-  if (target === undefined && INPUT_FLAGS.some((f) => args[f] !== undefined)) {
-    refuse(
-      '--keyword/--email/--password/--to/--carrier apply to a --target; the built-in service uses an account it creates',
-    );
-  }
+  if (target === undefined) refuseAliasesWithoutTarget(args, defaults);
   const single = (name: string): string | undefined => {
     const value = args[name];
     if (value === undefined) return undefined;
@@ -253,13 +277,18 @@ export function validateConformanceArgs(
   const baseline = single('baseline');
   const writeBaseline = single('write-baseline');
   const { requireResults, ...settings } = resolveSettings(settingsFrom(args), flagLabel);
+  const wsdl = wsdlOf(args, defaults);
+  const requireGiven = typeof args[SETTINGS.requireResults.flag] === 'boolean';
   const options: ConformanceCliOptions = {
     ...settings,
-    wsdl: typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : DEFAULT_WSDL,
+    wsdl,
     inputs,
     list: args.list === true,
     reporters: reportersFrom({ reporter: args.reporter ?? ['pretty'], out: args.out }),
-    ...(typeof args[SETTINGS.requireResults.flag] === 'boolean' ? { requireResults } : {}),
+    ...(requireGiven ? { requireResults } : {}),
+    ...(!requireGiven && defaults.requireResults !== undefined
+      ? { requireResults: defaults.requireResults(wsdl) }
+      : {}),
     ...(target === undefined ? {} : { target }),
     ...(inputsFile === undefined ? {} : { inputsFile }),
     ...(baseline === undefined ? {} : { baseline }),

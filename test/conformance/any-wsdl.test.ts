@@ -9,6 +9,7 @@ import yargs from 'yargs';
 import { toDescriptor } from '../../generator/descriptor/index.js';
 import { parseWsdl } from '../../generator/parse/index.js';
 import { buildCatalogue } from '../../conformance/catalogue/build.js';
+import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
 import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
 import { operationContracts } from '../../conformance/catalogue/operation-contract.js';
@@ -27,7 +28,11 @@ const rich = toDescriptor(richModel);
 const richFacts = schemaFacts(richModel);
 
 function parse(argv: string[]) {
-  return validateConformanceArgs(conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>, {});
+  return validateConformanceArgs(
+    conformanceBuilder(yargs(argv).strict(), CONFORMANCE_DEFAULTS).parseSync() as Record<string, unknown>,
+    {},
+    CONFORMANCE_DEFAULTS,
+  );
 }
 
 function captureIo(): { out: { stdout: string; stderr: string }; io: CommandIo } {
