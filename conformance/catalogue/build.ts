@@ -9,21 +9,30 @@
  * An operation (or a variant) the runner cannot exercise keeps its id and is skipped with why.
  */
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
-import { CodecError } from '../../runtime/index.js';
 import { addressPath } from '../../runtime/wire.js';
 import { isBuilt, type CaseContext } from './case-context.js';
 import { operationContracts, type OperationContract } from './operation-contract.js';
 import { ConformanceError } from '../errors.js';
 import type { ConformanceInputs } from './inputs.js';
 import { methodInputs } from './operation-input.js';
-import { httpParams, httpRequestWithParams, positiveRequest, reverseParams } from './requests.js';
-import { invalidValueCases } from './invalid-values.js';
-import { soapNegativeCases } from './soap-faults.js';
-import { PLAIN_TEXT, type SampleVariant } from './samples.js';
+import { invalidValueCases, knowsInvalidValueAlteration } from './invalid-values.js';
+import { knowsSoapAlteration, soapNegativeCases } from './soap-faults.js';
+import { httpNegativeCases, knowsHttpAlteration } from './http-errors.js';
+import { knowsSample, positiveCases } from './positive.js';
+import {
+  HTTP_NEGATIVE_KINDS,
+  INVALID_VALUE_KINDS,
+  POSITIVE_KINDS,
+  SOAP_NEGATIVE_KINDS,
+  TEXT_KINDS,
+} from './case-kinds.js';
+import { assertCaseKinds, type KindTable } from './kind-check.js';
+import { unusableCase } from './kind-case.js';
+import { ALL_CHECKS } from '../validate/checks/index.js';
+import { PLAIN_TEXT } from './samples.js';
 import { NO_FACTS, type SchemaFacts } from './schema-facts.js';
-import { TEXT_VARIANTS } from './variants.js';
 import { summarizeDescriptor } from '../validate/wsdl-summary.js';
-import type { Case, Expectation, Level, RequestSpec } from '../types.js';
+import type { Case } from '../types.js';
 
 export interface CatalogueOptions {
   readonly descriptor: ServiceDescriptor;
@@ -40,243 +49,20 @@ export interface CatalogueOptions {
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** ASMX refuses a query string over 2048 characters (httpRuntime maxQueryStringLength) with a 400 HTML page. */
-const ASMX_MAX_QUERY = 2048;
+const SOAP_BINDINGS: readonly string[] = ['soap11', 'soap12'];
 
-/** One positive variant: its id segment, what it sends, and whether the service may refuse it. */
-interface PositiveVariant {
-  readonly name: string;
-  readonly description: string;
-  readonly sample: SampleVariant;
-  readonly mayBeRefused: boolean;
-  readonly level: Level;
-  /** Declared headers sent marked mustUnderstand. */
-  readonly mustUnderstand?: boolean;
-}
-
-function isSoap(contract: OperationContract): boolean {
-  return contract.protocol === 'soap11' || contract.protocol === 'soap12';
-}
-
-function tagOf(d: ServiceDescriptor, key: string): string {
-  const type = d.types[key];
-  return (type?.kind === 'complex' ? type.tag : undefined) ?? key.slice(key.lastIndexOf('}') + 1);
-}
-
-/** The variants worth a case for this operation on this binding, from what its input holds. */
-function variantsOf(ctx: Pick<CaseContext, 'contract' | 'inputs' | 'descriptor'>): PositiveVariant[] {
-  const soap = isSoap(ctx.contract);
-  const features = soap ? ctx.inputs.features : ctx.inputs.inputFeatures;
-  const out: PositiveVariant[] = TEXT_VARIANTS.filter((_, i) => i === 0 || features.freeText).map((v) => ({
-    name: v.name,
-    description: v.description,
-    sample: { kind: 'typical', text: v.text },
-    mayBeRefused: v.mayBeRefused,
-    level: 'must',
-  }));
-  if (features.arrays) {
-    // An empty array has no form on HTTP GET/POST (an absent parameter, which ASMX refuses).
-    if (soap)
-      out.push({
-        name: 'arrays-empty',
-        description: 'every array empty',
-        sample: { kind: 'arrays', count: 0 },
-        mayBeRefused: true,
-        level: 'must',
-      });
-    out.push({
-      name: 'arrays-one',
-      description: 'every array with one item',
-      sample: { kind: 'arrays', count: 1 },
-      mayBeRefused: true,
-      level: 'must',
-    });
-    out.push({
-      name: 'arrays-many',
-      description: 'every array with five items',
-      sample: { kind: 'arrays', count: 5 },
-      mayBeRefused: true,
-      level: 'must',
-    });
-  }
-  // xsi:nil and derived types travel only in XML: SOAP.
-  if (soap && features.nillable)
-    out.push({
-      name: 'nil',
-      description: 'xsi:nil in every nillable element',
-      sample: { kind: 'nil' },
-      mayBeRefused: true,
-      level: 'must',
-    });
-  if (soap) {
-    for (const key of features.derived) {
-      out.push({
-        name: `derived-${tagOf(ctx.descriptor, key)}`,
-        description: `the derived type ${tagOf(ctx.descriptor, key)} (xsi:type) wherever it is allowed`,
-        sample: { kind: 'derived', type: key },
-        mayBeRefused: false,
-        level: 'must',
-      });
-    }
-  }
-  if (soap && ctx.contract.operation.inputHeaders.length > 0) {
-    out.push({
-      name: 'headers-must-understand',
-      description: 'the declared SOAP headers marked mustUnderstand',
-      sample: { kind: 'typical', text: PLAIN_TEXT },
-      mayBeRefused: false,
-      level: 'should',
-      mustUnderstand: true,
-    });
-  }
-  return out;
-}
-
-function caseBase(
-  ctx: Pick<CaseContext, 'contract' | 'prefix' | 'caseName'>,
-  group: string,
-  name: string,
-  level: Level,
-  description: string,
-): Pick<Case, 'id' | 'operation' | 'binding' | 'level' | 'description'> {
-  return {
-    id: `${ctx.prefix}/${group}/${name}`,
-    operation: ctx.caseName,
-    binding: ctx.contract.protocol,
-    level,
-    description,
-  };
-}
-
-/** A case that keeps its id and is reported as skipped with `reason`. */
-function unusableCase(
-  ctx: Pick<CaseContext, 'contract' | 'prefix' | 'basePath' | 'caseName'>,
-  group: string,
-  name: string,
-  level: Level,
-  description: string,
-  reason: string,
-): Case {
-  return {
-    ...caseBase(ctx, group, name, level, description),
-    request: { method: 'GET', path: ctx.basePath.startsWith('/') ? ctx.basePath : `/${ctx.basePath}`, headers: {} },
-    expect: { kind: 'success', shape: { kind: 'empty' }, allowRefusal: false },
-    unusable: reason,
-  };
-}
-
-/**
- * The SOAP headers an operation declares on the service's SOAP bindings, when `ctx` is its HTTP
- * GET/POST contract: none of them can be sent there.
- */
-function unsendableHeaders(ctx: CaseContext): readonly string[] {
-  if (ctx.contract.protocol !== 'http-get' && ctx.contract.protocol !== 'http-post') return [];
-  const headers = new Set<string>();
-  for (const binding of ctx.descriptor.bindings) {
-    if (binding.protocol !== 'soap11' && binding.protocol !== 'soap12') continue;
-    const same = binding.operations.find((op) => op.name === ctx.contract.operation.name);
-    for (const header of same?.inputHeaders ?? []) headers.add(header.prop);
-  }
-  return [...headers];
-}
-
-/** A positive case's expectation; an operation with SOAP headers may be refused over HTTP. */
-function positiveExpectation(ctx: CaseContext, allowRefusal: boolean): Extract<Expectation, { kind: 'success' }> {
-  const headers = unsendableHeaders(ctx);
-  return headers.length === 0
-    ? { kind: 'success', shape: ctx.contract.success, allowRefusal }
-    : { kind: 'success', shape: ctx.contract.success, allowRefusal: true, soapHeadersOnly: headers };
-}
-
-/** GET query strings ASMX refuses for their length: a 400 (or 414) is then an accepted refusal. */
-function successExpectation(ctx: CaseContext, request: RequestSpec, allowRefusal: boolean): Expectation {
-  const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
-  if (ctx.contract.protocol !== 'http-get' || query.length <= ASMX_MAX_QUERY)
-    return positiveExpectation(ctx, allowRefusal);
-  const why = `the query string (${query.length} characters) is over ASMX's ${ASMX_MAX_QUERY}-character limit`;
-  return {
-    ...positiveExpectation(ctx, allowRefusal),
-    kind: 'success',
-    acceptStatuses: [
-      { status: 400, why },
-      { status: 414, why },
-    ],
-  };
-}
-
-function positiveCase(ctx: CaseContext, variant: PositiveVariant): Case {
-  const description = `a correct ${ctx.contract.operation.name} request over ${ctx.contract.protocol} with ${variant.description}`;
-  const built = ctx.inputs.build(variant.sample);
-  if (!isBuilt(built)) return unusableCase(ctx, 'ok', variant.name, variant.level, description, built.unusable);
-  let request: RequestSpec;
-  try {
-    const mustUnderstand =
-      variant.mustUnderstand === true ? ctx.contract.operation.inputHeaders.map((h) => h.prop) : undefined;
-    request = positiveRequest(ctx.descriptor, ctx.contract, ctx.basePath, built, mustUnderstand);
-  } catch (error) {
-    if (!(error instanceof CodecError)) throw error;
-    return unusableCase(
-      ctx,
-      'ok',
-      variant.name,
-      variant.level,
-      description,
-      `cannot be sent over ${ctx.contract.protocol}: ${error.message}`,
-    );
-  }
-  return {
-    ...caseBase(ctx, 'ok', variant.name, variant.level, description),
-    request,
-    expect: successExpectation(ctx, request, variant.mayBeRefused),
-  };
-}
-
-function httpCase(
-  ctx: CaseContext,
-  group: string,
-  name: string,
-  level: Level,
-  description: string,
-  fields: Pick<Case, 'request' | 'expect'>,
-): Case {
-  return { ...caseBase(ctx, group, name, level, description), ...fields };
-}
-
-/** GET/POST: a missing parameter, an unsupported method, parameters in reverse order. */
-function httpNegativeCases(ctx: CaseContext): Case[] {
-  const values = httpParams(ctx.contract, ctx.plain);
-  const names = [...new Set(values.map(([name]) => name))];
-  const cases: Case[] = [];
-  const last = names[names.length - 1];
-  if (last !== undefined) {
-    cases.push(
-      httpCase(ctx, 'error', 'missing-parameter', 'compat', `a request without the parameter ${last}`, {
-        request: httpRequestWithParams(
-          ctx.contract,
-          ctx.basePath,
-          values.filter(([name]) => name !== last),
-        ),
-        expect: { kind: 'http-error', acceptStatuses: [500], message: `Missing parameter: ${last}.` },
-      }),
-    );
-  }
-  const plain = httpRequestWithParams(ctx.contract, ctx.basePath, values);
-  cases.push(
-    httpCase(ctx, 'error', 'unsupported-method', 'should', 'a PUT request to the operation path', {
-      request: { ...plain, method: 'PUT', path: plain.path.split('?')[0]!, body: plain.body ?? '' },
-      expect: { kind: 'http-error', acceptStatuses: [405, 501] },
-    }),
-  );
-  if (names.length > 1) {
-    cases.push(
-      httpCase(ctx, 'compat', 'any-order', 'compat', 'a correct request with the parameters in reverse order', {
-        request: httpRequestWithParams(ctx.contract, ctx.basePath, reverseParams(values)),
-        expect: positiveExpectation(ctx, false),
-      }),
-    );
-  }
-  return cases;
-}
+/** The case-kind tables with the alterations their builders know: checked once, here, at load. */
+export const KIND_TABLES: readonly KindTable[] = [
+  { name: 'positive', kinds: [...TEXT_KINDS, ...POSITIVE_KINDS], knows: (_, sends) => knowsSample(sends) },
+  { name: 'soap-negative', kinds: SOAP_NEGATIVE_KINDS, knows: (_, sends) => knowsSoapAlteration(sends) },
+  { name: 'http-negative', kinds: HTTP_NEGATIVE_KINDS, knows: (_, sends) => knowsHttpAlteration(sends) },
+  {
+    name: 'invalid-value',
+    kinds: INVALID_VALUE_KINDS,
+    knows: (binding, sends) => knowsInvalidValueAlteration(SOAP_BINDINGS.includes(binding), sends),
+  },
+];
+assertCaseKinds(KIND_TABLES, new Set(ALL_CHECKS.map((check) => check.id)));
 
 function wsdlCase(descriptor: ServiceDescriptor, basePath: string): Case {
   return {
@@ -302,9 +88,10 @@ function operationCases(ctx: Omit<CaseContext, 'plain'>): Case[] {
   const plain = ctx.inputs.build({ kind: 'typical', text: PLAIN_TEXT });
   if (!isBuilt(plain)) return [unusableCase(ctx, 'ok', 'plain', 'must', plainDescription, plain.unusable)];
   const full: CaseContext = { ...ctx, plain };
-  const cases = variantsOf(full).map((variant) => positiveCase(full, variant));
+  const cases = positiveCases(full);
   if (cases[0]!.unusable !== undefined) return cases; // nothing can be sent: the negative cases would not either
-  cases.push(...(isSoap(ctx.contract) ? soapNegativeCases(full) : httpNegativeCases(full)));
+  const soap = SOAP_BINDINGS.includes(ctx.contract.protocol);
+  cases.push(...(soap ? soapNegativeCases(full) : httpNegativeCases(full)));
   cases.push(...invalidValueCases(full));
   return cases;
 }
