@@ -189,6 +189,53 @@ function isReset(error: unknown): boolean {
   return code === 'EPIPE' || code === 'ECONNRESET';
 }
 
+/** What the socket's events leave behind for the verdict when it closes. */
+interface ExchangeState {
+  readonly reader: RawResponseReader;
+  readError?: unknown;
+  writeError?: unknown;
+  /** Set until the body is sent (after the early-answer window). */
+  bodyTimer?: NodeJS.Timeout | undefined;
+}
+
+function onData(socket: net.Socket, state: ExchangeState, options: RawOptions, chunk: Buffer): void {
+  if (state.bodyTimer !== undefined) {
+    // Answered before the body was sent: nothing more to send.
+    clearTimeout(state.bodyTimer);
+    state.bodyTimer = undefined;
+  }
+  const { reader } = state;
+  const hadHead = reader.head !== undefined;
+  try {
+    reader.push(chunk);
+  } catch (error) {
+    state.readError = error;
+    socket.destroy();
+    return;
+  }
+  if (!hadHead && reader.head !== undefined) options.onHead?.(reader.head, reader.body);
+  // A server that keeps the connection open despite `connection: close` is not waited for.
+  if (reader.complete) socket.destroy();
+}
+
+/** The exchange's result once the socket closed: the response, or why there is none. */
+function closedResult(state: ExchangeState): { readonly response: RawResponse } | { readonly error: unknown } {
+  if (state.readError !== undefined) return { error: state.readError };
+  const response = state.reader.result();
+  if (response !== undefined) return { response };
+  if (state.reader.started)
+    return {
+      error: Object.assign(new Error('the server closed the connection without a complete HTTP response head'), {
+        code: 'HPE_INCOMPLETE',
+      }),
+    };
+  return {
+    error:
+      state.writeError ??
+      Object.assign(new Error('the server closed the connection without answering'), { code: 'ECONNRESET' }),
+  };
+}
+
 function exchange(
   socket: net.Socket,
   url: URL,
@@ -203,59 +250,29 @@ function exchange(
       socket.destroy();
       return reject(options.signal.reason);
     }
-    const reader = new RawResponseReader(options.maxResponseBytes);
-    let readError: unknown;
-    let writeError: unknown;
-    let bodyTimer: NodeJS.Timeout | undefined;
+    const state: ExchangeState = { reader: new RawResponseReader(options.maxResponseBytes) };
     const onAbort = (): void => void socket.destroy();
     options.signal.addEventListener('abort', onAbort, { once: true });
-    socket.on('data', (chunk: Buffer) => {
-      if (bodyTimer !== undefined) {
-        // Answered before the body was sent: nothing more to send.
-        clearTimeout(bodyTimer);
-        bodyTimer = undefined;
-      }
-      const hadHead = reader.head !== undefined;
-      try {
-        reader.push(chunk);
-      } catch (error) {
-        readError = error;
-        socket.destroy();
-        return;
-      }
-      if (!hadHead && reader.head !== undefined) options.onHead?.(reader.head, reader.body);
-      // A server that keeps the connection open despite `connection: close` is not waited for.
-      if (reader.complete) socket.destroy();
-    });
+    socket.on('data', (chunk: Buffer) => onData(socket, state, options, chunk));
     // A write error after the server answered early is expected; only the read side matters. A
     // body cut short by a reset is kept as received: the reset may be the kernel's answer to the
     // unread request body, and the head (a 413) is what such a case judges.
     socket.on('error', (error) => {
-      writeError ??= error;
+      state.writeError ??= error;
     });
     socket.on('close', () => {
-      clearTimeout(bodyTimer);
+      clearTimeout(state.bodyTimer);
       options.signal.removeEventListener('abort', onAbort);
       if (options.signal.aborted) return reject(options.signal.reason);
-      if (readError !== undefined) return reject(readError);
-      const response = reader.result();
-      if (response !== undefined) return resolve(response);
-      if (reader.started)
-        return reject(
-          Object.assign(new Error('the server closed the connection without a complete HTTP response head'), {
-            code: 'HPE_INCOMPLETE',
-          }),
-        );
-      reject(
-        writeError ??
-          Object.assign(new Error('the server closed the connection without answering'), { code: 'ECONNRESET' }),
-      );
+      const result = closedResult(state);
+      if ('response' in result) resolve(result.response);
+      else reject(result.error);
     });
     socket.write(requestHead(url, request, headers, body.length));
     // No half-close after the body: some servers drop a connection whose client sent FIN before
     // they answered. `connection: close` makes the server close once it has answered.
-    bodyTimer = setTimeout(() => {
-      bodyTimer = undefined;
+    state.bodyTimer = setTimeout(() => {
+      state.bodyTimer = undefined;
       socket.write(body);
     }, earlyAnswerWindowMs);
   });
