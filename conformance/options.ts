@@ -1,7 +1,7 @@
 /**
  * The one place conformance options are validated: unknown keys, conflicting sources, bad
  * values are refused with a CONFORMANCE_OPTIONS error; the result is frozen and never mutated.
- * The run's settings (their defaults and accepted values) are defined in settings.ts.
+ * The run's settings (their defaults and accepted values) are defined in run/settings.ts.
  */
 import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
@@ -23,8 +23,8 @@ export interface Provenance {
 }
 
 /**
- * What a run needs besides its settings (RunSettings: SETTINGS in settings.ts); `tls`, `proxy`,
- * `auth` and `wsse` as a ServiceClient takes them (network.ts).
+ * What a run needs besides its settings (RunSettings: SETTINGS in run/settings.ts); `tls`, `proxy`,
+ * `auth` and `wsse` as a ServiceClient takes them (run/network.ts).
  */
 interface RunContext extends NetworkOptions {
   /** The service endpoint URL, e.g. `http://127.0.0.1:8080/service.asmx`. */

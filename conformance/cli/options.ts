@@ -1,6 +1,6 @@
 /**
  * `smskit conformance` flags: the run's settings as flags (their names, types, defaults and help
- * come from SETTINGS in settings.ts), the command's own flags (contract, target, inputs, reports,
+ * come from SETTINGS in run/settings.ts), the command's own flags (contract, target, inputs, reports,
  * baseline), and the one function that validates them into a frozen `ConformanceCliOptions`
  * (unknown values and conflicts are refused with a CONFORMANCE_OPTIONS error, which the CLI
  * reports as a usage error, exit 2).

@@ -1,5 +1,5 @@
 /**
- * The elements of a success answer, compared with the schema at every depth (schema-walk.ts):
+ * The elements of a success answer, compared with the schema at every depth (../schema-walk.ts):
  * - `response.field-set`: every required element (and attribute) is there, none is repeated
  *   beyond its maxOccurs, nothing undeclared is (matched by local name, so a wrong namespace is
  *   reported once, by the next check);

@@ -1,5 +1,5 @@
 /**
- * The schema walk of a success answer (schema-walk.ts), run once per exchange and shared by the
+ * The schema walk of a success answer (../schema-walk.ts), run once per exchange and shared by the
  * checks that each report one rule of it: the SOAP response wrapper's children, or the HTTP
  * GET/POST result document's root, validated at every depth.
  */

@@ -1,6 +1,6 @@
 /**
  * `soap.response-headers`: the SOAP header blocks of a success answer. A block the operation
- * declares in its output is valid by its schema (every rule of schema-walk.ts); an in-out block
+ * declares in its output is valid by its schema (every rule of ../schema-walk.ts); an in-out block
  * (declared in the input and the output, and sent) comes back; and no block the operation does
  * not declare is marked mustUnderstand: a client built from the WSDL must fail on one (SOAP
  * 1.1 §4.2.3, SOAP 1.2 Part 1 §5.2.3), and .NET's does ("SOAP header X was not understood").
