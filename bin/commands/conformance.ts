@@ -18,7 +18,7 @@ import type { Argv } from 'yargs';
 import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
 import type { CommandOutcome } from '../../conformance/cli/command.js';
 import type { NetworkOptions } from '../../conformance/run/network.js';
-import { builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
+import { builtInWsdlPath } from '../built-in-contract.js';
 import { CONFORMANCE_DEFAULTS } from '../conformance-defaults.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
@@ -60,12 +60,11 @@ function writeFileAtomic(path: string, text: string): void {
 /**
  * Without --wsdl, the contract shipped inside the package, found from the package itself (the
  * command then works from any folder). Its spec makes every result required although its schema
- * says minOccurs 0, so --require-results defaults to on for it, and to off for any other WSDL.
+ * says minOccurs 0, so --require-results defaults to on for it (CONFORMANCE_DEFAULTS), and to off
+ * for any other WSDL.
  */
 function withContract(args: Record<string, unknown>): Record<string, unknown> {
-  const wsdl = typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : builtInWsdlPath();
-  const given = args['require-results'];
-  return { ...args, wsdl, 'require-results': typeof given === 'boolean' ? given : isBuiltInWsdl(wsdl) };
+  return { ...args, wsdl: typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : builtInWsdlPath() };
 }
 
 function anyNetworkFlag(flags: NetworkFlags): boolean {
