@@ -5,28 +5,28 @@
  */
 import { toDescriptor } from '../generator/descriptor/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import { fixedEntries, knownMarker } from './baseline.js';
-import { buildCatalogue, endpointPath } from './catalogue.js';
-import { ALL_CHECKS } from './checks/index.js';
-import { planOperations } from './contract.js';
-import { diagnoseRun } from './diagnose.js';
+import { fixedEntries, knownMarker } from './validate/baseline.js';
+import { buildCatalogue, endpointPath } from './catalogue/build.js';
+import { ALL_CHECKS } from './validate/checks/index.js';
+import { operationContracts } from './catalogue/operation-contract.js';
+import { diagnoseRun } from './validate/diagnose.js';
 import { ConformanceError } from './errors.js';
-import { skippedCase } from './evaluate.js';
-import { secretValues } from './inputs.js';
+import { skippedCase } from './validate/evaluate.js';
+import { secretValues } from './catalogue/inputs.js';
 import { validateOptions, type ConformanceOptions, type ValidatedOptions } from './options.js';
 import { makeRedactor } from './redact.js';
-import { runCases, type RunResult } from './runner.js';
-import { schemaFacts } from './schema-facts.js';
-import { selectCases } from './select.js';
+import { runCases, type RunResult } from './run/runner.js';
+import { schemaFacts } from './catalogue/schema-facts.js';
+import { selectCases } from './catalogue/select.js';
 import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report, type ReportMeta } from './types.js';
 
 export type { ConformanceOptions, Provenance } from './options.js';
-export type { NetworkOptions } from './network.js';
-export type { ConformanceInputs, OperationInputs } from './inputs.js';
+export type { NetworkOptions } from './run/network.js';
+export type { ConformanceInputs, OperationInputs } from './catalogue/inputs.js';
 export type { Case, CaseOutcome, Check, Failure, Level, Report, ReportMeta, ReportSummary } from './types.js';
 export { ConformanceError } from './errors.js';
-export { ALL_CHECKS } from './checks/index.js';
-export { buildCatalogue } from './catalogue.js';
+export { ALL_CHECKS } from './validate/checks/index.js';
+export { buildCatalogue } from './catalogue/build.js';
 
 function descriptorOf(options: ValidatedOptions): ServiceDescriptor {
   return options.descriptor ?? toDescriptor(options.wsdlModel!);
@@ -44,7 +44,8 @@ function catalogueOf(options: ValidatedOptions, descriptor: ServiceDescriptor): 
   });
 }
 
-export interface PlannedCase {
+/** One line of `--list`: a case of the catalogue and whether the selection keeps it. */
+export interface ListedCase {
   readonly id: string;
   readonly level: Level;
   readonly description: string;
@@ -52,8 +53,11 @@ export interface PlannedCase {
   readonly skipReason?: string;
 }
 
-/** The planned cases and whether each would run (`--list`): nothing is sent. */
-export function listCases(options: ConformanceOptions): PlannedCase[] {
+/** @deprecated The former name of {@link ListedCase}; kept so existing imports still compile. */
+export type PlannedCase = ListedCase;
+
+/** Every case of the catalogue and whether it would run (`--list`): nothing is sent. */
+export function listCases(options: ConformanceOptions): ListedCase[] {
   const validated = validateOptions(options);
   const cases = catalogueOf(validated, descriptorOf(validated));
   const { run, skipped } = selectCases(cases, { ...selectionOf(validated) });
@@ -185,7 +189,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     );
   }
   validated.onStart?.(run.length);
-  const allParams = planOperations(descriptor).flatMap((p) => p.params.map((q) => q.name));
+  const allParams = operationContracts(descriptor).flatMap((p) => p.params.map((q) => q.name));
   const redact = makeRedactor([...secretValues(validated.inputs, allParams), ...(validated.network?.secrets ?? [])]);
   const basePath = cases.find((c) => c.binding === 'wsdl')?.request.path ?? `${validated.target.pathname}?wsdl`;
   const result: RunResult = await runCases(run, runnerOptions(validated, basePath, redact));

@@ -1,16 +1,16 @@
 /**
  * The one place conformance options are validated: unknown keys, conflicting sources, bad
  * values are refused with a CONFORMANCE_OPTIONS error; the result is frozen and never mutated.
- * The run's settings (their defaults and accepted values) are defined in settings.ts.
+ * The run's settings (their defaults and accepted values) are defined in run/settings.ts.
  */
 import type { WsdlModel } from '../generator/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-import type { Baseline } from './baseline.js';
+import type { Baseline } from './validate/baseline.js';
 import { ConformanceError } from './errors.js';
-import type { ConformanceInputs } from './inputs.js';
-import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './network.js';
-import type { SchemaFacts } from './schema-facts.js';
-import { type ResolvedSettings, resolveSettings, type RunSettings, SETTINGS } from './settings.js';
+import type { ConformanceInputs } from './catalogue/inputs.js';
+import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './run/network.js';
+import type { SchemaFacts } from './catalogue/schema-facts.js';
+import { type ResolvedSettings, resolveSettings, type RunSettings, SETTINGS } from './run/settings.js';
 import type { CaseOutcome } from './types.js';
 
 /** Where the run's contract and tool come from, recorded in every report. */
@@ -23,11 +23,11 @@ export interface Provenance {
 }
 
 /**
- * What a run needs besides its settings (RunSettings: SETTINGS in settings.ts); `tls`, `proxy`,
- * `auth` and `wsse` as a ServiceClient takes them (network.ts).
+ * What a run needs besides its settings (RunSettings: SETTINGS in run/settings.ts); `tls`, `proxy`,
+ * `auth` and `wsse` as a ServiceClient takes them (run/network.ts).
  */
 interface RunContext extends NetworkOptions {
-  /** The service endpoint URL, e.g. `http://127.0.0.1:8080/serviceapi.asmx`. */
+  /** The service endpoint URL, e.g. `http://127.0.0.1:8080/service.asmx`. */
   readonly target: string;
   /** The contract: a descriptor, or a WSDL model to derive it from (exactly one). */
   readonly descriptor?: ServiceDescriptor;
@@ -84,7 +84,7 @@ function targetUrl(target: string): URL {
   try {
     url = new URL(target);
   } catch {
-    return refuse(`target ${JSON.stringify(target)} is not a URL (e.g. http://127.0.0.1:8080/serviceapi.asmx)`);
+    return refuse(`target ${JSON.stringify(target)} is not a URL (e.g. http://127.0.0.1:8080/service.asmx)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     refuse(`target must be an http or https URL, got ${url.protocol}`);

@@ -6,7 +6,6 @@
  *           ──checks──▶ outcomes ──report──▶ pretty / json / junit.
  */
 import type { NameDescriptor, Protocol, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
-import type { Trace } from './trace.js';
 
 /** How much a finding matters: MUST (service spec), SHOULD (SOAP, WS-I BP), COMPAT (ASMX habits). */
 export type Level = 'must' | 'should' | 'compat';
@@ -32,7 +31,7 @@ export const CASE_BINDINGS: readonly CaseBinding[] = ['soap11', 'soap12', 'http-
 /** The HTTP request a case sends, fully built (bytes are final, nothing is added later but -H headers). */
 export interface RequestSpec {
   readonly method: string;
-  /** Path plus query, relative to the target origin (e.g. `/serviceapi.asmx/SMSSend?a=1`). */
+  /** Path plus query, relative to the target origin (e.g. `/service.asmx/Send?a=1`). */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array;
@@ -132,7 +131,7 @@ export type Expectation =
 
 /** One case of the catalogue: data only, validated when built. */
 export interface Case {
-  /** Path-like id, e.g. `SMSSend/soap12/ok/non-ascii`. */
+  /** Path-like id, e.g. `Send/soap12/ok/non-ascii`. */
   readonly id: string;
   readonly operation: string;
   readonly binding: CaseBinding;
@@ -283,4 +282,22 @@ export interface Report {
   readonly cases: readonly CaseOutcome[];
   /** Every check that exists, with its level and source, for the reporters' legends. */
   readonly checks: readonly Pick<Check, 'id' | 'level' | 'source' | 'title'>[];
+}
+
+/** The display form of an exchange (validate/trace.ts builds it): redacted, bodies truncated, with a curl command. */
+export interface Trace {
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyBytes: number;
+  };
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly bodyBytes: number;
+  };
+  readonly curl: string;
 }

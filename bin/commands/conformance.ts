@@ -15,10 +15,11 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import type { CommandOutcome } from '../../conformance/command.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import type { CommandOutcome } from '../../conformance/cli/command.js';
 import type { NetworkOptions } from '../../runtime/network/types.js';
-import { builtInWsdlPath, isBuiltInWsdl } from '../built-in-contract.js';
+import { builtInWsdlPath } from '../built-in-contract.js';
+import { CONFORMANCE_DEFAULTS } from '../conformance-defaults.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import {
@@ -59,12 +60,11 @@ function writeFileAtomic(path: string, text: string): void {
 /**
  * Without --wsdl, the contract shipped inside the package, found from the package itself (the
  * command then works from any folder). Its spec makes every result required although its schema
- * says minOccurs 0, so --require-results defaults to on for it, and to off for any other WSDL.
+ * says minOccurs 0, so --require-results defaults to on for it (CONFORMANCE_DEFAULTS), and to off
+ * for any other WSDL.
  */
 function withContract(args: Record<string, unknown>): Record<string, unknown> {
-  const wsdl = typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : builtInWsdlPath();
-  const given = args['require-results'];
-  return { ...args, wsdl, 'require-results': typeof given === 'boolean' ? given : isBuiltInWsdl(wsdl) };
+  return { ...args, wsdl: typeof args.wsdl === 'string' && args.wsdl !== '' ? args.wsdl : builtInWsdlPath() };
 }
 
 function anyNetworkFlag(flags: NetworkFlags): boolean {
@@ -96,7 +96,7 @@ async function networkOf(
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
-  const cli = validateConformanceArgs(withContract(args), process.env);
+  const cli = validateConformanceArgs(withContract(args), process.env, CONFORMANCE_DEFAULTS);
   const network = await networkOf(args, cli.target, cli.wsdl);
   const allowImportHosts = validateImportHosts(args);
   const withHosts = allowImportHosts.length === 0 ? cli : { ...cli, allowImportHosts };
@@ -106,7 +106,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       : cli.target === undefined
         ? { ...withHosts, contractNetwork: network }
         : { ...withHosts, network };
-  const { executeConformance } = await import('../../conformance/command.js');
+  const { executeConformance } = await import('../../conformance/cli/command.js');
   const interrupt = new AbortController();
   const onSigint = (): void => {
     if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
@@ -145,7 +145,7 @@ export const conformanceCommand: CliCommand = {
   builder: (yargs: Argv) =>
     withContractFlags(
       withNetworkFlags(
-        conformanceBuilder(yargs).option('wsdl', {
+        conformanceBuilder(yargs, CONFORMANCE_DEFAULTS).option('wsdl', {
           default: undefined,
           defaultDescription: 'the built-in SMS contract',
         }),

@@ -1,6 +1,6 @@
 /** Text pieces the reporters share: the summary line, a failure's lines, a trace's lines. */
 import { atOrAbove, type CaseOutcome, type Failure, type Report } from '../types.js';
-import type { Trace } from '../trace.js';
+import type { Trace } from '../types.js';
 
 export function summaryLine(report: Report): string {
   const s = report.summary;

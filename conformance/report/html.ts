@@ -11,7 +11,7 @@
  */
 import { makeRedactor } from '../redact.js';
 import { LEVELS, type CaseOutcome, type Failure, type Report } from '../types.js';
-import type { Trace } from '../trace.js';
+import type { Trace } from '../types.js';
 import { summaryLine, xmlSafe } from './format.js';
 
 const redactNamed = makeRedactor([]);

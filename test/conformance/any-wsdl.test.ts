@@ -8,15 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { toDescriptor } from '../../generator/descriptor/index.js';
 import { parseWsdl } from '../../generator/parse/index.js';
-import { buildCatalogue } from '../../conformance/catalogue.js';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance, type CommandIo } from '../../conformance/command.js';
-import { planOperations } from '../../conformance/contract.js';
+import { buildCatalogue } from '../../conformance/catalogue/build.js';
+import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
+import { operationContracts } from '../../conformance/catalogue/operation-contract.js';
 import { ConformanceError } from '../../conformance/errors.js';
-import { parseInputsFile } from '../../conformance/inputs-file.js';
-import { methodInputs } from '../../conformance/operation-input.js';
-import { sampleValue } from '../../conformance/samples.js';
-import { schemaFacts } from '../../conformance/schema-facts.js';
+import { parseInputsFile } from '../../conformance/cli/inputs-file.js';
+import { methodInputs } from '../../conformance/catalogue/operation-input.js';
+import { sampleValue } from '../../conformance/catalogue/samples.js';
+import { schemaFacts } from '../../conformance/catalogue/schema-facts.js';
 import { runConformance } from '../../conformance/index.js';
 import { createRequestListener, listen, type Listening, type ServiceDescriptor } from '../../runtime/index.js';
 import { SHARED_FROM_ROOT, sharedSkipReason } from '../helpers/shared-dir.js';
@@ -27,7 +28,11 @@ const rich = toDescriptor(richModel);
 const richFacts = schemaFacts(richModel);
 
 function parse(argv: string[]) {
-  return validateConformanceArgs(conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>, {});
+  return validateConformanceArgs(
+    conformanceBuilder(yargs(argv).strict(), CONFORMANCE_DEFAULTS).parseSync() as Record<string, unknown>,
+    {},
+    CONFORMANCE_DEFAULTS,
+  );
 }
 
 function captureIo(): { out: { stdout: string; stderr: string }; io: CommandIo } {
@@ -140,10 +145,10 @@ describe('sample values from the schema', () => {
 });
 
 describe('values the user gives', () => {
-  const plans = planOperations(rich);
+  const contracts = operationContracts(rich);
 
   it('flags are typed by the schema: --param a=6 is an xs:int 6, JSON for an array', () => {
-    const inputs = methodInputs(rich, plans, { values: { a: '6', b: '3', values: '[1,2,3]' } }, richFacts);
+    const inputs = methodInputs(rich, contracts, { values: { a: '6', b: '3', values: '[1,2,3]' } }, richFacts);
     const add = inputs.get('Add')!.build({ kind: 'typical', text: 'x' });
     expect('input' in add && add.input).toEqual({ a: 6, b: 3 });
     const doubles = inputs.get('AddDoubles')!.build({ kind: 'typical', text: 'x' });
@@ -154,7 +159,7 @@ describe('values the user gives', () => {
 
   it('a flag that does not fit its type is an error naming the operation and the path', () => {
     expect(() =>
-      methodInputs(rich, plans, { values: { a: 'six' } }, richFacts)
+      methodInputs(rich, contracts, { values: { a: 'six' } }, richFacts)
         .get('Add')!
         .build({ kind: 'typical', text: 'x' }),
     ).toThrow(new ConformanceError('CONFORMANCE_INPUTS', 'Add/a: "six" is not an xs:int'));
@@ -175,7 +180,7 @@ describe('values the user gives', () => {
       { RICH_TOKEN: 't0ken-from-env' },
     );
     expect(file.secretValues).toEqual(['t0ken-from-env']);
-    const inputs = methodInputs(rich, plans, { values: {}, ...file }, richFacts);
+    const inputs = methodInputs(rich, contracts, { values: {}, ...file }, richFacts);
     const order = inputs.get('EchoOrder')!.build({ kind: 'typical', text: 'x' });
     expect(
       'input' in order &&
@@ -213,7 +218,7 @@ describe('values the user gives', () => {
   ])('%s: refused with the operation and path', async (_, text, message) => {
     const file = await parseInputsFile('inputs.yaml', text, {});
     const attempt = () => {
-      const inputs = methodInputs(rich, plans, { values: {}, ...file }, richFacts);
+      const inputs = methodInputs(rich, contracts, { values: {}, ...file }, richFacts);
       for (const method of inputs.values()) method.build({ kind: 'typical', text: 'x' });
     };
     expect(attempt).toThrow(ConformanceError);
@@ -347,7 +352,7 @@ describe('a third-party WSDL (the public calculator, served by the runtime from 
   });
 
   it.skipIf(calcPath === undefined)(
-    '--list with typed parameters sends nothing and plans the negative cases per type',
+    '--list with typed parameters sends nothing and contracts the negative cases per type',
     async () => {
       const { out, io } = captureIo();
       expect(

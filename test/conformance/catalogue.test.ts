@@ -1,8 +1,8 @@
 /** The catalogue as data: derived from the descriptor, validated, selectable by globs and level. */
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, validateCatalogue } from '../../conformance/catalogue.js';
-import { bindInputs, secretValues } from '../../conformance/inputs.js';
-import { globToRegExp, selectCases } from '../../conformance/select.js';
+import { buildCatalogue, validateCatalogue } from '../../conformance/catalogue/build.js';
+import { bindInputs, secretValues } from '../../conformance/catalogue/inputs.js';
+import { globToRegExp, selectCases } from '../../conformance/catalogue/select.js';
 import type { Case } from '../../conformance/types.js';
 import { contractDescriptor } from '../fixtures/conformance/contract.js';
 import { twoResultsDescriptor } from '../fixtures/conformance/two-results-descriptor.js';
@@ -100,7 +100,7 @@ describe('selection', () => {
 describe('documentation', () => {
   it('docs/conformance.md has a row for every check', async () => {
     const { readFileSync } = await import('node:fs');
-    const { ALL_CHECKS } = await import('../../conformance/checks/index.js');
+    const { ALL_CHECKS } = await import('../../conformance/validate/checks/index.js');
     const docs = readFileSync('docs/conformance.md', 'utf8');
     // A row starts with the check's id in a code span; a Markdown formatter may pad the cell.
     const rows = new Set([...docs.matchAll(/^\| `([\w.-]+)` +\|/gm)].map((m) => m[1]));

@@ -3,9 +3,9 @@
  * the refusal branch of positive cases, and findings no broken server in the matrix produces.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../conformance/catalogue.js';
-import { ALL_CHECKS } from '../../conformance/checks/index.js';
-import { evaluateCase } from '../../conformance/evaluate.js';
+import { buildCatalogue } from '../../conformance/catalogue/build.js';
+import { ALL_CHECKS } from '../../conformance/validate/checks/index.js';
+import { evaluateCase } from '../../conformance/validate/evaluate.js';
 import { makeRedactor } from '../../conformance/redact.js';
 import type { Exchange } from '../../conformance/types.js';
 import { contractDescriptor } from '../fixtures/conformance/contract.js';

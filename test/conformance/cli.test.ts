@@ -6,13 +6,14 @@ import net from 'node:net';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService } from '../../bin/embedded-service.js';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance, type CommandIo } from '../../conformance/command.js';
+import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
 import { ConformanceError } from '../../conformance/errors.js';
 
 function parse(argv: string[], env: Record<string, string> = {}) {
-  const args = conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>;
-  return validateConformanceArgs(args, env);
+  const args = conformanceBuilder(yargs(argv).strict(), CONFORMANCE_DEFAULTS).parseSync() as Record<string, unknown>;
+  return validateConformanceArgs(args, env, CONFORMANCE_DEFAULTS);
 }
 
 function captureIo() {

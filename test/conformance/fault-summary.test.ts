@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { childElements } from '../../runtime/xml/helpers.js';
 import { readXml } from '../../runtime/xml/reader.js';
-import { faultSummary } from '../../conformance/response-view.js';
+import { faultSummary } from '../../conformance/validate/response-view.js';
 
 function fault(envelope: string) {
   const body = childElements(readXml(envelope).root).find((e) => e.local === 'Body')!;

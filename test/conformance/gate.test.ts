@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService } from '../../bin/embedded-service.js';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance, type CommandIo, type EmbeddedTarget } from '../../conformance/command.js';
+import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import { executeConformance, type CommandIo, type EmbeddedTarget } from '../../conformance/cli/command.js';
 import { ConformanceError } from '../../conformance/errors.js';
 import type { Listening } from '../../runtime/index.js';
 import { startBrokenServer, type BrokenServer } from '../fixtures/conformance/broken-server.js';
@@ -54,8 +55,8 @@ const INPUT_FLAGS = [
 ];
 
 function parse(argv: string[]) {
-  const args = conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>;
-  return validateConformanceArgs(args, {});
+  const args = conformanceBuilder(yargs(argv).strict(), CONFORMANCE_DEFAULTS).parseSync() as Record<string, unknown>;
+  return validateConformanceArgs(args, {}, CONFORMANCE_DEFAULTS);
 }
 
 function captureIo(extra: Partial<CommandIo> = {}) {

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findStackTrace } from '../../conformance/checks/no-stack-trace.js';
+import { findStackTrace } from '../../conformance/validate/checks/no-stack-trace.js';
 import { createProgress } from '../../conformance/report/progress.js';
 import type { CaseOutcome } from '../../conformance/types.js';
 

@@ -4,8 +4,8 @@
  * moment it is passed (not when the connection ends).
  */
 import { describe, expect, it } from 'vitest';
-import { BoundHit } from '../../conformance/bounds.js';
-import { RawResponseReader } from '../../conformance/raw-response.js';
+import { BoundHit } from '../../conformance/run/bounds.js';
+import { RawResponseReader } from '../../conformance/run/raw-response.js';
 
 const LIMIT = 64 * 1024;
 

@@ -5,15 +5,20 @@
  */
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli-options.js';
-import { executeConformance, type CommandIo } from '../../conformance/command.js';
+import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
+import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
 import { runConformance, type Report } from '../../conformance/index.js';
 import { parseWsdl } from '../../generator/parse/index.js';
 import { renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
 import { startHostileServer, type HostileServer } from './hostile-servers.js';
 
 function parse(argv: string[]) {
-  return validateConformanceArgs(conformanceBuilder(yargs(argv).strict()).parseSync() as Record<string, unknown>, {});
+  return validateConformanceArgs(
+    conformanceBuilder(yargs(argv).strict(), CONFORMANCE_DEFAULTS).parseSync() as Record<string, unknown>,
+    {},
+    CONFORMANCE_DEFAULTS,
+  );
 }
 
 let silent: HostileServer;

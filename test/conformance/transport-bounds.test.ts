@@ -4,8 +4,8 @@
  * keeping the same deadline and byte limit as the pool.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTimedOut } from '../../conformance/bounds.js';
-import { Transport, TransportFailure } from '../../conformance/transport.js';
+import { runTimedOut } from '../../conformance/run/bounds.js';
+import { Transport, TransportFailure } from '../../conformance/run/transport.js';
 import type { RequestSpec } from '../../conformance/types.js';
 import { startHostileServer, type HostileKind, type HostileServer } from './hostile-servers.js';
 

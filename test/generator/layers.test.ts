@@ -123,7 +123,7 @@ describe('the layering rule', () => {
     ['parse -> contract', { given: ['generator/parse/documents.ts', 'generator/contract/index.ts'], want: /forwards/ }],
     [
       'contract -> conformance',
-      { given: ['generator/contract/index.ts', 'conformance/transport.ts'], want: /outside/ },
+      { given: ['generator/contract/index.ts', 'conformance/run/transport.ts'], want: /outside/ },
     ],
     ['the pipeline reads emit', { given: ['generator/generate.ts', 'generator/emit/project.ts'], want: 'allowed' }],
     ['the runtime', { given: ['generator/descriptor/index.ts', 'runtime/descriptor.ts'], want: 'allowed' }],

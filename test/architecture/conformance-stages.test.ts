@@ -1,0 +1,101 @@
+/**
+ * conformance/ is laid out by stage, and each stage imports only the stages below it:
+ *
+ *   cli/ ──▶ index.ts, options.ts (the public API) ──▶ catalogue/, run/, report/ ──▶ validate/ ──▶ types.ts, errors.ts, redact.ts
+ *
+ * The catalogue (which cases exist) names the checks that judge them (validate/); the run sends
+ * cases and evaluates each answer (validate/) but never builds cases; reports read outcomes
+ * only (types.ts). The base (types, errors, redaction) imports no stage. Also kept here: no
+ * conformance module over 400 lines, no function over 60 (tools/sizes.ts measures them).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FUNCTION_LIMIT, MODULE_LIMIT, measureFile } from '../../tools/sizes.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const CONFORMANCE = join(ROOT, 'conformance');
+
+type Stage = 'cli' | 'api' | 'catalogue' | 'run' | 'report' | 'validate' | 'base';
+
+/** Stage → the stages its code may import from (itself always allowed). */
+const ALLOWED: Readonly<Record<Stage, readonly Stage[]>> = {
+  cli: ['api', 'catalogue', 'run', 'report', 'validate', 'base'],
+  api: ['catalogue', 'run', 'report', 'validate', 'base'],
+  catalogue: ['validate', 'base'],
+  run: ['validate', 'base'],
+  report: ['base'],
+  validate: ['base'],
+  base: [],
+};
+const FOLDERS: readonly Stage[] = ['cli', 'catalogue', 'run', 'report', 'validate'];
+/** The public entry and its options: the one place that puts the stages together. */
+const API_FILES = ['index.ts', 'options.ts'];
+const BASE_FILES = ['types.ts', 'errors.ts', 'redact.ts'];
+
+const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return files(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The stage of a file under conformance/, or undefined outside it. */
+function stageOf(file: string): Stage | undefined {
+  const parts = relative(CONFORMANCE, file).split(sep);
+  if (parts[0] === '..') return undefined;
+  if (parts.length > 1) return FOLDERS.includes(parts[0] as Stage) ? (parts[0] as Stage) : undefined;
+  if (API_FILES.includes(parts[0]!)) return 'api';
+  return BASE_FILES.includes(parts[0]!) ? 'base' : undefined;
+}
+
+function wrongWay(file: string, text: string): string[] {
+  const from = stageOf(file)!;
+  const allowed = new Set<Stage>([from, ...ALLOWED[from]]);
+  return [...text.matchAll(IMPORT)]
+    .map((m) => (m[1] ?? m[2]) as string)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => ({ specifier, to: stageOf(resolve(dirname(file), specifier).replace(/\.js$/, '.ts')) }))
+    .filter(({ to }) => to !== undefined && !allowed.has(to))
+    .map(({ specifier, to }) => `${relative(ROOT, file)} (${from}) imports ${specifier} (${to})`);
+}
+
+const all = files(CONFORMANCE);
+
+describe('conformance stages', () => {
+  it('every file belongs to a stage: the root holds only the API and the shared base', () => {
+    expect(all.filter((file) => stageOf(file) === undefined).map((file) => relative(ROOT, file))).toEqual([]);
+    const root = all.filter((file) => dirname(file) === CONFORMANCE).map((file) => relative(CONFORMANCE, file));
+    expect(root.sort()).toEqual([...API_FILES, ...BASE_FILES].sort());
+  });
+
+  it.each(Object.keys(ALLOWED))('%s imports only the stages below it', (stage) => {
+    const found = all.filter((file) => stageOf(file) === stage);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.flatMap((file) => wrongWay(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('would catch a wrong-way import', () => {
+    const planted = "import { buildCatalogue } from '../catalogue/build.js';";
+    expect(wrongWay(join(CONFORMANCE, 'validate', 'evaluate.ts'), planted)).toEqual([
+      'conformance/validate/evaluate.ts (validate) imports ../catalogue/build.js (catalogue)',
+    ]);
+    const upward = "export { executeConformance } from './cli/command.js';";
+    expect(wrongWay(join(CONFORMANCE, 'index.ts'), upward)).toHaveLength(1);
+    expect(wrongWay(join(CONFORMANCE, 'cli', 'command.ts'), "import { a } from '../index.js';")).toEqual([]);
+  });
+
+  it(`keeps every module under ${MODULE_LIMIT} lines and every function under ${FUNCTION_LIMIT}`, () => {
+    const measured = all.map((file) => measureFile(ROOT, file));
+    const big = measured.filter((m) => m.module.lines > MODULE_LIMIT).map((m) => `${m.module.file}: ${m.module.lines}`);
+    const long = measured
+      .flatMap((m) => m.functions)
+      .filter((f) => f.lines > FUNCTION_LIMIT)
+      .map((f) => `${f.file}:${f.line} ${f.name}: ${f.lines}`);
+    expect({ big, long }).toEqual({ big: [], long: [] });
+  });
+});
