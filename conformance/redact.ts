@@ -9,35 +9,17 @@
  *      Authorization, Proxy-Authorization and Cookie headers.
  */
 
+import { escapeRegExp } from '../runtime/escape/regexp.js';
+import { xmlSpellings } from '../runtime/escape/xml.js';
+
 const REDACTED = '***';
 
 export type Redactor = (text: string) => string;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function xmlEscaped(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
 /** The spellings a secret takes on the wire. */
 function spellings(secret: string): string[] {
   const form = new URLSearchParams({ x: secret }).toString().slice(2);
-  return [
-    ...new Set([
-      secret,
-      xmlEscaped(secret),
-      xmlEscaped(secret).replace(/'/g, '&#39;'),
-      encodeURIComponent(secret),
-      form,
-    ]),
-  ].filter((s) => s !== '');
+  return [...new Set([...xmlSpellings(secret), encodeURIComponent(secret), form])].filter((s) => s !== '');
 }
 
 /** Query/form fields, XML elements and header lines named like a credential. */

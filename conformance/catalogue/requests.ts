@@ -9,7 +9,7 @@
  */
 import type { Protocol, ServiceDescriptor } from '../../runtime/descriptor.js';
 import { buildSoapRequest, encodeParams, soap11, soap12 } from '../../runtime/index.js';
-import { XSD_NS, XSI_NS } from '../../runtime/soap/version.js';
+import { XSD_NS, XSI_NS } from '../../runtime/namespaces.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import type { XmlElement, XmlNode } from '../../runtime/xml/types.js';
 import { writeElement } from '../../runtime/xml/writer.js';

@@ -1,75 +1,31 @@
 /**
- * Samples of simple values, one primitive at a time: the per-primitive table (a typical lexical
- * form of each XSD built-in, the numbers with their ranges) and the facets laid over it (range,
- * length, pattern, enumeration). Kept in one piece so that one primitive table can replace it.
+ * Samples of simple values, one primitive at a time: a typical lexical form of each primitive and
+ * the numbers' ranges, both read from the primitive table (runtime/primitives.ts), with the
+ * facets laid over them (range, length, pattern, enumeration).
  */
+import {
+  isNumericPrimitive,
+  isPrimitiveName,
+  numericRange,
+  PRIMITIVE_NAMES,
+  type PrimitiveName,
+  primitiveFacts,
+} from '../../runtime/primitives.js';
 import type { Facets } from './schema-facts.js';
 import { PLAIN_TEXT, type SimpleWalk } from './sample-types.js';
 
-// -- simple values ---------------------------------------------------------------------------
+/**
+ * The typical lexical forms of the table's primitives that are neither numbers nor free text
+ * (runtime/primitives.ts): what a pattern is tried against when the typical value misses it.
+ */
+const TYPICAL_TEXTS: readonly string[] = PRIMITIVE_NAMES.filter((name) => !isNumericPrimitive(name)).flatMap((name) => {
+  const sample = primitiveFacts(name).sample;
+  return sample === undefined ? [] : [sample];
+});
 
-const FREE_TEXT_TYPES = new Set(['string', 'normalizedString', 'token', 'anySimpleType']);
-
-/** Typical lexical forms of the XSD built-ins that are not numbers or free text. */
-const TYPICAL: Readonly<Record<string, string>> = {
-  boolean: 'true',
-  dateTime: '2024-05-17T10:30:00Z',
-  dateTimeStamp: '2024-05-17T10:30:00Z',
-  date: '2024-05-17',
-  time: '10:30:00',
-  gYear: '2024',
-  gYearMonth: '2024-05',
-  gMonth: '--05',
-  gMonthDay: '--05-17',
-  gDay: '---17',
-  duration: 'P1DT2H',
-  dayTimeDuration: 'P1DT2H',
-  yearMonthDuration: 'P1Y2M',
-  base64Binary: 'AAEC/w==',
-  hexBinary: '0001FF',
-  anyURI: 'https://example.com/conformance',
-  QName: 'conformance',
-  NOTATION: 'conformance',
-  language: 'en',
-  Name: 'conformance',
-  NCName: 'conformance',
-  ID: 'conformance1',
-  IDREF: 'conformance1',
-  IDREFS: 'conformance1',
-  ENTITY: 'conformance',
-  ENTITIES: 'conformance',
-  NMTOKEN: 'conformance',
-  NMTOKENS: 'conformance',
-  guid: '6f9619ff-8b86-d011-b42d-00c04fc964ff',
-};
-
-/** Each numeric primitive: typical value, range, whether it is integral. */
-const NUMBERS: Readonly<
-  Record<string, { readonly typical: number; readonly min: number; readonly max: number; readonly integral: boolean }>
-> = {
-  int: { typical: 42, min: -2147483648, max: 2147483647, integral: true },
-  short: { typical: 42, min: -32768, max: 32767, integral: true },
-  byte: { typical: 42, min: -128, max: 127, integral: true },
-  unsignedInt: { typical: 42, min: 0, max: 4294967295, integral: true },
-  unsignedShort: { typical: 42, min: 0, max: 65535, integral: true },
-  unsignedByte: { typical: 42, min: 0, max: 255, integral: true },
-  // DataContract/ASMX char: a UTF-16 code unit as a number ('A').
-  char: { typical: 65, min: 0, max: 65535, integral: true },
-  long: { typical: 42, min: -Infinity, max: Infinity, integral: true },
-  unsignedLong: { typical: 42, min: 0, max: Infinity, integral: true },
-  integer: { typical: 42, min: -Infinity, max: Infinity, integral: true },
-  nonNegativeInteger: { typical: 42, min: 0, max: Infinity, integral: true },
-  positiveInteger: { typical: 42, min: 1, max: Infinity, integral: true },
-  nonPositiveInteger: { typical: -42, min: -Infinity, max: 0, integral: true },
-  negativeInteger: { typical: -42, min: -Infinity, max: -1, integral: true },
-  decimal: { typical: 12.5, min: -Infinity, max: Infinity, integral: false },
-  float: { typical: 1.5, min: -Infinity, max: Infinity, integral: false },
-  double: { typical: 1.5, min: -Infinity, max: Infinity, integral: false },
-};
-
-/** Whether a primitive holds a number (the `not-a-number` negative case targets these). */
+/** Whether a type holds a number (the `not-a-number` negative case targets these). */
 export function isNumeric(xsd: string): boolean {
-  return xsd in NUMBERS;
+  return isPrimitiveName(xsd) && isNumericPrimitive(xsd);
 }
 
 function facetNumber(text: string | undefined): number | undefined {
@@ -79,8 +35,8 @@ function facetNumber(text: string | undefined): number | undefined {
 }
 
 /** The typical number moved into [min, max] as the type and facets allow. */
-function numberSample(xsd: string, facets: Facets | undefined): string {
-  const spec = NUMBERS[xsd]!;
+function numberSample(xsd: PrimitiveName, facets: Facets | undefined): string {
+  const spec = { ...numericRange(xsd)!, typical: Number(primitiveFacts(xsd).sample) };
   const step = spec.integral ? 1 : 0.5;
   const lows = [
     spec.min,
@@ -141,18 +97,18 @@ function matchPatterns(patterns: readonly string[], candidates: readonly string[
 
 export function simpleSample(
   walk: SimpleWalk,
-  xsd: string,
+  xsd: PrimitiveName,
   enumeration: readonly string[] | undefined,
   facets: Facets | undefined,
   path: string,
 ): unknown {
   if (enumeration !== undefined && enumeration.length > 0) return enumeration[0]!;
-  if (isNumeric(xsd)) return numberSample(xsd, facets);
-  const typical = TYPICAL[xsd];
-  const free = FREE_TEXT_TYPES.has(xsd);
+  if (isNumericPrimitive(xsd)) return numberSample(xsd, facets);
+  const typical = primitiveFacts(xsd).sample;
+  const free = typical === undefined;
   const base = typical ?? (free && walk.variant.kind === 'typical' ? walk.variant.text : PLAIN_TEXT);
   if (facets?.pattern !== undefined && facets.pattern.length > 0) {
-    const candidates = [base, ...PATTERN_CANDIDATES, ...Object.values(TYPICAL)].map((c) => fitLength(c, facets));
+    const candidates = [base, ...PATTERN_CANDIDATES, ...TYPICAL_TEXTS].map((c) => fitLength(c, facets));
     const found = matchPatterns(facets.pattern, candidates);
     if (found === undefined)
       walk.problems.push({ path, reason: `no sample matches its pattern ${facets.pattern.join(' | ')}` });

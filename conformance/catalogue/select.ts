@@ -4,6 +4,7 @@
  * pattern also selects everything under it (`Send/soap11` = `Send/soap11/**`).
  * A case left out is reported as skipped with the reason, never dropped silently.
  */
+import { escapeRegExp } from '../../runtime/escape/regexp.js';
 import { ConformanceError } from '../errors.js';
 import { atOrAbove, type Case, type CaseBinding, type Level } from '../types.js';
 
@@ -26,7 +27,7 @@ export function globToRegExp(glob: string): RegExp {
       i++;
     } else if (c === '*') source += '[^/]*';
     else if (c === '?') source += '[^/]';
-    else source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    else source += escapeRegExp(c);
   }
   return new RegExp(`^${source}(/.*)?$`);
 }

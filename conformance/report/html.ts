@@ -12,18 +12,14 @@
 import { makeRedactor } from '../redact.js';
 import { LEVELS, type CaseOutcome, type Failure, type Report } from '../types.js';
 import type { Trace } from '../types.js';
+import { escapeHtml } from '../../runtime/escape/html.js';
 import { summaryLine, xmlSafe } from './format.js';
 
 const redactNamed = makeRedactor([]);
 
 /** Text for an HTML report: made XML-safe, named credentials redacted once more, then escaped. */
 function h(text: string): string {
-  return redactNamed(xmlSafe(text))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return escapeHtml(redactNamed(xmlSafe(text)));
 }
 
 const BINDING_TITLES: Record<string, string> = {

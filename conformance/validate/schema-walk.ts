@@ -22,7 +22,7 @@ import type {
   ValueDescriptor,
 } from '../../runtime/descriptor.js';
 import { resolveValue } from '../../runtime/codec/index.js';
-import { XSI_NS } from '../../runtime/soap/version.js';
+import { XSI_NS } from '../../runtime/namespaces.js';
 import { childElements, textContent } from '../../runtime/xml/reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import type { ExpectedField } from '../types.js';

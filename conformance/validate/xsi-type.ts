@@ -5,7 +5,7 @@
  * it as the declared type. The `xsi-type` findings of the schema walk come from here.
  */
 import type { ComplexTypeDescriptor, ServiceDescriptor } from '../../runtime/descriptor.js';
-import { XSI_NS } from '../../runtime/soap/version.js';
+import { XSI_NS } from '../../runtime/namespaces.js';
 import { childElements, resolveQNameValue } from '../../runtime/xml/reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import type { SchemaRule } from './schema-walk.js';

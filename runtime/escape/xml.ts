@@ -83,15 +83,23 @@ export function escapeReportText(text: string): string {
 }
 
 /**
- * The spellings `text` takes in a message the runtime writes: as is, escaped as character data
- * and escaped as an attribute value, without repeats. What redaction looks for, so a secret is
- * found however the writer spelt it; text XML cannot carry (never sent) has only its raw form.
+ * The spellings `text` takes in a message the runtime writes (as is, escaped as character data
+ * and as an attribute value) and in one a peer writes (all five specials escaped, the quote as
+ * `&apos;` or `&#39;`), without repeats. What redaction looks for, so a secret is found however
+ * it was spelt; text XML cannot carry (never sent by us) keeps the peers' forms and its raw one.
  */
 export function xmlSpellings(text: string): string[] {
+  const everySpecial = text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+  const peers = [everySpecial, everySpecial.replace(/&apos;/g, '&#39;')];
   try {
-    return [...new Set([text, escapeText(text, ''), escapeAttr(text, '')])];
+    return [...new Set([text, escapeText(text, ''), escapeAttr(text, ''), ...peers])];
   } catch {
-    return [text];
+    return [...new Set([text, ...peers])];
   }
 }
 
