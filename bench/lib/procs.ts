@@ -50,7 +50,7 @@ export function forkChild(
   return track(
     fork(path, [...args], {
       cwd: root,
-      execArgv: ['--import', 'tsx', ...execArgv],
+      execArgv: ['--import', 'tsx', ...(process.env.TMP_PERF ? ['--perf-basic-prof'] : []), ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );

@@ -48,10 +48,75 @@ function decodeComponent(text: string): string | { why: string } {
   return out;
 }
 
-/** The name/value pairs of a query string or form body, in order. */
-export function parseFormText(text: string): URLSearchParams | MalformedEscape {
-  if (!text.includes('%u')) return new URLSearchParams(text);
-  const pairs: [string, string][] = [];
+/**
+ * The name/value pairs of a query string or form body, in order. A handful of fields is looked
+ * up by name with a scan: no hashing of every name a request brings.
+ */
+export class FormFields implements Iterable<[string, string]> {
+  /** name, value, name, value, ... */
+  constructor(private readonly flat: readonly string[]) {}
+
+  /** The first value given for `name`, or null when there is none. */
+  get(name: string): string | null {
+    for (let i = 0; i < this.flat.length; i += 2) if (this.flat[i] === name) return this.flat[i + 1]!;
+    return null;
+  }
+
+  getAll(name: string): string[] {
+    const values: string[] = [];
+    for (let i = 0; i < this.flat.length; i += 2) if (this.flat[i] === name) values.push(this.flat[i + 1]!);
+    return values;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, string]> {
+    for (let i = 0; i < this.flat.length; i += 2) yield [this.flat[i]!, this.flat[i + 1]!];
+  }
+}
+
+export function parseFormText(text: string): FormFields | MalformedEscape {
+  if (text.includes('%u')) return parseWithUnicodeEscapes(text);
+  return parseStandard(text) ?? new FormFields([...new URLSearchParams(text)].flat());
+}
+
+/**
+ * The WHATWG application/x-www-form-urlencoded parser for the usual text: empty segments
+ * skipped, the first `=` splits, `+` is a space, `%XX` runs are UTF-8. Undefined when a segment
+ * holds an escape decodeURIComponent refuses (a malformed `%`, bytes that are not UTF-8), which
+ * URLSearchParams then reads its own way (literally, or as U+FFFD).
+ */
+function parseStandard(text: string): FormFields | undefined {
+  const flat: string[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('&', start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      const eq = text.indexOf('=', start);
+      const split = eq >= 0 && eq < end ? eq : end;
+      const name = standardComponent(text.slice(start, split));
+      const value = standardComponent(split < end ? text.slice(split + 1, end) : '');
+      if (name === undefined || value === undefined) return undefined;
+      flat.push(name, value);
+    }
+    start = end + 1;
+  }
+  return new FormFields(flat);
+}
+
+const PLUS = /\+/g;
+
+function standardComponent(raw: string): string | undefined {
+  const spaced = raw.includes('+') ? raw.replace(PLUS, ' ') : raw;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseWithUnicodeEscapes(text: string): FormFields | MalformedEscape {
+  const flat: string[] = [];
   for (const segment of text.split('&')) {
     if (segment === '') continue;
     const eq = segment.indexOf('=');
@@ -60,7 +125,7 @@ export function parseFormText(text: string): URLSearchParams | MalformedEscape {
     if (typeof name !== 'string') return { malformed: { name: '', why: name.why } };
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1));
     if (typeof value !== 'string') return { malformed: { name, why: value.why } };
-    pairs.push([name, value]);
+    flat.push(name, value);
   }
-  return new URLSearchParams(pairs);
+  return new FormFields(flat);
 }

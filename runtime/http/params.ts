@@ -17,6 +17,7 @@ import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDesc
 import { CodecError } from '../errors.js';
 import { checkEnumeration, decodeText, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
 import { isPrimitiveName, PRIMITIVES, type HttpParamForm, type PrimitiveName } from '../primitives.js';
+import type { FormFields } from './form.js';
 
 /** How one value is written as parameter text, where ASMX's HTTP readers differ from XML. */
 type HttpForm = HttpParamForm | 'flags';
@@ -191,7 +192,7 @@ export function malformedEscapeError(malformed: { readonly name: string; readonl
 
 export function decodeParams(
   hop: ParamOperation,
-  search: URLSearchParams,
+  search: FormFields,
   passAbsentOptional = false,
 ): { input: Record<string, unknown> } | ParamDecodeError {
   const input: Record<string, unknown> = {};
