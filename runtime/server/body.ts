@@ -132,8 +132,8 @@ function finish(req: StatefulRequest): BodyState | undefined {
   if (state === undefined || state.settled) return undefined;
   state.settled = true;
   unlink(state);
-  req.removeListener('data', onData);
-  req.removeListener('end', onEnd);
+  // The listeners stay (they find no state from now on): a request object is never reused, and
+  // removing them cost more than the calls that may still come.
   // Not `delete`: deleting a property turns the request object into a slow dictionary-mode
   // object for everything that touches it afterwards (node:http included).
   req[STATE] = undefined;
