@@ -39,8 +39,8 @@ function answerHelpPage(
   query: string,
 ): boolean {
   if (setup.help === undefined) return false;
-  const logError = (message: string): void => setup.logger.error(message);
-  return answerHelp(setup.help, req, res, { path, query, trustForwarded: setup.trustForwarded, logError });
+  const help = { path, query, trustForwarded: setup.trustForwarded, logError: setup.logError };
+  return answerHelp(setup.help, req, res, help);
 }
 
 function soapVersionOf(contentType: ContentType): SoapVersion | undefined {

@@ -26,6 +26,8 @@ export interface ServerSetup {
   readonly wsdl: WsdlCache | undefined;
   readonly bodies: BodyReader;
   readonly logger: Logger;
+  /** `logger.error` as a function made once (not a closure per request). */
+  readonly logError: (message: string) => void;
   readonly trustForwarded: boolean;
   /** Reads and decodes SOAP requests (shape cache and shape decoders: soap/request-decoder.ts). */
   readonly soapRequests: SoapRequestDecoder;
@@ -56,6 +58,7 @@ export function compileServerSetup(
       timeoutMs: positiveOption('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     }),
     logger,
+    logError: (message) => logger.error(message),
     trustForwarded: options.trustForwardedHeaders === true,
     soapRequests: new SoapRequestDecoder(d, options.xmlLimits, options.wsSecurity !== undefined),
     passAbsentOptional: missingParametersOption(options.httpMissingParameters) === 'pass',
