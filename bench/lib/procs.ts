@@ -50,7 +50,7 @@ export function forkChild(
   return track(
     fork(path, [...args], {
       cwd: root,
-      execArgv: ['--import', 'tsx', ...(process.env.TMP_PERF ? ['--perf-basic-prof'] : []), ...execArgv],
+      execArgv: ['--import', 'tsx', ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );
