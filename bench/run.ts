@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { checkoutBefore } from './lib/before.js';
-import { installCleanup, killAll, stopChild } from './lib/procs.js';
+import { installCleanup, killAll, pinToCpu, stopChild } from './lib/procs.js';
 import { renderTable, type Row, type Settings } from './lib/report.js';
 import { writeResults } from './lib/results.js';
 import { captureResponses, startLoadGenerator, startServer } from './lib/servers.js';
@@ -94,6 +94,13 @@ async function runHttpSections(
     tree === undefined ? undefined : startServer('before', undefined, 'server.ts', undefined, tree.root),
   ]);
   const load = startLoadGenerator();
+  const servers = [generated, bare, nodeSoap, ...(before === undefined ? [] : [before])];
+  const pinned = servers.every((server) => pinToCpu(server.child.pid, 1)) && pinToCpu(load.child.pid, 0);
+  log(
+    pinned
+      ? '  servers pinned to CPU 1, their load (and the clients) to CPU 0'
+      : '  not pinned (no taskset or one CPU)',
+  );
   try {
     if (only.has('server')) {
       log(

@@ -2,8 +2,9 @@
  * Child processes of the benchmark: every one is tracked and killed when the run ends, however
  * it ends (normal exit, an exception, Ctrl-C), so a failed run leaves no server behind.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -119,5 +120,21 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Pins a live process (all its threads) to one CPU with taskset, when the machine has two or
+ * more and taskset is there; false otherwise. The HTTP sections put the servers on one CPU and
+ * the side that loads them on the other, so a side never competes with its own load for a core
+ * and interleaved rounds compare like with like.
+ */
+export function pinToCpu(pid: number | undefined, cpu: number): boolean {
+  if (pid === undefined || os.cpus().length < 2) return false;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -4,7 +4,7 @@
  * Each client runs in its own process; rounds are interleaved.
  */
 import type { ChildProcess } from 'node:child_process';
-import { ask, cpuSeconds, forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { ask, cpuSeconds, forkChild, nextMessage, pinToCpu, stopChild } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { median } from '../lib/stats.js';
 
@@ -17,6 +17,7 @@ async function startClient(kind: string, url: string, beforeRoot: string | undef
       ? forkChild('client.ts', ['generated', url], [], beforeRoot)
       : forkChild('client.ts', [kind, url]);
   await nextMessage(child, 30_000, `${kind} client start`);
+  pinToCpu(child.pid, 0); // beside the load generator, away from the server it calls (CPU 1)
   return child;
 }
 
