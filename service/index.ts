@@ -27,4 +27,4 @@ export {
 } from './errors.js';
 export { MESSAGE_ID_PATTERN } from './ids.js';
 export { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
-export { DEFAULT_MAX_SEGMENTS, segmentCapacity, planSegments } from './segments.js';
+export { DEFAULT_MAX_SEGMENTS, segmentCapacity, splitIntoSegments } from './segments.js';

@@ -43,7 +43,7 @@ export function segmentCapacity(encoding: Encoding, concatenated: boolean, port:
   return encoding === 'gsm7' ? Math.floor((octets * 8) / 7) : Math.floor(octets / 2);
 }
 
-export interface SegmentPlan {
+export interface SegmentSplit {
   readonly encoding: Encoding;
   /** Septets (gsm7) or UTF-16 units (ucs2) of the whole text. */
   readonly units: number;
@@ -52,7 +52,7 @@ export interface SegmentPlan {
 }
 
 /** Chooses the encoding and cuts `text` into segments (an empty text gives no segments). */
-export function planSegments(text: string, port: boolean): SegmentPlan {
+export function splitIntoSegments(text: string, port: boolean): SegmentSplit {
   const encoding: Encoding = isGsm7(text) ? 'gsm7' : 'ucs2';
   const pieces = characters(text, encoding);
   const units = pieces.reduce((sum, [, cost]) => sum + cost, 0);
@@ -110,9 +110,9 @@ export function checkMessage(text: string, port: boolean, limits: MessageLimits)
   if (LONE_SURROGATE.test(text)) {
     throw new SmsRefusal('InvalidMessage', 'smsmsg contains an unpaired UTF-16 surrogate', 'smsmsg');
   }
-  const plan = planSegments(text, port);
-  if (plan.segments.length > limits.maxSegments) throw tooLong(limits);
-  return { encoding: plan.encoding, segments: plan.segments.length };
+  const split = splitIntoSegments(text, port);
+  if (split.segments.length > limits.maxSegments) throw tooLong(limits);
+  return { encoding: split.encoding, segments: split.segments.length };
 }
 
 function tooLong(limits: MessageLimits): SmsRefusal {

@@ -110,12 +110,12 @@ function baseOptions(
 }
 
 function printList(options: ConformanceOptions, io: CommandIo): void {
-  const planned = listCases(options);
-  for (const c of planned)
+  const listed = listCases(options);
+  for (const c of listed)
     io.stdout(
       `${c.selected ? '  ' : '- '}${c.id.padEnd(52)} ${c.level.padEnd(6)} ${c.selected ? c.description : `(skipped: ${c.skipReason})`}\n`,
     );
-  io.stdout(`${planned.filter((c) => c.selected).length} of ${planned.length} cases selected\n`);
+  io.stdout(`${listed.filter((c) => c.selected).length} of ${listed.length} cases selected\n`);
 }
 
 async function loadInputs(options: ConformanceCliOptions, io: CommandIo): Promise<RunInputs> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SmsRefusal } from '../../service/errors.js';
 import { gsmSeptets, isGsm7 } from '../../service/gsm.js';
-import { checkMessage, planSegments, segmentCapacity, udhOctets, type Encoding } from '../../service/segments.js';
+import { checkMessage, splitIntoSegments, segmentCapacity, udhOctets, type Encoding } from '../../service/segments.js';
 
 const a = (n: number): string => 'a'.repeat(n);
 const zhe = (n: number): string => 'ж'.repeat(n); // Cyrillic: UCS-2, one unit each
@@ -93,11 +93,11 @@ describe('segment counts at the boundaries', () => {
   ];
   it.each(cases)('%s', (_name, { given, want }) => {
     const port = given.port ?? false;
-    const plan = planSegments(given.text, port);
-    expect({ encoding: plan.encoding, segments: plan.segments.length }).toEqual(want);
-    expect(plan.segments.join('')).toBe(given.text);
-    const capacity = segmentCapacity(want.encoding, plan.segments.length > 1, port);
-    for (const segment of plan.segments) {
+    const split = splitIntoSegments(given.text, port);
+    expect({ encoding: split.encoding, segments: split.segments.length }).toEqual(want);
+    expect(split.segments.join('')).toBe(given.text);
+    const capacity = segmentCapacity(want.encoding, split.segments.length > 1, port);
+    for (const segment of split.segments) {
       expect(segment).not.toMatch(/\p{Cs}/u); // no half of a surrogate pair
       const units = want.encoding === 'gsm7' ? [...segment].reduce((s, ch) => s + gsmSeptets(ch), 0) : segment.length;
       expect(units).toBeLessThanOrEqual(capacity);

@@ -1,6 +1,6 @@
 /**
  * A stored message as submit_sm parameters: one set per part, the text cut exactly as the
- * service counted it at acceptance (planSegments), so the number of parts equals the stored
+ * service counted it at acceptance (splitIntoSegments), so the number of parts equals the stored
  * segment count.
  *
  * Concatenation (3GPP TS 23.040 §9.2.3.24):
@@ -12,7 +12,7 @@
  * after the header; UCS-2 is UTF-16 big-endian.
  */
 import type { OutgoingMessage } from '../route.js';
-import { planSegments } from '../../segments.js';
+import { splitIntoSegments } from '../../segments.js';
 import { fillBitsAfter, gsmSeptets, packSeptets, ucs2Octets } from './gsm7.js';
 import type { SmppRouteOptions } from './options.js';
 
@@ -34,19 +34,19 @@ export type PartsResult = { readonly parts: readonly SubmitPart[] } | { readonly
 type Layout = Pick<SmppRouteOptions, 'gsmPacking' | 'concatenation'>;
 
 /**
- * The parts of `message`, or why it cannot be sent as stored (its text no longer plans to the
+ * The parts of `message`, or why it cannot be sent as stored (its text no longer splits into the
  * stored encoding and segment count: a changed alphabet or a hand-edited row).
  * `reference` tells the parts of this message apart from others' (8 bits in a UDH, 16 in SAR).
  */
 export function buildParts(message: OutgoingMessage, layout: Layout, reference: number): PartsResult {
-  const plan = planSegments(message.smsmsg, message.port !== null);
-  if (plan.encoding !== message.encoding || plan.segments.length !== message.segments) {
+  const split = splitIntoSegments(message.smsmsg, message.port !== null);
+  if (split.encoding !== message.encoding || split.segments.length !== message.segments) {
     return {
-      error: `the text plans to ${plan.segments.length} ${plan.encoding} part(s), stored as ${message.segments} ${message.encoding}`,
+      error: `the text splits into ${split.segments.length} ${split.encoding} part(s), stored as ${message.segments} ${message.encoding}`,
     };
   }
-  const total = plan.segments.length;
-  const parts = plan.segments.map((text, index) => {
+  const total = split.segments.length;
+  const parts = split.segments.map((text, index) => {
     const seq = index + 1;
     if (layout.concatenation === 'sar') return sarPart(text, message, layout, { reference, total, seq });
     const udh = userDataHeader(total > 1 ? { reference: reference & 0xff, total, seq } : undefined, message.port);

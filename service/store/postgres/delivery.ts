@@ -128,7 +128,7 @@ interface Step {
 }
 
 /** A change as statements, and how their results say whether it applied. */
-interface Plan {
+interface ChangeStatements {
   readonly steps: readonly Step[];
   readonly applied: (results: ReadonlyArray<{ rows: Array<Record<string, unknown>> }>) => boolean;
   /** accepted: the parts whose early receipts (if any) are applied after the batch. */
@@ -148,19 +148,21 @@ export interface BatchClient extends Queryable {
  * batches no longer cost a round trip per statement, which bounded delivery on a busy machine.
  */
 export async function applyChanges(db: BatchClient, changes: readonly DeliveryChange[]): Promise<boolean[]> {
-  const plans = changes.map((change) => (change.kind === 'receipt' ? receiptPlan(change) : ownedPlan(change)));
-  const text = plans.flatMap((plan) => plan.steps.map((step) => inline(step, db))).join(';\n');
+  const batches = changes.map((change) =>
+    change.kind === 'receipt' ? receiptStatements(change) : ownedStatements(change),
+  );
+  const text = batches.flatMap((statements) => statements.steps.map((step) => inline(step, db))).join(';\n');
   const answer = (await db.query(text)) as unknown;
   const results = (Array.isArray(answer) ? answer : [answer]) as Array<{ rows: Array<Record<string, unknown>> }>;
   const applied: boolean[] = [];
   const early: Array<{ route: string; peerIds: readonly string[] }> = [];
   let at = 0;
-  for (const plan of plans) {
-    const mine = results.slice(at, at + plan.steps.length);
-    at += plan.steps.length;
-    const ok = plan.applied(mine);
+  for (const statements of batches) {
+    const mine = results.slice(at, at + statements.steps.length);
+    at += statements.steps.length;
+    const ok = statements.applied(mine);
     applied.push(ok);
-    if (ok && plan.early !== undefined && (mine.at(-1)?.rows.length ?? 0) > 0) early.push(plan.early);
+    if (ok && statements.early !== undefined && (mine.at(-1)?.rows.length ?? 0) > 0) early.push(statements.early);
   }
   if (early.length > 0) await applyEarlyReceipts(db, early);
   return applied;
@@ -194,7 +196,7 @@ const countOf = (result: { rows: Array<Record<string, unknown>> } | undefined): 
  * the UPDATE changed the row). `event` lists the event's columns after message_id as SQL over
  * the statement's parameters.
  */
-function changedWithEvent(update: string, event: string, values: readonly unknown[]): Plan {
+function changedWithEvent(update: string, event: string, values: readonly unknown[]): ChangeStatements {
   return {
     steps: [
       {
@@ -209,7 +211,7 @@ function changedWithEvent(update: string, event: string, values: readonly unknow
 }
 
 /** accepted / requeue / final / released: applied only while the change's owner still holds the message. */
-function ownedPlan(change: OwnedChange): Plan {
+function ownedStatements(change: OwnedChange): ChangeStatements {
   const { id, owner, at, attempt, route } = change;
   switch (change.kind) {
     case 'accepted': {
@@ -280,7 +282,7 @@ function ownedPlan(change: OwnedChange): Plan {
  * keeps the part from appearing in between); then, with a snapshot taken after those locks, the
  * part's state, the count of the attempt's other parts not delivered, the message and its event.
  */
-function receiptPlan(change: Extract<DeliveryChange, { kind: 'receipt' }>): Plan {
+function receiptStatements(change: Extract<DeliveryChange, { kind: 'receipt' }>): ChangeStatements {
   const { route, at, receipt } = change;
   const failed = receipt.state !== 'delivered';
   return {
@@ -368,7 +370,7 @@ async function applyEarlyReceipts(
   if (rows.length === 0) return;
   const steps = rows.flatMap(
     (row) =>
-      receiptPlan({
+      receiptStatements({
         kind: 'receipt',
         route: row.route,
         at: row.at,

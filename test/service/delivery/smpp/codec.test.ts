@@ -112,9 +112,9 @@ describe('parts', () => {
     expect(result.parts.every((p) => p.esm_class === 0)).toBe(true);
   });
 
-  it('refuses a row whose text no longer plans to its stored encoding or segment count', () => {
+  it('refuses a row whose text no longer splits into its stored encoding or segment count', () => {
     expect(buildParts({ ...stored('hello'), segments: 2 }, layout, 1)).toEqual({
-      error: 'the text plans to 1 gsm7 part(s), stored as 2 gsm7',
+      error: 'the text splits into 1 gsm7 part(s), stored as 2 gsm7',
     });
     expect('error' in buildParts({ ...stored('hello'), encoding: 'ucs2' }, layout, 1)).toBe(true);
   });
