@@ -2,8 +2,8 @@
  * What `smskit conformance` embeds about its own contract, handed to the WSDL-generic runner as
  * data: the default WSDL (the SMS service's, shipped in the package), the rule that its spec
  * requires every result element, and the SMS input shorthands (`--keyword --email --password
- * --to --carrier`), each an alias of `--param <flag>=…` matched to the contract's parameters by
- * name (`to` → `smsto`, `email` → `emailAddress`, `carrier` → `carrierCode`).
+ * --to --carrier`), each the value of one of the contract's parameters, named exactly
+ * (`--to` is `--param smsto=…`), so nothing here leans on the runner's matching of keys.
  */
 import type { ConformanceCliDefaults, InputAlias } from '../conformance/cli/options.js';
 import { BUILT_IN_WSDL, isBuiltInWsdl } from './built-in-contract.js';
@@ -11,14 +11,19 @@ import { BUILT_IN_WSDL, isBuiltInWsdl } from './built-in-contract.js';
 /** The SMS shorthands; three read an environment variable when absent (keeps secrets out of argv). */
 export const SMS_INPUT_ALIASES: readonly InputAlias[] = [
   { flag: 'keyword', env: 'SMSKIT_KEYWORD', describe: 'Alias of --param keyword=… (or $SMSKIT_KEYWORD)' },
-  { flag: 'email', env: 'SMSKIT_EMAIL', describe: 'Alias of --param email=… (or $SMSKIT_EMAIL)' },
+  {
+    flag: 'email',
+    param: 'emailAddress',
+    env: 'SMSKIT_EMAIL',
+    describe: 'Alias of --param emailAddress=… (or $SMSKIT_EMAIL)',
+  },
   {
     flag: 'password',
     env: 'SMSKIT_PASSWORD',
     describe: 'Alias of --param password=… (prefer $SMSKIT_PASSWORD); redacted in all output',
   },
-  { flag: 'to', describe: 'Alias of --param to=… (the SMS recipient)' },
-  { flag: 'carrier', describe: 'Alias of --param carrier=…' },
+  { flag: 'to', param: 'smsto', describe: 'Alias of --param smsto=… (the SMS recipient)' },
+  { flag: 'carrier', param: 'carrierCode', describe: 'Alias of --param carrierCode=…' },
 ];
 
 export const CONFORMANCE_DEFAULTS: ConformanceCliDefaults = {

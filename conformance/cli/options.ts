@@ -26,6 +26,8 @@ import {
  */
 export interface InputAlias {
   readonly flag: string;
+  /** The parameter the flag's value is for, by its name in the contract (default: the flag). */
+  readonly param?: string;
   readonly describe: string;
   /** Environment variable read when the flag is absent (keeps secrets out of argv). */
   readonly env?: string;
@@ -221,7 +223,7 @@ function inputsFrom(
   const inputs: Record<string, string> = {};
   for (const alias of aliases) {
     const value = args[alias.flag] ?? (alias.env === undefined ? undefined : env[alias.env]);
-    if (value !== undefined) inputs[alias.flag] = String(value);
+    if (value !== undefined) inputs[alias.param ?? alias.flag] = String(value);
   }
   return { ...inputs, ...pairs(strings(args.param, 'param'), '=', 'param') };
 }

@@ -21,7 +21,7 @@ import type { FaultSpec, SoapVersion } from './version.js';
 type Decoded = Extract<SoapDecoded, { ok: true }>;
 type Refused = { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
 
-/** A decoded request and who sent it, or a fault; undefined when the answer was already written. */
+/** A decoded request and who sent it (the identity a UsernameToken proved, with `wsSecurity`). */
 type Accepted = { readonly ok: true; readonly decoded: Decoded; readonly identity: VerifiedIdentity | undefined };
 
 export async function serveSoap(
@@ -77,7 +77,7 @@ function decodeRequest(
 /**
  * The UsernameToken check first, then the Body is decoded: an unauthenticated caller costs no
  * Body decode and learns nothing from a codec fault. The WSS fault says which check failed,
- * never with what.
+ * never with what; it is written here (undefined: answered already, or the client went away).
  */
 async function verifyThenDecode(
   setup: ServerSetup,
