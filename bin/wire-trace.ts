@@ -8,7 +8,7 @@
  * the wire (as is, XML-escaped, percent-encoded, form-encoded). Bodies are shown up to a bound.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { xmlSpellings } from '../runtime/escape/xml.js';
+import { wireSpellings } from '../runtime/escape/spellings.js';
 
 /** The most of one body that is printed; the rest is counted. */
 const MAX_SHOWN_BODY = 256 * 1024;
@@ -19,17 +19,11 @@ interface Exchange {
   readonly received: Buffer[];
 }
 
-function forms(secret: string): string[] {
-  const percent = encodeURIComponent(secret);
-  const form = percent.replace(/%20/g, '+');
-  return [...new Set([...xmlSpellings(secret), percent, form])].sort((a, b) => b.length - a.length);
-}
-
 /** Replaces every secret (in each of its wire forms) by `***`. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets.filter((s) => s !== ''))
-    for (const form of forms(secret)) out = out.split(form).join('***');
+    for (const form of wireSpellings(secret)) out = out.split(form).join('***');
   return out;
 }
 

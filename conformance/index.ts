@@ -21,7 +21,7 @@ import { selectCases } from './catalogue/select.js';
 import { atOrAbove, LEVELS, type Case, type CaseOutcome, type Level, type Report, type ReportMeta } from './types.js';
 
 export type { ConformanceOptions, Provenance } from './options.js';
-export type { NetworkOptions } from './run/network.js';
+export type { RawNetworkOptions as NetworkOptions } from '../runtime/network/raw.js';
 export type { ConformanceInputs, OperationInputs } from './catalogue/inputs.js';
 export type { Case, CaseOutcome, Check, Failure, Level, Report, ReportMeta, ReportSummary } from './types.js';
 export { ConformanceError } from './errors.js';

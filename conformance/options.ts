@@ -8,7 +8,7 @@ import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import type { Baseline } from './validate/baseline.js';
 import { ConformanceError } from './errors.js';
 import type { ConformanceInputs } from './catalogue/inputs.js';
-import { type NetworkOptions, type RunnerNetwork, resolveNetwork } from './run/network.js';
+import { type RawNetwork, type RawNetworkOptions, resolveRawNetwork } from '../runtime/network/raw.js';
 import type { SchemaFacts } from './catalogue/schema-facts.js';
 import { type ResolvedSettings, resolveSettings, type RunSettings, SETTINGS } from './run/settings.js';
 import type { CaseOutcome } from './types.js';
@@ -24,9 +24,9 @@ export interface Provenance {
 
 /**
  * What a run needs besides its settings (RunSettings: SETTINGS in run/settings.ts); `tls`, `proxy`,
- * `auth` and `wsse` as a ServiceClient takes them (run/network.ts).
+ * `auth` and `wsse` as a ServiceClient takes them (runtime/network/raw.ts).
  */
-interface RunContext extends NetworkOptions {
+interface RunContext extends RawNetworkOptions {
   /** The service endpoint URL, e.g. `http://127.0.0.1:8080/service.asmx`. */
   readonly target: string;
   /** The contract: a descriptor, or a WSDL model to derive it from (exactly one). */
@@ -47,12 +47,12 @@ interface RunContext extends NetworkOptions {
 
 export interface ConformanceOptions extends RunContext, RunSettings {}
 
-export type ValidatedOptions = Omit<RunContext, 'target' | 'inputs' | keyof NetworkOptions> &
+export type ValidatedOptions = Omit<RunContext, 'target' | 'inputs' | keyof RawNetworkOptions> &
   ResolvedSettings & {
     readonly target: URL;
     readonly inputs: ConformanceInputs;
     /** Undefined without network options: plain connections. */
-    readonly network: RunnerNetwork | undefined;
+    readonly network: RawNetwork | undefined;
   };
 
 /** Every option of the context (the settings' names come from SETTINGS). */
@@ -116,13 +116,13 @@ export function validateOptions(options: ConformanceOptions): ValidatedOptions {
 /** The network options made ready for the target; a conflict with the target or the headers is refused. */
 function networkOf(
   target: URL,
-  options: NetworkOptions,
+  options: RawNetworkOptions,
   headers: Readonly<Record<string, string>>,
-): RunnerNetwork | undefined {
+): RawNetwork | undefined {
   if (NETWORK_KEYS.every((key) => options[key] === undefined)) return undefined;
   if (options.tls !== undefined && target.protocol === 'http:' && options.proxy === undefined)
     refuse('tls applies to an https:// target, and the target is http://');
   if (options.auth !== undefined && Object.hasOwn(headers, 'authorization'))
     refuse('auth and an Authorization header in headers conflict: give one');
-  return resolveNetwork(target, options);
+  return resolveRawNetwork(target, options);
 }

@@ -10,18 +10,13 @@
  */
 
 import { escapeRegExp } from '../runtime/escape/regexp.js';
-import { xmlSpellings } from '../runtime/escape/xml.js';
+import { wireSpellings } from '../runtime/escape/spellings.js';
 
 const REDACTED = '***';
 
 export type Redactor = (text: string) => string;
 
 /** The spellings a secret takes on the wire. */
-function spellings(secret: string): string[] {
-  const form = new URLSearchParams({ x: secret }).toString().slice(2);
-  return [...new Set([...xmlSpellings(secret), encodeURIComponent(secret), form])].filter((s) => s !== '');
-}
-
 /** Query/form fields, XML elements and header lines named like a credential. */
 const NAMED_RULES: readonly [RegExp, string][] = [
   // password=...& in query strings and form bodies
@@ -38,7 +33,7 @@ const NAMED_RULES: readonly [RegExp, string][] = [
 ];
 
 export function makeRedactor(secrets: readonly string[]): Redactor {
-  const all = secrets.flatMap(spellings).sort((a, b) => b.length - a.length);
+  const all = secrets.flatMap(wireSpellings).sort((a, b) => b.length - a.length);
   const secretPattern = all.length === 0 ? undefined : new RegExp(all.map(escapeRegExp).join('|'), 'g');
   return (text: string): string => {
     let out = secretPattern === undefined ? text : text.replace(secretPattern, REDACTED);

@@ -41,16 +41,17 @@ export { encodeElement, decodeElement, primitiveCodec } from './codec/index.js';
 export { valueFromJson, valueToJson, operationInputFromJson, soapHeadersFromJson } from './codec/json.js';
 export { escapeText, escapeAttr } from './escape/xml.js';
 export { buildSoapRequest, parseSoapResponse, readSoapResponse } from './soap/client.js';
-export { soap11, SOAP11_ENV_NS } from './soap/soap11.js';
-export { soap12, SOAP12_ENV_NS } from './soap/soap12.js';
+export { soap11 } from './soap/soap11.js';
+export { soap12 } from './soap/soap12.js';
+export { SOAP11_ENV_NS, SOAP12_ENV_NS } from './namespaces.js';
 export type { SoapVersion, FaultSpec, FaultKind } from './soap/version.js';
 export {
   compileHttpOperation,
   compileHttpBinding,
-  encodeParams,
   decodeHttpResponse,
   type HttpOperation,
   type UnusableHttpOperation,
 } from './http/binding.js';
+export { encodeParams } from './http/params.js';
 export { parseContentType, type ContentType } from './content-type.js';
 export { rewriteWsdlAddresses } from './server/wsdl.js';

@@ -5,6 +5,10 @@
  */
 
 /** XML Schema: the built-in types (`xsd:string`) and schema documents. */
+/** The `xml:` prefix's namespace (bound in every document), and the one `xmlns` declarations live in. */
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 /** XML Schema instance: `xsi:type`, `xsi:nil`. */
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';

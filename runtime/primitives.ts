@@ -147,11 +147,6 @@ export function xsdBuiltin(local: string): PrimitiveName | undefined {
   return isPrimitiveName(local) && PRIMITIVES[local].origin === 'xsd' ? local : undefined;
 }
 
-/** The names of one family, in table order. */
-export function primitivesOf<F extends PrimitiveFamily>(family: F): readonly PrimitiveOf<F>[] {
-  return PRIMITIVE_NAMES.filter((name): name is PrimitiveOf<F> => PRIMITIVES[name].family === family);
-}
-
 /** Whether the value is its text as written (text and guid) rather than the text with whitespace collapsed. */
 export function keepsWhitespace(name: PrimitiveName): boolean {
   const family = PRIMITIVES[name].family;

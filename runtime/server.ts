@@ -8,7 +8,8 @@
  * Status codes: 200 success; SOAP faults 500 in both versions (ASMX's convention, also for
  * SOAP 1.2 Sender faults); GET/POST errors 500 text/plain; 404 unknown path; 405 wrong method
  * (with Allow); 415 unsupported content type; 413 body over maxBodyBytes; 408 body too slow;
- * 400 invalid Content-Length; 403 HTTP GET/POST when `wsSecurity` requires a UsernameToken. See docs/runtime.md, "Errors the server answers".
+ * 400 invalid Content-Length; 403 HTTP GET/POST when `wsSecurity` requires a UsernameToken.
+ * See docs/runtime.md, "Errors the server answers".
  * GET on the service address: the help pages and `?disco` (server/help.ts), `?wsdl`.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';

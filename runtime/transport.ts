@@ -147,7 +147,10 @@ async function readLimited(
   const whole = Number.isFinite(declared) && response.body.readableLength >= declared;
   if (whole && response.body.readableLength === declared) {
     const body = declared === 0 ? Buffer.alloc(0) : (response.body.read() as Buffer);
-    response.body.resume(); // lets the stream end (and be released) once undici has seen the message end
+    // Lets the stream end (and be released) once undici has seen the message end; an error it
+    // might still report then concerns bytes this call no longer needs.
+    response.body.on('error', ignoreLateError);
+    response.body.resume();
     return body;
   }
   const late = (): TransportError => new TransportError('TIMEOUT', `No complete response within ${timeoutMs} ms`);
@@ -235,3 +238,5 @@ export function classify(err: unknown, timedOut: boolean, timeoutMs: number, ori
     return new TransportError('RESET', `Connection closed before a complete response: ${message}`, { cause: err });
   return new TransportError('BAD_RESPONSE', `Request failed: ${message}`, { cause: err });
 }
+
+function ignoreLateError(): void {}

@@ -8,7 +8,7 @@
 import type { Argv } from 'yargs';
 import { formatBytes } from '../run/bounds.js';
 import { ConformanceError } from '../errors.js';
-import type { NetworkOptions } from '../run/network.js';
+import type { RawNetworkOptions } from '../../runtime/network/raw.js';
 import { REPORTERS, type ReporterName } from '../report/index.js';
 import {
   flagLabel,
@@ -78,12 +78,12 @@ export type ConformanceCliOptions = Omit<ResolvedSettings, 'requireResults'> & {
    * TLS, proxy, HTTP authentication, WS-Security: the CLI reads them from its network flags
    * (bin/network-flags.ts: files and secrets), for the target and for a WSDL URL.
    */
-  readonly network?: NetworkOptions;
+  readonly network?: RawNetworkOptions;
   /**
    * TLS, proxy and HTTP authentication for reading a --wsdl URL when they are not the target's
    * (a run of the built-in service against a WSDL fetched through a proxy); default: `network`.
    */
-  readonly contractNetwork?: NetworkOptions;
+  readonly contractNetwork?: RawNetworkOptions;
   /** Hosts besides the WSDL's own its remote imports may be fetched from (`*`: any). */
   readonly allowImportHosts?: readonly string[];
 };
@@ -165,7 +165,7 @@ export function conformanceBuilder(yargs: Argv, defaults: ConformanceCliDefaults
       type: 'string',
       describe: "Write this run's failures (at or above --fail-on) as a baseline file; exit 0 when the run completed",
     })
-    .option('list', { type: 'boolean', default: false, describe: 'Print the planned cases and send nothing' })
+    .option('list', { type: 'boolean', default: false, describe: 'Print the cases a run would send, and send nothing' })
     .option('reporter', {
       type: 'string',
       array: true,

@@ -20,7 +20,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import type { BodyProgress } from './body-sink.js';
 import { MAX_HEAD_BYTES } from './bounds.js';
-import type { ProxyRoute, RunnerNetwork } from './network.js';
+import type { ProxyRoute, RawNetwork } from '../../runtime/network/raw.js';
 import { RawResponseReader, type RawHead, type RawResponse } from './raw-response.js';
 import type { RequestSpec } from '../types.js';
 
@@ -29,7 +29,7 @@ export type { RawResponse } from './raw-response.js';
 export interface RawOptions {
   readonly maxResponseBytes: number;
   /** TLS settings and the proxy route (network.ts); undefined: a direct connection with Node's defaults. */
-  readonly network?: RunnerNetwork | undefined;
+  readonly network?: RawNetwork | undefined;
   /** Aborts the exchange (deadline or end of run); its reason is the rejection. */
   readonly signal: AbortSignal;
   /** Told when the response head has arrived (a cut-short exchange still got an answer). */
@@ -153,7 +153,7 @@ function openTunnel(proxy: ProxyRoute, target: URL, signal: AbortSignal): Promis
 }
 
 /** The socket to talk to the target over: direct or through the proxy's tunnel, with TLS for https. */
-async function openSocket(url: URL, network: RunnerNetwork | undefined, signal: AbortSignal): Promise<net.Socket> {
+async function openSocket(url: URL, network: RawNetwork | undefined, signal: AbortSignal): Promise<net.Socket> {
   const through = network?.proxy === undefined ? undefined : await openTunnel(network.proxy, url, signal);
   if (url.protocol !== 'https:') return through ?? net.connect({ host: url.hostname, port: portOf(url) });
   return tls.connect({

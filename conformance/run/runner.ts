@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { runTimedOut } from './bounds.js';
 import { ConformanceError } from '../errors.js';
 import { evaluateCase, notRunCase, skippedCase, transportFailure } from '../validate/evaluate.js';
-import type { RunnerNetwork } from './network.js';
+import type { RawNetwork } from '../../runtime/network/raw.js';
 import type { Redactor } from '../redact.js';
 import { type PrepareRequest, Transport, TransportFailure } from './transport.js';
 import { withUsernameToken } from './wsse.js';
@@ -37,7 +37,7 @@ export interface RunnerOptions {
   readonly runTimeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
   /** TLS, proxy, Authorization and a WS-Security UsernameToken (network.ts). */
-  readonly network?: RunnerNetwork | undefined;
+  readonly network?: RawNetwork | undefined;
   readonly level: Level;
   readonly checks: readonly Check[];
   readonly redact: Redactor;

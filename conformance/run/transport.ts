@@ -18,7 +18,7 @@ import { TlsAlertLog } from '../../runtime/network/tls-alerts.js';
 import { tlsReason } from '../../runtime/network/tls-reasons.js';
 import { BodySink, type BodyProgress } from './body-sink.js';
 import { BoundHit, ExchangeDeadline, headTooLarge, MAX_HEAD_BYTES, responseTooLarge } from './bounds.js';
-import type { RunnerNetwork } from './network.js';
+import type { RawNetwork } from '../../runtime/network/raw.js';
 import { sendRaw, TunnelRefused, type RawResponse } from './raw-http.js';
 import type { ResponseExcerpt } from '../validate/trace.js';
 import type { Exchange, RequestSpec } from '../types.js';
@@ -34,7 +34,7 @@ export interface TransportOptions {
   /** Extra headers (-H) added to every request; the case's own headers win. */
   readonly headers: Readonly<Record<string, string>>;
   /** TLS, proxy, Authorization (network.ts); none: plain connections to the origin. */
-  readonly network?: RunnerNetwork | undefined;
+  readonly network?: RawNetwork | undefined;
 }
 
 /** Changes a request just before each attempt (a fresh WS-Security token goes in there). */

@@ -7,10 +7,8 @@
 import { readXml, XmlReadError, childElements, textContent, resolveQNameValue } from '../../runtime/xml/reader.js';
 import { readXmlFast } from '../../runtime/xml/fast-reader.js';
 import type { XmlDocument, XmlElement } from '../../runtime/xml/types.js';
-import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../../runtime/namespaces.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from '../../runtime/namespaces.js';
 import type { Exchange } from '../types.js';
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 export type SoapVersion = '1.1' | '1.2';
 

@@ -4,7 +4,7 @@ import { GeneratorError } from '../errors.js';
 import { clark, qname, type AttributeDecl, type QName, type TypeUse } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
 import { documented } from './elements.js';
-import { XSD_NS } from './namespaces.js';
+import { XML_NS, XSD_NS } from './namespaces.js';
 import { guarded, type SchemaContext } from './schema-context.js';
 import { readSimpleType } from './simple-types.js';
 import { resolveTypeRef, unresolved } from './type-refs.js';
@@ -20,8 +20,6 @@ import {
   tagName,
   xsdDocumentation,
 } from './xml-access.js';
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 export interface AttributeUses {
   readonly attributes: AttributeDecl[];

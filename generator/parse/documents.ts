@@ -15,7 +15,7 @@ import { readXmlFast } from '../../runtime/xml/fast-reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import type { ModelWarning } from '../model/index.js';
-import { SOAP_ENCODING_NS, WSDL20_NS, WSDL_NS, XSD_NS } from './namespaces.js';
+import { SOAP_ENCODING_NS, WSDL20_NS, WSDL_NS, XML_NS, XSD_NS } from './namespaces.js';
 import { at, attr, children, tagName } from './xml-access.js';
 
 export type ReadFile = (absPath: string) => string | Uint8Array;
@@ -300,7 +300,7 @@ function notWsdl(file: string, root: XmlElement, expected: string): GeneratorErr
  * ASMX imports SOAP-ENC in every WSDL with array parameters only for the `soapenc:Array`
  * restriction base, which is read as a literal array (parse/complex-types.ts).
  */
-const IMPLICIT_NAMESPACES = new Set([XSD_NS, 'http://www.w3.org/XML/1998/namespace', SOAP_ENCODING_NS]);
+const IMPLICIT_NAMESPACES = new Set([XSD_NS, XML_NS, SOAP_ENCODING_NS]);
 
 /** Loads the root WSDL and its imports; `file` is kept exactly as given for display. */
 export function loadDocuments(

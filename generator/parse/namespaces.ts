@@ -10,5 +10,6 @@ export {
   WSDL_NS,
   WSDL_SOAP11_NS as SOAP11_BINDING_NS,
   WSDL_SOAP12_NS as SOAP12_BINDING_NS,
+  XML_NS,
   XSD_NS,
 } from '../../runtime/namespaces.js';

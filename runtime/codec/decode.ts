@@ -18,14 +18,8 @@ import { isStringLike, primitiveCodec } from './primitives.js';
 import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
 import { fieldFor, layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
-import {
-  XSI_NS,
-  checkEnumeration,
-  decodeLexical,
-  resolveValue,
-  type PrimitiveValue,
-  type ResolvedValue,
-} from './shared.js';
+import { XSI_NS } from '../namespaces.js';
+import { checkEnumeration, decodeLexical, resolveValue, type PrimitiveValue, type ResolvedValue } from './shared.js';
 
 /** Decodes the value of element `el` described by `vd`. */
 export function decodeElement(

@@ -18,7 +18,8 @@ import type { XmlElement } from '../xml/types.js';
 import { checkMembers, concreteType, isPolymorphic, xsiTypeAttribute } from './polymorphism.js';
 import { layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
-import { XSI_NS, encodeLexical, resolveValue, type ResolvedValue } from './shared.js';
+import { XSI_NS } from '../namespaces.js';
+import { encodeLexical, resolveValue, type ResolvedValue } from './shared.js';
 
 const XSI_DECL = ` xmlns:xsi="${XSI_NS}"`;
 

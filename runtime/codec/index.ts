@@ -2,4 +2,4 @@
 export { encodeElement, encodeElementWith, encodeComplex, isXmlElement } from './encode.js';
 export { decodeElement, decodeComplex, decodeText, simpleText } from './decode.js';
 export { primitiveCodec, isStringLike, type PrimitiveCodec } from './primitives.js';
-export { XSI_NS, checkEnumeration, resolveValue, type ResolvedValue } from './shared.js';
+export { checkEnumeration, resolveValue, type ResolvedValue } from './shared.js';

@@ -12,7 +12,7 @@ import type { XmlElement } from '../xml/types.js';
 import { escapeAttr } from '../escape/xml.js';
 import { atPath, type Path } from './path.js';
 import { layoutOf } from './field-layout.js';
-import { XSI_NS } from './shared.js';
+import { XSI_NS } from '../namespaces.js';
 
 /** The declared type and every type derived from it, by `$type` tag and by wire name. */
 export interface Hierarchy {

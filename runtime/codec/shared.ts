@@ -3,8 +3,6 @@ import type { ComplexTypeDescriptor, PrimitiveName, ServiceDescriptor, ValueDesc
 import { CodecError } from '../errors.js';
 import { isStringLike, primitiveCodec, findPrimitiveCodec, type PrimitiveCodec } from './primitives.js';
 
-export { XSI_NS } from '../namespaces.js';
-
 /** A simple value: its XSD built-in, its enumeration facet, and what reading and writing it needs. */
 export interface PrimitiveValue {
   readonly kind: 'primitive';

@@ -84,8 +84,8 @@ export function escapeReportText(text: string): string {
 
 /**
  * The spellings `text` takes in a message the runtime writes (as is, escaped as character data
- * and as an attribute value) and in one a peer writes (all five specials escaped, the quote as
- * `&apos;` or `&#39;`), without repeats. What redaction looks for, so a secret is found however
+ * and as an attribute value) and in one a peer writes (all five specials escaped, the apostrophe
+ * as `&apos;`, `&#39;` or left as is), without repeats. What redaction looks for, so a secret is found however
  * it was spelt; text XML cannot carry (never sent by us) keeps the peers' forms and its raw one.
  */
 export function xmlSpellings(text: string): string[] {
@@ -95,7 +95,8 @@ export function xmlSpellings(text: string): string[] {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
-  const peers = [everySpecial, everySpecial.replace(/&apos;/g, '&#39;')];
+  // .NET's attribute writers leave the apostrophe as is.
+  const peers = [everySpecial, everySpecial.replace(/&apos;/g, '&#39;'), everySpecial.replace(/&apos;/g, "'")];
   try {
     return [...new Set([text, escapeText(text, ''), escapeAttr(text, ''), ...peers])];
   } catch {

@@ -24,8 +24,6 @@ import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
 import { escapeAttr } from '../escape/xml.js';
 
-export { encodeParams, decodeParams, type ParamDecodeError } from './params.js';
-
 export interface HttpOperation extends ParamOperation {
   readonly op: OperationDescriptor;
   readonly params: readonly CompiledParam[];

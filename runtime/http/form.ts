@@ -4,7 +4,9 @@
  * unit, which is how .NET's own HttpGetClientProtocol / HttpPostClientProtocol proxies send
  * non-ASCII text when no RequestEncoding is set (`Grüße` → `Gr%u00FC%u00DFe`). A `%u` that is not
  * followed by four hex digits, or that leaves half a surrogate pair, is refused: storing it
- * literally would be silent corruption. Without `%u` the text takes the WHATWG parser unchanged.
+ * literally would be silent corruption. Without `%u` the text is read exactly as the WHATWG parser
+ * (URLSearchParams) reads it: by parseStandard below, or by URLSearchParams itself when an escape
+ * is one decodeURIComponent refuses.
  */
 
 /** The name the malformed escape was in ('' when it was in a name itself) and why. */
@@ -87,12 +89,18 @@ export function parseFormText(text: string): FormFields | MalformedEscape {
 function parseStandard(text: string): FormFields | undefined {
   const flat: string[] = [];
   let start = 0;
+  // The next '=' at or after `start`, found again only once passed: one pass over the text
+  // (searching from every segment would be quadratic in a body of many segments without '=').
+  let eq = -1;
   while (start <= text.length) {
     let end = text.indexOf('&', start);
     if (end < 0) end = text.length;
     if (end > start) {
-      const eq = text.indexOf('=', start);
-      const split = eq >= 0 && eq < end ? eq : end;
+      if (eq < start && eq !== text.length) {
+        eq = text.indexOf('=', start);
+        if (eq < 0) eq = text.length;
+      }
+      const split = Math.min(eq, end);
       const name = standardComponent(text.slice(start, split));
       const value = standardComponent(split < end ? text.slice(split + 1, end) : '');
       if (name === undefined || value === undefined) return undefined;

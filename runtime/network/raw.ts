@@ -17,6 +17,9 @@ import { readProxyOption } from './proxy.js';
 import { caOnlyContext, type TlsConnectOptions, tlsConnectOptions } from './tls.js';
 import type { NetworkOptions } from './types.js';
 
+/** The network options of raw sockets: a client's, without a dispatcher of one's own (raw sockets use none). */
+export type RawNetworkOptions = Omit<NetworkOptions, 'dispatcher'>;
+
 /** The proxy requests go through. */
 export interface ProxyRoute {
   /** The proxy's URL without credentials (shown in traces and curl commands). */
@@ -75,7 +78,7 @@ function proxyFromEnvironment(url: URL, env: Environment): { name: string; value
 
 function routeOf(
   url: URL,
-  options: Omit<NetworkOptions, 'dispatcher'>,
+  options: RawNetworkOptions,
   env: Environment,
 ): { route: ProxyRoute; secrets: readonly string[] } | undefined {
   if (options.proxy === undefined) return undefined;
@@ -97,11 +100,7 @@ function routeOf(
  * The network settings for requests to `url`, checked. `env` is read only for `proxy: { fromEnv:
  * true }` (default: the process's environment, as the runtime's clients read it).
  */
-export function resolveRawNetwork(
-  url: URL,
-  options: Omit<NetworkOptions, 'dispatcher'>,
-  env: Environment = process.env,
-): RawNetwork {
+export function resolveRawNetwork(url: URL, options: RawNetworkOptions, env: Environment = process.env): RawNetwork {
   const tls = options.tls === undefined ? undefined : tlsConnectOptions(options.tls);
   const authorization = options.auth === undefined ? undefined : authorizationValue(options.auth);
   const wsse = options.wsse === undefined ? undefined : checkUsernameTokenOptions(options.wsse);

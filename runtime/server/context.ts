@@ -51,6 +51,12 @@ const EXTENSION_HEADER = /^X-[A-Za-z0-9-]{1,60}$/;
 const PRINTABLE_VALUE = /^[\x20-\x7e]{0,200}$/;
 
 export class CallContext implements RequestContext {
+  /**
+   * Read when the call starts: once the client has gone the socket no longer knows it, and a
+   * handler may ask after an await (per-address lockouts depend on it).
+   */
+  readonly remoteAddress: string | undefined;
+  readonly headers: IncomingHttpHeaders;
   /** The response header object, made when a handler first asks for it (most never do). */
   setHeaders: Record<string, unknown> | undefined;
   private controller: AbortController | undefined;
@@ -58,19 +64,13 @@ export class CallContext implements RequestContext {
   constructor(
     readonly binding: Protocol,
     readonly operation: string,
-    private readonly req: IncomingMessage,
+    req: IncomingMessage,
     private readonly res: ServerResponse,
     readonly soapHeaders: Record<string, unknown>,
     readonly identity: VerifiedIdentity | undefined,
-  ) {}
-
-  get headers(): IncomingHttpHeaders {
-    return this.req.headers;
-  }
-
-  /** Asked of the socket only when a handler wants it (a getpeername call the first time). */
-  get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress;
+  ) {
+    this.remoteAddress = req.socket.remoteAddress;
+    this.headers = req.headers;
   }
 
   get responseSoapHeaders(): Record<string, unknown> {

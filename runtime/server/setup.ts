@@ -47,6 +47,7 @@ export function compileServerSetup(
 ): ServerSetup {
   checkOptionNames(options);
   const logger = options.logger ?? stderrLogger;
+  const logError = (message: string): void => logger.error(message);
   const byMethod = handlersByMethod(d, handlers);
   return {
     d,
@@ -58,15 +59,12 @@ export function compileServerSetup(
       timeoutMs: positiveOption('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     }),
     logger,
-    logError: (message) => logger.error(message),
+    logError,
     trustForwarded: options.trustForwardedHeaders === true,
     soapRequests: new SoapRequestDecoder(d, options.xmlLimits, options.wsSecurity !== undefined),
     passAbsentOptional: missingParametersOption(options.httpMissingParameters) === 'pass',
     help: compileHelp(d, helpPagesMode(options.helpPages), options.basePath, options.wsdl),
-    wsSecurity:
-      options.wsSecurity === undefined
-        ? undefined
-        : new UsernameTokenVerifier(options.wsSecurity, (line) => logger.error(line)),
+    wsSecurity: options.wsSecurity === undefined ? undefined : new UsernameTokenVerifier(options.wsSecurity, logError),
   };
 }
 

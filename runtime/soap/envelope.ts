@@ -10,8 +10,7 @@ import type { ContentType } from '../content-type.js';
 import type { XmlDocument, XmlElement } from '../xml/types.js';
 import { isSecurityHeader } from '../wsse/read.js';
 import type { SoapEndpoint, SoapEndpoints } from './endpoint.js';
-import { SOAP11_ENV_NS } from './soap11.js';
-import { SOAP12_ENV_NS } from './soap12.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../namespaces.js';
 import type { FaultSpec, SoapVersion } from './version.js';
 
 export type SoapDecoded =

@@ -21,8 +21,6 @@ import {
 
 import { SOAP11_ACTOR_NEXT as ACTOR_NEXT, SOAP11_ENV_NS } from '../namespaces.js';
 
-export { SOAP11_ENV_NS };
-
 const FAULT_CODES: Record<FaultKind, string> = {
   client: 'soap:Client',
   server: 'soap:Server',

@@ -41,8 +41,6 @@ export interface SoapVersion {
 
 import { XSD_NS, XSI_NS } from '../namespaces.js';
 
-export { XSD_NS, XSI_NS };
-
 export function envelopeOpen(envNs: string): string {
   return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envNs}" xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}">`;
 }

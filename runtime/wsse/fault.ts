@@ -7,7 +7,7 @@
  */
 import type { SoapVersion } from '../soap/version.js';
 import { escapeText } from '../escape/xml.js';
-import { WSSE_NS } from './names.js';
+import { WSSE_NS } from '../namespaces.js';
 
 export type WsseFaultCode =
   | 'UnsupportedSecurityToken'

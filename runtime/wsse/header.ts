@@ -12,7 +12,8 @@ import type { Protocol } from '../descriptor.js';
 import type { SoapVersion } from '../soap/version.js';
 import { escapeText } from '../escape/xml.js';
 import { passwordDigest } from './digest.js';
-import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI, WSSE_NS, WSU_NS } from './names.js';
+import { WSSE_NS, WSU_NS } from '../namespaces.js';
+import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI } from './names.js';
 import type { UsernameTokenOptions } from './types.js';
 
 /** What makes one token unique: its nonce and creation time (fresh per request unless a test pins them). */

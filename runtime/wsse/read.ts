@@ -14,7 +14,8 @@ import {
 } from '../namespaces.js';
 import type { XmlElement } from '../xml/types.js';
 import type { WsseFault } from './fault.js';
-import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI, WSSE_NS, WSU_NS } from './names.js';
+import { WSSE_NS, WSU_NS } from '../namespaces.js';
+import { BASE64_BINARY_URI, PASSWORD_DIGEST_URI, PASSWORD_TEXT_URI } from './names.js';
 import type { PasswordType } from './types.js';
 
 export interface ReceivedToken {

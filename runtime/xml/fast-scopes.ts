@@ -4,8 +4,9 @@
  * whatever the full reader (reader.ts) must judge, so that its error is the one reported.
  */
 
-export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+import { XML_NS, XMLNS_NS } from '../namespaces.js';
+
+export { XML_NS };
 
 /** Thrown to leave the fast path: the document goes to readXml, which says what is wrong. */
 export const GIVE_UP = Symbol('give up');

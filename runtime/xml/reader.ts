@@ -12,6 +12,7 @@
 import { SaxesParser, type SaxesTagNS, type XMLDecl } from 'saxes';
 import type { XmlAttribute, XmlDocument, XmlNode, XmlReadLimits } from './types.js';
 import { XmlReadError, locateIndex } from './errors.js';
+import { XML_NS } from '../namespaces.js';
 
 export { XmlReadError, type XmlReadErrorCode } from './errors.js';
 export { attr, childElements, resolveQNameValue, textContent } from './helpers.js';
@@ -21,8 +22,6 @@ export interface XmlReadOptions {
   /** Only used to give error messages a context; positions are in the error's fields. */
   readonly fileName?: string;
 }
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 const DEFAULT_LIMITS: Required<XmlReadLimits> = {
   maxDepth: 256,

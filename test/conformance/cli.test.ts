@@ -113,7 +113,7 @@ describe('running', () => {
     });
   });
 
-  it('--list prints the planned cases and sends nothing', async () => {
+  it('--list prints the cases a run would send and sends nothing', async () => {
     const { out, io } = captureIo();
     expect(await executeConformance(parse(['--list', '--binding', 'soap12', '--run', '*/soap12/ok']), io)).toBe(
       'listed',

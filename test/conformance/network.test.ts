@@ -1,5 +1,5 @@
 /**
- * The runner over a real network (conformance/network.ts): an HTTPS smskit server signed by a
+ * The runner over a real network (runtime/network/raw.ts, as the runner uses it): an HTTPS smskit server signed by a
  * test CA, one that requires a client certificate, a forward proxy (explicit, with credentials,
  * from the environment, one that refuses tunnels), HTTP Basic and Bearer on every request, and a
  * WS-Security UsernameToken in every SOAP request. Every run must pass with zero failures, its

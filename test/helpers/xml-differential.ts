@@ -1,6 +1,6 @@
 /**
  * Shared by the differential tests of the XML readers and decoders (fast reader, shape cache,
- * decode plans): a comparable form of a document, a seeded random generator, and seeded
+ * shape decoders): a comparable form of a document, a seeded random generator, and seeded
  * mutations of a document's text.
  */
 import type { XmlDocument, XmlElement } from '../../runtime/xml/types.js';

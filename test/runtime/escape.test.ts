@@ -16,6 +16,7 @@ import {
 import { readXml } from '../../runtime/xml/reader.js';
 import { textContent } from '../../runtime/xml/helpers.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
+import { wireSpellings } from '../../runtime/escape/spellings.js';
 
 describe('escape/html', () => {
   it('escapes the five characters that matter in content and in either quoted attribute', () => {
@@ -77,6 +78,22 @@ describe('escape/xml', () => {
     expect(new Set(spellings).size).toBe(spellings.length);
     expect(xmlSpellings('plain')).toEqual(['plain']);
     expect(xmlSpellings('bad\u0000')).toEqual(['bad\u0000']);
+  });
+
+  it('gives the spellings peers use too: every special escaped, the apostrophe as &apos;, &#39; or as is', () => {
+    const spellings = xmlSpellings(`a"b'c&`);
+    for (const peer of ['a&quot;b&apos;c&amp;', 'a&quot;b&#39;c&amp;', "a&quot;b'c&amp;"])
+      expect(spellings).toContain(peer);
+  });
+
+  it('gives the wire spellings of a secret: XML, percent-encoded and form-encoded as the runtime sends it', () => {
+    const secret = "pa!ss w'ord";
+    const spellings = wireSpellings(secret);
+    expect(spellings).toContain(new URLSearchParams({ x: secret }).toString().slice(2)); // pa%21ss+w%27ord
+    expect(spellings).toContain(encodeURIComponent(secret));
+    expect(spellings).toContain("pa!ss+w'ord");
+    expect(spellings).toContain('pa!ss w&apos;ord');
+    expect([...spellings].sort((a, b) => b.length - a.length)).toEqual(spellings);
   });
 
   it('escapes bare ampersands in markup and leaves references alone', () => {

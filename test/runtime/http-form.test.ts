@@ -105,3 +105,26 @@ describe('parseFormText without %u: exactly the WHATWG parser', () => {
     expect(mismatches).toBe(0);
   });
 });
+
+describe('parseFormText on a long body', () => {
+  it('reads every character a bounded number of times (no search from each segment to the end)', () => {
+    // A body of many segments and one '=' at its very end: searching for '=' from every segment
+    // would read the body once per segment (quadratic: a 4 MiB POST would hold the server ~25 s).
+    const text = `${'a&'.repeat(100_000)}b=c`;
+    const original = String.prototype.indexOf;
+    let scanned = 0;
+    String.prototype.indexOf = function (this: string, search: string, from?: number): number {
+      const at = original.call(this, search, from);
+      if (this === text) scanned += (at < 0 ? this.length : at) - (from ?? 0);
+      return at;
+    };
+    let parsed: ReturnType<typeof parseFormText>;
+    try {
+      parsed = parseFormText(text);
+    } finally {
+      String.prototype.indexOf = original;
+    }
+    expect('malformed' in parsed ? parsed : [...parsed].length).toBe(100_001);
+    expect(scanned).toBeLessThan(3 * text.length);
+  });
+});
