@@ -32,7 +32,7 @@ export function serveHttpGet(
   query: string,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
+): void | Promise<void> {
   return answer(setup, hop, 'http-get', query, req, res);
 }
 
@@ -53,15 +53,18 @@ export async function serveHttpPost(
   }
 }
 
-/** `request`: the query string (GET) or the form body (POST) the parameters are read from. */
-async function answer(
+/**
+ * `request`: the query string (GET) or the form body (POST) the parameters are read from. No
+ * promise unless the handler returns one: a GET with a plain handler is answered at once.
+ */
+function answer(
   setup: ServerSetup,
   hop: HttpOperation,
   binding: Protocol,
   request: string | Uint8Array,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
+): void | Promise<void> {
   try {
     // A UsernameToken travels in a SOAP header, which GET and POST do not have. 403, not 401: a
     // 401 must offer an HTTP authentication scheme (WWW-Authenticate), and none would help here.
@@ -73,7 +76,25 @@ async function answer(
     if ('error' in params) return writePlain(res, 500, params.error, 'Client', params.code);
     const call = { op: hop.op, binding, input: params.input, soapHeaders: {}, identity: undefined };
     const invoked = invokeHandler(setup, call, req, res);
-    const outcome = invoked instanceof Promise ? await invoked : invoked;
+    if (!(invoked instanceof Promise)) return writeOutcome(setup, hop, binding, invoked, res);
+    return invoked.then(
+      (outcome) => writeOutcome(setup, hop, binding, outcome, res),
+      (err: unknown) => answerUnexpected(setup, res, err),
+    );
+  } catch (err) {
+    answerUnexpected(setup, res, err);
+  }
+}
+
+/** Encode and write what the handler gave (nothing when the client went away); never throws. */
+function writeOutcome(
+  setup: ServerSetup,
+  hop: HttpOperation,
+  binding: Protocol,
+  outcome: Invoked,
+  res: ServerResponse,
+): void {
+  try {
     if (res.destroyed) return;
     if ('fault' in outcome) return writePlainFault(res, outcome.fault);
     const xml = encodeResponse(setup, hop, binding, outcome);
