@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ask, cpuSeconds, forkChild, nextMessage, pinToCpu, stopChild } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { median } from '../lib/stats.js';
+import { rotated } from './server.js';
 
 const CALLERS = 32;
 
@@ -54,7 +55,7 @@ export async function runClientSection(
     const cps = new Map<string, number[]>(KINDS.map((k) => [k, []]));
     const cpuUs = new Map<string, number[]>(KINDS.map((k) => [k, []]));
     for (let round = 0; round < settings.rounds; round++) {
-      for (const kind of KINDS) {
+      for (const kind of rotated(KINDS, round)) {
         const value = await run(kind, settings.seconds);
         cps.get(kind)!.push(value.cps);
         cpuUs.get(kind)!.push(value.cpuUs);

@@ -41,6 +41,12 @@ async function sides(f: ServerFixtures): Promise<Side[]> {
 
 const key = (s: Side): string => `${s.server.kind}/${s.binding}`;
 
+/** `items` starting at index `by` (modulo its length), the rest in order after it. */
+export function rotated<T>(items: readonly T[], by: number): T[] {
+  const at = items.length === 0 ? 0 : by % items.length;
+  return [...items.slice(at), ...items.slice(0, at)];
+}
+
 export async function runServerSection(
   f: ServerFixtures,
   settings: Settings,
@@ -66,7 +72,14 @@ export async function runServerSection(
   const p99 = new Map<string, number[]>();
   const perCpu = new Map<string, number[]>();
   for (let round = 0; round < settings.rounds; round++) {
-    for (const s of all) {
+    // Each round starts each binding with another server: no side always runs first, or after
+    // the same one (a position alone moved a side by up to 10% between identical servers).
+    for (const s of BINDINGS.flatMap((b) =>
+      rotated(
+        all.filter((side) => side.binding === b),
+        round,
+      ),
+    )) {
       const r = await measure(s, settings.seconds);
       if (r.failures > 0) throw new Error(`${key(s)}: ${r.failures} failed requests under load`);
       (rps.get(key(s)) ?? rps.set(key(s), []).get(key(s))!).push(r.rps);
