@@ -8,14 +8,13 @@ import type { Protocol } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import {
   answerUnexpected,
-  writeBodyFailure,
+  bodyOrAnswered,
   writeEmpty,
   writePlain,
   writePlainFault,
   writeText,
 } from '../server/answers.js';
-import type { BodyRead } from '../server/body.js';
-import { GENERIC_SERVER_FAULT, internalFault } from '../server/faults.js';
+import { internalFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { ServerSetup } from '../server/setup.js';
 import type { FaultSpec } from '../soap/version.js';
@@ -44,9 +43,8 @@ export async function serveHttpPost(
 ): Promise<void> {
   try {
     const read = setup.bodies.read(req);
-    const body: BodyRead = read instanceof Promise ? await read : read;
+    const body = bodyOrAnswered(read instanceof Promise ? await read : read, res);
     if (body === undefined) return;
-    if (!(body instanceof Uint8Array)) return writeBodyFailure(res, body);
     return await answer(setup, hop, 'http-post', body, req, res);
   } catch (err) {
     answerUnexpected(setup, res, err);
@@ -123,8 +121,7 @@ function encodeResponse(
     checkResponseHeaders(hop, outcome.responseHeaders);
     return encodeHttpResponse(setup.d, hop, outcome.output);
   } catch (err) {
-    internalFault(setup.logger, err, hop.op, binding, 'encoding the response');
-    return GENERIC_SERVER_FAULT;
+    return internalFault(setup.logger, err, hop.op, binding, 'encoding the response');
   }
 }
 

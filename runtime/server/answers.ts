@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FORM_CONTENT_TYPE } from '../http/post.js';
 import type { FaultSpec, SoapVersion } from '../soap/version.js';
-import type { BodyFailure } from './body.js';
-import { describeError } from './faults.js';
+import type { BodyFailure, BodyRead } from './body.js';
+import { describeError, GENERIC_SERVER_FAULT } from './faults.js';
 import type { Route } from './routes.js';
 import type { ServerSetup } from './setup.js';
 import { requestOrigin } from './wsdl.js';
@@ -46,7 +46,7 @@ export function writePlain(
 /** The last guard: a step that threw past its own fault handling still gets a 500, and a log line. */
 export function answerUnexpected(setup: ServerSetup, res: ServerResponse, err: unknown): void {
   setup.logger.error(`unexpected error serving a request: ${describeError(err)}`);
-  writePlain(res, 500, 'Server was unable to process request.', 'Server');
+  writePlainFault(res, GENERIC_SERVER_FAULT);
 }
 
 /** A fault over HTTP GET/POST: 500 text/plain, the fault family and error code in headers. */
@@ -69,8 +69,18 @@ export function writeSoapFault(res: ServerResponse, version: SoapVersion, fault:
   writeText(res, 500, version.contentType, xml);
 }
 
+/**
+ * The body a read gave, or undefined once there is nothing more to do: the client went away, or
+ * the read failed and that answer is written here.
+ */
+export function bodyOrAnswered(read: BodyRead, res: ServerResponse): Uint8Array | undefined {
+  if (read === undefined || read instanceof Uint8Array) return read;
+  writeBodyFailure(res, read);
+  return undefined;
+}
+
 /** 408/413/400 while reading the body: answer, then close the connection (the rest is not read). */
-export function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
+function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
   if (res.headersSent || res.destroyed) return;
   res.shouldKeepAlive = false;
   const line = failure.message;

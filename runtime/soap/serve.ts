@@ -6,8 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, writeBodyFailure, writeSoapFault, writeText } from '../server/answers.js';
-import type { BodyRead } from '../server/body.js';
+import { answerUnexpected, bodyOrAnswered, writeSoapFault, writeText } from '../server/answers.js';
 import { internalFault, requestFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { Route } from '../server/routes.js';
@@ -34,9 +33,8 @@ export async function serveSoap(
 ): Promise<void> {
   try {
     const read = setup.bodies.read(req);
-    const body: BodyRead = read instanceof Promise ? await read : read;
+    const body = bodyOrAnswered(read instanceof Promise ? await read : read, res);
     if (body === undefined) return;
-    if (!(body instanceof Uint8Array)) return writeBodyFailure(res, body);
     const accepted =
       setup.wsSecurity === undefined
         ? decodeRequest(setup, route, hinted, contentType, req, body)
@@ -58,6 +56,11 @@ export async function serveSoap(
   }
 }
 
+/** The fault for a request that could not be read or decoded, in the version it is answered in. */
+function unreadable(setup: ServerSetup, version: SoapVersion, err: unknown): Refused {
+  return { ok: false, version, fault: requestFault(setup.logger, err, 'SOAP request') };
+}
+
 function decodeRequest(
   setup: ServerSetup,
   route: Route,
@@ -70,7 +73,7 @@ function decodeRequest(
     const decoded = setup.soapRequests.decode(route, hinted, req.headers, contentType, body);
     return decoded.ok ? { ok: true, decoded, identity: undefined } : decoded;
   } catch (err) {
-    return { ok: false, version: hinted, fault: requestFault(setup.logger, err, 'SOAP request') };
+    return unreadable(setup, hinted, err);
   }
 }
 
@@ -92,7 +95,7 @@ async function verifyThenDecode(
   try {
     routed = setup.soapRequests.route(route, hinted, req.headers, contentType, body);
   } catch (err) {
-    return { ok: false, version: hinted, fault: requestFault(setup.logger, err, 'SOAP request') };
+    return unreadable(setup, hinted, err);
   }
   if (!routed.ok) return routed;
   const { version, op } = routed;
@@ -111,7 +114,7 @@ async function verifyThenDecode(
   try {
     return { ok: true, decoded: routed.decodeInput(), identity: outcome.identity };
   } catch (err) {
-    return { ok: false, version, fault: requestFault(setup.logger, err, 'SOAP request') };
+    return unreadable(setup, version, err);
   }
 }
 

@@ -10,7 +10,6 @@ import { SoapFaultError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import { escapeAttr, escapeText } from '../escape/xml.js';
 import type { ContentType } from '../content-type.js';
-import { SOAP11_ENV_NS } from '../namespaces.js';
 import { faultDetail } from './soap11.js';
 import {
   child,
@@ -23,7 +22,12 @@ import {
   type SoapVersion,
 } from './version.js';
 
-import { SOAP12_ENV_NS, SOAP12_ROLE_NEXT as ROLE_NEXT, SOAP12_ROLE_ULTIMATE as ROLE_ULTIMATE } from '../namespaces.js';
+import {
+  SOAP11_ENV_NS,
+  SOAP12_ENV_NS,
+  SOAP12_ROLE_NEXT as ROLE_NEXT,
+  SOAP12_ROLE_ULTIMATE as ROLE_ULTIMATE,
+} from '../namespaces.js';
 
 const FAULT_CODES: Record<FaultKind, string> = {
   client: 'soap:Sender',
