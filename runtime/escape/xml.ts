@@ -74,29 +74,27 @@ function illegalChar(path: string, code: number, index: number): CodecError {
  * double-quoted attributes alike.
  */
 export function escapeReportText(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return escapeMarkup(text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD'));
+}
+
+const MARKUP = /[&<>"]/g;
+const MARKUP_ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** `& < > "` escaped, whatever else the text holds: safe in content and in double-quoted attributes. */
+function escapeMarkup(text: string): string {
+  return text.replace(MARKUP, (c) => MARKUP_ENTITY[c]!);
 }
 
 /**
  * The spellings `text` takes in a message the runtime writes (as is, escaped as character data
- * and as an attribute value) and in one a peer writes (all five specials escaped, the apostrophe
- * as `&apos;`, `&#39;` or left as is), without repeats. What redaction looks for, so a secret is found however
- * it was spelt; text XML cannot carry (never sent by us) keeps the peers' forms and its raw one.
+ * and as an attribute value) and in one a peer writes (every special escaped, the apostrophe as
+ * `&apos;`, `&#39;` or, as .NET's attribute writers do, left as is), without repeats. What
+ * redaction looks for, so a secret is found however it was spelt; text XML cannot carry (never
+ * sent by us) keeps the peers' forms and its raw one.
  */
 export function xmlSpellings(text: string): string[] {
-  const everySpecial = text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-  // .NET's attribute writers leave the apostrophe as is.
-  const peers = [everySpecial, everySpecial.replace(/&apos;/g, '&#39;'), everySpecial.replace(/&apos;/g, "'")];
+  const markup = escapeMarkup(text);
+  const peers = [markup.replace(/'/g, '&apos;'), markup.replace(/'/g, '&#39;'), markup];
   try {
     return [...new Set([text, escapeText(text, ''), escapeAttr(text, ''), ...peers])];
   } catch {
