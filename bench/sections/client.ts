@@ -6,8 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { ask, cpuSeconds, forkChild, nextMessage, pinToCpu, stopChild } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
-import { median } from '../lib/stats.js';
-import { rotated } from './server.js';
+import { median, rotated } from '../lib/stats.js';
 
 const CALLERS = 32;
 

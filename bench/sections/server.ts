@@ -8,7 +8,7 @@ import { BINDINGS, FIXED_INPUT, sendRequest } from '../lib/payloads.js';
 import { cpuSeconds, peakRssMb } from '../lib/procs.js';
 import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
 import { exchange, type ChildServer, type LoadGenerator } from '../lib/servers.js';
-import { median } from '../lib/stats.js';
+import { median, rotated } from '../lib/stats.js';
 
 export interface ServerFixtures {
   readonly generated: ChildServer;
@@ -40,12 +40,6 @@ async function sides(f: ServerFixtures): Promise<Side[]> {
 }
 
 const key = (s: Side): string => `${s.server.kind}/${s.binding}`;
-
-/** `items` starting at index `by` (modulo its length), the rest in order after it. */
-export function rotated<T>(items: readonly T[], by: number): T[] {
-  const at = items.length === 0 ? 0 : by % items.length;
-  return [...items.slice(at), ...items.slice(0, at)];
-}
 
 export async function runServerSection(
   f: ServerFixtures,
