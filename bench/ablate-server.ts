@@ -14,13 +14,14 @@
  * patch that no longer applies stops the run with its name (update it with the source).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import type { Protocol } from '../runtime/index.js';
 import { FIXED_INPUT, sendRequest } from './lib/payloads.js';
 import { checkoutBefore } from './lib/before.js';
+import { bundleFolder, bundleModule } from './lib/bundle.js';
 import { repoRoot } from './lib/procs.js';
 import { captureResponses } from './lib/servers.js';
 import { median } from './lib/stats.js';
@@ -89,8 +90,6 @@ function patching(patches: readonly Patch[], root: string): Plugin {
         }
         return { contents: source, loader: 'ts' };
       });
-      // The package's own runtime import (generated code imports smskit/runtime).
-      b.onResolve({ filter: /^smskit\/runtime$/ }, () => ({ path: join(root, 'runtime/index.ts') }));
     },
   };
 }
@@ -139,28 +138,24 @@ const VARIANTS: readonly Variant[] = [
         },
       ]),
 ];
-// Inside node_modules/.cache: the builds keep packages external, resolved from there.
-mkdirSync(join(repoRoot, 'node_modules', '.cache'), { recursive: true });
-const dir = mkdtempSync(join(repoRoot, 'node_modules', '.cache', 'smskit-ablate-'));
+const bundles = bundleFolder(repoRoot, 'ablate');
 const children: ChildProcess[] = [];
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
+  bundles.remove();
   beforeTree?.remove();
 });
 
 async function start(index: number, responses: string): Promise<{ name: string; pid: number; url: string }> {
   const variant = VARIANTS[index]!;
-  const outfile = join(dir, `server-${index}.mjs`);
-  await build({
-    entryPoints: [join(variant.root ?? repoRoot, 'bench/children/server.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    plugins: [patching(variant.patches, variant.root ?? repoRoot)],
-    logLevel: 'warning',
+  const root = variant.root ?? repoRoot;
+  // One folder per variant: two variants of one checkout bundle the same entry differently.
+  const outDir = join(bundles.dir, String(index));
+  mkdirSync(outDir, { recursive: true });
+  const outfile = await bundleModule(join(root, 'bench/children/server.ts'), {
+    root,
+    outDir,
+    plugins: [patching(variant.patches, root)],
   });
   const args = [outfile, variant.kind, responses];
   const child = pinned

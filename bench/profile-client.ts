@@ -13,7 +13,7 @@ try {
   const generated = await startServer('generated');
   const bare = await startServer('bare', await captureResponses(generated.url));
   await stopChild(generated.child);
-  const client = forkChild('client.ts', [kind, bare.url], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const client = await forkChild('client.ts', [kind, bare.url], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   await nextMessage(client, 30_000, 'client start');
   const result = await ask<{ cps: number }>(client, { seconds: 5, callers: 32 }, 60_000, 'client run');
   process.stdout.write(`${kind}: ${Math.round(result.cps)} calls/s; profile in ${dir}\n`);

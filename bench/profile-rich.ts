@@ -27,7 +27,7 @@ try {
     process.env.BENCH_PROFILE = dir;
     const server = await startServer(kind as ServerKind, kind === 'bare' ? responses : undefined, 'rich-server.ts');
     delete process.env.BENCH_PROFILE;
-    const load = startLoadGenerator();
+    const load = await startLoadGenerator();
     const result = await load.run({ url: server.url, request, connections: 32, seconds: 5 });
     process.stdout.write(
       `${kind} server ${op}: ${Math.round(result.rps)} req/s, ${result.failures} failures; profile in ${dir}/rich-${kind}\n`,
@@ -35,7 +35,7 @@ try {
     await Promise.all([stopChild(server.child), stopChild(load.child)]);
   } else {
     const bare = await startServer('bare', responses, 'rich-server.ts');
-    const client = forkChild('rich-client.ts', [kind], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    const client = await forkChild('rich-client.ts', [kind], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     await nextMessage(client, 30_000, 'client start');
     const result = await ask<{ cps: number; failures: number }>(
       client,

@@ -19,7 +19,7 @@ try {
   process.env.BENCH_PROFILE = dir;
   const server = await startServer(kind, responses);
   delete process.env.BENCH_PROFILE;
-  const load = startLoadGenerator();
+  const load = await startLoadGenerator();
   const result = await load.run({
     url: server.url,
     request: sendRequest(binding, FIXED_INPUT),

@@ -93,7 +93,7 @@ async function runHttpSections(
     startServer('node-soap'),
     tree === undefined ? undefined : startServer('before', undefined, 'server.ts', undefined, tree.root),
   ]);
-  const load = startLoadGenerator();
+  const load = await startLoadGenerator();
   const servers = [generated, bare, nodeSoap, ...(before === undefined ? [] : [before])];
   const pinned = servers.every((server) => pinToCpu(server.child.pid, 1)) && pinToCpu(load.child.pid, 0);
   log(

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleFolder, bundleModule } from './bundle.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const live = new Set<ChildProcess>();
@@ -37,21 +38,39 @@ export function installCleanup(): void {
   }
 }
 
+const bundles = new Map<string, Promise<string>>();
+let bundleDir: { dir: string; remove(): void } | undefined;
+
+/** The bundle of a bench/children module of `root` (built once per run, removed at exit). */
+function childBundle(module: string, root: string): Promise<string> {
+  const entry = join(root, 'bench', 'children', module);
+  let bundle = bundles.get(entry);
+  if (bundle === undefined) {
+    if (bundleDir === undefined) {
+      bundleDir = bundleFolder(repoRoot, 'bench');
+      process.once('exit', () => bundleDir?.remove());
+    }
+    bundle = bundleModule(entry, { root, outDir: bundleDir.dir });
+    bundles.set(entry, bundle);
+  }
+  return bundle;
+}
+
 /**
- * A TypeScript module of bench/children run as its own process (tsx loader, IPC channel);
- * `root` runs another checkout's copy of it (`--before`: lib/before.ts).
+ * A TypeScript module of bench/children run as its own process (its bundle: lib/bundle.ts, with
+ * an IPC channel); `root` runs another checkout's copy of it (`--before`: lib/before.ts).
  */
-export function forkChild(
+export async function forkChild(
   module: string,
   args: readonly string[] = [],
   execArgv: readonly string[] = [],
   root: string = repoRoot,
-): ChildProcess {
-  const path = join(root, 'bench', 'children', module);
+): Promise<ChildProcess> {
+  const bundle = await childBundle(module, root);
   return track(
-    fork(path, [...args], {
+    fork(bundle, [...args], {
       cwd: root,
-      execArgv: ['--import', 'tsx', ...execArgv],
+      execArgv: [...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );

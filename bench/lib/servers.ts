@@ -36,7 +36,7 @@ export async function startServer(
   root?: string,
 ): Promise<ChildServer> {
   const profileName = module === 'server.ts' ? kind : `${module.replace(/-server\.ts$/, '')}-${kind}`;
-  const child = forkChild(
+  const child = await forkChild(
     module,
     [
       kind === 'before' ? 'generated' : kind,
@@ -61,8 +61,8 @@ export interface LoadGenerator {
   readonly child: ChildProcess;
 }
 
-export function startLoadGenerator(): LoadGenerator {
-  const child = forkChild('load.ts');
+export async function startLoadGenerator(): Promise<LoadGenerator> {
+  const child = await forkChild('load.ts');
   return {
     child,
     run: async (spec) => {

@@ -13,7 +13,7 @@ const SMPP_PASSWORD = 'bench123';
 export const ROUTES_ENV: NodeJS.ProcessEnv = { BENCH_SMPP_PASSWORD: SMPP_PASSWORD };
 
 /** Starts the simulator (no throttle); `smscPort` waits for its port. */
-export function forkBenchSmsc(): ChildProcess {
+export function forkBenchSmsc(): Promise<ChildProcess> {
   return forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
 }
 

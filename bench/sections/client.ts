@@ -14,8 +14,8 @@ const CALLERS = 32;
 async function startClient(kind: string, url: string, beforeRoot: string | undefined): Promise<ChildProcess> {
   const child =
     kind === 'before'
-      ? forkChild('client.ts', ['generated', url], [], beforeRoot)
-      : forkChild('client.ts', [kind, url]);
+      ? await forkChild('client.ts', ['generated', url], [], beforeRoot)
+      : await forkChild('client.ts', [kind, url]);
   await nextMessage(child, 30_000, `${kind} client start`);
   pinToCpu(child.pid, 0); // beside the load generator, away from the server it calls (CPU 1)
   return child;

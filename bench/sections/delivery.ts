@@ -123,11 +123,11 @@ type Load =
 
 async function run(throughput: number, loadSpec: Load, stateDurability: 'normal' | 'full' = 'normal') {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
-  const smsc = forkBenchSmsc();
+  const smsc = await forkBenchSmsc();
   try {
     const routes = writeBenchRoutes(dir, await smscPort(smsc), { throughput, stateDurability });
     const service = await startService(['--routes', routes], ROUTES_ENV, dir);
-    const load = startLoadGenerator();
+    const load = await startLoadGenerator();
     try {
       const r =
         loadSpec.kind === 'timed'

@@ -47,7 +47,7 @@ export async function runHttpsSection(
     children.push(generated.child);
     const bare = await startServer('bare', await captureResponses(generated.url, trusting), 'server.ts', tls);
     children.push(bare.child);
-    const load = startLoadGenerator();
+    const load = await startLoadGenerator();
     children.push(load.child);
     const sides = await checkSides([generated, bare], trusting);
     const server = await measureServers(sides, load, settings, log);
@@ -129,7 +129,7 @@ async function measureClients(
 ): Promise<Map<string, number[]>> {
   const clients = new Map<string, ChildProcess>();
   for (const kind of CLIENT_KINDS) {
-    const child = forkChild('client.ts', [kind, bareUrl, caFile]);
+    const child = await forkChild('client.ts', [kind, bareUrl, caFile]);
     children.push(child);
     await nextMessage(child, 30_000, `${kind} HTTPS client start`);
     clients.set(kind, child);

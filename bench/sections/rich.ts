@@ -54,7 +54,7 @@ export async function runRichSection(
     const bare = await startServer('bare', responses, MODULE);
     others.push(nodeSoap.child, bare.child);
     for (const server of [nodeSoap, bare]) await checkEchoes(server, requests);
-    const load = startLoadGenerator();
+    const load = await startLoadGenerator();
     others.push(load.child);
     const server = await measureServers([generated, bare, nodeSoap], requests, load, settings, log);
     await Promise.all([nodeSoap.child, load.child].map((c) => stopChild(c)));
@@ -160,7 +160,7 @@ async function measureServers(
 }
 
 async function startClient(kind: string): Promise<ChildProcess> {
-  const child = forkChild('rich-client.ts', [kind], profileArgs(`rich-client-${kind}`));
+  const child = await forkChild('rich-client.ts', [kind], profileArgs(`rich-client-${kind}`));
   await nextMessage(child, 30_000, `${kind} rich client start`);
   return child;
 }

@@ -20,7 +20,7 @@ export async function runServiceSection(
   log: (line: string) => void,
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const service = await startService();
-  const load = startLoadGenerator();
+  const load = await startLoadGenerator();
   try {
     for (const binding of BINDINGS) {
       const r = await exchange(service.origin, sendRequest(binding, ACCOUNT_INPUT));

@@ -57,9 +57,9 @@ async function run(
   env: NodeJS.ProcessEnv,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-store-'));
-  const smsc = forkBenchSmsc();
+  const smsc = await forkBenchSmsc();
   const services: RunningService[] = [];
-  const loads = Array.from({ length: instances }, () => startLoadGenerator());
+  const loads = await Promise.all(Array.from({ length: instances }, () => startLoadGenerator()));
   try {
     const routes = writeBenchRoutes(dir, await smscPort(smsc));
     const database = db(dir);
