@@ -62,7 +62,8 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
   }
   const settings: Settings = quick
     ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 }
-    : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
+    : // Six rounds: every order of three sides runs once (lib/stats.ts roundOrder).
+      { rounds: 6, seconds: 3, warmupSeconds: 1, connections: 32, runs: 5 };
   return { settings, only, ...(before === undefined ? {} : { before }) };
 }
 

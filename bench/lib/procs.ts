@@ -143,6 +143,21 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
 }
 
 /**
+ * Resolves once a process has used no CPU for `quietMs` (its garbage collected, its connections
+ * closed), or after `limitMs`: the next side is measured on a CPU nothing else is still using.
+ */
+export async function untilQuiet(pid: number | undefined, quietMs = 100, limitMs = 2_000): Promise<void> {
+  const deadline = performance.now() + limitMs;
+  let last = cpuSeconds(pid);
+  while (last !== undefined && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const now = cpuSeconds(pid);
+    if (now === last) return;
+    last = now;
+  }
+}
+
+/**
  * Pins a live process (all its threads) to one CPU with taskset, when the machine has two or
  * more and taskset is there; false otherwise. The HTTP sections put the servers on one CPU and
  * the side that loads them on the other, so a side never competes with its own load for a core

@@ -4,9 +4,9 @@
  * Each client runs in its own process; rounds are interleaved.
  */
 import type { ChildProcess } from 'node:child_process';
-import { ask, cpuSeconds, forkChild, nextMessage, pinToCpu, stopChild } from '../lib/procs.js';
+import { ask, cpuSeconds, forkChild, nextMessage, pinToCpu, stopChild, untilQuiet } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
-import { median, rotated } from '../lib/stats.js';
+import { median, roundOrder } from '../lib/stats.js';
 
 const CALLERS = 32;
 
@@ -54,8 +54,9 @@ export async function runClientSection(
     const cps = new Map<string, number[]>(KINDS.map((k) => [k, []]));
     const cpuUs = new Map<string, number[]>(KINDS.map((k) => [k, []]));
     for (let round = 0; round < settings.rounds; round++) {
-      for (const kind of rotated(KINDS, round)) {
+      for (const kind of roundOrder(KINDS, round)) {
         const value = await run(kind, settings.seconds);
+        await untilQuiet(children.get(kind)!.pid);
         cps.get(kind)!.push(value.cps);
         cpuUs.get(kind)!.push(value.cpuUs);
         log(

@@ -5,10 +5,10 @@
  */
 import type { Protocol } from '../../runtime/index.js';
 import { BINDINGS, FIXED_INPUT, sendRequest } from '../lib/payloads.js';
-import { cpuSeconds, peakRssMb } from '../lib/procs.js';
+import { cpuSeconds, peakRssMb, untilQuiet } from '../lib/procs.js';
 import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
 import { exchange, type ChildServer, type LoadGenerator } from '../lib/servers.js';
-import { median, rotated } from '../lib/stats.js';
+import { median, roundOrder } from '../lib/stats.js';
 
 export interface ServerFixtures {
   readonly generated: ChildServer;
@@ -66,15 +66,14 @@ export async function runServerSection(
   const p99 = new Map<string, number[]>();
   const perCpu = new Map<string, number[]>();
   for (let round = 0; round < settings.rounds; round++) {
-    // Each round starts each binding with another server: no side always runs first, or after
-    // the same one (a position alone moved a side by up to 10% between identical servers).
     for (const s of BINDINGS.flatMap((b) =>
-      rotated(
+      roundOrder(
         all.filter((side) => side.binding === b),
         round,
       ),
     )) {
       const r = await measure(s, settings.seconds);
+      await Promise.all([untilQuiet(s.server.child.pid), untilQuiet(f.load.child.pid)]);
       if (r.failures > 0) throw new Error(`${key(s)}: ${r.failures} failed requests under load`);
       (rps.get(key(s)) ?? rps.set(key(s), []).get(key(s))!).push(r.rps);
       (p99.get(key(s)) ?? p99.set(key(s), []).get(key(s))!).push(r.p99Ms);
