@@ -71,14 +71,13 @@ export async function listen(listener: RequestListener, options: ListenOptions =
 /**
  * Node's headersTimeout only times a request once its first byte has arrived: a connection that
  * never sends anything is kept forever, so thousands of idle sockets could pile up. Drop a
- * connection that has not begun a request within the headers timeout.
+ * connection that has read no byte within the headers timeout. A byte read is a request begun,
+ * which Node's own timeouts govern from then on: no per-request bookkeeping is needed here.
  */
 function dropSilentConnections(server: http.Server, timeoutMs: number): void {
-  const spoke = new WeakSet<object>();
-  server.on('request', (req: http.IncomingMessage) => spoke.add(req.socket));
   server.on('connection', (socket: Socket) => {
     const timer = setTimeout(() => {
-      if (!spoke.has(socket) && !socket.destroyed && socket.bytesRead === 0) socket.destroy();
+      if (!socket.destroyed && socket.bytesRead === 0) socket.destroy();
     }, timeoutMs);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));

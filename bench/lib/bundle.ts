@@ -1,8 +1,9 @@
 /**
  * The bench's child processes run as one esbuild bundle each, the form `smskit serve` runs in
- * (bin/smskit.js loads the CLI bundle), built from the TypeScript sources of their own checkout:
- * never through tsx's loader, and never through dist/, which a clone may lack or hold from an
- * older build. Packages stay external (resolved from node_modules); the package's own
+ * (bin/smskit.js loads the CLI bundle), built from the TypeScript sources of their own checkout.
+ * Not under tsx: its transform wraps every function in a `__name(…)` call (keepNames), so it
+ * measures code that differs from what ships. Not from dist/, which a clone may lack or hold
+ * from an older build. Packages stay external (resolved from node_modules); the package's own
  * `smskit/…` imports, which the generated code uses, resolve to that checkout's sources.
  */
 import { createHash } from 'node:crypto';

@@ -17,6 +17,8 @@ export interface SmskitPeer {
   readonly origin: string;
   /** What the server logged (handler crashes and the like), one line each. */
   readonly logged: readonly string[];
+  /** Every request the server began, as `METHOD /path`: says which side waited when a peer hangs. */
+  readonly received: readonly string[];
   close(): Promise<void>;
 }
 
@@ -36,5 +38,13 @@ export async function startSmskitPeer(site: SmskitSite): Promise<SmskitPeer> {
       ? createServiceAPIListener(echoHandlers, options)
       : createRichServiceListener(richHandlers, options);
   const listening = await listen(listener, { host: '127.0.0.1', port: 0 });
-  return { url: `${listening.url}${PATH[site]}`, origin: listening.url, logged, close: () => listening.close() };
+  const received: string[] = [];
+  listening.server.on('request', (req) => received.push(`${req.method} ${req.url}`));
+  return {
+    url: `${listening.url}${PATH[site]}`,
+    origin: listening.url,
+    logged,
+    received,
+    close: () => listening.close(),
+  };
 }

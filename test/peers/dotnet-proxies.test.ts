@@ -35,12 +35,46 @@ function missingTool(): string | undefined {
 const SKIP = missingTool();
 if (SKIP !== undefined) console.log(`dotnet proxies: skipped: ${SKIP}`);
 
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(command, args, { cwd, timeout: 120_000, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
-    );
+/** A Mono client run's limit: below the test's, so a hang ends with Mono's thread dump rather than a bare timeout. */
+const CLIENT_DEADLINE_MS = 45_000;
+const CLIENT_TEST_TIMEOUT_MS = 60_000;
+
+interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/**
+ * Runs a tool to its end. Past `deadlineMs` a mono process gets SIGQUIT first, on which Mono
+ * prints every thread's stack to stdout, then SIGKILL: a client that hangs says where.
+ */
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+  deadlineMs = 120_000,
+): Promise<RunResult> {
+  const started = performance.now();
+  return new Promise<RunResult>((resolve) => {
+    const child = execFile(command, args, { cwd, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      clearTimeout(timer);
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
+    });
+    const timer = setTimeout(() => {
+      if (command === 'mono') child.kill('SIGQUIT');
+      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+    }, deadlineMs);
   });
+}
+
+/** What to read when a Mono client run failed: its output, how long it took, what the server saw. */
+function failureReport(result: RunResult, peer?: SmskitPeer): string {
+  const seen = peer === undefined ? '' : `\nrequests the server began: ${peer.received.join(', ') || '(none)'}`;
+  return `exit ${result.code} after ${result.ms} ms${seen}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
 }
 
 /** Generates one proxy per protocol from `wsdl` and compiles them with `driver` into `exe`. */
@@ -87,11 +121,10 @@ describe.skipIf(SKIP !== undefined)('Mono wsdl-generated .NET proxies calling sm
   it.each(PROTOCOLS.map(([ns]) => ns))(
     '%s: SMSSend stores the text exactly (the HTTP proxies send it as percent-u escapes)',
     async (ns) => {
-      const result = await run('mono', ['SmsClient.exe', ns, serve.url, b64(TEXT)], dir.path, {
-        SMSKIT_PASSWORD: PASSWORD,
-      });
+      const env = { SMSKIT_PASSWORD: PASSWORD };
+      const result = await run('mono', ['SmsClient.exe', ns, serve.url, b64(TEXT)], dir.path, env, CLIENT_DEADLINE_MS);
+      expect(result.code, failureReport(result)).toBe(0);
       expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
       const id = result.stdout.trim();
       expect(id).toMatch(/^SMS-[0-9A-Z]{26}$/);
       const store = new Database(db, { readonly: true, fileMustExist: true });
@@ -104,6 +137,7 @@ describe.skipIf(SKIP !== undefined)('Mono wsdl-generated .NET proxies calling sm
         store.close();
       }
     },
+    CLIENT_TEST_TIMEOUT_MS,
   );
 
   /** What smskit's rich service answers the .NET client, by protocol: the same text back, every scalar as ASMX reads it. */
@@ -119,11 +153,12 @@ describe.skipIf(SKIP !== undefined)('Mono wsdl-generated .NET proxies calling sm
   it.each(PROTOCOLS.map(([ns]) => ns))(
     '%s: the rich service echoes text and reads .NET’s scalar forms exactly',
     async (ns) => {
-      const result = await run('mono', ['RichClient.exe', ns, rich.url, b64(TEXT)], dir.path);
+      const result = await run('mono', ['RichClient.exe', ns, rich.url, b64(TEXT)], dir.path, {}, CLIENT_DEADLINE_MS);
+      expect(result.code, failureReport(result, rich)).toBe(0);
       expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
       expect(result.stdout).toBe(richAnswer(ns));
     },
+    CLIENT_TEST_TIMEOUT_MS,
   );
 
   describe.skipIf(asmxPeerSkipReason() !== undefined)('the same client against genuine ASMX (Mono)', () => {
@@ -135,17 +170,21 @@ describe.skipIf(SKIP !== undefined)('Mono wsdl-generated .NET proxies calling sm
       await asmx?.stop();
     });
 
-    it.each(PROTOCOLS.map(([ns]) => ns))('%s: the scalars are what smskit answers', async (ns) => {
-      const result = await run('mono', ['RichClient.exe', ns, asmx.url, b64(TEXT)], dir.path);
-      expect(result.code, result.stderr).toBe(0);
-      const [echo, scalars] = result.stdout.split('\n');
-      expect(scalars).toBe(richAnswer(ns).split('\n')[1]);
-      // SOAP: the text as sent. HTTP GET: Mono's ASMX keeps %u escapes as text (IIS decodes them,
-      // as smskit does); HTTP POST: Mono mangles them. Recorded so a change in Mono shows up here.
-      const text = Buffer.from(echo!.slice('echo '.length).split(',')[0]!, 'base64').toString('utf8');
-      if (ns === 'S11' || ns === 'S12') expect(text).toBe(TEXT);
-      else if (ns === 'Get') expect(text).toBe('Gr%u00FC%u00DFe %u4F60%u597D %uD83D%uDCF1');
-      else expect(text).not.toBe(TEXT);
-    });
+    it.each(PROTOCOLS.map(([ns]) => ns))(
+      '%s: the scalars are what smskit answers',
+      async (ns) => {
+        const result = await run('mono', ['RichClient.exe', ns, asmx.url, b64(TEXT)], dir.path, {}, CLIENT_DEADLINE_MS);
+        expect(result.code, failureReport(result)).toBe(0);
+        const [echo, scalars] = result.stdout.split('\n');
+        expect(scalars).toBe(richAnswer(ns).split('\n')[1]);
+        // SOAP: the text as sent. HTTP GET: Mono's ASMX keeps %u escapes as text (IIS decodes them,
+        // as smskit does); HTTP POST: Mono mangles them. Recorded so a change in Mono shows up here.
+        const text = Buffer.from(echo!.slice('echo '.length).split(',')[0]!, 'base64').toString('utf8');
+        if (ns === 'S11' || ns === 'S12') expect(text).toBe(TEXT);
+        else if (ns === 'Get') expect(text).toBe('Gr%u00FC%u00DFe %u4F60%u597D %uD83D%uDCF1');
+        else expect(text).not.toBe(TEXT);
+      },
+      CLIENT_TEST_TIMEOUT_MS,
+    );
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The bench's own machinery, which `npm test` never runs otherwise: a child bundled from the
+ * sources (lib/bundle.ts) starts and answers, with the generated code's `smskit/runtime` taken
+ * from the sources and the WSDL found beside its own source; and the round order
+ * (lib/stats.ts roundOrder) balances who runs first and who runs after whom.
+ */
+import { fork } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleFolder, bundleModule } from '../../bench/lib/bundle.js';
+import { FIXED_INPUT, sendRequest } from '../../bench/lib/payloads.js';
+import { exchange } from '../../bench/lib/servers.js';
+import { roundOrder } from '../../bench/lib/stats.js';
+import { repoRoot } from '../helpers/cli.js';
+
+describe('bench children as bundles', () => {
+  const folder = bundleFolder(repoRoot, 'bench-test');
+  afterAll(() => folder.remove());
+
+  it.each(['generated', 'node-soap'])(
+    'the %s server child, bundled, answers SMSSend over SOAP 1.1',
+    async (kind) => {
+      const bundle = await bundleModule(`${repoRoot}/bench/children/server.ts`, { root: repoRoot, outDir: folder.dir });
+      // Plain node, no loader and no export conditions: what the bench runs.
+      const child = fork(bundle, [kind], { execArgv: [], env: { ...process.env, NODE_OPTIONS: '' }, stdio: 'pipe' });
+      try {
+        const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+          child.once('message', (m) => resolve(m as { url: string }));
+          child.once('exit', (code) => reject(new Error(`the ${kind} child exited (${code})`)));
+        });
+        const answer = await exchange(url, sendRequest('soap11', FIXED_INPUT));
+        expect(answer.status).toBe(200);
+        expect(answer.body).toContain('<SMSSendResult>ok-1</SMSSendResult>');
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+});
+
+describe('roundOrder', () => {
+  const sides = ['a', 'b', 'c'] as const;
+  const rounds = Array.from({ length: 6 }, (_, r) => roundOrder(sides, r));
+
+  it('runs every order of three sides once in six rounds', () => {
+    expect(new Set(rounds.map((order) => order.join(''))).size).toBe(6);
+    for (const order of rounds) expect([...order].sort()).toEqual([...sides]);
+  });
+
+  it('puts each side first, and right after each other side, equally often', () => {
+    const first = new Map<string, number>();
+    const after = new Map<string, number>();
+    for (const order of rounds) {
+      first.set(order[0]!, (first.get(order[0]!) ?? 0) + 1);
+      for (let i = 1; i < order.length; i++) {
+        const pair = `${order[i - 1]}${order[i]}`;
+        after.set(pair, (after.get(pair) ?? 0) + 1);
+      }
+    }
+    expect([...first.values()]).toEqual([2, 2, 2]);
+    expect(after.size).toBe(6);
+    expect(new Set(after.values())).toEqual(new Set([2]));
+  });
+});
