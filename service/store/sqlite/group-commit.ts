@@ -1,62 +1,32 @@
 /**
- * Group commit of accepted messages on SQLite: `enqueue` only queues the row; the queue is
- * written as one transaction at the end of the current event-loop turn (setImmediate, i.e. after
- * the poll phase has delivered every request that arrived together) or as soon as `maxBatch` rows
- * wait. Each promise resolves only after COMMIT has returned, so an acknowledged id is durable.
- * If the transaction fails, every waiter of that batch rejects with the same StorageError:
- * nothing of it is stored, nothing is acknowledged; the next batch simply tries again.
+ * Group commit of accepted messages on SQLite (the queue: ../commit-queue.ts): the queue is
+ * written as one transaction, synchronously, so a flush commits everything that waits. If the
+ * transaction fails, the next batch simply tries again.
  */
-import { StorageError } from '../../errors.js';
-import { createIdGenerator } from '../../ids.js';
-import type { NewMessage } from '../records.js';
 import type { StoreOptions } from '../store.js';
+import { CommitQueue } from '../commit-queue.js';
+import type { NewMessage } from '../records.js';
 import type { InsertRow, SqliteConnection } from './connection.js';
 import { toStorageError } from './open.js';
 import { toInsertRow } from './outbox.js';
 
-interface Waiter {
-  readonly row: InsertRow;
-  readonly resolve: (value: { id: string }) => void;
-  readonly reject: (error: StorageError) => void;
-}
-
-export class GroupCommit {
-  private pending: Waiter[] = [];
-  private scheduled: NodeJS.Immediate | undefined;
-  private readonly listeners = new Set<(count: number) => void>();
-  private readonly nextId = createIdGenerator();
-  private readonly clock: () => number;
-  private readonly maxBatch: number;
-
+export class GroupCommit extends CommitQueue<InsertRow> {
   constructor(
     private readonly connection: SqliteConnection,
-    private readonly options: StoreOptions,
+    options: StoreOptions,
   ) {
-    this.clock = options.clock ?? Date.now;
-    this.maxBatch = Math.max(1, options.maxBatch ?? 1024);
+    super(options);
   }
 
-  enqueue(message: NewMessage, state: 'queued' | 'test' = 'queued'): Promise<{ id: string }> {
-    if (this.connection.closed) return Promise.reject(new StorageError('StorageClosed', 'the outbox is closed'));
-    const now = this.clock();
-    const row = toInsertRow(this.nextId(now), now, message, state);
-    return new Promise((resolve, reject) => {
-      this.pending.push({ row, resolve, reject });
-      if (this.pending.length >= this.maxBatch) this.flush();
-      else this.scheduled ??= setImmediate(() => this.flush());
-    });
+  protected refusing(): boolean {
+    return this.connection.closed;
   }
 
-  /** Called after each committed batch; returns the unsubscribe. */
-  onCommitted(listener: (count: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  protected toRow(id: string, createdAt: number, message: NewMessage, state: 'queued' | 'test'): InsertRow {
+    return toInsertRow(id, createdAt, message, state);
   }
 
-  /** Commits what is queued now (close calls it last). */
-  flush(): void {
-    if (this.scheduled !== undefined) clearImmediate(this.scheduled);
-    this.scheduled = undefined;
+  protected commitPending(): void {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
@@ -64,13 +34,9 @@ export class GroupCommit {
     try {
       this.connection.use('cannot commit to the outbox', (c) => c.insertBatch(batch.map((w) => w.row)));
     } catch (error) {
-      const failure = toStorageError(error, 'cannot commit to the outbox');
-      this.options.onError?.(failure, batch.length);
-      for (const waiter of batch) waiter.reject(failure);
+      this.settle(batch, started, toStorageError(error, 'cannot commit to the outbox'));
       return;
     }
-    this.options.onCommit?.((performance.now() - started) / 1000, batch.length);
-    for (const waiter of batch) waiter.resolve({ id: waiter.row.id });
-    for (const listener of this.listeners) listener(batch.length);
+    this.settle(batch, started, undefined);
   }
 }
