@@ -8,6 +8,7 @@ import { fork } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleFolder, bundleModule } from '../../bench/lib/bundle.js';
 import { FIXED_INPUT, sendRequest } from '../../bench/lib/payloads.js';
+import { nextMessage } from '../../bench/lib/procs.js';
 import { exchange } from '../../bench/lib/servers.js';
 import { roundOrder } from '../../bench/lib/stats.js';
 import { repoRoot } from '../helpers/cli.js';
@@ -23,10 +24,7 @@ describe('bench children as bundles', () => {
       // Plain node, no loader and no export conditions: what the bench runs.
       const child = fork(bundle, [kind], { execArgv: [], env: { ...process.env, NODE_OPTIONS: '' }, stdio: 'pipe' });
       try {
-        const { url } = await new Promise<{ url: string }>((resolve, reject) => {
-          child.once('message', (m) => resolve(m as { url: string }));
-          child.once('exit', (code) => reject(new Error(`the ${kind} child exited (${code})`)));
-        });
+        const { url } = await nextMessage<{ url: string }>(child, 30_000, `the ${kind} server child`);
         const answer = await exchange(url, sendRequest('soap11', FIXED_INPUT));
         expect(answer.status).toBe(200);
         expect(answer.body).toContain('<SMSSendResult>ok-1</SMSSendResult>');
