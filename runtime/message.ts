@@ -5,6 +5,7 @@
 import type { BodyDescriptor, ElementDescriptor, HeaderDescriptor, ServiceDescriptor } from './descriptor.js';
 import { CodecError } from './errors.js';
 import { decodeElement, encodeElement, encodeElementWith } from './codec/index.js';
+import { plainWriterFor, type PlainWriter } from './codec/plain-writer.js';
 import type { XmlElement } from './xml/types.js';
 
 export function elementOf(d: ServiceDescriptor, key: string, path: string): ElementDescriptor {
@@ -22,9 +23,20 @@ export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: un
   if (body.kind === 'empty') return '';
   if (body.kind !== 'element')
     throw new CodecError('CODEC_DESCRIPTOR', path, `a SOAP body cannot be of kind ${body.kind}`);
+  let plain = plainWriters.get(body);
+  if (plain === undefined) {
+    const element = d.elements[body.element];
+    plain = (element === undefined ? undefined : plainWriterFor(d, element)) ?? null;
+    plainWriters.set(body, plain);
+  }
+  const written = plain?.(value);
+  if (written !== undefined) return written;
   const element = elementOf(d, body.element, path);
   return encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local, true);
 }
+
+/** Per body descriptor: the straight-line writer of its element, or null where it has none. */
+const plainWriters = new WeakMap<BodyDescriptor, PlainWriter | null>();
 
 /** Decodes a SOAP Body child against the expected message; a different element is an error. */
 export function decodeBody(d: ServiceDescriptor, body: BodyDescriptor, el: XmlElement | undefined): unknown {

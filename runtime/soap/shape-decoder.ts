@@ -25,7 +25,8 @@ import type {
   OperationDescriptor,
   ServiceDescriptor,
 } from '../descriptor.js';
-import { decodeText, resolveValue } from '../codec/index.js';
+import { resolveValue } from '../codec/index.js';
+import { decodeLexical, type PrimitiveValue } from '../codec/shared.js';
 import type { ContentType } from '../content-type.js';
 import { elementOf } from '../message.js';
 import type { XmlDocument, XmlElement } from '../xml/types.js';
@@ -35,8 +36,7 @@ import type { SoapVersion } from './version.js';
 interface FieldStep {
   readonly prop: string;
   readonly slot: number;
-  readonly xsd: string;
-  readonly enumeration: readonly string[] | undefined;
+  readonly value: PrimitiveValue;
   readonly path: string;
 }
 
@@ -69,6 +69,15 @@ export class ShapeDecoder<E extends ShapeEndpoint> {
   ) {}
 
   /**
+   * The last action routed to this shape decoder's operation: a client sends the same one with
+   * every request, so routing (two map lookups keyed by a fresh string) is done once per
+   * action that changes, not per request. Routing depends only on the action and the Body
+   * element, and the element is fixed by the shape.
+   */
+  private routedAction: string | undefined = undefined;
+  private routed = false;
+
+  /**
    * The decoded request, exactly as the generic path would give it; undefined when the shape decoder
    * declines (then the caller takes the generic path).
    */
@@ -81,11 +90,15 @@ export class ShapeDecoder<E extends ShapeEndpoint> {
     for (const slot of this.trimSlots) if (texts[slot]!.trim() !== '') return undefined;
     for (const slot of this.whitespaceSlots) if (!isXmlWhitespace(texts[slot]!)) return undefined;
     const version = this.endpoint.version;
-    if (route(this.endpoint, version.requestAction(headers, contentType), this.bodyName) !== this.op) return undefined;
+    const action = version.requestAction(headers, contentType);
+    if (!this.routed || action !== this.routedAction) {
+      if (route(this.endpoint, action, this.bodyName) !== this.op) return undefined;
+      this.routedAction = action;
+      this.routed = true;
+    }
     const input: Record<string, unknown> = {};
     try {
-      for (const f of this.fields)
-        input[f.prop] = decodeText(f.xsd, f.enumeration, f.slot < 0 ? '' : texts[f.slot]!, f.path);
+      for (const f of this.fields) input[f.prop] = decodeLexical(f.value, f.slot < 0 ? '' : texts[f.slot]!, f.path);
     } catch {
       return undefined; // the generic path reports it, with its own message
     }
@@ -171,13 +184,7 @@ function fieldStep(
   if (resolved.kind !== 'primitive') return undefined;
   const hasText = el.children.length === 1 && el.children[0]!.type === 'text';
   if (!hasText && el.children.length !== 0) return undefined;
-  return {
-    prop: field.prop,
-    slot: hasText ? slot : -1,
-    xsd: resolved.xsd,
-    enumeration: resolved.enumeration,
-    path: `${parent}/${el.local}`,
-  };
+  return { prop: field.prop, slot: hasText ? slot : -1, value: resolved, path: `${parent}/${el.local}` };
 }
 
 function isXmlWhitespace(text: string): boolean {

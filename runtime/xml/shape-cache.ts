@@ -24,7 +24,7 @@
  * shape before the fast reader runs. One cache serves one set of limits.
  */
 import { readXml } from './reader.js';
-import { fastPathText, readXmlFast, scanText, TEXT_SPECIAL, type ScanRecord } from './fast-reader.js';
+import { fastPathText, plainTextEnd, readXmlFast, scanText, type ScanRecord } from './fast-reader.js';
 import type { XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
 
 export interface ShapeCacheOptions {
@@ -114,9 +114,6 @@ export class ShapeCache {
     return this.limits === undefined ? {} : { limits: this.limits };
   }
 }
-
-/** Text that cannot fill a slot: what the fast reader would decode or refuse. */
-const NOT_PLAIN = TEXT_SPECIAL;
 
 /**
  * One learnt document: `marks[i]` is the markup before text slot i (the last one ends the
@@ -215,11 +212,9 @@ class Shape implements ShapeMatch {
       if (text.slice(pos, pos + mark.length) !== mark) return false;
       pos += mark.length;
       if (m === last) break;
-      const end = text.indexOf('<', pos);
-      if (end <= pos) return false; // no '<' left, or no text where the shape has some
-      const value = text.slice(pos, end);
-      if (NOT_PLAIN.test(value)) return false;
-      texts[m] = value;
+      const end = plainTextEnd(text, pos);
+      if (end <= pos) return false; // not plain, no '<' left, or no text where the shape has some
+      texts[m] = text.slice(pos, end);
       pos = end;
     }
     return pos === text.length;

@@ -4,7 +4,7 @@
  * Inputs: hand-written cases and seeded mutations of real envelopes.
  */
 import { describe, expect, it } from 'vitest';
-import { tryFastRead } from '../../runtime/xml/fast-reader.js';
+import { plainTextEnd, TEXT_SPECIAL, tryFastRead } from '../../runtime/xml/fast-reader.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import type { XmlDocument } from '../../runtime/xml/types.js';
 import { comparable as doc, mutate } from '../helpers/xml-differential.js';
@@ -88,5 +88,25 @@ describe('the fast path agrees with readXml', () => {
     for (let n = 0; n < 20_000; n++) counts[compare(mutate(SOAP, random))]++;
     expect(counts.fast).toBeGreaterThan(500);
     expect(counts['both-refused']).toBeGreaterThan(5000);
+  });
+});
+
+describe("plainTextEnd, the shape cache's one-pass text check", () => {
+  it('agrees with TEXT_SPECIAL on every UTF-16 code unit, and on "]]>"', () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      if (c === 0x3c) continue;
+      const text = `a${String.fromCharCode(c)}b<`;
+      expect(plainTextEnd(text, 0), `U+${c.toString(16)}`).toBe(TEXT_SPECIAL.test(text.slice(0, -1)) ? -1 : 3);
+    }
+    for (const text of ['x]]>y<', ']]<', ']>]<', 'a]]b<', ']]]>'])
+      expect(plainTextEnd(text, 0), text).toBe(
+        TEXT_SPECIAL.test(text.slice(0, text.indexOf('<') >>> 0)) ? -1 : text.indexOf('<'),
+      );
+  });
+
+  it('finds the next "<" from where it starts, and -1 when there is none', () => {
+    expect(plainTextEnd('<a>text</a>', 3)).toBe(7);
+    expect(plainTextEnd('<a>text', 3)).toBe(-1);
+    expect(plainTextEnd('<a><b>', 3)).toBe(3);
   });
 });
