@@ -14,12 +14,11 @@
 import type { ComplexTypeDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
-import { isStringLike, primitiveCodec } from './primitives.js';
 import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
 import { fieldFor, layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
 import { XSI_NS } from '../namespaces.js';
-import { checkEnumeration, decodeLexical, resolveValue, type PrimitiveValue, type ResolvedValue } from './shared.js';
+import { decodeLexical, resolveValue, type PrimitiveValue, type ResolvedValue } from './shared.js';
 
 /** Decodes the value of element `el` described by `vd`. */
 export function decodeElement(
@@ -131,17 +130,6 @@ function textOf(el: XmlElement): string | undefined {
 function elementInText(el: XmlElement, path: string): CodecError {
   const child = el.children.find((c) => c.type === 'element') as XmlElement;
   return new CodecError('CODEC_UNEXPECTED', `${path}/${child.local}`, 'an element inside a simple-typed value');
-}
-
-export function decodeText(
-  xsd: string,
-  enumeration: readonly string[] | undefined,
-  text: string,
-  path: string,
-): unknown {
-  const lexical = enumeration !== undefined && !isStringLike(xsd) ? text.trim() : text;
-  checkEnumeration(enumeration, lexical, path);
-  return primitiveCodec(xsd, path).decode(lexical, path);
 }
 
 /**

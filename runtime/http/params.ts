@@ -15,7 +15,7 @@
  */
 import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { checkEnumeration, decodeText, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
+import { checkEnumeration, isStringLike, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
 import { isPrimitiveName, PRIMITIVES, type HttpParamForm, type PrimitiveName } from '../primitives.js';
 import type { FormFields } from './form.js';
 
@@ -36,6 +36,8 @@ export interface CompiledParam {
   readonly xsd: PrimitiveName;
   readonly enumeration: readonly string[] | undefined;
   readonly codec: PrimitiveCodec;
+  /** The text is trimmed before the enumeration check (a non-string type with an enumeration). */
+  readonly trim: boolean;
 }
 
 /** What HTTP parameter handling needs of an operation (binding.ts's HttpOperation). */
@@ -72,7 +74,9 @@ export function compileParam(
     );
   }
   const required = field === undefined || (field.minOccurs > 0 && field.inChoice !== true);
-  return { name: p.name, prop: field?.prop ?? p.name, required, ...simple, codec: primitiveCodec(simple.xsd, path) };
+  const codec = primitiveCodec(simple.xsd, path);
+  const trim = simple.enumeration !== undefined && !isStringLike(simple.xsd);
+  return { name: p.name, prop: field?.prop ?? p.name, required, ...simple, codec, trim };
 }
 
 type SimpleParam = Pick<CompiledParam, 'repeated' | 'form' | 'xsd' | 'enumeration'>;
@@ -225,17 +229,17 @@ function decodeParam(p: CompiledParam, text: string, path: string): unknown {
     // Convert.ToChar: exactly one UTF-16 code unit ("String must be exactly one character long").
     if (text.length !== 1)
       throw new CodecError('CODEC_INVALID_VALUE', path, 'a char parameter must be exactly one character');
-    return decodeText(p.xsd, p.enumeration, String(text.charCodeAt(0)), path);
+    return decodeWith(p, String(text.charCodeAt(0)), path);
   }
   if (p.form === 'flags') {
     const names = text.split(',').map((name) => name.trim());
     if (names.some((name) => /\s/.test(name)))
       throw new CodecError('CODEC_INVALID_VALUE', path, 'the names of a flags value are separated by commas');
-    return decodeText(p.xsd, p.enumeration, names.join(' '), path);
+    return decodeWith(p, names.join(' '), path);
   }
-  if (p.form === 'boolean') return decodeText(p.xsd, p.enumeration, text.trim().toLowerCase(), path);
-  if (p.xsd === 'dateTime') return decodeText(p.xsd, p.enumeration, httpDateTime(text), path);
-  return decodeText(p.xsd, p.enumeration, text, path);
+  if (p.form === 'boolean') return decodeWith(p, text.trim().toLowerCase(), path);
+  if (p.xsd === 'dateTime') return decodeWith(p, httpDateTime(text), path);
+  return decodeWith(p, text, path);
 }
 
 /**
@@ -251,7 +255,15 @@ function httpDateTime(text: string): string {
 
 function decodeBytes(texts: readonly string[], path: string): Uint8Array {
   const bytes = new Uint8Array(texts.length);
-  for (let i = 0; i < texts.length; i++)
-    bytes[i] = decodeText('unsignedByte', undefined, texts[i]!, `${path}[${i + 1}]`) as number;
+  for (let i = 0; i < texts.length; i++) bytes[i] = UNSIGNED_BYTE.decode(texts[i]!, `${path}[${i + 1}]`) as number;
   return bytes;
+}
+
+const UNSIGNED_BYTE = primitiveCodec('unsignedByte', '');
+
+/** A parameter's lexical text decoded by its codec, as the XML codecs decode an element's text. */
+function decodeWith(p: CompiledParam, text: string, path: string): unknown {
+  const lexical = p.trim ? text.trim() : text;
+  checkEnumeration(p.enumeration, lexical, path);
+  return p.codec.decode(lexical, path);
 }
