@@ -30,8 +30,20 @@ const CACHE_LIMIT = 256;
 const CACHE_MAX_HEADER = 512;
 const cache = new Map<string, ContentType>();
 
+/** The last header parsed: compared first, which is cheaper than hashing a fresh string for the maps. */
+let lastHeader: string | undefined;
+let lastParsed: ContentType = ABSENT;
+
 export function parseContentType(header: string | undefined): ContentType {
   if (header === undefined) return ABSENT;
+  if (header === lastHeader) return lastParsed;
+  const parsed = parseCached(header);
+  lastHeader = header;
+  lastParsed = parsed;
+  return parsed;
+}
+
+function parseCached(header: string): ContentType {
   const known = COMMON.get(header) ?? cache.get(header);
   if (known !== undefined) return known;
   const parsed = Object.freeze(parseUncached(header)); // shared between requests: never mutated

@@ -45,7 +45,9 @@ export async function serveHttpPost(
     const read = setup.bodies.read(req);
     const body = bodyOrAnswered(read instanceof Promise ? await read : read, res);
     if (body === undefined) return;
-    return await answer(setup, hop, 'http-post', body, req, res);
+    // Awaited only when it is a promise: awaiting a plain value still costs a turn of the queue.
+    const answered = answer(setup, hop, 'http-post', body, req, res);
+    if (answered instanceof Promise) await answered;
   } catch (err) {
     answerUnexpected(setup, res, err);
   }

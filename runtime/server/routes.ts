@@ -19,6 +19,12 @@ export interface Route {
 export interface RouteTable {
   readonly exact: ReadonlyMap<string, Route>;
   readonly lower: ReadonlyMap<string, Route>;
+  /**
+   * The last path found and its route. Clients send the same path again and again, and a
+   * comparison with the last one is cheaper than hashing the fresh string for a map lookup.
+   */
+  lastPath: string | undefined;
+  lastRoute: Route | undefined;
 }
 
 /** `basePath` overrides the port addresses (for a descriptor without addresses, or mounting). */
@@ -47,11 +53,17 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
   }
   const lower = new Map<string, Route>();
   for (const [path, route] of exact) if (!lower.has(path.toLowerCase())) lower.set(path.toLowerCase(), route);
-  return { exact, lower };
+  return { exact, lower, lastPath: undefined, lastRoute: undefined };
 }
 
 export function lookupRoute(table: RouteTable, path: string): Route | undefined {
-  return table.exact.get(path) ?? table.lower.get(path.toLowerCase());
+  if (path === table.lastPath) return table.lastRoute;
+  const route = table.exact.get(path) ?? table.lower.get(path.toLowerCase());
+  if (route !== undefined) {
+    table.lastPath = path;
+    table.lastRoute = route;
+  }
+  return route;
 }
 
 /** Every operation method the descriptor serves, for checking that each has a handler. */

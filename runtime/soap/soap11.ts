@@ -39,6 +39,13 @@ export function faultDetail(kind: FaultKind, entries: string, tag: string): stri
   return entries === '' ? `<${tag}/>` : `<${tag}>${entries}</${tag}>`;
 }
 
+/**
+ * The last SOAPAction header read and its action. A client sends the same header with every
+ * call; giving back the same string also lets a shape decoder see at a glance that it routed
+ * this action already (shape-decoder.ts).
+ */
+let lastAction: { raw: string | undefined; action: string | undefined } = { raw: undefined, action: undefined };
+
 export const soap11: SoapVersion = {
   protocol: 'soap11',
   envNs: SOAP11_ENV_NS,
@@ -51,8 +58,11 @@ export const soap11: SoapVersion = {
   requestAction(headers: IncomingHttpHeaders, _contentType: ContentType) {
     const raw = headers.soapaction;
     if (typeof raw !== 'string') return undefined;
-    const action = unquote(raw.trim());
-    return action === '' ? undefined : action;
+    if (raw === lastAction.raw) return lastAction.action;
+    const unquoted = unquote(raw.trim());
+    const action = unquoted === '' ? undefined : unquoted;
+    lastAction = { raw, action };
+    return action;
   },
   writeFault(fault: FaultSpec) {
     let detail = '';
