@@ -1,10 +1,11 @@
 /**
  * The bench's own machinery, which `npm test` never runs otherwise: a child bundled from the
  * sources (lib/bundle.ts) starts and answers, with the generated code's `smskit/runtime` taken
- * from the sources and the WSDL found beside its own source; and the round order
+ * from the sources and the WSDL found beside its own source; the in-process driver
+ * (bench/in-process.ts) gets a 200 for every binding; and the round order
  * (lib/stats.ts roundOrder) balances who runs first and who runs after whom.
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleFolder, bundleModule } from '../../bench/lib/bundle.js';
 import { FIXED_INPUT, sendRequest } from '../../bench/lib/payloads.js';
@@ -34,6 +35,23 @@ describe('bench children as bundles', () => {
     },
     60_000,
   );
+
+  it('the in-process driver, bundled, gets an answer for every binding and reports its CPU per request', async () => {
+    const bundle = await bundleModule(`${repoRoot}/bench/children/in-process.ts`, {
+      root: repoRoot,
+      outDir: folder.dir,
+    });
+    for (const binding of ['soap11', 'soap12', 'http-get', 'http-post']) {
+      // The driver exits 1 on any answer but a 200, so a broken binding fails here.
+      const out = execFileSync(process.execPath, [bundle, binding, '2000'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      const report = JSON.parse(out) as { binding: string; requests: number; cpuUs: number };
+      expect(report).toMatchObject({ binding, requests: 2000 });
+      expect(report.cpuUs).toBeGreaterThan(0);
+    }
+  }, 60_000);
 });
 
 describe('roundOrder', () => {
