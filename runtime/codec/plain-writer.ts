@@ -36,16 +36,20 @@ interface PlainField {
  * scope), or undefined when the element's type is not a plain sequence.
  */
 export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor): PlainWriter | undefined {
-  const fields = plainFields(d, element);
-  if (fields === undefined) return undefined;
+  const plain = plainType(d, element);
+  if (plain === undefined) return undefined;
+  const { fields, members } = plain;
   const { ns, local } = element.name;
-  // No default namespace is in scope at the top: only a namespaced element declares one.
-  const start = ns === '' ? `<${local}` : `<${local} xmlns="${escapeAttr(ns, '')}"`;
+  let start: string;
+  try {
+    // No default namespace is in scope at the top: only a namespaced element declares one.
+    start = ns === '' ? `<${local}` : `<${local} xmlns="${escapeAttr(ns, '')}"`;
+  } catch {
+    return undefined; // a namespace XML cannot carry: the generic path reports it where it is written
+  }
   const open = `${start}>`;
   const empty = `${start}/>`;
   const close = `</${local}>`;
-  const type = resolveValue(d, element.value, local);
-  const members = type.kind === 'complex' ? layoutOf(type.type).members : new Set<string>();
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array)
       return undefined;
@@ -72,16 +76,23 @@ export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor)
   };
 }
 
-/** The element's fields when its type is a plain sequence (see the module comment), else undefined. */
-function plainFields(d: ServiceDescriptor, element: ElementDescriptor): PlainField[] | undefined {
+/**
+ * The element's fields and the properties its values may have, when its type is a plain
+ * sequence (see the module comment); else undefined.
+ */
+function plainType(
+  d: ServiceDescriptor,
+  element: ElementDescriptor,
+): { fields: PlainField[]; members: ReadonlySet<string> } | undefined {
   try {
     const resolved = resolveValue(d, element.value, element.name.local);
     if (resolved.kind !== 'complex') return undefined;
     const type = resolved.type;
     if (type.arrayItem !== undefined || type.text !== undefined || type.attributes.length !== 0 || isPolymorphic(type))
       return undefined;
+    const layout = layoutOf(type);
     const fields: PlainField[] = [];
-    for (const slot of layoutOf(type).fields) {
+    for (const slot of layout.fields) {
       const field = slot.field;
       if (field.wildcard === true || field.inChoice === true || field.maxOccurs !== 1) return undefined;
       if (slot.ns !== element.name.ns) return undefined;
@@ -95,7 +106,7 @@ function plainFields(d: ServiceDescriptor, element: ElementDescriptor): PlainFie
         close: slot.close,
       });
     }
-    return fields;
+    return { fields, members: layout.members };
   } catch {
     return undefined; // a descriptor error: the generic path reports it where the element is met
   }

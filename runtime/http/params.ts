@@ -15,7 +15,8 @@
  */
 import type { FieldDescriptor, OperationDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { checkEnumeration, isStringLike, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
+import { checkEnumeration, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
+import { decodeLexical, type PrimitiveValue } from '../codec/shared.js';
 import { isPrimitiveName, PRIMITIVES, type HttpParamForm, type PrimitiveName } from '../primitives.js';
 import type { FormFields } from './form.js';
 
@@ -36,8 +37,8 @@ export interface CompiledParam {
   readonly xsd: PrimitiveName;
   readonly enumeration: readonly string[] | undefined;
   readonly codec: PrimitiveCodec;
-  /** The text is trimmed before the enumeration check (a non-string type with an enumeration). */
-  readonly trim: boolean;
+  /** The (item) value resolved, for decoding its text as the XML codecs decode an element's. */
+  readonly value: PrimitiveValue;
 }
 
 /** What HTTP parameter handling needs of an operation (binding.ts's HttpOperation). */
@@ -74,12 +75,10 @@ export function compileParam(
     );
   }
   const required = field === undefined || (field.minOccurs > 0 && field.inChoice !== true);
-  const codec = primitiveCodec(simple.xsd, path);
-  const trim = simple.enumeration !== undefined && !isStringLike(simple.xsd);
-  return { name: p.name, prop: field?.prop ?? p.name, required, ...simple, codec, trim };
+  return { name: p.name, prop: field?.prop ?? p.name, required, ...simple, codec: primitiveCodec(simple.xsd, path) };
 }
 
-type SimpleParam = Pick<CompiledParam, 'repeated' | 'form' | 'xsd' | 'enumeration'>;
+type SimpleParam = Pick<CompiledParam, 'repeated' | 'form' | 'xsd' | 'enumeration' | 'value'>;
 
 /** A simple value, or an array of one (a repeated field or an ArrayOfX wrapper of simple items). */
 function simpleOf(d: ServiceDescriptor, vd: ValueDescriptor, maxOccurs: number, path: string): SimpleParam | undefined {
@@ -87,7 +86,7 @@ function simpleOf(d: ServiceDescriptor, vd: ValueDescriptor, maxOccurs: number, 
   if (resolved.kind === 'primitive') {
     const form = formOf(d, vd, resolved.xsd);
     if (form === 'bytes' && maxOccurs !== 1) return undefined; // byte[][]: no HTTP form
-    return { repeated: maxOccurs !== 1, form, xsd: resolved.xsd, enumeration: resolved.enumeration };
+    return { repeated: maxOccurs !== 1, form, xsd: resolved.xsd, enumeration: resolved.enumeration, value: resolved };
   }
   if (resolved.kind !== 'complex' || maxOccurs !== 1) return undefined;
   const item = resolved.type.arrayItem;
@@ -97,7 +96,7 @@ function simpleOf(d: ServiceDescriptor, vd: ValueDescriptor, maxOccurs: number, 
   const form = formOf(d, item.value, itemValue.xsd);
   return form === 'bytes'
     ? undefined
-    : { repeated: true, form, xsd: itemValue.xsd, enumeration: itemValue.enumeration };
+    : { repeated: true, form, xsd: itemValue.xsd, enumeration: itemValue.enumeration, value: itemValue };
 }
 
 function formOf(d: ServiceDescriptor, vd: ValueDescriptor, xsd: PrimitiveName): HttpForm {
@@ -229,17 +228,17 @@ function decodeParam(p: CompiledParam, text: string, path: string): unknown {
     // Convert.ToChar: exactly one UTF-16 code unit ("String must be exactly one character long").
     if (text.length !== 1)
       throw new CodecError('CODEC_INVALID_VALUE', path, 'a char parameter must be exactly one character');
-    return decodeWith(p, String(text.charCodeAt(0)), path);
+    return decodeLexical(p.value, String(text.charCodeAt(0)), path);
   }
   if (p.form === 'flags') {
     const names = text.split(',').map((name) => name.trim());
     if (names.some((name) => /\s/.test(name)))
       throw new CodecError('CODEC_INVALID_VALUE', path, 'the names of a flags value are separated by commas');
-    return decodeWith(p, names.join(' '), path);
+    return decodeLexical(p.value, names.join(' '), path);
   }
-  if (p.form === 'boolean') return decodeWith(p, text.trim().toLowerCase(), path);
-  if (p.xsd === 'dateTime') return decodeWith(p, httpDateTime(text), path);
-  return decodeWith(p, text, path);
+  if (p.form === 'boolean') return decodeLexical(p.value, text.trim().toLowerCase(), path);
+  if (p.xsd === 'dateTime') return decodeLexical(p.value, httpDateTime(text), path);
+  return decodeLexical(p.value, text, path);
 }
 
 /**
@@ -253,17 +252,10 @@ function httpDateTime(text: string): string {
   return `${match[1]}T${match[2]}${match[3] ?? ':00'}${match[4] ?? ''}`;
 }
 
+const UNSIGNED_BYTE = primitiveCodec('unsignedByte', '');
+
 function decodeBytes(texts: readonly string[], path: string): Uint8Array {
   const bytes = new Uint8Array(texts.length);
   for (let i = 0; i < texts.length; i++) bytes[i] = UNSIGNED_BYTE.decode(texts[i]!, `${path}[${i + 1}]`) as number;
   return bytes;
-}
-
-const UNSIGNED_BYTE = primitiveCodec('unsignedByte', '');
-
-/** A parameter's lexical text decoded by its codec, as the XML codecs decode an element's text. */
-function decodeWith(p: CompiledParam, text: string, path: string): unknown {
-  const lexical = p.trim ? text.trim() : text;
-  checkEnumeration(p.enumeration, lexical, path);
-  return p.codec.decode(lexical, path);
 }
