@@ -2,6 +2,7 @@
  * Sending a request over undici and turning every failure into a `TransportError` that says
  * which: refused, DNS, timeout, TLS, reset, too large, bad response, aborted.
  */
+import { Buffer } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { TransportError } from './errors.js';
 import { isTlsCode, tlsReason } from './network/tls-reasons.js';

@@ -1,4 +1,5 @@
 /** HTTP POST binding: `POST {address}{location}` with an `application/x-www-form-urlencoded` body. */
+import { Buffer } from 'node:buffer';
 import type { HttpOperation } from './binding.js';
 import { parseFormText } from './form.js';
 import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './params.js';

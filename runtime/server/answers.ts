@@ -2,6 +2,7 @@
  * The last step of every request: writing the answer. Each writer does nothing when an answer
  * was already sent or the client went away, so a late step can never write twice.
  */
+import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FORM_CONTENT_TYPE } from '../http/post.js';
 import type { FaultSpec, SoapVersion } from '../soap/version.js';

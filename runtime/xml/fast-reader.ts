@@ -14,7 +14,7 @@
  * Why: on a 500-byte envelope the saxes reader costs about as much as the whole bare HTTP
  * request; the server aims to stay within 0.7x of a bare node:http server.
  */
-import { isUtf8 } from 'node:buffer';
+import { Buffer, isUtf8 } from 'node:buffer';
 import { readXml, type MutableElement, type XmlReadOptions } from './reader.js';
 import type { XmlAttribute, XmlDocument, XmlNode, XmlReadLimits } from './types.js';
 import { decodeReferences, GIVE_UP, scopeWith, XML_NS } from './fast-scopes.js';
