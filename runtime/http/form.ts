@@ -89,20 +89,23 @@ export function parseFormText(text: string): FormFields | MalformedEscape {
 function parseStandard(text: string): FormFields | undefined {
   const flat: string[] = [];
   let start = 0;
-  // The next '=' at or after `start`, found again only once passed: one pass over the text
-  // (searching from every segment would be quadratic in a body of many segments without '=').
+  // The next '=', '+' and '%' at or after `start`, each found again only once passed: one pass
+  // over the text (searching from every segment would be quadratic in a body of many segments
+  // without '='), and no search per name and value for the '+' and '%' most of them lack.
   let eq = -1;
-  while (start <= text.length) {
+  let plus = -1;
+  let percent = -1;
+  const n = text.length;
+  while (start <= n) {
     let end = text.indexOf('&', start);
-    if (end < 0) end = text.length;
+    if (end < 0) end = n;
     if (end > start) {
-      if (eq < start && eq !== text.length) {
-        eq = text.indexOf('=', start);
-        if (eq < 0) eq = text.length;
-      }
+      if (eq < start && eq !== n) eq = nextOf(text, '=', start);
+      if (plus < start && plus !== n) plus = nextOf(text, '+', start);
+      if (percent < start && percent !== n) percent = nextOf(text, '%', start);
       const split = Math.min(eq, end);
-      const name = standardComponent(text.slice(start, split));
-      const value = standardComponent(split < end ? text.slice(split + 1, end) : '');
+      const name = standardComponent(text, start, split, plus, percent);
+      const value = split < end ? standardComponent(text, split + 1, end, plus, percent) : '';
       if (name === undefined || value === undefined) return undefined;
       flat.push(name, value);
     }
@@ -111,9 +114,22 @@ function parseStandard(text: string): FormFields | undefined {
   return new FormFields(flat);
 }
 
-function standardComponent(raw: string): string | undefined {
-  const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
-  const first = spaced.indexOf('%');
+/** The index of the first `char` at or after `from`, or the text's length when there is none. */
+function nextOf(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at < 0 ? text.length : at;
+}
+
+/**
+ * text[from, to) decoded; undefined for an escape decodeURIComponent refuses. `plus` and
+ * `percent` are the first '+' and '%' at or after the segment's start: none in the part when
+ * they are at or past its end.
+ */
+function standardComponent(text: string, from: number, to: number, plus: number, percent: number): string | undefined {
+  const raw = text.slice(from, to);
+  const hasPlus = plus < to && raw.includes('+');
+  const first = percent < to ? raw.indexOf('%') : -1;
+  const spaced = hasPlus ? raw.replaceAll('+', ' ') : raw;
   if (first < 0) return spaced;
   const ascii = asciiEscapesDecoded(spaced, first);
   if (ascii !== NOT_ASCII) return ascii;

@@ -40,6 +40,11 @@ export interface HelpSite {
   readonly operations: ReadonlyMap<string, HelpOperation>;
   /** Lowercased request path -> the page's own path. */
   readonly pages: ReadonlyMap<string, string>;
+  /**
+   * The last GET path that had no page: an HTTP GET client asks for its operation's path again
+   * and again, and a comparison is cheaper than lowercasing and hashing it for a lookup.
+   */
+  lastMiss: string | undefined;
   /** The SOAP endpoints, for DISCO. */
   readonly soapEndpoints: readonly { readonly binding: BindingDescriptor; readonly path: string }[];
   readonly hasWsdl: boolean;
@@ -123,6 +128,7 @@ export function compileHelpSite(
     mode,
     operations,
     pages,
+    lastMiss: undefined,
     soapEndpoints,
     hasWsdl: wsdl !== undefined,
     documentation: () =>

@@ -58,6 +58,14 @@ export interface HelpRequest {
   readonly logError: (message: string) => void;
 }
 
+/** The help page at `path` (its own spelling), if there is one. */
+export function helpPageAt(site: HelpSite, path: string): string | undefined {
+  if (path === site.lastMiss) return undefined;
+  const page = site.pages.get(path.toLowerCase());
+  if (page === undefined) site.lastMiss = path;
+  return page;
+}
+
 /** True when the request was a help page or DISCO request, now answered. */
 export function answerHelp(
   site: HelpSite | undefined,
@@ -65,7 +73,7 @@ export function answerHelp(
   res: ServerResponse,
   help: HelpRequest,
 ): boolean {
-  const page = site?.pages.get(help.path.toLowerCase());
+  const page = site === undefined ? undefined : helpPageAt(site, help.path);
   if (site === undefined || page === undefined || isWsdlQuery(help.query)) return false;
   try {
     return answer(site, page, req, res, help);

@@ -13,7 +13,7 @@ import { soap11 } from '../soap/soap11.js';
 import { soap12 } from '../soap/soap12.js';
 import type { SoapVersion } from '../soap/version.js';
 import { writeMethodNotAllowed, writePlain, writeUnsupportedType, writeWsdl } from './answers.js';
-import { answerHelp } from './help.js';
+import { answerHelp, helpPageAt } from './help.js';
 import { lookupRoute, type Route } from './routes.js';
 import type { ServerSetup } from './setup.js';
 import { isWsdlQuery } from './wsdl.js';
@@ -38,7 +38,7 @@ function answerHelpPage(
   path: string,
   query: string,
 ): boolean {
-  if (setup.help === undefined) return false;
+  if (setup.help === undefined || helpPageAt(setup.help, path) === undefined) return false;
   const help = { path, query, trustForwarded: setup.trustForwarded, logError: setup.logError };
   return answerHelp(setup.help, req, res, help);
 }

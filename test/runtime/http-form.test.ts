@@ -129,6 +129,7 @@ describe('parseFormText on a long body', () => {
       String.prototype.indexOf = original;
     }
     expect('malformed' in parsed ? parsed : [...parsed].length).toBe(100_001);
-    expect(scanned).toBeLessThan(3 * text.length);
+    // One pass for each of '&', '=', '+' and '%': four reads of the text, not one per segment.
+    expect(scanned).toBeLessThan(5 * text.length);
   });
 });
