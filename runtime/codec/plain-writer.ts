@@ -77,6 +77,35 @@ export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor)
 }
 
 /**
+ * The writer for a top element of a simple type (`<string xmlns="…">text</string>`, the HTTP
+ * GET/POST answer of an operation with one simple result), or undefined for any other element.
+ * Like the plain writer it gives undefined for a value it does not write (null, undefined, one
+ * its codec refuses), which the generic path then writes or reports.
+ */
+export function simpleWriterFor(d: ServiceDescriptor, element: ElementDescriptor): PlainWriter | undefined {
+  const { ns, local } = element.name;
+  let value: PrimitiveValue;
+  let open: string;
+  try {
+    const resolved = resolveValue(d, element.value, local);
+    if (resolved.kind !== 'primitive' || resolved.codec === undefined) return undefined;
+    value = resolved;
+    open = ns === '' ? `<${local}>` : `<${local} xmlns="${escapeAttr(ns, '')}">`;
+  } catch {
+    return undefined; // a descriptor error or a namespace XML cannot carry: the generic path reports it
+  }
+  const close = `</${local}>`;
+  return (given) => {
+    if (given === undefined || given === null) return undefined;
+    try {
+      return open + escapeText(encodeLexical(value, given, ''), '') + close;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/**
  * The element's fields and the properties its values may have, when its type is a plain
  * sequence (see the module comment); else undefined.
  */

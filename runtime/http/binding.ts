@@ -15,6 +15,7 @@ import type {
 } from '../descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from '../errors.js';
 import { decodeElement, encodeElementWith, isStringLike, resolveValue } from '../codec/index.js';
+import { simpleWriterFor, type PlainWriter } from '../codec/plain-writer.js';
 import { XSD_NS, XSI_NS } from '../namespaces.js';
 import { compileParam, type CompiledParam, type ParamOperation } from './params.js';
 import type { Protocol } from '../descriptor.js';
@@ -169,6 +170,10 @@ export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, out
     const nil = element.nillable ? ' xsi:nil="true"' : '';
     return `${XML_DECLARATION}<${path} xmlns="${escapeAttr(element.name.ns, path)}"${nil}${ROOT_DECLARATIONS}/>`;
   }
+  let simpleWriter = simpleWriters.get(hop);
+  if (simpleWriter === undefined) simpleWriters.set(hop, (simpleWriter = simpleWriterFor(d, element) ?? null));
+  const written = simpleWriter?.(value);
+  if (written !== undefined) return XML_DECLARATION + written;
   const simple = resolveValue(d, element.value, path).kind === 'primitive';
   return (
     XML_DECLARATION +
@@ -185,6 +190,9 @@ export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, out
     )
   );
 }
+
+/** Per operation: the straight-line writer of its simple result element, or null where it has none. */
+const simpleWriters = new WeakMap<HttpOperation, PlainWriter | null>();
 
 /** Client: the output object from a response, or the error to reject with. */
 export function decodeHttpResponse(

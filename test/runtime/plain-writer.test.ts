@@ -6,8 +6,8 @@
  * straight line, or the writer would be a slower detour.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeElement } from '../../runtime/codec/index.js';
-import { plainWriterFor } from '../../runtime/codec/plain-writer.js';
+import { encodeElement, encodeElementWith } from '../../runtime/codec/index.js';
+import { plainWriterFor, simpleWriterFor } from '../../runtime/codec/plain-writer.js';
 import type {
   ComplexTypeDescriptor,
   ElementDescriptor,
@@ -186,5 +186,59 @@ describe('the straight-line writer of plain message elements', () => {
   it("is made for the contract's request and response wrappers, not for its simple `string` element", () => {
     for (const [key, el] of Object.entries(ServiceAPIDescriptor.elements))
       expect(plainWriterFor(ServiceAPIDescriptor, el) !== undefined, key).toBe(!key.endsWith('}string'));
+  });
+});
+
+describe('the straight-line writer of simple-typed top elements (HTTP GET/POST results)', () => {
+  /** What encodeHttpResponse writes for a simple result through the generic encoder. */
+  function genericSimple(el: ElementDescriptor, value: unknown): Outcome {
+    try {
+      return {
+        ok: true,
+        xml: encodeElementWith(d, el.name, el.value, value, el.nillable, '', el.name.local, false, ''),
+      };
+    } catch {
+      return { ok: false };
+    }
+  }
+
+  it('writes exactly what the generic encoder writes, or declines', () => {
+    const pick = seeded(20261128);
+    let written = 0;
+    let declined = 0;
+    for (const f of PLAIN_FIELDS) {
+      for (const [ns, nillable] of [
+        [TNS, false],
+        ['', true],
+      ] as const) {
+        const el: ElementDescriptor = { name: { ns, local: f.prop }, value: f.value, nillable };
+        const writer = simpleWriterFor(d, el);
+        expect(writer, f.prop).toBeDefined();
+        for (let i = 0; i < 2000; i++) {
+          const value = randomFieldValue(pick, f);
+          const fast = writer!(value);
+          const slow = genericSimple(el, value);
+          if (fast === undefined) {
+            declined++;
+            continue;
+          }
+          written++;
+          expect(slow, `${f.prop}: ${JSON.stringify(value)}`).toEqual({ ok: true, xml: fast });
+        }
+      }
+    }
+    expect(written).toBeGreaterThan(1000);
+    expect(declined).toBeGreaterThan(100);
+  });
+
+  it("is made for the contract's `string` element and not for complex ones", () => {
+    for (const [key, el] of Object.entries(ServiceAPIDescriptor.elements))
+      expect(simpleWriterFor(ServiceAPIDescriptor, el) !== undefined, key).toBe(key.endsWith('}string'));
+    expect(
+      simpleWriterFor(
+        ServiceAPIDescriptor,
+        ServiceAPIDescriptor.elements[`{${ServiceAPIDescriptor.targetNamespace}}string`]!,
+      )!('a<b'),
+    ).toBe(`<string xmlns="${ServiceAPIDescriptor.targetNamespace}">a&lt;b</string>`);
   });
 });
