@@ -14,6 +14,7 @@ import {
   writePlainFault,
   writeText,
 } from '../server/answers.js';
+import type { BodyRead } from '../server/body.js';
 import { internalFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { ServerSetup } from '../server/setup.js';
@@ -35,19 +36,35 @@ export function serveHttpGet(
   return answer(setup, hop, 'http-get', query, req, res);
 }
 
-export async function serveHttpPost(
+/** No async function, for the reason soap/serve.ts gives; the promise returned never rejects. */
+export function serveHttpPost(
   setup: ServerSetup,
   hop: HttpOperation,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
+): void | Promise<void> {
   try {
     const read = setup.bodies.read(req);
-    const body = bodyOrAnswered(read instanceof Promise ? await read : read, res);
-    if (body === undefined) return;
-    // Awaited only when it is a promise: awaiting a plain value still costs a turn of the queue.
-    const answered = answer(setup, hop, 'http-post', body, req, res);
-    if (answered instanceof Promise) await answered;
+    if (!(read instanceof Promise)) return answerForm(setup, hop, req, res, read);
+    return read.then(
+      (body) => answerForm(setup, hop, req, res, body),
+      (err: unknown) => answerUnexpected(setup, res, err),
+    );
+  } catch (err) {
+    answerUnexpected(setup, res, err);
+  }
+}
+
+function answerForm(
+  setup: ServerSetup,
+  hop: HttpOperation,
+  req: IncomingMessage,
+  res: ServerResponse,
+  read: BodyRead,
+): void | Promise<void> {
+  try {
+    const body = bodyOrAnswered(read, res);
+    if (body !== undefined) return answer(setup, hop, 'http-post', body, req, res);
   } catch (err) {
     answerUnexpected(setup, res, err);
   }

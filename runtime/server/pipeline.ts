@@ -1,8 +1,9 @@
 /**
  * Every request's walk: route it (path, method, content type) to what serves it, then hand it to
  * that binding's steps (soap/serve.ts, http/serve.ts) or answer it here (help pages, ?wsdl,
- * 404/405/415). The binding steps each return a promise that never rejects (a failure inside
- * one is logged and answered as a Server error), so nothing here waits on them.
+ * 404/405/415). The binding steps return nothing, or a promise when they wait (for the body or
+ * the handler) that never rejects (a failure inside one is logged and answered as a Server
+ * error), so nothing here waits on them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAcceptedCharset, parseContentType, type ContentType } from '../content-type.js';
