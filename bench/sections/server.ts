@@ -120,6 +120,24 @@ function beforeRows(rps: Map<string, number[]>): Row[] {
   ]);
 }
 
+/**
+ * The generated/bare ratio of each round (both sides measured in the same round, seconds apart),
+ * their median and range: how far the machine moved the ratio in this run, beside the ratio of
+ * the medians that the target is judged by.
+ */
+function perRoundRow(binding: string, generated: readonly number[], bare: readonly number[]): Row {
+  const ratios = generated.map((g, round) => g / bare[round]!).filter((r) => Number.isFinite(r));
+  const low = Math.min(...ratios);
+  const high = Math.max(...ratios);
+  return {
+    section: 'server',
+    name: `generated ${binding} / bare, per round`,
+    figure: median(ratios),
+    unit: 'x',
+    peer: ratios.length === 0 ? '' : `rounds ${low.toFixed(2)}-${high.toFixed(2)}`,
+  };
+}
+
 function serverRows(
   rps: Map<string, number[]>,
   p99: Map<string, number[]>,
@@ -146,6 +164,7 @@ function serverRows(
         { min: 5 },
       ),
     );
+    rows.push(perRoundRow(binding, rps.get(`generated/${binding}`) ?? [], rps.get(`bare/${binding}`) ?? []));
     const cpu = (k: string): number => median(perCpu.get(k) ?? []);
     const ours2 = cpu(`generated/${binding}`);
     rows.push({
