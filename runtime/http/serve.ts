@@ -6,15 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Protocol } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import {
-  answerUnexpected,
-  bodyOrAnswered,
-  writeEmpty,
-  writePlain,
-  writePlainFault,
-  writeText,
-} from '../server/answers.js';
-import type { BodyRead } from '../server/body.js';
+import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText, withBody } from '../server/answers.js';
 import { internalFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { ServerSetup } from '../server/setup.js';
@@ -36,38 +28,13 @@ export function serveHttpGet(
   return answer(setup, hop, 'http-get', query, req, res);
 }
 
-/** No async function, for the reason soap/serve.ts gives; the promise returned never rejects. */
 export function serveHttpPost(
   setup: ServerSetup,
   hop: HttpOperation,
   req: IncomingMessage,
   res: ServerResponse,
 ): void | Promise<void> {
-  try {
-    const read = setup.bodies.read(req);
-    if (!(read instanceof Promise)) return answerForm(setup, hop, req, res, read);
-    return read.then(
-      (body) => answerForm(setup, hop, req, res, body),
-      (err: unknown) => answerUnexpected(setup, res, err),
-    );
-  } catch (err) {
-    answerUnexpected(setup, res, err);
-  }
-}
-
-function answerForm(
-  setup: ServerSetup,
-  hop: HttpOperation,
-  req: IncomingMessage,
-  res: ServerResponse,
-  read: BodyRead,
-): void | Promise<void> {
-  try {
-    const body = bodyOrAnswered(read, res);
-    if (body !== undefined) return answer(setup, hop, 'http-post', body, req, res);
-  } catch (err) {
-    answerUnexpected(setup, res, err);
-  }
+  return withBody(setup, req, res, (body) => answer(setup, hop, 'http-post', body, req, res));
 }
 
 /**

@@ -6,8 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, bodyOrAnswered, writeSoapFault, writeText } from '../server/answers.js';
-import type { BodyRead } from '../server/body.js';
+import { answerUnexpected, withBody, writeSoapFault, writeText } from '../server/answers.js';
 import { internalFault, requestFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { Route } from '../server/routes.js';
@@ -24,11 +23,6 @@ type Refused = { readonly ok: false; readonly version: SoapVersion; readonly fau
 /** A decoded request and who sent it (the identity a UsernameToken proved, with `wsSecurity`). */
 type Accepted = { readonly ok: true; readonly decoded: Decoded; readonly identity: VerifiedIdentity | undefined };
 
-/**
- * No async function: a request whose handler answers at once costs one promise (the body's),
- * where an async function kept its frame, its own promise and an await per request (a sixth of
- * the allocations of a SOAP request). The promise returned never rejects.
- */
 export function serveSoap(
   setup: ServerSetup,
   route: Route,
@@ -37,19 +31,10 @@ export function serveSoap(
   req: IncomingMessage,
   res: ServerResponse,
 ): void | Promise<void> {
-  try {
-    const read = setup.bodies.read(req);
-    if (!(read instanceof Promise)) return serveBody(setup, route, hinted, contentType, req, res, read);
-    return read.then(
-      (body) => serveBody(setup, route, hinted, contentType, req, res, body),
-      (err: unknown) => answerUnexpected(setup, res, err),
-    );
-  } catch (err) {
-    answerUnexpected(setup, res, err);
-  }
+  return withBody(setup, req, res, (body) => serveBody(setup, route, hinted, contentType, req, res, body));
 }
 
-/** The steps after the body has arrived: decode (verify first with `wsSecurity`), invoke, answer. */
+/** The steps after the body has come: decode (verify first with `wsSecurity`), invoke, answer. */
 function serveBody(
   setup: ServerSetup,
   route: Route,
@@ -57,20 +42,14 @@ function serveBody(
   contentType: ContentType,
   req: IncomingMessage,
   res: ServerResponse,
-  read: BodyRead,
+  body: Uint8Array,
 ): void | Promise<void> {
-  try {
-    const body = bodyOrAnswered(read, res);
-    if (body === undefined) return;
-    if (setup.wsSecurity === undefined)
-      return invokeAccepted(setup, decodeRequest(setup, route, hinted, contentType, req, body), req, res);
-    return verifyThenDecode(setup, route, hinted, contentType, req, res, body).then(
-      (accepted) => (accepted === undefined ? undefined : invokeAccepted(setup, accepted, req, res)),
-      (err: unknown) => answerUnexpected(setup, res, err),
-    );
-  } catch (err) {
-    answerUnexpected(setup, res, err);
-  }
+  if (setup.wsSecurity === undefined)
+    return invokeAccepted(setup, decodeRequest(setup, route, hinted, contentType, req, body), req, res);
+  return verifyThenDecode(setup, route, hinted, contentType, req, res, body).then(
+    (accepted) => (accepted === undefined ? undefined : invokeAccepted(setup, accepted, req, res)),
+    (err: unknown) => answerUnexpected(setup, res, err),
+  );
 }
 
 /** Invoke the handler for an accepted request and answer with what it gives (or the refusal's fault); never throws. */
