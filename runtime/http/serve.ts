@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Protocol } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText, withBody } from '../server/answers.js';
+import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText } from '../server/answers.js';
+import { withBody } from '../server/with-body.js';
 import { internalFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { ServerSetup } from '../server/setup.js';

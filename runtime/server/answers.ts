@@ -6,7 +6,7 @@ import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FORM_CONTENT_TYPE } from '../http/post.js';
 import type { FaultSpec, SoapVersion } from '../soap/version.js';
-import type { BodyFailure, BodyRead } from './body.js';
+import type { BodyFailure } from './body.js';
 import { describeError, GENERIC_SERVER_FAULT } from './faults.js';
 import type { Route } from './routes.js';
 import type { ServerSetup } from './setup.js';
@@ -70,48 +70,8 @@ export function writeSoapFault(res: ServerResponse, version: SoapVersion, fault:
   writeText(res, 500, version.contentType, xml);
 }
 
-/**
- * Reads the request's body and gives it to `next`, the binding's next step: at once when the read
- * needs no waiting, else when the body has come. A read that fails is answered here (408, 413,
- * 400), and a client that went away gets nothing. Plain functions and one promise rather than an
- * async function: its frame, promise and await were about a sixth of a SOAP request's
- * allocations. Never throws; the promise returned never rejects.
- */
-export function withBody(
-  setup: ServerSetup,
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (body: Uint8Array) => void | Promise<void>,
-): void | Promise<void> {
-  try {
-    const read = setup.bodies.read(req);
-    if (!(read instanceof Promise)) return bodyThen(setup, res, read, next);
-    return read.then(
-      (arrived) => bodyThen(setup, res, arrived, next),
-      (err: unknown) => answerUnexpected(setup, res, err),
-    );
-  } catch (err) {
-    answerUnexpected(setup, res, err);
-  }
-}
-
-function bodyThen(
-  setup: ServerSetup,
-  res: ServerResponse,
-  read: BodyRead,
-  next: (body: Uint8Array) => void | Promise<void>,
-): void | Promise<void> {
-  try {
-    if (read === undefined) return; // the client went away
-    if (read instanceof Uint8Array) return next(read);
-    writeBodyFailure(res, read);
-  } catch (err) {
-    answerUnexpected(setup, res, err);
-  }
-}
-
 /** 408/413/400 while reading the body: answer, then close the connection (the rest is not read). */
-function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
+export function writeBodyFailure(res: ServerResponse, failure: BodyFailure): void {
   if (res.headersSent || res.destroyed) return;
   res.shouldKeepAlive = false;
   const line = failure.message;

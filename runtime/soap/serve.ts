@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, withBody, writeSoapFault, writeText } from '../server/answers.js';
+import { answerUnexpected, writeSoapFault, writeText } from '../server/answers.js';
+import { withBody } from '../server/with-body.js';
 import { internalFault, requestFault } from '../server/faults.js';
 import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { Route } from '../server/routes.js';
