@@ -27,7 +27,9 @@ export function decodePostRequest(
   body: Uint8Array,
   passAbsentOptional = false,
 ): { input: Record<string, unknown> } | ParamDecodeError {
-  const params = parseFormText(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  // The server's bodies are Buffers already: a view over one would be an object per request.
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const params = parseFormText(bytes.toString('utf8'));
   if ('malformed' in params) return malformedEscapeError(params.malformed);
   return decodeParams(hop, params, passAbsentOptional);
 }
