@@ -1,6 +1,9 @@
 /** Query strings and form bodies as ASP.NET decodes them: %uXXXX, %XX runs as UTF-8, + as space. */
 import { describe, expect, it } from 'vitest';
 import { parseFormText } from '../../runtime/http/form.js';
+import { compileHttpBinding, isUnusable } from '../../runtime/http/binding.js';
+import { decodePostRequest } from '../../runtime/http/post.js';
+import { ServiceAPIDescriptor } from '../../generated/service-api/index.js';
 
 const pairs = (text: string) => {
   const parsed = parseFormText(text);
@@ -131,5 +134,31 @@ describe('parseFormText on a long body', () => {
     expect('malformed' in parsed ? parsed : [...parsed].length).toBe(100_001);
     // One pass for each of '&', '=', '+' and '%': four reads of the text, not one per segment.
     expect(scanned).toBeLessThan(5 * text.length);
+  });
+});
+
+describe('decodePostRequest', () => {
+  it('reads a form body the same from a Buffer, a plain Uint8Array and a view inside a larger buffer', () => {
+    const d = ServiceAPIDescriptor;
+    const binding = d.bindings.find((b) => b.protocol === 'http-post')!;
+    const hop = compileHttpBinding(d, binding).get('SMSSend')!;
+    if (isUnusable(hop)) throw new Error(`SMSSend over HTTP POST is unusable: ${JSON.stringify(hop)}`);
+    const form = 'keyword=KW&emailAddress=a%40b.c&password=p+w&smsto=%2B1415&carrierCode=ATT&smsmsg=Gr%C3%BC%C3%9Fe';
+    const buffer = Buffer.from(form);
+    const plain = new Uint8Array(buffer);
+    const padded = new Uint8Array(buffer.length + 10);
+    padded.set(buffer, 5);
+    const view = new Uint8Array(padded.buffer, 5, buffer.length);
+    const expected = {
+      input: {
+        keyword: 'KW',
+        emailAddress: 'a@b.c',
+        password: 'p w',
+        smsto: '+1415',
+        carrierCode: 'ATT',
+        smsmsg: 'Grüße',
+      },
+    };
+    for (const body of [buffer, plain, view]) expect(decodePostRequest(hop, body)).toEqual(expected);
   });
 });
