@@ -12,7 +12,8 @@ import type { ServerSetup } from './setup.js';
  * needs no waiting, else when the body has come. A read that fails is answered here (408, 413,
  * 400), and a client that went away gets nothing. Plain functions and one promise rather than an
  * async function: its frame, promise and await were about a sixth of a SOAP request's
- * allocations. Never throws; the promise returned never rejects.
+ * allocations. Never throws; the promise returned never rejects as long as `next`'s does not
+ * (the bindings' steps answer their own failures).
  */
 export function withBody(
   setup: ServerSetup,
