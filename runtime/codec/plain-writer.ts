@@ -38,18 +38,12 @@ interface PlainField {
 export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor): PlainWriter | undefined {
   const plain = plainType(d, element);
   if (plain === undefined) return undefined;
+  const start = topStart(element);
+  if (start === undefined) return undefined;
   const { fields, members } = plain;
-  const { ns, local } = element.name;
-  let start: string;
-  try {
-    // No default namespace is in scope at the top: only a namespaced element declares one.
-    start = ns === '' ? `<${local}` : `<${local} xmlns="${escapeAttr(ns, '')}"`;
-  } catch {
-    return undefined; // a namespace XML cannot carry: the generic path reports it where it is written
-  }
   const open = `${start}>`;
   const empty = `${start}/>`;
-  const close = `</${local}>`;
+  const close = `</${element.name.local}>`;
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array)
       return undefined;
@@ -63,13 +57,8 @@ export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor)
         if (field.optional) continue;
         return undefined;
       }
-      if (given === null) return undefined;
-      let text: string;
-      try {
-        text = escapeText(encodeLexical(field.value, given, ''), '');
-      } catch {
-        return undefined;
-      }
+      const text = given === null ? undefined : plainText(field.value, given);
+      if (text === undefined) return undefined;
       content += field.openTag + text + field.close;
     }
     return content === '' ? empty : open + content + close;
@@ -83,26 +72,45 @@ export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor)
  * its codec refuses), which the generic path then writes or reports.
  */
 export function simpleWriterFor(d: ServiceDescriptor, element: ElementDescriptor): PlainWriter | undefined {
-  const { ns, local } = element.name;
   let value: PrimitiveValue;
-  let open: string;
   try {
-    const resolved = resolveValue(d, element.value, local);
+    const resolved = resolveValue(d, element.value, element.name.local);
     if (resolved.kind !== 'primitive' || resolved.codec === undefined) return undefined;
     value = resolved;
-    open = ns === '' ? `<${local}>` : `<${local} xmlns="${escapeAttr(ns, '')}">`;
   } catch {
-    return undefined; // a descriptor error or a namespace XML cannot carry: the generic path reports it
+    return undefined; // a descriptor error: the generic path reports it where the element is met
   }
-  const close = `</${local}>`;
+  const start = topStart(element);
+  if (start === undefined) return undefined;
+  const open = `${start}>`;
+  const close = `</${element.name.local}>`;
   return (given) => {
-    if (given === undefined || given === null) return undefined;
-    try {
-      return open + escapeText(encodeLexical(value, given, ''), '') + close;
-    } catch {
-      return undefined;
-    }
+    const text = given === undefined || given === null ? undefined : plainText(value, given);
+    return text === undefined ? undefined : open + text + close;
   };
+}
+
+/**
+ * The top element's start tag, without its `>`: no default namespace is in scope at the top, so
+ * only a namespaced element declares one. Undefined for a namespace XML cannot carry, which the
+ * generic path reports where it is written.
+ */
+function topStart(element: ElementDescriptor): string | undefined {
+  const { ns, local } = element.name;
+  try {
+    return ns === '' ? `<${local}` : `<${local} xmlns="${escapeAttr(ns, '')}"`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A simple value's escaped text, or undefined when its codec refuses it. */
+function plainText(value: PrimitiveValue, given: unknown): string | undefined {
+  try {
+    return escapeText(encodeLexical(value, given, ''), '');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -50,7 +50,6 @@ function operationName(query: string): string | undefined {
 }
 
 export interface HelpRequest {
-  readonly path: string;
   /** Everything after '?' ('' without one). */
   readonly query: string;
   readonly trustForwarded: boolean;
@@ -66,15 +65,18 @@ export function helpPageAt(site: HelpSite, path: string): string | undefined {
   return page;
 }
 
-/** True when the request was a help page or DISCO request, now answered. */
+/**
+ * True when the request for `page` (found by helpPageAt) was a help page or DISCO request, now
+ * answered.
+ */
 export function answerHelp(
-  site: HelpSite | undefined,
+  site: HelpSite,
+  page: string,
   req: IncomingMessage,
   res: ServerResponse,
   help: HelpRequest,
 ): boolean {
-  const page = site === undefined ? undefined : helpPageAt(site, help.path);
-  if (site === undefined || page === undefined || isWsdlQuery(help.query)) return false;
+  if (isWsdlQuery(help.query)) return false;
   try {
     return answer(site, page, req, res, help);
   } catch (err) {

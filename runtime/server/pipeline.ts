@@ -39,9 +39,10 @@ function answerHelpPage(
   path: string,
   query: string,
 ): boolean {
-  if (setup.help === undefined || helpPageAt(setup.help, path) === undefined) return false;
-  const help = { path, query, trustForwarded: setup.trustForwarded, logError: setup.logError };
-  return answerHelp(setup.help, req, res, help);
+  const site = setup.help;
+  const page = site === undefined ? undefined : helpPageAt(site, path);
+  if (site === undefined || page === undefined) return false;
+  return answerHelp(site, page, req, res, { query, trustForwarded: setup.trustForwarded, logError: setup.logError });
 }
 
 function soapVersionOf(contentType: ContentType): SoapVersion | undefined {
