@@ -16,8 +16,9 @@ const PLAIN = 'text/plain; charset=utf-8';
 
 export function writeText(res: ServerResponse, status: number, contentType: string, text: string): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(text))]);
-  res.end(text);
+  const bytes = Buffer.byteLength(text);
+  res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(bytes)]);
+  res.end(text, bytes === text.length ? 'latin1' : 'utf8');
 }
 
 /** A void operation over HTTP GET/POST: ASMX answers 200 with an empty body and no Content-Type. */
