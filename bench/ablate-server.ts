@@ -47,12 +47,12 @@ const MEMO_DECODE: Patch = {
 };
 const MEMO_ENCODE: Patch = {
   file: 'runtime/soap/response.ts',
-  find: /^export function encodeSoapResponse\(([^)]*)\): string \{/m,
-  replace: `let memoResponse: string | undefined;
-export function encodeSoapResponse($1): string {
-  return (memoResponse ??= (encodeSoapResponseOnce as (...a: unknown[]) => string)(...arguments));
+  find: /^export function encodeSoapResponse\(([^)]*)\): Written \{/m,
+  replace: `let memoResponse: Written | undefined;
+export function encodeSoapResponse($1): Written {
+  return (memoResponse ??= (encodeSoapResponseOnce as (...a: unknown[]) => Written)(...arguments));
 }
-function encodeSoapResponseOnce($1): string {`,
+function encodeSoapResponseOnce($1): Written {`,
 };
 const NO_SHAPE_DECODERS: Patch = {
   file: 'runtime/soap/request-decoder.ts',

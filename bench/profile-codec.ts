@@ -78,7 +78,7 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 for (const op of ops) {
   const descriptor = operation(op);
   const { input, output } = richInput(op);
-  const response = Buffer.from(encodeSoapResponse(d, soap11, descriptor, output));
+  const response = Buffer.from(encodeSoapResponse(d, soap11, descriptor, output).text);
   const request = buildSoapRequest(d, soap11, RICH_PATH, descriptor, input, undefined, {}).body!;
   const tree = bodyChild(readXmlFast(response).root);
   const mismatch = firstDifference(

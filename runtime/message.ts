@@ -5,7 +5,7 @@
 import type { BodyDescriptor, ElementDescriptor, HeaderDescriptor, ServiceDescriptor } from './descriptor.js';
 import { CodecError } from './errors.js';
 import { decodeElement, encodeElement, encodeElementWith } from './codec/index.js';
-import { plainWriterFor, type PlainWriter } from './codec/plain-writer.js';
+import { plainWriterFor, UNCOUNTED, type PlainWriter, type Written } from './codec/plain-writer.js';
 import type { XmlElement } from './xml/types.js';
 
 export function elementOf(d: ServiceDescriptor, key: string, path: string): ElementDescriptor {
@@ -20,7 +20,14 @@ export function elementOf(d: ServiceDescriptor, key: string, path: string): Elem
  * envelope (which declares the xsi prefix).
  */
 export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: unknown, path: string): string {
-  if (body.kind === 'empty') return '';
+  return writeBody(d, body, value, path).text;
+}
+
+const EMPTY_BODY: Written = { text: '', bytes: 0 };
+
+/** encodeBody, with the UTF-8 bytes counted where the plain writer wrote the element. */
+export function writeBody(d: ServiceDescriptor, body: BodyDescriptor, value: unknown, path: string): Written {
+  if (body.kind === 'empty') return EMPTY_BODY;
   if (body.kind !== 'element')
     throw new CodecError('CODEC_DESCRIPTOR', path, `a SOAP body cannot be of kind ${body.kind}`);
   let plain = plainWriters.get(body);
@@ -32,7 +39,8 @@ export function encodeBody(d: ServiceDescriptor, body: BodyDescriptor, value: un
   const written = plain?.(value);
   if (written !== undefined) return written;
   const element = elementOf(d, body.element, path);
-  return encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local, true);
+  const text = encodeElement(d, element.name, element.value, value, element.nillable, '', element.name.local, true);
+  return { text, bytes: UNCOUNTED };
 }
 
 /** Per body descriptor: the straight-line writer of its element, or null where it has none. */

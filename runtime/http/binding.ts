@@ -6,6 +6,7 @@
  * The input object is the same as on SOAP: parameters map to the properties of the SOAP input
  * wrapper that has the same element name (so a renamed property still lines up), see soapWrappers.
  */
+import { Buffer } from 'node:buffer';
 import type {
   BindingDescriptor,
   FieldDescriptor,
@@ -15,7 +16,7 @@ import type {
 } from '../descriptor.js';
 import { CodecError, SoapFaultError, TransportError } from '../errors.js';
 import { decodeElement, encodeElementWith, isStringLike, resolveValue } from '../codec/index.js';
-import { simpleWriterFor, type PlainWriter } from '../codec/plain-writer.js';
+import { simpleWriterFor, UNCOUNTED, type PlainWriter, type Written } from '../codec/plain-writer.js';
 import { XSD_NS, XSI_NS } from '../namespaces.js';
 import { compileParam, type CompiledParam, type ParamOperation } from './params.js';
 import type { Protocol } from '../descriptor.js';
@@ -132,6 +133,7 @@ export function isUnusable(compiled: HttpOperation | UnusableHttpOperation): com
 }
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n';
+const XML_DECLARATION_BYTES = Buffer.byteLength(XML_DECLARATION);
 /** What ASMX declares on every response root that is not a plain simple value. */
 const ROOT_DECLARATIONS = ` xmlns:xsd="${XSD_NS}" xmlns:xsi="${XSI_NS}"`;
 
@@ -141,8 +143,8 @@ const ROOT_DECLARATIONS = ` xmlns:xsd="${XSD_NS}" xmlns:xsi="${XSI_NS}"`;
  * `xsi:nil="true"` when the result element is nillable, else an empty element (what ASMX writes
  * for a null `int?` when the service's global `int` element is not nillable).
  */
-export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, output: unknown): string {
-  if (hop.result === undefined) return '';
+export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, output: unknown): Written {
+  if (hop.result === undefined) return { text: '', bytes: 0 };
   const record = output === undefined || output === null ? undefined : (output as Record<string, unknown>);
   if (record !== undefined && hop.outputProps !== undefined) {
     for (const key in record) {
@@ -168,14 +170,16 @@ export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, out
         'null given for a result that is not nillable',
       );
     const nil = element.nillable ? ' xsi:nil="true"' : '';
-    return `${XML_DECLARATION}<${path} xmlns="${escapeAttr(element.name.ns, path)}"${nil}${ROOT_DECLARATIONS}/>`;
+    const text = `${XML_DECLARATION}<${path} xmlns="${escapeAttr(element.name.ns, path)}"${nil}${ROOT_DECLARATIONS}/>`;
+    return { text, bytes: UNCOUNTED };
   }
   let simpleWriter = simpleWriters.get(hop);
   if (simpleWriter === undefined) simpleWriters.set(hop, (simpleWriter = simpleWriterFor(d, element) ?? null));
   const written = simpleWriter?.(value);
-  if (written !== undefined) return XML_DECLARATION + written;
+  if (written !== undefined)
+    return { text: XML_DECLARATION + written.text, bytes: XML_DECLARATION_BYTES + written.bytes };
   const simple = resolveValue(d, element.value, path).kind === 'primitive';
-  return (
+  const text =
     XML_DECLARATION +
     encodeElementWith(
       d,
@@ -187,8 +191,8 @@ export function encodeHttpResponse(d: ServiceDescriptor, hop: HttpOperation, out
       path,
       !simple,
       simple ? '' : ROOT_DECLARATIONS,
-    )
-  );
+    );
+  return { text, bytes: UNCOUNTED };
 }
 
 /** Per operation: the straight-line writer of its simple result element, or null where it has none. */

@@ -13,6 +13,7 @@ import { invokeHandler, type Invoked } from '../server/invoke.js';
 import type { ServerSetup } from '../server/setup.js';
 import type { FaultSpec } from '../soap/version.js';
 import { encodeHttpResponse, type HttpOperation } from './binding.js';
+import type { Written } from '../codec/plain-writer.js';
 import { decodeGetRequest } from './get.js';
 import type { ParamDecodeError } from './params.js';
 import { decodePostRequest } from './post.js';
@@ -82,11 +83,11 @@ function writeOutcome(
   try {
     if (res.destroyed) return;
     if ('fault' in outcome) return writePlainFault(res, outcome.fault);
-    const xml = encodeResponse(setup, hop, binding, outcome);
-    if (typeof xml !== 'string') return writePlainFault(res, xml);
+    const encoded = encodeResponse(setup, hop, binding, outcome);
+    if (!('text' in encoded)) return writePlainFault(res, encoded);
     // A void operation: ASMX answers 200 with an empty body and no Content-Type.
     if (hop.result === undefined) return writeEmpty(res);
-    writeText(res, 200, 'text/xml; charset=utf-8', xml);
+    writeText(res, 200, 'text/xml; charset=utf-8', encoded.text, encoded.bytes);
   } catch (err) {
     answerUnexpected(setup, res, err);
   }
@@ -103,7 +104,7 @@ function encodeResponse(
   hop: HttpOperation,
   binding: Protocol,
   outcome: Extract<Invoked, { output: unknown }>,
-): string | FaultSpec {
+): Written | FaultSpec {
   try {
     checkResponseHeaders(hop, outcome.responseHeaders);
     return encodeHttpResponse(setup.d, hop, outcome.output);

@@ -106,7 +106,10 @@ export function soapSample(ctx: SampleContext, version: SoapVersion, path: strin
     bodyValue(ctx, op.output),
     headerValues(ctx, op.outputHeaders),
   );
-  return { request: requestMessage(wire, length), response: responseMessage(version.contentType, response, length) };
+  return {
+    request: requestMessage(wire, length),
+    response: responseMessage(version.contentType, response.text, length),
+  };
 }
 
 /** `hop` is the original descriptor's compiled operation (its parameters name the placeholders). */
@@ -133,6 +136,6 @@ export function httpSample(
   const output = { [shop.result.field]: element === undefined ? undefined : ctx.values.value(element.value) };
   return {
     request: requestMessage(wire, length),
-    response: responseMessage(HTTP_GET_RESPONSE_TYPE, encodeHttpResponse(pd, shop, output), length),
+    response: responseMessage(HTTP_GET_RESPONSE_TYPE, encodeHttpResponse(pd, shop, output).text, length),
   };
 }

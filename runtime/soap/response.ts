@@ -1,7 +1,22 @@
 /** The success response envelope of a SOAP operation. */
+import { Buffer } from 'node:buffer';
+import { UNCOUNTED, type Written } from '../codec/plain-writer.js';
 import type { OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
-import { encodeBody, encodeHeaders } from '../message.js';
+import { encodeHeaders, writeBody } from '../message.js';
 import type { SoapVersion } from './version.js';
+
+const BODY_OPEN = '<soap:Body>';
+const BODY_CLOSE = '</soap:Body></soap:Envelope>';
+
+/** UTF-8 bytes of each version's envelope around a Body without headers. */
+const wrapBytes = new WeakMap<SoapVersion, number>();
+
+function envelopeBytes(version: SoapVersion): number {
+  let bytes = wrapBytes.get(version);
+  if (bytes === undefined)
+    wrapBytes.set(version, (bytes = Buffer.byteLength(version.envelopeOpen + BODY_OPEN + BODY_CLOSE)));
+  return bytes;
+}
 
 /**
  * The response envelope. `echoMustUnderstand`: request header blocks that carried
@@ -16,12 +31,18 @@ export function encodeSoapResponse(
   output: unknown,
   soapHeaders?: object,
   echoMustUnderstand?: readonly string[],
-): string {
+): Written {
   const echoed =
     soapHeaders === undefined || echoMustUnderstand === undefined
       ? []
       : echoMustUnderstand.filter((p) => (soapHeaders as Record<string, unknown>)[p] !== undefined);
   const must = echoed.length > 0 ? { props: echoed, attribute: ' soap:mustUnderstand="1"' } : undefined;
   const headers = soapHeaders === undefined ? '' : encodeHeaders(d, op.outputHeaders, soapHeaders, must);
-  return `${version.envelopeOpen}${headers === '' ? '' : `<soap:Header>${headers}</soap:Header>`}<soap:Body>${encodeBody(d, op.output, output, op.name)}</soap:Body></soap:Envelope>`;
+  const body = writeBody(d, op.output, output, op.name);
+  if (headers !== '') {
+    const text = `${version.envelopeOpen}<soap:Header>${headers}</soap:Header>${BODY_OPEN}${body.text}${BODY_CLOSE}`;
+    return { text, bytes: UNCOUNTED };
+  }
+  const text = `${version.envelopeOpen}${BODY_OPEN}${body.text}${BODY_CLOSE}`;
+  return { text, bytes: body.bytes === UNCOUNTED ? UNCOUNTED : envelopeBytes(version) + body.bytes };
 }

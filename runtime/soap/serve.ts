@@ -5,6 +5,7 @@
  * needs, or the fault to answer with instead.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Written } from '../codec/plain-writer.js';
 import type { ContentType } from '../content-type.js';
 import { answerUnexpected, writeSoapFault, writeText } from '../server/answers.js';
 import { withBody } from '../server/with-body.js';
@@ -87,9 +88,9 @@ function writeOutcome(setup: ServerSetup, decoded: Decoded, outcome: Invoked, re
     if (res.destroyed) return;
     const { version } = decoded;
     if ('fault' in outcome) return writeSoapFault(res, version, outcome.fault);
-    const xml = encodeResponse(setup, decoded, outcome);
-    if (typeof xml === 'string') writeText(res, 200, version.contentType, xml);
-    else writeSoapFault(res, version, xml);
+    const encoded = encodeResponse(setup, decoded, outcome);
+    if ('text' in encoded) writeText(res, 200, version.contentType, encoded.text, encoded.bytes);
+    else writeSoapFault(res, version, encoded);
   } catch (err) {
     answerUnexpected(setup, res, err);
   }
@@ -161,7 +162,7 @@ function encodeResponse(
   setup: ServerSetup,
   decoded: Decoded,
   outcome: Extract<Invoked, { output: unknown }>,
-): string | FaultSpec {
+): Written | FaultSpec {
   const { version, op } = decoded;
   try {
     return encodeSoapResponse(setup.d, version, op, outcome.output, outcome.responseHeaders, decoded.mustUnderstand);

@@ -5,9 +5,10 @@
  * generic path then writes or refuses the value). Valid values of a plain element must take the
  * straight line, or the writer would be a slower detour.
  */
+import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { encodeElement, encodeElementWith } from '../../runtime/codec/index.js';
-import { plainWriterFor, simpleWriterFor } from '../../runtime/codec/plain-writer.js';
+import { plainWriterFor, simpleWriterFor, type Written } from '../../runtime/codec/plain-writer.js';
 import type {
   ComplexTypeDescriptor,
   ElementDescriptor,
@@ -54,6 +55,7 @@ const d: ServiceDescriptor = {
   types: {
     [`{${TNS}}Plain`]: complex(PLAIN_FIELDS),
     [`{${TNS}}Optional`]: complex([field('note', prim('string'), { minOccurs: 0 })]),
+    [`{${TNS}}Accented`]: complex([field('prénom', prim('string')), field('größe', prim('int'))]),
     [`{${TNS}}Local`]: complex([
       { ...field('note', prim('string'), { minOccurs: 0 }), name: { ns: '', local: 'note' } },
     ]),
@@ -81,7 +83,24 @@ function generic(el: ElementDescriptor, value: unknown): Outcome {
   }
 }
 
-const TEXTS = ['', 'plain', 'a < b & c > d', 'line\r\nbreak', 'bad \u0001 control', 'snow ☃ man', ' spaced '];
+const TEXTS = [
+  '',
+  'plain',
+  'a < b & c > d',
+  'line\r\nbreak',
+  'bad \u0001 control',
+  'snow ☃ man',
+  ' spaced ',
+  'Crème brûlée & ñandú',
+  '📱 sent < 1 min',
+  '日本語',
+];
+
+/** A writer's text, checked to be as long in UTF-8 as the writer counted. */
+function counted(written: Written): string {
+  expect(written.bytes, written.text).toBe(Buffer.byteLength(written.text));
+  return written.text;
+}
 function randomFieldValue(pick: (n: number) => number, f: FieldDescriptor): unknown {
   switch (pick(10)) {
     case 0:
@@ -140,7 +159,7 @@ describe('the straight-line writer of plain message elements', () => {
         continue;
       }
       written++;
-      expect(slow, JSON.stringify(value)).toEqual({ ok: true, xml: fast });
+      expect(slow, JSON.stringify(value)).toEqual({ ok: true, xml: counted(fast) });
     }
     // Both kinds of value occur, so neither branch goes untested.
     expect(written).toBeGreaterThan(100);
@@ -158,18 +177,37 @@ describe('the straight-line writer of plain message elements', () => {
     for (const value of values) {
       const slow = generic(el, value);
       expect(slow.ok).toBe(true);
-      expect(writer(value)).toBe((slow as { xml: string }).xml);
+      expect(counted(writer(value)!)).toBe((slow as { xml: string }).xml);
     }
   });
 
   it('writes an element with no fields given as an empty element, and one outside any namespace without xmlns', () => {
     const optional = plainWriterFor(d, element('Optional', 'Optional'))!;
-    expect(optional({})).toBe(`<Optional xmlns="${TNS}"/>`);
-    expect(optional({})).toBe((generic(element('Optional', 'Optional'), {}) as { xml: string }).xml);
+    expect(counted(optional({})!)).toBe(`<Optional xmlns="${TNS}"/>`);
+    expect(optional({})!.text).toBe((generic(element('Optional', 'Optional'), {}) as { xml: string }).xml);
     const local = element('Bare', 'Local', '');
     const bare = plainWriterFor(d, local)!;
-    expect(bare({ note: 'n' })).toBe('<Bare><note>n</note></Bare>');
-    expect(bare({ note: 'n' })).toBe((generic(local, { note: 'n' }) as { xml: string }).xml);
+    expect(counted(bare({ note: 'n' })!)).toBe('<Bare><note>n</note></Bare>');
+    expect(bare({ note: 'n' })!.text).toBe((generic(local, { note: 'n' }) as { xml: string }).xml);
+  });
+
+  it('counts the bytes of markup that is not ASCII (names and namespaces may be any letters)', () => {
+    const named = element('Réponse', 'Accented');
+    const writer = plainWriterFor(d, named);
+    expect(writer).toBeDefined();
+    // A control character is not writable: those texts are declined, by both writers.
+    const writable = TEXTS.filter((text) => !text.includes('\u0001'));
+    expect(writable.length).toBe(TEXTS.length - 1);
+    for (const text of writable) {
+      const value = { prénom: text, größe: 3 };
+      expect(counted(writer!(value)!)).toBe((generic(named, value) as { xml: string }).xml);
+    }
+    const simple = simpleWriterFor(d, {
+      name: { ns: 'urn:café', local: 'Résultat' },
+      value: prim('string'),
+      nillable: false,
+    })!;
+    for (const text of writable) expect(counted(simple(text)!)).toContain('<Résultat xmlns="urn:café">');
   });
 
   it('is not made for elements outside the plain case', () => {
@@ -223,7 +261,7 @@ describe('the straight-line writer of simple-typed top elements (HTTP GET/POST r
             continue;
           }
           written++;
-          expect(slow, `${f.prop}: ${JSON.stringify(value)}`).toEqual({ ok: true, xml: fast });
+          expect(slow, `${f.prop}: ${JSON.stringify(value)}`).toEqual({ ok: true, xml: counted(fast) });
         }
       }
     }
@@ -238,7 +276,7 @@ describe('the straight-line writer of simple-typed top elements (HTTP GET/POST r
       simpleWriterFor(
         ServiceAPIDescriptor,
         ServiceAPIDescriptor.elements[`{${ServiceAPIDescriptor.targetNamespace}}string`]!,
-      )!('a<b'),
+      )!('a<b')?.text,
     ).toBe(`<string xmlns="${ServiceAPIDescriptor.targetNamespace}">a&lt;b</string>`);
   });
 });
