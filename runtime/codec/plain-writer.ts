@@ -47,7 +47,7 @@ interface PlainField {
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /** The UTF-8 length of a short text: its length when it is ASCII, as it nearly always is. */
-export function utf8Length(text: string): number {
+function utf8Length(text: string): number {
   return NON_ASCII.test(text) ? Buffer.byteLength(text) : text.length;
 }
 

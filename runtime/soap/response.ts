@@ -9,12 +9,12 @@ const BODY_OPEN = '<soap:Body>';
 const BODY_CLOSE = '</soap:Body></soap:Envelope>';
 
 /** UTF-8 bytes of each version's envelope around a Body without headers. */
-const wrapBytes = new WeakMap<SoapVersion, number>();
+const envelopeByteCounts = new WeakMap<SoapVersion, number>();
 
 function envelopeBytes(version: SoapVersion): number {
-  let bytes = wrapBytes.get(version);
+  let bytes = envelopeByteCounts.get(version);
   if (bytes === undefined)
-    wrapBytes.set(version, (bytes = Buffer.byteLength(version.envelopeOpen + BODY_OPEN + BODY_CLOSE)));
+    envelopeByteCounts.set(version, (bytes = Buffer.byteLength(version.envelopeOpen + BODY_OPEN + BODY_CLOSE)));
   return bytes;
 }
 
