@@ -101,6 +101,7 @@ function counted(written: Written): string {
   expect(written.bytes, written.text).toBe(Buffer.byteLength(written.text));
   return written.text;
 }
+
 function randomFieldValue(pick: (n: number) => number, f: FieldDescriptor): unknown {
   switch (pick(10)) {
     case 0:
@@ -195,7 +196,7 @@ describe('the straight-line writer of plain message elements', () => {
     const named = element('Réponse', 'Accented');
     const writer = plainWriterFor(d, named);
     expect(writer).toBeDefined();
-    // A control character is not writable: those texts are declined, by both writers.
+    // A control character cannot be written in XML 1.0: the other differential tests cover its refusal.
     const writable = TEXTS.filter((text) => !text.includes('\u0001'));
     expect(writable.length).toBe(TEXTS.length - 1);
     for (const text of writable) {
