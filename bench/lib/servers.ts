@@ -43,12 +43,23 @@ export async function startServer(
       JSON.stringify(responses ?? {}),
       ...(tls === undefined ? [] : ['--tls-cert', tls.certFile, '--tls-key', tls.keyFile]),
     ],
-    profileArgs(tls === undefined ? profileName : `https-${profileName}`),
+    [...SERVER_V8_FLAGS, ...profileArgs(tls === undefined ? profileName : `https-${profileName}`)],
     root,
   );
   const { url } = await nextMessage<{ url: string }>(child, 30_000, `${kind} server start`);
   return { kind, url, child };
 }
+
+/**
+ * Every server under test runs without V8's memory reducer. The rounds leave each server idle
+ * while the others are measured; after such an idle spell the reducer runs a memory-reducing
+ * mark-compact that shrinks the young generation, and the server then scavenges about four
+ * times as often for the rest of the run. It struck whichever server it struck, at a round that
+ * depends on timing: with it, the generated server's rate fell by about 15% from round 4 in every
+ * run, and in one run the bare server's did instead (bench/README.md, "Why the early rounds read
+ * higher"). Without it every side keeps the young generation its load grew, in every round.
+ */
+const SERVER_V8_FLAGS = ['--no-memory-reducer'];
 
 /** BENCH_PROFILE=<dir> runs the servers with --cpu-prof (written when they exit). */
 export function profileArgs(name: string): string[] {
