@@ -52,12 +52,12 @@ export async function startServer(
 
 /**
  * Every server under test runs without V8's memory reducer. The rounds leave each server idle
- * while the others are measured; after such an idle spell the reducer runs a memory-reducing
- * mark-compact that shrinks the young generation, and the server then scavenges about four
- * times as often for the rest of the run. It struck whichever server it struck, at a round that
- * depends on timing: with it, the generated server's rate fell by about 15% from round 4 in every
- * run, and in one run the bare server's did instead (bench/README.md, "Why the early rounds read
- * higher"). Without it every side keeps the young generation its load grew, in every round.
+ * while the others are measured; the reducer, seeing a server allocate little, runs a
+ * memory-reducing mark-compact that shrinks its young generation (about 105 s in), and the
+ * server then scavenges about four times as often for the rest of the run. It cost the generated
+ * server about 15% from round 4 in every run, and in one run the bare server instead
+ * (bench/README.md, "Why the early rounds read higher"). Without it every side keeps the young
+ * generation its load grew, in every round.
  */
 const SERVER_V8_FLAGS = ['--no-memory-reducer'];
 
