@@ -63,7 +63,8 @@ export function plainWriterFor(d: ServiceDescriptor, element: ElementDescriptor)
   const { fields, members } = plain;
   const open = `${start}>`;
   const close = `</${element.name.local}>`;
-  const empty: Written = { text: `${start}/>`, bytes: Buffer.byteLength(`${start}/>`) };
+  const emptyText = `${start}/>`;
+  const empty: Written = { text: emptyText, bytes: Buffer.byteLength(emptyText) };
   const wrapBytes = Buffer.byteLength(open + close);
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array)

@@ -39,10 +39,9 @@ export function encodeSoapResponse(
   const must = echoed.length > 0 ? { props: echoed, attribute: ' soap:mustUnderstand="1"' } : undefined;
   const headers = soapHeaders === undefined ? '' : encodeHeaders(d, op.outputHeaders, soapHeaders, must);
   const body = writeBody(d, op.output, output, op.name);
-  if (headers !== '') {
-    const text = `${version.envelopeOpen}<soap:Header>${headers}</soap:Header>${BODY_OPEN}${body.text}${BODY_CLOSE}`;
-    return { text, bytes: UNCOUNTED };
-  }
-  const text = `${version.envelopeOpen}${BODY_OPEN}${body.text}${BODY_CLOSE}`;
-  return { text, bytes: body.bytes === UNCOUNTED ? UNCOUNTED : envelopeBytes(version) + body.bytes };
+  const header = headers === '' ? '' : `<soap:Header>${headers}</soap:Header>`;
+  const text = `${version.envelopeOpen}${header}${BODY_OPEN}${body.text}${BODY_CLOSE}`;
+  // Headers are written by the generic encoder, which does not count: then writeText measures.
+  const counted = header === '' && body.bytes !== UNCOUNTED;
+  return { text, bytes: counted ? envelopeBytes(version) + body.bytes : UNCOUNTED };
 }
