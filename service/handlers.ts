@@ -14,7 +14,7 @@ import type { SMSSend, SMSSendResponse, SMSSendToPort, SMSSendToPortResponse } f
 import { ServiceError } from '../runtime/errors.js';
 import type { RequestContext } from '../runtime/index.js';
 import { SmsRefusal, SmsUnavailable } from './errors.js';
-import type { SendRequest, SmsService } from './sms.js';
+import type { SendRequest, SmsService } from './send/sms.js';
 
 /** What the SMS handlers read of the runtime's `RequestContext` (named apart from the runtime's own class). */
 export type SmsRequestContext = Pick<RequestContext, 'remoteAddress'> &

@@ -4,7 +4,7 @@
  */
 export { openSmsApp, checkSmsAppOptions, type SmsApp, type SmsAppOptions } from './app.js';
 export { startSmsServer, type SmsServer, type SmsServerOptions } from './server.js';
-export { createSmsService, type SmsService, type SendRequest, type SendContext, type SmsLimits } from './sms.js';
+export { createSmsService, type SmsService, type SendRequest, type SendContext, type SmsLimits } from './send/sms.js';
 export { createSmsHandlers, toWireError, type SmsHandlers } from './handlers.js';
 export {
   createAccounts,
@@ -13,10 +13,10 @@ export {
   type Accounts,
   type AccountSummary,
   type AuthLimits,
-} from './accounts.js';
-export { createCarrierTable, loadCarrierTable, DEFAULT_CARRIERS, AUTO_CARRIER, type CarrierTable } from './carriers.js';
+} from './accounts/accounts.js';
+export { createCarrierTable, loadCarrierTable, DEFAULT_CARRIERS, AUTO_CARRIER, type CarrierTable } from './send/carriers.js';
 export { openStore, type Store, type StoredMessage, type NewMessage } from './store/index.js';
-export { outboxEntries, formatOutboxTable, formatOutboxJson, type OutboxEntry } from './outbox-report.js';
+export { outboxEntries, formatOutboxTable, formatOutboxJson, type OutboxEntry } from './outbox/report.js';
 export {
   SmsRefusal,
   SmsUnavailable,
@@ -25,6 +25,6 @@ export {
   type StorageCode,
   type SmsField,
 } from './errors.js';
-export { MESSAGE_ID_PATTERN } from './ids.js';
-export { DEFAULT_SCRYPT, type ScryptParams } from './passwords.js';
-export { DEFAULT_MAX_SEGMENTS, segmentCapacity, splitIntoSegments } from './segments.js';
+export { MESSAGE_ID_PATTERN } from './outbox/ids.js';
+export { DEFAULT_SCRYPT, type ScryptParams } from './accounts/passwords.js';
+export { DEFAULT_MAX_SEGMENTS, segmentCapacity, splitIntoSegments } from './sms/segments.js';

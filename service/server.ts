@@ -11,7 +11,7 @@ import { createServiceAPIListener } from '../generated/service-api/server.js';
 import { type ListenOptions, type Listening, listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 import { type MetricsListener, startMetricsListener } from './metrics/listener.js';
-import { type RetentionOptions, startRetention } from './retention.js';
+import { type RetentionOptions, startRetention } from './outbox/retention.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
   /** Default 127.0.0.1. */

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OutboxEntry } from '../service/outbox-report.js';
+import type { OutboxEntry } from '../service/outbox/report.js';
 
 /** The repository root: the working directory of every process started here. */
 export const repoRoot = fileURLToPath(new URL('../', import.meta.url));

@@ -36,7 +36,7 @@ function builder(yargs: Argv): Argv {
 type App = Awaited<ReturnType<typeof import('../../service/app.js').openSmsApp>>;
 
 async function list(app: App, options: OutboxOptions): Promise<void> {
-  const report = await import('../../service/outbox-report.js');
+  const report = await import('../../service/outbox/report.js');
   const { action } = options;
   if (action.kind === 'one') {
     const found = await report.messageReport(app.store, action.id);
@@ -58,8 +58,8 @@ async function list(app: App, options: OutboxOptions): Promise<void> {
 
 async function follow(app: App, options: OutboxOptions): Promise<void> {
   if (options.action.kind !== 'follow') return;
-  const { followOutbox } = await import('../../service/outbox-follow.js');
-  const { changeJson, formatChange } = await import('../../service/outbox-report.js');
+  const { followOutbox } = await import('../../service/outbox/follow.js');
+  const { changeJson, formatChange } = await import('../../service/outbox/report.js');
   const { filters, id, intervalMs } = options.action;
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();

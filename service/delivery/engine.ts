@@ -20,7 +20,7 @@ import { createDeliveryCounters, type DeliveryCounters } from './counters.js';
 import { Lane, type LaneContext, type RouteReport } from './lane.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy.js';
 import type { Route } from './route.js';
-import { type ChangeWriter, createChangeWriter } from './writer.js';
+import { type ChangeWriter, createChangeWriter } from './change-batcher.js';
 
 export type { RouteReport } from './lane.js';
 

@@ -9,7 +9,7 @@ import { changeForAnswer, expiredBeforeSending, type OwnedBase } from './answers
 import type { DeliveryCounters } from './counters.js';
 import type { RetryPolicy } from './policy.js';
 import type { Receipt, Route, RouteStatus, SubmitResult } from './route.js';
-import type { ChangeWriter } from './writer.js';
+import type { ChangeWriter } from './change-batcher.js';
 
 export interface RouteReport extends RouteStatus {
   readonly name: string;

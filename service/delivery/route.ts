@@ -6,7 +6,7 @@
  * send window and its pace. A route never decides a message's final state on its own: it reports
  * the peer's answer as one of three outcomes and the engine records it.
  */
-import type { Encoding } from '../segments.js';
+import type { Encoding } from '../sms/segments.js';
 import type { Receipt } from '../store/records.js';
 
 export type { Receipt, ReceiptState } from '../store/records.js';

@@ -8,7 +8,7 @@
  * (`recoverExpiredLeases`), flagged as possible duplicates because the peer may have them.
  */
 import type { Receipt } from './records.js';
-import type { Encoding } from '../segments.js';
+import type { Encoding } from '../sms/segments.js';
 
 /** Which carrier codes a route takes: the listed ones, or (the default route) all others. */
 export type CarrierSelection = { readonly only: readonly string[] } | { readonly except: readonly string[] };

@@ -3,7 +3,7 @@
  * and each message's history. Both stores (SQLite, and any other) read and write these shapes;
  * the column names live only in the store that maps them.
  */
-import type { Encoding } from '../segments.js';
+import type { Encoding } from '../sms/segments.js';
 
 export interface AccountRow {
   readonly email: string;

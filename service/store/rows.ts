@@ -3,7 +3,7 @@
  * mapping to the records of records.ts, written once. A flag column is 0/1 in SQLite and a
  * boolean in PostgreSQL; `Flag` takes both.
  */
-import type { Encoding } from '../segments.js';
+import type { Encoding } from '../sms/segments.js';
 import type { AccountRow, HistoryChange, HistoryEvent, MessageState, StoredMessage } from './records.js';
 
 type Flag = number | boolean;

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ServiceAPIClient } from '../../generated/service-api/index.js';
 import { SoapFaultError } from '../../runtime/index.js';
-import { verifyPassword } from '../../service/passwords.js';
+import { verifyPassword } from '../../service/accounts/passwords.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
 import { tempDir } from '../../tools/serve-process.js';
 
 // The real hashing, watched: how many scrypt verifications a request costs, and against which hash.
-vi.mock('../../service/passwords.js', { spy: true });
+vi.mock('../../service/accounts/passwords.js', { spy: true });
 
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
 const PASSWORD = 'Otter-Granite-4410-pw';

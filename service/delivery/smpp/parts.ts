@@ -12,8 +12,8 @@
  * after the header; UCS-2 is UTF-16 big-endian.
  */
 import type { OutgoingMessage } from '../route.js';
-import { splitIntoSegments } from '../../segments.js';
-import { fillBitsAfter, gsmSeptets, packSeptets, ucs2Octets } from './gsm7.js';
+import { splitIntoSegments } from '../../sms/segments.js';
+import { fillBitsAfter, gsmSeptets, packSeptets, ucs2Octets } from '../../sms/pack.js';
 import type { SmppRouteOptions } from './options.js';
 
 export const ESM_UDHI = 0x40;

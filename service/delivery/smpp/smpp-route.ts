@@ -13,7 +13,7 @@ import { buildParts, type SubmitPart } from './parts.js';
 import { fieldOctets } from './raw-octets.js';
 import { isReceipt, parseReceipt } from './receipts.js';
 import { statusClass, statusCode, statusName } from './status-codes.js';
-import { SmppWriter } from './writer.js';
+import { SmppWriter } from './submit-window.js';
 
 export interface SmppRouteDeps {
   /** Milliseconds, for pacing, timeouts and keep-alive (default Date.now). */

@@ -19,7 +19,7 @@
  */
 import type { Receipt } from '../records.js';
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
-import type { Encoding } from '../../segments.js';
+import type { Encoding } from '../../sms/segments.js';
 import type { Queryable } from './connect.js';
 
 interface ClaimedRecord {

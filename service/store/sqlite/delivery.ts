@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ClaimedMessage, ClaimRequest, CarrierSelection, DeliveryChange } from '../delivery.js';
-import type { Encoding } from '../../segments.js';
+import type { Encoding } from '../../sms/segments.js';
 
 export interface SqliteDelivery {
   claim(request: ClaimRequest): ClaimedMessage[];

@@ -7,7 +7,7 @@
  * `--since` and `prune --before` need no index of their own.
  */
 import type Database from 'better-sqlite3';
-import { firstIdAt } from '../../ids.js';
+import { firstIdAt } from '../../outbox/ids.js';
 import type { HistoryChange, MessageState, StoredMessage } from '../records.js';
 import { type ChangeColumns, changeFromRow, messageFromRow, type OutboxColumns } from '../rows.js';
 

@@ -5,8 +5,8 @@
  * relay that is down map to the delivery contract's outcomes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCarrierTable } from '../../../../service/carriers.js';
-import { readEmailSettings } from '../../../../service/delivery/config/email-settings.js';
+import { createCarrierTable } from '../../../../service/send/carriers.js';
+import { readEmailSettings } from '../../../../service/delivery/email/routes-entry.js';
 import { Settings } from '../../../../service/delivery/config/settings.js';
 import { createEmailRoute } from '../../../../service/delivery/email/index.js';
 import type { OutgoingMessage, Route } from '../../../../service/delivery/route.js';

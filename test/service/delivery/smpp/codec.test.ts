@@ -13,7 +13,7 @@ import {
   packSeptets,
   ucs2Octets,
   unpackSeptets,
-} from '../../../../service/delivery/smpp/gsm7.js';
+} from '../../../../service/sms/pack.js';
 import { backoffDelay, Pacer } from '../../../../service/delivery/smpp/pacing.js';
 import { buildParts } from '../../../../service/delivery/smpp/parts.js';
 import { parseReceipt } from '../../../../service/delivery/smpp/receipts.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { OutgoingMessage, Receipt, Route } from '../../../../service/delivery/route.js';
 import { createSmppRoute, type SmppRouteDeps } from '../../../../service/delivery/smpp/index.js';
 import { SMPP_DEFAULTS, type SmppRouteOptions } from '../../../../service/delivery/smpp/options.js';
-import { checkMessage } from '../../../../service/segments.js';
+import { checkMessage } from '../../../../service/sms/segments.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 let counter = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SmsRefusal } from '../../service/errors.js';
-import { normalizePhone, checkCountryCode, type PhoneOptions } from '../../service/phone.js';
+import { SmsRefusal } from '../../../service/errors.js';
+import { normalizePhone, checkCountryCode, type PhoneOptions } from '../../../service/send/phone.js';
 
 type Case = [string, { given: string; options?: PhoneOptions; want: string | { refused: RegExp } }];
 

@@ -3,15 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, toStorageError } from '../../service/store/index.js';
-import { MIGRATIONS } from '../../service/store/sqlite/migrations.js';
-import { StorageError } from '../../service/errors.js';
-import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../service/ids.js';
+import { SCHEMA_VERSION, toStorageError } from '../../../service/store/index.js';
+import { MIGRATIONS } from '../../../service/store/sqlite/migrations.js';
+import { StorageError } from '../../../service/errors.js';
+import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../../service/outbox/ids.js';
 import {
   openSqliteStore,
   type NewMessage,
   type SqliteStoreOptions as StoreOptions,
-} from '../../service/store/index.js';
+} from '../../../service/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

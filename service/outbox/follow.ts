@@ -5,7 +5,7 @@
  * works from another process, on any store, while the service runs; nothing is held open
  * between polls.
  */
-import type { HistoryEvent, MessageState, Store, StoredMessage } from './store/index.js';
+import type { HistoryEvent, MessageState, Store, StoredMessage } from '../store/index.js';
 
 export interface FollowFilter {
   readonly states?: readonly MessageState[];

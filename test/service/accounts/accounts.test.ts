@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAccounts, type Accounts, type AccountsOptions } from '../../service/accounts.js';
-import { SmsRefusal } from '../../service/errors.js';
-import { hashPassword, verifyPassword } from '../../service/passwords.js';
-import { openSqliteStore, type SqliteStore as Store } from '../../service/store/index.js';
+import { createAccounts, type Accounts, type AccountsOptions } from '../../../service/accounts/accounts.js';
+import { SmsRefusal } from '../../../service/errors.js';
+import { hashPassword, verifyPassword } from '../../../service/accounts/passwords.js';
+import { openSqliteStore, type SqliteStore as Store } from '../../../service/store/index.js';
 
 // The real hashing, watched: how many scrypt verifications a call costs, and against which hash.
-vi.mock('../../service/passwords.js', { spy: true });
+vi.mock('../../../service/accounts/passwords.js', { spy: true });
 
 const FAST = { logN: 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';

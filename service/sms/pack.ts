@@ -6,7 +6,7 @@
  * and its decoder turns octets above 0x7F into spaces; the service has already checked that the
  * text is GSM 7-bit, so the route encodes from the service's own alphabet (service/gsm.ts).
  */
-import { DEFAULT_ALPHABET, EXTENSION } from '../../gsm.js';
+import { DEFAULT_ALPHABET, EXTENSION } from './gsm-alphabet.js';
 
 const ESC = 0x1b;
 const CR = 0x0d;

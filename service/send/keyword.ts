@@ -3,7 +3,7 @@
  * the message's sender. 1–11 ASCII letters and digits (the alphanumeric sender ID limit of GSM
  * 03.40), compared case-insensitively; the canonical form is upper case.
  */
-import { SmsRefusal } from './errors.js';
+import { SmsRefusal } from '../errors.js';
 
 const KEYWORD = /^[A-Za-z0-9]{1,11}$/;
 

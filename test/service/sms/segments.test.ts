@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SmsRefusal } from '../../service/errors.js';
-import { gsmSeptets, isGsm7 } from '../../service/gsm.js';
-import { checkMessage, splitIntoSegments, segmentCapacity, udhOctets, type Encoding } from '../../service/segments.js';
+import { SmsRefusal } from '../../../service/errors.js';
+import { gsmSeptets, isGsm7 } from '../../../service/sms/gsm-alphabet.js';
+import { checkMessage, splitIntoSegments, segmentCapacity, udhOctets, type Encoding } from '../../../service/sms/segments.js';
 
 const a = (n: number): string => 'a'.repeat(n);
 const zhe = (n: number): string => 'ж'.repeat(n); // Cyrillic: UCS-2, one unit each

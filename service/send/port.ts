@@ -5,7 +5,7 @@
  * Canonical decimal only: 1–5 ASCII digits, value 0–65535, no sign, no spaces, and no leading
  * zeros ("0" itself is allowed) so that one port has exactly one spelling.
  */
-import { SmsRefusal } from './errors.js';
+import { SmsRefusal } from '../errors.js';
 
 const CANONICAL_DECIMAL = /^(0|[1-9][0-9]{0,4})$/;
 

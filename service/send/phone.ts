@@ -7,7 +7,7 @@
  * leading trunk `0` is dropped (`07700 900123` → `+44 7700900123` with default 44) and the code is
  * prepended. Nothing else is guessed: letters, `*`, `#`, extensions and a `+` in the middle are refused.
  */
-import { SmsRefusal } from './errors.js';
+import { SmsRefusal } from '../errors.js';
 
 export interface PhoneOptions {
   /** Country calling code for national numbers (1–3 digits, first non-zero), e.g. "1" or "44". */

@@ -1,8 +1,8 @@
 /** The `type: smpp` entry of a routes file → `SmppRouteOptions` (see docs/delivery.md for each key). */
 import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
-import { SMPP_DEFAULTS, type SmppRouteOptions } from '../smpp/options.js';
-import type { Settings } from './settings.js';
+import { SMPP_DEFAULTS, type SmppRouteOptions } from './options.js';
+import type { Settings } from '../config/settings.js';
 
 const KEYS = [
   'type',

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { followOutbox } from '../../service/outbox-follow.js';
-import { formatMessageReport, messageReport, outboxReport } from '../../service/outbox-report.js';
-import { openSqliteStore, type NewMessage, type SqliteStore } from '../../service/store/index.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { followOutbox } from '../../../service/outbox/follow.js';
+import { formatMessageReport, messageReport, outboxReport } from '../../../service/outbox/report.js';
+import { openSqliteStore, type NewMessage, type SqliteStore } from '../../../service/store/index.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-outbox-status-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -166,7 +166,7 @@ describe('outbox status', () => {
 
 describe('retention in a running service', () => {
   it('removes the text of finished messages past --keep-text, deletes those past --keep-messages, never touches queued ones', async () => {
-    const { startRetention } = await import('../../service/retention.js');
+    const { startRetention } = await import('../../../service/outbox/retention.js');
     const lines: string[] = [];
     const finished = (await store.enqueue(message(), 'test')).id;
     const waiting = (await store.enqueue(message())).id;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCarrierTable, DEFAULT_CARRIERS, loadCarrierTable, resolveCarrier } from '../../service/carriers.js';
-import { SmsRefusal } from '../../service/errors.js';
-import { canonicalKeyword, checkKeyword } from '../../service/keyword.js';
-import { parsePort } from '../../service/port.js';
+import { createCarrierTable, DEFAULT_CARRIERS, loadCarrierTable, resolveCarrier } from '../../../service/send/carriers.js';
+import { SmsRefusal } from '../../../service/errors.js';
+import { canonicalKeyword, checkKeyword } from '../../../service/send/keyword.js';
+import { parsePort } from '../../../service/send/port.js';
 
 function refusalOf(run: () => unknown): { code: string; field: string | undefined } | undefined {
   try {

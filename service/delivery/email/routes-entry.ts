@@ -1,8 +1,8 @@
 /** The `type: email` entry of a routes file → `EmailRouteOptions` (see docs/operations.md for each key). */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EMAIL_DEFAULTS, type EmailRouteOptions } from '../email/options.js';
-import type { Settings } from './settings.js';
+import { EMAIL_DEFAULTS, type EmailRouteOptions } from './options.js';
+import type { Settings } from '../config/settings.js';
 
 const KEYS = [
   'type',

@@ -16,8 +16,8 @@
  * Splitting never separates an extension character's ESC pair (2 septets) nor a UTF-16 surrogate
  * pair (a character outside the BMP counts as 2 UCS-2 units, as handsets send it).
  */
-import { SmsRefusal } from './errors.js';
-import { gsmSeptets, isGsm7 } from './gsm.js';
+import { SmsRefusal } from '../errors.js';
+import { gsmSeptets, isGsm7 } from './gsm-alphabet.js';
 
 export type Encoding = 'gsm7' | 'ucs2';
 

@@ -3,7 +3,7 @@
  * message text (and no account secrets exist in the outbox), one message with its history
  * (`--id`), and one line per state change (`--follow`). Times are ISO 8601 UTC.
  */
-import type { HistoryChange, HistoryEvent, OutboxQuery, Store, StoredMessage } from './store/index.js';
+import type { HistoryChange, HistoryEvent, OutboxQuery, Store, StoredMessage } from '../store/index.js';
 
 /** One message as operators see it; `smsto` and `carrierCode` carry the contract's names, as stored. */
 export interface OutboxEntry {

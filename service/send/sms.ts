@@ -13,15 +13,15 @@
  * Then the message is committed to the outbox and its id returned. Nothing is stored for a
  * refused request; a storage failure is `SmsUnavailable`.
  */
-import type { SMSSend, SMSSendToPort } from '../generated/service-api/types.js';
-import type { Accounts } from './accounts.js';
+import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
+import type { Accounts } from '../accounts/accounts.js';
 import { resolveCarrier, type CarrierTable } from './carriers.js';
-import { SmsRefusal, SmsUnavailable, StorageError, type SmsField } from './errors.js';
+import { SmsRefusal, SmsUnavailable, StorageError, type SmsField } from '../errors.js';
 import { checkKeyword } from './keyword.js';
 import { normalizePhone, type PhoneOptions } from './phone.js';
 import { parsePort } from './port.js';
-import { checkMessage, DEFAULT_MAX_SEGMENTS } from './segments.js';
-import type { Store } from './store/index.js';
+import { checkMessage, DEFAULT_MAX_SEGMENTS } from '../sms/segments.js';
+import type { Store } from '../store/index.js';
 
 /** Each field of an operation's input as a caller may give it: absent, null (nil) or a value. */
 export type Given<Input> = { readonly [F in keyof Input]?: Input[F] | null | undefined };

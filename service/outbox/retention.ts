@@ -5,7 +5,7 @@
  * with their history once older than `messagesMs`. Messages still waiting or being sent are
  * never touched, whatever their age. The same pruning runs by hand with `smskit outbox prune`.
  */
-import type { Store } from './store/index.js';
+import type { Store } from '../store/index.js';
 
 export interface RetentionOptions {
   /** Keep message text this long after acceptance (ms); absent = for as long as the message. */
