@@ -14,7 +14,13 @@ export {
   type AccountSummary,
   type AuthLimits,
 } from './accounts/accounts.js';
-export { createCarrierTable, loadCarrierTable, DEFAULT_CARRIERS, AUTO_CARRIER, type CarrierTable } from './send/carriers.js';
+export {
+  createCarrierTable,
+  loadCarrierTable,
+  DEFAULT_CARRIERS,
+  AUTO_CARRIER,
+  type CarrierTable,
+} from './send/carriers.js';
 export { openStore, type Store, type StoredMessage, type NewMessage } from './store/index.js';
 export { outboxEntries, formatOutboxTable, formatOutboxJson, type OutboxEntry } from './outbox/report.js';
 export {

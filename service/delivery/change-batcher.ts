@@ -6,7 +6,7 @@
  */
 import type { DeliveryChange, DeliveryStore } from '../store/delivery.js';
 
-export interface ChangeWriter {
+export interface ChangeBatcher {
   /** Resolves once the change is committed: true when it applied (a receipt: matched a part). */
   record(change: DeliveryChange): Promise<boolean>;
   /** Resolves when everything recorded so far is committed. */
@@ -20,15 +20,15 @@ interface Waiting {
   readonly resolve: (applied: boolean) => void;
 }
 
-export function createChangeWriter(
+export function createChangeBatcher(
   store: Pick<DeliveryStore, 'apply'>,
   log: (line: string) => void,
   retryMs = 1_000,
-): ChangeWriter {
-  return new GroupWriter(store, log, retryMs);
+): ChangeBatcher {
+  return new GroupCommitBatcher(store, log, retryMs);
 }
 
-class GroupWriter implements ChangeWriter {
+class GroupCommitBatcher implements ChangeBatcher {
   private queue: Waiting[] = [];
   private scheduled = false;
   private running: Promise<void> | undefined;

@@ -20,7 +20,7 @@ import { createDeliveryCounters, type DeliveryCounters } from './counters.js';
 import { Lane, type LaneContext, type RouteReport } from './lane.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy.js';
 import type { Route } from './route.js';
-import { type ChangeWriter, createChangeWriter } from './change-batcher.js';
+import { type ChangeBatcher, createChangeBatcher } from './change-batcher.js';
 
 export type { RouteReport } from './lane.js';
 
@@ -74,7 +74,7 @@ class Engine implements DeliveryEngine {
   private readonly policy: RetryPolicy;
   private readonly clock: () => number;
   private readonly log: (line: string) => void;
-  private readonly writer: ChangeWriter;
+  private readonly changes: ChangeBatcher;
   private readonly lanes: readonly Lane[];
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
@@ -86,10 +86,10 @@ class Engine implements DeliveryEngine {
     this.clock = options.clock ?? Date.now;
     this.log = options.log ?? (() => {});
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    this.writer = createChangeWriter(options.store, this.log);
+    this.changes = createChangeBatcher(options.store, this.log);
     const context: LaneContext = {
       store: options.store,
-      writer: this.writer,
+      changes: this.changes,
       counters: this.counters,
       policy: this.policy,
       leaseMs: this.timing.leaseMs,
@@ -130,7 +130,7 @@ class Engine implements DeliveryEngine {
     const left = Math.max(0, deadlineMs - (this.clock() - started));
     await Promise.allSettled(this.lanes.map((lane) => lane.route.close(left)));
     await settleWithin(Promise.allSettled(this.lanes.flatMap((lane) => [...lane.chains])), 1_000);
-    await settleWithin(this.writer.flush(), Math.max(1_000, left));
+    await settleWithin(this.changes.flush(), Math.max(1_000, left));
   }
 
   routes(): RouteReport[] {

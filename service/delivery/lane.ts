@@ -1,7 +1,7 @@
 /**
  * One route's lane in the delivery engine: a small buffer of claimed messages (claimed =
  * `sending` under this worker's lease), at most `window` submits in flight, and the answers and
- * receipts recorded through the group-commit writer. The store is asked for more when the buffer
+ * receipts recorded through the group-commit batcher (./change-batcher.ts). The store is asked for more when the buffer
  * runs low; the engine wakes an idle lane when new messages are committed and on its poll tick.
  */
 import type { CarrierSelection, ClaimedMessage, DeliveryStore } from '../store/delivery.js';
@@ -9,7 +9,7 @@ import { changeForAnswer, expiredBeforeSending, type OwnedBase } from './answers
 import type { DeliveryCounters } from './counters.js';
 import type { RetryPolicy } from './policy.js';
 import type { Receipt, Route, RouteStatus, SubmitResult } from './route.js';
-import type { ChangeWriter } from './change-batcher.js';
+import type { ChangeBatcher } from './change-batcher.js';
 
 export interface RouteReport extends RouteStatus {
   readonly name: string;
@@ -21,7 +21,7 @@ export interface RouteReport extends RouteStatus {
 /** What every lane of one engine shares. */
 export interface LaneContext {
   readonly store: DeliveryStore;
-  readonly writer: ChangeWriter;
+  readonly changes: ChangeBatcher;
   readonly counters: DeliveryCounters;
   readonly policy: RetryPolicy;
   readonly leaseMs: number;
@@ -74,13 +74,13 @@ export class Lane {
    * answered before the last part is): wait for what was in flight when it came, then look again.
    */
   async receipt(received: Receipt): Promise<boolean> {
-    const { writer, clock, counters } = this.context;
+    const { changes, clock, counters } = this.context;
     const change = { kind: 'receipt', route: this.route.name, at: clock(), receipt: received } as const;
     const inFlight = [...this.chains];
-    let matched = await writer.record(change);
+    let matched = await changes.record(change);
     if (!matched && inFlight.length > 0) {
       await Promise.allSettled(inFlight);
-      matched = await writer.record({ ...change, at: clock() });
+      matched = await changes.record({ ...change, at: clock() });
     }
     counters.count(this.route.name, matched ? `receipt_${received.state}` : 'receipt_unknown');
     return matched;
@@ -134,15 +134,15 @@ export class Lane {
   }
 
   private release(message: ClaimedMessage): void {
-    void this.context.writer.record({ ...this.owned(message, this.context.clock()), kind: 'released' });
+    void this.context.changes.record({ ...this.owned(message, this.context.clock()), kind: 'released' });
   }
 
   private send(message: ClaimedMessage): void {
-    const { clock, counters, policy, writer } = this.context;
+    const { changes, clock, counters, policy } = this.context;
     const now = clock();
     if (now > message.createdAt + policy.validityMs) {
       counters.count(this.route.name, 'expired');
-      void writer.record(expiredBeforeSending(this.owned(message, now)));
+      void changes.record(expiredBeforeSending(this.owned(message, now)));
       return;
     }
     this.inFlight++;
@@ -164,7 +164,7 @@ export class Lane {
       .then(
         (result) => {
           freeSlot();
-          return this.context.writer.record(this.answer(message, result));
+          return this.context.changes.record(this.changeFor(message, result));
         },
         (error: unknown) => {
           freeSlot();
@@ -181,7 +181,8 @@ export class Lane {
     this.chains.add(chain);
   }
 
-  private answer(message: ClaimedMessage, result: SubmitResult) {
+  /** The state change to record for the route's answer to `message` (counting its event). */
+  private changeFor(message: ClaimedMessage, result: SubmitResult) {
     const { clock, counters, policy, random } = this.context;
     const { change, event } = changeForAnswer(this.owned(message, clock()), message, result, policy, random);
     counters.count(this.route.name, event);

@@ -1,5 +1,7 @@
 /**
- * GSM 03.38 (3GPP TS 23.038) 7-bit default alphabet and its extension table.
+ * GSM 03.38 (3GPP TS 23.038) 7-bit default alphabet and its extension table: the one place the
+ * service knows which character has which septet code, for counting (`septetWidth`, `isGsm7`)
+ * and for the octets SMPP carries (`septetCodes`, `gsmText`; packing is ./pack.ts).
  *
  * A character of the default alphabet costs 1 septet; one of the extension table costs 2 (ESC +
  * code), and the two septets must stay in the same segment. ESC (0x1B) itself is not a character
@@ -19,7 +21,7 @@ for (const ch of DEFAULT_ALPHABET) if (ch !== '\u001b') SEPTETS.set(ch, 1);
 for (const ch of EXTENSION) SEPTETS.set(ch, 2);
 
 /** Septets `ch` costs in GSM 7-bit (1 or 2), or 0 when it has no GSM 7-bit encoding. */
-export function gsmSeptets(ch: string): 0 | 1 | 2 {
+export function septetWidth(ch: string): 0 | 1 | 2 {
   return SEPTETS.get(ch) ?? 0;
 }
 
@@ -29,4 +31,50 @@ export function isGsm7(text: string): boolean {
     if (!SEPTETS.has(text.charAt(i))) return false;
   }
   return true;
+}
+
+const ESC = 0x1b;
+/** The extension table's codes, in the order of EXTENSION: FF ^ { } \ [ ~ ] | €. */
+const EXTENSION_CODES = [0x0a, 0x14, 0x28, 0x29, 0x2f, 0x3c, 0x3d, 0x3e, 0x40, 0x65];
+
+const CODE_OF = new Map<string, number>();
+const CHAR_OF: string[] = [];
+const EXTENSION_CHAR_OF = new Map<number, string>();
+for (let code = 0; code < DEFAULT_ALPHABET.length; code++) {
+  const ch = DEFAULT_ALPHABET.charAt(code);
+  CHAR_OF[code] = ch;
+  if (code !== ESC) CODE_OF.set(ch, code);
+}
+for (let i = 0; i < EXTENSION.length; i++) {
+  const code = EXTENSION_CODES[i] as number;
+  CODE_OF.set(EXTENSION.charAt(i), 0x100 | code); // 0x100 marks "ESC first"
+  EXTENSION_CHAR_OF.set(code, EXTENSION.charAt(i));
+}
+
+/** The septet codes of `text` (an extension character gives ESC + its code). Throws on a character outside GSM 7-bit. */
+export function septetCodes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length * 2);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = CODE_OF.get(text.charAt(i));
+    if (code === undefined) throw new RangeError(`character U+${text.charCodeAt(i).toString(16)} is not in GSM 7-bit`);
+    if (code > 0xff) {
+      out[n++] = ESC;
+      out[n++] = code & 0x7f;
+    } else out[n++] = code;
+  }
+  return out.subarray(0, n);
+}
+
+/** Text of septet codes; an unknown extension code reads as its base character (23.038 says so). */
+export function gsmText(septets: ArrayLike<number>): string {
+  let text = '';
+  for (let i = 0; i < septets.length; i++) {
+    const code = (septets[i] as number) & 0x7f;
+    if (code === ESC && i + 1 < septets.length) {
+      const next = (septets[++i] as number) & 0x7f;
+      text += EXTENSION_CHAR_OF.get(next) ?? CHAR_OF[next];
+    } else text += code === ESC ? ' ' : CHAR_OF[code];
+  }
+  return text;
 }

@@ -1,59 +1,14 @@
 /**
  * GSM 03.38 text as SMPP carries it with data_coding 0: septet codes (one per octet, "unpacked",
- * the SMPP default) or 7-bit packed (3GPP TS 23.038 §6.1.2.1), and UCS-2 for data_coding 8.
+ * the SMPP default; ./gsm-alphabet.ts makes them) or 7-bit packed (3GPP TS 23.038 §6.1.2.1), and
+ * UCS-2 for data_coding 8.
  *
  * node-smpp has a GSM coder, but it maps a character it does not know to a space, cannot pack,
  * and its decoder turns octets above 0x7F into spaces; the service has already checked that the
- * text is GSM 7-bit, so the route encodes from the service's own alphabet (service/gsm.ts).
+ * text is GSM 7-bit, so the route encodes from the service's own alphabet.
  */
-import { DEFAULT_ALPHABET, EXTENSION } from './gsm-alphabet.js';
 
-const ESC = 0x1b;
 const CR = 0x0d;
-/** The extension table's codes, in the order of EXTENSION: FF ^ { } \ [ ~ ] | €. */
-const EXTENSION_CODES = [0x0a, 0x14, 0x28, 0x29, 0x2f, 0x3c, 0x3d, 0x3e, 0x40, 0x65];
-
-const CODE_OF = new Map<string, number>();
-const CHAR_OF: string[] = [];
-const EXTENSION_CHAR_OF = new Map<number, string>();
-for (let code = 0; code < DEFAULT_ALPHABET.length; code++) {
-  const ch = DEFAULT_ALPHABET.charAt(code);
-  CHAR_OF[code] = ch;
-  if (code !== ESC) CODE_OF.set(ch, code);
-}
-for (let i = 0; i < EXTENSION.length; i++) {
-  const code = EXTENSION_CODES[i] as number;
-  CODE_OF.set(EXTENSION.charAt(i), 0x100 | code); // 0x100 marks "ESC first"
-  EXTENSION_CHAR_OF.set(code, EXTENSION.charAt(i));
-}
-
-/** The septet codes of `text` (an extension character gives ESC + its code). Throws on a character outside GSM 7-bit. */
-export function gsmSeptets(text: string): Uint8Array {
-  const out = new Uint8Array(text.length * 2);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = CODE_OF.get(text.charAt(i));
-    if (code === undefined) throw new RangeError(`character U+${text.charCodeAt(i).toString(16)} is not in GSM 7-bit`);
-    if (code > 0xff) {
-      out[n++] = ESC;
-      out[n++] = code & 0x7f;
-    } else out[n++] = code;
-  }
-  return out.subarray(0, n);
-}
-
-/** Text of septet codes; an unknown extension code reads as its base character (23.038 says so). */
-export function gsmText(septets: ArrayLike<number>): string {
-  let text = '';
-  for (let i = 0; i < septets.length; i++) {
-    const code = (septets[i] as number) & 0x7f;
-    if (code === ESC && i + 1 < septets.length) {
-      const next = (septets[++i] as number) & 0x7f;
-      text += EXTENSION_CHAR_OF.get(next) ?? CHAR_OF[next];
-    } else text += code === ESC ? ' ' : CHAR_OF[code];
-  }
-  return text;
-}
 
 /**
  * Packs septets into octets, the first one starting `fillBits` bits in (the fill that puts the

@@ -17,7 +17,7 @@
  * pair (a character outside the BMP counts as 2 UCS-2 units, as handsets send it).
  */
 import { SmsRefusal } from '../errors.js';
-import { gsmSeptets, isGsm7 } from './gsm-alphabet.js';
+import { isGsm7, septetWidth } from './gsm-alphabet.js';
 
 export type Encoding = 'gsm7' | 'ucs2';
 
@@ -80,7 +80,7 @@ export function splitIntoSegments(text: string, port: boolean): SegmentSplit {
 function characters(text: string, encoding: Encoding): Array<[string, number]> {
   const pieces: Array<[string, number]> = [];
   if (encoding === 'gsm7') {
-    for (let i = 0; i < text.length; i++) pieces.push([text.charAt(i), gsmSeptets(text.charAt(i))]);
+    for (let i = 0; i < text.length; i++) pieces.push([text.charAt(i), septetWidth(text.charAt(i))]);
     return pieces;
   }
   for (const ch of text) pieces.push([ch, ch.length]); // a string iterator yields whole surrogate pairs

@@ -1,5 +1,5 @@
 /**
- * The service's own layers: the store knows records, not delivery; the delivery engine knows the
+ * The service's own layers: the GSM codec (sms/) knows no other concern; the store knows records, not delivery; the delivery engine knows the
  * store's interfaces, not the wire handlers; a route (SMPP, e-mail) and the simulator know the
  * route contract, not the engine, the routes file or the store. Checked from the imports.
  */
@@ -12,11 +12,12 @@ const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), '../../service'
 
 /** Folder under service/ → paths under service/ its code must not import (a prefix matches a folder). */
 const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
-  store: ['delivery/', 'app.ts', 'server.ts', 'sms.ts', 'handlers.ts', 'accounts.ts'],
-  delivery: ['app.ts', 'server.ts', 'sms.ts', 'handlers.ts', 'accounts.ts'],
-  'delivery/smpp': ['delivery/engine.ts', 'delivery/config/', 'delivery/writer.ts', 'store/'],
-  'delivery/email': ['delivery/engine.ts', 'delivery/config/', 'delivery/writer.ts', 'store/'],
-  'delivery/simulator': ['delivery/engine.ts', 'delivery/config/', 'delivery/writer.ts', 'store/'],
+  sms: ['accounts/', 'outbox/', 'send/', 'delivery/', 'store/', 'metrics/', 'app.ts', 'server.ts', 'handlers.ts'],
+  store: ['delivery/', 'app.ts', 'server.ts', 'send/sms.ts', 'handlers.ts', 'accounts/accounts.ts'],
+  delivery: ['app.ts', 'server.ts', 'send/sms.ts', 'handlers.ts', 'accounts/accounts.ts'],
+  'delivery/smpp': ['delivery/engine.ts', 'delivery/config/routes-file.ts', 'delivery/change-batcher.ts', 'store/'],
+  'delivery/email': ['delivery/engine.ts', 'delivery/config/routes-file.ts', 'delivery/change-batcher.ts', 'store/'],
+  'delivery/simulator': ['delivery/engine.ts', 'delivery/config/', 'delivery/change-batcher.ts', 'store/'],
 };
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -1,6 +1,6 @@
 /**
  * An e-mail route's settings: the routes file's `type: email` entry, validated, defaults filled
- * in (config/email-settings.ts reads it). The relay password is read from the environment variable the file names (`passwordEnv`):
+ * in (./routes-entry.ts reads it). The relay password is read from the environment variable the file names (`passwordEnv`):
  * it is never in the file, argv or a log line.
  */
 export interface EmailRouteOptions {

@@ -5,7 +5,8 @@
  * UCS-2 big-endian). Parts of one message are put back together by reference.
  */
 import type smpp from 'smpp';
-import { fillBitsAfter, gsmText, ucs2Text, unpackSeptets } from '../../sms/pack.js';
+import { gsmText } from '../../sms/gsm-alphabet.js';
+import { fillBitsAfter, ucs2Text, unpackSeptets } from '../../sms/pack.js';
 import { fieldOctets } from '../smpp/raw-octets.js';
 
 export interface Address {

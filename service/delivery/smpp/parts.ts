@@ -13,7 +13,8 @@
  */
 import type { OutgoingMessage } from '../route.js';
 import { splitIntoSegments } from '../../sms/segments.js';
-import { fillBitsAfter, gsmSeptets, packSeptets, ucs2Octets } from '../../sms/pack.js';
+import { septetCodes } from '../../sms/gsm-alphabet.js';
+import { fillBitsAfter, packSeptets, ucs2Octets } from '../../sms/pack.js';
 import type { SmppRouteOptions } from './options.js';
 
 export const ESM_UDHI = 0x40;
@@ -96,7 +97,7 @@ export function userDataHeader(concat: Concat | undefined, port: number | null):
 
 function body(text: string, encoding: OutgoingMessage['encoding'], layout: Layout, udhOctets: number): Buffer {
   if (encoding === 'ucs2') return ucs2Octets(text);
-  const septets = gsmSeptets(text);
+  const septets = septetCodes(text);
   if (layout.gsmPacking === 'unpacked') return Buffer.from(septets);
   const packed = packSeptets(septets, fillBitsAfter(udhOctets));
   return Buffer.from(packed.buffer, packed.byteOffset, packed.length);

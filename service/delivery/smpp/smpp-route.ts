@@ -13,7 +13,7 @@ import { buildParts, type SubmitPart } from './parts.js';
 import { fieldOctets } from './raw-octets.js';
 import { isReceipt, parseReceipt } from './receipts.js';
 import { statusClass, statusCode, statusName } from './status-codes.js';
-import { SmppWriter } from './submit-window.js';
+import { SubmitWindow } from './submit-window.js';
 
 export interface SmppRouteDeps {
   /** Milliseconds, for pacing, timeouts and keep-alive (default Date.now). */
@@ -49,7 +49,7 @@ class SmppRoute implements Route, BindOwner {
   private events: RouteEvents | undefined;
   private readonly transmitter: Bind;
   private readonly receiver: Bind | undefined;
-  private readonly writer: SmppWriter;
+  private readonly window: SubmitWindow;
   private messagesInFlight = 0;
   private reference = 0;
   private closing = false;
@@ -63,7 +63,7 @@ class SmppRoute implements Route, BindOwner {
     const split = options.bind === 'transmitter+receiver';
     this.transmitter = new Bind(split ? 'transmitter' : 'transceiver', options, this, clock);
     this.receiver = split ? new Bind('receiver', options, this, clock) : undefined;
-    this.writer = new SmppWriter(this.transmitter, options, new Pacer(options.throughputPerSecond, clock.now), clock);
+    this.window = new SubmitWindow(this.transmitter, options, new Pacer(options.throughputPerSecond, clock.now), clock);
     this.reference = Math.floor(clock.random() * 0x10000);
   }
 
@@ -106,7 +106,7 @@ class SmppRoute implements Route, BindOwner {
       return { outcome: 'retry', code: 'SMSKIT_CLOSING', text: 'the route is closing', maybeSent: false };
     const destination = message.smsto.startsWith('+') ? message.smsto.slice(1) : message.smsto;
     const outcomes = await Promise.all(
-      built.parts.map((part) => this.writer.submit(this.submitFields(part, destination))),
+      built.parts.map((part) => this.window.submit(this.submitFields(part, destination))),
     );
     return combine(outcomes);
   }
@@ -140,7 +140,7 @@ class SmppRoute implements Route, BindOwner {
         });
       });
     }
-    this.writer.abandon('SMSKIT_CLOSING', 'the route closed before the SMSC answered', true);
+    this.window.abandon('SMSKIT_CLOSING', 'the route closed before the SMSC answered', true);
     const left = Math.max(0, deadline - this.clock.now());
     await Promise.all([this.transmitter.stop(left), this.receiver?.stop(left)]);
   }
@@ -152,12 +152,12 @@ class SmppRoute implements Route, BindOwner {
   }
 
   bound(bind: Bind): void {
-    if (bind === this.transmitter) this.writer.connected();
+    if (bind === this.transmitter) this.window.connected();
   }
 
   lost(bind: Bind): void {
     if (bind === this.transmitter)
-      this.writer.abandon('SMPP_CONNECTION_LOST', `connection to ${bind.peer} lost before the SMSC answered`);
+      this.window.abandon('SMPP_CONNECTION_LOST', `connection to ${bind.peer} lost before the SMSC answered`);
   }
 
   deliver(pdu: smpp.PDU, reply: (options?: Record<string, unknown>) => void): void {

@@ -16,7 +16,7 @@ interface Pending {
   settle(outcome: PartOutcome): void;
 }
 
-export class SmppWriter {
+export class SubmitWindow {
   private free: number;
   private readonly waiting: Array<() => void> = [];
   private readonly outstanding = new Set<Pending>();

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCarrierTable, DEFAULT_CARRIERS, loadCarrierTable, resolveCarrier } from '../../../service/send/carriers.js';
+import {
+  createCarrierTable,
+  DEFAULT_CARRIERS,
+  loadCarrierTable,
+  resolveCarrier,
+} from '../../../service/send/carriers.js';
 import { SmsRefusal } from '../../../service/errors.js';
 import { canonicalKeyword, checkKeyword } from '../../../service/send/keyword.js';
 import { parsePort } from '../../../service/send/port.js';

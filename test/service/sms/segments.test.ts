@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SmsRefusal } from '../../../service/errors.js';
-import { gsmSeptets, isGsm7 } from '../../../service/sms/gsm-alphabet.js';
-import { checkMessage, splitIntoSegments, segmentCapacity, udhOctets, type Encoding } from '../../../service/sms/segments.js';
+import { isGsm7, septetWidth } from '../../../service/sms/gsm-alphabet.js';
+import {
+  checkMessage,
+  splitIntoSegments,
+  segmentCapacity,
+  udhOctets,
+  type Encoding,
+} from '../../../service/sms/segments.js';
 
 const a = (n: number): string => 'a'.repeat(n);
 const zhe = (n: number): string => 'ж'.repeat(n); // Cyrillic: UCS-2, one unit each
@@ -26,7 +32,7 @@ describe('GSM 03.38 alphabet', () => {
   it.each(cases)('%s', (_name, { given, want }) => {
     expect(isGsm7(given)).toBe(want.gsm7);
     if (want.septets !== undefined) {
-      expect([...given].reduce((sum, ch) => sum + gsmSeptets(ch), 0)).toBe(want.septets);
+      expect([...given].reduce((sum, ch) => sum + septetWidth(ch), 0)).toBe(want.septets);
     }
   });
 });
@@ -99,7 +105,7 @@ describe('segment counts at the boundaries', () => {
     const capacity = segmentCapacity(want.encoding, split.segments.length > 1, port);
     for (const segment of split.segments) {
       expect(segment).not.toMatch(/\p{Cs}/u); // no half of a surrogate pair
-      const units = want.encoding === 'gsm7' ? [...segment].reduce((s, ch) => s + gsmSeptets(ch), 0) : segment.length;
+      const units = want.encoding === 'gsm7' ? [...segment].reduce((s, ch) => s + septetWidth(ch), 0) : segment.length;
       expect(units).toBeLessThanOrEqual(capacity);
     }
     expect(checkMessage(given.text, port, { maxSegments: 10 })).toEqual(want);

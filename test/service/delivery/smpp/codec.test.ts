@@ -1,19 +1,11 @@
 /**
- * The pieces of the SMPP route that need no socket: the septet codec (unpacked and packed, fill
- * bits, CR padding), parts with their headers, the status table, receipt parsing, pacing and
- * backoff, and the simulator's outcome mix.
+ * The pieces of the SMPP route that need no socket: parts with their headers, the status table,
+ * receipt parsing, pacing and backoff, and the simulator's outcome mix (the septet codec itself
+ * is proven in test/service/sms/pack.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { decodeText, readUserDataHeader } from '../../../../service/delivery/simulator/decode.js';
 import { parseOutcomeMix, pickOutcome } from '../../../../service/delivery/simulator/outcomes.js';
-import {
-  fillBitsAfter,
-  gsmSeptets,
-  gsmText,
-  packSeptets,
-  ucs2Octets,
-  unpackSeptets,
-} from '../../../../service/sms/pack.js';
 import { backoffDelay, Pacer } from '../../../../service/delivery/smpp/pacing.js';
 import { buildParts } from '../../../../service/delivery/smpp/parts.js';
 import { parseReceipt } from '../../../../service/delivery/smpp/receipts.js';
@@ -21,44 +13,6 @@ import { statusClass, statusName } from '../../../../service/delivery/smpp/statu
 import { stored } from './helpers.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-
-describe('GSM 7-bit', () => {
-  it.each([
-    ['hellohello', 'e8329bfd4697d9ec37'], // 3GPP's and everyone's textbook example
-    ['A', '41'],
-    ['1234567', '31d98c56b3dd1a'], // 7 septets: the last octet's 7 spare bits carry CR (0x0d << 1)
-  ])('packs %j as %s', (text, want) => {
-    expect(hex(packSeptets(gsmSeptets(text)))).toBe(want);
-    expect(gsmText(unpackSeptets(packSeptets(gsmSeptets(text))))).toBe(text);
-  });
-
-  it('puts extension characters as ESC + code and reads them back', () => {
-    expect(hex(gsmSeptets('€[]~^{}\\|\f'))).toBe('1b651b3c1b3e1b3d1b141b281b291b2f1b401b0a');
-    expect(gsmText(gsmSeptets('@£$¥ΔΦ_ €[x]'))).toBe('@£$¥ΔΦ_ €[x]');
-    expect(() => gsmSeptets('你')).toThrow(/not in GSM 7-bit/);
-  });
-
-  it('packs after a header with fill bits to the next septet boundary, for every header length', () => {
-    const text = 'The quick brown fox €{}';
-    for (let udh = 0; udh <= 13; udh++) {
-      const fill = fillBitsAfter(udh);
-      expect((udh * 8 + fill) % 7).toBe(0);
-      expect(gsmText(unpackSeptets(packSeptets(gsmSeptets(text), fill), fill))).toBe(text);
-    }
-    expect(fillBitsAfter(6)).toBe(1);
-    expect(fillBitsAfter(7)).toBe(0);
-    expect(fillBitsAfter(12)).toBe(2);
-  });
-
-  it('keeps a real trailing "@" (code 0) apart from padding', () => {
-    for (const text of ['abcdef@', 'abcdefg@', '@'])
-      expect(gsmText(unpackSeptets(packSeptets(gsmSeptets(text))))).toBe(text);
-  });
-
-  it('UCS-2 is UTF-16 big-endian, emoji as surrogate pairs', () => {
-    expect(hex(ucs2Octets('A€😀'))).toBe('004120acd83dde00');
-  });
-});
 
 describe('parts', () => {
   const layout = { gsmPacking: 'unpacked', concatenation: 'udh' } as const;
