@@ -4,7 +4,7 @@
  * disk (the database on a 2 MiB tmpfs, filled up), a database locked by another process, and a
  * corrupt file. Each refuses with a Server/Receiver fault on every binding (GET/POST: 500 with
  * X-Smskit-Fault-Code: Server), logs one clear line, acknowledges nothing it did not store, and
- * recovers once the condition clears. (test/service/store.test.ts proves the store-level behaviour.)
+ * recovers once the condition clears. (test/service/store/store.test.ts proves the store-level behaviour.)
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
