@@ -26,7 +26,7 @@ export interface SmsServerOptions extends SmsAppOptions {
   readonly tls?: ListenOptions['tls'];
   /** Serve GET /metrics and /healthz on a listener of their own (host default 127.0.0.1). */
   readonly metrics?: { readonly host?: string; readonly port: number };
-  /** How long message text and messages are kept (see outbox/retention.ts); for ever when absent. */
+  /** How long message text and messages are kept (see ./outbox/retention.ts); for ever when absent. */
   readonly retention?: RetentionOptions;
 }
 

@@ -8,7 +8,7 @@
  * A table file is JSON: `{ "allowAuto": true, "carriers": { "att": "AT&T", ... } }`. A carrier that
  * takes mail at an e-mail-to-SMS gateway is written as an object instead of its name:
  * `"verizon": { "name": "Verizon Wireless", "emailGateway": { "domain": "vtext.com", "countryCode": "1" } }`
- * (see delivery/email/gateways.ts; the e-mail route sends to `<number>@<domain>`).
+ * (see service/delivery/email/gateways.ts; the e-mail route sends to `<number>@<domain>`).
  */
 import { readFileSync } from 'node:fs';
 import { checkEmailGateway, DEFAULT_EMAIL_GATEWAYS, type EmailGateway } from '../delivery/email/gateways.js';

@@ -8,10 +8,8 @@ import type { CarrierSelection } from '../../store/delivery.js';
 import { AUTO_CARRIER, type CarrierTable } from '../../send/carriers.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../policy.js';
 import type { Route } from '../route.js';
-import { createEmailRoute } from '../email/index.js';
-import { createSmppRoute } from '../smpp/index.js';
-import { readEmailSettings } from '../email/routes-entry.js';
-import { readSmppSettings } from '../smpp/routes-entry.js';
+import { createEmailRoute, readEmailSettings } from '../email/index.js';
+import { createSmppRoute, readSmppSettings } from '../smpp/index.js';
 import { Settings, SettingsError } from './settings.js';
 
 /** Reads one `routes.<name>` entry of a kind and returns how to build the route. */
