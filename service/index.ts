@@ -31,6 +31,6 @@ export {
   type StorageCode,
   type SmsField,
 } from './errors.js';
-export { MESSAGE_ID_PATTERN } from './outbox/ids.js';
+export { MESSAGE_ID_PATTERN } from './store/ids.js';
 export { DEFAULT_SCRYPT, type ScryptParams } from './accounts/passwords.js';
 export { DEFAULT_MAX_SEGMENTS, segmentCapacity, splitIntoSegments } from './sms/segments.js';

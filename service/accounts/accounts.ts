@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSharedVerifier, createVerifiedCache } from './credential-cache.js';
 import { SmsRefusal } from '../errors.js';
-import { canonicalKeyword } from '../send/keyword.js';
+import { canonicalKeyword } from './keyword.js';
 import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords.js';
 import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
 import type { AccountRow, Store } from '../store/index.js';

@@ -17,7 +17,7 @@ import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.j
 import type { Accounts } from '../accounts/accounts.js';
 import { resolveCarrier, type CarrierTable } from './carriers.js';
 import { SmsRefusal, SmsUnavailable, StorageError, type SmsField } from '../errors.js';
-import { checkKeyword } from './keyword.js';
+import { checkKeyword } from '../accounts/keyword.js';
 import { normalizePhone, type PhoneOptions } from './phone.js';
 import { parsePort } from './port.js';
 import { checkMessage, DEFAULT_MAX_SEGMENTS } from '../sms/segments.js';

@@ -7,7 +7,7 @@
  * How a batch is committed (synchronously, or one at a time while the next gathers) is each
  * store's own.
  */
-import { createIdGenerator } from '../outbox/ids.js';
+import { createIdGenerator } from './ids.js';
 import { StorageError } from '../errors.js';
 import type { NewMessage } from './records.js';
 import type { StoreOptions } from './store.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceAPIClient } from '../../generated/service-api/index.js';
 import { SoapFaultError, type UsernameTokenOptions } from '../../runtime/index.js';
-import { MESSAGE_ID_PATTERN } from '../../service/outbox/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../service/store/ids.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
 
 const ACCOUNT_PASSWORD = 'correct horse battery';

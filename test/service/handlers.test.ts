@@ -6,7 +6,7 @@ import { ServiceError } from '../../runtime/errors.js';
 import { checkSmsAppOptions, openSmsApp, type SmsApp, type SmsAppOptions } from '../../service/app.js';
 import { sqliteDatabaseOf } from '../../service/store/index.js';
 import { SmsUnavailable } from '../../service/errors.js';
-import { MESSAGE_ID_PATTERN } from '../../service/outbox/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../service/store/ids.js';
 
 const PASSWORD = 'correct horse battery';
 const dir = mkdtempSync(join(tmpdir(), 'smskit-handlers-'));

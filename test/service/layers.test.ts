@@ -1,7 +1,9 @@
 /**
- * The service's own layers: the GSM codec (sms/) knows no other concern; the store knows records, not delivery; the delivery engine knows the
- * store's interfaces, not the wire handlers; a route (SMPP, e-mail) and the simulator know the
- * route contract, not the engine, the routes file or the store. Checked from the imports.
+ * The service's own layers: the GSM codec (sms/) knows no other concern; the store knows records,
+ * not accounts, the outbox report or delivery; accounts and the outbox know the store, not each
+ * other, `send` or delivery; the delivery engine knows the store's interfaces, not the wire
+ * handlers; a route (SMPP, e-mail) and the simulator know the route contract, not the engine, the
+ * routes file or the store. Checked from the imports.
  */
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,8 +15,10 @@ const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), '../../service'
 /** Folder under service/ → paths under service/ its code must not import (a prefix matches a folder). */
 const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   sms: ['accounts/', 'outbox/', 'send/', 'delivery/', 'store/', 'metrics/', 'app.ts', 'server.ts', 'handlers.ts'],
-  store: ['delivery/', 'app.ts', 'server.ts', 'send/sms.ts', 'handlers.ts', 'accounts/accounts.ts'],
-  delivery: ['app.ts', 'server.ts', 'send/sms.ts', 'handlers.ts', 'accounts/accounts.ts'],
+  store: ['delivery/', 'accounts/', 'send/', 'outbox/', 'metrics/', 'app.ts', 'server.ts', 'handlers.ts'],
+  accounts: ['send/', 'outbox/', 'delivery/', 'metrics/', 'app.ts', 'server.ts', 'handlers.ts'],
+  outbox: ['send/', 'accounts/', 'delivery/', 'metrics/', 'app.ts', 'server.ts', 'handlers.ts'],
+  delivery: ['app.ts', 'server.ts', 'send/sms.ts', 'handlers.ts', 'accounts/', 'outbox/'],
   'delivery/smpp': ['delivery/engine.ts', 'delivery/config/routes-file.ts', 'delivery/change-batcher.ts', 'store/'],
   'delivery/email': ['delivery/engine.ts', 'delivery/config/routes-file.ts', 'delivery/change-batcher.ts', 'store/'],
   'delivery/simulator': ['delivery/engine.ts', 'delivery/config/', 'delivery/change-batcher.ts', 'store/'],

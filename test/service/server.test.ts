@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_ID_PATTERN } from '../../service/outbox/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../service/store/ids.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
 import { openSqliteStore, sqliteDatabaseOf } from '../../service/store/index.js';
 

@@ -1,6 +1,6 @@
 /** Operating on the outbox on PostgreSQL (the same meaning as ../sqlite/outbox-query.ts). */
 import type { Pool } from 'pg';
-import { firstIdAt } from '../../outbox/ids.js';
+import { firstIdAt } from '../ids.js';
 import type { StoredMessage } from '../records.js';
 import { type HistoryChange, type OutboxQuery, PRUNABLE_STATES, type PruneMode } from '../sqlite/outbox-query.js';
 import { inTransaction, type Queryable } from './connect.js';

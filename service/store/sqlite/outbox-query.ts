@@ -3,11 +3,11 @@
  * (a cursor on outbox_events.seq, for `smskit outbox --follow`), and retention (pruning old
  * messages, or only their text).
  *
- * Time filters are bounds on the primary key: ids start with their creation time (service/outbox/ids.ts), so
+ * Time filters are bounds on the primary key: ids start with their creation time (../ids.ts), so
  * `--since` and `prune --before` need no index of their own.
  */
 import type Database from 'better-sqlite3';
-import { firstIdAt } from '../../outbox/ids.js';
+import { firstIdAt } from '../ids.js';
 import type { HistoryChange, MessageState, StoredMessage } from '../records.js';
 import { type ChangeColumns, changeFromRow, messageFromRow, type OutboxColumns } from '../rows.js';
 

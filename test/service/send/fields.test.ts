@@ -9,7 +9,7 @@ import {
   resolveCarrier,
 } from '../../../service/send/carriers.js';
 import { SmsRefusal } from '../../../service/errors.js';
-import { canonicalKeyword, checkKeyword } from '../../../service/send/keyword.js';
+import { canonicalKeyword, checkKeyword } from '../../../service/accounts/keyword.js';
 import { parsePort } from '../../../service/send/port.js';
 
 function refusalOf(run: () => unknown): { code: string; field: string | undefined } | undefined {

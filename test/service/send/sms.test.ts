@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts } from '../../../service/accounts/accounts.js';
 import { createCarrierTable } from '../../../service/send/carriers.js';
 import { SmsRefusal, SmsUnavailable } from '../../../service/errors.js';
-import { MESSAGE_ID_PATTERN } from '../../../service/outbox/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../../service/outbox/report.js';
 import type { SMSSend, SMSSendToPort } from '../../../generated/service-api/types.js';
 import { createSmsService, type Given, type SendRequest, type SmsService } from '../../../service/send/sms.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
-import { MESSAGE_ID_PATTERN } from '../../../service/outbox/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
 import { describeOperations } from './operations-contract.js';
 

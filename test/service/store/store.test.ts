@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, toStorageError } from '../../../service/store/index.js';
 import { MIGRATIONS } from '../../../service/store/sqlite/migrations.js';
 import { StorageError } from '../../../service/errors.js';
-import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../../service/outbox/ids.js';
+import { createIdGenerator, MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import {
   openSqliteStore,
   type NewMessage,
