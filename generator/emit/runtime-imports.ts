@@ -64,6 +64,8 @@ export const runtime = {
 /**
  * `import { … } from '<specifier>'` of the given symbols, in the order given: `import type { … }`
  * when every one is type-only, otherwise `type` before each type-only name.
+ * @internal Typed with ts-morph, a development dependency: left out of the published
+ * declarations, which reach this module for DEFAULT_RUNTIME_IMPORT.
  */
 export function runtimeImportDeclaration(
   specifier: string,

@@ -258,6 +258,11 @@ describe('the check itself', () => {
   it('tells a file from a folder, and resolves short forms only where the text puts them', () => {
     expect(missing(markdownPaths('x.md', '`runtime/server.ts/` and `runtime/codec/index.ts/`'))).toHaveLength(2);
     expect(missing(markdownPaths('x.md', '`runtime/server` and `runtime/server.ts`'))).toEqual([]);
+    const patterns = '`docs/*.md`, `generated/<service>/descriptor.ts`, `docs/*.xyz`, `runtime/{client,nowhere}.ts`';
+    expect(missing(markdownPaths('x.md', patterns))).toEqual([
+      'x.md:1: docs/*.xyz',
+      'x.md:1: runtime/{client,nowhere}.ts',
+    ]);
     expect(missing(markdownPaths('x.md', '`runtime/server/` and `runtime/{client,server}.ts`'))).toEqual([]);
     // A short path resolves under a folder named before it in the section, not after, not in another section.
     const walk = '`test/docs/doc-run.test.ts` runs (`docs/doc-run.test.ts`)';
