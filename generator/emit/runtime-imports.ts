@@ -29,25 +29,26 @@ interface RuntimeTypes {
 /** A value the runtime exports (a class, a function): what `import { X }` can take at run time. */
 export type RuntimeValueName = keyof typeof Runtime;
 export type RuntimeTypeName = keyof RuntimeTypes;
+export type RuntimeName = RuntimeValueName | RuntimeTypeName;
 
 /** One runtime symbol as generated code imports it. */
-export interface RuntimeSymbol {
-  readonly name: RuntimeValueName | RuntimeTypeName;
+export interface RuntimeSymbol<Name extends RuntimeName = RuntimeName> {
+  readonly name: Name;
   /** Imported with `type`: the generated code names it only in types. */
   readonly typeOnly: boolean;
 }
 
 /** A runtime value: only a name the runtime's index exports as a value compiles. */
-export function runtimeValue(name: RuntimeValueName): RuntimeSymbol {
+export function runtimeValue<Name extends RuntimeValueName>(name: Name): RuntimeSymbol<Name> {
   return { name, typeOnly: false };
 }
 
 /** A runtime type, imported with `type`: only a name listed in `RuntimeTypes` compiles. */
-export function runtimeType(name: RuntimeTypeName): RuntimeSymbol {
+export function runtimeType<Name extends RuntimeTypeName>(name: Name): RuntimeSymbol<Name> {
   return { name, typeOnly: true };
 }
 
-/** Every runtime symbol generated code uses, by name. */
+/** Every runtime symbol generated code uses, keyed by its name (the compiler holds each key to its name). */
 export const runtime = {
   ServiceClient: runtimeValue('ServiceClient'),
   createRequestListener: runtimeValue('createRequestListener'),
@@ -59,7 +60,7 @@ export const runtime = {
   ServerOptions: runtimeType('ServerOptions'),
   ServiceDescriptor: runtimeType('ServiceDescriptor'),
   XmlElement: runtimeType('XmlElement'),
-} as const satisfies Record<string, RuntimeSymbol>;
+} as const satisfies { readonly [Name in RuntimeName]?: RuntimeSymbol<Name> };
 
 /**
  * `import { … } from '<specifier>'` of the given symbols, in the order given: `import type { … }`

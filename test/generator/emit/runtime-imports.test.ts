@@ -97,4 +97,16 @@ describe('the runtime imports table', () => {
     expect(errors.some((e) => e.includes("'XmlElement'"))).toBe(true);
     expect(errors.some((e) => e.includes('"ServiceClient"'))).toBe(true);
   }, 60_000);
+
+  it('fails to compile a table entry whose key is not its name', () => {
+    const table = readFileSync(TABLE, 'utf8');
+    const swapped = table.replace(
+      "CallOptions: runtimeType('CallOptions')",
+      "CallOptions: runtimeType('ClientOptions')",
+    );
+    expect(swapped).not.toBe(table);
+    const errors = errorsIn(compile(new Map([[TABLE, swapped]]), [TABLE], planted), TABLE);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('"ClientOptions"');
+  }, 60_000);
 });
