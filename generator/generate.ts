@@ -11,12 +11,11 @@ import { refuse } from './errors.js';
 import { rootIndexStatements, serviceIndexStatements } from './emit/index-file.js';
 import { planModel, type ModelPlan } from './plan/index.js';
 import { printFile, provenanceHeader } from './emit/project.js';
+import { DEFAULT_RUNTIME_IMPORT } from './emit/runtime-imports.js';
 import { serverStatements } from './emit/server-file.js';
 import { typesStatements } from './emit/types-file.js';
 import type { ModelWarning, WsdlModel } from './model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
-
-export const DEFAULT_RUNTIME_IMPORT = 'smskit/runtime';
 
 export interface GenerateOptions {
   /** Module specifier generated code imports the runtime from (default 'smskit/runtime'). */

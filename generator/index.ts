@@ -3,10 +3,10 @@ export { parseWsdl } from './parse/index.js';
 export {
   generate,
   generateTree,
-  DEFAULT_RUNTIME_IMPORT,
   type GenerateOptions,
   type GeneratedTree,
 } from './generate.js';
+export { DEFAULT_RUNTIME_IMPORT } from './emit/runtime-imports.js';
 export { toDescriptor } from './descriptor/index.js';
 export {
   readContract,

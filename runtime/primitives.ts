@@ -1,7 +1,7 @@
 /**
  * Every simple type smskit carries, with the facts each part needs about it: the one place an
- * XSD built-in is added. The generator's type map, the runtime's codecs (primitives.ts and
- * temporal.ts), the contract diff's acceptance rules, the HTTP GET/POST parameters and the
+ * XSD built-in is added. The generator's type map, the runtime's codecs (codec/primitives.ts and
+ * codec/temporal.ts), the contract diff's acceptance rules, the HTTP GET/POST parameters and the
  * conformance samples all read this table or key their own per-type data by `PrimitiveName`
  * (`satisfies Record<PrimitiveName, …>`), so a name added here and forgotten there is a compile
  * error rather than a value that fails at run time. docs/generator.md has the same table as prose.

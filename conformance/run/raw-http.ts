@@ -28,7 +28,7 @@ export type { RawResponse } from './raw-response.js';
 
 export interface RawOptions {
   readonly maxResponseBytes: number;
-  /** TLS settings and the proxy route (network.ts); undefined: a direct connection with Node's defaults. */
+  /** TLS settings and the proxy route (runtime/network/raw.ts); undefined: a direct connection with Node's defaults. */
   readonly network?: RawNetwork | undefined;
   /** Aborts the exchange (deadline or end of run); its reason is the rejection. */
   readonly signal: AbortSignal;

@@ -36,7 +36,7 @@ export interface RunnerOptions {
   /** Time limit of the whole run, probe included. */
   readonly runTimeoutMs: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** TLS, proxy, Authorization and a WS-Security UsernameToken (network.ts). */
+  /** TLS, proxy, Authorization and a WS-Security UsernameToken (runtime/network/raw.ts). */
   readonly network?: RawNetwork | undefined;
   readonly level: Level;
   readonly checks: readonly Check[];

@@ -8,7 +8,7 @@
  * incrementally and abandoned the moment it passes the limit. A bound that is hit fails the
  * exchange with a message that names it; a response head that had arrived is kept for the trace.
  *
- * With network options (network.ts) the same pool speaks TLS with the run's CA and client
+ * With network options (runtime/network/raw.ts) the same pool speaks TLS with the run's CA and client
  * certificate, goes through the run's proxy (undici's ProxyAgent: a CONNECT tunnel to an https
  * target, absolute-form requests to an http one) and sends the run's Authorization on every
  * request.
@@ -33,7 +33,7 @@ export interface TransportOptions {
   readonly maxResponseBytes: number;
   /** Extra headers (-H) added to every request; the case's own headers win. */
   readonly headers: Readonly<Record<string, string>>;
-  /** TLS, proxy, Authorization (network.ts); none: plain connections to the origin. */
+  /** TLS, proxy, Authorization (runtime/network/raw.ts); none: plain connections to the origin. */
   readonly network?: RawNetwork | undefined;
 }
 

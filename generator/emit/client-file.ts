@@ -8,6 +8,7 @@ import { quoteString } from '../naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
+import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { PlannedBinding, PlannedOperation, ServicePlan } from '../plan/service.js';
 
@@ -24,15 +25,7 @@ export function clientStatements(
 /** The runtime, the descriptor, and the types and XmlElement only where the methods use them. */
 function clientImports(service: ServicePlan, types: OperationTypes, runtimeImport: string): StatementStructures[] {
   return [
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: runtimeImport,
-      namedImports: [
-        'ServiceClient',
-        { name: 'CallOptions', isTypeOnly: true },
-        { name: 'ClientOptions', isTypeOnly: true },
-      ],
-    },
+    runtimeImportDeclaration(runtimeImport, [runtime.ServiceClient, runtime.CallOptions, runtime.ClientOptions]),
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: './descriptor.js',
@@ -52,11 +45,11 @@ function clientClass(service: ServicePlan, methods: OptionalKind<MethodDeclarati
       cleanDocumentation(service.service.documentation),
       `Client of service \`${service.service.name.local}\`. Choose the binding with \`options.binding\` (${service.bindings.map((b) => `\`${b.binding.protocol}\``).join(', ')}).`,
     ),
-    properties: [{ name: '#client', isReadonly: true, type: 'ServiceClient' }],
+    properties: [{ name: '#client', isReadonly: true, type: runtime.ServiceClient.name }],
     ctors: [
       {
         parameters: [{ name: 'options', type: service.names.clientOptions }],
-        statements: [`this.#client = new ServiceClient(${service.names.descriptor}, options);`],
+        statements: [`this.#client = new ${runtime.ServiceClient.name}(${service.names.descriptor}, options);`],
       },
     ],
     methods: [
@@ -82,8 +75,8 @@ function clientOptionsAlias(service: ServicePlan): StatementStructures {
   const addressed = service.bindings.filter((b) => isHttpUrl(b.port.address));
   const unaddressed = service.bindings.filter((b) => !isHttpUrl(b.port.address));
   const members = [
-    ...(addressed.length > 0 ? [`ClientOptions<${protocols(addressed)}>`] : []),
-    ...(unaddressed.length > 0 ? [`(ClientOptions<${protocols(unaddressed)}> & { url: string })`] : []),
+    ...(addressed.length > 0 ? [`${runtime.ClientOptions.name}<${protocols(addressed)}>`] : []),
+    ...(unaddressed.length > 0 ? [`(${runtime.ClientOptions.name}<${protocols(unaddressed)}> & { url: string })`] : []),
   ];
   const defaults = addressed.map((b) => `- ${b.binding.protocol}: ${b.port.address}`);
   return {
@@ -121,7 +114,7 @@ function clientMethods(
     ...(input !== undefined ? [{ name: 'input', type: input }] : []),
     {
       name: 'options',
-      type: requestHeaders !== undefined ? `CallOptions<${requestHeaders}>` : 'CallOptions',
+      type: requestHeaders !== undefined ? `${runtime.CallOptions.name}<${requestHeaders}>` : runtime.CallOptions.name,
       hasQuestionToken: true,
     },
   ];

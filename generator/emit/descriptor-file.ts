@@ -8,6 +8,7 @@ import { StructureKind, VariableDeclarationKind } from './kinds.js';
 import type { BindingDescriptor, ServiceDescriptor } from '../../runtime/descriptor.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { LiteralReference, printLiteral, type LiteralValue } from './literal.js';
+import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { ServicePlan } from '../plan/service.js';
 
 interface SharedOperations {
@@ -66,18 +67,16 @@ export function descriptorStatements(
     declarations: [
       {
         name: s.identifier,
-        type: 'readonly OperationDescriptor[]',
+        type: `readonly ${runtime.OperationDescriptor.name}[]`,
         initializer: printLiteral(s.operations as unknown as LiteralValue),
       },
     ],
   }));
   return [
-    {
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: runtimeImport,
-      namedImports: shared.length > 0 ? ['OperationDescriptor', 'ServiceDescriptor'] : ['ServiceDescriptor'],
-    },
+    runtimeImportDeclaration(
+      runtimeImport,
+      shared.length > 0 ? [runtime.OperationDescriptor, runtime.ServiceDescriptor] : [runtime.ServiceDescriptor],
+    ),
     ...sharedStatements,
     {
       kind: StructureKind.VariableStatement,
@@ -94,7 +93,7 @@ export function descriptorStatements(
       declarations: [
         {
           name: service.names.descriptor,
-          type: 'ServiceDescriptor',
+          type: runtime.ServiceDescriptor.name,
           initializer: printLiteral(withReferences(descriptor, shared)),
         },
       ],

@@ -3,6 +3,7 @@ import type { ImportDeclarationStructure } from 'ts-morph';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { MethodShape, PlannedOperation } from '../plan/service.js';
 import { StructureKind } from './kinds.js';
+import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import { TypeText } from './type-text.js';
 
 export interface MethodTypes {
@@ -76,15 +77,6 @@ export function methodTypeImports(types: OperationTypes, runtimeImport: string):
           },
         ]
       : []),
-    ...(types.usesXml
-      ? [
-          {
-            kind: StructureKind.ImportDeclaration,
-            isTypeOnly: true,
-            moduleSpecifier: runtimeImport,
-            namedImports: ['XmlElement'],
-          },
-        ]
-      : []),
+    ...(types.usesXml ? [runtimeImportDeclaration(runtimeImport, [runtime.XmlElement])] : []),
   ];
 }

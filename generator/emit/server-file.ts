@@ -8,6 +8,7 @@ import { propertyKey } from '../naming.js';
 import { jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
+import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { PlannedOperation, ServicePlan } from '../plan/service.js';
 
@@ -27,16 +28,12 @@ export function serverStatements(
 
 function serverImports(service: ServicePlan, types: OperationTypes, runtimeImport: string): StatementStructures[] {
   return [
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: runtimeImport,
-      namedImports: [
-        'createRequestListener',
-        { name: 'OperationHandler', isTypeOnly: true },
-        { name: 'RequestContext', isTypeOnly: true },
-        { name: 'ServerOptions', isTypeOnly: true },
-      ],
-    },
+    runtimeImportDeclaration(runtimeImport, [
+      runtime.createRequestListener,
+      runtime.OperationHandler,
+      runtime.RequestContext,
+      runtime.ServerOptions,
+    ]),
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: './descriptor.js',
@@ -74,12 +71,12 @@ function listenerFactory(service: ServicePlan, types: OperationTypes): Statement
     ),
     parameters: [
       { name: 'handlers', type: service.names.handlers },
-      { name: 'options', type: 'ServerOptions', hasQuestionToken: true },
+      { name: 'options', type: runtime.ServerOptions.name, hasQuestionToken: true },
     ],
-    returnType: 'ReturnType<typeof createRequestListener>',
+    returnType: `ReturnType<typeof ${runtime.createRequestListener.name}>`,
     statements: [
-      `const table: Record<string, OperationHandler> = {\n${service.operations.map((op) => `  ${handlerEntry(op, types)}`).join('\n')}\n};`,
-      `return createRequestListener(${service.names.descriptor}, table, options);`,
+      `const table: Record<string, ${runtime.OperationHandler.name}> = {\n${service.operations.map((op) => `  ${handlerEntry(op, types)}`).join('\n')}\n};`,
+      `return ${runtime.createRequestListener.name}(${service.names.descriptor}, table, options);`,
     ],
   };
 }
@@ -107,15 +104,15 @@ function handlerSignature(
  */
 function contextType(op: PlannedOperation, types: OperationTypes): string {
   const { requestHeaders, responseHeaders } = types.of(op);
-  if (requestHeaders === undefined && responseHeaders === undefined) return 'RequestContext';
-  return `RequestContext<${requestHeaders ?? 'Record<string, never>'}, ${responseHeaders ?? 'Record<string, never>'}>`;
+  if (requestHeaders === undefined && responseHeaders === undefined) return runtime.RequestContext.name;
+  return `${runtime.RequestContext.name}<${requestHeaders ?? 'Record<string, never>'}, ${responseHeaders ?? 'Record<string, never>'}>`;
 }
 
 /** Binds through `handlers.<method>(...)` so class-based handler sets keep their `this`. */
 function handlerEntry(op: PlannedOperation, types: OperationTypes): string {
   const context = contextType(op, types);
   // The runtime hands every handler the untyped context; the descriptor guarantees its headers.
-  const typed = context === 'RequestContext' ? 'context' : `context as ${context}`;
+  const typed = context === runtime.RequestContext.name ? 'context' : `context as ${context}`;
   const call = op.input.kind === 'empty' ? `handlers.${op.method}(${typed})` : `handlers.${op.method}(input, ${typed})`;
   const params = op.input.kind === 'empty' ? '_input, context' : 'input, context';
   return `${propertyKey(op.method)}: (${params}) => ${call},`;

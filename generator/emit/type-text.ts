@@ -6,6 +6,7 @@ import type { PlannedField } from '../plan/members.js';
 import type { SchemaPlan } from '../plan/schema.js';
 import type { TsPrimitive } from '../plan/type-map.js';
 import type { PlannedValue, PrimitiveValue } from '../plan/values.js';
+import { runtime } from './runtime-imports.js';
 
 export class TypeText {
   #usesXml = false;
@@ -26,7 +27,7 @@ export class TypeText {
     if (value.kind === 'xml') {
       if (value.alias !== undefined) return this.#ref(this.schema.byKey.get(value.alias)!.tsName);
       this.#usesXml = true;
-      return 'XmlElement';
+      return runtime.XmlElement.name;
     }
     if (value.kind === 'type') {
       const type = this.schema.byKey.get(value.key)!;

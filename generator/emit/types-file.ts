@@ -15,6 +15,7 @@ import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './do
 import type { PlannedAttribute, PlannedField } from '../plan/members.js';
 import type { PlannedComplex, PlannedSimple, PlannedType, PlannedXmlAlias, SchemaPlan } from '../plan/schema.js';
 import type { PlannedHeaders, ServicePlan, SyntheticField } from '../plan/service.js';
+import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import { primitiveText, TypeText } from './type-text.js';
 import type { PlannedValue } from '../plan/values.js';
 
@@ -41,14 +42,7 @@ export function typesStatements(
       declarations.push(headersAlias(op.responseHeaders, `the response of operation \`${op.name}\``, schema, text));
   }
   const imports: StatementStructures[] = text.usesXml
-    ? [
-        {
-          kind: StructureKind.ImportDeclaration,
-          isTypeOnly: true,
-          moduleSpecifier: runtimeImport,
-          namedImports: ['XmlElement'],
-        },
-      ]
+    ? [runtimeImportDeclaration(runtimeImport, [runtime.XmlElement])]
     : [];
   return [...imports, ...declarations];
 }

@@ -9,7 +9,7 @@
  * xsi:type names (the declared type without one) and carries that type's tag in `$type`.
  *
  * Every element of a response goes through here, so the per-element work is kept to what the
- * value needs: types come with a layout (layout.ts), and paths are built only for errors (path.ts).
+ * value needs: types come with a layout (field-layout.ts), and paths are built only for errors (path.ts).
  */
 import type { ComplexTypeDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';

@@ -8,7 +8,7 @@
  * value of a type with derived types names its concrete type in `$type` (written as xsi:type).
  *
  * Every element of a request goes through here, so the per-element work is kept to what the
- * output needs: types come with a layout (layout.ts), and paths are built only for errors (path.ts).
+ * output needs: types come with a layout (field-layout.ts), and paths are built only for errors (path.ts).
  */
 import type { ComplexTypeDescriptor, NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
