@@ -8,7 +8,7 @@
  * (StorageClosed), never a silent loss.
  */
 import { createAccounts, DEFAULT_AUTH_LIMITS, type Accounts, type AuthLimits } from './accounts/accounts.js';
-import { createCarrierTable, loadCarrierTable, type CarrierTable } from './send/carriers.js';
+import { createCarrierTable, loadCarrierTable, type CarrierTable } from './delivery/carriers.js';
 import type { Durability } from './store/index.js';
 import { createSmsHandlers, type SmsHandlers } from './handlers.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics/metrics.js';
@@ -16,7 +16,7 @@ import { DEFAULT_SCRYPT, type ScryptParams } from './accounts/passwords.js';
 import { checkCountryCode } from './send/phone.js';
 import { DEFAULT_MAX_SEGMENTS } from './sms/segments.js';
 import { createSmsService, type SmsService } from './send/sms.js';
-import { loadRoutesFile, type DeliveryConfig } from './delivery/config/routes-file.js';
+import { loadRoutesFile, type DeliveryConfig } from './delivery/routes-file.js';
 import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
 import { type OpenStoreOptions, openStore, type Store } from './store/index.js';
 

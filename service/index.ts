@@ -20,7 +20,7 @@ export {
   DEFAULT_CARRIERS,
   AUTO_CARRIER,
   type CarrierTable,
-} from './send/carriers.js';
+} from './delivery/carriers.js';
 export { openStore, type Store, type StoredMessage, type NewMessage } from './store/index.js';
 export { outboxEntries, formatOutboxTable, formatOutboxJson, type OutboxEntry } from './outbox/report.js';
 export {

@@ -10,7 +10,7 @@ import { asFlagError } from '../network-flags.js';
 import { resolveServeTls, type ServeTlsFlags, validateServeTlsFlags, withServeTlsFlags } from '../serve-tls-flags.js';
 import { checkDbArgument, isPostgresDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
-import type { DeliveryConfig } from '../../service/delivery/config/routes-file.js';
+import type { DeliveryConfig } from '../../service/delivery/routes-file.js';
 import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help-mode.js';
 
 export interface ServeOptions {

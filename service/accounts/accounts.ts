@@ -90,7 +90,7 @@ export const MAX_EMAIL = 254;
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
-/** The account key: the address with ASCII letters lower-cased (only ASCII; see ../send/carriers.ts). */
+/** The account key: the address with ASCII letters lower-cased (only ASCII; see ../delivery/carriers.ts). */
 export function accountKey(email: string): string {
   return email.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }

@@ -15,7 +15,7 @@
  */
 import type { SMSSend, SMSSendToPort } from '../../generated/service-api/types.js';
 import type { Accounts } from '../accounts/accounts.js';
-import { resolveCarrier, type CarrierTable } from './carriers.js';
+import { resolveCarrier, type CarrierTable } from '../delivery/carriers.js';
 import { SmsRefusal, SmsUnavailable, StorageError, type SmsField } from '../errors.js';
 import { checkKeyword } from '../accounts/keyword.js';
 import { normalizePhone, type PhoneOptions } from './phone.js';

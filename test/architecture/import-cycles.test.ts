@@ -53,8 +53,6 @@ const KNOWN_ELSEWHERE: readonly Circle[] = [
   ['diff/members.ts', 'diff/values.ts'],
   // xsi-type.ts takes the type of the schema rule whose walk calls actualType.
   ['conformance/validate/schema-walk.ts', 'conformance/validate/xsi-type.ts'],
-  // The SMPP writer takes the type of the route's part outcome; the route makes the writer.
-  ['smpp/smpp-route.ts', 'smpp/writer.ts'],
 ];
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -269,7 +269,7 @@ describe('the check itself', () => {
     expect(missing(markdownPaths('x.md', walk))).toEqual([]);
     expect(missing(markdownPaths('x.md', `${walk}\n## Next\n\`docs/doc-run.test.ts\``))).toHaveLength(1);
     expect(missing(markdownPaths('x.md', '`docs/doc-run.test.ts`, `test/docs/doc-run.test.ts`'))).toHaveLength(1);
-    expect(missing(markdownPaths('x.md', '`service/sms.ts` then `runtime/nowhere.ts`'))).toHaveLength(1);
+    expect(missing(markdownPaths('x.md', '`service/app.ts` then `runtime/nowhere.ts`'))).toHaveLength(1);
     expect(missing(markdownPaths('x.md', '## Running the tests\n`test/` mirrors: `runtime/corpus`'))).toEqual([]);
     // In a comment: the module's own folder, folders above it, and the generator's output.
     expect(missing(commentPaths('runtime/codec/decode.ts', '// path.ts, codec/temporal.ts, xml/reader.ts'))).toEqual(

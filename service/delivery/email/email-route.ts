@@ -11,7 +11,7 @@
  */
 import nodemailer from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
-import type { CarrierTable } from '../../send/carriers.js';
+import type { CarrierTable } from '../carriers.js';
 import type { OutgoingMessage, Route, RouteEvents, RouteStatus, SubmitResult } from '../route.js';
 import { type MailTransport, sendAsMail } from './mail.js';
 import type { EmailRouteOptions } from './options.js';

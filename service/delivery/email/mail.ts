@@ -5,7 +5,7 @@
  */
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Transporter } from 'nodemailer';
-import type { CarrierTable } from '../../send/carriers.js';
+import type { CarrierTable } from '../carriers.js';
 import { gatewayAddress } from './gateways.js';
 import type { OutgoingMessage, SubmitResult } from '../route.js';
 import { acceptedPeerId, classifyMailError, type MailError, oneLine } from './classify.js';

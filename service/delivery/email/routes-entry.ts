@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EMAIL_DEFAULTS, type EmailRouteOptions } from './options.js';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings.js';
 
 const KEYS = [
   'type',

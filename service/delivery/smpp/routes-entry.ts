@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import { SMPP_DEFAULTS, type SmppRouteOptions } from './options.js';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../settings.js';
 
 const KEYS = [
   'type',

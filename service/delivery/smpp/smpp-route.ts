@@ -13,7 +13,7 @@ import { buildParts, type SubmitPart } from './parts.js';
 import { fieldOctets } from './raw-octets.js';
 import { isReceipt, parseReceipt } from './receipts.js';
 import { statusClass, statusCode, statusName } from './status-codes.js';
-import { SubmitWindow } from './submit-window.js';
+import { type PartOutcome, SubmitWindow } from './submit-window.js';
 
 export interface SmppRouteDeps {
   /** Milliseconds, for pacing, timeouts and keep-alive (default Date.now). */
@@ -23,12 +23,6 @@ export interface SmppRouteDeps {
   /** Runs `callback` after `ms` and returns a function that cancels it (default: the global timers). */
   readonly setTimeout?: (callback: () => void, ms: number) => () => void;
 }
-
-/** How one part ended. */
-type PartOutcome =
-  | { readonly kind: 'accepted'; readonly peerId: string }
-  | { readonly kind: 'refused'; readonly status: number }
-  | { readonly kind: 'lost'; readonly written: boolean; readonly code: string; readonly text: string };
 
 export function createSmppRoute(name: string, options: SmppRouteOptions, deps: SmppRouteDeps = {}): Route {
   const clock: Clock = {
@@ -220,5 +214,3 @@ function combine(outcomes: readonly PartOutcome[]): SubmitResult {
   }
   return { outcome: 'accepted', peerIds: outcomes.map((o) => (o as { peerId: string }).peerId) };
 }
-
-export type { PartOutcome };

@@ -8,8 +8,13 @@ import smpp from 'smpp';
 import type { Bind, Clock } from './bind.js';
 import type { SmppRouteOptions } from './options.js';
 import type { Pacer } from './pacing.js';
-import type { PartOutcome } from './smpp-route.js';
 import { statusClass } from './status-codes.js';
+
+/** How one part ended. */
+export type PartOutcome =
+  | { readonly kind: 'accepted'; readonly peerId: string }
+  | { readonly kind: 'refused'; readonly status: number }
+  | { readonly kind: 'lost'; readonly written: boolean; readonly code: string; readonly text: string };
 
 interface Pending {
   readonly sentAt: number;

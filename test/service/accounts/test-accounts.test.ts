@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccounts, type AccountsOptions } from '../../../service/accounts/accounts.js';
-import { createCarrierTable } from '../../../service/send/carriers.js';
+import { createCarrierTable } from '../../../service/delivery/carriers.js';
 import { SmsRefusal } from '../../../service/errors.js';
 import { startSmsServer } from '../../../service/server.js';
 import { createSmsService } from '../../../service/send/sms.js';

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCarrierTable } from '../../../service/send/carriers.js';
-import { loadRoutesFile } from '../../../service/delivery/config/routes-file.js';
+import { createCarrierTable } from '../../../service/delivery/carriers.js';
+import { loadRoutesFile } from '../../../service/delivery/routes-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-routes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import {
   DEFAULT_CARRIERS,
   loadCarrierTable,
   resolveCarrier,
-} from '../../../service/send/carriers.js';
+} from '../../../service/delivery/carriers.js';
 import { SmsRefusal } from '../../../service/errors.js';
 import { canonicalKeyword, checkKeyword } from '../../../service/accounts/keyword.js';
 import { parsePort } from '../../../service/send/port.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts } from '../../../service/accounts/accounts.js';
-import { createCarrierTable } from '../../../service/send/carriers.js';
+import { createCarrierTable } from '../../../service/delivery/carriers.js';
 import { SmsRefusal, SmsUnavailable } from '../../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import { formatOutboxJson, formatOutboxTable, outboxEntries } from '../../../service/outbox/report.js';

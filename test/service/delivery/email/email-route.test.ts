@@ -5,9 +5,9 @@
  * relay that is down map to the delivery contract's outcomes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCarrierTable } from '../../../../service/send/carriers.js';
+import { createCarrierTable } from '../../../../service/delivery/carriers.js';
 import { readEmailSettings } from '../../../../service/delivery/email/routes-entry.js';
-import { Settings } from '../../../../service/delivery/config/settings.js';
+import { Settings } from '../../../../service/delivery/settings.js';
 import { createEmailRoute } from '../../../../service/delivery/email/index.js';
 import type { OutgoingMessage, Route } from '../../../../service/delivery/route.js';
 import { makeCertificates, opensslSkipReason, type TestCertificates } from '../../../helpers/certificates.js';

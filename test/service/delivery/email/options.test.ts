@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCarrierTable, loadCarrierTable } from '../../../../service/send/carriers.js';
-import { loadRoutesFile } from '../../../../service/delivery/config/routes-file.js';
+import { createCarrierTable, loadCarrierTable } from '../../../../service/delivery/carriers.js';
+import { loadRoutesFile } from '../../../../service/delivery/routes-file.js';
 import { classifyMailError } from '../../../../service/delivery/email/index.js';
 import { gatewayAddress } from '../../../../service/delivery/email/gateways.js';
 

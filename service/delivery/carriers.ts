@@ -11,10 +11,10 @@
  * (see service/delivery/email/gateways.ts; the e-mail route sends to `<number>@<domain>`).
  */
 import { readFileSync } from 'node:fs';
-import { checkEmailGateway, DEFAULT_EMAIL_GATEWAYS, type EmailGateway } from '../delivery/email/gateways.js';
+import { checkEmailGateway, DEFAULT_EMAIL_GATEWAYS, type EmailGateway } from './email/gateways.js';
 import { SmsRefusal } from '../errors.js';
 
-export type { EmailGateway } from '../delivery/email/gateways.js';
+export type { EmailGateway } from './email/gateways.js';
 
 export const AUTO_CARRIER = 'auto';
 

@@ -4,12 +4,12 @@
  * secrets come from environment variables the file names. See docs/delivery.md for the format.
  */
 import { readFileSync } from 'node:fs';
-import type { CarrierSelection } from '../../store/delivery.js';
-import { AUTO_CARRIER, type CarrierTable } from '../../send/carriers.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../policy.js';
-import type { Route } from '../route.js';
-import { createEmailRoute, readEmailSettings } from '../email/index.js';
-import { createSmppRoute, readSmppSettings } from '../smpp/index.js';
+import type { CarrierSelection } from '../store/delivery.js';
+import { AUTO_CARRIER, type CarrierTable } from './carriers.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy.js';
+import type { Route } from './route.js';
+import { createEmailRoute, readEmailSettings } from './email/index.js';
+import { createSmppRoute, readSmppSettings } from './smpp/index.js';
 import { Settings, SettingsError } from './settings.js';
 
 /** Reads one `routes.<name>` entry of a kind and returns how to build the route. */
