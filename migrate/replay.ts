@@ -11,7 +11,7 @@
  * recorded upstream's unless sendCredentials; at most `concurrency` exchanges in flight and at
  * most `ratePerSecond` requests started per second.
  */
-import { makeRedactor } from '../conformance/redact.js';
+import { makeRedactor } from '../report/redact.js';
 import { type Classified, classify } from './classify.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { canonicalText } from './canonical.js';
