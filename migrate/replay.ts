@@ -68,8 +68,9 @@ type Outcome =
 const SHOWN_BODY_LIMIT = 8 * 1024;
 
 /**
- * Reports show no secret, also from a recording made with --keep-secrets: conformance's
- * named-credential rules (password fields, Authorization, user:password@) on every text shown.
+ * Reports show no secret, also from a recording made with --keep-secrets: the report kit's
+ * named-credential rules (report/redact.ts: password fields, Authorization, user:password@) on
+ * every text shown.
  */
 const redactNamed = makeRedactor([]);
 
