@@ -5,7 +5,7 @@
  * --to --carrier`), each the value of one of the contract's parameters, named exactly
  * (`--to` is `--param smsto=…`), so nothing here leans on the runner's matching of keys.
  */
-import type { ConformanceCliDefaults, InputAlias } from '../conformance/cli/options.js';
+import type { ConformanceCliDefaults, InputAlias } from './conformance/options.js';
 import { BUILT_IN_WSDL, isBuiltInWsdl } from './built-in-contract.js';
 
 /** The SMS shorthands; three read an environment variable when absent (keeps secrets out of argv). */

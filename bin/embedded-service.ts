@@ -2,7 +2,7 @@
  * The embedded target of `smskit conformance` without `--target`: the built-in SMS service on
  * an ephemeral port, with a temporary database and one account created for the run, and inputs
  * that account accepts. Everything is removed again by `close()`. The CLI hands it to the
- * conformance command (conformance/cli/command.ts, `embeddedTarget`), which knows no service.
+ * conformance command (bin/conformance/execute.ts, `embeddedTarget`), which knows no service.
  *
  * The account's password is random per run and its hash uses a cheap scrypt cost: the database
  * is thrown away with the run, and the run's time is spent on the wire, not on key stretching.
@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EmbeddedContract, EmbeddedTarget } from '../conformance/cli/command.js';
+import type { EmbeddedContract, EmbeddedTarget } from './conformance/execute.js';
 import { type SmsServer, startSmsServer } from '../service/server.js';
 
 const EMBEDDED_ACCOUNT = {

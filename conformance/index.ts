@@ -14,7 +14,7 @@ import { ConformanceError } from './errors.js';
 import { skippedCase } from './validate/evaluate.js';
 import { secretValues } from './catalogue/inputs.js';
 import { validateOptions, type ConformanceOptions, type ValidatedOptions } from './options.js';
-import { makeRedactor } from './redact.js';
+import { makeRedactor } from '../report/redact.js';
 import { runCases, type RunResult } from './run/runner.js';
 import { schemaFacts } from './catalogue/schema-facts.js';
 import { selectCases } from './catalogue/select.js';

@@ -11,7 +11,7 @@
  * recorded upstream's unless sendCredentials; at most `concurrency` exchanges in flight and at
  * most `ratePerSecond` requests started per second.
  */
-import { makeRedactor } from '../conformance/redact.js';
+import { makeRedactor } from '../report/redact.js';
 import { type Classified, classify } from './classify.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { canonicalText } from './canonical.js';
@@ -68,8 +68,9 @@ type Outcome =
 const SHOWN_BODY_LIMIT = 8 * 1024;
 
 /**
- * Reports show no secret, also from a recording made with --keep-secrets: conformance's
- * named-credential rules (password fields, Authorization, user:password@) on every text shown.
+ * Reports show no secret, also from a recording made with --keep-secrets: the report kit's
+ * named-credential rules (report/redact.ts: password fields, Authorization, user:password@) on
+ * every text shown.
  */
 const redactNamed = makeRedactor([]);
 

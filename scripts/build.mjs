@@ -4,7 +4,8 @@
  *
  *   dist/runtime, dist/generator, dist/conformance, ...   JavaScript and .d.ts (tsconfig.build.json)
  *                                                          behind smskit/runtime, smskit/generator
- *                                                          and smskit/conformance
+ *                                                          and smskit/conformance (with dist/report,
+ *                                                          the report kit conformance writes with)
  *   dist/cli/                                              the CLI bundle bin/smskit.js starts
  *                                                          (scripts/build-cli.mjs)
  *

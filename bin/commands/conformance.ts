@@ -15,8 +15,8 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Argv } from 'yargs';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
-import type { CommandOutcome } from '../../conformance/cli/command.js';
+import { conformanceBuilder, validateConformanceArgs } from '../conformance/options.js';
+import type { CommandOutcome } from '../conformance/execute.js';
 import type { NetworkOptions } from '../../runtime/network/types.js';
 import { builtInWsdlPath } from '../built-in-contract.js';
 import { CONFORMANCE_DEFAULTS } from '../conformance-defaults.js';
@@ -106,7 +106,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
       : cli.target === undefined
         ? { ...withHosts, contractNetwork: network }
         : { ...withHosts, network };
-  const { executeConformance } = await import('../../conformance/cli/command.js');
+  const { executeConformance } = await import('../conformance/execute.js');
   const interrupt = new AbortController();
   const onSigint = (): void => {
     if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);

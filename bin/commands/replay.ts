@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import type { ReplayReporterName } from '../../migrate/report/index.js';
+import { REPORTERS, type ReporterName } from '../../report/names.js';
 import { CliError, UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import {
@@ -24,8 +24,6 @@ import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
 
-const REPORTERS = ['pretty', 'json', 'junit', 'html'] as const;
-
 export interface ReplayCommandOptions {
   readonly dir: string;
   readonly target: string;
@@ -37,7 +35,7 @@ export interface ReplayCommandOptions {
   readonly rate: number;
   readonly timeoutMs: number;
   readonly ignore: readonly string[];
-  readonly reporters: readonly { readonly name: ReplayReporterName; readonly out: string | undefined }[];
+  readonly reporters: readonly { readonly name: ReporterName; readonly out: string | undefined }[];
   readonly baseline: string | undefined;
   readonly writeBaseline: string | undefined;
   readonly wsdl: string | undefined;
@@ -70,7 +68,7 @@ function reportersOf(args: Record<string, unknown>): ReplayCommandOptions['repor
   if (outs.length > filed.length)
     throw new UsageError(`--out given ${outs.length} time(s) for ${filed.length} file reporter(s) (json, junit, html)`);
   const reporters = names.map((name) => ({
-    name: name as ReplayReporterName,
+    name: name as ReporterName,
     out: name === 'pretty' ? undefined : outs[filed.indexOf(name)],
   }));
   if (reporters.filter((r) => r.out === undefined).length > 1)

@@ -1,6 +1,11 @@
-/** Text pieces the reporters share: the summary line, a failure's lines, a trace's lines. */
+/**
+ * Text pieces conformance's reporters share: the summary line, a failure's lines, a trace's
+ * lines (the general pieces — counts, clipping, marked lines, the baseline's part — are the
+ * report kit's: report/text.ts).
+ */
 import { atOrAbove, type CaseOutcome, type Failure, type Report } from '../types.js';
 import type { Trace } from '../types.js';
+import { baselineText, clip, markedLines } from '../../report/text.js';
 
 export function summaryLine(report: Report): string {
   const s = report.summary;
@@ -20,11 +25,7 @@ export function summaryLine(report: Report): string {
     s.stoppedAfterFailures === undefined
       ? ''
       : `; stopped after ${s.stoppedAfterFailures} failing case(s) (--max-failures)`;
-  const baseline =
-    s.baseline === undefined
-      ? ''
-      : `; baseline ${s.baseline.file}: ${s.baseline.known} known, ${s.baseline.new} new, ${s.baseline.fixed.length} fixed`;
-  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${notRun}${refused}; failures by level: ${levels}${baseline}${stopped}; ${s.durationMs} ms`;
+  return `${verdict} (--fail-on ${s.failOn}): ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${notRun}${refused}; failures by level: ${levels}${baselineText(s.baseline)}${stopped}; ${s.durationMs} ms`;
 }
 
 export function failureLines(failure: Failure, indent = '  '): string[] {
@@ -35,30 +36,16 @@ export function failureLines(failure: Failure, indent = '  '): string[] {
   ];
 }
 
-function clip(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… [truncated]`;
-}
-
 export function traceLines(trace: Trace, bodyLimit: number, indent = '  '): string[] {
   const lines = [`${indent}> ${trace.request.method} ${trace.request.url}`];
   for (const [name, value] of Object.entries(trace.request.headers)) lines.push(`${indent}> ${name}: ${value}`);
   if (trace.request.bodyBytes > 0)
-    lines.push(
-      `${indent}>`,
-      ...clip(trace.request.body, bodyLimit)
-        .split('\n')
-        .map((l) => `${indent}> ${l}`),
-    );
+    lines.push(`${indent}>`, ...markedLines(clip(trace.request.body, bodyLimit), `${indent}>`));
   if (trace.response !== undefined) {
     lines.push(`${indent}< ${trace.response.status}`);
     for (const [name, value] of Object.entries(trace.response.headers)) lines.push(`${indent}< ${name}: ${value}`);
     if (trace.response.bodyBytes > 0)
-      lines.push(
-        `${indent}<`,
-        ...clip(trace.response.body, bodyLimit)
-          .split('\n')
-          .map((l) => `${indent}< ${l}`),
-      );
+      lines.push(`${indent}<`, ...markedLines(clip(trace.response.body, bodyLimit), `${indent}<`));
   } else {
     lines.push(`${indent}< (no response)`);
   }
@@ -70,9 +57,4 @@ export function traceLines(trace: Trace, bodyLimit: number, indent = '  '): stri
 /** Failures that make the run fail under `--fail-on` (those the baseline knows do not). */
 export function gatingFailures(outcome: CaseOutcome, report: Report): Failure[] {
   return outcome.failures.filter((f) => atOrAbove(f.level, report.summary.failOn) && f.baseline !== 'known');
-}
-
-/** Characters XML 1.0 cannot carry, removed from report text. */
-export function xmlSafe(text: string): string {
-  return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }

@@ -6,21 +6,14 @@
  * every case in a table. Checkboxes filter by binding, level and status; without the script
  * everything is shown and the filters stay hidden.
  *
- * Traces are redacted by the runner; the named-credential rules run again here, so a password
+ * Traces are redacted by the runner; the page's text goes through the report kit's
+ * htmlReportText (report/html.ts), which runs the named-credential rules again, so a password
  * element or parameter cannot reach the page whatever path it took.
  */
-import { makeRedactor } from '../redact.js';
 import { LEVELS, type CaseOutcome, type Failure, type Report } from '../types.js';
 import type { Trace } from '../types.js';
-import { escapeHtml } from '../../runtime/escape/html.js';
-import { summaryLine, xmlSafe } from './format.js';
-
-const redactNamed = makeRedactor([]);
-
-/** Text for an HTML report: made XML-safe, named credentials redacted once more, then escaped. */
-function h(text: string): string {
-  return escapeHtml(redactNamed(xmlSafe(text)));
-}
+import { bodyRule, htmlPage, htmlReportText as h, PAGE_RULES, pageStyle } from '../../report/html.js';
+import { summaryLine } from './format.js';
 
 const BINDING_TITLES: Record<string, string> = {
   soap11: 'SOAP 1.1',
@@ -31,22 +24,21 @@ const BINDING_TITLES: Record<string, string> = {
 };
 const STATUSES = ['failed', 'passed', 'skipped', 'not-run'] as const;
 
-const STYLE = `
-:root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45; }
-body { margin: 0 auto; max-width: 75rem; padding: 1rem; overflow-wrap: anywhere; }
-h1 { font-size: 1.6rem; margin: .25rem 0; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-size: 1.1rem; } h4 { font-size: 1rem; margin: 1rem 0 .25rem; }
-.verdict { font-weight: 600; padding: .5rem .75rem; border-radius: 4px; }
-.verdict.fail { background: #d9303022; border-left: 4px solid #d93030; } .verdict.pass { background: #2a9d4a22; border-left: 4px solid #2a9d4a; }
-.tables { display: flex; flex-wrap: wrap; gap: 1.5rem; } .table { overflow-x: auto; }
-table { border-collapse: collapse; } th, td { text-align: left; padding: .25rem .6rem; border-bottom: 1px solid #8884; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-pre { overflow-x: auto; padding: .6rem; background: #8881; border: 1px solid #8884; border-radius: 4px; font-size: .82rem; white-space: pre-wrap; }
-.case { border-left: 3px solid #8886; padding-left: .75rem; margin: 1rem 0; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .75rem; margin: .25rem 0; } dt { font-weight: 600; } dd { margin: 0; }
-.badge { display: inline-block; font-size: .8em; padding: 0 .4em; border: 1px solid #8886; border-radius: 3px; }
-fieldset { display: inline-block; border: 1px solid #8886; margin: 0 .75rem .75rem 0; } fieldset label { margin-right: .75rem; white-space: nowrap; }
-[hidden] { display: none !important; }
-`;
+const STYLE = pageStyle([
+  PAGE_RULES.root,
+  bodyRule('75rem'),
+  'h1 { font-size: 1.6rem; margin: .25rem 0; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-size: 1.1rem; } h4 { font-size: 1rem; margin: 1rem 0 .25rem; }',
+  PAGE_RULES.verdict,
+  '.tables { display: flex; flex-wrap: wrap; gap: 1.5rem; } .table { overflow-x: auto; }',
+  PAGE_RULES.table,
+  PAGE_RULES.numberCell,
+  'pre { overflow-x: auto; padding: .6rem; background: #8881; border: 1px solid #8884; border-radius: 4px; font-size: .82rem; white-space: pre-wrap; }',
+  '.case { border-left: 3px solid #8886; padding-left: .75rem; margin: 1rem 0; }',
+  'dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .75rem; margin: .25rem 0; } dt { font-weight: 600; } dd { margin: 0; }',
+  PAGE_RULES.badge,
+  'fieldset { display: inline-block; border: 1px solid #8886; margin: 0 .75rem .75rem 0; } fieldset label { margin-right: .75rem; white-space: nowrap; }',
+  '[hidden] { display: none !important; }',
+]);
 
 /** Hides cases (and check groups left empty) whose binding, level or status is unticked. */
 const SCRIPT = `
@@ -134,30 +126,20 @@ function interruptedNotice(report: Report): string {
 }
 
 /** The page a run that could not happen leaves behind (unreachable target, unreadable WSDL…), so a CI never shows an older report. */
-export { h as htmlReportText };
-
 export function renderHtmlError(code: string, message: string): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>smskit conformance: did not run — ${h(code)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<header><h1>smskit conformance report</h1></header>',
-    '<main>',
-    '<section aria-labelledby="summary"><h2 id="summary">Summary</h2>',
-    `<p class="verdict fail">The run did not happen: nothing ran, no case was judged.</p>`,
-    `<p>${h(message)} <code>(${h(code)})</code></p>`,
-    '</section>',
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage({
+    title: `smskit conformance: did not run — ${h(code)}`,
+    style: STYLE,
+    body: [
+      '<header><h1>smskit conformance report</h1></header>',
+      '<main>',
+      '<section aria-labelledby="summary"><h2 id="summary">Summary</h2>',
+      `<p class="verdict fail">The run did not happen: nothing ran, no case was judged.</p>`,
+      `<p>${h(message)} <code>(${h(code)})</code></p>`,
+      '</section>',
+      '</main>',
+    ],
+  });
 }
 
 function checkbox(name: string, value: string, label: string): string {
@@ -277,26 +259,18 @@ function casesSection(report: Report): string {
 }
 
 export function renderHtml(report: Report): string {
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>smskit conformance: ${report.summary.ok ? 'PASS' : 'FAIL'} — ${h(report.target)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    `<header><h1>smskit conformance report</h1><p>Target: <code>${h(report.target)}</code></p></header>`,
-    '<main>',
-    summarySection(report),
-    filterForm(report),
-    failuresSection(report),
-    casesSection(report),
-    '</main>',
-    `<script>${SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage({
+    title: `smskit conformance: ${report.summary.ok ? 'PASS' : 'FAIL'} — ${h(report.target)}`,
+    style: STYLE,
+    body: [
+      `<header><h1>smskit conformance report</h1><p>Target: <code>${h(report.target)}</code></p></header>`,
+      '<main>',
+      summarySection(report),
+      filterForm(report),
+      failuresSection(report),
+      casesSection(report),
+      '</main>',
+    ],
+    script: SCRIPT,
+  });
 }

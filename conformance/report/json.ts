@@ -4,6 +4,7 @@
  * `meta` says where it comes from: tool and version, the WSDL and its sha256, target, times.
  */
 import type { Report } from '../types.js';
+import { jsonReport } from '../../report/json.js';
 
 export function renderJson(report: Report): string {
   const cases = report.cases.map((c) => ({
@@ -27,5 +28,11 @@ export function renderJson(report: Report): string {
     ...(c.skipReason !== undefined ? { skipReason: c.skipReason } : {}),
     ...(c.status === 'failed' && c.trace !== undefined ? { trace: c.trace } : {}),
   }));
-  return `${JSON.stringify({ meta: report.meta, target: report.target, summary: report.summary, cases, checks: report.checks }, null, 2)}\n`;
+  return jsonReport({
+    meta: report.meta,
+    target: report.target,
+    summary: report.summary,
+    cases,
+    checks: report.checks,
+  });
 }

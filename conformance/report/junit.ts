@@ -9,7 +9,17 @@
  * and the curl command.
  */
 import type { CaseOutcome, Report } from '../types.js';
-import { escapeReportText } from '../../runtime/escape/xml.js';
+import {
+  junitCase,
+  junitDocument,
+  junitError,
+  junitFailure,
+  junitProperties,
+  junitSkipped,
+  junitSuite,
+  junitSystemOut,
+  junitTime,
+} from '../../report/junit.js';
 import { failureLines, gatingFailures, traceLines } from './format.js';
 
 function suiteName(outcome: CaseOutcome): string {
@@ -17,12 +27,14 @@ function suiteName(outcome: CaseOutcome): string {
 }
 
 function testcase(outcome: CaseOutcome, report: Report): string {
-  const open = `    <testcase classname="conformance.${escapeReportText(suiteName(outcome).replace(/\//g, '.'))}" name="${escapeReportText(outcome.id)}" time="${(outcome.durationMs / 1000).toFixed(3)}"`;
+  const attrs = {
+    classname: `conformance.${suiteName(outcome).replace(/\//g, '.')}`,
+    name: outcome.id,
+    time: junitTime(outcome.durationMs),
+  };
   // No verdict: an error rather than a skip, so the CI view fails as the exit code (2) does.
-  if (outcome.status === 'not-run')
-    return `${open}>\n      <error message="${escapeReportText(outcome.skipReason ?? 'not run')}" type="not-run"/>\n    </testcase>`;
-  if (outcome.status === 'skipped')
-    return `${open}>\n      <skipped message="${escapeReportText(outcome.skipReason ?? 'skipped')}"/>\n    </testcase>`;
+  if (outcome.status === 'not-run') return junitCase(attrs, [junitError(outcome.skipReason ?? 'not run', 'not-run')]);
+  if (outcome.status === 'skipped') return junitCase(attrs, [junitSkipped(outcome.skipReason ?? 'skipped')]);
   const gating = gatingFailures(outcome, report);
   const warnings = outcome.failures.filter((f) => !gating.includes(f));
   const label = (f: CaseOutcome['failures'][number]): string =>
@@ -37,45 +49,45 @@ function testcase(outcome: CaseOutcome, report: Report): string {
       ...(outcome.trace === undefined ? [] : traceLines(outcome.trace, 2000, '')),
     ];
     const first = gating[0]!;
-    parts.push(
-      `      <failure message="${escapeReportText(`${first.check}: ${first.message}`)}" type="${first.level}">${escapeReportText(text.join('\n'))}</failure>`,
-    );
+    parts.push(junitFailure(`${first.check}: ${first.message}`, first.level, text.join('\n')));
   }
   if (warnings.length > 0) {
     const text = warnings.flatMap((f) =>
       failureLines({ ...f, message: `${label(f)} [${f.check} ${f.level.toUpperCase()}] ${f.message}` }, ''),
     );
-    parts.push(`      <system-out>${escapeReportText(text.join('\n'))}</system-out>`);
+    parts.push(junitSystemOut(text.join('\n')));
   }
-  return parts.length === 0 ? `${open}/>` : `${open}>\n${parts.join('\n')}\n    </testcase>`;
+  return junitCase(attrs, parts);
 }
 
 function properties(report: Report): string {
   const m = report.meta;
-  const entries: [string, string][] = [
-    ['tool', `${m.tool} ${m.version}`],
-    ['wsdl', m.wsdl.source],
-    ['wsdl.sha256', m.wsdl.sha256],
-    ['target', m.target],
-    ['startedAt', m.startedAt],
-    ['finishedAt', m.finishedAt],
-    ['failOn', report.summary.failOn],
-    ...(report.summary.interrupted ? [['interrupted', 'true'] as [string, string]] : []),
-    ...(report.summary.diagnosis === undefined ? [] : [['diagnosis', report.summary.diagnosis] as [string, string]]),
-  ];
-  return `    <properties>\n${entries.map(([name, value]) => `      <property name="${escapeReportText(name)}" value="${escapeReportText(value)}"/>`).join('\n')}\n    </properties>`;
+  return junitProperties({
+    tool: `${m.tool} ${m.version}`,
+    wsdl: m.wsdl.source,
+    'wsdl.sha256': m.wsdl.sha256,
+    target: m.target,
+    startedAt: m.startedAt,
+    finishedAt: m.finishedAt,
+    failOn: report.summary.failOn,
+    ...(report.summary.interrupted ? { interrupted: 'true' } : {}),
+    ...(report.summary.diagnosis === undefined ? {} : { diagnosis: report.summary.diagnosis }),
+  });
 }
 
 /** A run that cannot be judged (not this service, credentials refused) fails the CI view as it fails the exit code. */
 function diagnosisSuite(report: Report): string[] {
   const why = report.summary.diagnosis;
   if (why === undefined) return [];
-  return [
-    `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${escapeReportText(report.meta.startedAt)}">`,
-    properties(report),
-    `    <testcase classname="conformance.run" name="run/diagnosis" time="0.000">\n      <error message="${escapeReportText(why)}" type="not-judged"/>\n    </testcase>`,
-    '  </testsuite>',
-  ];
+  return junitSuite(
+    { name: 'run', tests: 1, failures: 0, errors: 1, skipped: 0, time: '0.000', timestamp: report.meta.startedAt },
+    [
+      properties(report),
+      junitCase({ classname: 'conformance.run', name: 'run/diagnosis', time: '0.000' }, [
+        junitError(why, 'not-judged'),
+      ]),
+    ],
+  );
 }
 
 export function renderJunit(report: Report): string {
@@ -85,23 +97,42 @@ export function renderJunit(report: Report): string {
     cases.filter((c) => gatingFailures(c, report).length > 0).length;
   const skipped = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'skipped').length;
   const errors = (cases: readonly CaseOutcome[]): number => cases.filter((c) => c.status === 'not-run').length;
-  const time = (cases: readonly CaseOutcome[]): string =>
-    (cases.reduce((t, c) => t + c.durationMs, 0) / 1000).toFixed(3);
+  const time = (cases: readonly CaseOutcome[]): string => junitTime(cases.reduce((t, c) => t + c.durationMs, 0));
   // The run/diagnosis testcase of a run that cannot be judged.
   const judged = report.summary.diagnosis === undefined ? 0 : 1;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="smskit conformance" tests="${report.cases.length + judged}" failures="${failing(report.cases)}" errors="${errors(report.cases) + judged}" skipped="${skipped(report.cases)}" time="${(report.summary.durationMs / 1000).toFixed(3)}">`,
-    ...diagnosisSuite(report),
-  ];
+  const lines = diagnosisSuite(report);
   for (const [name, cases] of suites) {
     lines.push(
-      `  <testsuite name="${escapeReportText(name)}" tests="${cases.length}" failures="${failing(cases)}" errors="${errors(cases)}" skipped="${skipped(cases)}" time="${time(cases)}" timestamp="${escapeReportText(report.meta.startedAt)}">`,
+      ...junitSuite(
+        {
+          name,
+          tests: cases.length,
+          failures: failing(cases),
+          errors: errors(cases),
+          skipped: skipped(cases),
+          time: time(cases),
+          timestamp: report.meta.startedAt,
+        },
+        [properties(report), ...cases.map((c) => testcase(c, report))],
+      ),
     );
-    lines.push(properties(report));
-    for (const c of cases) lines.push(testcase(c, report));
-    lines.push('  </testsuite>');
   }
-  lines.push('</testsuites>', '');
-  return lines.join('\n');
+  return junitDocument(
+    {
+      name: 'smskit conformance',
+      tests: report.cases.length + judged,
+      failures: failing(report.cases),
+      errors: errors(report.cases) + judged,
+      skipped: skipped(report.cases),
+      time: junitTime(report.summary.durationMs),
+    },
+    lines,
+  );
+}
+
+/** The JUnit file a run that did not happen leaves: one erroring case that says why. */
+export function renderJunitError(code: string, message: string): string {
+  const run = junitCase({ classname: 'conformance.run', name: 'run', time: '0.000' }, [junitError(message, code)]);
+  const counts = { tests: 1, failures: 0, errors: 1, skipped: 0, time: '0.000' };
+  return junitDocument({ name: 'smskit conformance', ...counts }, junitSuite({ name: 'run', ...counts }, [run]));
 }

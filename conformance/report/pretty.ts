@@ -4,6 +4,7 @@
  * summary line. (Progress while running is report/progress.ts, on stderr.)
  */
 import type { CaseOutcome, Report } from '../types.js';
+import { tallyLine } from '../../report/text.js';
 import { failureLines, summaryLine, traceLines } from './format.js';
 
 export interface PrettyOptions {
@@ -60,7 +61,7 @@ function skipLines(skipped: readonly CaseOutcome[]): string[] {
   for (const c of skipped) counts.set(c.skipReason ?? 'skipped', (counts.get(c.skipReason ?? 'skipped') ?? 0) + 1);
   const sorted = [...counts].sort((a, b) => b[1] - a[1]);
   if (sorted.length <= 3) return [`Skipped: ${skipped.length} (${sorted.map(([r]) => r).join('; ')})`];
-  return [`Skipped: ${skipped.length}`, ...sorted.map(([reason, n]) => `  ${n} × ${reason}`)];
+  return [`Skipped: ${skipped.length}`, ...sorted.map(([reason, n]) => `  ${tallyLine(n, reason)}`)];
 }
 
 export function renderPretty(report: Report, options: PrettyOptions = {}): string {

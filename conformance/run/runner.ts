@@ -15,7 +15,7 @@ import { runTimedOut } from './bounds.js';
 import { ConformanceError } from '../errors.js';
 import { evaluateCase, notRunCase, skippedCase, transportFailure } from '../validate/evaluate.js';
 import type { RawNetwork } from '../../runtime/network/raw.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../report/redact.js';
 import { type PrepareRequest, Transport, TransportFailure } from './transport.js';
 import { withUsernameToken } from './wsse.js';
 import { atOrAbove, type Case, type CaseOutcome, type Check, type Level } from '../types.js';

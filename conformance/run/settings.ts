@@ -2,7 +2,7 @@
  * The run's settings, each defined once: its flag, its type, its default, the values it accepts
  * and its description. The library's options (`ConformanceOptions` extends `RunSettings`), their
  * validation and defaults (`resolveSettings`, called by `validateOptions`) and the CLI's flags
- * (cli/options.ts) all come from `SETTINGS`.
+ * (bin/conformance/options.ts) all come from `SETTINGS`.
  */
 import { BOUND_RANGES, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './bounds.js';
 import { ConformanceError } from '../errors.js';

@@ -4,7 +4,7 @@
  * allowed answers was seen.
  */
 import { refusalSummary } from './checks/index.js';
-import type { Redactor } from '../redact.js';
+import type { Redactor } from '../../report/redact.js';
 import { bodyText, contentTypeOf, isFaultElement, parseBody, readFault, soapViewOf } from './response-view.js';
 import { responseExcerpt, traceOf, type ResponseExcerpt } from './trace.js';
 import {

@@ -3,7 +3,7 @@
  * reading, a `curl` command that reproduces the request, and everything redacted. Reporters
  * only ever see this form, never the raw exchange, so no reporter can leak a secret.
  */
-import { redactHeaders, type Redactor } from '../redact.js';
+import { redactHeaders, type Redactor } from '../../report/redact.js';
 import type { Exchange, RequestSpec, Trace } from '../types.js';
 
 /** Bodies above this are not inlined in the curl command. */

@@ -1,4 +1,5 @@
 /** Text pieces the replay reporters share: the verdict, the summary line, an answer as lines. */
+import { baselineText, markedLines } from '../../report/text.js';
 import type { ReplayReport, ShownAnswer } from '../types.js';
 
 export function verdict(report: ReplayReport): string {
@@ -12,13 +13,9 @@ export function verdict(report: ReplayReport): string {
 
 export function summaryLine(report: ReplayReport): string {
   const s = report.summary;
-  const baseline =
-    s.baseline === undefined
-      ? ''
-      : `; baseline ${s.baseline.file}: ${s.baseline.known} known, ${s.baseline.new} new, ${s.baseline.fixed.length} fixed`;
   const noise = report.noise.length === 0 ? '' : `; ${report.noise.length} noise path(s) learned from the reference`;
   const notJudged = s.notJudged === 0 ? '' : `, ${s.notJudged} not judged`;
-  return `${verdict(report)}: ${s.exchanges} exchanges, ${s.replayed} replayed, ${s.matched} matched, ${s.differing} differ, ${s.skipped} skipped${notJudged}; ${s.groups} difference group(s)${baseline}${noise}; ${s.durationMs} ms`;
+  return `${verdict(report)}: ${s.exchanges} exchanges, ${s.replayed} replayed, ${s.matched} matched, ${s.differing} differ, ${s.skipped} skipped${notJudged}; ${s.groups} difference group(s)${baselineText(s.baseline)}${noise}; ${s.durationMs} ms`;
 }
 
 export function answerLines(answer: ShownAnswer, mark: string): string[] {
@@ -26,6 +23,6 @@ export function answerLines(answer: ShownAnswer, mark: string): string[] {
   return [
     `${mark} ${answer.status}`,
     ...answer.headers.map(([n, v]) => `${mark} ${n}: ${v}`),
-    ...(answer.body === '' ? [] : [mark, ...answer.body.split('\n').map((l) => `${mark} ${l}`)]),
+    ...(answer.body === '' ? [] : [mark, ...markedLines(answer.body, mark)]),
   ];
 }

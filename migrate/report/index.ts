@@ -1,5 +1,5 @@
-/** The replay reporters by name, as `--reporter` selects them (the same names as conformance's). */
-import { REPORTERS, type ReporterName } from '../../conformance/report/index.js';
+/** The replay reporters by name, as `--reporter` selects them (the report kit's names: report/names.ts). */
+import { REPORTERS, type Renderers, type ReporterName } from '../../report/names.js';
 import type { ReplayReport } from '../types.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
@@ -10,17 +10,15 @@ import { renderPretty } from './pretty.js';
 export type ReplayReporterName = ReporterName;
 export const REPLAY_REPORTERS: readonly ReplayReporterName[] = REPORTERS;
 
+const RENDERERS: Renderers<ReplayReport> = {
+  pretty: renderPretty,
+  json: renderJson,
+  junit: renderJunit,
+  html: renderHtml,
+};
+
 export function renderReplayReport(name: ReplayReporterName, report: ReplayReport): string {
-  switch (name) {
-    case 'pretty':
-      return renderPretty(report);
-    case 'json':
-      return renderJson(report);
-    case 'junit':
-      return renderJunit(report);
-    case 'html':
-      return renderHtml(report);
-  }
+  return RENDERERS[name](report);
 }
 
 export { summaryLine, verdict } from './format.js';

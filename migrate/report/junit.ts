@@ -4,12 +4,22 @@
  * passing testcase per operation/binding that matched everywhere; a run that cannot be judged
  * is an <error>, as in conformance's report.
  */
-import { escapeReportText as x } from '../../runtime/escape/xml.js';
+import {
+  junitCase,
+  junitDocument,
+  junitError,
+  type JunitAttributes,
+  junitFailure,
+  junitProperties,
+  junitSuite,
+  junitSystemOut,
+  junitTime,
+} from '../../report/junit.js';
 import type { DifferenceGroup, ReplayReport } from '../types.js';
 import { answerLines, verdict } from './format.js';
 
 function testcase(g: DifferenceGroup): string {
-  const open = `    <testcase classname="replay.${x(`${g.operation}.${g.binding}`)}" name="${x(`${g.kind} ${g.path}`)}" time="0.000"`;
+  const attrs = { classname: `replay.${g.operation}.${g.binding}`, name: `${g.kind} ${g.path}`, time: '0.000' };
   const text = [
     `${g.count} exchange(s) differ: ${g.kind} at ${g.path}`,
     `expected: ${g.example.want ?? '(absent)'}`,
@@ -19,9 +29,30 @@ function testcase(g: DifferenceGroup): string {
     ...answerLines(g.example.gotAnswer, '>'),
     `$ ${g.example.curl}`,
   ].join('\n');
-  if (g.baseline === 'known')
-    return `${open}>\n      <system-out>${x(`known difference (baseline)\n${text}`)}</system-out>\n    </testcase>`;
-  return `${open}>\n      <failure message="${x(`${g.kind} ${g.path}: ${g.example.want ?? '(absent)'} -> ${g.example.got ?? '(absent)'}`)}" type="difference">${x(text)}</failure>\n    </testcase>`;
+  if (g.baseline === 'known') return junitCase(attrs, [junitSystemOut(`known difference (baseline)\n${text}`)]);
+  const message = `${g.kind} ${g.path}: ${g.example.want ?? '(absent)'} -> ${g.example.got ?? '(absent)'}`;
+  return junitCase(attrs, [junitFailure(message, 'difference', text)]);
+}
+
+/** The suite a run without difference groups shows: why it was not judged, or that everything matched. */
+function runSuite(report: ReplayReport, judged: boolean): string[] {
+  const counts = (errors: number): JunitAttributes => ({
+    name: 'run',
+    tests: 1,
+    failures: 0,
+    errors,
+    timestamp: report.meta.startedAt,
+  });
+  if (judged)
+    return junitSuite(counts(1), [
+      junitCase({ classname: 'replay.run', name: 'run/verdict', time: '0.000' }, [
+        junitError(verdict(report), 'not-judged'),
+      ]),
+    ]);
+  if (report.groups.length > 0) return [];
+  return junitSuite(counts(0), [
+    junitCase({ classname: 'replay.run', name: `${report.summary.matched} exchanges match`, time: '0.000' }),
+  ]);
 }
 
 export function renderJunit(report: ReplayReport): string {
@@ -32,31 +63,22 @@ export function renderJunit(report: ReplayReport): string {
   }
   const judged = verdict(report).startsWith('NOT JUDGED') || report.summary.interrupted;
   const failures = report.groups.filter((g) => g.baseline !== 'known').length;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="smskit replay" tests="${report.groups.length + (judged ? 1 : 0) + (report.groups.length === 0 && !judged ? 1 : 0)}" failures="${failures}" errors="${judged ? 1 : 0}" time="${(report.summary.durationMs / 1000).toFixed(3)}">`,
-  ];
-  if (judged)
-    lines.push(
-      `  <testsuite name="run" tests="1" failures="0" errors="1" timestamp="${x(report.meta.startedAt)}">`,
-      `    <testcase classname="replay.run" name="run/verdict" time="0.000">\n      <error message="${x(verdict(report))}" type="not-judged"/>\n    </testcase>`,
-      '  </testsuite>',
-    );
-  else if (report.groups.length === 0)
-    lines.push(
-      `  <testsuite name="run" tests="1" failures="0" errors="0" timestamp="${x(report.meta.startedAt)}">`,
-      `    <testcase classname="replay.run" name="${x(`${report.summary.matched} exchanges match`)}" time="0.000"/>`,
-      '  </testsuite>',
-    );
+  const lines = runSuite(report, judged);
   for (const [name, groups] of suites) {
     const failing = groups.filter((g) => g.baseline !== 'known').length;
-    lines.push(
-      `  <testsuite name="${x(name)}" tests="${groups.length}" failures="${failing}" errors="0" timestamp="${x(report.meta.startedAt)}">`,
-      `    <properties>\n      <property name="target" value="${x(report.meta.target)}"/>\n      <property name="recording" value="${x(report.meta.recording)}"/>\n    </properties>`,
-      ...groups.map(testcase),
-      '  </testsuite>',
-    );
+    const suite = { name, tests: groups.length, failures: failing, errors: 0, timestamp: report.meta.startedAt };
+    const properties = junitProperties({ target: report.meta.target, recording: report.meta.recording });
+    lines.push(...junitSuite(suite, [properties, ...groups.map(testcase)]));
   }
-  lines.push('</testsuites>', '');
-  return lines.join('\n');
+  const tests = report.groups.length + (judged ? 1 : 0) + (report.groups.length === 0 && !judged ? 1 : 0);
+  return junitDocument(
+    {
+      name: 'smskit replay',
+      tests,
+      failures,
+      errors: judged ? 1 : 0,
+      time: junitTime(report.summary.durationMs),
+    },
+    lines,
+  );
 }

@@ -5,6 +5,7 @@
  * and why exchanges were skipped.
  */
 import type { ReplayReport } from '../types.js';
+import { counted, tallyLine } from '../../report/text.js';
 import { answerLines, summaryLine } from './format.js';
 
 const ANSWER_LINES = 40;
@@ -19,7 +20,7 @@ export function renderPretty(report: ReplayReport): string {
     const known = g.baseline === 'known' ? ' [known: baseline]' : '';
     lines.push(
       '',
-      `${g.operation} ${g.binding}  ${g.kind} ${g.path}  (${g.count} exchange${g.count === 1 ? '' : 's'})${known}`,
+      `${g.operation} ${g.binding}  ${g.kind} ${g.path}  (${counted(g.count, 'exchange')})${known}`,
       `  ${m.reference === undefined ? 'recorded' : 'reference'}: ${g.example.want ?? '(absent)'}`,
       `  target:   ${g.example.got ?? '(absent)'}`,
       `  example: exchange ${g.example.exchange}`,
@@ -34,7 +35,7 @@ export function renderPretty(report: ReplayReport): string {
   }
   if (report.skipped.length > 0) {
     lines.push('', 'Not replayed:');
-    for (const s of report.skipped) lines.push(`  ${s.count} × ${s.reason}`);
+    for (const s of report.skipped) lines.push(`  ${tallyLine(s.count, s.reason)}`);
   }
   if (report.summary.baseline !== undefined && report.summary.baseline.fixed.length > 0) {
     lines.push('', 'Fixed since the baseline:');

@@ -1,7 +1,8 @@
 /**
  * XML escaping, the one place for it: the message writer's (strict, fast) and the reports' and
  * redaction's (lenient). Users: the codecs and envelopes (escapeText, escapeAttr), the JUnit
- * reports of diff, migrate and conformance (escapeReportText), secret redaction (xmlSpellings).
+ * writers of the report kit (report/junit.ts) and of diff (escapeReportText), secret redaction
+ * (xmlSpellings).
  *
  * The per-request path only concatenates strings: a value that needs no escaping (the common
  * case) costs one regex test. Characters XML 1.0 cannot carry (C0 controls other than

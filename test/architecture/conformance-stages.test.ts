@@ -1,12 +1,16 @@
 /**
  * conformance/ is laid out by stage, and each stage imports only the stages below it:
  *
- *   cli/ ──▶ index.ts, options.ts (the public API) ──▶ catalogue/, run/, report/ ──▶ validate/ ──▶ types.ts, errors.ts, redact.ts
+ *   index.ts, options.ts (the public API) ──▶ catalogue/, run/, report/ ──▶ validate/ ──▶ types.ts, errors.ts
  *
  * The catalogue (which cases exist) names the checks that judge them (validate/); the run sends
  * cases and evaluates each answer (validate/) but never builds cases; reports read outcomes
- * only (types.ts). The base (types, errors, redaction) imports no stage. Also kept here: no
- * conformance module over 400 lines, no function over 60 (tools/sizes.ts measures them).
+ * only (types.ts). The base (types, errors) imports no stage. The command line (flags, report
+ * files, the built-in target) is bin/'s: conformance/ holds the library only and imports no CLI
+ * package. Also kept here: no conformance module over 400 lines, no function over 60
+ * (tools/sizes.ts measures them), and every report is written with the report kit (report/):
+ * conformance's and replay's reporters map their outcomes onto it and write no JUnit, HTML or
+ * escaping of their own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -17,11 +21,10 @@ import { FUNCTION_LIMIT, MODULE_LIMIT, measureFile } from '../../tools/sizes.js'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CONFORMANCE = join(ROOT, 'conformance');
 
-type Stage = 'cli' | 'api' | 'catalogue' | 'run' | 'report' | 'validate' | 'base';
+type Stage = 'api' | 'catalogue' | 'run' | 'report' | 'validate' | 'base';
 
 /** Stage → the stages its code may import from (itself always allowed). */
 const ALLOWED: Readonly<Record<Stage, readonly Stage[]>> = {
-  cli: ['api', 'catalogue', 'run', 'report', 'validate', 'base'],
   api: ['catalogue', 'run', 'report', 'validate', 'base'],
   catalogue: ['validate', 'base'],
   run: ['validate', 'base'],
@@ -29,10 +32,10 @@ const ALLOWED: Readonly<Record<Stage, readonly Stage[]>> = {
   validate: ['base'],
   base: [],
 };
-const FOLDERS: readonly Stage[] = ['cli', 'catalogue', 'run', 'report', 'validate'];
+const FOLDERS: readonly Stage[] = ['catalogue', 'run', 'report', 'validate'];
 /** The public entry and its options: the one place that puts the stages together. */
 const API_FILES = ['index.ts', 'options.ts'];
-const BASE_FILES = ['types.ts', 'errors.ts', 'redact.ts'];
+const BASE_FILES = ['types.ts', 'errors.ts'];
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
@@ -66,6 +69,32 @@ function wrongWay(file: string, text: string): string[] {
 
 const all = files(CONFORMANCE);
 
+/** Packages that parse a command line: bin/'s alone. */
+const CLI_PACKAGES = ['yargs', 'yargs/helpers'];
+
+function cliImports(text: string): string[] {
+  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2]) as string).filter((s) => CLI_PACKAGES.includes(s));
+}
+
+/** The reporters that map their outcomes onto the kit (report/): every file under these folders. */
+const REPORTER_FOLDERS = [join(CONFORMANCE, 'report'), join(ROOT, 'migrate', 'report')];
+
+/**
+ * What only the kit writes: the JUnit document and its escaping, the HTML page and its
+ * escaping, the JSON file's layout. A reporter spelling one of them has grown its own format.
+ */
+const KIT_ONLY: readonly [RegExp, string][] = [
+  [/<\?xml version=/, 'an XML declaration (report/junit.ts)'],
+  [/<!doctype html/i, 'an HTML document (report/html.ts)'],
+  [/\bescape(ReportText|Html)\b/, 'escaping of its own (report/junit.ts, report/html.ts)'],
+  [/JSON\.stringify\([^)]*,\s*null,\s*2\)/, 'a JSON layout of its own (report/json.ts)'],
+  [/\bmakeRedactor\b/, 'redaction of its own (report/html.ts redacts page text)'],
+];
+
+function ownFormats(file: string, text: string): string[] {
+  return KIT_ONLY.filter(([pattern]) => pattern.test(text)).map(([, what]) => `${relative(ROOT, file)} writes ${what}`);
+}
+
 describe('conformance stages', () => {
   it('every file belongs to a stage: the root holds only the API and the shared base', () => {
     expect(all.filter((file) => stageOf(file) === undefined).map((file) => relative(ROOT, file))).toEqual([]);
@@ -84,9 +113,16 @@ describe('conformance stages', () => {
     expect(wrongWay(join(CONFORMANCE, 'validate', 'evaluate.ts'), planted)).toEqual([
       'conformance/validate/evaluate.ts (validate) imports ../catalogue/build.js (catalogue)',
     ]);
-    const upward = "export { executeConformance } from './cli/command.js';";
-    expect(wrongWay(join(CONFORMANCE, 'index.ts'), upward)).toHaveLength(1);
-    expect(wrongWay(join(CONFORMANCE, 'cli', 'command.ts'), "import { a } from '../index.js';")).toEqual([]);
+    const upward = "export { renderReport } from './report/index.js';";
+    expect(wrongWay(join(CONFORMANCE, 'types.ts'), upward)).toHaveLength(1);
+    expect(wrongWay(join(CONFORMANCE, 'report', 'html.ts'), "import { a } from '../types.js';")).toEqual([]);
+  });
+
+  it('holds the library only: no module reads flags (the command line is bin/conformance/)', () => {
+    expect(
+      all.filter((file) => cliImports(readFileSync(file, 'utf8')).length > 0).map((f) => relative(ROOT, f)),
+    ).toEqual([]);
+    expect(cliImports("import type { Argv } from 'yargs';")).toEqual(['yargs']);
   });
 
   it(`keeps every module under ${MODULE_LIMIT} lines and every function under ${FUNCTION_LIMIT}`, () => {
@@ -97,5 +133,22 @@ describe('conformance stages', () => {
       .filter((f) => f.lines > FUNCTION_LIMIT)
       .map((f) => `${f.file}:${f.line} ${f.name}: ${f.lines}`);
     expect({ big, long }).toEqual({ big: [], long: [] });
+  });
+});
+
+describe('the report kit', () => {
+  const reporters = REPORTER_FOLDERS.flatMap(files);
+
+  it('writes every report: the reporters of conformance and replay only map their outcomes onto it', () => {
+    expect(reporters.length).toBeGreaterThan(0);
+    expect(reporters.flatMap((file) => ownFormats(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('would catch a reporter writing its own JUnit document', () => {
+    const planted = 'const head = \'<?xml version="1.0" encoding="UTF-8"?>\'; escapeReportText(name);';
+    expect(ownFormats(join(ROOT, 'migrate', 'report', 'junit.ts'), planted)).toEqual([
+      'migrate/report/junit.ts writes an XML declaration (report/junit.ts)',
+      'migrate/report/junit.ts writes escaping of its own (report/junit.ts, report/html.ts)',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../conformance/catalogue/build.js';
 import { ALL_CHECKS } from '../../conformance/validate/checks/index.js';
 import { evaluateCase } from '../../conformance/validate/evaluate.js';
-import { makeRedactor } from '../../conformance/redact.js';
+import { makeRedactor } from '../../report/redact.js';
 import type { Exchange } from '../../conformance/types.js';
 import { contractDescriptor } from '../fixtures/conformance/contract.js';
 import { TEST_INPUTS } from '../fixtures/conformance/run.js';

@@ -7,8 +7,8 @@ import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService } from '../../bin/embedded-service.js';
 import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
-import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../bin/conformance/options.js';
+import { executeConformance, type CommandIo } from '../../bin/conformance/execute.js';
 import { ConformanceError } from '../../conformance/errors.js';
 
 function parse(argv: string[], env: Record<string, string> = {}) {

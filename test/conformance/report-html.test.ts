@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from '../../runtime/index.js';
 import type { Report } from '../../conformance/index.js';
-import { renderHtml, renderReport, REPORTERS } from '../../conformance/report/index.js';
+import { renderHtml, renderReport } from '../../conformance/report/index.js';
+import { REPORTERS } from '../../report/names.js';
 import { startReportTarget, type ReportTarget } from '../helpers/report-target.js';
 import { startReferenceServer } from '../fixtures/conformance/reference-server.js';
 import { runAgainst, TEST_BODY_LIMIT, TEST_PASSWORD } from '../fixtures/conformance/run.js';

@@ -4,7 +4,7 @@ import type { Listening } from '../../runtime/index.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import type { Report } from '../../conformance/index.js';
 import { renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
-import { makeRedactor } from '../../conformance/redact.js';
+import { makeRedactor } from '../../report/redact.js';
 import { startBrokenServer, type BrokenServer } from '../fixtures/conformance/broken-server.js';
 import { DEFECTS } from '../fixtures/conformance/defects.js';
 import { startReferenceServer } from '../fixtures/conformance/reference-server.js';

@@ -6,8 +6,8 @@
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
-import { conformanceBuilder, validateConformanceArgs } from '../../conformance/cli/options.js';
-import { executeConformance, type CommandIo } from '../../conformance/cli/command.js';
+import { conformanceBuilder, validateConformanceArgs } from '../../bin/conformance/options.js';
+import { executeConformance, type CommandIo } from '../../bin/conformance/execute.js';
 import { runConformance, type Report } from '../../conformance/index.js';
 import { parseWsdl } from '../../generator/parse/index.js';
 import { renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';

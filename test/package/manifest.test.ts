@@ -23,7 +23,7 @@ interface Manifest {
 }
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-const LIBRARY = ['runtime', 'generator', 'conformance', 'service', 'generated'];
+const LIBRARY = ['runtime', 'generator', 'conformance', 'report', 'service', 'generated'];
 /** Packages used as programs or for their types, never imported by name. */
 const TOOLS: Record<string, string> = {
   typescript: 'tsc: the type check and the library build',

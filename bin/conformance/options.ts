@@ -1,15 +1,15 @@
 /**
  * `smskit conformance` flags: the run's settings as flags (their names, types, defaults and help
- * come from SETTINGS in run/settings.ts), the command's own flags (contract, target, inputs, reports,
+ * come from SETTINGS in conformance/run/settings.ts), the command's own flags (contract, target, inputs, reports,
  * baseline), and the one function that validates them into a frozen `ConformanceCliOptions`
  * (unknown values and conflicts are refused with a CONFORMANCE_OPTIONS error, which the CLI
  * reports as a usage error, exit 2).
  */
 import type { Argv } from 'yargs';
-import { formatBytes } from '../run/bounds.js';
-import { ConformanceError } from '../errors.js';
+import { formatBytes } from '../../conformance/run/bounds.js';
+import { ConformanceError } from '../../conformance/errors.js';
 import type { RawNetworkOptions } from '../../runtime/network/raw.js';
-import { REPORTERS, type ReporterName } from '../report/index.js';
+import { REPORTERS, type ReporterName } from '../../report/names.js';
 import {
   flagLabel,
   type ResolvedSettings,
@@ -18,7 +18,7 @@ import {
   SETTING_NAMES,
   SETTINGS,
   type Setting,
-} from '../run/settings.js';
+} from '../../conformance/run/settings.js';
 
 /**
  * A shorthand flag the CLI adds for an input of its own contract: `--<flag> v` is `--param

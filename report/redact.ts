@@ -1,6 +1,8 @@
 /**
- * Redaction of secrets in everything the kit prints or writes: request paths, bodies, headers,
- * curl commands, failure messages. Two rules, both always on:
+ * Redaction of secrets in everything a report shows: request paths, bodies, headers, curl
+ * commands, failure messages. Conformance's runner redacts each trace as it is made, replay each
+ * answer it shows, and the HTML page runs the named rules once more (report/html.ts). Two rules,
+ * both always on:
  *   1. every value supplied as a secret is replaced wherever it appears, in its raw, XML-escaped,
  *      URL-encoded and form-encoded spellings;
  *   2. whatever a parameter, element or header *named* like a password or a credential carries

@@ -6,22 +6,21 @@
  * error (ConformanceError, GeneratorError) is the CLI's to print — after every report file has
  * been replaced by one that says why, so that no report of an earlier run is ever left in place.
  */
-import { baselineOf, readBaseline, renderBaseline } from '../validate/baseline.js';
-import { endpointPath } from '../catalogue/build.js';
+import { baselineOf, readBaseline, renderBaseline } from '../../conformance/validate/baseline.js';
+import { endpointPath } from '../../conformance/catalogue/build.js';
 import type { ConformanceCliOptions } from './options.js';
 import { readContract } from '../../generator/contract/index.js';
 import { GeneratorError } from '../../generator/errors.js';
 import { toDescriptor } from '../../generator/descriptor/index.js';
 import type { WsdlModel } from '../../generator/model/index.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
-import { ConformanceError } from '../errors.js';
-import { escapeReportText } from '../../runtime/escape/xml.js';
-import { listCases, runConformance, type ConformanceOptions } from '../index.js';
-import type { ConformanceInputs } from '../catalogue/inputs.js';
+import { ConformanceError } from '../../conformance/errors.js';
+import { listCases, runConformance, type ConformanceOptions } from '../../conformance/index.js';
+import type { ConformanceInputs } from '../../conformance/catalogue/inputs.js';
 import { readInputsFile } from './inputs-file.js';
-import { createProgress, renderHtmlError, renderReport } from '../report/index.js';
-import { pickSettings } from '../run/settings.js';
-import type { Report } from '../types.js';
+import { createProgress, renderErrorReport, renderReport } from '../../conformance/report/index.js';
+import { pickSettings } from '../../conformance/run/settings.js';
+import type { Report } from '../../conformance/types.js';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -155,25 +154,8 @@ function writeErrorReports(options: ConformanceCliOptions, error: unknown, io: C
   const code = error instanceof ConformanceError || error instanceof GeneratorError ? error.code : 'ERROR';
   const message = error instanceof Error ? error.message : String(error);
   for (const reporter of options.reporters) {
-    if (reporter.out === undefined) continue;
-    if (reporter.name === 'json')
-      io.writeFile(reporter.out, `${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
-    else if (reporter.name === 'junit') io.writeFile(reporter.out, junitError(code, message));
-    else if (reporter.name === 'html') io.writeFile(reporter.out, renderHtmlError(code, message));
-    else io.writeFile(reporter.out, `smskit conformance did not run: ${message}\n`);
+    if (reporter.out !== undefined) io.writeFile(reporter.out, renderErrorReport(reporter.name, code, message));
   }
-}
-
-function junitError(code: string, message: string): string {
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<testsuites name="smskit conformance" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
-    '  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
-    `    <testcase classname="conformance.run" name="run" time="0.000">\n      <error message="${escapeReportText(message)}" type="${escapeReportText(code)}"/>\n    </testcase>`,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
 }
 
 function writeReports(options: ConformanceCliOptions, report: Report, io: CommandIo): void {

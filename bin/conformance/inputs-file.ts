@@ -19,8 +19,8 @@
  * CONFORMANCE_INPUTS error naming the file, the operation and the path.
  */
 import { readFileSync } from 'node:fs';
-import { ConformanceError } from '../errors.js';
-import type { ConformanceInputs, OperationInputs } from '../catalogue/inputs.js';
+import { ConformanceError } from '../../conformance/errors.js';
+import type { ConformanceInputs, OperationInputs } from '../../conformance/catalogue/inputs.js';
 
 function refuse(file: string, message: string): never {
   throw new ConformanceError('CONFORMANCE_INPUTS', `--inputs ${file}: ${message}`);
