@@ -26,19 +26,9 @@ import { XSI_NS } from '../../runtime/namespaces.js';
 import { childElements, textContent } from '../../runtime/xml/reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
 import type { ExpectedField } from '../types.js';
+import type { SchemaFinding, SchemaRule } from './schema-rules.js';
 import { isWhitespaceCollapsed, simpleValueProblem, truncate } from './simple-values.js';
 import { actualType } from './xsi-type.js';
-
-export type SchemaRule = 'occurrence' | 'namespace' | 'order' | 'value' | 'xsi-type' | 'array-item';
-
-export interface SchemaFinding {
-  readonly rule: SchemaRule;
-  /** Where: element path from the checked element (`EchoOrderResult/Lines/OrderLine[2]/Shape`). */
-  readonly path: string;
-  readonly expected: string;
-  readonly actual: string;
-  readonly message: string;
-}
 
 /** A member as the walk needs it: a descriptor field, or a response wrapper's expected field. */
 export interface Member {

@@ -8,7 +8,7 @@ import type { ComplexTypeDescriptor, ServiceDescriptor } from '../../runtime/des
 import { XSI_NS } from '../../runtime/namespaces.js';
 import { childElements, resolveQNameValue } from '../../runtime/xml/reader.js';
 import type { XmlElement } from '../../runtime/xml/types.js';
-import type { SchemaRule } from './schema-walk.js';
+import type { SchemaRule } from './schema-rules.js';
 
 /** What the type resolution needs of the walk: the contract, and where findings go. */
 export interface TypeWalk {

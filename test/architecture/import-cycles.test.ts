@@ -51,8 +51,6 @@ const KNOWN_ELSEWHERE: readonly Circle[] = [
   ['parse/attributes.ts', 'parse/complex-types.ts', 'parse/elements.ts', 'parse/particles.ts', 'parse/simple-types.ts'],
   // members.ts takes the type of the value walker that calls compareMembers.
   ['diff/members.ts', 'diff/values.ts'],
-  // xsi-type.ts takes the type of the schema rule whose walk calls actualType.
-  ['conformance/validate/schema-walk.ts', 'conformance/validate/xsi-type.ts'],
 ];
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

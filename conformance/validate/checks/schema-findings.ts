@@ -4,7 +4,8 @@
  * GET/POST result document's root, validated at every depth.
  */
 import { isFaultElement, parseBody, soapViewOf } from '../response-view.js';
-import { walkElement, walkWrapper, type SchemaFinding, type SchemaRule } from '../schema-walk.js';
+import type { SchemaFinding, SchemaRule } from '../schema-rules.js';
+import { walkElement, walkWrapper } from '../schema-walk.js';
 import type { Case, Exchange, Mismatch } from '../../types.js';
 import { judgedAsSuccess, mismatch, successShape } from './support.js';
 
