@@ -11,7 +11,7 @@
  * does not declare.
  */
 import { readFileSync } from 'node:fs';
-import { descriptorFromWsdlText } from '../conformance/validate/wsdl-reader.js';
+import { descriptorFromWsdlText } from '../contract/descriptor/from-text.js';
 import { findPrimitiveCodec, isStringLike } from '../runtime/codec/primitives.js';
 import type { NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
 import { canonicalDateTime, canonicalText } from './canonical.js';

@@ -8,7 +8,7 @@ import { StructureKind, VariableDeclarationKind } from './kinds.js';
 import type { BindingDescriptor, ServiceDescriptor } from '../../runtime/descriptor.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { LiteralReference, printLiteral, type LiteralValue } from './literal.js';
-import type { ServicePlan } from '../plan/service.js';
+import type { ServicePlan } from '../../contract/plan/service.js';
 
 interface SharedOperations {
   readonly identifier: string;

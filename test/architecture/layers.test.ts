@@ -2,7 +2,10 @@
  * The repository's top-level folders form layers: each may import only from the folders listed
  * for it, so the runtime stays free of the tools built on it, the WSDL-generic conformance runner
  * never depends on the one application in the repository, and the scripts that ship outside CI do
- * not reach into the test suite. The generator's own stages are checked in test/generator.
+ * not reach into the test suite. The contract layer (reading, parsing, the model, the plan, the
+ * descriptor, the diff) sits under every tool that reads a WSDL, so none of them reaches into
+ * another's code for it. The stages inside contract/ and generator/ are checked in
+ * pipeline-stages.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -14,14 +17,26 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Folder → the folders its code may import from (itself always allowed). */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   runtime: [],
-  generator: ['runtime'],
-  conformance: ['generator', 'runtime'],
+  contract: ['runtime'],
+  generator: ['contract', 'runtime'],
+  conformance: ['contract', 'runtime'],
   generated: ['runtime'],
   service: ['generated', 'runtime'],
   // Record and replay: the runtime's wire and network layers, conformance's report helpers.
-  migrate: ['conformance', 'runtime'],
-  bin: ['conformance', 'generated', 'generator', 'migrate', 'runtime', 'service', 'wsdl'],
-  scripts: ['bin', 'conformance', 'generated', 'generator', 'migrate', 'runtime', 'service', 'tools', 'wsdl'],
+  migrate: ['conformance', 'contract', 'runtime'],
+  bin: ['conformance', 'contract', 'generated', 'generator', 'migrate', 'runtime', 'service', 'wsdl'],
+  scripts: [
+    'bin',
+    'conformance',
+    'contract',
+    'generated',
+    'generator',
+    'migrate',
+    'runtime',
+    'service',
+    'tools',
+    'wsdl',
+  ],
 };
 
 const SOURCE = /\.(ts|mts|mjs|cjs|js)$/;
@@ -71,20 +86,30 @@ describe('layers', () => {
     expect(targetFolder(join(ROOT, 'runtime', 'x.ts'), 'undici')).toBeUndefined();
   });
 
-  it('would catch the generator reading a WSDL through the conformance runner', () => {
-    // One contract layer (generator/contract) serves every reader; a planted wrong-way import is named.
+  it('would catch the contract layer reading a WSDL through the conformance runner', () => {
+    // One contract layer (contract/read) serves every reader; a planted wrong-way import is named.
     const planted = "import { loadContract } from '../../conformance/contract-source.js';";
-    const file = join(ROOT, 'generator', 'contract', 'index.ts');
+    const file = join(ROOT, 'contract', 'read', 'index.ts');
     const target = targetFolder(file, importsOf(planted)[0]!);
     expect(target).toBe('conformance');
-    expect(ALLOWED.generator).not.toContain(target);
+    expect(ALLOWED.contract).not.toContain(target);
+  });
+
+  it("would catch conformance reading the schema's facets from the generator's code", () => {
+    // Conformance stands on the contract layer only; an import of the generator is named.
+    const planted = "import { planSchema } from '../../generator/plan/schema.js';";
+    const file = join(ROOT, 'conformance', 'catalogue', 'schema-facts.ts');
+    const target = targetFolder(file, importsOf(planted)[0]!);
+    expect(target).toBe('generator');
+    expect(ALLOWED.conformance).not.toContain(target);
+    expect(ALLOWED.migrate).not.toContain(target);
   });
 
   it('leaves every WSDL reader to the contract layer: no other module fetches or parses a WSDL', () => {
-    const readers = ['conformance', 'bin', 'generator']
+    const readers = ['conformance', 'bin', 'generator', 'migrate', 'contract']
       .flatMap((folder) => sourceFiles(join(ROOT, folder)))
       .filter((file) => /\bparseWsdl\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file).split(sep).join('/'));
-    expect(readers.sort()).toEqual(['generator/contract/index.ts', 'generator/parse/index.ts']);
+    expect(readers.sort()).toEqual(['contract/parse/index.ts', 'contract/read/index.ts']);
   });
 });

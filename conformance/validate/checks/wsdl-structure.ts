@@ -5,7 +5,7 @@
  */
 import { contentTypeOf } from '../response-view.js';
 import { compareSummaries, summarizeDescriptor } from '../wsdl-summary.js';
-import { descriptorFromWsdlText } from '../wsdl-reader.js';
+import { descriptorFromWsdlText } from '../../../contract/descriptor/from-text.js';
 import type { Mismatch } from '../../types.js';
 import { defineCheck, isXmlMediaType, mismatch } from './support.js';
 
