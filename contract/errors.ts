@@ -1,9 +1,9 @@
 /**
  * The one error type of reading, parsing and planning a WSDL (named `GeneratorError` since the
- * generator was its first user; its codes are stable and published). Every refusal carries a stable `code` (callers classify by
- * it, never by message), the file and line that caused it, and a message of the form
- * `<file>:<line>: <what>` naming the QName or construct, so the CLI prints
- * `smskit: ${err.message}` and the user can jump straight to the line.
+ * generator was its first user; its name and codes are published and stable). Every refusal
+ * carries a stable `code` (callers classify by it, never by message), the file and line that
+ * caused it, and a message of the form `<file>:<line>: <what>` naming the QName or construct, so
+ * the CLI prints `smskit: ${err.message}` and the user can jump straight to the line.
  */
 
 /** Codes raised while reading a WSDL and its imports (contract/parse). */

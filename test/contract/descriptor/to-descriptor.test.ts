@@ -217,6 +217,6 @@ describe('determinism', () => {
       );
       expect(text).not.toContain(process.cwd());
     }
-    expect(files.get('service-api/client.ts')).toContain("from '../../generator/runtime/index.js'");
+    expect(files.get('service-api/client.ts')).toContain("from '../runtime/index.js'");
   });
 });
