@@ -103,7 +103,7 @@ export function recordedDescriptor(
         from: `the recorded ${exchange.request.target}`,
       };
     } catch {
-      // A WSDL the generator cannot read leaves the comparison to the lexical rule.
+      // A WSDL the contract layer cannot read leaves the comparison to the lexical rule.
     }
   }
   return undefined;

@@ -1,7 +1,7 @@
 /**
  * `wsdl.structure`: the server's `?wsdl` describes the contract the run uses: the same
  * bindings, operations, soapActions, HTTP paths, message elements and field order. Both sides
- * are read by the generator's parser and summarised the same way (wsdl-summary.ts).
+ * are read by the contract layer's parser and summarised the same way (wsdl-summary.ts).
  */
 import { contentTypeOf } from '../response-view.js';
 import { compareSummaries, summarizeDescriptor } from '../wsdl-summary.js';
