@@ -1,12 +1,12 @@
 /**
  * How every command that reads a WSDL (generate, inspect, diff, call, conformance) reads it:
- * the contract layer (generator/contract) with the command's network flags (bin/network-flags.ts:
+ * the contract layer (contract/read) with the command's network flags (bin/network-flags.ts:
  * CA, client certificate, proxy, HTTP auth) and `--allow-import-host`, the hosts besides the
  * WSDL's own that its imports may be fetched from. Kept free of heavy imports: every command's
  * flags are built on every start of the CLI.
  */
 import type { Argv } from 'yargs';
-import type { Contract, ContractOptions } from '../generator/contract/index.js';
+import type { Contract, ContractOptions } from '../contract/read/index.js';
 import { UsageError } from './cli-error.js';
 import type { NetworkOptions } from '../runtime/network/types.js';
 import { asFlagError, networkStdinReaders, resolveNetworkFlags, validateNetworkFlags } from './network-flags.js';
@@ -76,7 +76,7 @@ export async function readContractWith(
   allowImportHosts: readonly string[],
   settings: ContractReadSettings,
 ): Promise<Contract> {
-  const { readContract } = await import('../generator/contract/index.js');
+  const { readContract } = await import('../contract/read/index.js');
   try {
     return await readContract(location, {
       network: contractNetwork(network),

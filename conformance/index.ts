@@ -3,7 +3,7 @@
  *   descriptor ──buildCatalogue──▶ cases ──selectCases──▶ run ──runCases──▶ outcomes ──▶ Report
  * `runConformance` does it all; `listCases` stops before sending anything (`--list`).
  */
-import { toDescriptor } from '../generator/descriptor/index.js';
+import { toDescriptor } from '../contract/descriptor/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import { fixedEntries, knownMarker } from './validate/baseline.js';
 import { buildCatalogue, endpointPath } from './catalogue/build.js';

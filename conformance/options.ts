@@ -3,7 +3,7 @@
  * values are refused with a CONFORMANCE_OPTIONS error; the result is frozen and never mutated.
  * The run's settings (their defaults and accepted values) are defined in run/settings.ts.
  */
-import type { WsdlModel } from '../generator/model/index.js';
+import type { WsdlModel } from '../contract/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 import type { Baseline } from './validate/baseline.js';
 import { ConformanceError } from './errors.js';

@@ -4,17 +4,17 @@
  * `<service-folder>/{types,descriptor,client,server,index}.ts` per wsdl:service, plus `index.ts`.
  */
 import { createHash } from 'node:crypto';
-import { describeService } from './descriptor/index.js';
+import { describeService } from '../contract/descriptor/index.js';
 import { clientStatements } from './emit/client-file.js';
 import { descriptorStatements } from './emit/descriptor-file.js';
-import { refuse } from './errors.js';
+import { refuse } from '../contract/errors.js';
 import { rootIndexStatements, serviceIndexStatements } from './emit/index-file.js';
-import { planModel, type ModelPlan } from './plan/index.js';
+import { planModel, type ModelPlan } from '../contract/plan/index.js';
 import { printFile, provenanceHeader } from './emit/project.js';
 import { DEFAULT_RUNTIME_IMPORT } from './emit/runtime-imports.js';
 import { serverStatements } from './emit/server-file.js';
 import { typesStatements } from './emit/types-file.js';
-import type { ModelWarning, WsdlModel } from './model/index.js';
+import type { ModelWarning, WsdlModel } from '../contract/model/index.js';
 import type { ServiceDescriptor } from '../runtime/descriptor.js';
 
 export interface GenerateOptions {

@@ -1,5 +1,5 @@
 /** The generator's public surface: WSDL -> model -> generated files / descriptor. */
-export { parseWsdl } from './parse/index.js';
+export { parseWsdl } from '../contract/parse/index.js';
 export {
   generate,
   generateTree,
@@ -7,10 +7,10 @@ export {
   type GeneratedTree,
 } from './generate.js';
 export { DEFAULT_RUNTIME_IMPORT } from './emit/runtime-imports.js';
-export { toDescriptor } from './descriptor/index.js';
+export { toDescriptor } from '../contract/descriptor/index.js';
 export {
   readContract,
   contractFromText,
   type Contract,
   type ContractOptions,
-} from './contract/index.js';
+} from '../contract/read/index.js';

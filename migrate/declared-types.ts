@@ -11,7 +11,7 @@
  * does not declare.
  */
 import { readFileSync } from 'node:fs';
-import { descriptorFromWsdlText } from '../conformance/validate/wsdl-reader.js';
+import { descriptorFromWsdlText } from '../contract/descriptor/from-text.js';
 import { findPrimitiveCodec, isStringLike } from '../runtime/codec/primitives.js';
 import type { NameDescriptor, ServiceDescriptor, ValueDescriptor } from '../runtime/descriptor.js';
 import { canonicalDateTime, canonicalText } from './canonical.js';
@@ -103,7 +103,7 @@ export function recordedDescriptor(
         from: `the recorded ${exchange.request.target}`,
       };
     } catch {
-      // A WSDL the generator cannot read leaves the comparison to the lexical rule.
+      // A WSDL the contract layer cannot read leaves the comparison to the lexical rule.
     }
   }
   return undefined;

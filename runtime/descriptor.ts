@@ -3,7 +3,7 @@
  *
  * Generated code embeds one `ServiceDescriptor` as a constant (types + descriptor, the runtime
  * does the wire work); the conformance runner derives the same structure from a WSDL at run
- * time with `toDescriptor(model)` (generator/descriptor/index.ts). Both therefore agree, by
+ * time with `toDescriptor(model)` (contract/descriptor/index.ts). Both therefore agree, by
  * construction, on names, namespaces, soapActions, paths and element order.
  *
  * It is plain JSON data. Names are namespace URI + local name; maps are keyed by Clark

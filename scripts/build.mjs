@@ -2,10 +2,11 @@
 /**
  * `npm run build`: the package as users install it, in dist/.
  *
- *   dist/runtime, dist/generator, dist/conformance, ...   JavaScript and .d.ts (tsconfig.build.json)
- *                                                          behind smskit/runtime, smskit/generator
- *                                                          and smskit/conformance (with dist/report,
- *                                                          the report kit conformance writes with)
+ *   dist/runtime, dist/contract, dist/generator, ...      JavaScript and .d.ts (tsconfig.build.json)
+ *                                                          behind smskit/runtime, smskit/contract,
+ *                                                          smskit/generator and smskit/conformance
+ *                                                          (with dist/report, the report kit
+ *                                                          conformance writes with)
  *   dist/cli/                                              the CLI bundle bin/smskit.js starts
  *                                                          (scripts/build-cli.mjs)
  *

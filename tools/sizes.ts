@@ -8,7 +8,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-export const PRODUCT_FOLDERS = ['bin', 'generator', 'runtime', 'conformance', 'service', 'migrate', 'report'] as const;
+export const PRODUCT_FOLDERS = [
+  'bin',
+  'contract',
+  'generator',
+  'runtime',
+  'conformance',
+  'service',
+  'migrate',
+  'report',
+] as const;
 export const MODULE_LIMIT = 400;
 export const FUNCTION_LIMIT = 60;
 

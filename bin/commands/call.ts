@@ -141,7 +141,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const options = validate(args);
   assertOneStdinReader(stdinReaders(options));
   const runtime = await import('../../runtime/index.js');
-  const { toDescriptor } = await import('../../generator/descriptor/index.js');
+  const { toDescriptor } = await import('../../contract/descriptor/index.js');
   const network = await resolveNetworkFlags(options.network);
   // A WSDL fetched from the service itself goes the same way as the call (CA, client certificate,
   // proxy, HTTP auth); from another origin than --url, without the credentials (the contract layer).

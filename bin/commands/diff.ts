@@ -87,7 +87,7 @@ function builder(yargs: Argv): Argv {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateDiffOptions(args);
-  const diff = await import('../../generator/diff/index.js');
+  const diff = await import('../../contract/diff/index.js');
   const [oldContract, newContract] = await readContractsWithFlags([options.old, options.new], args, {
     timeoutMs: options.timeoutMs,
   });

@@ -12,7 +12,7 @@ import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import { diffTrees, readTree, replaceTreeAtomically } from '../file-tree.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
-import type { WsdlModel } from '../../generator/model/index.js';
+import type { WsdlModel } from '../../contract/model/index.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
 import { readContractsWithFlags, withContractFlags } from '../contract-flags.js';
 import { withNetworkFlags } from '../network-flags.js';
@@ -150,7 +150,7 @@ async function semanticChange(
   descriptors: readonly ServiceDescriptor[],
 ): Promise<string> {
   try {
-    const diff = await import('../../generator/diff/index.js');
+    const diff = await import('../../contract/diff/index.js');
     const committed = diff.readCommittedDescriptors(current);
     if (committed.length === 0) return `smskit: wire change: unknown (${options.out} holds no generated descriptor.ts)`;
     const report = diff.diffSides(

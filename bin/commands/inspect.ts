@@ -28,7 +28,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const timeout = Number(args.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0)
     throw new UsageError('--timeout must be a positive number of milliseconds');
-  const { describeContract, formatDescription } = await import('../../generator/descriptor/describe.js');
+  const { describeContract, formatDescription } = await import('../../contract/descriptor/describe.js');
   const [contract] = await readContractsWithFlags([wsdl], args, { timeoutMs: timeout });
   const description = describeContract(contract!.model);
   process.stdout.write(

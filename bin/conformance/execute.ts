@@ -9,10 +9,10 @@
 import { baselineOf, readBaseline, renderBaseline } from '../../conformance/validate/baseline.js';
 import { endpointPath } from '../../conformance/catalogue/build.js';
 import type { ConformanceCliOptions } from './options.js';
-import { readContract } from '../../generator/contract/index.js';
-import { GeneratorError } from '../../generator/errors.js';
-import { toDescriptor } from '../../generator/descriptor/index.js';
-import type { WsdlModel } from '../../generator/model/index.js';
+import { readContract } from '../../contract/read/index.js';
+import { GeneratorError } from '../../contract/errors.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
+import type { WsdlModel } from '../../contract/model/index.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
 import { ConformanceError } from '../../conformance/errors.js';
 import { listCases, runConformance, type ConformanceOptions } from '../../conformance/index.js';

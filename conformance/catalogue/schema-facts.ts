@@ -7,9 +7,9 @@
  * Read from the WSDL model when the run has one; a run given only a descriptor has no facts, and
  * its samples use each primitive's typical value.
  */
-import type { SimpleType, TypeUse, WsdlModel } from '../../generator/model/index.js';
-import { planSchema } from '../../generator/plan/schema.js';
-import type { PlannedValue } from '../../generator/plan/values.js';
+import type { SimpleType, TypeUse, WsdlModel } from '../../contract/model/index.js';
+import { planSchema } from '../../contract/plan/schema.js';
+import type { PlannedValue } from '../../contract/plan/values.js';
 
 export type Facets = SimpleType['facets'];
 

@@ -4,13 +4,13 @@
  */
 import type { MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import { StructureKind } from './kinds.js';
-import { quoteString } from '../naming.js';
+import { quoteString } from '../../contract/naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
-import type { SchemaPlan } from '../plan/schema.js';
-import type { PlannedBinding, PlannedOperation, ServicePlan } from '../plan/service.js';
+import type { SchemaPlan } from '../../contract/plan/schema.js';
+import type { PlannedBinding, PlannedOperation, ServicePlan } from '../../contract/plan/service.js';
 
 export function clientStatements(
   schema: SchemaPlan,

@@ -9,7 +9,7 @@ import type { BindingDescriptor, ServiceDescriptor } from '../../runtime/descrip
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { LiteralReference, printLiteral, type LiteralValue } from './literal.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
-import type { ServicePlan } from '../plan/service.js';
+import type { ServicePlan } from '../../contract/plan/service.js';
 
 interface SharedOperations {
   readonly identifier: string;

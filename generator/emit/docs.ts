@@ -3,7 +3,7 @@
  * occurrence, nillable, enumeration, facets), so hovering a member answers "what goes on the wire".
  */
 import type { JSDocStructure, OptionalKind } from 'ts-morph';
-import type { MaxOccurs, QName, SimpleType } from '../model/index.js';
+import type { MaxOccurs, QName, SimpleType } from '../../contract/model/index.js';
 
 /** WSDL documentation as JSDoc-safe text: normalised line ends, no comment terminator. */
 export function cleanDocumentation(text: string | undefined): string | undefined {

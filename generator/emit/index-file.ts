@@ -1,7 +1,7 @@
 /** `index.ts` of a service folder, and the top-level index re-exporting each service as a namespace. */
 import type { StatementStructures } from 'ts-morph';
 import { StructureKind } from './kinds.js';
-import type { ServicePlan } from '../plan/service.js';
+import type { ServicePlan } from '../../contract/plan/service.js';
 
 export function serviceIndexStatements(): StatementStructures[] {
   return ['./types.js', './descriptor.js', './client.js', './server.js'].map((moduleSpecifier) => ({

@@ -3,7 +3,7 @@
  * descriptor is built in a fixed order), so the output is stable; keys are quoted only when
  * they are not identifiers. formatText then lays it out.
  */
-import { propertyKey, quoteString } from '../naming.js';
+import { propertyKey, quoteString } from '../../contract/naming.js';
 
 export type LiteralValue =
   | string

@@ -1,7 +1,7 @@
 /** JSDoc of a service method: WSDL documentation, then how each binding carries it. */
 import type { OptionalKind, JSDocStructure } from 'ts-morph';
 import { cleanDocumentation, jsDoc } from './docs.js';
-import { operationKey, type PlannedOperation, type ServicePlan } from '../plan/service.js';
+import { operationKey, type PlannedOperation, type ServicePlan } from '../../contract/plan/service.js';
 
 export function operationDocs(op: PlannedOperation, extra?: string): OptionalKind<JSDocStructure>[] {
   const lines = op.bound.map(({ binding, operation }) => {

@@ -1,7 +1,7 @@
 /** The TypeScript input/output types of a service's methods, shared by client and server. */
 import type { ImportDeclarationStructure } from 'ts-morph';
-import type { SchemaPlan } from '../plan/schema.js';
-import type { MethodShape, PlannedOperation } from '../plan/service.js';
+import type { SchemaPlan } from '../../contract/plan/schema.js';
+import type { MethodShape, PlannedOperation } from '../../contract/plan/service.js';
 import { StructureKind } from './kinds.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import { TypeText } from './type-text.js';

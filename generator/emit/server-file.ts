@@ -4,13 +4,13 @@
  */
 import type { MethodSignatureStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import { StructureKind } from './kinds.js';
-import { propertyKey } from '../naming.js';
+import { propertyKey } from '../../contract/naming.js';
 import { jsDoc } from './docs.js';
 import { omittedText, operationDocs } from './operation-docs.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
-import type { SchemaPlan } from '../plan/schema.js';
-import type { PlannedOperation, ServicePlan } from '../plan/service.js';
+import type { SchemaPlan } from '../../contract/plan/schema.js';
+import type { PlannedOperation, ServicePlan } from '../../contract/plan/service.js';
 
 export function serverStatements(
   schema: SchemaPlan,

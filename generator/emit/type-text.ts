@@ -2,10 +2,10 @@
  * TypeScript type expressions for planned values and fields. Records whether `XmlElement` is
  * used so emitters import it only when needed.
  */
-import type { PlannedField } from '../plan/members.js';
-import type { SchemaPlan } from '../plan/schema.js';
-import type { TsPrimitive } from '../plan/type-map.js';
-import type { PlannedValue, PrimitiveValue } from '../plan/values.js';
+import type { PlannedField } from '../../contract/plan/members.js';
+import type { SchemaPlan } from '../../contract/plan/schema.js';
+import type { TsPrimitive } from '../../contract/plan/type-map.js';
+import type { PlannedValue, PrimitiveValue } from '../../contract/plan/values.js';
 import { runtime } from './runtime-imports.js';
 
 export class TypeText {

@@ -10,14 +10,20 @@ import type {
   TypeAliasDeclarationStructure,
 } from 'ts-morph';
 import { StructureKind } from './kinds.js';
-import { propertyKey, quoteString } from '../naming.js';
+import { propertyKey, quoteString } from '../../contract/naming.js';
 import { facetText, jsDoc, occurrence, wireName, cleanDocumentation } from './docs.js';
-import type { PlannedAttribute, PlannedField } from '../plan/members.js';
-import type { PlannedComplex, PlannedSimple, PlannedType, PlannedXmlAlias, SchemaPlan } from '../plan/schema.js';
-import type { PlannedHeaders, ServicePlan, SyntheticField } from '../plan/service.js';
+import type { PlannedAttribute, PlannedField } from '../../contract/plan/members.js';
+import type {
+  PlannedComplex,
+  PlannedSimple,
+  PlannedType,
+  PlannedXmlAlias,
+  SchemaPlan,
+} from '../../contract/plan/schema.js';
+import type { PlannedHeaders, ServicePlan, SyntheticField } from '../../contract/plan/service.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import { primitiveText, TypeText } from './type-text.js';
-import type { PlannedValue } from '../plan/values.js';
+import type { PlannedValue } from '../../contract/plan/values.js';
 
 export function typesStatements(
   schema: SchemaPlan,

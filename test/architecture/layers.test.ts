@@ -3,7 +3,10 @@
  * for it, so the runtime stays free of the tools built on it, the WSDL-generic conformance runner
  * never depends on the one application in the repository, every report is written with one kit
  * (report/) that knows none of the tools whose outcomes it prints, and the scripts that ship
- * outside CI do not reach into the test suite. The generator's own stages are checked in test/generator.
+ * outside CI do not reach into the test suite. The contract layer (reading, parsing, the model,
+ * the plan, the descriptor, the diff) sits under every tool that reads a WSDL, so none of them
+ * reaches into another's code for it. The stages inside contract/ and generator/ are checked in
+ * pipeline-stages.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -15,25 +18,29 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Folder → the folders its code may import from (itself always allowed). */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   runtime: [],
+  contract: ['runtime'],
   // The report kit (formats, escaping, redaction) every report is written with.
   report: ['runtime'],
-  generator: ['runtime'],
-  conformance: ['generator', 'report', 'runtime'],
+  generator: ['contract', 'runtime'],
+  conformance: ['contract', 'report', 'runtime'],
   generated: ['runtime'],
   service: ['generated', 'runtime'],
-  // Record and replay: the runtime's wire and network layers, the report kit.
-  migrate: ['report', 'runtime'],
-  bin: ['conformance', 'generated', 'generator', 'migrate', 'report', 'runtime', 'service', 'wsdl'],
-  scripts: ['bin', 'conformance', 'generated', 'generator', 'migrate', 'report', 'runtime', 'service', 'tools', 'wsdl'],
-};
-
-/**
- * Single files a folder may import from a folder it may not: the WSDL reader migrate shares
- * with conformance, until it stands in the layer both read contracts from. Nothing else of
- * conformance/ (its reports, its redaction) is migrate's to import.
- */
-const ALLOWED_FILES: Readonly<Record<string, readonly string[]>> = {
-  migrate: ['conformance/validate/wsdl-reader.ts'],
+  // Record and replay: the runtime's wire and network layers, the contract, the report kit.
+  migrate: ['contract', 'report', 'runtime'],
+  bin: ['conformance', 'contract', 'generated', 'generator', 'migrate', 'report', 'runtime', 'service', 'wsdl'],
+  scripts: [
+    'bin',
+    'conformance',
+    'contract',
+    'generated',
+    'generator',
+    'migrate',
+    'report',
+    'runtime',
+    'service',
+    'tools',
+    'wsdl',
+  ],
 };
 
 const SOURCE = /\.(ts|mts|mjs|cjs|js)$/;
@@ -60,20 +67,12 @@ function importsOf(text: string): string[] {
 }
 
 /** The repository path (a .ts source) a relative import specifier lands on. */
-function targetFile(fromFile: string, specifier: string): string {
-  return relative(ROOT, resolve(dirname(fromFile), specifier))
-    .split(sep)
-    .join('/')
-    .replace(/\.js$/, '.ts');
-}
 
 function wrongImports(folder: string, file: string, text: string): string[] {
   const allowed = new Set([folder, ...(ALLOWED[folder] ?? [])]);
-  const allowedFiles = ALLOWED_FILES[folder] ?? [];
   return importsOf(text)
     .map((specifier) => ({ specifier, target: targetFolder(file, specifier) }))
     .filter(({ target }) => target !== undefined && !allowed.has(target))
-    .filter(({ specifier }) => !(specifier.startsWith('.') && allowedFiles.includes(targetFile(file, specifier))))
     .map(({ specifier, target }) => `${relative(ROOT, file)} imports ${specifier} (${target}/)`);
 }
 
@@ -95,13 +94,23 @@ describe('layers', () => {
     expect(targetFolder(join(ROOT, 'runtime', 'x.ts'), 'undici')).toBeUndefined();
   });
 
-  it('would catch the generator reading a WSDL through the conformance runner', () => {
-    // One contract layer (generator/contract) serves every reader; a planted wrong-way import is named.
+  it('would catch the contract layer reading a WSDL through the conformance runner', () => {
+    // One contract layer (contract/read) serves every reader; a planted wrong-way import is named.
     const planted = "import { loadContract } from '../../conformance/contract-source.js';";
-    const file = join(ROOT, 'generator', 'contract', 'index.ts');
+    const file = join(ROOT, 'contract', 'read', 'index.ts');
     const target = targetFolder(file, importsOf(planted)[0]!);
     expect(target).toBe('conformance');
-    expect(ALLOWED.generator).not.toContain(target);
+    expect(ALLOWED.contract).not.toContain(target);
+  });
+
+  it("would catch conformance reading the schema's facets from the generator's code", () => {
+    // Conformance stands on the contract layer only; an import of the generator is named.
+    const planted = "import { planSchema } from '../../generator/plan/schema.js';";
+    const file = join(ROOT, 'conformance', 'catalogue', 'schema-facts.ts');
+    const target = targetFolder(file, importsOf(planted)[0]!);
+    expect(target).toBe('generator');
+    expect(ALLOWED.conformance).not.toContain(target);
+    expect(ALLOWED.migrate).not.toContain(target);
   });
 
   it("would catch migrate reaching into conformance's reports or redaction", () => {
@@ -113,8 +122,9 @@ describe('layers', () => {
     ]);
     const redaction = "import { makeRedactor } from '../conformance/redact.js';";
     expect(wrongImports('migrate', join(ROOT, 'migrate', 'replay.ts'), redaction)).toHaveLength(1);
+    // The WSDL reader they share is the contract layer's: a reader inside conformance would be named too.
     const reader = "import { descriptorFromWsdlText } from '../conformance/validate/wsdl-reader.js';";
-    expect(wrongImports('migrate', join(ROOT, 'migrate', 'declared-types.ts'), reader)).toEqual([]);
+    expect(wrongImports('migrate', join(ROOT, 'migrate', 'declared-types.ts'), reader)).toHaveLength(1);
   });
 
   it('would catch the report kit importing what it serves', () => {
@@ -123,10 +133,10 @@ describe('layers', () => {
   });
 
   it('leaves every WSDL reader to the contract layer: no other module fetches or parses a WSDL', () => {
-    const readers = ['conformance', 'bin', 'generator']
+    const readers = ['conformance', 'bin', 'generator', 'migrate', 'contract']
       .flatMap((folder) => sourceFiles(join(ROOT, folder)))
       .filter((file) => /\bparseWsdl\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file).split(sep).join('/'));
-    expect(readers.sort()).toEqual(['generator/contract/index.ts', 'generator/parse/index.ts']);
+    expect(readers.sort()).toEqual(['contract/parse/index.ts', 'contract/read/index.ts']);
   });
 });

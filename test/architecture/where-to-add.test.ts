@@ -9,10 +9,10 @@
  *
  * Short forms are resolved as the texts use them, never by searching the tree: in a document, a
  * path may be relative to a folder a path named earlier in the same section lies in (the walk
- * names `generator/contract/index.ts`, then `contract/fetch.ts`), and a test may be named
+ * names `contract/read/index.ts`, then `read/fetch.ts`), and a test may be named
  * without `.test.ts`; in a comment, a path is relative to the module's folder or one above it,
- * or to a folder named earlier in the same comment, and the generator's comments may name the
- * files it writes (`client.ts`: `generated/<service>/client.ts`). CHANGELOG.md is history.
+ * or to a folder named earlier in the same comment, and the comments of the generator and of the
+ * contract layer it plans with may name the files it writes (`client.ts`: `generated/<service>/client.ts`). CHANGELOG.md is history.
  */
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -150,7 +150,7 @@ const PATH_TOKEN =
 /** In one module's comments: the paths starting at a top-level folder and the TypeScript modules named. */
 function commentPaths(module: string, text: string): Named[] {
   const own = foldersOf(module);
-  const generated = module.startsWith('generator/') ? ['generated/<service>'] : [];
+  const generated = /^(generator|contract)\//.test(module) ? ['generated/<service>'] : [];
   return commentsOf(module, text).flatMap((comment) => {
     const context = new Set([...own, ...generated]);
     const named: Named[] = [];

@@ -23,6 +23,7 @@ import { repoRoot } from '../helpers/cli.js';
 const COPIED = [
   'bin',
   'conformance',
+  'contract',
   'generated',
   'generator',
   'migrate',
@@ -163,7 +164,8 @@ describe('scripts/build-cli.mjs', () => {
         }
       }
     };
-    for (const dir of ['bin', 'conformance', 'generator', 'migrate', 'report', 'runtime', 'service']) walk(dir);
+    for (const dir of ['bin', 'conformance', 'contract', 'generator', 'migrate', 'report', 'runtime', 'service'])
+      walk(dir);
     expect(imported.has('Pool')).toBe(true); // the scan found the imports
     const { createRequire } = await import('node:module');
     const entry = createRequire(import.meta.url)(join(repoRoot, 'scripts', 'undici-entry.cjs')) as Record<

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toDescriptor } from '../../generator/descriptor/index.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
 import { parseWsdl } from '../../generator/index.js';
 import { createRequestListener, listen, type Listening, ServiceError } from '../../runtime/index.js';
 import { repoRoot } from '../helpers/cli.js';

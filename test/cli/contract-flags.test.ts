@@ -1,5 +1,5 @@
 /**
- * Every command that reads a WSDL reads it the same way (generator/contract) and takes the same
+ * Every command that reads a WSDL reads it the same way (contract/read) and takes the same
  * network flags: a WSDL behind HTTP Basic is read by generate, inspect and diff with --user, a
  * service page names the ?wsdl URL to try, imports on another host need --allow-import-host, and
  * the provenance header of generated code names every document the code was made from.

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { toDescriptor } from '../../generator/descriptor/index.js';
-import { parseWsdl } from '../../generator/parse/index.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
+import { parseWsdl } from '../../contract/parse/index.js';
 import { buildCatalogue } from '../../conformance/catalogue/build.js';
 import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
 import { conformanceBuilder, validateConformanceArgs } from '../../bin/conformance/options.js';

@@ -6,7 +6,7 @@
  * new finding shows up as a test failure to look at.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWsdl } from '../../generator/parse/index.js';
+import { parseWsdl } from '../../contract/parse/index.js';
 import { runConformance, type Report } from '../../conformance/index.js';
 import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
 

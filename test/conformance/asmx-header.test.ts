@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWsdl } from '../../generator/parse/index.js';
+import { parseWsdl } from '../../contract/parse/index.js';
 import { runConformance, type Report } from '../../conformance/index.js';
 import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
 

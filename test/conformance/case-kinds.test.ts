@@ -10,7 +10,7 @@ import { assertCaseKinds, caseKindProblems, type KindTable } from '../../conform
 import { schemaFacts } from '../../conformance/catalogue/schema-facts.js';
 import type { Case, CaseBinding } from '../../conformance/types.js';
 import { ALL_CHECKS } from '../../conformance/validate/checks/index.js';
-import { toDescriptor } from '../../generator/descriptor/index.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
 import { parseWsdl } from '../../generator/index.js';
 import { contractDescriptor } from '../fixtures/conformance/contract.js';
 import { TEST_INPUTS } from '../fixtures/conformance/run.js';

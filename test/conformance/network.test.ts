@@ -12,7 +12,7 @@ import http, { type IncomingMessage, type RequestListener, type ServerResponse }
 import type net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report } from '../../conformance/index.js';
-import { readContract } from '../../generator/contract/index.js';
+import { readContract } from '../../contract/read/index.js';
 import { renderHtml, renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
 import { createRequestListener, listen, type ServerOptions } from '../../runtime/index.js';
 import { CONTRACT_WSDL, contractDescriptor } from '../fixtures/conformance/contract.js';

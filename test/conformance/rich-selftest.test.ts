@@ -5,7 +5,7 @@
  * answer (rich-defects.ts) is caught by the check that names it, and by no other MUST check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWsdl } from '../../generator/parse/index.js';
+import { parseWsdl } from '../../contract/parse/index.js';
 import { runConformance, type Report } from '../../conformance/index.js';
 import { startBrokenServer } from '../fixtures/conformance/broken-server.js';
 import { failingChecks } from '../fixtures/conformance/run.js';

@@ -9,7 +9,7 @@ import { CONFORMANCE_DEFAULTS } from '../../bin/conformance-defaults.js';
 import { conformanceBuilder, validateConformanceArgs } from '../../bin/conformance/options.js';
 import { executeConformance, type CommandIo } from '../../bin/conformance/execute.js';
 import { runConformance, type Report } from '../../conformance/index.js';
-import { parseWsdl } from '../../generator/parse/index.js';
+import { parseWsdl } from '../../contract/parse/index.js';
 import { renderJson, renderJunit, renderPretty } from '../../conformance/report/index.js';
 import { startHostileServer, type HostileServer } from './hostile-servers.js';
 

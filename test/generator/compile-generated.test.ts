@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { Project, ts } from 'ts-morph';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../generator/errors.js';
+import { GeneratorError } from '../../contract/errors.js';
 import { generate, parseWsdl } from '../../generator/index.js';
 import { goldenInputs, repoRoot } from '../fixtures/models/golden-inputs.js';
 import { sharedSkipReason } from '../helpers/shared-dir.js';

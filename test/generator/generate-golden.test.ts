@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../generator/errors.js';
+import { GeneratorError } from '../../contract/errors.js';
 import { generate, parseWsdl } from '../../generator/index.js';
 import {
   goldenInputs,

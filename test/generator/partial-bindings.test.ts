@@ -5,10 +5,10 @@
  * no operation is left anywhere.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toDescriptor } from '../../generator/descriptor/index.js';
-import { GeneratorError } from '../../generator/errors.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
+import { GeneratorError } from '../../contract/errors.js';
 import { generate, parseWsdl } from '../../generator/index.js';
-import type { ModelWarning } from '../../generator/model/index.js';
+import type { ModelWarning } from '../../contract/model/index.js';
 import { repoRoot } from '../fixtures/models/golden-inputs.js';
 
 const MIXED = 'test/fixtures/wsdl-partial/mixed-carriage.wsdl';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toDescriptor } from '../../generator/descriptor/index.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
 import { parseWsdl } from '../../generator/index.js';
 import {
   createRequestListener,
@@ -19,8 +19,8 @@ import {
   SoapFaultError,
 } from '../../runtime/index.js';
 import { runConformance } from '../../conformance/index.js';
-import { contractFromText } from '../../generator/contract/index.js';
-import { diffSides, oneLineSummary, renderPretty, sideFromModel } from '../../generator/diff/index.js';
+import { contractFromText } from '../../contract/read/index.js';
+import { diffSides, oneLineSummary, renderPretty, sideFromModel } from '../../contract/diff/index.js';
 import { repoRoot } from '../fixtures/models/golden-inputs.js';
 
 const WSDL = `${repoRoot}/test/fixtures/wsdl-rpc/orders-rpc.wsdl`;

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractFromText } from '../../generator/contract/index.js';
-import { toDescriptor } from '../../generator/descriptor/index.js';
-import { GeneratorError } from '../../generator/errors.js';
+import { contractFromText } from '../../contract/read/index.js';
+import { toDescriptor } from '../../contract/descriptor/index.js';
+import { GeneratorError } from '../../contract/errors.js';
 import { generate, parseWsdl } from '../../generator/index.js';
-import type { ModelWarning } from '../../generator/model/index.js';
+import type { ModelWarning } from '../../contract/model/index.js';
 import { createRequestListener, listen, ServiceClient } from '../../runtime/index.js';
 import { repoRoot } from '../fixtures/models/golden-inputs.js';
 

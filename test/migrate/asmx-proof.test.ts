@@ -29,7 +29,7 @@ import {
   replay,
   startRecorder,
 } from '../../migrate/index.js';
-import { descriptorFromWsdlText } from '../../conformance/validate/wsdl-reader.js';
+import { descriptorFromWsdlText } from '../../contract/descriptor/from-text.js';
 import { listen } from '../../runtime/index.js';
 import { readCaptures, type Capture } from '../helpers/asmx-captures.js';
 import { asmxPeerSkipReason, type AsmxPeer, type AsmxPeerSite, startAsmxPeer } from '../helpers/asmx-peer.js';

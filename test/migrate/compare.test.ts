@@ -4,7 +4,7 @@
  * DIFFERENT row that matched is reported by name.
  */
 import { describe, expect, it } from 'vitest';
-import { descriptorFromWsdlText } from '../../conformance/validate/wsdl-reader.js';
+import { descriptorFromWsdlText } from '../../contract/descriptor/from-text.js';
 import { canonicalText } from '../../migrate/canonical.js';
 import { declaredPrimitives, declaredTypeNormaliser } from '../../migrate/declared-types.js';
 import { compareOutlines, groupPath } from '../../migrate/compare.js';

@@ -176,7 +176,9 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
       expect(files).toContain(file);
     }
     expect(
-      files.filter((f) => /^(test|bench|scripts|\.ci|generated|runtime|generator|conformance|service)\//.test(f)),
+      files.filter((f) =>
+        /^(test|bench|scripts|\.ci|generated|runtime|contract|generator|conformance|service)\//.test(f),
+      ),
     ).toEqual([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'smskit', 'package.json'), 'utf8')) as {

@@ -23,7 +23,7 @@ interface Manifest {
 }
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-const LIBRARY = ['runtime', 'generator', 'conformance', 'report', 'service', 'generated'];
+const LIBRARY = ['runtime', 'contract', 'generator', 'conformance', 'report', 'service', 'generated'];
 /** Packages used as programs or for their types, never imported by name. */
 const TOOLS: Record<string, string> = {
   typescript: 'tsc: the type check and the library build',
@@ -132,7 +132,7 @@ describe('package.json dependencies', () => {
 
 describe('package.json exports and files', () => {
   it('each entry point has the repo source condition, then types and default in dist/', () => {
-    for (const entry of ['./runtime', './generator', './conformance']) {
+    for (const entry of ['./runtime', './contract', './generator', './conformance']) {
       const target = pkg.exports[entry] as Record<string, string>;
       expect(Object.keys(target)).toEqual(['smskit-source', 'types', 'default']);
       expect(target.types).toMatch(/^\.\/dist\/.+\/index\.d\.ts$/);

@@ -16,7 +16,7 @@ import {
   xsdBuiltin,
   type PrimitiveName,
 } from '../../runtime/primitives.js';
-import { tsTypeOfXsd } from '../../generator/plan/type-map.js';
+import { tsTypeOfXsd } from '../../contract/plan/type-map.js';
 
 // Checked by `tsc -p tsconfig.json` (which includes test/): a Record keyed by PrimitiveName that
 // leaves out a name is an error. If the table's keys ever widened to `string`, this directive

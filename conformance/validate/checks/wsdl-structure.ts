@@ -1,11 +1,11 @@
 /**
  * `wsdl.structure`: the server's `?wsdl` describes the contract the run uses: the same
  * bindings, operations, soapActions, HTTP paths, message elements and field order. Both sides
- * are read by the generator's parser and summarised the same way (wsdl-summary.ts).
+ * are read by the contract layer's parser and summarised the same way (wsdl-summary.ts).
  */
 import { contentTypeOf } from '../response-view.js';
 import { compareSummaries, summarizeDescriptor } from '../wsdl-summary.js';
-import { descriptorFromWsdlText } from '../wsdl-reader.js';
+import { descriptorFromWsdlText } from '../../../contract/descriptor/from-text.js';
 import type { Mismatch } from '../../types.js';
 import { defineCheck, isXmlMediaType, mismatch } from './support.js';
 

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generate, generateWith } from '../../../generator/generate.js';
-import { parseWsdl } from '../../../generator/parse/index.js';
+import { parseWsdl } from '../../../contract/parse/index.js';
 import { goldenInputs } from '../../fixtures/models/golden-inputs.js';
 import { SHARED_FROM_ROOT, sharedSkipReason } from '../../helpers/shared-dir.js';
 import { createReferenceProject, tsMorphFilePrinter } from '../../helpers/ts-morph-printer.js';

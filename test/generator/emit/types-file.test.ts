@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
 import { generate } from '../../../generator/generate.js';
-import { XSD_NS, type WsdlModel } from '../../../generator/model/index.js';
+import { XSD_NS, type WsdlModel } from '../../../contract/model/index.js';
 import { attribute, complex, element, named, simple, xs } from '../../fixtures/models/builders.js';
 import { NS, oneOperationModel, q } from '../../fixtures/models/one-operation.js';
 

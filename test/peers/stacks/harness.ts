@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runConformance } from '../../../conformance/index.js';
 import type { Report } from '../../../conformance/types.js';
-import { readContract } from '../../../generator/contract/index.js';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { readContract } from '../../../contract/read/index.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/smskit.js', import.meta.url));

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readContract } from '../../../generator/contract/index.js';
+import { readContract } from '../../../contract/read/index.js';
 import { SoapFaultError } from '../../../runtime/index.js';
 import {
   conformanceOf,

@@ -5,11 +5,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readContract } from '../../../generator/contract/index.js';
+import { readContract } from '../../../contract/read/index.js';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
-import { parseWsdl } from '../../../generator/parse/index.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
+import { parseWsdl } from '../../../contract/parse/index.js';
 import { createRequestListener, listen, ServiceError, SoapFaultError } from '../../../runtime/index.js';
 import type { XmlElement } from '../../../runtime/xml/types.js';
 import {

@@ -1,19 +1,19 @@
 /**
  * Golden reports: the diff of every fixture pair as the terminal prints it
  * (test/fixtures/diff/<pair>/report.txt), and for the realistic pairs as Markdown and JUnit too.
- * Update on purpose only: `UPDATE_GOLDEN=1 npx vitest run test/generator/diff/reports`.
+ * Update on purpose only: `UPDATE_GOLDEN=1 npx vitest run test/contract/diff/reports`.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../../generator/index.js';
-import { diffSides } from '../../../generator/diff/compare.js';
-import { renderJson } from '../../../generator/diff/report/json.js';
-import { renderJunit } from '../../../generator/diff/report/junit.js';
-import { renderMarkdown } from '../../../generator/diff/report/markdown.js';
-import { oneLineSummary } from '../../../generator/diff/report/one-line.js';
-import { renderPretty } from '../../../generator/diff/report/pretty.js';
-import { sideFromModel } from '../../../generator/diff/source.js';
-import type { DiffReport } from '../../../generator/diff/types.js';
+import { diffSides } from '../../../contract/diff/compare.js';
+import { renderJson } from '../../../contract/diff/report/json.js';
+import { renderJunit } from '../../../contract/diff/report/junit.js';
+import { renderMarkdown } from '../../../contract/diff/report/markdown.js';
+import { oneLineSummary } from '../../../contract/diff/report/one-line.js';
+import { renderPretty } from '../../../contract/diff/report/pretty.js';
+import { sideFromModel } from '../../../contract/diff/source.js';
+import type { DiffReport } from '../../../contract/diff/types.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const ROOT = 'test/fixtures/diff';

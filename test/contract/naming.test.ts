@@ -8,7 +8,7 @@ import {
   serviceFolder,
   toIdentifier,
   toTypeIdentifier,
-} from '../../generator/naming.js';
+} from '../../contract/naming.js';
 
 describe('naming: identifiers from WSDL names', () => {
   const cases: [string, { given: string; want: string }][] = [

@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readContract } from '../../../generator/contract/index.js';
-import { GeneratorError } from '../../../generator/errors.js';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { readContract } from '../../../contract/read/index.js';
+import { GeneratorError } from '../../../contract/errors.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
 import { startForwardProxy } from '../../helpers/forward-proxy.js';
 
 const WSDL = readFileSync(new URL('../../../wsdl/serviceapi.wsdl', import.meta.url), 'utf8');

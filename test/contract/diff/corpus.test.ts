@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../../generator/errors.js';
+import { GeneratorError } from '../../../contract/errors.js';
 import { parseWsdl } from '../../../generator/index.js';
-import { diffSides } from '../../../generator/diff/compare.js';
-import { sideFromModel } from '../../../generator/diff/source.js';
+import { diffSides } from '../../../contract/diff/compare.js';
+import { sideFromModel } from '../../../contract/diff/source.js';
 import { SHARED_FROM_ROOT, sharedSkipReason } from '../../helpers/shared-dir.js';
 
 const SKIP = sharedSkipReason('wsdl-corpus');

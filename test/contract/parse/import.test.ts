@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseWsdl } from '../../../generator/parse/index.js';
+import { parseWsdl } from '../../../contract/parse/index.js';
 import { repoRoot } from '../../fixtures/models/golden-inputs.js';
 
 const dir = 'test/fixtures/wsdl-import';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
-import { GeneratorError } from '../../../generator/errors.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
+import { GeneratorError } from '../../../contract/errors.js';
 import { generate } from '../../../generator/generate.js';
-import type { WsdlModel } from '../../../generator/model/index.js';
+import type { WsdlModel } from '../../../contract/model/index.js';
 import { serviceApiModel } from '../../fixtures/models/serviceapi.js';
 
 const NS = 'http://smskit.dev/serviceapi/';

@@ -8,10 +8,10 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../../generator/index.js';
-import { diffSides } from '../../../generator/diff/compare.js';
-import { operationKey } from '../../../generator/diff/operations.js';
-import { sideFromModel } from '../../../generator/diff/source.js';
-import type { DiffReport, Protocol } from '../../../generator/diff/types.js';
+import { diffSides } from '../../../contract/diff/compare.js';
+import { operationKey } from '../../../contract/diff/operations.js';
+import { sideFromModel } from '../../../contract/diff/source.js';
+import type { DiffReport, Protocol } from '../../../contract/diff/types.js';
 import type { OperationDescriptor, ServiceDescriptor } from '../../../runtime/descriptor.js';
 import { exchange, startVersion, type RunningVersion, type Version } from './exchange.js';
 import { PROFILES, distinctOf } from './samples.js';

@@ -1,6 +1,6 @@
 /** Which value a receiver of one type reads from a sender of another (the smskit codecs' value spaces). */
 import { describe, expect, it } from 'vitest';
-import { paramAcceptance, valueAcceptance, type ValueSummary } from '../../../generator/diff/acceptance.js';
+import { paramAcceptance, valueAcceptance, type ValueSummary } from '../../../contract/diff/acceptance.js';
 import type { PrimitiveName } from '../../../runtime/primitives.js';
 
 const p = (xsd: PrimitiveName, enumeration?: string[]): ValueSummary =>

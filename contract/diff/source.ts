@@ -1,6 +1,6 @@
 /**
  * One side of a diff from its model: every service as the runtime sees it. The model comes from
- * the contract layer (generator/contract), so the diff reads WSDL exactly as `smskit generate`
+ * the contract layer (contract/read), so the diff reads WSDL exactly as `smskit generate`
  * does, files and URLs alike.
  */
 import { toDescriptor } from '../descriptor/index.js';

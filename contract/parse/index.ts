@@ -24,7 +24,7 @@ export interface ParseOptions {
   readonly readFile?: ReadFile;
   /**
    * Reads an http(s) document (a root given as a URL, a remote import, or a relative import of
-   * a URL document). Without it remote documents are refused; generator/contract provides it.
+   * a URL document). Without it remote documents are refused; contract/read provides it.
    */
   readonly readUrl?: ReadUrl;
 }

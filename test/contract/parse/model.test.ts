@@ -1,9 +1,9 @@
 /** Table tests: small WSDLs in memory -> the model facts that emit and runtime rely on. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../../generator/errors.js';
-import type { ComplexType, ElementDecl, SimpleType, WsdlModel } from '../../../generator/model/index.js';
-import { parseWsdl } from '../../../generator/parse/index.js';
+import { GeneratorError } from '../../../contract/errors.js';
+import type { ComplexType, ElementDecl, SimpleType, WsdlModel } from '../../../contract/model/index.js';
+import { parseWsdl } from '../../../contract/parse/index.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema';
 

@@ -8,7 +8,7 @@
  * clients; for a response, forward is "old server -> new client", which breaks existing servers.
  *
  * Every verdict follows the smskit runtime (runtime/codec/decode.ts, runtime/soap/envelope.ts,
- * runtime/http/binding.ts), which the execution proof in test/generator/diff exercises. Where genuine
+ * runtime/http/binding.ts), which the execution proof in test/contract/diff exercises. Where genuine
  * ASMX (.NET's XmlSerializer) reads differently, `asmx` says how: it ignores unknown and
  * out-of-order elements (test/fixtures/asmx/captures/echo/SMSSend.soap11.unknown-element.txt,
  * .reordered.txt), does not enforce minOccurs, and routes a SOAP 1.2 request whose action it

@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../../generator/index.js';
-import { diffSides } from '../../../generator/diff/compare.js';
-import { RULE_IDS } from '../../../generator/diff/rules.js';
-import { sideFromModel } from '../../../generator/diff/source.js';
-import type { DiffReport, Protocol, RuleId } from '../../../generator/diff/types.js';
+import { diffSides } from '../../../contract/diff/compare.js';
+import { RULE_IDS } from '../../../contract/diff/rules.js';
+import { sideFromModel } from '../../../contract/diff/source.js';
+import type { DiffReport, Protocol, RuleId } from '../../../contract/diff/types.js';
 import { fixturePairs } from '../../fixtures/diff/catalogue.js';
 
 const ROOT = 'test/fixtures/diff';

@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../../generator/index.js';
-import { diffSides } from '../../../generator/diff/compare.js';
-import { sideFromModel } from '../../../generator/diff/source.js';
-import type { DiffReport } from '../../../generator/diff/types.js';
+import { diffSides } from '../../../contract/diff/compare.js';
+import { sideFromModel } from '../../../contract/diff/source.js';
+import type { DiffReport } from '../../../contract/diff/types.js';
 import { ServiceClient } from '../../../runtime/index.js';
 import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../../helpers/asmx-peer.js';
 import { Sampler } from './samples.js';

@@ -7,9 +7,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../../generator/errors.js';
-import { parseWsdl } from '../../../generator/parse/index.js';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { GeneratorError } from '../../../contract/errors.js';
+import { parseWsdl } from '../../../contract/parse/index.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
 import { SHARED_FROM_ROOT, sharedDir, sharedSkipReason } from '../../helpers/shared-dir.js';
 import { repoRoot } from '../../fixtures/models/golden-inputs.js';
 

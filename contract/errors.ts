@@ -1,11 +1,12 @@
 /**
- * The generator's one error type. Every refusal carries a stable `code` (callers classify by
- * it, never by message), the file and line that caused it, and a message of the form
- * `<file>:<line>: <what>` naming the QName or construct, so the CLI prints
- * `smskit: ${err.message}` and the user can jump straight to the line.
+ * The one error type of reading, parsing and planning a WSDL (named `GeneratorError` since the
+ * generator was its first user; its name and codes are published and stable). Every refusal
+ * carries a stable `code` (callers classify by it, never by message), the file and line that
+ * caused it, and a message of the form `<file>:<line>: <what>` naming the QName or construct, so
+ * the CLI prints `smskit: ${err.message}` and the user can jump straight to the line.
  */
 
-/** Codes raised while reading a WSDL and its imports (generator/parse). */
+/** Codes raised while reading a WSDL and its imports (contract/parse). */
 export type ParseErrorCode =
   /** The file is not well-formed XML (or not UTF-8, or has a DOCTYPE). */
   | 'WSDL_MALFORMED_XML'
@@ -23,7 +24,7 @@ export type ParseErrorCode =
   | 'WSDL_INVALID';
 
 /**
- * Codes raised while turning the model into code (generator/plan and generator/descriptor):
+ * Codes raised while turning the model into code (contract/plan and contract/descriptor):
  * a construct or built-in type the generated code cannot represent, or a reference that is
  * not declared. Names never need refusing: the collision rule in naming.ts always ends with a
  * numeric suffix.
@@ -31,7 +32,7 @@ export type ParseErrorCode =
 export type PlanErrorCode = 'UNSUPPORTED_CONSTRUCT' | 'UNSUPPORTED_TYPE' | 'MISSING_REFERENCE';
 
 /**
- * Raised by the contract layer (generator/contract): the WSDL itself cannot be read at all (a
+ * Raised by the contract layer (contract/read): the WSDL itself cannot be read at all (a
  * missing file, a URL that does not answer 200 with XML, over the size or time limit).
  */
 export type ContractErrorCode = 'CONTRACT_UNREADABLE';

@@ -5,10 +5,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../../generator/errors.js';
+import { GeneratorError } from '../../../contract/errors.js';
 import { generate, parseWsdl, toDescriptor } from '../../../generator/index.js';
-import { readCommittedDescriptors } from '../../../generator/diff/committed.js';
-import { DiffError } from '../../../generator/diff/errors.js';
+import { readCommittedDescriptors } from '../../../contract/diff/committed.js';
+import { DiffError } from '../../../contract/diff/errors.js';
 import { SHARED_FROM_ROOT, sharedSkipReason } from '../../helpers/shared-dir.js';
 
 const SKIP = sharedSkipReason('wsdl-corpus');

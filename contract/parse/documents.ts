@@ -3,7 +3,7 @@
  * their `xs:import`/`xs:include`. A document is a file or a URL: a location relative to a URL
  * resolves against that URL (as a browser would), one relative to a file against its folder.
  * The parser itself never touches the network: URL documents come from `readUrl`, which the
- * contract layer (generator/contract) serves from what it fetched; without it a remote
+ * contract layer (contract/read) serves from what it fetched; without it a remote
  * location is refused. Each document is read once (import cycles and diamonds are harmless)
  * and hashed in read order.
  */

@@ -4,9 +4,9 @@
  * needs it (parse/broken.ts), so the refusal is asserted on parse + plan (toDescriptor).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GeneratorError } from '../../../generator/errors.js';
-import { parseWsdl } from '../../../generator/parse/index.js';
-import { toDescriptor } from '../../../generator/descriptor/index.js';
+import { GeneratorError } from '../../../contract/errors.js';
+import { parseWsdl } from '../../../contract/parse/index.js';
+import { toDescriptor } from '../../../contract/descriptor/index.js';
 import { repoRoot } from '../../fixtures/models/golden-inputs.js';
 
 const dir = 'test/fixtures/wsdl-bad';

@@ -1,7 +1,7 @@
 /**
  * Descriptor items -> where the model says they are declared (file:line) and what their
  * documentation says. The descriptor keeps wire facts only; the model keeps `source` and
- * `documentation` on every declaration, and the keys of both agree (generator/plan/schema.ts):
+ * `documentation` on every declaration, and the keys of both agree (contract/plan/schema.ts):
  * a named type is `{ns}local`, a global element's anonymous type `element:{ns}local`, a local
  * element's anonymous type `<parent key>/<local>` (`[n]` for the n-th child of that name).
  *
