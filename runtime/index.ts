@@ -13,7 +13,7 @@ export {
   type Logger,
   type SmskitRequestListener,
 } from './server.js';
-export type { HelpPagesMode } from './server/help-mode.js';
+export type { HelpPagesMode } from './server/help/mode.js';
 export type { PasswordType, UsernameTokenOptions, VerifiedIdentity, WsSecurityOptions } from './wsse/types.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
 export type {

@@ -10,7 +10,7 @@
  * (with Allow); 415 unsupported content type; 413 body over maxBodyBytes; 408 body too slow;
  * 400 invalid Content-Length; 403 HTTP GET/POST when `wsSecurity` requires a UsernameToken.
  * See docs/runtime.md, "Errors the server answers".
- * GET on the service address: the help pages and `?disco` (server/help.ts), `?wsdl`.
+ * GET on the service address: the help pages and `?disco` (server/help/index.ts), `?wsdl`.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ServiceDescriptor } from './descriptor.js';

@@ -14,7 +14,7 @@ import { soap11 } from '../soap/soap11.js';
 import { soap12 } from '../soap/soap12.js';
 import type { SoapVersion } from '../soap/version.js';
 import { writeMethodNotAllowed, writePlain, writeUnsupportedType, writeWsdl } from './answers.js';
-import { answerHelp, helpPageAt } from './help.js';
+import { answerHelp, helpPageAt } from './help/index.js';
 import { lookupRoute, type Route } from './routes.js';
 import type { ServerSetup } from './setup.js';
 import { isWsdlQuery } from './wsdl.js';
