@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAcceptedCharset, parseContentType, type ContentType } from '../content-type.js';
-import { serveHttpGet, serveHttpPost } from '../http/serve.js';
+import { serveHttpGet, serveHttpPost } from './serve-http.js';
 import { FORM_CONTENT_TYPE } from '../http/post.js';
-import { serveSoap } from '../soap/serve.js';
+import { serveSoap } from './serve-soap.js';
 import { soap11 } from '../soap/soap11.js';
 import { soap12 } from '../soap/soap12.js';
 import type { SoapVersion } from '../soap/version.js';

@@ -7,17 +7,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Written } from '../codec/plain-writer.js';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, writeSoapFault, writeText } from '../server/answers.js';
-import { withBody } from '../server/with-body.js';
-import { internalFault, requestFault } from '../server/faults.js';
-import { invokeHandler, type Invoked } from '../server/invoke.js';
-import type { Route } from '../server/routes.js';
-import type { ServerSetup } from '../server/setup.js';
+import { answerUnexpected, writeSoapFault, writeText } from './answers.js';
+import { withBody } from './with-body.js';
+import { internalFault, requestFault } from './faults.js';
+import { invokeHandler, type Invoked } from './invoke.js';
+import type { Route } from './routes.js';
+import type { ServerSetup } from './setup.js';
 import type { VerifiedIdentity } from '../wsse/types.js';
 import { writeSecurityFault } from '../wsse/fault.js';
-import type { SoapDecoded } from './envelope.js';
-import { encodeSoapResponse } from './response.js';
-import type { FaultSpec, SoapVersion } from './version.js';
+import type { SoapDecoded } from '../soap/envelope.js';
+import { encodeSoapResponse } from '../soap/response.js';
+import type { FaultSpec, SoapVersion } from '../soap/version.js';
 
 type Decoded = Extract<SoapDecoded, { ok: true }>;
 type Refused = { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };

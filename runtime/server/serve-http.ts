@@ -6,17 +6,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Protocol } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText } from '../server/answers.js';
-import { withBody } from '../server/with-body.js';
-import { internalFault } from '../server/faults.js';
-import { invokeHandler, type Invoked } from '../server/invoke.js';
-import type { ServerSetup } from '../server/setup.js';
+import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText } from './answers.js';
+import { withBody } from './with-body.js';
+import { internalFault } from './faults.js';
+import { invokeHandler, type Invoked } from './invoke.js';
+import type { ServerSetup } from './setup.js';
 import type { FaultSpec } from '../soap/version.js';
-import { encodeHttpResponse, type HttpOperation } from './binding.js';
+import { encodeHttpResponse, type HttpOperation } from '../http/binding.js';
 import type { Written } from '../codec/plain-writer.js';
-import { decodeGetRequest } from './get.js';
-import type { ParamDecodeError } from './params.js';
-import { decodePostRequest } from './post.js';
+import { decodeGetRequest } from '../http/get.js';
+import type { ParamDecodeError } from '../http/params.js';
+import { decodePostRequest } from '../http/post.js';
 
 type Params = { input: Record<string, unknown> } | ParamDecodeError;
 
