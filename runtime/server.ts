@@ -2,8 +2,9 @@
  * The server: `createRequestListener(descriptor, handlers, options)` -> a node:http request
  * listener serving every binding of the descriptor at its port address.
  *
- * A request's walk (docs/development.md): server/pipeline.ts routes it, then the binding's
- * steps read, decode, invoke the handler, encode and write (soap/serve.ts, http/serve.ts).
+ * A request's walk (docs/development.md): server/pipeline.ts routes it, server/with-body.ts
+ * reads its body, then the binding's steps decode, invoke the handler, encode and write
+ * (server/serve-soap.ts, server/serve-http.ts).
  *
  * Status codes: 200 success; SOAP faults 500 in both versions (ASMX's convention, also for
  * SOAP 1.2 Sender faults); GET/POST errors 500 text/plain; 404 unknown path; 405 wrong method

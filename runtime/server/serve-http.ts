@@ -1,13 +1,13 @@
 /**
- * An HTTP GET or POST request, from its route to its answer: read the parameters (the query
- * string, or the form body), invoke the handler, encode the result document, write it. Errors
- * are 500 text/plain with the fault family in X-Smskit-Fault-Code, as ASMX answers them.
+ * An HTTP GET or POST request, from its route (GET) or its body (POST, through the read step,
+ * with-body.ts) to its answer: decode the parameters (the query string, or the form body),
+ * invoke the handler, encode the result document, write it. Errors are 500 text/plain with the
+ * fault family in X-Smskit-Fault-Code, as ASMX answers them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Protocol } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText } from './answers.js';
-import { withBody } from './with-body.js';
 import { internalFault } from './faults.js';
 import { invokeHandler, type Invoked } from './invoke.js';
 import type { ServerSetup } from './setup.js';
@@ -20,30 +20,11 @@ import { decodePostRequest } from '../http/post.js';
 
 type Params = { input: Record<string, unknown> } | ParamDecodeError;
 
-export function serveHttpGet(
-  setup: ServerSetup,
-  hop: HttpOperation,
-  query: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void | Promise<void> {
-  return answer(setup, hop, 'http-get', query, req, res);
-}
-
-export function serveHttpPost(
-  setup: ServerSetup,
-  hop: HttpOperation,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void | Promise<void> {
-  return withBody(setup, req, res, (body) => answer(setup, hop, 'http-post', body, req, res));
-}
-
 /**
  * `request`: the query string (GET) or the form body (POST) the parameters are read from. No
  * promise unless the handler returns one: a GET with a plain handler is answered at once.
  */
-function answer(
+export function serveHttp(
   setup: ServerSetup,
   hop: HttpOperation,
   binding: Protocol,

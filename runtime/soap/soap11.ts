@@ -48,6 +48,7 @@ let lastAction: { raw: string | undefined; action: string | undefined } = { raw:
 
 export const soap11: SoapVersion = {
   protocol: 'soap11',
+  wire: { protocol: 'soap11', methods: ['POST'], mediaTypes: ['text/xml'], shownAs: 'text/xml (SOAP 1.1)' },
   envNs: SOAP11_ENV_NS,
   contentType: 'text/xml; charset=utf-8',
   mustUnderstandAttribute: ' soap:mustUnderstand="1"',

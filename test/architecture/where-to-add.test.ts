@@ -39,7 +39,7 @@ describe('docs/development.md, "The walks"', () => {
 
   it('names the files of every walk', () => {
     expect(paths.length).toBeGreaterThan(40);
-    for (const start of ['runtime/server/pipeline.ts', 'runtime/soap/serve.ts', 'runtime/http/serve.ts'])
+    for (const start of ['runtime/server/pipeline.ts', 'runtime/server/serve-soap.ts', 'runtime/server/serve-http.ts'])
       expect(paths).toContain(start);
   });
 
