@@ -15,7 +15,7 @@ import { soap12 } from '../soap/soap12.js';
 import type { SoapVersion } from '../soap/version.js';
 import { addressPath, type BindingWire } from '../wire.js';
 
-/** What takes a POST body of one media type at an address. */
+/** What takes a POST body of one media type at an address (both fields always set: one object shape). */
 export type BodyTaker =
   | { readonly soap: SoapVersion; readonly post?: undefined }
   | { readonly soap?: undefined; readonly post: HttpOperation };
@@ -80,19 +80,20 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
   return { exact, lower, lastPath: undefined, lastRoute: undefined };
 }
 
-/** The bindings at an address with what they declare: the media types they take, and in which order a 415 lists them. */
+/** The bindings at an address with what they declare: the media types they take, in the order a 415 lists them. */
 function withDeclarations(served: Served): ServedAddress {
   const bodies = new Map<string, BodyTaker>();
   const wires: BindingWire[] = [];
   const soap = served.soap11 !== undefined || served.soap12 !== undefined;
   for (const version of [soap11, soap12]) {
     if (served[version.protocol] !== undefined) wires.push(version.wire);
-    if (soap) for (const mediaType of version.wire.mediaTypes) bodies.set(mediaType, { soap: version });
+    if (soap)
+      for (const mediaType of version.wire.mediaTypes) bodies.set(mediaType, { soap: version, post: undefined });
   }
   if (served.get !== undefined) wires.push(HTTP_GET_WIRE);
   if (served.post !== undefined) {
     wires.push(HTTP_POST_WIRE);
-    for (const mediaType of HTTP_POST_WIRE.mediaTypes) bodies.set(mediaType, { post: served.post });
+    for (const mediaType of HTTP_POST_WIRE.mediaTypes) bodies.set(mediaType, { soap: undefined, post: served.post });
   }
   return { ...served, bodies, wires };
 }
