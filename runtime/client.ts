@@ -16,8 +16,8 @@ import {
 import { buildGetRequest } from './http/get.js';
 import { buildPostRequest } from './http/post.js';
 import { buildSoapRequest, readSoapResponse } from './soap/client.js';
-import { soap11 } from './soap/soap11.js';
-import { soap12 } from './soap/soap12.js';
+import { soap11 } from './soap-version/soap11.js';
+import { soap12 } from './soap-version/soap12.js';
 import { resolveNetwork, type ClientNetwork } from './network/resolve.js';
 import type { NetworkOptions } from './network/types.js';
 import { send } from './transport.js';

@@ -13,7 +13,7 @@ export {
   type Logger,
   type SmskitRequestListener,
 } from './server.js';
-export type { HelpPagesMode } from './server/help-mode.js';
+export type { HelpPagesMode } from './server/help/mode.js';
 export type { PasswordType, UsernameTokenOptions, VerifiedIdentity, WsSecurityOptions } from './wsse/types.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
 export type {
@@ -41,10 +41,10 @@ export { encodeElement, decodeElement, primitiveCodec } from './codec/index.js';
 export { valueFromJson, valueToJson, operationInputFromJson, soapHeadersFromJson } from './codec/json.js';
 export { escapeText, escapeAttr } from './escape/xml.js';
 export { buildSoapRequest, parseSoapResponse, readSoapResponse } from './soap/client.js';
-export { soap11 } from './soap/soap11.js';
-export { soap12 } from './soap/soap12.js';
+export { soap11 } from './soap-version/soap11.js';
+export { soap12 } from './soap-version/soap12.js';
 export { SOAP11_ENV_NS, SOAP12_ENV_NS } from './namespaces.js';
-export type { SoapVersion, FaultSpec, FaultKind } from './soap/version.js';
+export type { SoapVersion, FaultSpec, FaultKind } from './soap-version/version.js';
 export {
   compileHttpOperation,
   compileHttpBinding,

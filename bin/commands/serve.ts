@@ -11,7 +11,7 @@ import { resolveServeTls, type ServeTlsFlags, validateServeTlsFlags, withServeTl
 import { checkDbArgument, isPostgresDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 import type { DeliveryConfig } from '../../service/delivery/routes-file.js';
-import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help-mode.js';
+import { HELP_PAGES_MODES, type HelpPagesMode } from '../../runtime/server/help/mode.js';
 
 export interface ServeOptions {
   readonly host: string;

@@ -4,12 +4,46 @@
  * a rename when a removed and an added member sit at the same position with the same type,
  * else a removal and an addition.
  */
-import type { AttributeFieldDescriptor, ComplexTypeDescriptor, FieldDescriptor } from '../../runtime/descriptor.js';
-import { describeValue, docsDiffer, finding, keyNamespace, occursText, where, type Where } from './context.js';
+import type {
+  AttributeFieldDescriptor,
+  ComplexTypeDescriptor,
+  FieldDescriptor,
+  ValueDescriptor,
+} from '../../runtime/descriptor.js';
+import {
+  describeValue,
+  docsDiffer,
+  finding,
+  keyNamespace,
+  occursText,
+  where,
+  type PairContext,
+  type Where,
+} from './context.js';
 import { sameSummary } from './acceptance.js';
 import { compareNames, namespaceMove } from './element-names.js';
-import { summarize } from './value-summary.js';
-import type { ValueWalker } from './values.js';
+import { summarize, type SimpleTypes } from './value-summary.js';
+
+/**
+ * What comparing members needs of the walker that calls it (the ValueWalker of values.ts): the
+ * pair's context and the comparisons a member leads back to. Declared here so that the type
+ * recursion (a type's members hold values that are types again) runs through the walker alone.
+ */
+export interface MemberWalker {
+  readonly p: PairContext;
+  value(
+    node: string,
+    subject: string,
+    member: string,
+    ov: ValueDescriptor,
+    nv: ValueDescriptor,
+    at: Where,
+    maxOccurs: readonly [number, number],
+    simple?: SimpleTypes,
+  ): void;
+  nillable(node: string, subject: string, member: string, o: boolean, n: boolean, at: Where): void;
+  docs(node: string, subject: string, at: Where): void;
+}
 
 export interface TypePair {
   readonly oldKey: string;
@@ -18,7 +52,7 @@ export interface TypePair {
   readonly nt: ComplexTypeDescriptor;
 }
 
-export function compareMembers(w: ValueWalker, node: string, subject: string, pair: TypePair, at: Where): void {
+export function compareMembers(w: MemberWalker, node: string, subject: string, pair: TypePair, at: Where): void {
   const { ot, nt } = pair;
   if (ot.arrayItem !== undefined && nt.arrayItem !== undefined) {
     compareField(w, node, `${subject} › item`, pair, ot.arrayItem, nt.arrayItem, 'array-item-renamed');
@@ -34,7 +68,7 @@ const isRequired = (f: FieldDescriptor): boolean => f.minOccurs > 0 && f.inChoic
 const fieldName = (f: FieldDescriptor): string => (f.wildcard === true ? 'xs:any' : f.name.local);
 
 function fieldWhere(
-  w: ValueWalker,
+  w: MemberWalker,
   pair: TypePair,
   o: FieldDescriptor | undefined,
   n: FieldDescriptor | undefined,
@@ -68,7 +102,7 @@ function matchFields(ot: ComplexTypeDescriptor, nt: ComplexTypeDescriptor): Fiel
   return { matched, removed, added };
 }
 
-function compareFields(w: ValueWalker, node: string, subject: string, pair: TypePair, at: Where): void {
+function compareFields(w: MemberWalker, node: string, subject: string, pair: TypePair, at: Where): void {
   const { ot, nt } = pair;
   const { matched, removed, added } = matchFields(ot, nt);
   for (const [of, nf] of matched) compareField(w, node, `${subject} › ${fieldName(nf)}`, pair, of, nf, undefined);
@@ -84,7 +118,7 @@ function compareFields(w: ValueWalker, node: string, subject: string, pair: Type
 
 /** One finding filed under both the old and the new member name. */
 function reportRenamed(
-  w: ValueWalker,
+  w: MemberWalker,
   node: string,
   subject: string,
   pair: TypePair,
@@ -106,7 +140,7 @@ function reportRenamed(
 
 /** A member only the old (`removed`) or only the new (`added`) version has. */
 function reportAddedOrRemoved(
-  w: ValueWalker,
+  w: MemberWalker,
   node: string,
   subject: string,
   pair: TypePair,
@@ -133,7 +167,7 @@ function reportAddedOrRemoved(
 
 /** A removed and an added member at the same position with the same value: one member renamed. */
 function pairRenames(
-  w: ValueWalker,
+  w: MemberWalker,
   ot: ComplexTypeDescriptor,
   nt: ComplexTypeDescriptor,
   removed: FieldDescriptor[],
@@ -155,7 +189,7 @@ function pairRenames(
 
 /** Sequence order is on the wire: report members that changed their relative order, once per type. */
 function reorder(
-  w: ValueWalker,
+  w: MemberWalker,
   node: string,
   subject: string,
   matched: readonly [FieldDescriptor, FieldDescriptor][],
@@ -181,7 +215,7 @@ function reorder(
 }
 
 function compareField(
-  w: ValueWalker,
+  w: MemberWalker,
   node: string,
   subject: string,
   pair: TypePair,
@@ -210,7 +244,7 @@ function compareField(
 
 /** An array item may be renamed; a member matched by local name can only move namespace. */
 function compareFieldNames(
-  w: ValueWalker,
+  w: MemberWalker,
   node: string,
   subject: string,
   pair: TypePair,
@@ -227,7 +261,7 @@ function compareFieldNames(
 
 /** minOccurs/maxOccurs as the wire sees them: a member of a choice may always be absent. */
 function compareOccurs(
-  w: ValueWalker,
+  w: MemberWalker,
   node: string,
   subject: string,
   member: string,
@@ -253,7 +287,7 @@ function compareOccurs(
   );
 }
 
-function compareAttributes(w: ValueWalker, node: string, subject: string, pair: TypePair): void {
+function compareAttributes(w: MemberWalker, node: string, subject: string, pair: TypePair): void {
   const { ot, nt } = pair;
   const key = (a: AttributeFieldDescriptor): string => `${a.name.ns}|${a.name.local}`;
   const at = (o: AttributeFieldDescriptor | undefined, n: AttributeFieldDescriptor | undefined): Where =>

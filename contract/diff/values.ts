@@ -20,10 +20,10 @@ import {
 } from './context.js';
 import { compareNames } from './element-names.js';
 import { compareEnumerations } from './enumerations.js';
-import { compareMembers } from './members.js';
+import { compareMembers, type MemberWalker } from './members.js';
 import { paramOf, sharedSimpleType, summarize, widening, type SimpleTypes } from './value-summary.js';
 
-export class ValueWalker {
+export class ValueWalker implements MemberWalker {
   constructor(readonly p: PairContext) {}
 
   /** Compares two global elements; returns their node. */

@@ -3,7 +3,6 @@ import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import { clark, qname, type AttributeDecl, type QName, type TypeUse } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
-import { documented } from './elements.js';
 import { XML_NS, XSD_NS } from './namespaces.js';
 import { guarded, type SchemaContext } from './schema-context.js';
 import { readSimpleType } from './simple-types.js';
@@ -12,6 +11,7 @@ import {
   at,
   attr,
   children,
+  documented,
   firstChild,
   qnameAttr,
   requiredAttr,

@@ -15,7 +15,6 @@ import {
 } from '../model/index.js';
 import type { Definition } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
-import { documented } from './elements.js';
 import { readHttpOperation } from './http-binding.js';
 import { HTTP_BINDING_NS, SOAP11_BINDING_NS, SOAP12_BINDING_NS, WSDL_NS } from './namespaces.js';
 import { matchPortTypeOperation } from './operation-match.js';
@@ -30,6 +29,7 @@ import {
   at,
   attr,
   children,
+  documented,
   firstChild,
   requiredAttr,
   requiredQNameAttr,

@@ -5,12 +5,20 @@ import type { ComplexType, ElementDecl, GroupParticle, QName, TypeUse } from '..
 import { detectArrayItem } from './arrays.js';
 import { readAttributeUses } from './attributes.js';
 import type { SchemaDocument } from './documents.js';
-import { documented } from './elements.js';
 import { SOAP_ENCODING_NS, XSD_NS } from './namespaces.js';
 import { readContent } from './particles.js';
 import { booleanAttr, type SchemaContext } from './schema-context.js';
 import { resolveTypeRef } from './type-refs.js';
-import { at, children, firstChild, requiredQNameAttr, showQName, tagName, xsdDocumentation } from './xml-access.js';
+import {
+  at,
+  children,
+  documented,
+  firstChild,
+  requiredQNameAttr,
+  showQName,
+  tagName,
+  xsdDocumentation,
+} from './xml-access.js';
 
 export function readComplexType(
   ctx: SchemaContext,

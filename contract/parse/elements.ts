@@ -8,7 +8,7 @@ import { XSD_NS } from './namespaces.js';
 import { booleanAttr, guarded, occurs, type SchemaContext } from './schema-context.js';
 import { readSimpleType } from './simple-types.js';
 import { checkElementRef, resolveTypeRef } from './type-refs.js';
-import { at, attr, firstChild, qnameAttr, requiredAttr, xsdDocumentation } from './xml-access.js';
+import { at, attr, documented, firstChild, qnameAttr, requiredAttr, xsdDocumentation } from './xml-access.js';
 
 /** Thrown when a global element is reached again while its anonymous type is being read. */
 class ContainsItself extends Error {
@@ -158,8 +158,4 @@ function valueConstraints(el: XmlElement, inherited?: ElementDecl): { defaultVal
     ...(defaultValue === undefined ? {} : { defaultValue }),
     ...(fixedValue === undefined ? {} : { fixedValue }),
   };
-}
-
-export function documented(documentation: string | undefined): { documentation?: string } {
-  return documentation === undefined ? {} : { documentation };
 }

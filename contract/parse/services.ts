@@ -4,12 +4,12 @@ import { GeneratorError } from '../errors.js';
 import { clark, qname, type Port, type Service } from '../model/index.js';
 import type { Definition, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
-import { documented } from './elements.js';
 import { HTTP_BINDING_NS, SOAP11_BINDING_NS, SOAP12_BINDING_NS, WSDL_NS } from './namespaces.js';
 import {
   at,
   attr,
   children,
+  documented,
   requiredAttr,
   requiredQNameAttr,
   showQName,

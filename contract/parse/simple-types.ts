@@ -3,11 +3,20 @@ import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import type { QName, SimpleType, TypeUse } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
-import { documented } from './elements.js';
 import { XSD_NS } from './namespaces.js';
 import type { SchemaContext } from './schema-context.js';
 import { resolveTypeRef } from './type-refs.js';
-import { at, attr, children, firstChild, qnameAttr, qnameValue, tagName, xsdDocumentation } from './xml-access.js';
+import {
+  at,
+  attr,
+  children,
+  documented,
+  firstChild,
+  qnameAttr,
+  qnameValue,
+  tagName,
+  xsdDocumentation,
+} from './xml-access.js';
 
 type Facets = { -readonly [K in keyof SimpleType['facets']]: SimpleType['facets'][K] };
 

@@ -87,6 +87,11 @@ export function xsdDocumentation(el: XmlElement): string | undefined {
   return joinDocs(docs);
 }
 
+/** A model node's `documentation` member: present only when the source had some. */
+export function documented(documentation: string | undefined): { documentation?: string } {
+  return documentation === undefined ? {} : { documentation };
+}
+
 function joinDocs(docs: XmlElement[]): string | undefined {
   if (docs.length === 0) return undefined;
   return collapse(docs.map((d) => textContent(d)).join(' '));

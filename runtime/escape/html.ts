@@ -1,5 +1,5 @@
 /**
- * HTML escaping, the one place for it: the help pages (runtime/server/help-html.ts) and the HTML
+ * HTML escaping, the one place for it: the help pages (runtime/server/help/html.ts) and the HTML
  * reports. Every text from a WSDL, a peer or a user goes through it: none is trusted markup.
  */
 const HTML_SPECIAL = /[&<>"']/g;

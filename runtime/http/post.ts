@@ -3,9 +3,17 @@ import { Buffer } from 'node:buffer';
 import type { HttpOperation } from './binding.js';
 import { parseFormText } from './form.js';
 import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './params.js';
-import type { WireRequest } from '../wire.js';
+import type { BindingWire, WireRequest } from '../wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+/** A POST of the parameters as a form. */
+export const HTTP_POST_WIRE: BindingWire = {
+  protocol: 'http-post',
+  methods: ['POST'],
+  mediaTypes: [FORM_CONTENT_TYPE],
+  shownAs: FORM_CONTENT_TYPE,
+};
 
 export function buildPostRequest(
   basePath: string,

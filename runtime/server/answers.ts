@@ -5,11 +5,10 @@
 import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UNCOUNTED } from '../codec/plain-writer.js';
-import { FORM_CONTENT_TYPE } from '../http/post.js';
-import type { FaultSpec, SoapVersion } from '../soap/version.js';
+import type { FaultSpec, SoapVersion } from '../soap-version/version.js';
 import type { BodyFailure } from './body.js';
 import { describeError, GENERIC_SERVER_FAULT } from './faults.js';
-import type { Route } from './routes.js';
+import type { ServedAddress } from './routes.js';
 import type { ServerSetup } from './setup.js';
 import { requestOrigin } from './wsdl.js';
 
@@ -99,20 +98,24 @@ export function writeBodyFailure(res: ServerResponse, failure: BodyFailure): voi
   res.end(line, () => res.socket?.destroy());
 }
 
-function allowedMethods(setup: ServerSetup, route: Route): string {
+/**
+ * The methods the bindings served here declare, and GET for the service's own pages (the help
+ * pages, ?wsdl) at a SOAP address; in alphabetical order: GET, POST.
+ */
+function allowedMethods(setup: ServerSetup, route: ServedAddress): string {
   const methods = new Set<string>();
   const soap = route.soap11 !== undefined || route.soap12 !== undefined;
   const helpServed = setup.help !== undefined && setup.help.mode !== 'off';
-  if (route.get !== undefined || (soap && (setup.wsdl !== undefined || helpServed))) methods.add('GET');
-  if (route.post !== undefined || soap) methods.add('POST');
-  return [...methods].join(', ');
+  if (soap && (setup.wsdl !== undefined || helpServed)) methods.add('GET');
+  for (const wire of route.wires) for (const method of wire.methods) methods.add(method);
+  return [...methods].sort().join(', ');
 }
 
 export function writeMethodNotAllowed(
   setup: ServerSetup,
   req: IncomingMessage,
   res: ServerResponse,
-  route: Route,
+  route: ServedAddress,
 ): void {
   const allow = allowedMethods(setup, route);
   // The method is allowed here, only not with this query (`?wsdl` on a server without a WSDL).
@@ -122,11 +125,10 @@ export function writeMethodNotAllowed(
   res.end(line);
 }
 
-export function writeUnsupportedType(res: ServerResponse, route: Route, mediaType: string): void {
+/** 415: what the bindings served here accept, as each declares it (BindingWire.shownAs). */
+export function writeUnsupportedType(res: ServerResponse, route: ServedAddress, mediaType: string): void {
   const accepted: string[] = [];
-  if (route.soap11 !== undefined) accepted.push('text/xml (SOAP 1.1)');
-  if (route.soap12 !== undefined) accepted.push('application/soap+xml (SOAP 1.2)');
-  if (route.post !== undefined) accepted.push(FORM_CONTENT_TYPE);
+  for (const wire of route.wires) if (wire.mediaTypes.length > 0) accepted.push(wire.shownAs);
   const shown = mediaType === '' ? 'none' : mediaType.slice(0, 100);
   writePlain(res, 415, `Unsupported content type: ${shown}. Use ${accepted.join(' or ')}.`);
 }

@@ -5,7 +5,7 @@
  */
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../descriptor.js';
 import { CodecError, type ServiceError } from '../errors.js';
-import type { FaultSpec } from '../soap/version.js';
+import type { FaultSpec } from '../soap-version/version.js';
 import { XmlReadError } from '../xml/reader.js';
 import type { Logger } from './options.js';
 

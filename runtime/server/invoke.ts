@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationDescriptor, Protocol } from '../descriptor.js';
 import { ServiceError } from '../errors.js';
-import type { FaultSpec } from '../soap/version.js';
+import type { FaultSpec } from '../soap-version/version.js';
 import type { VerifiedIdentity } from '../wsse/types.js';
 import { CallContext } from './context.js';
 import { GENERIC_SERVER_FAULT, internalFault, serviceFault } from './faults.js';

@@ -3,7 +3,7 @@
  * where a user reads them, and the check that refuses a misspelt one at start.
  */
 import type { XmlReadLimits } from '../xml/types.js';
-import type { HelpPagesMode } from './help-mode.js';
+import type { HelpPagesMode } from './help/mode.js';
 import type { WsSecurityOptions } from '../wsse/types.js';
 
 export interface Logger {

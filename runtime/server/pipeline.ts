@@ -1,22 +1,20 @@
 /**
- * Every request's walk: route it (path, method, content type) to what serves it, then hand it to
- * that binding's steps (soap/serve.ts, http/serve.ts) or answer it here (help pages, ?wsdl,
- * 404/405/415). The binding steps return nothing, or a promise when they wait (for the body or
- * the handler) that never rejects (a failure inside one is logged and answered as a Server
- * error), so nothing here waits on them.
+ * Every request's walk: route it (path, method, content type) to what serves it, then hand it on
+ * (a body to the read step, with-body.ts, which hands it to the binding's steps; an HTTP GET to
+ * serve-http.ts) or answer it here (help pages, ?wsdl, 404/405/415). Which binding takes a body
+ * is looked up in what the bindings declare (routes.ts), never named here. The
+ * binding steps return nothing, or a promise when they wait (for the body or the handler) that
+ * never rejects (a failure inside one is logged and answered as a Server error), so nothing
+ * here waits on them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAcceptedCharset, parseContentType, type ContentType } from '../content-type.js';
-import { serveHttpGet, serveHttpPost } from '../http/serve.js';
-import { FORM_CONTENT_TYPE } from '../http/post.js';
-import { serveSoap } from '../soap/serve.js';
-import { soap11 } from '../soap/soap11.js';
-import { soap12 } from '../soap/soap12.js';
-import type { SoapVersion } from '../soap/version.js';
+import { isAcceptedCharset, parseContentType } from '../content-type.js';
 import { writeMethodNotAllowed, writePlain, writeUnsupportedType, writeWsdl } from './answers.js';
-import { answerHelp, helpPageAt } from './help.js';
-import { lookupRoute, type Route } from './routes.js';
+import { answerHelp, helpPageAt } from './help/index.js';
+import { lookupRoute, type ServedAddress } from './routes.js';
+import { serveHttp } from './serve-http.js';
 import type { ServerSetup } from './setup.js';
+import { withBody } from './with-body.js';
 import { isWsdlQuery } from './wsdl.js';
 
 export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: ServerResponse): void {
@@ -45,30 +43,19 @@ function answerHelpPage(
   return answerHelp(site, page, req, res, { query, trustForwarded: setup.trustForwarded, logError: setup.logError });
 }
 
-function soapVersionOf(contentType: ContentType): SoapVersion | undefined {
-  if (contentType.mediaType === 'text/xml') return soap11;
-  if (contentType.mediaType === 'application/soap+xml') return soap12;
-  return undefined;
-}
-
-function routePost(setup: ServerSetup, route: Route, req: IncomingMessage, res: ServerResponse): void {
+function routePost(setup: ServerSetup, route: ServedAddress, req: IncomingMessage, res: ServerResponse): void {
   const contentType = parseContentType(req.headers['content-type']);
-  const version = soapVersionOf(contentType);
-  const servesSoap = route.soap11 !== undefined || route.soap12 !== undefined;
-  if (version !== undefined && servesSoap) {
-    if (!isAcceptedCharset(contentType.charset))
-      return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
-    return void serveSoap(setup, route, version, contentType, req, res);
-  }
-  if (route.post !== undefined && contentType.mediaType === FORM_CONTENT_TYPE)
-    return void serveHttpPost(setup, route.post, req, res);
-  if (servesSoap || route.post !== undefined) return writeUnsupportedType(res, route, contentType.mediaType);
+  const taker = route.bodies.get(contentType.mediaType);
+  if (taker?.soap !== undefined && !isAcceptedCharset(contentType.charset))
+    return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
+  if (taker !== undefined) return void withBody(setup, route, taker, contentType, req, res);
+  if (route.bodies.size > 0) return writeUnsupportedType(res, route, contentType.mediaType);
   writeMethodNotAllowed(setup, req, res, route);
 }
 
 function routeGet(
   setup: ServerSetup,
-  route: Route,
+  route: ServedAddress,
   hasQuery: boolean,
   query: string,
   req: IncomingMessage,
@@ -76,6 +63,6 @@ function routeGet(
 ): void {
   const servesSoap = route.soap11 !== undefined || route.soap12 !== undefined;
   if (setup.wsdl !== undefined && hasQuery && servesSoap && isWsdlQuery(query)) return writeWsdl(setup, req, res);
-  if (route.get !== undefined) return void serveHttpGet(setup, route.get, query, req, res);
+  if (route.get !== undefined) return void serveHttp(setup, route.get, 'http-get', query, req, res);
   writeMethodNotAllowed(setup, req, res, route);
 }

@@ -1,38 +1,60 @@
 /**
  * The routing table, computed once per descriptor: request path -> what lives there (the SOAP
- * endpoints at the port address, HTTP GET/POST operations at address + location).
+ * endpoints at the port address, HTTP GET/POST operations at address + location), with what each
+ * address takes by media type, built from the bindings' own declarations (BindingWire).
  * Lookups try the exact path first, then its lowercase form (ASMX paths are case-insensitive).
  */
 import type { ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
 import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../http/binding.js';
+import { HTTP_GET_WIRE } from '../http/get.js';
+import { HTTP_POST_WIRE } from '../http/post.js';
 import { compileSoapEndpoint, type SoapEndpoint } from '../soap/endpoint.js';
-import { addressPath } from '../wire.js';
+import { soap11 } from '../soap-version/soap11.js';
+import { soap12 } from '../soap-version/soap12.js';
+import type { SoapVersion } from '../soap-version/version.js';
+import { addressPath, type BindingWire } from '../wire.js';
 
-export interface Route {
-  soap11?: SoapEndpoint;
-  soap12?: SoapEndpoint;
-  get?: HttpOperation;
-  post?: HttpOperation;
+/** What takes a POST body of one media type at an address (both fields always set: one object shape). */
+export type BodyTaker =
+  | { readonly soap: SoapVersion; readonly post?: undefined }
+  | { readonly soap?: undefined; readonly post: HttpOperation };
+
+/** What is served at one path: the bindings' endpoints and operations there. */
+export interface ServedAddress {
+  readonly soap11?: SoapEndpoint;
+  readonly soap12?: SoapEndpoint;
+  readonly get?: HttpOperation;
+  readonly post?: HttpOperation;
+  /**
+   * POST bodies by media type (from the bindings' declarations): what takes each here. A SOAP
+   * endpoint takes the media type of either version (the type only hints the version, the
+   * envelope's namespace decides), so a 1.1 request at a 1.2-only address is answered in SOAP.
+   */
+  readonly bodies: ReadonlyMap<string, BodyTaker>;
+  /** The declarations of the bindings served here, in the order a 415 lists them. */
+  readonly wires: readonly BindingWire[];
 }
 
+type Served = { -readonly [K in 'soap11' | 'soap12' | 'get' | 'post']?: ServedAddress[K] };
+
 export interface RouteTable {
-  readonly exact: ReadonlyMap<string, Route>;
-  readonly lower: ReadonlyMap<string, Route>;
+  readonly exact: ReadonlyMap<string, ServedAddress>;
+  readonly lower: ReadonlyMap<string, ServedAddress>;
   /**
-   * The last path found and its route. Clients send the same path again and again, and a
+   * The last path found and its address. Clients send the same path again and again, and a
    * comparison with the last one is cheaper than hashing the fresh string for a map lookup.
    */
   lastPath: string | undefined;
-  lastRoute: Route | undefined;
+  lastRoute: ServedAddress | undefined;
 }
 
 /** `basePath` overrides the port addresses (for a descriptor without addresses, or mounting). */
 export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined): RouteTable {
-  const exact = new Map<string, Route>();
-  const routeAt = (path: string): Route => {
-    let route = exact.get(path);
-    if (route === undefined) exact.set(path, (route = {}));
+  const served = new Map<string, Served>();
+  const routeAt = (path: string): Served => {
+    let route = served.get(path);
+    if (route === undefined) served.set(path, (route = {}));
     return route;
   };
   const wrappers = soapWrappers(d);
@@ -51,12 +73,32 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
       routeAt(`${base}${hop.op.httpPath ?? `/${hop.op.name}`}`)[binding.protocol === 'http-get' ? 'get' : 'post'] = hop;
     }
   }
-  const lower = new Map<string, Route>();
+  const exact = new Map<string, ServedAddress>();
+  for (const [path, route] of served) exact.set(path, withDeclarations(route));
+  const lower = new Map<string, ServedAddress>();
   for (const [path, route] of exact) if (!lower.has(path.toLowerCase())) lower.set(path.toLowerCase(), route);
   return { exact, lower, lastPath: undefined, lastRoute: undefined };
 }
 
-export function lookupRoute(table: RouteTable, path: string): Route | undefined {
+/** The bindings at an address with what they declare: the media types they take, in the order a 415 lists them. */
+function withDeclarations(served: Served): ServedAddress {
+  const bodies = new Map<string, BodyTaker>();
+  const wires: BindingWire[] = [];
+  const soap = served.soap11 !== undefined || served.soap12 !== undefined;
+  for (const version of [soap11, soap12]) {
+    if (served[version.protocol] !== undefined) wires.push(version.wire);
+    if (soap)
+      for (const mediaType of version.wire.mediaTypes) bodies.set(mediaType, { soap: version, post: undefined });
+  }
+  if (served.get !== undefined) wires.push(HTTP_GET_WIRE);
+  if (served.post !== undefined) {
+    wires.push(HTTP_POST_WIRE);
+    for (const mediaType of HTTP_POST_WIRE.mediaTypes) bodies.set(mediaType, { soap: undefined, post: served.post });
+  }
+  return { ...served, bodies, wires };
+}
+
+export function lookupRoute(table: RouteTable, path: string): ServedAddress | undefined {
   if (path === table.lastPath) return table.lastRoute;
   const route = table.exact.get(path) ?? table.lower.get(path.toLowerCase());
   if (route !== undefined) {

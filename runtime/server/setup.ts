@@ -8,7 +8,7 @@ import { SoapRequestDecoder } from '../soap/request-decoder.js';
 import { UsernameTokenVerifier } from '../wsse/verify.js';
 import { BodyReader } from './body.js';
 import type { OperationHandler } from './context.js';
-import { compileHelp, helpPagesMode, type HelpSite } from './help.js';
+import { compileHelp, helpPagesMode, type HelpSite } from './help/index.js';
 import {
   checkOptionNames,
   missingParametersOption,

@@ -1,31 +1,38 @@
 /**
- * The read step of the bindings that have a body (SOAP, HTTP POST): read it, then hand it to the
- * binding's next step.
+ * The read step of the bindings that have a body (SOAP, HTTP POST): read it, then hand it to what
+ * takes it at the request's address (the SOAP steps or the HTTP POST steps), so a request goes
+ * down from the pipeline through here to its binding's steps and never back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContentType } from '../content-type.js';
 import { answerUnexpected, writeBodyFailure } from './answers.js';
 import type { BodyRead } from './body.js';
+import type { BodyTaker, ServedAddress } from './routes.js';
+import { serveHttp } from './serve-http.js';
+import { serveSoap } from './serve-soap.js';
 import type { ServerSetup } from './setup.js';
 
 /**
- * Reads the request's body and gives it to `next`, the binding's next step: at once when the read
- * needs no waiting, else when the body has come. A read that fails is answered here (408, 413,
- * 400), and a client that went away gets nothing. Plain functions and one promise rather than an
- * async function: its frame, promise and await were about a sixth of a SOAP request's
- * allocations. Never throws; the promise returned never rejects as long as `next`'s does not
- * (the bindings' steps answer their own failures).
+ * Reads the request's body and gives it to `taker`'s steps: at once when the read needs no
+ * waiting, else when the body has come. A read that fails is answered here (408, 413, 400), and a
+ * client that went away gets nothing. Plain functions and one promise rather than an async
+ * function: its frame, promise and await were about a sixth of a SOAP request's allocations.
+ * Never throws, and the promise returned never rejects (the bindings' steps answer their own
+ * failures).
  */
 export function withBody(
   setup: ServerSetup,
+  route: ServedAddress,
+  taker: BodyTaker,
+  contentType: ContentType,
   req: IncomingMessage,
   res: ServerResponse,
-  next: (body: Uint8Array) => void | Promise<void>,
 ): void | Promise<void> {
   try {
     const read = setup.bodies.read(req);
-    if (!(read instanceof Promise)) return bodyThen(setup, res, read, next);
+    if (!(read instanceof Promise)) return bodyThen(setup, route, taker, contentType, req, res, read);
     return read.then(
-      (arrived) => bodyThen(setup, res, arrived, next),
+      (arrived) => bodyThen(setup, route, taker, contentType, req, res, arrived),
       (err: unknown) => answerUnexpected(setup, res, err),
     );
   } catch (err) {
@@ -35,14 +42,18 @@ export function withBody(
 
 function bodyThen(
   setup: ServerSetup,
+  route: ServedAddress,
+  taker: BodyTaker,
+  contentType: ContentType,
+  req: IncomingMessage,
   res: ServerResponse,
   read: BodyRead,
-  next: (body: Uint8Array) => void | Promise<void>,
 ): void | Promise<void> {
   try {
     if (read === undefined) return; // the client went away
-    if (read instanceof Uint8Array) return next(read);
-    writeBodyFailure(res, read);
+    if (!(read instanceof Uint8Array)) return writeBodyFailure(res, read);
+    if (taker.soap !== undefined) return serveSoap(setup, route, taker.soap, contentType, req, res, read);
+    return serveHttp(setup, taker.post, 'http-post', read, req, res);
   } catch (err) {
     answerUnexpected(setup, res, err);
   }

@@ -7,9 +7,9 @@ import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
 import type { WireRequest } from '../wire.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../namespaces.js';
-import { soap11 } from './soap11.js';
-import { soap12 } from './soap12.js';
-import type { SoapVersion } from './version.js';
+import { soap11 } from '../soap-version/soap11.js';
+import { soap12 } from '../soap-version/soap12.js';
+import type { SoapVersion } from '../soap-version/version.js';
 import { writeSecurityHeader } from '../wsse/header.js';
 import type { UsernameTokenOptions } from '../wsse/types.js';
 

@@ -4,9 +4,9 @@
  */
 import type { BindingDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { elementOf } from '../message.js';
-import { soap11 } from './soap11.js';
-import { soap12 } from './soap12.js';
-import type { SoapVersion } from './version.js';
+import { soap11 } from '../soap-version/soap11.js';
+import { soap12 } from '../soap-version/soap12.js';
+import type { SoapVersion } from '../soap-version/version.js';
 
 export interface SoapEndpoint {
   readonly version: SoapVersion;

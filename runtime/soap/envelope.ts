@@ -11,7 +11,7 @@ import type { XmlDocument, XmlElement } from '../xml/types.js';
 import { isSecurityHeader } from '../wsse/read.js';
 import type { SoapEndpoint, SoapEndpoints } from './endpoint.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../namespaces.js';
-import type { FaultSpec, SoapVersion } from './version.js';
+import type { FaultSpec, SoapVersion } from '../soap-version/version.js';
 
 export type SoapDecoded =
   | {

@@ -16,7 +16,7 @@ import {
   type SoapRouted,
 } from './envelope.js';
 import { shapeDecoderFor, type ShapeDecoder } from './shape-decoder.js';
-import type { SoapVersion } from './version.js';
+import type { SoapVersion } from '../soap-version/version.js';
 
 /**
  * Reads, routes and decodes SOAP requests for one server: envelopes go through a shape cache

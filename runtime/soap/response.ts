@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer';
 import { UNCOUNTED, type Written } from '../codec/plain-writer.js';
 import type { OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { encodeHeaders, writeBody } from '../message.js';
-import type { SoapVersion } from './version.js';
+import type { SoapVersion } from '../soap-version/version.js';
 
 const BODY_OPEN = '<soap:Body>';
 const BODY_CLOSE = '</soap:Body></soap:Envelope>';

@@ -30,7 +30,7 @@ import { decodeLexical, type PrimitiveValue } from '../codec/shared.js';
 import type { ContentType } from '../content-type.js';
 import { elementOf } from '../message.js';
 import type { XmlDocument, XmlElement } from '../xml/types.js';
-import type { SoapVersion } from './version.js';
+import type { SoapVersion } from '../soap-version/version.js';
 
 /** Where a field's text is: a text slot of the shape, or none (an empty element). */
 interface FieldStep {

@@ -5,7 +5,7 @@
  * `soap:Sender`. No detail: SOAP 1.1 reserves detail for errors in the Body, and these are about
  * a header.
  */
-import type { SoapVersion } from '../soap/version.js';
+import type { SoapVersion } from '../soap-version/version.js';
 import { escapeText } from '../escape/xml.js';
 import { WSSE_NS } from '../namespaces.js';
 

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Protocol } from '../descriptor.js';
-import type { SoapVersion } from '../soap/version.js';
+import type { SoapVersion } from '../soap-version/version.js';
 import { escapeText } from '../escape/xml.js';
 import { passwordDigest } from './digest.js';
 import { WSSE_NS, WSU_NS } from '../namespaces.js';

@@ -38,21 +38,6 @@ type Circle = readonly string[];
 /** The XSD recursion: the only circle of modules the design has. */
 const ALLOWED: readonly Circle[] = [['parse/complex-types.ts', 'parse/elements.ts', 'parse/particles.ts']];
 
-/**
- * Circles other branches of this restructuring remove; temporary: each entry fails the test once
- * its circle is gone, so the list empties as they merge.
- */
-const KNOWN_ELSEWHERE: readonly Circle[] = [
-  // runtime/server/ imports the bindings while their serve steps import server/ (the server wing
-  // moves the serve steps into server/); soap/ and wsse/ import each other as well.
-  ['runtime/http/', 'runtime/server/', 'runtime/soap/', 'runtime/wsse/'],
-  // attributes.ts and simple-types.ts import `documented` from elements.ts, which joins them to
-  // the XSD recursion: the helper in a module of its own leaves ALLOWED's three.
-  ['parse/attributes.ts', 'parse/complex-types.ts', 'parse/elements.ts', 'parse/particles.ts', 'parse/simple-types.ts'],
-  // members.ts takes the type of the value walker that calls compareMembers.
-  ['diff/members.ts', 'diff/values.ts'],
-];
-
 const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function typescriptFiles(dir: string): string[] {
@@ -160,12 +145,7 @@ describe('import circles', () => {
   });
 
   it('has no circle between modules or folders but the XSD recursion', () => {
-    expect(unexpected(found, [...ALLOWED, ...KNOWN_ELSEWHERE])).toEqual([]);
-  });
-
-  it('still has every circle KNOWN_ELSEWHERE lists (remove an entry once its circle is gone)', () => {
-    const gone = KNOWN_ELSEWHERE.filter((named) => !found.some((circle) => matches(circle, named)));
-    expect(gone.map((named) => named.join(' ↔ '))).toEqual([]);
+    expect(unexpected(found, ALLOWED)).toEqual([]);
   });
 
   it('would catch a planted circle, type-only, between modules and between folders', () => {

@@ -207,7 +207,7 @@ describe('docs/development.md, "The walks"', () => {
   it('names the files of every walk', () => {
     const unique = new Set(paths.map((n) => n.path));
     expect(unique.size).toBeGreaterThan(40);
-    for (const start of ['runtime/server/pipeline.ts', 'runtime/soap/serve.ts', 'runtime/http/serve.ts'])
+    for (const start of ['runtime/server/pipeline.ts', 'runtime/server/serve-soap.ts', 'runtime/server/serve-http.ts'])
       expect(unique).toContain(start);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The help pages and DISCO (runtime/server/help*.ts), over HTTP against real listeners: what each
+ * The help pages and DISCO (runtime/server/help/), over HTTP against real listeners: what each
  * page lists, that every sample request is the wire (sent as shown, with the placeholders filled
  * in, it is answered 200 with a response shaped like the sample response), escaping of WSDL
  * text, the test form's local-only default, and the option that turns the pages off.

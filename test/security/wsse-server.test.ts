@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceAPIListener } from '../../generated/service-api/index.js';
 import { soap11, soap12, type SoapVersion } from '../../runtime/index.js';
-import { child, qnameText, textOf } from '../../runtime/soap/version.js';
+import { child, qnameText, textOf } from '../../runtime/soap-version/version.js';
 import { readXml } from '../../runtime/xml/reader.js';
 import {
   BASE64_BINARY,

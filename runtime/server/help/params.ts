@@ -3,9 +3,9 @@
  * is required. They are the SOAP message's wrapper fields (the names the caller fills, the same
  * object on every binding), or the HTTP parameters for an operation only HTTP carries.
  */
-import type { BodyDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
-import type { HttpOperation } from '../http/binding.js';
-import type { HelpOperation } from './help-site.js';
+import type { BodyDescriptor, FieldDescriptor, ServiceDescriptor, ValueDescriptor } from '../../descriptor.js';
+import type { HttpOperation } from '../../http/binding.js';
+import type { HelpOperation } from './site.js';
 
 export interface ParameterRow {
   readonly name: string;

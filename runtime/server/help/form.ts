@@ -6,9 +6,9 @@
  * cannot run there. A parameter named like a secret is a password input:
  * the browser neither shows it nor puts it in the page, and no page of ours ever echoes it.
  */
-import type { HttpOperation } from '../http/binding.js';
-import type { CompiledParam } from '../http/params.js';
-import { escapeHtml as html } from '../escape/html.js';
+import type { HttpOperation } from '../../http/binding.js';
+import type { CompiledParam } from '../../http/params.js';
+import { escapeHtml as html } from '../../escape/html.js';
 
 const SECRET_NAME = /pass|pwd|secret|token|credential/i;
 

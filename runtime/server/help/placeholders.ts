@@ -16,9 +16,9 @@ import type {
   ServiceDescriptor,
   TypeDescriptor,
   ValueDescriptor,
-} from '../descriptor.js';
-import type { XmlElement } from '../xml/types.js';
-import { escapeHtml as html } from '../escape/html.js';
+} from '../../descriptor.js';
+import type { XmlElement } from '../../xml/types.js';
+import { escapeHtml as html } from '../../escape/html.js';
 
 const TEXT: ValueDescriptor = { kind: 'primitive', xsd: 'string' };
 

@@ -1,7 +1,8 @@
 /**
  * SOAP 1.1 specifics: `text/xml; charset=utf-8`, the quoted SOAPAction header, faults as
  * faultcode (soap:Client / soap:Server / soap:VersionMismatch / soap:MustUnderstand),
- * faultstring and detail. The shared request/response logic is in client.ts and the server modules beside it (envelope.ts, request-decoder.ts, response.ts).
+ * faultstring and detail. The shared request/response logic is in soap/client.ts and the server's
+ * decoding and encoding in soap/ (soap/envelope.ts, soap/request-decoder.ts, soap/response.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { SoapFaultError } from '../errors.js';
@@ -42,12 +43,13 @@ export function faultDetail(kind: FaultKind, entries: string, tag: string): stri
 /**
  * The last SOAPAction header read and its action. A client sends the same header with every
  * call; giving back the same string also lets a shape decoder see at a glance that it routed
- * this action already (shape-decoder.ts).
+ * this action already (soap/shape-decoder.ts).
  */
 let lastAction: { raw: string | undefined; action: string | undefined } = { raw: undefined, action: undefined };
 
 export const soap11: SoapVersion = {
   protocol: 'soap11',
+  wire: { protocol: 'soap11', methods: ['POST'], mediaTypes: ['text/xml'], shownAs: 'text/xml (SOAP 1.1)' },
   envNs: SOAP11_ENV_NS,
   contentType: 'text/xml; charset=utf-8',
   mustUnderstandAttribute: ' soap:mustUnderstand="1"',

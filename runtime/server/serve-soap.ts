@@ -1,23 +1,22 @@
 /**
- * A SOAP request, from its route to its answer, one step after the other: read the body, decode
- * the envelope (routing it to its operation), check the UsernameToken when the server verifies
- * one, invoke the handler, encode the response, write it. Each step returns what the next one
- * needs, or the fault to answer with instead.
+ * A SOAP request, from its body to its answer, one step after the other: decode the envelope
+ * (routing it to its operation), check the UsernameToken when the server verifies one, invoke
+ * the handler, encode the response, write it. Each step returns what the next one needs, or the
+ * fault to answer with instead.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Written } from '../codec/plain-writer.js';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, writeSoapFault, writeText } from '../server/answers.js';
-import { withBody } from '../server/with-body.js';
-import { internalFault, requestFault } from '../server/faults.js';
-import { invokeHandler, type Invoked } from '../server/invoke.js';
-import type { Route } from '../server/routes.js';
-import type { ServerSetup } from '../server/setup.js';
+import { answerUnexpected, writeSoapFault, writeText } from './answers.js';
+import { internalFault, requestFault } from './faults.js';
+import { invokeHandler, type Invoked } from './invoke.js';
+import type { ServedAddress } from './routes.js';
+import type { ServerSetup } from './setup.js';
 import type { VerifiedIdentity } from '../wsse/types.js';
 import { writeSecurityFault } from '../wsse/fault.js';
-import type { SoapDecoded } from './envelope.js';
-import { encodeSoapResponse } from './response.js';
-import type { FaultSpec, SoapVersion } from './version.js';
+import type { SoapDecoded } from '../soap/envelope.js';
+import { encodeSoapResponse } from '../soap/response.js';
+import type { FaultSpec, SoapVersion } from '../soap-version/version.js';
 
 type Decoded = Extract<SoapDecoded, { ok: true }>;
 type Refused = { readonly ok: false; readonly version: SoapVersion; readonly fault: FaultSpec };
@@ -25,21 +24,13 @@ type Refused = { readonly ok: false; readonly version: SoapVersion; readonly fau
 /** A decoded request and who sent it (the identity a UsernameToken proved, with `wsSecurity`). */
 type Accepted = { readonly ok: true; readonly decoded: Decoded; readonly identity: VerifiedIdentity | undefined };
 
+/**
+ * The steps after the body has come (the read step, with-body.ts, hands it over): decode (verify
+ * first with `wsSecurity`), invoke, answer.
+ */
 export function serveSoap(
   setup: ServerSetup,
-  route: Route,
-  hinted: SoapVersion,
-  contentType: ContentType,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void | Promise<void> {
-  return withBody(setup, req, res, (body) => serveBody(setup, route, hinted, contentType, req, res, body));
-}
-
-/** The steps after the body has come: decode (verify first with `wsSecurity`), invoke, answer. */
-function serveBody(
-  setup: ServerSetup,
-  route: Route,
+  route: ServedAddress,
   hinted: SoapVersion,
   contentType: ContentType,
   req: IncomingMessage,
@@ -103,7 +94,7 @@ function unreadable(setup: ServerSetup, version: SoapVersion, err: unknown): Ref
 
 function decodeRequest(
   setup: ServerSetup,
-  route: Route,
+  route: ServedAddress,
   hinted: SoapVersion,
   contentType: ContentType,
   req: IncomingMessage,
@@ -124,7 +115,7 @@ function decodeRequest(
  */
 async function verifyThenDecode(
   setup: ServerSetup,
-  route: Route,
+  route: ServedAddress,
   hinted: SoapVersion,
   contentType: ContentType,
   req: IncomingMessage,

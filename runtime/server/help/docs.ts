@@ -4,10 +4,10 @@
  * wsdl:service's documentation, else the wsdl:definitions' (where ASMX writes a
  * [WebService(Description)]). A WSDL that cannot be read has none: the page still works.
  */
-import { readXml } from '../xml/reader.js';
-import type { XmlElement } from '../xml/types.js';
+import { readXml } from '../../xml/reader.js';
+import type { XmlElement } from '../../xml/types.js';
 
-import { WSDL_NS } from '../namespaces.js';
+import { WSDL_NS } from '../../namespaces.js';
 
 function children(el: XmlElement, local: string): XmlElement[] {
   return el.children.filter((c): c is XmlElement => c.type === 'element' && c.ns === WSDL_NS && c.local === local);

@@ -3,10 +3,10 @@
  * where its help page is, and each SOAP binding's address — so that discovery tools (Visual
  * Studio's "Add Web Reference", wsdl.exe /disco) find the service.
  */
-import { escapeAttr } from '../escape/xml.js';
-import type { HelpSite } from './help-site.js';
+import { escapeAttr } from '../../escape/xml.js';
+import type { HelpSite } from './site.js';
 
-import { DISCO_NS, DISCO_SCL_NS as SCL_NS, DISCO_SOAP_NS, XSD_NS, XSI_NS } from '../namespaces.js';
+import { DISCO_NS, DISCO_SCL_NS as SCL_NS, DISCO_SOAP_NS, XSD_NS, XSI_NS } from '../../namespaces.js';
 
 /** `origin` is the scheme://host:port the request was addressed to; `path` the page's path. */
 export function renderDisco(site: HelpSite, origin: string, path: string): string {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
-import { escapeHtml as html } from '../escape/html.js';
+import { escapeHtml as html } from '../../escape/html.js';
 
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.5; }

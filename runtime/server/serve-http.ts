@@ -1,49 +1,30 @@
 /**
- * An HTTP GET or POST request, from its route to its answer: read the parameters (the query
- * string, or the form body), invoke the handler, encode the result document, write it. Errors
- * are 500 text/plain with the fault family in X-Smskit-Fault-Code, as ASMX answers them.
+ * An HTTP GET or POST request, from its route (GET) or its body (POST, through the read step,
+ * with-body.ts) to its answer: decode the parameters (the query string, or the form body),
+ * invoke the handler, encode the result document, write it. Errors are 500 text/plain with the
+ * fault family in X-Smskit-Fault-Code, as ASMX answers them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Protocol } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText } from '../server/answers.js';
-import { withBody } from '../server/with-body.js';
-import { internalFault } from '../server/faults.js';
-import { invokeHandler, type Invoked } from '../server/invoke.js';
-import type { ServerSetup } from '../server/setup.js';
-import type { FaultSpec } from '../soap/version.js';
-import { encodeHttpResponse, type HttpOperation } from './binding.js';
+import { answerUnexpected, writeEmpty, writePlain, writePlainFault, writeText } from './answers.js';
+import { internalFault } from './faults.js';
+import { invokeHandler, type Invoked } from './invoke.js';
+import type { ServerSetup } from './setup.js';
+import type { FaultSpec } from '../soap-version/version.js';
+import { encodeHttpResponse, type HttpOperation } from '../http/binding.js';
 import type { Written } from '../codec/plain-writer.js';
-import { decodeGetRequest } from './get.js';
-import type { ParamDecodeError } from './params.js';
-import { decodePostRequest } from './post.js';
+import { decodeGetRequest } from '../http/get.js';
+import type { ParamDecodeError } from '../http/params.js';
+import { decodePostRequest } from '../http/post.js';
 
 type Params = { input: Record<string, unknown> } | ParamDecodeError;
-
-export function serveHttpGet(
-  setup: ServerSetup,
-  hop: HttpOperation,
-  query: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void | Promise<void> {
-  return answer(setup, hop, 'http-get', query, req, res);
-}
-
-export function serveHttpPost(
-  setup: ServerSetup,
-  hop: HttpOperation,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void | Promise<void> {
-  return withBody(setup, req, res, (body) => answer(setup, hop, 'http-post', body, req, res));
-}
 
 /**
  * `request`: the query string (GET) or the form body (POST) the parameters are read from. No
  * promise unless the handler returns one: a GET with a plain handler is answered at once.
  */
-function answer(
+export function serveHttp(
   setup: ServerSetup,
   hop: HttpOperation,
   binding: Protocol,

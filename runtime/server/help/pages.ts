@@ -4,16 +4,16 @@
  * sample request and response per binding. Landmarks and real headings (h1 service or
  * operation, h2 sections, h3 request/response) so that a screen reader can move by them.
  */
-import { escapeHtml as html } from '../escape/html.js';
-import { renderPage } from './help-html.js';
-import { renderTestForm, type TestFormState } from './help-form.js';
-import { headerRows, parameterRows, resultRows, type ParameterRow } from './help-params.js';
-import { Placeholders } from './help-placeholders.js';
-import { httpSample, soapSample, type Sample, type SampleMessage } from './help-samples.js';
-import type { HelpBinding, HelpOperation, HelpSite } from './help-site.js';
-import { CodecError } from '../errors.js';
-import { soap11 } from '../soap/soap11.js';
-import { soap12 } from '../soap/soap12.js';
+import { escapeHtml as html } from '../../escape/html.js';
+import { renderPage } from './html.js';
+import { renderTestForm, type TestFormState } from './form.js';
+import { headerRows, parameterRows, resultRows, type ParameterRow } from './params.js';
+import { Placeholders } from './placeholders.js';
+import { httpSample, soapSample, type Sample, type SampleMessage } from './samples.js';
+import type { HelpBinding, HelpOperation, HelpSite } from './site.js';
+import { CodecError } from '../../errors.js';
+import { soap11 } from '../../soap-version/soap11.js';
+import { soap12 } from '../../soap-version/soap12.js';
 
 export interface PageRequest {
   /** The path the page describes (a port address path). */

@@ -2,18 +2,18 @@
  * The sample request and response of one operation on one binding, as the wire carries them:
  * built by the same functions the client and the server use (buildSoapRequest,
  * encodeSoapResponse, buildGetRequest, buildPostRequest, encodeHttpResponse) from placeholder
- * values (help-placeholders.ts). Only the indentation of XML bodies is added, for reading.
+ * values (placeholders.ts). Only the indentation of XML bodies is added, for reading.
  */
-import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../descriptor.js';
-import { compileHttpOperation, encodeHttpResponse, soapWrappers, type HttpOperation } from '../http/binding.js';
-import { buildGetRequest, HTTP_GET_RESPONSE_TYPE } from '../http/get.js';
-import { buildPostRequest } from '../http/post.js';
-import { buildSoapRequest } from '../soap/client.js';
-import { encodeSoapResponse } from '../soap/response.js';
-import type { SoapVersion } from '../soap/version.js';
-import type { WireRequest } from '../wire.js';
-import { indentXml } from './help-indent.js';
-import type { Placeholders, PlaceholderDescriptor } from './help-placeholders.js';
+import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../../descriptor.js';
+import { compileHttpOperation, encodeHttpResponse, soapWrappers, type HttpOperation } from '../../http/binding.js';
+import { buildGetRequest, HTTP_GET_RESPONSE_TYPE } from '../../http/get.js';
+import { buildPostRequest } from '../../http/post.js';
+import { buildSoapRequest } from '../../soap/client.js';
+import { encodeSoapResponse } from '../../soap/response.js';
+import type { SoapVersion } from '../../soap-version/version.js';
+import type { WireRequest } from '../../wire.js';
+import { indentXml } from './indent.js';
+import type { Placeholders, PlaceholderDescriptor } from './placeholders.js';
 
 export interface SampleMessage {
   /** `POST /serviceapi.asmx HTTP/1.1`, or `HTTP/1.1 200 OK`. */

@@ -4,6 +4,7 @@ import type { NameDescriptor } from '../descriptor.js';
 import type { SoapFaultError } from '../errors.js';
 import type { XmlElement } from '../xml/types.js';
 import type { ContentType } from '../content-type.js';
+import type { BindingWire } from '../wire.js';
 
 /** Fault families, named for what happened (each version has its own code for them). */
 export type FaultKind = 'client' | 'server' | 'versionMismatch' | 'mustUnderstand';
@@ -20,6 +21,8 @@ export interface FaultSpec {
 
 export interface SoapVersion {
   readonly protocol: 'soap11' | 'soap12';
+  /** What its requests look like: POST, and the media type a server routes by. */
+  readonly wire: BindingWire;
   readonly envNs: string;
   /** Content-Type of every message this side sends, without the action parameter. */
   readonly contentType: string;

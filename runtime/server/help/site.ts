@@ -3,13 +3,13 @@
  * page (each binding's address path, as the routes use them), and every operation with the
  * bindings that carry it (an HTTP binding that cannot, with the reason).
  */
-import type { BindingDescriptor, OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
-import { CodecError } from '../errors.js';
-import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../http/binding.js';
-import { addressPath } from '../wire.js';
-import { placeholderDescriptor, type PlaceholderDescriptor } from './help-placeholders.js';
-import { serviceDocumentation } from './help-docs.js';
-import type { HelpPagesMode } from './help-mode.js';
+import type { BindingDescriptor, OperationDescriptor, ServiceDescriptor } from '../../descriptor.js';
+import { CodecError } from '../../errors.js';
+import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../../http/binding.js';
+import { addressPath } from '../../wire.js';
+import { placeholderDescriptor, type PlaceholderDescriptor } from './placeholders.js';
+import { serviceDocumentation } from './docs.js';
+import type { HelpPagesMode } from './mode.js';
 
 export type HelpBinding =
   | {

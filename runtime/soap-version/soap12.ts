@@ -49,6 +49,12 @@ function faultHeader(fault: FaultSpec): string {
 
 export const soap12: SoapVersion = {
   protocol: 'soap12',
+  wire: {
+    protocol: 'soap12',
+    methods: ['POST'],
+    mediaTypes: ['application/soap+xml'],
+    shownAs: 'application/soap+xml (SOAP 1.2)',
+  },
   envNs: SOAP12_ENV_NS,
   contentType: 'application/soap+xml; charset=utf-8',
   mustUnderstandAttribute: ' soap:mustUnderstand="true"',

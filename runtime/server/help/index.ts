@@ -5,16 +5,16 @@
  * before.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServiceDescriptor } from '../descriptor.js';
-import { renderDisco } from './help-disco.js';
-import { writeHtml } from './help-html.js';
-import { renderOperationPage, renderServicePage, renderUnknownOperationPage, type PageRequest } from './help-pages.js';
-import { HELP_PAGES_MODES, type HelpPagesMode } from './help-mode.js';
-import { compileHelpSite, type HelpSite } from './help-site.js';
-import { isWsdlQuery, requestOrigin } from './wsdl.js';
+import type { ServiceDescriptor } from '../../descriptor.js';
+import { renderDisco } from './disco.js';
+import { writeHtml } from './html.js';
+import { renderOperationPage, renderServicePage, renderUnknownOperationPage, type PageRequest } from './pages.js';
+import { HELP_PAGES_MODES, type HelpPagesMode } from './mode.js';
+import { compileHelpSite, type HelpSite } from './site.js';
+import { isWsdlQuery, requestOrigin } from '../wsdl.js';
 
-export { HELP_PAGES_MODES, type HelpPagesMode } from './help-mode.js';
-export type { HelpSite } from './help-site.js';
+export { HELP_PAGES_MODES, type HelpPagesMode } from './mode.js';
+export type { HelpSite } from './site.js';
 
 export function helpPagesMode(value: unknown): HelpPagesMode {
   if (value === undefined) return 'local-test-form';
