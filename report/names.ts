@@ -9,6 +9,9 @@ export const REPORTERS: readonly ReporterName[] = ['pretty', 'json', 'junit', 'h
 
 /**
  * One render function per reporter name. `N` lets a report kind keep its own set of names (the
- * contract diff's pretty, json, markdown and junit) while sharing the shape.
+ * contract diff's pretty, json, markdown and junit) while sharing the shape; `C` is what every
+ * renderer of the kind reads beside the report (the diff's --fail-on gate), none by default.
  */
-export type Renderers<R, N extends string = ReporterName> = Readonly<Record<N, (report: R) => string>>;
+export type Renderers<R, N extends string = ReporterName, C extends readonly unknown[] = []> = Readonly<
+  Record<N, (report: R, ...context: C) => string>
+>;

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
+import type { DiffReporterName } from '../../contract/diff/index.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import type { CliCommand } from './command.js';
@@ -16,7 +17,8 @@ const FAIL_ON = ['breaking', 'client', 'server', 'any'] as const;
 export interface DiffCommandOptions {
   readonly old: string;
   readonly new: string;
-  readonly format: 'pretty' | 'json' | 'markdown';
+  /** The report on stdout; junit goes to the --junit file only. */
+  readonly format: Exclude<DiffReporterName, 'junit'>;
   readonly junit: string | undefined;
   readonly failOn: (typeof FAIL_ON)[number];
   readonly ignoreDocs: boolean;
@@ -94,14 +96,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const old = diff.sideFromModel(options.old, oldContract!.model);
   const now = diff.sideFromModel(options.new, newContract!.model);
   const report = diff.diffSides(old, now, { ignoreDocs: options.ignoreDocs });
-  const render =
-    options.format === 'json'
-      ? diff.renderJson
-      : options.format === 'markdown'
-        ? diff.renderMarkdown
-        : diff.renderPretty;
-  process.stdout.write(render(report, options.failOn));
-  if (options.junit !== undefined) writeFileSync(options.junit, diff.renderJunit(report, options.failOn));
+  process.stdout.write(diff.renderDiffReport(options.format, report, options.failOn));
+  if (options.junit !== undefined) writeFileSync(options.junit, diff.renderDiffReport('junit', report, options.failOn));
   return diff.gatingChanges(report, options.failOn).length > 0 ? EXIT_FAILED : EXIT_OK;
 }
 

@@ -8,10 +8,14 @@ export { diffSides, gatingChanges, type DiffOptions } from './compare.js';
 export { sideFromModel } from './source.js';
 export { DiffError, type DiffErrorCode } from './errors.js';
 export { RULE_IDS } from './rules.js';
-export { renderPretty } from './report/pretty.js';
-export { renderJson } from './report/json.js';
-export { renderMarkdown } from './report/markdown.js';
-export { renderJunit } from './report/junit.js';
-export { oneLineSummary } from './report/one-line.js';
+export {
+  type DiffReporterName,
+  oneLineSummary,
+  renderDiffReport,
+  renderJson,
+  renderJunit,
+  renderMarkdown,
+  renderPretty,
+} from './report/index.js';
 export { readCommittedDescriptors } from './committed.js';
 export type * from './types.js';

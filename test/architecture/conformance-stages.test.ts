@@ -9,8 +9,8 @@
  * files, the built-in target) is bin/'s: conformance/ holds the library only and imports no CLI
  * package. Also kept here: no conformance module over 400 lines, no function over 60
  * (tools/sizes.ts measures them), and every report is written with the report kit (report/):
- * conformance's and replay's reporters map their outcomes onto it and write no JUnit, HTML or
- * escaping of their own.
+ * conformance's, replay's and the contract diff's reporters map their outcomes onto it and write
+ * no JUnit, HTML, JSON layout or escaping of their own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -77,7 +77,11 @@ function cliImports(text: string): string[] {
 }
 
 /** The reporters that map their outcomes onto the kit (report/): every file under these folders. */
-const REPORTER_FOLDERS = [join(CONFORMANCE, 'report'), join(ROOT, 'migrate', 'report')];
+const REPORTER_FOLDERS = [
+  join(CONFORMANCE, 'report'),
+  join(ROOT, 'migrate', 'report'),
+  join(ROOT, 'contract', 'diff', 'report'),
+];
 
 /**
  * What only the kit writes: the JUnit document and its escaping, the HTML page and its
@@ -87,7 +91,8 @@ const KIT_ONLY: readonly [RegExp, string][] = [
   [/<\?xml version=/, 'an XML declaration (report/junit.ts)'],
   [/<!doctype html/i, 'an HTML document (report/html.ts)'],
   [/\bescape(ReportText|Html)\b/, 'escaping of its own (report/junit.ts, report/html.ts)'],
-  [/JSON\.stringify\([^)]*,\s*null,\s*2\)/, 'a JSON layout of its own (report/json.ts)'],
+  [/runtime\/escape\//, "the runtime's escapes, which the kit applies (report/)"],
+  [/JSON\.stringify\(.*,\s*null,\s*2\)/, 'a JSON layout of its own (report/json.ts)'],
   [/\bmakeRedactor\b/, 'redaction of its own (report/html.ts redacts page text)'],
 ];
 
@@ -139,8 +144,13 @@ describe('conformance stages', () => {
 describe('the report kit', () => {
   const reporters = REPORTER_FOLDERS.flatMap(files);
 
-  it('writes every report: the reporters of conformance and replay only map their outcomes onto it', () => {
+  it('writes every report: the reporters of conformance, replay and diff only map their outcomes onto it', () => {
     expect(reporters.length).toBeGreaterThan(0);
+    for (const folder of REPORTER_FOLDERS)
+      expect(
+        reporters.some((file) => dirname(file) === folder),
+        folder,
+      ).toBe(true);
     expect(reporters.flatMap((file) => ownFormats(file, readFileSync(file, 'utf8')))).toEqual([]);
   });
 
@@ -149,6 +159,19 @@ describe('the report kit', () => {
     expect(ownFormats(join(ROOT, 'migrate', 'report', 'junit.ts'), planted)).toEqual([
       'migrate/report/junit.ts writes an XML declaration (report/junit.ts)',
       'migrate/report/junit.ts writes escaping of its own (report/junit.ts, report/html.ts)',
+    ]);
+  });
+
+  it("would catch the diff's reporters writing their own JSON or escaping", () => {
+    // The diff's JUnit once escaped its attributes by hand and its JSON spelled its own layout.
+    const planted = [
+      "import { escapeReportText } from '../../../runtime/escape/xml.js';",
+      'JSON.stringify({ ...report, failOn, fails: gatingChanges(report, failOn).length > 0 }, null, 2);',
+    ].join('\n');
+    expect(ownFormats(join(ROOT, 'contract', 'diff', 'report', 'junit.ts'), planted)).toEqual([
+      'contract/diff/report/junit.ts writes escaping of its own (report/junit.ts, report/html.ts)',
+      "contract/diff/report/junit.ts writes the runtime's escapes, which the kit applies (report/)",
+      'contract/diff/report/junit.ts writes a JSON layout of its own (report/json.ts)',
     ]);
   });
 });

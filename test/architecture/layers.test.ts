@@ -5,7 +5,9 @@
  * (report/) that knows none of the tools whose outcomes it prints, and the scripts that ship
  * outside CI do not reach into the test suite. The contract layer (reading, parsing, the model,
  * the plan, the descriptor, the diff) sits under every tool that reads a WSDL, so none of them
- * reaches into another's code for it. The stages inside contract/ and generator/ are checked in
+ * reaches into another's code for it; it stands on the report kit too, because the diff, one of
+ * its parts, writes its reports with the kit like every other tool (pipeline-stages.test.ts keeps
+ * that to contract/diff/). The stages inside contract/ and generator/ are checked in
  * pipeline-stages.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,9 +20,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Folder → the folders its code may import from (itself always allowed). */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   runtime: [],
-  contract: ['runtime'],
-  // The report kit (formats, escaping, redaction) every report is written with.
+  // The report kit (formats, escaping, redaction) every report is written with, the diff's too.
   report: ['runtime'],
+  contract: ['report', 'runtime'],
   generator: ['contract', 'runtime'],
   conformance: ['contract', 'report', 'runtime'],
   generated: ['runtime'],
@@ -130,6 +132,11 @@ describe('layers', () => {
   it('would catch the report kit importing what it serves', () => {
     const planted = "import type { Report } from '../conformance/types.js';";
     expect(wrongImports('report', join(ROOT, 'report', 'junit.ts'), planted)).toHaveLength(1);
+    // The diff's reporters stand on the kit, never the other way round (no circle through contract/).
+    const diff = "import type { DiffReport } from '../contract/diff/types.js';";
+    expect(wrongImports('report', join(ROOT, 'report', 'names.ts'), diff)).toEqual([
+      'report/names.ts imports ../contract/diff/types.js (contract/)',
+    ]);
   });
 
   it('leaves every WSDL reader to the contract layer: no other module fetches or parses a WSDL', () => {

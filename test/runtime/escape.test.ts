@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../runtime/escape/html.js';
-import { markdownCell, markdownCode } from '../../runtime/escape/markdown.js';
+import { markdownCell, markdownCode } from '../../report/markdown.js';
 import { escapeRegExp } from '../../runtime/escape/regexp.js';
 import {
   escapeAttr,

@@ -1,4 +1,9 @@
-/** What every report format shares: locations, binding lists, the summary line. */
+/**
+ * What every diff report format shares: locations, binding lists, the groups by severity, the
+ * summary line. Counts and lists are written with the report kit (report/text.ts); the groups
+ * and the verbs (`1 breaks`, `2 break`) are the diff's own.
+ */
+import { counted, listText } from '../../../report/text.js';
 import { gatingChanges } from '../compare.js';
 import type { Change, DiffReport, FailOn, Location, Protocol } from '../types.js';
 
@@ -6,13 +11,15 @@ function at(location: Location | undefined): string {
   return location === undefined ? '—' : `${location.file}:${location.line}`;
 }
 
-export function whereText(change: Change): string {
+/** `old.wsdl:3 -> new.wsdl:4`, a dash for a side the change is not on; empty when on neither. */
+export function whereText(change: Change, arrow = '->'): string {
   if (change.old === undefined && change.new === undefined) return '';
-  return `${at(change.old)} -> ${at(change.new)}`;
+  return `${at(change.old)} ${arrow} ${at(change.new)}`;
 }
 
+/** The bindings a change breaks, a dash for none. */
 export function bindings(list: readonly Protocol[]): string {
-  return list.length === 0 ? '—' : list.join(', ');
+  return listText(list);
 }
 
 export type Group = 'both' | 'clients' | 'servers' | 'compatible' | 'documentation';
@@ -49,9 +56,7 @@ export function summaryText(report: DiffReport): string {
 
 export function gateText(report: DiffReport, failOn: FailOn): string {
   const gating = gatingChanges(report, failOn).length;
-  return gating === 0
-    ? `--fail-on ${failOn}: passes`
-    : `--fail-on ${failOn}: fails (${gating} change${gating === 1 ? '' : 's'})`;
+  return gating === 0 ? `--fail-on ${failOn}: passes` : `--fail-on ${failOn}: fails (${counted(gating, 'change')})`;
 }
 
 /** The lines of `why` worth showing by default: the failures for a breaking change, else all. */

@@ -2,15 +2,10 @@
  * The report as Markdown for a pull-request comment: a one-line verdict, a table of the
  * changes that matter, and the reasons folded away in <details>.
  */
-import { markdownCell as cell, markdownCode as code } from '../../../runtime/escape/markdown.js';
+import { markdownCell as cell, markdownCode as code } from '../../../report/markdown.js';
 import { gatingChanges } from '../compare.js';
-import type { Change, DiffReport, FailOn } from '../types.js';
-import { GROUPS, GROUP_TITLES, bindings, groupOf, shownWhy, summaryText } from './format.js';
-
-function where(c: Change): string {
-  const at = (l: Change['old']): string => (l === undefined ? '—' : `${l.file}:${l.line}`);
-  return c.old === undefined && c.new === undefined ? '' : `${at(c.old)} → ${at(c.new)}`;
-}
+import type { DiffReport, FailOn } from '../types.js';
+import { GROUPS, GROUP_TITLES, bindings, groupOf, shownWhy, summaryText, whereText } from './format.js';
 
 const ICON = {
   both: ':x:',
@@ -33,7 +28,7 @@ export function renderMarkdown(report: DiffReport, failOn: FailOn): string {
   for (const group of GROUPS) {
     for (const c of report.changes.filter((x) => groupOf(x) === group)) {
       lines.push(
-        `| ${ICON[group]} | ${cell(`${c.subject}: ${c.what}`)} | ${cell(where(c))} | ${bindings(c.breaksClients)} | ${bindings(c.breaksServers)} |`,
+        `| ${ICON[group]} | ${cell(`${c.subject}: ${c.what}`)} | ${cell(whereText(c, '→'))} | ${bindings(c.breaksClients)} | ${bindings(c.breaksServers)} |`,
       );
     }
   }

@@ -2,8 +2,10 @@
  * The report in one line, for `smskit generate --check`: whether the WSDL change breaks
  * deployed peers, on which bindings, and the first change that does.
  */
+import { counted } from '../../../report/text.js';
 import { PROTOCOLS, type Change, type DiffReport, type Protocol } from '../types.js';
 
+/** The bindings any of `changes` names, in the protocols' order; empty for none. */
 function union(changes: readonly Change[], pick: (c: Change) => readonly Protocol[]): string {
   const all = new Set(changes.flatMap(pick));
   return PROTOCOLS.filter((p) => all.has(p)).join(', ');
@@ -15,7 +17,7 @@ export function oneLineSummary(report: DiffReport): string {
   const breaking = wire.filter((c) => c.verdict === 'breaking');
   const compatible = wire.length - breaking.length;
   if (breaking.length === 0)
-    return `compatible: ${compatible} change${compatible === 1 ? '' : 's'}, none breaks deployed clients or servers (first: ${wire[0]!.subject}: ${wire[0]!.what})`;
+    return `compatible: ${counted(compatible, 'change')}, none breaks deployed clients or servers (first: ${wire[0]!.subject}: ${wire[0]!.what})`;
   const clients = union(breaking, (c) => c.breaksClients);
   const servers = union(breaking, (c) => c.breaksServers);
   const whom = [
@@ -25,5 +27,6 @@ export function oneLineSummary(report: DiffReport): string {
     .filter((s) => s !== '')
     .join(' and ');
   const first = breaking[0]!;
-  return `BREAKING: ${breaking.length} change${breaking.length === 1 ? ' breaks' : 's break'} ${whom}${compatible > 0 ? ` (+${compatible} compatible)` : ''}; first: ${first.subject}: ${first.what}`;
+  const verb = breaking.length === 1 ? 'breaks' : 'break';
+  return `BREAKING: ${counted(breaking.length, 'change')} ${verb} ${whom}${compatible > 0 ? ` (+${compatible} compatible)` : ''}; first: ${first.subject}: ${first.what}`;
 }

@@ -1,4 +1,8 @@
-/** Markdown escaping, the one place for it: the contract diff's pull-request comment. */
+/**
+ * Markdown escaping for reports: a table cell and an inline code span. Only reports write
+ * Markdown (the contract diff's pull-request comment), so the escapes sit in the report kit
+ * beside JUnit's and HTML's, not in the runtime, which never writes Markdown.
+ */
 
 /**
  * Text for one table cell: one line, pipes and backslashes escaped, angle brackets as entities
