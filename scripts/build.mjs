@@ -6,7 +6,7 @@
  *                                                          behind smskit/runtime, smskit/contract,
  *                                                          smskit/generator and smskit/conformance
  *                                                          (with dist/report, the report kit
- *                                                          conformance writes with)
+ *                                                          conformance and the diff write with)
  *   dist/cli/                                              the CLI bundle bin/smskit.js starts
  *                                                          (scripts/build-cli.mjs)
  *
