@@ -1,7 +1,8 @@
 /**
  * The reporters a command's `--reporter` can name — one vocabulary for `smskit conformance` and
- * `smskit replay` — and the table type each report kind fills with its own render functions, so
- * a name without a renderer is a type error rather than a case a switch forgot.
+ * `smskit replay`, which `smskit diff` shares but for html, plus its markdown — and the table
+ * type each report kind fills with its own render functions, so a name without a renderer is a
+ * type error rather than a case a switch forgot.
  */
 export type ReporterName = 'pretty' | 'json' | 'junit' | 'html';
 
