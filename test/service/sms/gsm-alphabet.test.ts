@@ -29,14 +29,13 @@ describe('GSM 03.38 basic table (3GPP TS 23.038 §6.2.1)', () => {
 });
 
 describe('GSM 03.38 extension table (§6.2.1.1)', () => {
-  it.each([...EXTENSION].map(([code, point]) => [code.toString(16).padStart(2, '0'), String.fromCodePoint(point), code]))(
-    'ESC 0x%s %j is two septets, 0x1B then the code, and reads back',
-    (_, ch, code) => {
-      expect(septetWidth(ch as string)).toBe(2);
-      expect([...septetCodes(ch as string)]).toEqual([ESC, code]);
-      expect(gsmText([ESC, code as number])).toBe(ch);
-    },
-  );
+  it.each(
+    [...EXTENSION].map(([code, point]) => [code.toString(16).padStart(2, '0'), String.fromCodePoint(point), code]),
+  )('ESC 0x%s %j is two septets, 0x1B then the code, and reads back', (_, ch, code) => {
+    expect(septetWidth(ch as string)).toBe(2);
+    expect([...septetCodes(ch as string)]).toEqual([ESC, code]);
+    expect(gsmText([ESC, code as number])).toBe(ch);
+  });
 });
 
 describe('characters in neither table', () => {
@@ -54,11 +53,8 @@ describe('characters in neither table', () => {
     expect(counted).toEqual([]);
   });
 
-  it.each(['\u001b', 'ç', '`', 'ê', 'ω', '你', '😀'])(
-    '%j cannot be encoded and sends the text as UCS-2',
-    (ch) => {
-      expect(() => septetCodes(`a${ch}`)).toThrow(/not in GSM 7-bit/);
-      expect(splitIntoSegments(`a${ch}`, false).encoding).toBe('ucs2');
-    },
-  );
+  it.each(['\u001b', 'ç', '`', 'ê', 'ω', '你', '😀'])('%j cannot be encoded and sends the text as UCS-2', (ch) => {
+    expect(() => septetCodes(`a${ch}`)).toThrow(/not in GSM 7-bit/);
+    expect(splitIntoSegments(`a${ch}`, false).encoding).toBe('ucs2');
+  });
 });
