@@ -3,8 +3,11 @@
  * to the SMSC simulator and come back `delivered` with their receipts. What the SMSC received is
  * checked exactly: text (GSM 7-bit with its extension characters, UCS-2 with emoji), part count
  * equal to the stored segment count, destination from the stored E.164 number, source address.
+ * The route reaches the SMSC through a relay that can hold what the service sends, so a test can
+ * show the client had its answer while the SMSC had seen nothing.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,11 +20,62 @@ const PASSWORD = 'correct horse battery';
 const SMPP_PASSWORD = 'secret12';
 const dir = mkdtempSync(join(tmpdir(), 'smskit-delivery-'));
 let smsc: RunningSmsc;
+let gate: Gate;
 let server: SmsServer;
 const logged: string[] = [];
 
+interface Gate {
+  readonly port: number;
+  /** Octets from the service waiting in the relay. */
+  held(): number;
+  hold(): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP relay to `target` that passes the SMSC's answers through and can hold the service's PDUs. */
+async function startGate(target: number): Promise<Gate> {
+  let holding = false;
+  const queues = new Map<Socket, Buffer[]>();
+  const upstreams = new Map<Socket, Socket>();
+  const relay: Server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    queues.set(client, []);
+    upstreams.set(client, upstream);
+    upstream.on('data', (chunk) => client.write(chunk));
+    client.on('data', (chunk) => (holding ? queues.get(client)?.push(chunk) : upstream.write(chunk)));
+    const end = (): void => {
+      client.destroy();
+      upstream.destroy();
+      queues.delete(client);
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const address = relay.address();
+  if (address === null || typeof address === 'string') throw new Error('the relay has no port');
+  return {
+    port: address.port,
+    held: () => [...queues.values()].flat().reduce((sum, chunk) => sum + chunk.length, 0),
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const [client, queue] of queues) for (const chunk of queue.splice(0)) upstreams.get(client)?.write(chunk);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of queues.keys()) client.destroy();
+        relay.close(() => resolve());
+      }),
+  };
+}
+
 beforeAll(async () => {
   smsc = await startSmsc({ systemId: 'smskit', password: SMPP_PASSWORD });
+  gate = await startGate(smsc.port);
   const routes = join(dir, 'routes.yaml');
   writeFileSync(
     routes,
@@ -30,7 +84,7 @@ beforeAll(async () => {
       '  local:',
       '    type: smpp',
       '    host: 127.0.0.1',
-      `    port: ${smsc.port}`,
+      `    port: ${gate.port}`,
       '    systemId: smskit',
       '    passwordEnv: TEST_SMPP_PASSWORD',
       '    source: { address: ACME, ton: 5, npi: 0 }',
@@ -51,6 +105,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await gate?.close();
   await smsc?.close();
   delete process.env.TEST_SMPP_PASSWORD;
   rmSync(dir, { recursive: true, force: true });
@@ -111,7 +166,22 @@ describe('a message sent over the wire reaches the SMSC and comes back delivered
     expect(history.map((event) => event.state)).toEqual(['queued', 'sending', 'accepted', 'delivered']);
   });
 
-  it('answers the client before delivery, and never logs the SMPP password', () => {
+  it('answers the client before the SMSC has seen the submit', async () => {
+    const submits = smsc.stats.submits;
+    gate.hold();
+    // send() returns only with the client's answer, while everything the service writes to the
+    // SMSC waits in the relay; a service that answered after the SMSC accepted would never answer.
+    const id = await send('answered first', '+447700900123');
+    expect((await server.app.store.getMessage(id))?.state).not.toBe('delivered');
+    await waitFor('the submit_sm waiting in the relay', () => gate.held() > 0);
+    expect(smsc.stats.submits).toBe(submits);
+    gate.release();
+    expect((await finalState(id)).state).toBe('delivered');
+    expect(smsc.stats.submits).toBe(submits + 1);
+  });
+
+  it('never logs the SMPP password', () => {
+    expect(logged.join('\n')).toMatch(/\S/);
     expect(logged.join('\n')).not.toContain(SMPP_PASSWORD);
   });
 });
