@@ -2,11 +2,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createCarrierTable, loadCarrierTable } from '../../../../service/delivery/carriers.js';
 import { loadRoutesFile } from '../../../../service/delivery/routes-file.js';
 import { classifyMailError } from '../../../../service/delivery/email/index.js';
 import { gatewayAddress } from '../../../../service/delivery/email/gateways.js';
+import { readEmailSettings } from '../../../../service/delivery/email/routes-entry.js';
+import { Settings } from '../../../../service/delivery/settings.js';
 
 const ROUTES = (entry: string): string => `routes:
   mail:
@@ -95,9 +98,43 @@ describe('the routes file: type email', () => {
     expect(error).toContain(want);
   });
 
-  it('reads the relay password from the environment variable the file names, and nowhere else', () => {
-    const { config } = load('host: h\nfrom: a@b.example\nusername: relay\npasswordEnv: SMTP_PW', { SMTP_PW: 's3cret' });
-    expect(config().routes[0]?.kind).toBe('email');
+  const AUTH = 'host: h\nfrom: a@b.example\nusername: relay\npasswordEnv: SMTP_PW';
+  // Variables a careless reader might fall back to hold other values, so using one shows.
+  const ENV = { SMTP_PW: 's3cret', PASSWORD: 'wrong-1', SMTP_PASSWORD: 'wrong-2', MAIL_PASSWORD: 'wrong-3' };
+
+  const refusal = (config: () => unknown): string => {
+    try {
+      config();
+    } catch (caught) {
+      return (caught as Error).message;
+    }
+    return 'no error';
+  };
+
+  it('reads the relay password from the environment variable the file names', () => {
+    const settings = readEmailSettings(Settings.parse('routes.yaml', `type: email\n${AUTH}`), ENV, 'routes.yaml');
+    expect(settings).toMatchObject({ username: 'relay', password: 's3cret' });
+    const unset = refusal(load(AUTH, { PASSWORD: 'wrong-1' }).config);
+    expect(unset).toContain('routes.mail.passwordEnv names SMTP_PW, which is not set in the environment');
+    expect(unset).not.toContain('wrong-1');
+  });
+
+  it('keeps the relay password out of the parsed routes, the route status and every refusal', async () => {
+    const { config } = load(AUTH, ENV);
+    const parsed = config();
+    expect(parsed.routes[0]?.kind).toBe('email');
+    expect(inspect(parsed, { depth: null, showHidden: true })).not.toContain('s3cret');
+    expect(JSON.stringify(parsed)).not.toContain('s3cret');
+    const route = parsed.routes[0]!.create();
+    expect(inspect(route.status(), { depth: null })).not.toContain('s3cret');
+    await route.close(0);
+    // A refusal of another key of the same entry, and a password written in the file itself.
+    const badPort = refusal(load(`${AUTH}\nport: 0`, ENV).config);
+    expect(badPort).toContain('routes.mail.port');
+    expect(badPort).not.toContain('s3cret');
+    const inFile = refusal(load(`${AUTH}\npassword: s3cret`, ENV).config);
+    expect(inFile).toContain('routes.mail.password');
+    expect(inFile).not.toContain('s3cret');
   });
 });
 
