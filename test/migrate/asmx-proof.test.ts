@@ -177,10 +177,6 @@ describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, repl
     expect(dotnetLines.length).toBe(40);
     expect(dotnetLines.filter((l) => !l.endsWith(' ok'))).toEqual([]);
     expect(nodeSoapCalls).toBe(8);
-    if (ZEEP_PYTHON !== undefined) {
-      expect(Object.keys(zeepResults).length).toBeGreaterThan(40);
-      expect(zeepResults).toEqual(zeepDirect);
-    }
     const total = Object.values(recordings).reduce((n, r) => n + r.exchanges.length, 0);
     console.log(
       `migrate/asmx-proof: recorded ${total} exchanges: ${Object.entries(recordings)
@@ -188,6 +184,13 @@ describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, repl
         .join(', ')}`,
     );
     for (const r of Object.values(recordings)) expect(r.warnings).toEqual([]);
+  });
+
+  // Zeep's own test, skipped (with the line at the top) where no python3 imports zeep, so the
+  // clients test above asserts the same things on every machine.
+  it.skipIf(ZEEP_PYTHON === undefined)('zeep through the recorder saw what it sees straight from ASMX', () => {
+    expect(Object.keys(zeepResults).length).toBeGreaterThan(40);
+    expect(zeepResults).toEqual(zeepDirect);
   });
 
   it('the recordings hold no secret: passwords, tokens and Authorization redacted by rule', () => {
