@@ -188,24 +188,27 @@ describe("values ASMX's HTTP readers take in another form than XML", () => {
     });
   });
 
+  // Each row's body: the whole refusal text, or a piece of the answer only a right parse gives.
   it.each([
-    ['EchoBytes?data=AAEC%2Fw%3D%3D', 500, 'Invalid value for parameter: data.'], // EchoBytes.get.error-base64.txt
-    ['EchoBytes?data=256', 500, 'Invalid value for parameter: data.'],
-    ['EchoAccess?access=Read+Write', 500, 'Invalid value for parameter: access.'], // EchoAccess.get.space-separated.txt
+    ['EchoBytes?data=AAEC%2Fw%3D%3D', 500, /^Invalid value for parameter: data\.$/], // EchoBytes.get.error-base64.txt
+    ['EchoBytes?data=256', 500, /^Invalid value for parameter: data\.$/],
+    ['EchoAccess?access=Read+Write', 500, /^Invalid value for parameter: access\.$/], // EchoAccess.get.space-separated.txt
     [
       'DescribeHttpScalars?flag=65&amount=1&count=1&when=2024-02-29&yes=true&ratio=1&small=1&s16=1&f32=1&big=1',
       500,
-      'Invalid value for parameter: flag.',
+      /^Invalid value for parameter: flag\.$/,
     ], // ...error-char-as-number.txt
-    ['DescribeHttpScalars?flag=A&amount=1&count=1&when=2024-02-29&yes=True&ratio=1&small=1&s16=1&f32=1&big=1', 200, ''],
-    ['EchoAccess?access=Read%2C+Delete', 200, ''],
-  ])('the server answers %s as ASMX does (%i)', async (query, status, text) => {
+    [
+      'DescribeHttpScalars?flag=A&amount=1&count=1&when=2024-02-29&yes=True&ratio=1&small=1&s16=1&f32=1&big=1',
+      200,
+      /flag=65\|/,
+    ],
+    ['EchoAccess?access=Read%2C+Delete', 200, />Read Delete<\/Access>/],
+  ])('the server answers %s as ASMX does (%i)', async (query, status, want) => {
     const res = await fetch(`${endpoint}/${query}`);
     const body = await res.text();
     expect(res.status).toBe(status);
-    if (status !== 200) expect(body).toBe(text);
-    if (query.startsWith('EchoAccess?access=Read%2C')) expect(body).toContain('>Read Delete</Access>');
-    if (query.includes('yes=True')) expect(body).toContain('flag=65|');
+    expect(body).toMatch(want);
   });
 });
 
