@@ -3,6 +3,7 @@
 # wrote nor uses: the far end of the SMPP route's end-to-end tests.
 #
 #   net-smpp-smsc.pl --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat DELIVRD]
+#                    [--answer-delay-ms N] [--resend-receipts]
 #   (the password comes from SMSKIT_SMSC_PASSWORD)
 #
 # Listens on a free port on 127.0.0.1 and prints "listening <port>" on stdout; serves one
@@ -11,16 +12,25 @@
 # hex, TLVs by numeric tag as hex), and after each submit_sm_resp sends a delivery receipt
 # (deliver_sm, esm_class 0x04, the SMPP 3.4 Appendix B text and/or the receipted_message_id and
 # message_state TLVs). Stops on unbind+EOF of the last connection only when killed.
+# --answer-delay-ms holds each submit_sm_resp back after the submit is logged, so a client killed
+# on seeing the log line dies with that submit unanswered (the crash tests' in-flight window).
+# --resend-receipts keeps every receipt not yet acknowledged and sends it again on the next bind,
+# as an SMSC does when its client died before answering the deliver_sm.
 use strict;
 use warnings;
 use Getopt::Long;
 use IO::Handle;
 use JSON::PP;
 use Net::SMPP;
+use Time::HiRes qw(usleep);
 
-my ($system_id, $out, $receipts, $stat) = ('smskit', undef, 'both', 'DELIVRD');
-GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat)
-  or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD]\n";
+my ($system_id, $out, $receipts, $stat, $answer_delay_ms, $resend) = ('smskit', undef, 'both', 'DELIVRD', 0, 0);
+GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat,
+           'answer-delay-ms=i' => \$answer_delay_ms, 'resend-receipts' => \$resend)
+  or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD] [--answer-delay-ms N] [--resend-receipts]\n";
+# A client killed mid-write must not kill the SMSC with it.
+$SIG{PIPE} = 'IGNORE';
+my %unacknowledged;    # receipt seq -> [submit, id], with --resend-receipts
 die "--out FILE is required\n" unless defined $out;
 my $password = $ENV{SMSKIT_SMSC_PASSWORD} // '';
 my %message_state = (DELIVRD => 2, EXPIRED => 3, DELETED => 4, UNDELIV => 5, ACCEPTD => 6, UNKNOWN => 7, REJECTD => 8, ENROUTE => 1);
@@ -62,6 +72,11 @@ sub serve {
              interface_version => $pdu->{interface_version}, accepted => $ok ? JSON::PP::true : JSON::PP::false);
       $esme->bind_transceiver_resp(seq => $pdu->{seq}, system_id => 'net-smpp', status => $ok ? 0 : 0x0E);
       $bound = $ok;
+      if ($ok && $resend) {
+        my @again = map { $unacknowledged{$_} } sort { $a <=> $b } keys %unacknowledged;
+        %unacknowledged = ();
+        send_receipt($esme, @$_) for @again;
+      }
     } elsif ($cmd == 0x00000004) {    # submit_sm
       if (!$bound) { $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => 0x04); next; }
       my $id = sprintf('perl-%06d', ++$next_id);
@@ -70,10 +85,12 @@ sub serve {
              destination_addr => $pdu->{destination_addr}, dest_addr_ton => $pdu->{dest_addr_ton}, dest_addr_npi => $pdu->{dest_addr_npi},
              esm_class => $pdu->{esm_class}, registered_delivery => $pdu->{registered_delivery}, data_coding => $pdu->{data_coding},
              short_message => unpack('H*', $pdu->{short_message}), tlvs => tlvs_of($pdu));
+      usleep($answer_delay_ms * 1000) if $answer_delay_ms > 0;
       $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
       send_receipt($esme, $pdu, $id) if $pdu->{registered_delivery} & 0x03 and $receipts ne 'none';
     } elsif ($cmd == 0x80000005) {    # deliver_sm_resp
       record(pdu => 'deliver_sm_resp', seq => $pdu->{seq}, status => $pdu->{status});
+      delete $unacknowledged{$pdu->{seq}} if $pdu->{status} == 0;
     } elsif ($cmd == 0x00000015) {    # enquire_link
       $esme->enquire_link_resp(seq => $pdu->{seq});
     } elsif ($cmd == 0x00000006) {    # unbind
@@ -99,5 +116,6 @@ sub send_receipt {
     dest_addr_ton => $submit->{source_addr_ton}, dest_addr_npi => $submit->{source_addr_npi},
     destination_addr => $submit->{source_addr},
     esm_class => 0x04, data_coding => 0, short_message => $text, @tlvs, async => 1);
+  $unacknowledged{$seq} = [$submit, $id] if $resend;
   record(pdu => 'deliver_sm', seq => $seq, receipted => $id, stat => $stat);
 }
