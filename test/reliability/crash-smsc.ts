@@ -20,13 +20,16 @@ export interface CrashSmsc {
   readonly passwordEnv: readonly [string, string];
   /** The text of every whole message received so far, one entry per submit (repeats kept). */
   receivedTexts(): string[];
-  /** SIGKILLs `pid` as soon as the SMSC has logged its next submit_sm, before answering it. */
-  killOnNextSubmit(pid: number): Promise<void>;
+  /**
+   * SIGKILLs `pid` as soon as the SMSC has logged its next submit_sm (from `source`, when given,
+   * a route's source address), before answering it.
+   */
+  killOnNextSubmit(pid: number, source?: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startSimulatorSmsc(systemId: string): Promise<CrashSmsc> {
-  let armed: (() => void) | undefined;
+  let armed: { fire: () => void; source: string | undefined } | undefined;
   const smsc: RunningSmsc = await startSmsc({
     systemId,
     password: `${systemId}123`,
@@ -35,7 +38,8 @@ export async function startSimulatorSmsc(systemId: string): Promise<CrashSmsc> {
     // Called before the simulator answers the PDU: the kill cannot come after the route read the answer.
     onPdu: (pdu) => {
       if (pdu.command !== 'submit_sm' || armed === undefined) return;
-      const fire = armed;
+      if (armed.source !== undefined && pdu.source_addr !== armed.source) return;
+      const { fire } = armed;
       armed = undefined;
       fire();
     },
@@ -45,12 +49,13 @@ export async function startSimulatorSmsc(systemId: string): Promise<CrashSmsc> {
     routeLines: smppRoute(smsc.port, systemId, `${systemId.toUpperCase()}_SIM_PASSWORD`),
     passwordEnv: [`${systemId.toUpperCase()}_SIM_PASSWORD`, `${systemId}123`],
     receivedTexts: () => smsc.received.map((m) => m.text),
-    killOnNextSubmit: (pid) =>
+    killOnNextSubmit: (pid, source) =>
       new Promise<void>((resolve) => {
-        armed = () => {
+        const fire = (): void => {
           process.kill(pid, 'SIGKILL');
           resolve();
         };
+        armed = { fire, source };
       }),
     close: () => smsc.close(),
   };
