@@ -3,12 +3,15 @@
  * database deliver to the SMSC simulator behind a small round-robin (the test's own load
  * balancer: the next live instance for each request).
  *
- * - kill -9 (10 runs): under load one instance is SIGKILLed at a seeded random point and
- *   restarted for the next run. At the end every acknowledged message is stored and delivered,
+ * - kill -9 (10 runs): under load one instance is SIGKILLed, after a seeded number of
+ *   acknowledgements, the moment the SMSC sees its next submit_sm (each instance sends from its
+ *   own source address), before answering it: every kill lands with messages in flight. The
+ *   instance is restarted for the next run. At the end every acknowledged message is stored and delivered,
  *   the SMSC received each at least once, and each it received twice is flagged
  *   `possibleDuplicate` (the documented window: messages the dead instance had claimed; the
  *   others take them back once its lease has run out). Receipts for messages the dead instance
- *   sent reach the others' binds and settle them.
+ *   sent reach the others' binds and settle them. And the kills did land in flight: messages
+ *   were flagged, and some were received twice.
  * - database restart: under load the PostgreSQL server stops and starts again. Meanwhile
  *   requests get ServiceUnavailable (a Server fault), nothing acknowledged is lost, and every
  *   instance serves and delivers again by itself, without a restart.
@@ -34,6 +37,8 @@ const dir = tempDir('multi-instance');
 let cluster: PostgresCluster;
 let smsc: RunningSmsc;
 let routes: string;
+/** Armed by the kill test: SIGKILLs an instance on its next submit_sm, before the SMSC answers. */
+let killOnSubmit: { source: string; fire: () => void } | undefined;
 
 beforeAll(async () => {
   if (skip !== undefined) return;
@@ -41,28 +46,48 @@ beforeAll(async () => {
   // The instances connect over TCP with the password in PGPASSWORD, as an operator's would.
   process.env.PGPASSWORD = cluster.password;
   process.env.MULTI_SMPP_PASSWORD = 'multi123';
-  smsc = await startSmsc({ systemId: 'multi', password: 'multi123', receiptDelayMs: 20, keep: 1_000_000 });
+  smsc = await startSmsc({
+    systemId: 'multi',
+    password: 'multi123',
+    receiptDelayMs: 20,
+    keep: 1_000_000,
+    onPdu: (pdu) => {
+      const armed = killOnSubmit;
+      if (pdu.command !== 'submit_sm' || armed === undefined || armed.source !== pdu.source_addr) return;
+      killOnSubmit = undefined;
+      armed.fire();
+    },
+  });
   routes = join(dir.path, 'routes.yaml');
-  writeFileSync(
-    routes,
-    [
-      'routes:',
-      '  sim:',
-      '    type: smpp',
-      '    host: 127.0.0.1',
-      `    port: ${smsc.port}`,
-      '    systemId: multi',
-      '    passwordEnv: MULTI_SMPP_PASSWORD',
-      '    reconnect: { initial: 50ms, max: 500ms }',
-      '    throughput: 300',
-      'default: sim',
-      'delivery:',
-      // Renewed every second: a live instance never loses its claims to the others.
-      '  lease: 3s',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(routes, routesText());
 }, 120_000);
+
+/** Instance `source`'s routes: its own source address tells the SMSC which instance submitted. */
+function routesFile(source: string): string {
+  const file = join(dir.path, `routes-${source}.yaml`);
+  writeFileSync(file, routesText(`    source: { address: "${source}", ton: 5, npi: 0 }`));
+  return file;
+}
+
+function routesText(...extra: string[]): string {
+  return [
+    'routes:',
+    '  sim:',
+    '    type: smpp',
+    '    host: 127.0.0.1',
+    `    port: ${smsc.port}`,
+    '    systemId: multi',
+    '    passwordEnv: MULTI_SMPP_PASSWORD',
+    '    reconnect: { initial: 50ms, max: 500ms }',
+    '    throughput: 300',
+    ...extra,
+    'default: sim',
+    'delivery:',
+    // Renewed every second: a live instance never loses its claims to the others.
+    '  lease: 3s',
+    '',
+  ].join('\n');
+}
 
 afterAll(async () => {
   await smsc?.close();
@@ -178,7 +203,9 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
     const db = cluster.tcpUrl('killed');
     await addAccount(db, ACCOUNT);
     const balancer = new RoundRobin();
-    for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
+    const sources = ['I0', 'I1', 'I2'];
+    const start = (i: number) => startInstance(db, ['--routes', routesFile(sources[i] ?? '')]);
+    for (let i = 0; i < 3; i++) balancer.instances[i] = await start(i);
     const random = seededFloat(SEED);
     const acknowledged = new Map<string, string>();
     const answers = { ok: 0, unavailable: 0, refused: 0, down: 0 };
@@ -189,10 +216,17 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await waitFor(`${killAfter} acknowledged in run ${run}`, () => traffic.acknowledged.size >= killAfter, {
         timeoutMs: 60_000,
       });
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 200)));
       const dead = balancer.instances[victim];
+      if (dead === undefined) throw new Error(`instance ${victim} is not running in run ${run}`);
+      await new Promise<void>((resolve) => {
+        const fire = (): void => {
+          process.kill(dead.pid, 'SIGKILL');
+          resolve();
+        };
+        killOnSubmit = { source: sources[victim] ?? '', fire };
+      });
       balancer.instances[victim] = undefined;
-      await dead?.kill();
+      await dead.kill();
       // The two others carry the load on while the dead one's lease runs out.
       const more = traffic.acknowledged.size + 20;
       await waitFor(`the others serving after the kill in run ${run}`, () => traffic.acknowledged.size >= more, {
@@ -201,13 +235,17 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await traffic.stop();
       for (const [id, text] of traffic.acknowledged) acknowledged.set(id, text);
       for (const key of Object.keys(answers) as Array<keyof typeof answers>) answers[key] += traffic.answers[key];
-      balancer.instances[victim] = await startInstance(db);
+      balancer.instances[victim] = await start(victim);
     }
     const store = await openStore({ db: cluster.socketUrl('killed'), poolSize: 2 });
     try {
       const messages = await allFinal(store, acknowledged.size);
       const { twice, flagged } = checkDelivered(acknowledged, messages);
       expect(answers.refused).toBe(0);
+      // The kills landed in flight: without these, "no unflagged duplicate" would also pass on
+      // kills that only ever came between batches.
+      expect(flagged).toBeGreaterThan(0);
+      expect(twice).toBeGreaterThan(0);
       // The documented window: what the dead instance had claimed, at most max(2 × window, 32) per route.
       expect(twice).toBeLessThanOrEqual(RUNS * 32);
       console.log(
