@@ -347,16 +347,20 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await waitFor(`${MESSAGES} submitted`, () => seen.length >= MESSAGES, { timeoutMs: 120_000 });
       const rate = (list: ReadonlyArray<{ at: number }>): number =>
         (list.length - 1) / (((list.at(-1)?.at ?? 0) - (list[0]?.at ?? 0)) / 1000);
+      // Ratios with wide margins, not timings: a bind at its cap sends at 1.0 x CAP, two binds at
+      // 2.0 x; a single global cap would keep both to 1.0 together, a missing cap lets one bind
+      // send as fast as the SMSC answers (hundreds a second). Load only slows sending down, so it
+      // cannot push a bind over 1.5; the two together stay far above 1.2 unless one waits on the other.
       for (const source of ['A', 'B']) {
         const mine = seen.filter((m) => m.source === source);
         expect(mine.length).toBeGreaterThan(MESSAGES / 5); // both instances took a share of one queue
-        expect(rate(mine.slice(5))).toBeLessThanOrEqual(CAP * 1.15);
+        expect(rate(mine.slice(5))).toBeLessThanOrEqual(CAP * 1.5);
       }
       // While both were sending, together they went faster than a single (global) cap allows.
       const lastStart = Math.max(...['A', 'B'].map((s) => seen.find((m) => m.source === s)?.at ?? 0));
       const firstEnd = Math.min(...['A', 'B'].map((s) => seen.filter((m) => m.source === s).at(-1)?.at ?? 0));
       const both = seen.filter((m) => m.at >= lastStart && m.at <= firstEnd);
-      expect(rate(both)).toBeGreaterThan(CAP * 1.3);
+      expect(rate(both)).toBeGreaterThan(CAP * 1.2);
       console.log(
         `per-bind caps: A ${seen.filter((m) => m.source === 'A').length}, B ${seen.filter((m) => m.source === 'B').length} messages; ` +
           `together ${rate(both).toFixed(1)} msg/s with a cap of ${CAP} per bind`,
