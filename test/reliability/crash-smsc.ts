@@ -64,8 +64,14 @@ export async function startSimulatorSmsc(systemId: string): Promise<CrashSmsc> {
 /** Net::SMPP answers each submit 20 ms after logging it: the window the kill lands in. */
 const PERL_ANSWER_DELAY_MS = 20;
 
-export async function startNetSmppSmsc(): Promise<CrashSmsc> {
-  const perl: PerlSmsc = await startPerlSmsc(['--answer-delay-ms', String(PERL_ANSWER_DELAY_MS), '--resend-receipts']);
+/** `extra`: more flags for the Perl SMSC, e.g. `--many` for several clients at once. */
+export async function startNetSmppSmsc(extra: readonly string[] = []): Promise<CrashSmsc> {
+  const perl: PerlSmsc = await startPerlSmsc([
+    '--answer-delay-ms',
+    String(PERL_ANSWER_DELAY_MS),
+    '--resend-receipts',
+    ...extra,
+  ]);
   const log = new LogTail(perl.out);
   return {
     kind: 'net-smpp',
@@ -77,9 +83,11 @@ export async function startNetSmppSmsc(): Promise<CrashSmsc> {
         .filter((line) => line.pdu === 'submit_sm')
         // The tests send only [a-z0-9 ], which GSM 03.38's default alphabet codes as ASCII.
         .map((line) => Buffer.from(String(line.short_message), 'hex').toString('latin1')),
-    killOnNextSubmit: async (pid) => {
+    killOnNextSubmit: async (pid, source) => {
       log.skipToEnd();
-      while (!log.readNew().includes('"pdu":"submit_sm"')) await new Promise((resolve) => setTimeout(resolve, 1));
+      const wanted = (line: Record<string, unknown>): boolean =>
+        line.pdu === 'submit_sm' && (source === undefined || line.source_addr === source);
+      while (!log.readLines().some(wanted)) await new Promise((resolve) => setTimeout(resolve, 1));
       process.kill(pid, 'SIGKILL');
     },
     close: async () => perl.close(),
@@ -97,16 +105,25 @@ function smppRoute(port: number, systemId: string, passwordEnv: string): string[
   ];
 }
 
-/** What a growing file gained since the last read. */
+/** The whole lines a growing JSON-lines file gained since the last read. */
 class LogTail {
   private offset = 0;
+  private partial = '';
   constructor(private readonly path: string) {}
 
   skipToEnd(): void {
     this.offset = statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
+    this.partial = '';
   }
 
-  readNew(): string {
+  readLines(): Array<Record<string, unknown>> {
+    const text = this.partial + this.readNew();
+    const lines = text.split('\n');
+    this.partial = lines.pop() ?? '';
+    return lines.filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  private readNew(): string {
     const size = statSync(this.path, { throwIfNoEntry: false })?.size ?? 0;
     if (size <= this.offset) return '';
     const buffer = Buffer.alloc(size - this.offset);
