@@ -68,21 +68,21 @@ describe('flags', () => {
 describe('running', () => {
   it('runs the embedded default and writes every reporter', async () => {
     const { out, io } = captureIo();
-    const started = performance.now();
     const outcome = await executeConformance(
       parse(['--reporter', 'pretty', '--reporter', 'json', '--reporter', 'junit', '--out', 'r.json', '--out', 'j.xml']),
       io,
     );
-    const elapsed = performance.now() - started;
     expect(outcome).toBe('passed');
     expect(out.stdout).toMatch(/^PASS \(--fail-on must\): 83 cases, 83 passed/m);
     // Progress is for terminals, and for logs only after a second (report/progress.ts, tested there);
     // the notes for a person say what was started and what to try next.
     const notes = out.stderr.split('\n').filter((line) => /^smskit conformance: no --target|^Next: /.test(line));
     expect(notes).toHaveLength(2);
-    expect(elapsed < 1000 ? out.stderr : notes.map((line) => `${line}\n`).join('')).toBe(
-      notes.map((line) => `${line}\n`).join(''),
-    );
+    // Whether a progress line appears depends on how long the run took (a loaded machine passes
+    // the second): those lines are left out, everything else on stderr must be the two notes.
+    const progress = /^smskit conformance: \d+\/\d+ cases, \d+ failed, [\d.]+ s$/;
+    const rest = out.stderr.split('\n').filter((line) => line !== '' && !progress.test(line));
+    expect(rest).toEqual(notes);
     expect(JSON.parse(out.files.get('r.json')!).summary).toMatchObject({ total: 83, failed: 0 });
     expect(out.files.get('j.xml')).toContain('<testsuites name="smskit conformance" tests="83" failures="0"');
   });

@@ -3,12 +3,16 @@
  * database deliver to the SMSC simulator behind a small round-robin (the test's own load
  * balancer: the next live instance for each request).
  *
- * - kill -9 (10 runs): under load one instance is SIGKILLed at a seeded random point and
- *   restarted for the next run. At the end every acknowledged message is stored and delivered,
+ * - kill -9 (10 runs against the simulator, 4 against Net::SMPP serving the three binds at once):
+ *   under load one instance is SIGKILLed, after a seeded number of
+ *   acknowledgements, the moment the SMSC sees its next submit_sm (each instance sends from its
+ *   own source address), before answering it: every kill lands with messages in flight. The
+ *   instance is restarted for the next run. At the end every acknowledged message is stored and delivered,
  *   the SMSC received each at least once, and each it received twice is flagged
  *   `possibleDuplicate` (the documented window: messages the dead instance had claimed; the
  *   others take them back once its lease has run out). Receipts for messages the dead instance
- *   sent reach the others' binds and settle them.
+ *   sent reach the others' binds and settle them. And the kills did land in flight: messages
+ *   were flagged, and some were received twice.
  * - database restart: under load the PostgreSQL server stops and starts again. Meanwhile
  *   requests get ServiceUnavailable (a Server fault), nothing acknowledged is lost, and every
  *   instance serves and delivers again by itself, without a restart.
@@ -18,21 +22,29 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmsc, type RunningSmsc } from '../../service/delivery/simulator/index.js';
+import { startSmsc } from '../../service/delivery/simulator/index.js';
 import { openStore, type Store, type StoredMessage } from '../../service/store/index.js';
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { seededFloat } from '../helpers/seeded.js';
+import { hasNetSmpp } from '../service/delivery/smpp/helpers.js';
+import { type CrashSmsc, startNetSmppSmsc, startSimulatorSmsc } from './crash-smsc.js';
 
 const skip = postgresSkipReason();
 if (skip !== undefined) console.log(`multi-instance tests ${skip}`);
 const RUNS = Number(process.env.MULTI_INSTANCE_RUNS ?? 10);
+const PERL_RUNS = Number(process.env.MULTI_INSTANCE_PERL_RUNS ?? 4);
+const inCi = process.env.CI !== undefined && process.env.CI !== '';
+if (skip === undefined && !hasNetSmpp && !inCi)
+  console.warn(
+    'multi-instance: Net::SMPP kills skipped — perl cannot load Net::SMPP (apt-get install -y libnet-smpp-perl); CI runs them',
+  );
 const SEED = Number(process.env.MULTI_INSTANCE_SEED ?? 2727);
 const ACCOUNT = { email: 'multi@example.com', keywords: ['MULTI'], password: 'multi-instance-password' };
 const dir = tempDir('multi-instance');
 let cluster: PostgresCluster;
-let smsc: RunningSmsc;
+let smsc: CrashSmsc;
 let routes: string;
 
 beforeAll(async () => {
@@ -41,28 +53,33 @@ beforeAll(async () => {
   // The instances connect over TCP with the password in PGPASSWORD, as an operator's would.
   process.env.PGPASSWORD = cluster.password;
   process.env.MULTI_SMPP_PASSWORD = 'multi123';
-  smsc = await startSmsc({ systemId: 'multi', password: 'multi123', receiptDelayMs: 20, keep: 1_000_000 });
+  smsc = await startSimulatorSmsc('multi');
   routes = join(dir.path, 'routes.yaml');
-  writeFileSync(
-    routes,
-    [
-      'routes:',
-      '  sim:',
-      '    type: smpp',
-      '    host: 127.0.0.1',
-      `    port: ${smsc.port}`,
-      '    systemId: multi',
-      '    passwordEnv: MULTI_SMPP_PASSWORD',
-      '    reconnect: { initial: 50ms, max: 500ms }',
-      '    throughput: 300',
-      'default: sim',
-      'delivery:',
-      // Renewed every second: a live instance never loses its claims to the others.
-      '  lease: 3s',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(routes, routesText(smsc));
 }, 120_000);
+
+/** Instance `source`'s routes: its own source address tells the SMSC which instance submitted. */
+function routesFile(to: CrashSmsc, source: string): string {
+  const file = join(dir.path, `routes-${to.kind}-${source}.yaml`);
+  writeFileSync(file, routesText(to, `    source: { address: "${source}", ton: 5, npi: 0 }`));
+  return file;
+}
+
+function routesText(to: CrashSmsc, ...extra: string[]): string {
+  process.env[to.passwordEnv[0]] = to.passwordEnv[1];
+  return [
+    'routes:',
+    '  sim:',
+    ...to.routeLines,
+    '    throughput: 300',
+    ...extra,
+    'default: sim',
+    'delivery:',
+    // Renewed every second: a live instance never loses its claims to the others.
+    '  lease: 3s',
+    '',
+  ].join('\n');
+}
 
 afterAll(async () => {
   await smsc?.close();
@@ -157,12 +174,12 @@ function countStates(messages: readonly StoredMessage[]): Record<string, number>
   return counts;
 }
 
-/** The checks both tests end with. */
-function checkDelivered(acknowledged: ReadonlyMap<string, string>, messages: readonly StoredMessage[]) {
+/** The checks the kill and restart tests end with. */
+function checkDelivered(to: CrashSmsc, acknowledged: ReadonlyMap<string, string>, messages: readonly StoredMessage[]) {
   const byId = new Map(messages.map((m) => [m.id, m]));
   expect([...acknowledged.keys()].filter((id) => byId.get(id)?.state !== 'delivered')).toEqual([]);
   const received = new Map<string, number>();
-  for (const m of smsc.received) received.set(m.text, (received.get(m.text) ?? 0) + 1);
+  for (const text of to.receivedTexts()) received.set(text, (received.get(text) ?? 0) + 1);
   expect([...acknowledged.values()].filter((text) => (received.get(text) ?? 0) === 0)).toEqual([]);
   const unflagged = messages.filter((m) => (received.get(m.smsmsg) ?? 0) > 1 && !m.possibleDuplicate);
   expect(unflagged.map((m) => m.id)).toEqual([]);
@@ -172,53 +189,79 @@ function checkDelivered(acknowledged: ReadonlyMap<string, string>, messages: rea
   };
 }
 
+/** `runs` kills of one of three instances, each on its next submit_sm, against `to`. */
+async function killRuns(to: CrashSmsc, runs: number, seed: number, name: string): Promise<void> {
+  cluster.createDatabase(name);
+  const db = cluster.tcpUrl(name);
+  await addAccount(db, ACCOUNT);
+  const balancer = new RoundRobin();
+  const sources = ['I0', 'I1', 'I2'];
+  const start = (i: number) => startInstance(db, ['--routes', routesFile(to, sources[i] ?? '')]);
+  for (let i = 0; i < 3; i++) balancer.instances[i] = await start(i);
+  const random = seededFloat(seed);
+  const acknowledged = new Map<string, string>();
+  const answers = { ok: 0, unavailable: 0, refused: 0, down: 0 };
+  for (let run = 0; run < runs; run++) {
+    const traffic = load(balancer, `kill run ${run}`);
+    const victim = Math.floor(random() * 3);
+    const killAfter = 20 + Math.floor(random() * 40);
+    await waitFor(`${killAfter} acknowledged in run ${run}`, () => traffic.acknowledged.size >= killAfter, {
+      timeoutMs: 60_000,
+    });
+    const dead = balancer.instances[victim];
+    if (dead === undefined) throw new Error(`instance ${victim} is not running in run ${run}`);
+    await to.killOnNextSubmit(dead.pid, sources[victim]);
+    balancer.instances[victim] = undefined;
+    await dead.kill();
+    // The two others carry the load on while the dead one's lease runs out.
+    const more = traffic.acknowledged.size + 20;
+    await waitFor(`the others serving after the kill in run ${run}`, () => traffic.acknowledged.size >= more, {
+      timeoutMs: 60_000,
+    });
+    await traffic.stop();
+    for (const [id, text] of traffic.acknowledged) acknowledged.set(id, text);
+    for (const key of Object.keys(answers) as Array<keyof typeof answers>) answers[key] += traffic.answers[key];
+    balancer.instances[victim] = await start(victim);
+  }
+  const store = await openStore({ db: cluster.socketUrl(name), poolSize: 2 });
+  try {
+    const messages = await allFinal(store, acknowledged.size);
+    const { twice, flagged } = checkDelivered(to, acknowledged, messages);
+    expect(answers.refused).toBe(0);
+    // The kills landed in flight: without these, "no unflagged duplicate" would also pass on
+    // kills that only ever came between batches.
+    expect(flagged).toBeGreaterThan(0);
+    expect(twice).toBeGreaterThan(0);
+    // The documented window: what the dead instance had claimed, at most max(2 × window, 32) per route.
+    expect(twice).toBeLessThanOrEqual(runs * 32);
+    console.log(
+      `multi-instance kill vs ${to.kind}: ${runs} kills, ${acknowledged.size} acknowledged, ${messages.length} stored, all delivered; ` +
+        `${twice} sent twice (all flagged), ${flagged} flagged in all; answers ${JSON.stringify(answers)}`,
+    );
+  } finally {
+    await store.close();
+    await Promise.all(balancer.instances.map((i) => i?.stop()));
+  }
+}
+
 describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
-  it(`${RUNS} kill -9 of one instance under load: nothing acknowledged lost, duplicates only flagged`, async () => {
-    cluster.createDatabase('killed');
-    const db = cluster.tcpUrl('killed');
-    await addAccount(db, ACCOUNT);
-    const balancer = new RoundRobin();
-    for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
-    const random = seededFloat(SEED);
-    const acknowledged = new Map<string, string>();
-    const answers = { ok: 0, unavailable: 0, refused: 0, down: 0 };
-    for (let run = 0; run < RUNS; run++) {
-      const traffic = load(balancer, `kill run ${run}`);
-      const victim = Math.floor(random() * 3);
-      const killAfter = 20 + Math.floor(random() * 40);
-      await waitFor(`${killAfter} acknowledged in run ${run}`, () => traffic.acknowledged.size >= killAfter, {
-        timeoutMs: 60_000,
-      });
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 200)));
-      const dead = balancer.instances[victim];
-      balancer.instances[victim] = undefined;
-      await dead?.kill();
-      // The two others carry the load on while the dead one's lease runs out.
-      const more = traffic.acknowledged.size + 20;
-      await waitFor(`the others serving after the kill in run ${run}`, () => traffic.acknowledged.size >= more, {
-        timeoutMs: 60_000,
-      });
-      await traffic.stop();
-      for (const [id, text] of traffic.acknowledged) acknowledged.set(id, text);
-      for (const key of Object.keys(answers) as Array<keyof typeof answers>) answers[key] += traffic.answers[key];
-      balancer.instances[victim] = await startInstance(db);
-    }
-    const store = await openStore({ db: cluster.socketUrl('killed'), poolSize: 2 });
-    try {
-      const messages = await allFinal(store, acknowledged.size);
-      const { twice, flagged } = checkDelivered(acknowledged, messages);
-      expect(answers.refused).toBe(0);
-      // The documented window: what the dead instance had claimed, at most max(2 × window, 32) per route.
-      expect(twice).toBeLessThanOrEqual(RUNS * 32);
-      console.log(
-        `multi-instance kill: ${RUNS} kills, ${acknowledged.size} acknowledged, ${messages.length} stored, all delivered; ` +
-          `${twice} sent twice (all flagged), ${flagged} flagged in all; answers ${JSON.stringify(answers)}`,
-      );
-    } finally {
-      await store.close();
-      await Promise.all(balancer.instances.map((i) => i?.stop()));
-    }
+  it(`${RUNS} kill -9 of one instance under load against the simulator: nothing acknowledged lost, duplicates only flagged`, async () => {
+    await killRuns(smsc, RUNS, SEED, 'killed');
   }, 900_000);
+
+  it.skipIf(!hasNetSmpp && !inCi)(
+    `${PERL_RUNS} kill -9 of one instance under load against Net::SMPP: nothing acknowledged lost, duplicates only flagged`,
+    async () => {
+      if (!hasNetSmpp) throw new Error('CI is set but perl cannot load Net::SMPP: install libnet-smpp-perl');
+      const perl = await startNetSmppSmsc(['--many']);
+      try {
+        await killRuns(perl, PERL_RUNS, SEED + 1, 'killed_perl');
+      } finally {
+        await perl.close();
+      }
+    },
+    900_000,
+  );
 
   it('the database restarted under load: ServiceUnavailable meanwhile, nothing acknowledged lost, service resumes by itself', async () => {
     cluster.createDatabase('restarted');
@@ -251,7 +294,7 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       const store = await openStore({ db: cluster.socketUrl('restarted'), poolSize: 2 });
       try {
         const messages = await allFinal(store, traffic.acknowledged.size);
-        const { twice } = checkDelivered(traffic.acknowledged, messages);
+        const { twice } = checkDelivered(smsc, traffic.acknowledged, messages);
         expect(traffic.answers.refused).toBe(0);
         console.log(
           `multi-instance database restart: ${traffic.acknowledged.size} acknowledged, all delivered; ` +
@@ -309,16 +352,20 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await waitFor(`${MESSAGES} submitted`, () => seen.length >= MESSAGES, { timeoutMs: 120_000 });
       const rate = (list: ReadonlyArray<{ at: number }>): number =>
         (list.length - 1) / (((list.at(-1)?.at ?? 0) - (list[0]?.at ?? 0)) / 1000);
+      // Ratios with wide margins, not timings: a bind at its cap sends at 1.0 x CAP, two binds at
+      // 2.0 x; a single global cap would keep both to 1.0 together, a missing cap lets one bind
+      // send as fast as the SMSC answers (hundreds a second). Load only slows sending down, so it
+      // cannot push a bind over 1.5; the two together stay far above 1.2 unless one waits on the other.
       for (const source of ['A', 'B']) {
         const mine = seen.filter((m) => m.source === source);
         expect(mine.length).toBeGreaterThan(MESSAGES / 5); // both instances took a share of one queue
-        expect(rate(mine.slice(5))).toBeLessThanOrEqual(CAP * 1.15);
+        expect(rate(mine.slice(5))).toBeLessThanOrEqual(CAP * 1.5);
       }
       // While both were sending, together they went faster than a single (global) cap allows.
       const lastStart = Math.max(...['A', 'B'].map((s) => seen.find((m) => m.source === s)?.at ?? 0));
       const firstEnd = Math.min(...['A', 'B'].map((s) => seen.filter((m) => m.source === s).at(-1)?.at ?? 0));
       const both = seen.filter((m) => m.at >= lastStart && m.at <= firstEnd);
-      expect(rate(both)).toBeGreaterThan(CAP * 1.3);
+      expect(rate(both)).toBeGreaterThan(CAP * 1.2);
       console.log(
         `per-bind caps: A ${seen.filter((m) => m.source === 'A').length}, B ${seen.filter((m) => m.source === 'B').length} messages; ` +
           `together ${rate(both).toFixed(1)} msg/s with a cap of ${CAP} per bind`,

@@ -3,24 +3,39 @@
 # wrote nor uses: the far end of the SMPP route's end-to-end tests.
 #
 #   net-smpp-smsc.pl --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat DELIVRD]
+#                    [--answer-delay-ms N] [--resend-receipts] [--many]
 #   (the password comes from SMSKIT_SMSC_PASSWORD)
 #
 # Listens on a free port on 127.0.0.1 and prints "listening <port>" on stdout; serves one
-# connection at a time: accepts a transceiver bind with those credentials only, answers each
+# connection at a time (with --many, every open connection at once, for several clients): accepts a transceiver bind with those credentials only, answers each
 # submit_sm with an id, writes every PDU it received as a JSON line to FILE (short_message as
 # hex, TLVs by numeric tag as hex), and after each submit_sm_resp sends a delivery receipt
 # (deliver_sm, esm_class 0x04, the SMPP 3.4 Appendix B text and/or the receipted_message_id and
 # message_state TLVs). Stops on unbind+EOF of the last connection only when killed.
+# --answer-delay-ms holds each submit_sm_resp back after the submit is logged, so a client killed
+# on seeing the log line dies with that submit unanswered (the crash tests' in-flight window).
+# --resend-receipts keeps every receipt not yet acknowledged and, once its connection is gone,
+# sends it again on the next bind, as an SMSC does when its client died before answering.
 use strict;
 use warnings;
 use Getopt::Long;
 use IO::Handle;
 use JSON::PP;
 use Net::SMPP;
+use IO::Select;
+use Scalar::Util qw(refaddr);
+use Time::HiRes qw(usleep);
 
-my ($system_id, $out, $receipts, $stat) = ('smskit', undef, 'both', 'DELIVRD');
-GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat)
-  or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD]\n";
+my ($system_id, $out, $receipts, $stat, $answer_delay_ms, $resend, $many) = ('smskit', undef, 'both', 'DELIVRD', 0, 0, 0);
+GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat,
+           'answer-delay-ms=i' => \$answer_delay_ms, 'resend-receipts' => \$resend, 'many' => \$many)
+  or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD] [--answer-delay-ms N] [--resend-receipts]\n";
+# A client killed mid-write must not kill the SMSC with it, nor fill the test's output: a
+# connection that ends without an unbind is an expected event here.
+$SIG{PIPE} = 'IGNORE';
+$SIG{__WARN__} = sub { warn @_ unless $_[0] =~ /^premature eof reading from socket/ };
+my %unacknowledged;    # connection -> receipt seq -> [submit, id], with --resend-receipts
+my @orphaned;          # [submit, id] of receipts whose connection closed unacknowledged
 die "--out FILE is required\n" unless defined $out;
 my $password = $ENV{SMSKIT_SMSC_PASSWORD} // '';
 my %message_state = (DELIVRD => 2, EXPIRED => 3, DELETED => 4, UNDELIV => 5, ACCEPTD => 6, UNKNOWN => 7, REJECTD => 8, ENROUTE => 1);
@@ -36,8 +51,30 @@ STDOUT->autoflush(1);
 print "listening ", $listener->sockport, "\n";
 
 my $next_id = 0;
+my %bound;    # connection -> bound
+if ($many) {
+  # Net::SMPP reads exactly one PDU per read_pdu (no buffer of its own), so select sees every PDU.
+  my $select = IO::Select->new($listener);
+  while (1) {
+    for my $ready ($select->can_read) {
+      if ($ready == $listener) { my $esme = $listener->accept; $select->add($esme) if $esme; next; }
+      my $pdu = $ready->read_pdu;
+      next if defined $pdu && handle($ready, $pdu);
+      $select->remove($ready);
+      closed($ready);
+    }
+  }
+}
 while (my $esme = $listener->accept) {
-  serve($esme);
+  while (defined(my $pdu = $esme->read_pdu)) { last unless handle($esme, $pdu) }
+  closed($esme);
+}
+
+sub closed {
+  my ($esme) = @_;
+  my $pending = delete $unacknowledged{refaddr $esme} // {};
+  push @orphaned, map { $pending->{$_} } sort { $a <=> $b } keys %$pending;
+  delete $bound{refaddr $esme};
   close $esme;
 }
 
@@ -51,39 +88,44 @@ sub tlvs_of {
   return \%tlvs;
 }
 
-sub serve {
-  my ($esme) = @_;
-  my $bound = 0;
-  while (defined(my $pdu = $esme->read_pdu)) {
-    my $cmd = $pdu->{cmd};
+# Answers one PDU; false once the client unbound.
+sub handle {
+  my ($esme, $pdu) = @_;
+  my $cmd = $pdu->{cmd};
     if ($cmd == 0x00000009) {    # bind_transceiver
       my $ok = $pdu->{system_id} eq $system_id && $pdu->{password} eq $password;
       record(pdu => 'bind_transceiver', system_id => $pdu->{system_id}, system_type => $pdu->{system_type},
              interface_version => $pdu->{interface_version}, accepted => $ok ? JSON::PP::true : JSON::PP::false);
       $esme->bind_transceiver_resp(seq => $pdu->{seq}, system_id => 'net-smpp', status => $ok ? 0 : 0x0E);
-      $bound = $ok;
+      $bound{refaddr $esme} = $ok;
+      if ($ok && $resend) {
+        my @again = splice(@orphaned);
+        send_receipt($esme, @$_) for @again;
+      }
     } elsif ($cmd == 0x00000004) {    # submit_sm
-      if (!$bound) { $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => 0x04); next; }
+      if (!$bound{refaddr $esme}) { $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => 0x04); return 1; }
       my $id = sprintf('perl-%06d', ++$next_id);
       record(pdu => 'submit_sm', message_id => $id, service_type => $pdu->{service_type},
              source_addr => $pdu->{source_addr}, source_addr_ton => $pdu->{source_addr_ton}, source_addr_npi => $pdu->{source_addr_npi},
              destination_addr => $pdu->{destination_addr}, dest_addr_ton => $pdu->{dest_addr_ton}, dest_addr_npi => $pdu->{dest_addr_npi},
              esm_class => $pdu->{esm_class}, registered_delivery => $pdu->{registered_delivery}, data_coding => $pdu->{data_coding},
              short_message => unpack('H*', $pdu->{short_message}), tlvs => tlvs_of($pdu));
+      usleep($answer_delay_ms * 1000) if $answer_delay_ms > 0;
       $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
       send_receipt($esme, $pdu, $id) if $pdu->{registered_delivery} & 0x03 and $receipts ne 'none';
     } elsif ($cmd == 0x80000005) {    # deliver_sm_resp
       record(pdu => 'deliver_sm_resp', seq => $pdu->{seq}, status => $pdu->{status});
+      delete $unacknowledged{refaddr $esme}{$pdu->{seq}} if $pdu->{status} == 0;
     } elsif ($cmd == 0x00000015) {    # enquire_link
       $esme->enquire_link_resp(seq => $pdu->{seq});
     } elsif ($cmd == 0x00000006) {    # unbind
       record(pdu => 'unbind');
       $esme->unbind_resp(seq => $pdu->{seq});
-      return;
+      return 0;
     } elsif (!($cmd & 0x80000000)) {
       $esme->generic_nack(seq => $pdu->{seq}, status => 0x03);
     }
-  }
+  return 1;
 }
 
 sub send_receipt {
@@ -99,5 +141,6 @@ sub send_receipt {
     dest_addr_ton => $submit->{source_addr_ton}, dest_addr_npi => $submit->{source_addr_npi},
     destination_addr => $submit->{source_addr},
     esm_class => 0x04, data_coding => 0, short_message => $text, @tlvs, async => 1);
+  $unacknowledged{refaddr $esme}{$seq} = [$submit, $id] if $resend;
   record(pdu => 'deliver_sm', seq => $seq, receipted => $id, stat => $stat);
 }

@@ -77,6 +77,8 @@ export const hasNetSmpp = spawnSync('perl', ['-MNet::SMPP', '-MJSON::PP', '-e1']
 
 export interface PerlSmsc {
   readonly port: number;
+  /** The JSON-lines log it appends to, one line per PDU, written before it answers. */
+  readonly out: string;
   /** Every JSON line it wrote so far. */
   lines(): Array<Record<string, unknown>>;
   close(): void;
@@ -99,6 +101,7 @@ export async function startPerlSmsc(args: readonly string[] = []): Promise<PerlS
   });
   return {
     port,
+    out,
     lines: () => {
       let text = '';
       try {
