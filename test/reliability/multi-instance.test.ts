@@ -21,12 +21,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsc, type RunningSmsc } from '../../service/delivery/simulator/index.js';
 import { openStore, type Store, type StoredMessage } from '../../service/store/index.js';
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
-import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { seededFloat } from '../helpers/seeded.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.log(`multi-instance tests ${skip}`);
+const skip = requirePeer('postgres', 'reliability/multi-instance').reason;
 const RUNS = Number(process.env.MULTI_INSTANCE_RUNS ?? 10);
 const SEED = Number(process.env.MULTI_INSTANCE_SEED ?? 2727);
 const ACCOUNT = { email: 'multi@example.com', keywords: ['MULTI'], password: 'multi-instance-password' };
