@@ -169,9 +169,12 @@ const probed = new Map<string, string | undefined>();
 const said = new Set<string>();
 
 /** Says the skip line once per group, or in CI throws: a missing peer there fails the file. */
-function gate(group: string, missing: string | undefined, install: string): PeerGate {
+function gate(group: string, peer: string, missing: string | undefined, install: string): PeerGate {
   if (missing === undefined) return { skip: false, reason: undefined };
-  if (inCi) throw new Error(`${group}: ${missing} — CI must run these tests: install ${install} (see .ci/run)`);
+  if (inCi)
+    throw new Error(
+      `${group}: ${peer} is missing (${missing}); CI must run these tests: install ${install} (see .ci/run)`,
+    );
   const reason = `${group}: skipped — ${missing} (install ${install}); CI runs it`;
   if (!said.has(reason)) console.warn(reason);
   said.add(reason);
@@ -185,7 +188,7 @@ function gate(group: string, missing: string | undefined, install: string): Peer
 export function requirePeer(name: PeerName, group: string): PeerGate {
   const peer: Peer = PEERS[name];
   if (!probed.has(name)) probed.set(name, peer.probe());
-  return gate(group, probed.get(name), peer.install);
+  return gate(group, name, probed.get(name), peer.install);
 }
 
 /**
@@ -193,7 +196,7 @@ export function requirePeer(name: PeerName, group: string): PeerGate {
  * checkout, so there its absence fails like a missing peer.
  */
 export function requireShared(sub: string, group: string): PeerGate {
-  return gate(group, sharedMissing(sub), 'the shared folder beside the checkout (.ci/run runs with it)');
+  return gate(group, '../shared', sharedMissing(sub), 'the shared folder beside the checkout (.ci/run runs with it)');
 }
 
 /** Why `../shared/<sub>` cannot be read, or undefined; for the bench, which skips rather than fails. */
