@@ -39,9 +39,11 @@ export default class SkipAudit implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     if (this.filtered) return;
-    const skips = modules.flatMap((module) =>
-      [...module.children.allTests('skipped')].map((t) => this.skip(module, t)),
-    );
+    // A file that failed (a throwing beforeAll, a missing peer in CI) already fails the run; the
+    // tests it left unrun are not skips to explain.
+    const skips = modules
+      .filter((module) => module.state() !== 'failed')
+      .flatMap((module) => [...module.children.allTests('skipped')].map((t) => this.skip(module, t)));
     if (skips.length === 0) return;
     const unexpected = skips.filter((s) => !EXPECTED_SKIPS.some((e) => e.file === s.file && e.name.test(s.name)));
     if ((process.env.CI ?? '') !== '' && unexpected.length > 0) {
