@@ -140,7 +140,10 @@ export const PEERS = {
         ['mono', '--version'],
       ]),
   },
-  asmx: { install: 'mono-devel, and ../shared/asmx-host', probe: () => asmxHost() ?? missingCommands(['mono', 'mcs']) },
+  asmx: {
+    install: 'mono-devel and put ../shared beside the checkout',
+    probe: () => asmxHost() ?? missingCommands(['mono', 'mcs']),
+  },
   'mono-wsdl': { install: 'mono-devel', probe: () => missingCommands(['mono', 'mcs', 'wsdl']) },
   postgres: { install: 'postgresql', probe: postgresBin },
   'net-smpp': {
@@ -169,13 +172,11 @@ const probed = new Map<string, string | undefined>();
 const said = new Set<string>();
 
 /** Says the skip line once per group, or in CI throws: a missing peer there fails the file. */
-function gate(group: string, peer: string, missing: string | undefined, install: string): PeerGate {
+function gate(group: string, peer: string, missing: string | undefined, remedy: string): PeerGate {
   if (missing === undefined) return { skip: false, reason: undefined };
   if (inCi)
-    throw new Error(
-      `${group}: ${peer} is missing (${missing}); CI must run these tests: install ${install} (see .ci/run)`,
-    );
-  const reason = `${group}: skipped — ${missing} (install ${install}); CI runs it`;
+    throw new Error(`${group}: ${peer} is missing (${missing}); CI must run these tests: ${remedy} (see .ci/run)`);
+  const reason = `${group}: skipped — ${missing} (${remedy}); CI runs it`;
   if (!said.has(reason)) console.warn(reason);
   said.add(reason);
   return { skip: true, reason };
@@ -188,7 +189,7 @@ function gate(group: string, peer: string, missing: string | undefined, install:
 export function requirePeer(name: PeerName, group: string): PeerGate {
   const peer: Peer = PEERS[name];
   if (!probed.has(name)) probed.set(name, peer.probe());
-  return gate(group, name, probed.get(name), peer.install);
+  return gate(group, name, probed.get(name), `install ${peer.install}`);
 }
 
 /**
@@ -196,7 +197,7 @@ export function requirePeer(name: PeerName, group: string): PeerGate {
  * checkout, so there its absence fails like a missing peer.
  */
 export function requireShared(sub: string, group: string): PeerGate {
-  return gate(group, '../shared', sharedMissing(sub), 'the shared folder beside the checkout (.ci/run runs with it)');
+  return gate(group, '../shared', sharedMissing(sub), 'put the shared folder beside the checkout');
 }
 
 /** Why `../shared/<sub>` cannot be read, or undefined; for the bench, which skips rather than fails. */

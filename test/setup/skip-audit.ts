@@ -8,6 +8,7 @@
  */
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { inCi } from '../helpers/peers.js';
 import { EXPECTED_SKIPS } from './expected-skips.js';
 
 /** The gate's skip lines (test/helpers/peers.ts) and the other files' ones contain this. */
@@ -46,7 +47,7 @@ export default class SkipAudit implements Reporter {
       .flatMap((module) => [...module.children.allTests('skipped')].map((t) => this.skip(module, t)));
     if (skips.length === 0) return;
     const unexpected = skips.filter((s) => !EXPECTED_SKIPS.some((e) => e.file === s.file && e.name.test(s.name)));
-    if ((process.env.CI ?? '') !== '' && unexpected.length > 0) {
+    if (inCi && unexpected.length > 0) {
       process.exitCode = 1;
       const list = unexpected.map((s) => `  ${s.file} > ${s.name}\n      ${s.why}`).join('\n');
       console.error(
