@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { spawnTracked } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { median } from '../lib/stats.js';
-import { SHARED_FROM_ROOT, sharedSkipReason } from '../../test/helpers/shared-dir.js';
+import { sharedMissing } from '../../test/helpers/peers.js';
+import { SHARED_FROM_ROOT } from '../../test/helpers/shared-dir.js';
 
 /** Paths relative to the repo root, the bench's working directory; `shared` names a ../shared folder the file needs. */
 const FILES = [
@@ -54,7 +55,7 @@ export async function runGeneratorSection(
   const figures: Record<string, unknown> = {};
   try {
     for (const file of FILES) {
-      const skip = file.shared === undefined ? undefined : sharedSkipReason(file.shared);
+      const skip = file.shared === undefined ? undefined : sharedMissing(file.shared);
       if (skip !== undefined) {
         log(`  generate ${file.label}: ${skip}`);
         continue;

@@ -10,7 +10,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Agent } from 'undici';
 import type { Protocol } from '../../runtime/index.js';
-import { makeCertificates, opensslSkipReason } from '../../test/helpers/certificates.js';
+import { makeCertificates } from '../../test/helpers/certificates.js';
+import { PEERS } from '../../test/helpers/peers.js';
 import { BINDINGS, FIXED_INPUT, sendRequest } from '../lib/payloads.js';
 import { ask, cpuSeconds, forkChild, nextMessage, stopChild } from '../lib/procs.js';
 import { ratioRow, type Row, type Settings } from '../lib/report.js';
@@ -36,7 +37,7 @@ export async function runHttpsSection(
   settings: Settings,
   log: (line: string) => void,
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
-  const skip = opensslSkipReason();
+  const skip = PEERS.openssl.probe();
   if (skip !== undefined) throw new Error(skip);
   const certs = makeCertificates();
   const tls = { certFile: certs.server.certFile, keyFile: certs.server.keyFile };

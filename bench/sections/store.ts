@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../service/store/index.js';
-import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../../test/helpers/postgres-cluster.js';
+import { PEERS } from '../../test/helpers/peers.js';
+import { startPostgresCluster, type PostgresCluster } from '../../test/helpers/postgres-cluster.js';
 import { sendRequest } from '../lib/payloads.js';
 import { stopChild } from '../lib/procs.js';
 import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
@@ -114,7 +115,7 @@ export async function runStoreSection(
   settings: Settings,
   log: (line: string) => void,
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
-  const skip = postgresSkipReason();
+  const skip = PEERS.postgres.probe();
   if (skip !== undefined) throw new Error(`PostgreSQL ${skip}`);
   const sqlite = await run(settings, 1, (dir) => join(dir, 'service.sqlite'), undefined, {});
   const line = (name: string, o: Outcome): void =>

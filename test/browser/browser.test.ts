@@ -23,11 +23,10 @@ import { startReferenceServer } from '../fixtures/conformance/reference-server.j
 import { runAgainst, TEST_BODY_LIMIT, TEST_PASSWORD } from '../fixtures/conformance/run.js';
 import { startReportTarget, type ReportTarget } from '../helpers/report-target.js';
 import { addAccount, readOutbox, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
-import { browserSkipReason, launchChromium, screenshotPath, type Chromium } from './chromium.js';
+import { launchChromium, screenshotPath, type Chromium } from './chromium.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skipReason = await browserSkipReason();
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (skipReason !== undefined && !inCi) console.warn(`browser tests: skipped — ${skipReason}; CI runs them`);
+const browser = requirePeer('chromium', 'browser');
 
 const MESSAGE_ID = /SMS-[0-9A-HJKMNP-TV-Z]{26}/;
 const PASSWORD = `browser pässword ${randomBytes(6).toString('hex')}`;
@@ -53,11 +52,10 @@ async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
 }
 
-describe.skipIf(skipReason !== undefined && !inCi)('in Chromium', () => {
+describe.skipIf(browser.skip)('in Chromium', () => {
   let chromium: Chromium;
   let dir: ReturnType<typeof tempDir>;
   beforeAll(async () => {
-    if (skipReason !== undefined) throw new Error(`CI is set, but the browser tests cannot run: ${skipReason}`);
     dir = tempDir('smskit-browser-');
     chromium = await launchChromium();
   });

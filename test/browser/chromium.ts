@@ -1,28 +1,7 @@
-/**
- * Headless Chromium for the browser tests: Debian's /usr/bin/chromium driven by playwright-core
- * (never a browser it downloads), with a new empty profile (playwright-core makes one per
- * launch). The flags keep Chromium off the network it would otherwise reach for at every start
- * (updates, sync, QUIC probes), which this machine and CI refuse.
- *
- * Every page records what it logs as an error and every request that fails, so that a test can
- * require a clean console.
- */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
-
-/** Why the browser tests cannot run here (one line), or undefined when they can. */
-export async function browserSkipReason(): Promise<string | undefined> {
-  if (!existsSync(CHROMIUM)) return `no ${CHROMIUM} (apt-get install -y chromium)`;
-  try {
-    await import('playwright-core');
-  } catch {
-    return 'playwright-core is not installed (npm ci)';
-  }
-  return undefined;
-}
 
 export interface Chromium {
   readonly browser: Browser;

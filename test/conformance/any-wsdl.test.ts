@@ -20,7 +20,8 @@ import { sampleValue } from '../../conformance/catalogue/samples.js';
 import { schemaFacts } from '../../conformance/catalogue/schema-facts.js';
 import { runConformance } from '../../conformance/index.js';
 import { createRequestListener, listen, type Listening, type ServiceDescriptor } from '../../runtime/index.js';
-import { SHARED_FROM_ROOT, sharedSkipReason } from '../helpers/shared-dir.js';
+import { SHARED_FROM_ROOT } from '../helpers/shared-dir.js';
+import { requireShared } from '../helpers/peers.js';
 import { twoResultsDescriptor, twoResultsHandlers } from '../fixtures/conformance/two-results-descriptor.js';
 
 const richModel = parseWsdl('test/fixtures/asmx/rich.wsdl');
@@ -299,7 +300,10 @@ describe('an operation the runner cannot exercise is skipped with why, never an 
 });
 
 describe('a third-party WSDL (the public calculator, served by the runtime from its own contract)', () => {
-  const calcSkip = sharedSkipReason('wsdl-corpus/calculator-dneonline-asmx.wsdl');
+  const calcSkip = requireShared(
+    'wsdl-corpus/calculator-dneonline-asmx.wsdl',
+    'any-wsdl (the public calculator)',
+  ).reason;
   const calcPath =
     calcSkip === undefined ? `${SHARED_FROM_ROOT}/wsdl-corpus/calculator-dneonline-asmx.wsdl` : undefined;
   let server: Listening | undefined;

@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../contract/parse/index.js';
 import { runConformance, type Report } from '../../conformance/index.js';
-import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
+import { startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skip = asmxPeerSkipReason();
+const skip = requirePeer('asmx', 'conformance/asmx-genuine').reason;
 
 /** What genuine ASMX on Mono does that a SHOULD/COMPAT rule flags (the peers run with customErrors off). */
 const ASMX_HABITS: Readonly<Record<string, string>> = {

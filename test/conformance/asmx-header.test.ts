@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../contract/parse/index.js';
 import { runConformance, type Report } from '../../conformance/index.js';
-import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
+import { startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skip = asmxPeerSkipReason();
+const skip = requirePeer('asmx', 'conformance/asmx-header').reason;
 
 describe.skipIf(skip !== undefined)(
   `an ASMX operation that needs its SOAP header${skip === undefined ? '' : ` (skipped: ${skip})`}`,

@@ -18,13 +18,13 @@ import { createRequestListener, listen, type ServerOptions } from '../../runtime
 import { CONTRACT_WSDL, contractDescriptor } from '../fixtures/conformance/contract.js';
 import { fixedHandlers } from '../fixtures/conformance/reference-server.js';
 import { runAgainst, TEST_BODY_LIMIT } from '../fixtures/conformance/run.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../helpers/certificates.js';
+import { makeCertificates, type TestCertificates } from '../helpers/certificates.js';
 import { repoRoot } from '../helpers/cli.js';
 import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.js';
 import { readFileSync } from 'node:fs';
+import { requirePeer } from '../helpers/peers.js';
 
-const SKIP = opensslSkipReason();
-if (SKIP !== undefined) console.log(`test/conformance/network: ${SKIP}`);
+const SKIP = requirePeer('openssl', 'conformance/network').reason;
 
 const OVER_SIZE = ['SMSSend/soap11/fault/over-size', 'SMSSend/soap12/fault/over-size'];
 const HTTP_PASSWORD = 'basic-Pa55:word';

@@ -26,7 +26,7 @@ import {
   NPM,
   npmEnv,
   npmSkipReason,
-  OFFLINE,
+  installConsumer,
   ok,
   packWorkingTree,
   run,
@@ -276,18 +276,8 @@ describe.skipIf(SKIP !== undefined)('the docs’ examples, run in a consumer pro
     ok(run(NPM, ['pkg', 'set', 'type=module'], template), 'npm pkg set type=module');
     const typescript = `typescript@${versionOf(join(repoRoot, 'node_modules', 'typescript'))}`;
     const nodeTypes = `@types/node@${versionOf(join(repoRoot, 'node_modules', '@types', 'node'))}`;
-    const install = run(
-      NPM,
-      ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', tarball, typescript, nodeTypes],
-      template,
-      300_000,
-    );
-    if (install.status !== 0 && OFFLINE.test(install.stderr)) {
-      offline = `skipped: npm install needs the registry for what its cache lacks, and it is unreachable (${OFFLINE.exec(install.stderr)![0]})`;
-      console.warn(`doc-run: ${offline}`);
-      return;
-    }
-    ok(install, 'npm install of the tarball');
+    offline = installConsumer(template, [tarball, typescript, nodeTypes], 'doc-run');
+    if (offline !== undefined) return;
     runInstallScripts(template);
     cpSync(tarball, join(template, basename(tarball)));
   }, 600_000);
@@ -301,10 +291,11 @@ describe.skipIf(SKIP !== undefined)('the docs’ examples, run in a consumer pro
     const blocks = docBlocks(doc, readFileSync(doc, 'utf8')).filter(
       (b) => RUN_LANGUAGES.has(b.lang) && (b.marker.skip === undefined || b.marker.skip === 'ci-workflow'),
     );
+    if (blocks.length === 0) console.warn(`doc-run: skipped — ${name} has no runnable example`);
     it.skipIf(blocks.length === 0)(
       `${name}: ${blocks.length} examples run as written`,
       async (ctx) => {
-        if (offline !== undefined) ctx.skip();
+        if (offline !== undefined) ctx.skip(offline);
         const dir = join(work, name.replace(/[/.]/g, '-'));
         mkdirSync(dir);
         for (const entry of readdirSync(template))

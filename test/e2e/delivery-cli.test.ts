@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, runCliAsync, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
-import { hasNetSmpp, startPerlSmsc, type PerlSmsc } from '../service/delivery/smpp/helpers.js';
+import { startPerlSmsc, type PerlSmsc } from '../service/delivery/smpp/helpers.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { requirePeer } from '../helpers/peers.js';
 
 const PASSWORD = 'cli-delivery-password';
 const dir = tempDir('delivery-cli');
@@ -17,10 +18,10 @@ let smsc: PerlSmsc | undefined;
 let server: ServeProcess | undefined;
 const db = join(dir.path, 'service.db');
 
-if (!hasNetSmpp) console.log('skipped: perl with Net::SMPP (Debian libnet-smpp-perl) is not installed');
+const perl = requirePeer('net-smpp', 'e2e/delivery-cli');
 
 beforeAll(async () => {
-  if (!hasNetSmpp) return;
+  if (perl.skip) return;
   smsc = await startPerlSmsc();
   const routes = join(dir.path, 'routes.yaml');
   writeFileSync(
@@ -39,7 +40,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-describe.skipIf(!hasNetSmpp)('smskit send → Net::SMPP SMSC → smskit outbox says delivered', () => {
+describe.skipIf(perl.skip)('smskit send → Net::SMPP SMSC → smskit outbox says delivered', () => {
   it('reaches the SMSC and comes back delivered', async () => {
     const text = 'Grüße 你好 📱 [€]';
     const sent = await runCliAsync(

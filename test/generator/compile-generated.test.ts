@@ -10,13 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../../contract/errors.js';
 import { generate, parseWsdl } from '../../generator/index.js';
 import { goldenInputs, repoRoot } from '../fixtures/models/golden-inputs.js';
-import { sharedSkipReason } from '../helpers/shared-dir.js';
+import { requireShared } from '../helpers/peers.js';
 
 const VIRTUAL_ROOT = join(repoRoot, 'test/golden/.compile');
 const diagnosticsByStem = new Map<string, string[]>();
 const refused = new Set<string>();
-const SKIP = sharedSkipReason('wsdl-corpus');
-if (SKIP !== undefined) console.warn(`compile-generated: corpus inputs ${SKIP}`);
+requireShared('wsdl-corpus', 'compile-generated (corpus inputs)').reason;
 
 function compilerOptions(): ts.CompilerOptions {
   const parsed = ts.getParsedCommandLineOfConfigFile(

@@ -16,12 +16,11 @@ import {
   repoRoot,
   writeTree,
 } from '../fixtures/models/golden-inputs.js';
-import { sharedSkipReason } from '../helpers/shared-dir.js';
+import { requireShared } from '../helpers/peers.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const TOOL_VERSION = '0.0.0-golden';
-const SKIP = sharedSkipReason('wsdl-corpus');
-if (SKIP !== undefined) console.warn(`generate-golden: corpus inputs ${SKIP}`);
+requireShared('wsdl-corpus', 'generate-golden (corpus inputs)').reason;
 
 beforeAll(() => {
   process.chdir(repoRoot); // relative WSDL paths resolve, and headers stay machine-independent

@@ -7,10 +7,11 @@
  * test process exits.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PEERS } from './peers.js';
 
 /** The peer services with captures and a TypeScript mirror. */
 export type AsmxSite = 'echo' | 'rich';
@@ -42,27 +43,6 @@ const ASMX_FILE: Record<AsmxPeerSite, string> = {
 
 /** The fixed address the committed WSDL fixtures use in place of the peer's random port. */
 export const FIXTURE_ORIGIN = 'http://localhost';
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isExecutable(join(dir, command)));
-}
-
-/** Why an ASMX peer cannot start on this machine (one line), or undefined when it can. */
-export function asmxPeerSkipReason(): string | undefined {
-  if (!isExecutable(hostScript)) return `no ASMX host at ${hostScript} (it lives in ../shared next to the repository)`;
-  const missing = ['mono', 'mcs'].filter((command) => !onPath(command));
-  if (missing.length > 0) return `${missing.join(' and ')} not on PATH (apt-get install -y mono-devel)`;
-  return undefined;
-}
 
 /** Rewrites the peer's own addresses in a served WSDL to the fixed one the fixtures use. */
 export function toFixtureAddresses(wsdl: string, origin: string): string {
@@ -105,7 +85,7 @@ function stopOnExit(work: string): void {
 
 /** Builds and starts the site's ASMX service on a free port; resolves once its ?WSDL answers. */
 export async function startAsmxPeer(site: AsmxPeerSite): Promise<AsmxPeer> {
-  const reason = asmxPeerSkipReason();
+  const reason = PEERS.asmx.probe();
   if (reason !== undefined) throw new Error(`cannot start the ASMX peer: ${reason}`);
   const siteDir = fileURLToPath(new URL(`test/peers/asmx/${site}`, repoRoot));
   const work = mkdtempSync(join(tmpdir(), `smskit-asmx-${site}-`));

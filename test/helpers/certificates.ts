@@ -3,7 +3,7 @@
  * certificate for 127.0.0.1/localhost, a client certificate (also with an encrypted key), a
  * second CA with its own client certificate (the "wrong CA"), an expired server certificate and
  * one for another host name. Nothing is committed: keys in a repository get copied into real
- * use. A machine without openssl skips the tests that need it with one line (opensslSkipReason).
+ * use. A machine without openssl skips the tests that need it (`requirePeer('openssl', …)`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,14 +41,6 @@ export interface TestCertificates {
 }
 
 const OPENSSL = process.env.OPENSSL ?? 'openssl';
-
-/** Why certificate tests cannot run here (one line), or undefined when openssl is usable. */
-export function opensslSkipReason(): string | undefined {
-  const probe = spawnSync(OPENSSL, ['version'], { encoding: 'utf8' });
-  if (probe.error !== undefined || probe.status !== 0)
-    return 'skipped: openssl is not installed (the TLS tests make their certificates with it at test time)';
-  return undefined;
-}
 
 /** A minimal config, so neither the system's openssl.cnf nor its absence changes the result. */
 const REQ_CONFIG = `[req]

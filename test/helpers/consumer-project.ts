@@ -12,6 +12,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './cli.js';
+import { inCi } from './peers.js';
 
 export const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 export const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -122,6 +123,26 @@ export function runInstallScripts(project: string): void {
 
 /** npm's own words for "the registry was needed and could not be reached". */
 export const OFFLINE = /ENOTCACHED|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH/;
+
+/**
+ * Installs `packages` (the tarball, the compiler, the Node types) into `project` as README.md
+ * tells a user to, from npm's cache where it can. A registry hiccup gets one more try. When npm
+ * still cannot reach the registry, outside CI the group skips: the reason is returned and said
+ * in one line. In CI, where .ci/run fills the cache, any install error fails.
+ */
+export function installConsumer(project: string, packages: readonly string[], group: string): string | undefined {
+  const args = ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...packages];
+  let install = run(NPM, args, project, 300_000);
+  if (install.status !== 0) install = run(NPM, args, project, 300_000);
+  const offline = install.status === 0 ? undefined : OFFLINE.exec(install.stderr)?.[0];
+  if (offline === undefined || inCi) {
+    ok(install, `npm install of the tarball (tried twice${inCi ? '; in CI a registry error fails too' : ''})`);
+    return undefined;
+  }
+  const reason = `${group}: skipped — npm install needs the registry for what its cache lacks, and it is unreachable (${offline}, twice)`;
+  console.warn(reason);
+  return reason;
+}
 
 /** npm's reason for skipping everything: it cannot even run. */
 export function npmSkipReason(): string | undefined {

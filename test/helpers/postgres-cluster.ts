@@ -1,8 +1,8 @@
 /**
  * A throw-away PostgreSQL cluster for tests: initdb in a temp dir, a free TCP port on 127.0.0.1
  * and the unix socket in the same dir, stopped and removed by `stop()`. Debian's `postgresql`
- * package provides the programs (.ci/run installs it); without them `postgresSkipReason` says so
- * in one line and the tests skip.
+ * package provides the programs (.ci/run installs it); without them the peer gate
+ * (`requirePeer('postgres', …)`, test/helpers/peers.ts) skips the tests, or fails them in CI.
  *
  * PostgreSQL refuses to run as root, and CI runs as root: then the cluster belongs to the
  * `postgres` user (the package creates it) and its programs run through `runuser`.
@@ -28,15 +28,6 @@ function binDir(): string | undefined {
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
 }
 
-function pgModuleMissing(): boolean {
-  try {
-    import.meta.resolve('pg');
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 const isRoot = process.getuid?.() === 0;
 
 function postgresUid(): { uid: number; gid: number } | undefined {
@@ -44,15 +35,6 @@ function postgresUid(): { uid: number; gid: number } | undefined {
   const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
   if (id.status !== 0 || gid.status !== 0) return undefined;
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-/** Why the PostgreSQL tests cannot run here, as one line; undefined when they can. */
-export function postgresSkipReason(): string | undefined {
-  if (binDir() === undefined) return 'skipped: PostgreSQL is not installed (Debian package postgresql, see .ci/run)';
-  if (isRoot && postgresUid() === undefined)
-    return 'skipped: running as root and there is no postgres user to run PostgreSQL';
-  if (pgModuleMissing()) return 'skipped: the pg package is not installed (npm install)';
-  return undefined;
 }
 
 export async function freePort(): Promise<number> {

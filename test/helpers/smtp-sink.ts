@@ -1,24 +1,16 @@
 /**
  * A real SMTP server for the e-mail route's tests: aiosmtpd (Debian's python3-aiosmtpd) running
  * test/service/delivery/email/smtp_sink.py, which parses each mail with Python's e-mail parser and reports it
- * as a JSON line. Tests without aiosmtpd skip with one line (smtpSinkSkipReason); CI installs it.
+ * as a JSON line. Tests without aiosmtpd skip with one line (`requirePeer('aiosmtpd', …)`); CI installs it.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { pythonWith } from './peers.js';
 import { waitFor } from './wait-for.js';
 
 const SCRIPT = fileURLToPath(new URL('../service/delivery/email/smtp_sink.py', import.meta.url));
-// pyenv shims can shadow the Debian interpreter that has python3-aiosmtpd: try both.
-const PYTHON = ['python3', '/usr/bin/python3'].find(
-  (bin) => spawnSync(bin, ['-c', 'import aiosmtpd'], { stdio: 'ignore' }).status === 0,
-);
-
-export function smtpSinkSkipReason(): string | undefined {
-  return PYTHON === undefined
-    ? 'skipped: no python3 can import aiosmtpd (apt-get install -y python3-aiosmtpd); CI runs it'
-    : undefined;
-}
+const PYTHON = pythonWith('aiosmtpd');
 
 /** A mail as the sink's parser saw it. */
 export interface ArrivedMail {

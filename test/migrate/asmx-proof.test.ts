@@ -32,20 +32,17 @@ import {
 import { descriptorFromWsdlText } from '../../contract/descriptor/from-text.js';
 import { listen } from '../../runtime/index.js';
 import { readCaptures, type Capture } from '../helpers/asmx-captures.js';
-import { asmxPeerSkipReason, type AsmxPeer, type AsmxPeerSite, startAsmxPeer } from '../helpers/asmx-peer.js';
+import { type AsmxPeer, type AsmxPeerSite, startAsmxPeer } from '../helpers/asmx-peer.js';
 import { replayCapture } from '../helpers/replay-capture.js';
 import { asmxWsdl, type SmskitPeer, startSmskitPeer } from '../helpers/smskit-peers.js';
 import { createRichServiceListener } from '../golden/generated/asmx-rich/rich-service/index.js';
 import { KNOWN } from '../peers/asmx-known-differences.js';
 import { richHandlers } from '../peers/rich-handlers.js';
 import { DOTNET_TOKEN, NODE_SOAP_PASSWORD, runDotnet, runNodeSoap, runZeep, ZEEP_PYTHON } from './drive.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skipReason = asmxPeerSkipReason();
-if (skipReason !== undefined) console.warn(`migrate/asmx-proof: skipped — ${skipReason}`);
-if (skipReason === undefined && ZEEP_PYTHON === undefined)
-  console.warn(
-    'migrate/asmx-proof: zeep traffic left out — no python3 can import zeep (apt-get install -y python3-zeep)',
-  );
+const skipReason = requirePeer('asmx', 'migrate/asmx-proof').reason;
+if (skipReason === undefined) requirePeer('zeep', 'migrate/asmx-proof (the zeep traffic)');
 
 const PATHS = { echo: '/serviceapi.asmx', rich: '/rich.asmx', stamp: '/stamp.asmx' } as const;
 

@@ -4,12 +4,13 @@
  * built by Mono's `wsdl` tool from the service's ?wsdl and compiled with mcs. Each says what it
  * did, so the test can tell every call went through.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as soap from 'soap';
+import { pythonWith } from '../helpers/peers.js';
 
 function run(command: string, args: readonly string[], cwd?: string): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -24,9 +25,7 @@ function run(command: string, args: readonly string[], cwd?: string): Promise<st
 }
 
 /** A python3 that can import zeep (pyenv shims can shadow Debian's), or undefined. */
-export const ZEEP_PYTHON = ['python3', '/usr/bin/python3'].find(
-  (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
-);
+export const ZEEP_PYTHON = pythonWith('zeep');
 
 /** Runs a zeep script of test/peers on a WSDL URL; its JSON result. */
 export async function runZeep(

@@ -23,10 +23,11 @@ import {
 } from '../../migrate/index.js';
 import { listen } from '../../runtime/index.js';
 import { createRichServiceListener } from '../golden/generated/asmx-rich/rich-service/index.js';
-import { makeCertificates, opensslSkipReason } from '../helpers/certificates.js';
+import { makeCertificates } from '../helpers/certificates.js';
 import { asmxWsdl, type SmskitPeer, startSmskitPeer } from '../helpers/smskit-peers.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { richHandlers } from '../peers/rich-handlers.js';
+import { requirePeer } from '../helpers/peers.js';
 
 const NS = 'http://smskit.dev/rich/';
 const soap11 = (op: string, inner: string, header = ''): { headers: Record<string, string>; body: string } => ({
@@ -183,36 +184,39 @@ describe('the recorder', () => {
   });
 });
 
-describe.skipIf(opensslSkipReason() !== undefined)('an HTTPS upstream', () => {
-  it('is reached with the network options (its CA), and refused without them', async () => {
-    const certs = makeCertificates();
-    const listener = createRichServiceListener(richHandlers, { wsdl: asmxWsdl('rich') });
-    const https = await listen(listener, {
-      host: '127.0.0.1',
-      port: 0,
-      tls: { cert: certs.server.cert, key: certs.server.key },
-    });
-    try {
-      const dir = newDir();
-      const recorder = await startRecorder({
-        upstream: `${https.url}/rich.asmx`,
-        out: dir,
+describe.skipIf(requirePeer('openssl', 'migrate/recorder (an HTTPS upstream)').reason !== undefined)(
+  'an HTTPS upstream',
+  () => {
+    it('is reached with the network options (its CA), and refused without them', async () => {
+      const certs = makeCertificates();
+      const listener = createRichServiceListener(richHandlers, { wsdl: asmxWsdl('rich') });
+      const https = await listen(listener, {
+        host: '127.0.0.1',
         port: 0,
-        tls: { ca: certs.ca },
+        tls: { cert: certs.server.cert, key: certs.server.key },
       });
-      const res = await call(`${recorder.url}/rich.asmx/Add?a=1&b=2`);
-      expect(res.status).toBe(200);
-      expect(outline({ status: res.status, headers: res.headers, body: res.body }).at(-1)).toMatch(/= "3"$/);
-      await recording(recorder, dir, 1);
-      const untrusting = await startRecorder({ upstream: `${https.url}/rich.asmx`, out: newDir(), port: 0 });
-      expect((await call(`${untrusting.url}/rich.asmx/Add?a=1&b=2`)).status).toBe(502);
-      await untrusting.close();
-    } finally {
-      await https.close();
-      certs.remove();
-    }
-  });
-});
+      try {
+        const dir = newDir();
+        const recorder = await startRecorder({
+          upstream: `${https.url}/rich.asmx`,
+          out: dir,
+          port: 0,
+          tls: { ca: certs.ca },
+        });
+        const res = await call(`${recorder.url}/rich.asmx/Add?a=1&b=2`);
+        expect(res.status).toBe(200);
+        expect(outline({ status: res.status, headers: res.headers, body: res.body }).at(-1)).toMatch(/= "3"$/);
+        await recording(recorder, dir, 1);
+        const untrusting = await startRecorder({ upstream: `${https.url}/rich.asmx`, out: newDir(), port: 0 });
+        expect((await call(`${untrusting.url}/rich.asmx/Add?a=1&b=2`)).status).toBe(502);
+        await untrusting.close();
+      } finally {
+        await https.close();
+        certs.remove();
+      }
+    });
+  },
+);
 
 describe('replay safety', () => {
   let withSecrets: LoadedRecording;

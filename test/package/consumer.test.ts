@@ -22,11 +22,10 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 import {
-  NPM,
   NPX,
   npmEnv,
   npmSkipReason,
-  OFFLINE,
+  installConsumer,
   ok,
   packWorkingTree,
   type Run,
@@ -128,18 +127,8 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
     // The same compiler and Node types as the repo: they are in npm's cache already.
     const typescript = `typescript@${versionOf(join(repoRoot, 'node_modules', 'typescript'))}`;
     const nodeTypes = `@types/node@${versionOf(join(repoRoot, 'node_modules', '@types', 'node'))}`;
-    const install = run(
-      NPM,
-      ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', tarball, typescript, nodeTypes],
-      project,
-      300_000,
-    );
-    if (install.status !== 0 && OFFLINE.test(install.stderr)) {
-      offline = `skipped: npm install needs the registry for what its cache lacks, and the registry is unreachable (${OFFLINE.exec(install.stderr)![0]})`;
-      console.warn(`package consumer: ${offline}`);
-      return;
-    }
-    ok(install, 'npm install of the tarball');
+    offline = installConsumer(project, [tarball, typescript, nodeTypes], 'package consumer');
+    if (offline !== undefined) return;
     runInstallScripts(project);
     ok(
       npx(['account', 'add', '--db', 'sms.sqlite', '--email', 'you@example.com', '--keyword', 'ACME'], {
@@ -156,7 +145,7 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
   });
 
   it('the tarball holds the compiled package and nothing of the repository besides', (ctx) => {
-    if (offline !== undefined) ctx.skip();
+    if (offline !== undefined) ctx.skip(offline);
     // The installed folder is the tarball unpacked.
     const installed = join(project, 'node_modules', 'smskit');
     const files = readdirSync(installed, { recursive: true, withFileTypes: true })
@@ -192,7 +181,7 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
   });
 
   it("npx smskit generate writes a client from a running service's ?wsdl and, from any folder, from the built-in contract", (ctx) => {
-    if (offline !== undefined) ctx.skip();
+    if (offline !== undefined) ctx.skip(offline);
     ok(npx(['generate', '--wsdl', `${serve!.url}?wsdl`, '--out', 'src/sms']), 'generate --wsdl <url>');
     expect(readFileSync(join(project, 'src', 'sms', 'service-api', 'client.ts'), 'utf8')).toContain(
       `from ${serve!.url}?wsdl`,
@@ -205,13 +194,13 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
   });
 
   it("the project compiles strictly with tsc, the package's declarations checked too", (ctx) => {
-    if (offline !== undefined) ctx.skip();
+    if (offline !== undefined) ctx.skip(offline);
     ok(run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project), 'tsc');
     expect(existsSync(join(project, 'dist', 'app.js'))).toBe(true);
   });
 
   it('plain node runs the compiled client against smskit serve at the address from the WSDL', (ctx) => {
-    if (offline !== undefined) ctx.skip();
+    if (offline !== undefined) ctx.skip(offline);
     const result = ok(
       run(process.execPath, [join('dist', 'app.js')], project, 60_000, { SMSKIT_PASSWORD: PASSWORD }),
       'node dist/app.js',
@@ -221,7 +210,7 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
   });
 
   it('npx smskit conformance passes from the project folder', (ctx) => {
-    if (offline !== undefined) ctx.skip();
+    if (offline !== undefined) ctx.skip(offline);
     const result = ok(npx(['conformance', '--reporter', 'json']), 'smskit conformance');
     const report = JSON.parse(result.stdout) as { summary: { ok: boolean; failed: number; total: number } };
     expect(report.summary).toMatchObject({ ok: true, failed: 0 });

@@ -6,16 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  asmxPeerSkipReason,
-  startAsmxPeer,
-  toFixtureAddresses,
-  type AsmxPeer,
-  type AsmxSite,
-} from '../helpers/asmx-peer.js';
+import { startAsmxPeer, toFixtureAddresses, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skipReason = asmxPeerSkipReason();
-if (skipReason !== undefined) console.warn(`asmx-peer: skipped — ${skipReason}`);
+const skipReason = requirePeer('asmx', 'peers/asmx-peer').reason;
 
 const SITES: readonly AsmxSite[] = ['echo', 'rich'];
 

@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Protocol, ServiceDescriptor } from '../../runtime/index.js';
 import { ServiceAPIClient, ServiceAPIDescriptor } from '../golden/generated/asmx-echo/service-api/index.js';
 import { RichServiceClient, RichServiceDescriptor } from '../golden/generated/asmx-rich/rich-service/index.js';
-import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
+import { startAsmxPeer, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
 import { ALL, formatMatrix, offeredBindings, tableProblems, type Cell, type Check } from './binding-checks.js';
 import { echoChecks } from './echo-checks.js';
 import { FULL_ORDER, richChecks } from './rich-checks.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skipReason = asmxPeerSkipReason();
-if (skipReason !== undefined) console.warn(`client-vs-asmx: skipped — ${skipReason}`);
+const skipReason = requirePeer('asmx', 'peers/client-vs-asmx').reason;
 
 interface Site<C extends { close(): Promise<void> }> {
   readonly site: AsmxSite;

@@ -9,15 +9,16 @@
  *   decimal with its scale) on all four protocols. Genuine ASMX on Mono does not decode %u (IIS
  *   does), so its HTTP echoes are compared with what it is known to do, not with smskit's.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, type ServeProcess, startServe, tempDir } from '../../tools/serve-process.js';
-import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
+import { startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
 import { repoRoot } from '../helpers/cli.js';
 import { type SmskitPeer, startSmskitPeer } from '../helpers/smskit-peers.js';
+import { requirePeer } from '../helpers/peers.js';
 
 const TEXT = 'Grüße 你好 📱';
 const PROTOCOLS = [
@@ -28,12 +29,7 @@ const PROTOCOLS = [
 ] as const;
 const PASSWORD = 'dotnet proxy password';
 
-function missingTool(): string | undefined {
-  const missing = ['mono', 'mcs', 'wsdl'].filter((tool) => spawnSync('which', [tool]).status !== 0);
-  return missing.length === 0 ? undefined : `${missing.join(', ')} not on PATH (apt-get install -y mono-devel)`;
-}
-const SKIP = missingTool();
-if (SKIP !== undefined) console.log(`dotnet proxies: skipped: ${SKIP}`);
+const SKIP = requirePeer('mono-wsdl', 'peers/dotnet-proxies').reason;
 
 /** A Mono client run's limit: below the test's, so a hang ends with Mono's thread dump rather than a bare timeout. */
 const CLIENT_DEADLINE_MS = 45_000;
@@ -161,30 +157,39 @@ describe.skipIf(SKIP !== undefined)('Mono wsdl-generated .NET proxies calling sm
     CLIENT_TEST_TIMEOUT_MS,
   );
 
-  describe.skipIf(asmxPeerSkipReason() !== undefined)('the same client against genuine ASMX (Mono)', () => {
-    let asmx: AsmxPeer;
-    beforeAll(async () => {
-      asmx = await startAsmxPeer('rich');
-    }, 120_000);
-    afterAll(async () => {
-      await asmx?.stop();
-    });
+  describe.skipIf(requirePeer('asmx', 'peers/dotnet-proxies (against genuine ASMX)').skip)(
+    'the same client against genuine ASMX (Mono)',
+    () => {
+      let asmx: AsmxPeer;
+      beforeAll(async () => {
+        asmx = await startAsmxPeer('rich');
+      }, 120_000);
+      afterAll(async () => {
+        await asmx?.stop();
+      });
 
-    it.each(PROTOCOLS.map(([ns]) => ns))(
-      '%s: the scalars are what smskit answers',
-      async (ns) => {
-        const result = await run('mono', ['RichClient.exe', ns, asmx.url, b64(TEXT)], dir.path, {}, CLIENT_DEADLINE_MS);
-        expect(result.code, failureReport(result)).toBe(0);
-        const [echo, scalars] = result.stdout.split('\n');
-        expect(scalars).toBe(richAnswer(ns).split('\n')[1]);
-        // SOAP: the text as sent. HTTP GET: Mono's ASMX keeps %u escapes as text (IIS decodes them,
-        // as smskit does); HTTP POST: Mono mangles them. Recorded so a change in Mono shows up here.
-        const text = Buffer.from(echo!.slice('echo '.length).split(',')[0]!, 'base64').toString('utf8');
-        if (ns === 'S11' || ns === 'S12') expect(text).toBe(TEXT);
-        else if (ns === 'Get') expect(text).toBe('Gr%u00FC%u00DFe %u4F60%u597D %uD83D%uDCF1');
-        else expect(text).not.toBe(TEXT);
-      },
-      CLIENT_TEST_TIMEOUT_MS,
-    );
-  });
+      it.each(PROTOCOLS.map(([ns]) => ns))(
+        '%s: the scalars are what smskit answers',
+        async (ns) => {
+          const result = await run(
+            'mono',
+            ['RichClient.exe', ns, asmx.url, b64(TEXT)],
+            dir.path,
+            {},
+            CLIENT_DEADLINE_MS,
+          );
+          expect(result.code, failureReport(result)).toBe(0);
+          const [echo, scalars] = result.stdout.split('\n');
+          expect(scalars).toBe(richAnswer(ns).split('\n')[1]);
+          // SOAP: the text as sent. HTTP GET: Mono's ASMX keeps %u escapes as text (IIS decodes them,
+          // as smskit does); HTTP POST: Mono mangles them. Recorded so a change in Mono shows up here.
+          const text = Buffer.from(echo!.slice('echo '.length).split(',')[0]!, 'base64').toString('utf8');
+          if (ns === 'S11' || ns === 'S12') expect(text).toBe(TEXT);
+          else if (ns === 'Get') expect(text).toBe('Gr%u00FC%u00DFe %u4F60%u597D %uD83D%uDCF1');
+          else expect(text).not.toBe(TEXT);
+        },
+        CLIENT_TEST_TIMEOUT_MS,
+      );
+    },
+  );
 });

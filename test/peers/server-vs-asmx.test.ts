@@ -10,14 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outline, type Answer, type TextNormaliser } from '../helpers/answer-structure.js';
 import { readCaptures, type Capture } from '../helpers/asmx-captures.js';
-import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
+import { startAsmxPeer, type AsmxPeer, type AsmxSite } from '../helpers/asmx-peer.js';
 import { replayCapture } from '../helpers/replay-capture.js';
 import { KNOWN } from './asmx-known-differences.js';
 import { type SmskitPeer, type SmskitSite, startSmskitPeer } from '../helpers/smskit-peers.js';
 import { readDotnetDateTime } from './dotnet-format.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const skipReason = asmxPeerSkipReason();
-if (skipReason !== undefined) console.warn(`server-vs-asmx: skipped — ${skipReason}`);
+const skipReason = requirePeer('asmx', 'peers/server-vs-asmx').reason;
 
 /**
  * Leaf texts that must differ in form although they carry the same value; both sides are

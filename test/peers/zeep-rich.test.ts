@@ -6,25 +6,17 @@
  * Skipped with one line when no python3 can import zeep (the ASMX half also needs Mono), except in
  * CI, where zeep is required.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asmxPeerSkipReason, startAsmxPeer } from '../helpers/asmx-peer.js';
+import { startAsmxPeer } from '../helpers/asmx-peer.js';
 import { startSmskitPeer } from '../helpers/smskit-peers.js';
+import { pythonWith, requirePeer } from '../helpers/peers.js';
 
 const SCRIPT = fileURLToPath(new URL('./zeep_rich_client.py', import.meta.url));
-// pyenv shims can shadow the Debian interpreter that has python3-zeep: try both.
-const PYTHON = ['python3', '/usr/bin/python3'].find(
-  (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
-);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-const zeepSkip =
-  PYTHON === undefined && !inCi
-    ? 'no python3 can import zeep (apt-get install -y python3-zeep); CI runs it'
-    : undefined;
-const asmxSkip = zeepSkip ?? asmxPeerSkipReason();
-if (zeepSkip !== undefined) console.warn(`zeep-rich: skipped — ${zeepSkip}`);
-else if (asmxSkip !== undefined) console.warn(`zeep-rich: the genuine ASMX half skipped — ${asmxSkip}`);
+const zeepSkip = requirePeer('zeep', 'peers/zeep-rich').reason;
+const PYTHON = pythonWith('zeep');
+const asmxSkip = zeepSkip ?? requirePeer('asmx', 'peers/zeep-rich (the genuine ASMX half)').reason;
 
 type Outcome = { ok?: unknown; error?: string };
 type Results = Record<string, Outcome>;

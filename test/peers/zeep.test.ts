@@ -2,19 +2,15 @@
  * Interop with Python zeep: it reads our ?wsdl and calls both operations over all four ports.
  * Skipped (with a message) only when no python3 can import zeep AND CI is not set; in CI it runs.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../fixtures/runtime/harness.js';
+import { pythonWith, requirePeer } from '../helpers/peers.js';
 
 const SCRIPT = fileURLToPath(new URL('./zeep_client.py', import.meta.url));
-// pyenv shims can shadow the Debian interpreter that has python3-zeep: try both.
-const PYTHON = ['python3', '/usr/bin/python3'].find(
-  (bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0,
-);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (PYTHON === undefined && !inCi)
-  console.warn('peers/zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
+const peer = requirePeer('zeep', 'peers/zeep');
+const PYTHON = pythonWith('zeep');
 
 const FIELDS = {
   keyword: 'k',
@@ -25,7 +21,7 @@ const FIELDS = {
   smsmsg: 'Grüße 你好 📱 <&>"\'',
 };
 
-describe.skipIf(PYTHON === undefined && !inCi)('zeep client -> our server', () => {
+describe.skipIf(peer.skip)('zeep client -> our server', () => {
   let server: TestServer;
   let results: Record<string, { ok?: string; error?: string; code?: string }>;
   beforeAll(async () => {

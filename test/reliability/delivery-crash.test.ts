@@ -19,18 +19,14 @@ import { openSqliteStore, type SqliteStore, type StoredMessage } from '../../ser
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { seededFloat } from '../helpers/seeded.js';
-import { hasNetSmpp } from '../service/delivery/smpp/helpers.js';
+import { requirePeer } from '../helpers/peers.js';
 import { type CrashSmsc, startNetSmppSmsc, startSimulatorSmsc } from './crash-smsc.js';
 
 const RUNS = Number(process.env.DELIVERY_CRASH_RUNS ?? 20);
 const PERL_RUNS = Number(process.env.DELIVERY_CRASH_PERL_RUNS ?? 10);
 const SEED = Number(process.env.DELIVERY_CRASH_SEED ?? 4242);
 const PASSWORD = 'crash-test-password';
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (!hasNetSmpp && !inCi)
-  console.warn(
-    'delivery-crash: Net::SMPP kills skipped — perl cannot load Net::SMPP (apt-get install -y libnet-smpp-perl); CI runs them',
-  );
+const netSmpp = requirePeer('net-smpp', 'reliability/delivery-crash: the Net::SMPP kills');
 const dir = tempDir('delivery-crash');
 
 afterAll(() => dir.remove());
@@ -187,10 +183,9 @@ describe('SIGKILL during delivery', () => {
     }
   }, 600_000);
 
-  it.skipIf(!hasNetSmpp && !inCi)(
+  it.skipIf(netSmpp.skip)(
     `${PERL_RUNS} kills against Net::SMPP, each on a submit: every acknowledged message delivered, duplicates only when flagged`,
     async () => {
-      if (!hasNetSmpp) throw new Error('CI is set but perl cannot load Net::SMPP: install libnet-smpp-perl');
       const smsc = await startNetSmppSmsc();
       try {
         await checkCrashes(smsc, PERL_RUNS, SEED + 1);

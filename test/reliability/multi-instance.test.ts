@@ -25,21 +25,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsc } from '../../service/delivery/simulator/index.js';
 import { openStore, type Store, type StoredMessage } from '../../service/store/index.js';
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
-import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { seededFloat } from '../helpers/seeded.js';
-import { hasNetSmpp } from '../service/delivery/smpp/helpers.js';
+import { requirePeer } from '../helpers/peers.js';
 import { type CrashSmsc, startNetSmppSmsc, startSimulatorSmsc } from './crash-smsc.js';
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.log(`multi-instance tests ${skip}`);
+const skip = requirePeer('postgres', 'reliability/multi-instance').reason;
 const RUNS = Number(process.env.MULTI_INSTANCE_RUNS ?? 10);
 const PERL_RUNS = Number(process.env.MULTI_INSTANCE_PERL_RUNS ?? 4);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (skip === undefined && !hasNetSmpp && !inCi)
-  console.warn(
-    'multi-instance: Net::SMPP kills skipped — perl cannot load Net::SMPP (apt-get install -y libnet-smpp-perl); CI runs them',
-  );
+const netSmpp =
+  skip === undefined ? requirePeer('net-smpp', 'reliability/multi-instance: the Net::SMPP kills') : undefined;
 const SEED = Number(process.env.MULTI_INSTANCE_SEED ?? 2727);
 const ACCOUNT = { email: 'multi@example.com', keywords: ['MULTI'], password: 'multi-instance-password' };
 const dir = tempDir('multi-instance');
@@ -249,10 +245,9 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
     await killRuns(smsc, RUNS, SEED, 'killed');
   }, 900_000);
 
-  it.skipIf(!hasNetSmpp && !inCi)(
+  it.skipIf(netSmpp?.skip ?? true)(
     `${PERL_RUNS} kill -9 of one instance under load against Net::SMPP: nothing acknowledged lost, duplicates only flagged`,
     async () => {
-      if (!hasNetSmpp) throw new Error('CI is set but perl cannot load Net::SMPP: install libnet-smpp-perl');
       const perl = await startNetSmppSmsc(['--many']);
       try {
         await killRuns(perl, PERL_RUNS, SEED + 1, 'killed_perl');

@@ -19,10 +19,11 @@ import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../../run
 import { soapWrappers } from '../../runtime/http/binding.js';
 import { addressPath } from '../../runtime/wire.js';
 import { normalise, sampleValue } from '../fixtures/runtime/sample-values.js';
-import { sharedDir, sharedSkipReason } from '../helpers/shared-dir.js';
+import { sharedDir } from '../helpers/shared-dir.js';
+import { requireShared } from '../helpers/peers.js';
 
 const CORPUS = join(sharedDir, 'wsdl-corpus');
-const SKIP = sharedSkipReason('wsdl-corpus');
+const SKIP = requireShared('wsdl-corpus', 'runtime/corpus').reason;
 const FILES = [
   'countryinfo-oorsprong-dataflex.wsdl',
   'wsf-schedule-wsdot-asmx.wsdl',
@@ -67,7 +68,6 @@ function samplesFor(d: ServiceDescriptor): Map<string, Sample> {
 if (SKIP === undefined) {
   describe.each(FILES)('%s', roundTrips);
 } else {
-  console.warn(`runtime/corpus: ${SKIP}`);
   describe.skip(SKIP, () => it.each(FILES)('%s round-trips', () => {}));
 }
 

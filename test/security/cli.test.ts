@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, repoRoot, runCliAsync, tempDir } from '../../tools/serve-process.js';
 import type { CliResult } from '../helpers/cli.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../helpers/certificates.js';
+import { makeCertificates, type TestCertificates } from '../helpers/certificates.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { ACCOUNT, GOOD_MESSAGE, startTestService, type TestService } from './https-service.js';
+import { requirePeer } from '../helpers/peers.js';
 
-const SKIP = opensslSkipReason();
-if (SKIP !== undefined) console.log(`test/security/cli: ${SKIP}`);
+const SKIP = requirePeer('openssl', 'security/cli').reason;
 const MESSAGE_ID = /^SMS-[0-9A-HJKMNP-TV-Z]{26}\n$/;
 const HTTP_PASSWORD = 'http pässword 88';
 const TOKEN = 'cli-bearer-token-0123456789';

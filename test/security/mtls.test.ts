@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceAPIClient } from '../../generated/service-api/client.js';
 import { listen, TransportError, type Protocol } from '../../runtime/index.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../helpers/certificates.js';
+import { makeCertificates, type TestCertificates } from '../helpers/certificates.js';
 import { GOOD_MESSAGE, startTestService, type TestService } from './https-service.js';
+import { requirePeer } from '../helpers/peers.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const MESSAGE_ID = /^SMS-[0-9A-HJKMNP-TV-Z]{26}$/;
-const SKIP = opensslSkipReason();
-if (SKIP !== undefined) console.log(`test/security/mtls: ${SKIP}`);
+const SKIP = requirePeer('openssl', 'security/mtls').reason;
 
 async function transportFailure(promise: Promise<unknown>): Promise<TransportError> {
   const error = await promise.then(

@@ -9,14 +9,14 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceAPIClient } from '../../generated/service-api/client.js';
 import { TransportError, type Protocol } from '../../runtime/index.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../helpers/certificates.js';
+import { makeCertificates, type TestCertificates } from '../helpers/certificates.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { GOOD_MESSAGE, startTestService, type TestService } from './https-service.js';
+import { requirePeer } from '../helpers/peers.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const MESSAGE_ID = /^SMS-[0-9A-HJKMNP-TV-Z]{26}$/;
-const SKIP = opensslSkipReason();
-if (SKIP !== undefined) console.log(`test/security/proxy: ${SKIP}`);
+const SKIP = requirePeer('openssl', 'security/proxy').reason;
 const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'] as const;
 
 async function send(client: ServiceAPIClient): Promise<string | undefined> {

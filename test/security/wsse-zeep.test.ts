@@ -5,24 +5,19 @@
  * handler with the identity, a wrong one is a wsse:FailedAuthentication fault and no handler call.
  * Skipped with one line when no python3 can import zeep, except in CI, where zeep is required.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startWsseServer, USER, type WsseServer, WSSE_NS } from './wsse-fixture.js';
+import { pythonWith, requirePeer } from '../helpers/peers.js';
 
 const SCRIPT = fileURLToPath(new URL('../peers/zeep_wsse_client.py', import.meta.url));
-// CI names its interpreter; otherwise pyenv shims can shadow the Debian one that has python3-zeep.
-const candidates = [process.env.SMSKIT_ZEEP_PYTHON, 'python3', '/usr/bin/python3'].filter(
-  (bin): bin is string => bin !== undefined && bin !== '',
-);
-const PYTHON = candidates.find((bin) => spawnSync(bin, ['-c', 'import zeep'], { stdio: 'ignore' }).status === 0);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (PYTHON === undefined && !inCi)
-  console.warn('wsse-zeep: skipped — no python3 can import zeep (apt-get install -y python3-zeep); CI runs it');
+const peer = requirePeer('zeep', 'security/wsse-zeep');
+const PYTHON = pythonWith('zeep');
 
 type Outcome = { ok?: string; fault?: string; code?: string; subcodes?: string[] };
 
-describe.skipIf(PYTHON === undefined && !inCi)('zeep UsernameToken -> smskit server with wsSecurity', () => {
+describe.skipIf(peer.skip)('zeep UsernameToken -> smskit server with wsSecurity', () => {
   let server: WsseServer;
   let results: Record<string, Outcome>;
   beforeAll(async () => {

@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsc, type RunningSmsc } from '../../service/delivery/simulator/index.js';
 import { startSmsServer, type SmsServer } from '../../service/server.js';
-import { type SmtpSink, smtpSinkSkipReason, startSmtpSink } from '../helpers/smtp-sink.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { requirePeer } from '../helpers/peers.js';
 
 const PASSWORD = 'correct horse battery';
 const SMPP_PASSWORD = 'secret12';
-const withMail = smtpSinkSkipReason() === undefined;
-if (!withMail) console.warn(`service/metrics: the e-mail route part ${smtpSinkSkipReason()}`);
+const withMail = !requirePeer('aiosmtpd', 'service/metrics (the e-mail route part)').skip;
 const dir = mkdtempSync(join(tmpdir(), 'smskit-metrics-'));
 let smsc: RunningSmsc;
 let sink: SmtpSink | undefined;

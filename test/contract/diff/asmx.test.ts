@@ -12,11 +12,11 @@ import { diffSides } from '../../../contract/diff/compare.js';
 import { sideFromModel } from '../../../contract/diff/source.js';
 import type { DiffReport } from '../../../contract/diff/types.js';
 import { ServiceClient } from '../../../runtime/index.js';
-import { asmxPeerSkipReason, startAsmxPeer, type AsmxPeer } from '../../helpers/asmx-peer.js';
+import { startAsmxPeer, type AsmxPeer } from '../../helpers/asmx-peer.js';
 import { Sampler } from './samples.js';
+import { requirePeer } from '../../helpers/peers.js';
 
-const SKIP = asmxPeerSkipReason();
-if (SKIP !== undefined) console.warn(`diff ASMX tolerance test skipped: ${SKIP}`);
+const SKIP = requirePeer('asmx', 'contract/diff/asmx').reason;
 const PAIR = 'test/fixtures/diff/multi--asmx-echo';
 
 describe.skipIf(SKIP !== undefined)('verdicts against genuine ASMX', () => {

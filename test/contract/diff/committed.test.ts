@@ -9,16 +9,16 @@ import { GeneratorError } from '../../../contract/errors.js';
 import { generate, parseWsdl, toDescriptor } from '../../../generator/index.js';
 import { readCommittedDescriptors } from '../../../contract/diff/committed.js';
 import { DiffError } from '../../../contract/diff/errors.js';
-import { SHARED_FROM_ROOT, sharedSkipReason } from '../../helpers/shared-dir.js';
+import { SHARED_FROM_ROOT } from '../../helpers/shared-dir.js';
+import { requireShared } from '../../helpers/peers.js';
 
-const SKIP = sharedSkipReason('wsdl-corpus');
+const SKIP = requireShared('wsdl-corpus', 'diff committed-descriptor corpus cases').reason;
 const CORPUS =
   SKIP === undefined
     ? readdirSync(`${SHARED_FROM_ROOT}/wsdl-corpus`)
         .filter((f) => f.endsWith('.wsdl'))
         .map((f) => `${SHARED_FROM_ROOT}/wsdl-corpus/${f}`)
     : [];
-if (SKIP !== undefined) console.warn(`diff committed-descriptor corpus cases ${SKIP}`);
 
 const INPUTS = [
   'wsdl/serviceapi.wsdl',

@@ -10,10 +10,10 @@ import { GeneratorError } from '../../../contract/errors.js';
 import { parseWsdl } from '../../../generator/index.js';
 import { diffSides } from '../../../contract/diff/compare.js';
 import { sideFromModel } from '../../../contract/diff/source.js';
-import { SHARED_FROM_ROOT, sharedSkipReason } from '../../helpers/shared-dir.js';
+import { SHARED_FROM_ROOT } from '../../helpers/shared-dir.js';
+import { requireShared } from '../../helpers/peers.js';
 
-const SKIP = sharedSkipReason('wsdl-corpus');
-if (SKIP !== undefined) console.warn(`diff corpus tests ${SKIP}`);
+const SKIP = requireShared('wsdl-corpus', 'diff corpus').reason;
 const CORPUS = `${SHARED_FROM_ROOT}/wsdl-corpus`;
 const LARGEST = `${CORPUS}/properties-multischema-asmx.wsdl`;
 

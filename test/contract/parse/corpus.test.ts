@@ -10,13 +10,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorError } from '../../../contract/errors.js';
 import { parseWsdl } from '../../../contract/parse/index.js';
 import { toDescriptor } from '../../../contract/descriptor/index.js';
-import { SHARED_FROM_ROOT, sharedDir, sharedSkipReason } from '../../helpers/shared-dir.js';
+import { SHARED_FROM_ROOT, sharedDir } from '../../helpers/shared-dir.js';
+import { requireShared } from '../../helpers/peers.js';
 import { repoRoot } from '../../fixtures/models/golden-inputs.js';
 
 const CORPUS = `${SHARED_FROM_ROOT}/wsdl-corpus`;
 const corpusDir = path.join(sharedDir, 'wsdl-corpus');
-const SKIP = sharedSkipReason('wsdl-corpus');
-if (SKIP !== undefined) console.warn(`parse-corpus: corpus inputs ${SKIP}`);
+const SKIP = requireShared('wsdl-corpus', 'parse-corpus').reason;
 const goldenDir = path.join(repoRoot, 'test/golden/models');
 const update = process.env.UPDATE_GOLDEN === '1';
 

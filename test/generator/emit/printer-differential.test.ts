@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { generate, generateWith } from '../../../generator/generate.js';
 import { parseWsdl } from '../../../contract/parse/index.js';
 import { goldenInputs } from '../../fixtures/models/golden-inputs.js';
-import { SHARED_FROM_ROOT, sharedSkipReason } from '../../helpers/shared-dir.js';
+import { SHARED_FROM_ROOT } from '../../helpers/shared-dir.js';
+import { requireShared } from '../../helpers/peers.js';
 import { createReferenceProject, tsMorphFilePrinter } from '../../helpers/ts-morph-printer.js';
 
 const CORPUS = `${SHARED_FROM_ROOT}/wsdl-corpus`;
-const SKIP = sharedSkipReason('wsdl-corpus');
-if (SKIP !== undefined) console.warn(`emit-printer-differential: corpus inputs ${SKIP}`);
+const SKIP = requireShared('wsdl-corpus', 'emit-printer-differential').reason;
 const REFUSED = new Set([
   'europepmc-jaxws-xsd-import.wsdl',
   'portaplusapi-servicestack-soap12.wsdl',

@@ -14,20 +14,15 @@ import {
   conformanceOf,
   type GeneratedClient,
   generatedClient,
-  missingTools,
   mustFailures,
   type PeerProcess,
   startPeer,
 } from './harness.js';
+import { requirePeer } from '../../helpers/peers.js';
 
 const HEADER = fileURLToPath(new URL('./gsoap/orders.h', import.meta.url));
 const SERVER = fileURLToPath(new URL('./gsoap/server.cpp', import.meta.url));
-const SKIP = missingTools('gsoap', [
-  ['soapcpp2', '-h'], // -h prints help; -v would read a header from stdin and write files here
-  ['g++', '--version'],
-  ['test', '-f', '/usr/include/stdsoap2.h'],
-]);
-if (SKIP !== undefined) console.warn(SKIP);
+const SKIP = requirePeer('gsoap', 'peers/stacks/gsoap').reason;
 
 describe.skipIf(SKIP !== undefined)('gSOAP order service, read from its URL', () => {
   let build: string;

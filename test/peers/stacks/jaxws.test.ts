@@ -18,21 +18,16 @@ import {
   conformanceOf,
   type GeneratedClient,
   generatedClient,
-  missingTools,
   failuresAt,
   mustFailures,
   type PeerProcess,
   startPeer,
 } from './harness.js';
+import { requirePeer } from '../../helpers/peers.js';
 
 const SOURCES = fileURLToPath(new URL('./jaxws/orders/', import.meta.url));
 const CLASSPATH = '/usr/share/java/*';
-const SKIP = missingTools('jaxws', [
-  ['javac', '-version'],
-  ['wsgen', '-version'],
-  ['test', '-f', '/usr/share/java/jaxws-rt.jar'],
-]);
-if (SKIP !== undefined) console.warn(SKIP);
+const SKIP = requirePeer('jaxws', 'peers/stacks/jaxws').reason;
 
 const ORDER = {
   customer: 'ACME',

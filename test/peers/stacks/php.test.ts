@@ -16,12 +16,12 @@ import {
   conformanceOf,
   type GeneratedClient,
   generatedClient,
-  missingTools,
   failuresAt,
   mustFailures,
   type PeerProcess,
   startPeer,
 } from './harness.js';
+import { requirePeer } from '../../helpers/peers.js';
 
 /** The leaf elements under a fault detail, as `path=text`. */
 function detailEntries(detail: XmlElement | undefined, path = ''): string[] {
@@ -38,8 +38,7 @@ function detailEntries(detail: XmlElement | undefined, path = ''): string[] {
 const SERVER = fileURLToPath(new URL('./php/server.php', import.meta.url));
 const CLIENT = fileURLToPath(new URL('./php/client.php', import.meta.url));
 const CONTRACT = fileURLToPath(new URL('./php/orders.wsdl', import.meta.url));
-const SKIP = missingTools('php', [['php', '-r', 'exit(class_exists("SoapServer") ? 0 : 1);']]);
-if (SKIP !== undefined) console.warn(SKIP);
+const SKIP = requirePeer('php', 'peers/stacks/php').reason;
 
 describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its URL', () => {
   let peer: PeerProcess;

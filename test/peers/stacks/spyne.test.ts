@@ -1,8 +1,3 @@
-/**
- * Python spyne (Debian python3-spyne): document/literal wrapped over SOAP 1.1, spyne's own
- * `…Array` wrappers and `Iterable` answers, a declared fault. Read straight from its URL.
- */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoapFaultError } from '../../../runtime/index.js';
@@ -14,16 +9,13 @@ import {
   type PeerProcess,
   startPeer,
 } from './harness.js';
+import { pythonWith, requirePeer } from '../../helpers/peers.js';
 
 const SERVICE = fileURLToPath(new URL('./spyne/orders_service.py', import.meta.url));
-// pyenv shims can shadow the Debian interpreter that has python3-spyne: try both.
-const PYTHON = ['/usr/bin/python3', 'python3'].find(
-  (bin) => spawnSync(bin, ['-c', 'import spyne, lxml'], { stdio: 'ignore' }).status === 0,
-);
-if (PYTHON === undefined)
-  console.warn('peers/spyne: skipped — no python3 can import spyne (apt-get install -y python3-spyne)');
+const peer = requirePeer('spyne', 'peers/stacks/spyne');
+const PYTHON = pythonWith('spyne, lxml');
 
-describe.skipIf(PYTHON === undefined)('spyne order service, read from its URL', () => {
+describe.skipIf(peer.skip)('spyne order service, read from its URL', () => {
   let peer: PeerProcess;
   let generated: GeneratedClient;
   beforeAll(async () => {

@@ -16,19 +16,15 @@ import {
   conformanceOf,
   type GeneratedClient,
   generatedClient,
-  missingTools,
   failuresAt,
   mustFailures,
   type PeerProcess,
   startPeer,
 } from './harness.js';
+import { requirePeer } from '../../helpers/peers.js';
 
 const SOURCE = fileURLToPath(new URL('./wcf/OrdersService.cs', import.meta.url));
-const SKIP = missingTools('wcf', [
-  ['mcs', '--version'],
-  ['mono', '--version'],
-]);
-if (SKIP !== undefined) console.warn(SKIP);
+const SKIP = requirePeer('wcf', 'peers/stacks/wcf').reason;
 
 describe.skipIf(SKIP !== undefined)('Mono WCF order service named "service", read from its URL', () => {
   let build: string;

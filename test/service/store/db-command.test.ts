@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PG_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../service/store/index.js';
 import { runCliAsync, tempDir } from '../../../tools/serve-process.js';
-import { postgresSkipReason, startPostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startPostgresCluster } from '../../helpers/postgres-cluster.js';
+import { requirePeer } from '../../helpers/peers.js';
 
 const dir = tempDir('db-command');
 afterAll(() => dir.remove());
@@ -47,8 +48,7 @@ describe('a password in a postgres:// --db', () => {
   );
 });
 
-const skip = postgresSkipReason();
-if (skip !== undefined) console.log(`smskit db migrate on PostgreSQL ${skip}`);
+const skip = requirePeer('postgres', 'service/store/db-command').reason;
 
 describe.skipIf(skip !== undefined)('smskit db migrate, account and outbox on PostgreSQL', () => {
   it('migrates with the password from PGPASSWORD, then serves the account commands', async () => {

@@ -11,10 +11,11 @@ import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
 import { applyChanges } from '../../../service/store/postgres/delivery.js';
 import { openPostgresStore } from '../../../service/store/postgres/store.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { postgresSkipReason, startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
 import { describeStore, message } from './contract.js';
+import { requirePeer } from '../../helpers/peers.js';
 
-const skip = postgresSkipReason();
+const skip = requirePeer('postgres', 'service/store/postgres').reason;
 let cluster: Promise<PostgresCluster> | undefined;
 const theCluster = (): Promise<PostgresCluster> => {
   cluster ??= startPostgresCluster({ settings: { fsync: 'off' } });

@@ -10,13 +10,12 @@ import { readEmailSettings } from '../../../../service/delivery/email/routes-ent
 import { Settings } from '../../../../service/delivery/settings.js';
 import { createEmailRoute } from '../../../../service/delivery/email/index.js';
 import type { OutgoingMessage, Route } from '../../../../service/delivery/route.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../../../helpers/certificates.js';
-import { type SmtpSink, smtpSinkSkipReason, startSmtpSink } from '../../../helpers/smtp-sink.js';
+import { makeCertificates, type TestCertificates } from '../../../helpers/certificates.js';
+import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.js';
 import { waitFor } from '../../../helpers/wait-for.js';
+import { requirePeer } from '../../../helpers/peers.js';
 
-const skipReason = smtpSinkSkipReason();
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (skipReason !== undefined && !inCi) console.warn(`delivery/email-route: ${skipReason}`);
+const mail = requirePeer('aiosmtpd', 'delivery/email-route');
 
 const carriers = createCarrierTable();
 const logs: string[] = [];
@@ -59,11 +58,10 @@ async function startedRoute(settings: Record<string, unknown>, env: NodeJS.Proce
   return route;
 }
 
-describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', () => {
+describe.skipIf(mail.skip)('e-mail route -> aiosmtpd', () => {
   let sink: SmtpSink;
   let route: Route | undefined;
   beforeAll(async () => {
-    if (skipReason !== undefined) throw new Error(`CI is set, but ${skipReason}`);
     sink = await startSmtpSink();
   });
   afterAll(async () => sink?.stop());
@@ -184,7 +182,7 @@ describe.skipIf(skipReason !== undefined && !inCi)('e-mail route -> aiosmtpd', (
   });
 });
 
-describe.skipIf((skipReason !== undefined || opensslSkipReason() !== undefined) && !inCi)(
+describe.skipIf(mail.skip || requirePeer('openssl', 'delivery/email-route (STARTTLS)').skip)(
   'e-mail route -> aiosmtpd with STARTTLS and AUTH',
   () => {
     let certs: TestCertificates;

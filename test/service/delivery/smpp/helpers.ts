@@ -2,7 +2,7 @@
  * Shared pieces of the SMPP route tests: messages as the service stores them, route options,
  * a started route that records its log lines and receipts, and the Net::SMPP peer.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,8 +72,6 @@ export function startRoute(options: SmppRouteOptions, deps: SmppRouteDeps = {}):
 // The Net::SMPP peer (Debian libnet-smpp-perl)
 
 const PERL_SMSC = fileURLToPath(new URL('../../../peers/smsc/net-smpp-smsc.pl', import.meta.url));
-
-export const hasNetSmpp = spawnSync('perl', ['-MNet::SMPP', '-MJSON::PP', '-e1'], { stdio: 'ignore' }).status === 0;
 
 export interface PerlSmsc {
   readonly port: number;

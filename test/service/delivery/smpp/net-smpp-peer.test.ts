@@ -11,21 +11,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { referenceText, referenceUnpack, referenceUtf16be } from '../../sms/gsm-reference.js';
-import {
-  hasNetSmpp,
-  type PerlSmsc,
-  routeOptions,
-  type StartedRoute,
-  startPerlSmsc,
-  startRoute,
-  stored,
-} from './helpers.js';
+import { type PerlSmsc, routeOptions, type StartedRoute, startPerlSmsc, startRoute, stored } from './helpers.js';
+import { requirePeer } from '../../../helpers/peers.js';
 
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-if (!hasNetSmpp && !inCi)
-  console.warn(
-    'smpp/net-smpp-peer: skipped — perl cannot load Net::SMPP (apt-get install -y libnet-smpp-perl); CI runs it',
-  );
+const perl = requirePeer('net-smpp', 'smpp/net-smpp-peer');
 
 /** The characters GSM puts in its extension table (two septets each), and ones only UCS-2 has. */
 const EXTENSION_CHARS = '€ [ ] ~ ^ { } \\ |';
@@ -82,7 +71,7 @@ function partText(part: Submitted, packed = false): string {
   return referenceText(padded ? septets.slice(0, -1) : septets);
 }
 
-describe.skipIf(!hasNetSmpp && !inCi)('SMPP route → Net::SMPP SMSC (libnet-smpp-perl)', () => {
+describe.skipIf(perl.skip)('SMPP route → Net::SMPP SMSC (libnet-smpp-perl)', () => {
   let smsc: PerlSmsc | undefined;
   let started: StartedRoute | undefined;
 
@@ -97,7 +86,6 @@ describe.skipIf(!hasNetSmpp && !inCi)('SMPP route → Net::SMPP SMSC (libnet-smp
     perlArgs: string[] = [],
     overrides: Parameters<typeof routeOptions>[1] = {},
   ): Promise<StartedRoute> {
-    if (!hasNetSmpp) throw new Error('CI is set but perl cannot load Net::SMPP: install libnet-smpp-perl');
     smsc = await startPerlSmsc(perlArgs);
     started = startRoute(routeOptions(smsc.port, overrides));
     await started.waitUp();

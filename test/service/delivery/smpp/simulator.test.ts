@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import smpp from 'smpp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type RunningSmsc, startSmsc } from '../../../../service/delivery/simulator/index.js';
-import { makeCertificates, opensslSkipReason, type TestCertificates } from '../../../helpers/certificates.js';
+import { makeCertificates, type TestCertificates } from '../../../helpers/certificates.js';
 import { repoRoot, runCli } from '../../../helpers/cli.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { routeOptions, type StartedRoute, startRoute, stored } from './helpers.js';
+import { requirePeer } from '../../../helpers/peers.js';
 
 const BIN = join(repoRoot, 'bin', 'smskit.js');
 
@@ -150,7 +151,7 @@ describe('the simulator library', () => {
     expect(new Set(states)).toEqual(new Set(['delivered', 'expired']));
   });
 
-  it.skipIf(opensslSkipReason() !== undefined)(
+  it.skipIf(requirePeer('openssl', 'smpp/simulator (TLS)').reason !== undefined)(
     'TLS: the route binds over TLS trusting the given CA, and refuses an unknown one',
     async () => {
       certificates = makeCertificates();
