@@ -12,10 +12,11 @@
  * conformance's, replay's and the contract diff's reporters map their outcomes onto it and write
  * no JUnit, HTML, JSON layout or escaping of their own.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from './source-tree.js';
 import { FUNCTION_LIMIT, MODULE_LIMIT, measureFile } from '../../tools/sizes.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,16 +38,6 @@ const FOLDERS: readonly Stage[] = ['catalogue', 'run', 'report', 'validate'];
 const API_FILES = ['index.ts', 'options.ts'];
 const BASE_FILES = ['types.ts', 'errors.ts'];
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return files(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** The stage of a file under conformance/, or undefined outside it. */
 function stageOf(file: string): Stage | undefined {
   const parts = relative(CONFORMANCE, file).split(sep);
@@ -59,21 +50,20 @@ function stageOf(file: string): Stage | undefined {
 function wrongWay(file: string, text: string): string[] {
   const from = stageOf(file)!;
   const allowed = new Set<Stage>([from, ...ALLOWED[from]]);
-  return [...text.matchAll(IMPORT)]
-    .map((m) => (m[1] ?? m[2]) as string)
+  return importsOf(text)
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) => ({ specifier, to: stageOf(resolve(dirname(file), specifier).replace(/\.js$/, '.ts')) }))
     .filter(({ to }) => to !== undefined && !allowed.has(to))
     .map(({ specifier, to }) => `${relative(ROOT, file)} (${from}) imports ${specifier} (${to})`);
 }
 
-const all = files(CONFORMANCE);
+const all = sourceFiles(CONFORMANCE);
 
 /** Packages that parse a command line: bin/'s alone. */
 const CLI_PACKAGES = ['yargs', 'yargs/helpers'];
 
 function cliImports(text: string): string[] {
-  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2]) as string).filter((s) => CLI_PACKAGES.includes(s));
+  return importsOf(text).filter((s) => CLI_PACKAGES.includes(s));
 }
 
 /** The reporters that map their outcomes onto the kit (report/): every file under these folders. */
@@ -142,7 +132,7 @@ describe('conformance stages', () => {
 });
 
 describe('the report kit', () => {
-  const reporters = REPORTER_FOLDERS.flatMap(files);
+  const reporters = REPORTER_FOLDERS.flatMap((folder) => sourceFiles(folder));
 
   it('writes every report: the reporters of conformance, replay and diff only map their outcomes onto it', () => {
     expect(reporters.length).toBeGreaterThan(0);

@@ -12,10 +12,11 @@
  * type holds particles that hold elements again (elements.ts → complex-types.ts → particles.ts →
  * elements.ts), allowed wherever the parse folder lives.
  */
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from './source-tree.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,28 +39,11 @@ type Circle = readonly string[];
 /** The XSD recursion: the only circle of modules the design has. */
 const ALLOWED: readonly Circle[] = [['parse/complex-types.ts', 'parse/elements.ts', 'parse/particles.ts']];
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function typescriptFiles(dir: string): string[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return []; // a product folder another branch has not created yet
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return typescriptFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** Module (root-relative, `/`-separated) → the modules it imports, from the modules' texts. */
 function importGraph(modules: ReadonlyMap<string, string>): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [module, text] of modules) {
-    const targets = [...text.matchAll(IMPORT)]
-      .map((m) => (m[1] ?? m[2]) as string)
+    const targets = importsOf(text)
       .filter((specifier) => specifier.startsWith('.'))
       .map((specifier) => join(dirname(module), specifier).split(sep).join('/').replace(/\.js$/, '.ts'))
       .filter((target) => modules.has(target));
@@ -131,7 +115,7 @@ function unexpected(found: readonly string[][], allowed: readonly Circle[]): str
 }
 
 function productModules(): Map<string, string> {
-  const files = PRODUCT.flatMap((folder) => typescriptFiles(join(ROOT, folder)));
+  const files = PRODUCT.flatMap((folder) => sourceFiles(join(ROOT, folder)));
   return new Map(files.map((file) => [relative(ROOT, file).split(sep).join('/'), readFileSync(file, 'utf8')]));
 }
 

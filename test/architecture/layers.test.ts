@@ -10,10 +10,11 @@
  * that to contract/diff/). The stages inside contract/ and generator/ are checked in
  * pipeline-stages.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from './source-tree.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -46,15 +47,6 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 };
 
 const SOURCE = /\.(ts|mts|mjs|cjs|js)$/;
-const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
-    return SOURCE.test(entry.name) ? [path] : [];
-  });
-}
 
 /** The top-level folder an import specifier lands in, or undefined for node: and npm packages. */
 function targetFolder(fromFile: string, specifier: string): string | undefined {
@@ -62,10 +54,6 @@ function targetFolder(fromFile: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const target = relative(ROOT, resolve(dirname(fromFile), specifier));
   return target.split(sep)[0];
-}
-
-function importsOf(text: string): string[] {
-  return [...text.matchAll(IMPORT)].map((m) => (m[1] ?? m[2]) as string);
 }
 
 /** The repository path (a .ts source) a relative import specifier lands on. */
@@ -79,7 +67,9 @@ function wrongImports(folder: string, file: string, text: string): string[] {
 }
 
 function violations(folder: string): string[] {
-  return sourceFiles(join(ROOT, folder)).flatMap((file) => wrongImports(folder, file, readFileSync(file, 'utf8')));
+  return sourceFiles(join(ROOT, folder), SOURCE).flatMap((file) =>
+    wrongImports(folder, file, readFileSync(file, 'utf8')),
+  );
 }
 
 describe('layers', () => {
@@ -141,7 +131,7 @@ describe('layers', () => {
 
   it('leaves every WSDL reader to the contract layer: no other module fetches or parses a WSDL', () => {
     const readers = ['conformance', 'bin', 'generator', 'migrate', 'contract']
-      .flatMap((folder) => sourceFiles(join(ROOT, folder)))
+      .flatMap((folder) => sourceFiles(join(ROOT, folder), SOURCE))
       .filter((file) => /\bparseWsdl\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(ROOT, file).split(sep).join('/'));
     expect(readers.sort()).toEqual(['contract/parse/index.ts', 'contract/read/index.ts']);

@@ -20,10 +20,11 @@
  * Also kept here: the server routes by what the bindings declare, so the modules that route
  * (server/pipeline.ts, server/routes.ts) spell no media type.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from './source-tree.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNTIME = join(ROOT, 'runtime');
@@ -71,16 +72,6 @@ const FOLDERS: Readonly<Record<string, Layer>> = {
   server: 'server',
 };
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return files(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** The layer of a file under runtime/, or undefined outside it (or in no layer). */
 function layerOf(file: string): Layer | undefined {
   const path = relative(RUNTIME, file).split(sep).join('/');
@@ -91,8 +82,7 @@ function layerOf(file: string): Layer | undefined {
 function wrongWay(file: string, text: string): string[] {
   const from = layerOf(file)!;
   const highest = LAYERS.indexOf(from);
-  return [...text.matchAll(IMPORT)]
-    .map((m) => (m[1] ?? m[2]) as string)
+  return importsOf(text)
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) => ({ specifier, to: layerOf(resolve(dirname(file), specifier).replace(/\.js$/, '.ts')) }))
     .filter(({ to }) => to !== undefined && LAYERS.indexOf(to) > highest)
@@ -106,7 +96,7 @@ function spelledMediaTypes(text: string): string[] {
   return [...text.matchAll(MEDIA_TYPE)].map((m) => m[0].slice(1));
 }
 
-const all = files(RUNTIME);
+const all = sourceFiles(RUNTIME);
 
 describe('runtime layers', () => {
   it('every file belongs to a layer', () => {

@@ -5,10 +5,11 @@
  * handlers; a route (SMPP, e-mail) and the simulator know the route contract, not the engine, the
  * routes file or the store. Checked from the imports.
  */
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from '../architecture/source-tree.js';
 
 const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), '../../service');
 
@@ -24,27 +25,10 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   'delivery/simulator': ['delivery/engine.ts', 'delivery/routes-file.ts', 'delivery/change-batcher.ts', 'store/'],
 };
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function files(dir: string): string[] {
-  let entries: Dirent[] = [];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return []; // a folder a branch does not have yet
-  }
-  return entries.flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return files(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 function violations(folder: string): string[] {
   const forbidden = FORBIDDEN[folder] ?? [];
-  return files(join(SERVICE, folder)).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(IMPORT)]
-      .map((m) => (m[1] ?? m[2]) as string)
+  return sourceFiles(join(SERVICE, folder)).flatMap((file) =>
+    importsOf(readFileSync(file, 'utf8'))
       .filter((specifier) => specifier.startsWith('.'))
       .map((specifier) => relative(SERVICE, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'))
       .filter((target) => forbidden.some((prefix) => target === prefix || target.startsWith(prefix)))
@@ -59,7 +43,7 @@ describe('service layers', () => {
 
   it('would see a wrong-way import', () => {
     const text = "import type { Receipt } from '../delivery/route.js';";
-    const specifier = [...text.matchAll(IMPORT)][0]?.[1] ?? '';
+    const specifier = importsOf(text)[0] ?? '';
     const target = relative(SERVICE, resolve(join(SERVICE, 'store'), specifier)).replace(/\.js$/, '.ts');
     expect(FORBIDDEN.store?.some((prefix) => target.startsWith(prefix))).toBe(true);
   });
