@@ -12,10 +12,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { delimiter, join } from 'node:path';
+import { sharedDir } from './shared-dir.js';
 
 /** True when the run is CI's: then nothing may skip for want of a peer. */
 export const inCi = (process.env.CI ?? '') !== '';
@@ -88,7 +86,7 @@ function resolvable(module: string): string | undefined {
   }
 }
 
-const ASMX_HOST = resolve(repoRoot, '../shared/asmx-host/asmx-host');
+const ASMX_HOST = join(sharedDir, 'asmx-host', 'asmx-host');
 
 function asmxHost(): string | undefined {
   try {
@@ -202,5 +200,5 @@ export function requireShared(sub: string, group: string): PeerGate {
 
 /** Why `../shared/<sub>` cannot be read, or undefined; for the bench, which skips rather than fails. */
 export function sharedMissing(sub: string): string | undefined {
-  return existsSync(resolve(repoRoot, '../shared', sub)) ? undefined : `../shared/${sub} is absent`;
+  return existsSync(join(sharedDir, sub)) ? undefined : `../shared/${sub} is absent`;
 }
