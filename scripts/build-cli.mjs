@@ -137,7 +137,8 @@ export async function buildCli({ root = ROOT, outDir = join(root, DEFAULT_OUT_DI
   mkdirSync(outDir, { recursive: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { cli: 'bin/cli.ts' },
+    // The SQLite writer thread is started from its own file (service/store/sqlite/writer.ts).
+    entryPoints: { cli: 'bin/cli.ts', 'writer-thread': 'service/store/sqlite/writer-thread.ts' },
     outdir: outDir,
     bundle: true,
     splitting: true,

@@ -36,6 +36,8 @@ export interface SmsAppOptions {
   /** How long a successful password verification is remembered (ms, default 10 min; 0 = never). */
   readonly credentialCacheTtlMs?: number;
   readonly busyTimeoutMs?: number;
+  /** SQLite: commit the hot-path writes on a thread of their own (see store/sqlite/writer.ts); `serve` does. */
+  readonly writerThread?: boolean;
   readonly clock?: () => number;
   /** One line per failed outbox commit and per delivery event worth a line (never request values). */
   readonly log?: (line: string) => void;
@@ -73,6 +75,7 @@ const OPTION_NAMES = new Set([
   'scrypt',
   'credentialCacheTtlMs',
   'busyTimeoutMs',
+  'writerThread',
   'clock',
   'log',
   'routesFile',
@@ -166,6 +169,7 @@ function appStoreOptions(
     ...(log === undefined ? {} : { log }),
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    ...(options.writerThread === undefined ? {} : { writerThread: options.writerThread }),
     onCommit,
     ...(log === undefined
       ? {}

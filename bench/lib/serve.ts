@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnTracked, stopChild } from './procs.js';
 import type { SendInput } from './payloads.js';
+import { profileArgs } from './servers.js';
 
 const PASSWORD = 'bench-password-1';
 /** The account's credentials and a valid message: every request is acknowledged. */
@@ -75,7 +76,7 @@ export async function startService(
   }
   const child = spawnTracked(
     process.execPath,
-    ['bin/smskit.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, ...extraArgs],
+    [...profileArgs('serve'), 'bin/smskit.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--db', db, ...extraArgs],
     { ...process.env, ...extraEnv },
   );
   let output = '';

@@ -171,6 +171,8 @@ async function startService(options: ServeOptions, log: (line: string) => void):
   try {
     const server = await startSmsServer({
       dbPath: options.db,
+      // The disk's fsync and the store's statements off the event loop that serves and sends.
+      writerThread: true,
       ...(options.dbPoolSize === undefined ? {} : { poolSize: options.dbPoolSize }),
       log,
       host: options.host,

@@ -31,6 +31,8 @@ export interface OpenStoreOptions extends StoreOptions {
   /** Delivery state changes: wait for the disk at each commit (full) or not (normal); see each store. */
   readonly deliveryDurability?: 'full' | 'normal';
   readonly busyTimeoutMs?: number;
+  /** SQLite: the hot-path writes on a thread of their own (see sqlite/writer.ts); ignored for PostgreSQL. */
+  readonly writerThread?: boolean;
   readonly poolSize?: number;
   readonly schema?: PostgresStoreOptions['schema'];
   readonly log?: (line: string) => void;
@@ -41,7 +43,7 @@ export interface OpenStoreOptions extends StoreOptions {
  * PostgreSQL (loading node-postgres only then), anything else is a SQLite file, as before.
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  const { db, durability, deliveryDurability, busyTimeoutMs, poolSize, schema, log, ...common } = options;
+  const { db, durability, deliveryDurability, busyTimeoutMs, writerThread, poolSize, schema, log, ...common } = options;
   const delivery = deliveryDurability === undefined ? {} : { deliveryDurability };
   if (isPostgresUrl(db)) {
     const { openPostgresStore } = await import('./postgres/store.js');
@@ -60,6 +62,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     path: db,
     ...(durability === undefined ? {} : { durability }),
     ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }),
+    ...(writerThread === undefined ? {} : { writerThread }),
   });
 }
 

@@ -9,6 +9,7 @@ import { StorageError } from '../../errors.js';
 import { sqliteAccounts, type SqliteAccounts } from './accounts.js';
 import { sqliteDelivery, type SqliteDelivery } from './delivery.js';
 import { type Durability, type OpenOptions, openDatabase, toStorageError } from './open.js';
+import { isAcceptance, runWriteOp, WRITE_FAILURE, type WriteOp } from './write-ops.js';
 import { OUTBOX_INSERT, sqliteOutbox, type SqliteOutbox, type toInsertRow } from './outbox.js';
 import { sqliteOutboxQueries, type SqliteOutboxQueries } from './outbox-query.js';
 
@@ -17,7 +18,10 @@ export type InsertRow = ReturnType<typeof toInsertRow>;
 /** One open connection and what is prepared on it. */
 export interface Connection {
   readonly db: Database.Database;
+  /** The rows in one immediate transaction of their own. */
   readonly insertBatch: (rows: readonly InsertRow[]) => void;
+  /** The rows inside the caller's transaction. */
+  readonly insertRows: (rows: readonly InsertRow[]) => void;
   readonly accounts: SqliteAccounts;
   readonly outbox: SqliteOutbox;
   readonly queries: SqliteOutboxQueries;
@@ -32,12 +36,14 @@ export interface ConnectionOptions extends OpenOptions {
 function connect(options: OpenOptions): Connection {
   const db = openDatabase(options);
   const insert = db.prepare(OUTBOX_INSERT);
-  const transaction = db.transaction((rows: readonly InsertRow[]) => {
+  const insertRows = (rows: readonly InsertRow[]): void => {
     for (const row of rows) insert.run(row);
-  });
+  };
+  const transaction = db.transaction(insertRows);
   return {
     db,
     insertBatch: (rows) => transaction.immediate(rows),
+    insertRows,
     accounts: sqliteAccounts(db),
     outbox: sqliteOutbox(db),
     queries: sqliteOutboxQueries(db),
@@ -60,6 +66,14 @@ function needsReopen(error: StorageError): boolean {
   );
 }
 
+/** One write waiting for its turn: an op of ./write-ops.ts and its arguments. */
+export interface PendingWrite {
+  readonly op: WriteOp;
+  readonly args: readonly unknown[];
+}
+
+export type WriteOutcome = { readonly value: unknown } | { readonly error: StorageError };
+
 export class SqliteConnection {
   private conn: Connection;
   private reopen = false;
@@ -67,6 +81,8 @@ export class SqliteConnection {
   closed = false;
   private readonly acceptSync: 'FULL' | 'NORMAL';
   private readonly deliverySync: 'FULL' | 'NORMAL';
+  /** What `writeTogether` last set on a connection (a reopened one starts from the opening value). */
+  private readonly synchronousOf = new WeakMap<Database.Database, 'FULL' | 'NORMAL'>();
 
   constructor(private readonly options: ConnectionOptions) {
     this.conn = connect(options);
@@ -117,6 +133,35 @@ export class SqliteConnection {
         if (deliverySync !== acceptSync) c.db.pragma(`synchronous = ${acceptSync}`);
       }
     });
+  }
+
+  /**
+   * Runs several writes as one immediate transaction: one COMMIT, so at most one fsync for all
+   * of them, and each page they share written to the WAL once. The commit waits for the disk
+   * when any write asks for it (acceptance at `durability`, delivery at `deliveryDurability`).
+   * If one write fails, the transaction is rolled back and each write runs again in a
+   * transaction of its own, so a failure is that write's alone and nothing is half-written.
+   */
+  writeTogether(writes: readonly PendingWrite[]): WriteOutcome[] {
+    if (this.closed) return writes.map(() => ({ error: new StorageError('StorageClosed', 'the store is closed') }));
+    const full = writes.some((w) => (isAcceptance(w.op) ? this.acceptSync : this.deliverySync) === 'FULL');
+    try {
+      return this.use('cannot commit to the store', (c) => {
+        this.synchronous(c.db, full ? 'FULL' : 'NORMAL');
+        const values = c.db.transaction(() => writes.map((w) => runWriteOp(c, w.op, w.args))).immediate();
+        return values.map((value) => ({ value }));
+      });
+    } catch (error) {
+      if (writes.length === 1) return [{ error: toStorageError(error, WRITE_FAILURE[writes[0]!.op]) }];
+      return writes.map((w) => this.writeTogether([w])[0]!);
+    }
+  }
+
+  /** `synchronous` is per connection and read at each COMMIT; set only when it changes. */
+  private synchronous(db: Database.Database, level: 'FULL' | 'NORMAL'): void {
+    if (this.synchronousOf.get(db) === level) return;
+    db.pragma(`synchronous = ${level}`);
+    this.synchronousOf.set(db, level);
   }
 
   close(): void {

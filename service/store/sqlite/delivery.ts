@@ -50,7 +50,7 @@ type LeaseRow = { id: string; attempts: number; route: string | null };
 class SqliteDeliveryStatements implements SqliteDelivery {
   private readonly claimStatements = new Map<string, Database.Statement<unknown[], QueuedRecord>>();
   private readonly event: EventStatement;
-  private readonly toSending: Database.Statement;
+  private readonly claimEvents: Database.Statement<[number, string, string]>;
   private readonly renew: Database.Statement;
   private readonly changes: (change: OwnedChange) => boolean;
   private readonly receipt: (change: ReceiptChange) => boolean;
@@ -60,36 +60,40 @@ class SqliteDeliveryStatements implements SqliteDelivery {
       `INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
        VALUES (@message_id, @at, @state, @attempt, @route, @smsc_id, @code, @text)`,
     );
-    this.toSending = db.prepare(
-      `UPDATE outbox SET state = 'sending', attempts = attempts + 1, route = ?, lease_owner = ?, lease_until = ?,
-         updated_at = ? WHERE id = ? AND state = 'queued'`,
+    this.claimEvents = db.prepare(
+      `INSERT INTO outbox_events (message_id, at, state, attempt, route)
+       SELECT value ->> 0, ?, 'sending', value ->> 1, ? FROM json_each(?)`,
     );
     this.renew = db.prepare(`UPDATE outbox SET lease_until = ? WHERE state = 'sending' AND lease_owner = ?`);
     this.changes = ownedChanges(db, this.event);
     this.receipt = receiptChange(db, this.event);
   }
 
+  /**
+   * Two statements however many are claimed: the UPDATE takes the due rows (RETURNING them), and
+   * one INSERT writes their `sending` events from a JSON list.
+   */
   claim(request: ClaimRequest): ClaimedMessage[] {
     const list = 'only' in request.carriers ? request.carriers.only : request.carriers.except;
     if ('only' in request.carriers && list.length === 0) return [];
-    const rows = this.claimStatement(request.carriers).all(request.now, ...list, request.limit);
-    return rows.map((row) => {
-      this.toSending.run(request.route, request.owner, request.leaseUntil, request.now, row.id);
-      const attempt = row.attempts + 1;
-      this.event.run(eventRow(row.id, request.now, 'sending', attempt, request.route));
-      return {
-        id: row.id,
-        createdAt: row.created_at,
-        smsto: row.smsto,
-        carrierCode: row.carrier_code,
-        smsmsg: row.smsmsg,
-        encoding: row.encoding,
-        segments: row.segments,
-        port: row.port,
-        attempt,
-        possibleDuplicate: row.possible_duplicate === 1,
-      };
-    });
+    const { route, owner, leaseUntil, now, limit } = request;
+    const rows = this.claimStatement(request.carriers).all(route, owner, leaseUntil, now, now, ...list, limit);
+    if (rows.length === 0) return [];
+    // RETURNING gives no order: acceptance order is the id's.
+    rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+    this.claimEvents.run(now, route, JSON.stringify(rows.map((row) => [row.id, row.attempts])));
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      smsto: row.smsto,
+      carrierCode: row.carrier_code,
+      smsmsg: row.smsmsg,
+      encoding: row.encoding,
+      segments: row.segments,
+      port: row.port,
+      attempt: row.attempts,
+      possibleDuplicate: row.possible_duplicate === 1,
+    }));
   }
 
   apply(batch: readonly DeliveryChange[]): boolean[] {
@@ -151,8 +155,11 @@ class SqliteDeliveryStatements implements SqliteDelivery {
       const filter =
         'only' in selection ? `carrier_code IN (${marks})` : list.length === 0 ? '1' : `carrier_code NOT IN (${marks})`;
       statement = this.db.prepare<unknown[], QueuedRecord>(
-        `SELECT ${CLAIM_COLUMNS} FROM outbox INDEXED BY outbox_queued
-         WHERE state = 'queued' AND next_attempt_at <= ? AND ${filter} ORDER BY id LIMIT ?`,
+        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, route = ?, lease_owner = ?, lease_until = ?,
+           updated_at = ?
+         WHERE id IN (SELECT id FROM outbox INDEXED BY outbox_queued
+                      WHERE state = 'queued' AND next_attempt_at <= ? AND ${filter} ORDER BY id LIMIT ?)
+         RETURNING ${CLAIM_COLUMNS}`,
       );
       this.claimStatements.set(key, statement);
     }
@@ -229,29 +236,28 @@ function ownedChanges(db: Database.Database, event: EventStatement): (change: Ow
 /**
  * A receipt settles its part; the message takes the part's state when that is a failure, and
  * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
- * changes (a late receipt for an attempt that was since retried updates its part only).
+ * changes (a late receipt for an attempt that was since retried updates its part only). Three
+ * statements: the part (RETURNING whose it is), the message (its WHERE checks the other parts),
+ * and the event when the message changed.
  */
 function receiptChange(db: Database.Database, event: EventStatement): (change: ReceiptChange) => boolean {
-  const findPart = db.prepare<[string, string], { message_id: string; attempt: number }>(
-    'SELECT message_id, attempt FROM outbox_parts WHERE route = ? AND peer_id = ?',
-  );
-  const settlePart = db.prepare('UPDATE outbox_parts SET state = ? WHERE route = ? AND peer_id = ?');
-  const undelivered = db.prepare<[string, number], { n: number }>(
-    `SELECT count(*) AS n FROM outbox_parts WHERE message_id = ? AND attempt = ?
-       AND (state IS NULL OR state != 'delivered')`,
+  const settlePart = db.prepare<[string, string, string], { message_id: string; attempt: number }>(
+    'UPDATE outbox_parts SET state = ? WHERE route = ? AND peer_id = ? RETURNING message_id, attempt',
   );
   const settleMessage = db.prepare(
     `UPDATE outbox SET state = @state, updated_at = @at, error_code = @code, error_text = @text
-     WHERE id = @id AND state = 'accepted'`,
+     WHERE id = @id AND state = 'accepted'
+       AND (@state != 'delivered' OR NOT EXISTS (
+         SELECT 1 FROM outbox_parts INDEXED BY outbox_parts_message
+         WHERE message_id = @id AND attempt = @attempt AND (state IS NULL OR state != 'delivered')))`,
   );
   return ({ route, at, receipt }) => {
-    const found = findPart.get(route, receipt.peerId);
+    const found = settlePart.get(receipt.state, route, receipt.peerId);
     if (found === undefined) return false;
-    settlePart.run(receipt.state, route, receipt.peerId);
-    if (receipt.state === 'delivered' && (undelivered.get(found.message_id, found.attempt)?.n ?? 0) > 0) return true;
     const failed = receipt.state !== 'delivered';
     const values = {
       id: found.message_id,
+      attempt: found.attempt,
       state: receipt.state,
       at,
       code: failed ? receipt.code : null,

@@ -1,6 +1,7 @@
 /**
  * The SQLite store: accounts, the outbox (with group commit, ./group-commit.ts) and the delivery
- * engine's state changes, on one connection (./connection.ts).
+ * engine's state changes, on one connection (./connection.ts), or with the hot-path writes on a
+ * second connection in the writer thread (./writer.ts) when `writerThread` is set.
  *
  * An acknowledged id is durable (see open.ts for how durable). A failed commit stores and
  * acknowledges nothing of its batch; the next batch simply tries again, so the store recovers by
@@ -12,6 +13,7 @@ import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
 import { SqliteConnection } from './connection.js';
 import { GroupCommit } from './group-commit.js';
+import { type SqliteWriter, startSqliteWriter } from './writer.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -25,6 +27,12 @@ export interface SqliteStoreOptions extends StoreOptions {
    */
   readonly deliveryDurability?: 'full' | 'normal';
   readonly busyTimeoutMs?: number;
+  /**
+   * Commit acceptance and delivery writes on a thread of their own (./writer.ts), so the disk
+   * never stops the event loop: what `smskit serve` does. Off by default: a short command (and
+   * most tests) has nothing to gain from starting a thread.
+   */
+  readonly writerThread?: boolean;
 }
 
 export interface SqliteStore extends Store {
@@ -34,13 +42,15 @@ export interface SqliteStore extends Store {
 
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const connection = new SqliteConnection(options);
-  const commits = new GroupCommit(connection, options);
+  // After the event loop's connection has created and migrated the schema.
+  const writer = options.writerThread === true ? startSqliteWriter(options) : undefined;
+  const commits = new GroupCommit(connection, options, writer);
   const read = connection.read.bind(connection);
   return {
     kind: 'sqlite',
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
-    delivery: sqliteDeliveryStore(connection),
+    delivery: writer === undefined ? sqliteDeliveryStore(connection) : threadedDeliveryStore(writer),
     getAccount: (email) => read('cannot read the account', (c) => c.accounts.getAccount(email)),
     listAccounts: () => read('cannot list accounts', (c) => c.accounts.listAccounts()),
     insertAccount: (row) => read('cannot add the account', (c) => c.accounts.insertAccount(row)),
@@ -58,6 +68,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       if (connection.closed) return;
       connection.closed = true;
       commits.flush();
+      await writer?.close();
       connection.close();
     },
     get database() {
@@ -75,5 +86,16 @@ function sqliteDeliveryStore(connection: SqliteConnection): DeliveryStore {
     renewLeases: (owner, until) => call('cannot renew leases', (d) => d.renewLeases(owner, until)),
     recoverExpiredLeases: (now) => call('cannot take back stale messages', (d) => d.recoverExpiredLeases(now)),
     expireOverdue: (before, now) => call('cannot expire messages', (d) => d.expireOverdue(before, now)),
+  };
+}
+
+/** The same calls on the writer thread, where each joins the next batch's transaction. */
+function threadedDeliveryStore(writer: SqliteWriter): DeliveryStore {
+  return {
+    claim: (request) => writer.write('claim', request),
+    apply: (changes) => writer.write('apply', changes),
+    renewLeases: (owner, until) => writer.write('renewLeases', owner, until),
+    recoverExpiredLeases: (now) => writer.write('recoverExpiredLeases', now),
+    expireOverdue: (before, now) => writer.write('expireOverdue', before, now),
   };
 }

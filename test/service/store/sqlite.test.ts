@@ -21,3 +21,16 @@ describeStore('sqlite', {
     };
   },
 });
+
+// The same contract with the hot-path writes on the writer thread, as `smskit serve` runs them.
+describeStore('sqlite, writer thread', {
+  async fresh(options = {}) {
+    const path = join(dir, `contract-${counter++}.db`);
+    const store = openSqliteStore({ ...options, path, writerThread: true });
+    return {
+      store,
+      another: async (more = {}) => openSqliteStore({ ...more, path, writerThread: true }),
+      dispose: () => store.close(),
+    };
+  },
+});

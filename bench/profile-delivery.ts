@@ -1,0 +1,123 @@
+/**
+ * Where a delivered message's time goes: `smskit serve --routes` (SQLite, one SMPP route, window
+ * 10) and the SMSC simulator, N messages sent over HTTP POST (32 at a time), then waited for until
+ * every one is final. Prints the CPU each process spent per delivered message (user + system, from
+ * /proc: steadier than a msg/s figure on a shared machine) and the wall-clock rates.
+ *   npx tsx bench/profile-delivery.ts [messages] [--profile DIR] [--strace]
+ * --profile: the serve process writes a --cpu-prof profile into DIR/serve when it stops.
+ * --strace: counts serve's system calls (all threads) over the measured part, per message: fsyncs,
+ * writes to sockets and to the database (strace slows the process: read the counts, not the rates).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { sendRequest } from './lib/payloads.js';
+import { cpuSeconds, installCleanup, killAll, stopChild } from './lib/procs.js';
+import { ACCOUNT_INPUT, startService } from './lib/serve.js';
+import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from './lib/smsc.js';
+
+installCleanup();
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args[at + 1];
+};
+const messages = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
+const profileDir = option('--profile');
+const traced = args.includes('--strace');
+
+/** `strace -c` attached to a process and its threads; `stop` returns the summary table. */
+function traceSyscalls(pid: number, file: string): { stop(): Promise<string> } {
+  const tracer = spawn('strace', ['-f', '-c', '-o', file, '-p', String(pid)], { stdio: 'ignore' });
+  return {
+    async stop() {
+      tracer.kill('SIGINT');
+      await new Promise((resolve) => tracer.once('exit', resolve));
+      return readFileSync(file, 'utf8');
+    },
+  };
+}
+
+/** The calls per message of the summary's interesting rows. */
+function perMessage(summary: string, count: number): string {
+  const wanted = ['fsync', 'fdatasync', 'pwrite64', 'pread64', 'writev', 'write', 'read', 'epoll_wait', 'futex'];
+  const lines: string[] = [];
+  for (const line of summary.split('\n')) {
+    const cells = line.trim().split(/\s+/);
+    const name = cells.at(-1) ?? '';
+    if (!wanted.includes(name)) continue;
+    const calls = Number(cells[3]);
+    lines.push(`${name} ${(calls / count).toFixed(3)}`);
+  }
+  return lines.join(', ');
+}
+
+async function sendAll(origin: string, count: number, concurrency: number): Promise<void> {
+  const request = sendRequest('http-post', ACCOUNT_INPUT);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next++;
+      const response = await fetch(origin + request.path, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body ?? null,
+      });
+      await response.text();
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+function openCount(db: string): number {
+  const handle = new Database(db, { readonly: true });
+  try {
+    return (
+      handle
+        .prepare<[], { n: number }>(`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending', 'accepted')`)
+        .get()?.n ?? 0
+    );
+  } finally {
+    handle.close();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-profile-delivery-'));
+try {
+  const smsc = await forkBenchSmsc();
+  const routes = writeBenchRoutes(dir, await smscPort(smsc));
+  if (profileDir !== undefined) process.env.BENCH_PROFILE = profileDir;
+  const service = await startService(['--routes', routes], ROUTES_ENV, dir);
+  service.child.stderr?.pipe(process.stderr);
+  // A warm-up message pays the password check and the bind before the clock starts.
+  await sendAll(service.origin, 1, 1);
+  while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpu0 = { serve: cpuSeconds(service.child.pid) ?? 0, smsc: cpuSeconds(smsc.pid) ?? 0 };
+  const tracer = traced ? traceSyscalls(service.child.pid!, join(dir, 'strace.txt')) : undefined;
+  if (tracer !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+  const started = performance.now();
+  await sendAll(service.origin, messages, 32);
+  const accepted = performance.now();
+  while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const finished = performance.now();
+  const syscalls = await tracer?.stop();
+  const serve = (cpuSeconds(service.child.pid) ?? 0) - cpu0.serve;
+  const simulator = (cpuSeconds(smsc.pid) ?? 0) - cpu0.smsc;
+  const cpuPerMessage = (seconds: number) => ((seconds / messages) * 1e6).toFixed(1);
+  process.stdout.write(
+    `${messages} messages: acknowledged at ${Math.round(messages / ((accepted - started) / 1000))} msg/s, ` +
+      `all final at ${Math.round(messages / ((finished - started) / 1000))} msg/s\n` +
+      `CPU per message: serve ${cpuPerMessage(serve)} µs, SMSC simulator ${cpuPerMessage(simulator)} µs\n` +
+      (syscalls === undefined
+        ? ''
+        : `system calls per message (serve, all threads): ${perMessage(syscalls, messages)}\n`),
+  );
+  await service.cleanup();
+  await stopChild(smsc);
+} finally {
+  killAll();
+  rmSync(dir, { recursive: true, force: true });
+}

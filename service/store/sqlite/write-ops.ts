@@ -1,0 +1,53 @@
+/**
+ * The SQLite store's writes on the hot path, by name: acceptance's batch insert and the delivery
+ * engine's calls. One table serves both ways of running them, on the event loop's own connection
+ * (inline) or in the writer thread (./writer-thread.ts), so the two cannot drift apart. Each op
+ * runs inside a transaction its caller opens; what a failure is called comes with the op.
+ */
+import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
+import type { Connection, InsertRow } from './connection.js';
+
+export interface WriteOps {
+  insert(rows: readonly InsertRow[]): void;
+  claim(request: ClaimRequest): ClaimedMessage[];
+  apply(changes: readonly DeliveryChange[]): boolean[];
+  renewLeases(owner: string, leaseUntil: number): void;
+  recoverExpiredLeases(now: number): number;
+  expireOverdue(createdBefore: number, now: number): number;
+}
+
+export type WriteOp = keyof WriteOps;
+
+/** What a failure of each op is reported as (the StorageError's message starts with it). */
+export const WRITE_FAILURE: Readonly<Record<WriteOp, string>> = {
+  insert: 'cannot commit to the outbox',
+  claim: 'cannot claim messages to send',
+  apply: 'cannot record delivery states',
+  renewLeases: 'cannot renew leases',
+  recoverExpiredLeases: 'cannot take back stale messages',
+  expireOverdue: 'cannot expire messages',
+};
+
+/** Whether the op is acceptance (durable at `durability`) or a delivery change (at `deliveryDurability`). */
+export function isAcceptance(op: WriteOp): boolean {
+  return op === 'insert';
+}
+
+/** Runs one op on an open connection, inside the caller's transaction. */
+export function runWriteOp(c: Connection, op: WriteOp, args: readonly unknown[]): unknown {
+  const d = c.delivery;
+  switch (op) {
+    case 'insert':
+      return c.insertRows(args[0] as readonly InsertRow[]);
+    case 'claim':
+      return d.claim(args[0] as ClaimRequest);
+    case 'apply':
+      return d.apply(args[0] as readonly DeliveryChange[]);
+    case 'renewLeases':
+      return d.renewLeases(args[0] as string, args[1] as number);
+    case 'recoverExpiredLeases':
+      return d.recoverExpiredLeases(args[0] as number);
+    case 'expireOverdue':
+      return d.expireOverdue(args[0] as number, args[1] as number);
+  }
+}
