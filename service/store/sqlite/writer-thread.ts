@@ -4,7 +4,7 @@
  * write that arrives while the previous batch commits is committed with the next one, as one
  * transaction (acceptance and delivery changes share the fsync: ./connection.ts `writeTogether`).
  *
- * Messages in: `{ seq, op, args }` (an op of ./write-ops.ts) and `{ close: true }`. Out:
+ * Messages in: arrays of `{ seq, op, args }` (an op of ./write-ops.ts) and `{ close: true }`. Out:
  * `{ seq, value }` or `{ seq, error }` after the batch's COMMIT returned, `{ ready: true }` once the
  * connection is open, `{ closed: true }` after the last batch and the connection's close.
  */
@@ -70,9 +70,9 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
       port.close();
     }
   };
-  port.on('message', (message: WriteRequest | { close: true }) => {
+  port.on('message', (message: readonly WriteRequest[] | { close: true }) => {
     if ('close' in message) closing = true;
-    else pending.push(message);
+    else pending.push(...message);
     // The end of this turn: every request posted together is committed together.
     if (!scheduled) {
       scheduled = true;

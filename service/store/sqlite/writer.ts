@@ -54,6 +54,8 @@ class ThreadedWriter implements SqliteWriter {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, Waiting>();
   private seq = 0;
+  private outgoing: WriteRequest[] = [];
+  private posting: NodeJS.Immediate | undefined;
   private closed: Promise<void> | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -68,8 +70,18 @@ class ThreadedWriter implements SqliteWriter {
       // Held while writes wait, so a process with nothing else to do still sees them commit.
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(seq, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ seq, op, args } satisfies WriteRequest);
+      this.outgoing.push({ seq, op, args });
+      // One message per turn of the event loop, however many writes it made: a post costs more
+      // than the copy of what it carries.
+      this.posting ??= setImmediate(() => this.post());
     });
+  }
+
+  private post(): void {
+    this.posting = undefined;
+    const requests = this.outgoing;
+    this.outgoing = [];
+    if (requests.length > 0) this.worker?.postMessage(requests);
   }
 
   close(): Promise<void> {
@@ -77,6 +89,8 @@ class ThreadedWriter implements SqliteWriter {
       const worker = this.worker;
       if (worker === undefined) return resolve();
       worker.once('exit', () => resolve());
+      if (this.posting !== undefined) clearImmediate(this.posting);
+      this.post();
       worker.postMessage({ close: true });
     });
     return this.closed;
@@ -124,5 +138,7 @@ class ThreadedWriter implements SqliteWriter {
         : new StorageError(reason.code, reason.message, reason.driverCode);
     for (const waiter of this.waiting.values()) waiter.reject(failure);
     this.waiting.clear();
+    // Not yet posted: failed with the rest, so never written by a thread started later.
+    this.outgoing = [];
   }
 }
