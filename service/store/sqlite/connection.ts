@@ -145,14 +145,15 @@ export class SqliteConnection {
   writeTogether(writes: readonly PendingWrite[]): WriteOutcome[] {
     if (this.closed) return writes.map(() => ({ error: new StorageError('StorageClosed', 'the store is closed') }));
     const full = writes.some((w) => (isAcceptance(w.op) ? this.acceptSync : this.deliverySync) === 'FULL');
+    const what = writes.length === 1 ? WRITE_FAILURE[writes[0]!.op] : 'cannot commit to the store';
     try {
-      return this.use('cannot commit to the store', (c) => {
+      return this.use(what, (c) => {
         this.synchronous(c.db, full ? 'FULL' : 'NORMAL');
         const values = c.db.transaction(() => writes.map((w) => runWriteOp(c, w.op, w.args))).immediate();
         return values.map((value) => ({ value }));
       });
     } catch (error) {
-      if (writes.length === 1) return [{ error: toStorageError(error, WRITE_FAILURE[writes[0]!.op]) }];
+      if (writes.length === 1) return [{ error: toStorageError(error, what) }];
       return writes.map((w) => this.writeTogether([w])[0]!);
     }
   }

@@ -1,0 +1,98 @@
+/**
+ * What the SQLite writer thread adds to the store contract (which sqlite.test.ts runs on it
+ * too): writes of one turn share a transaction, yet one write's failure is that write's alone;
+ * the event loop runs while the thread commits; close commits what was posted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StorageError } from '../../../service/errors.js';
+import { type NewMessage, openSqliteStore } from '../../../service/store/index.js';
+import { message } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-store-writer-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+const T0 = 1_800_000_000_000;
+
+function fresh() {
+  return openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, clock: () => T0 });
+}
+
+describe('the SQLite writer thread', () => {
+  it('isolates a failing write from the others posted in the same turn', async () => {
+    const store = fresh();
+    try {
+      const queued = await store.enqueue(message('first'));
+      // An encoding the schema's CHECK refuses: this insert fails inside the shared transaction.
+      const bad = { ...message('bad'), encoding: 'latin1' } as unknown as NewMessage;
+      const [refused, claimed, accepted] = await Promise.allSettled([
+        store.enqueue(bad),
+        store.delivery.claim({
+          route: 'smsc',
+          carriers: { except: [] },
+          limit: 10,
+          owner: 'w',
+          now: T0,
+          leaseUntil: T0 + 60_000,
+        }),
+        store.enqueue(message('second')),
+      ]);
+      // The two enqueues of one turn are one insert: both fail together, as a batch always did.
+      expect(refused.status).toBe('rejected');
+      expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(StorageError);
+      expect((refused as PromiseRejectedResult).reason.message).toMatch(
+        /^cannot commit to the outbox: CHECK constraint/,
+      );
+      expect(accepted.status).toBe('rejected');
+      // The claim in the same transaction went through and is committed.
+      expect(claimed).toMatchObject({ status: 'fulfilled', value: [{ id: queued.id, attempt: 1 }] });
+      expect(await store.getMessage(queued.id)).toMatchObject({ state: 'sending' });
+      expect(await store.countOutbox()).toBe(1);
+      // And the next batch is written as if nothing happened.
+      const next = await store.enqueue(message('third'));
+      expect(await store.getMessage(next.id)).toMatchObject({ smsmsg: 'third', state: 'queued' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps the event loop turning while a large batch commits', async () => {
+    const store = openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, maxBatch: 100_000 });
+    try {
+      // One batch of 20,000 rows; count the event loop's turns until its commit answers.
+      let turns = 0;
+      let spinning = true;
+      const spin = (): void => {
+        if (!spinning) return;
+        turns++;
+        setImmediate(spin);
+      };
+      const all = Promise.all(Array.from({ length: 20_000 }, (_, i) => store.enqueue(message(`m${i}`))));
+      setImmediate(spin);
+      await all;
+      spinning = false;
+      // On the event loop's own connection the commit would run before the first turn ends: 0.
+      expect(turns).toBeGreaterThan(1);
+      expect(await store.countOutbox()).toBe(20_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('commits what was posted before close, then refuses', async () => {
+    const store = fresh();
+    const pending = Array.from({ length: 50 }, (_, i) => store.enqueue(message(`late${i}`)));
+    await store.close();
+    const answered = await Promise.allSettled(pending);
+    expect(answered.every((a) => a.status === 'fulfilled')).toBe(true);
+    await expect(store.enqueue(message('after'))).rejects.toMatchObject({ code: 'StorageClosed' });
+    const reopened = openSqliteStore({ path: join(dir, `writer-${counter - 1}.db`) });
+    try {
+      expect(await reopened.countOutbox()).toBe(50);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
