@@ -3,7 +3,8 @@
  * (`startSmsc` in its own process), window 10. Messages are sent over HTTP POST at full load for
  * a few seconds; then the run waits until every acknowledged message has its receipt. Every
  * figure is read back from the outbox and its history (durable state writes, as served):
- *   - acceptance msg/s with delivery running beside it (the load generator's 2xx rate);
+ *   - acceptance msg/s with delivery running beside it (the load generator's 2xx rate), against
+ *     the same load on `smskit serve` without routes in the same run;
  *   - end to end msg/s: messages / (last receipt recorded − first acceptance);
  *   - accepted msg/s: messages / (last `accepted` − first acceptance);
  *   - p50/p99 acceptance → accepted latency per message;
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sendRequest } from '../lib/payloads.js';
 import { stopChild } from '../lib/procs.js';
-import { limitRow, type Row, type Settings } from '../lib/report.js';
+import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
 import { ACCOUNT_INPUT, startService } from '../lib/serve.js';
 import { startLoadGenerator } from '../lib/servers.js';
 import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from '../lib/smsc.js';
@@ -157,10 +158,32 @@ async function run(throughput: number, loadSpec: Load, stateDurability: 'normal'
   }
 }
 
+/** The same load on `smskit serve` without routes: what acceptance alone reaches in this run. */
+async function acceptanceAlone(settings: Settings): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
+  const service = await startService([], {}, dir);
+  const load = await startLoadGenerator();
+  try {
+    const r = await load.run({
+      url: service.origin,
+      request: sendRequest('http-post', ACCOUNT_INPUT),
+      connections: settings.connections,
+      seconds: settings.seconds,
+    });
+    if (r.failures > 0) throw new Error(`${r.failures} failed requests under load`);
+    return r.rps;
+  } finally {
+    load.child.kill('SIGTERM');
+    await service.cleanup();
+  }
+}
+
 export async function runDeliverySection(
   settings: Settings,
   log: (line: string) => void,
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const alone = await acceptanceAlone(settings);
+  log(`  acceptance without routes: ${Math.round(alone)} msg/s`);
   const full = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections });
   const t = full.timeline;
   log(
@@ -181,10 +204,20 @@ export async function runDeliverySection(
   const rows: Row[] = [
     limitRow(
       { section: 'delivery', name: 'end to end (HTTP → delivered)', figure: t.endToEndPerSecond, unit: 'msg/s' },
-      { min: 2000 },
+      { min: 5000 },
     ),
     { section: 'delivery', name: 'HTTP → accepted by the SMSC', figure: t.acceptedPerSecond, unit: 'msg/s' },
-    { section: 'delivery', name: 'acceptance with delivery beside it', figure: full.acceptedRps, unit: 'msg/s' },
+    ratioRow(
+      {
+        section: 'delivery',
+        name: 'acceptance with delivery beside it',
+        figure: full.acceptedRps,
+        unit: 'msg/s',
+        peer: 'no routes',
+        peerFigure: alone,
+      },
+      { min: 0.5 },
+    ),
     { section: 'delivery', name: 'p99 acceptance → accepted', figure: t.p99AcceptedMs, unit: 'ms' },
     {
       section: 'delivery',
@@ -214,5 +247,5 @@ export async function runDeliverySection(
       { below: 1 },
     ),
   ];
-  return { rows, figures: { full, fsynced, capped } };
+  return { rows, figures: { alone, full, fsynced, capped } };
 }
