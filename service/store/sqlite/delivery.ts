@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { ClaimedMessage, ClaimRequest, CarrierSelection, DeliveryChange } from '../delivery.js';
 import type { Encoding } from '../../sms/segments.js';
+import { firstIdAt } from '../ids.js';
 
 export interface SqliteDelivery {
   claim(request: ClaimRequest): ClaimedMessage[];
@@ -126,10 +127,13 @@ class SqliteDeliveryStatements implements SqliteDelivery {
 
   expireOverdue(createdBefore: number, now: number): number {
     const overdue = this.db
-      .prepare<[number], LeaseRow>(
-        `SELECT id, attempts, route FROM outbox INDEXED BY outbox_queued WHERE state = 'queued' AND created_at < ?`,
+      .prepare<[string, number], LeaseRow>(
+        // An id starts with its creation time: the bound on it makes this a search of the overdue
+        // alone, where created_at alone would read every queued message.
+        `SELECT id, attempts, route FROM outbox INDEXED BY outbox_queued
+         WHERE state = 'queued' AND id < ? AND created_at < ?`,
       )
-      .all(createdBefore);
+      .all(firstIdAt(createdBefore), createdBefore);
     const expire = this.db.prepare(
       `UPDATE outbox SET state = 'expired', updated_at = ?, error_code = 'VALIDITY',
          error_text = 'not sent within its validity period' WHERE id = ? AND state = 'queued'`,

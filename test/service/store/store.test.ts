@@ -142,6 +142,51 @@ describe('open and schema', () => {
     }
   });
 
+  it('keeps the count per state without reading the outbox: counted on upgrade, then kept by every write', async () => {
+    const path = freshPath();
+    const v4 = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 4)) v4.exec(migration);
+    v4.pragma('user_version = 4');
+    v4.exec(`
+      INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port, smsmsg,
+                          state, updated_at)
+        VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att',
+                'gsm7', 1, NULL, 'old', 'delivered', 1700000000300),
+               ('SMS-01HF7YAT3V65A2YJVXTXM4Y11M', 1700000000001, 'a@example.com', 'ACME', '+14155550123', 'att',
+                'gsm7', 1, NULL, 'old', 'queued', 1700000000001);`);
+    v4.close();
+    const store = openSqliteStore({ path });
+    const counted = () =>
+      Object.fromEntries(
+        store.database
+          .prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
+          .all()
+          .map((r) => [r.state, r.n]),
+      );
+    try {
+      expect(await store.countByState()).toEqual({ delivered: 1, queued: 1 });
+      for (let i = 0; i < 5; i++) await store.enqueue(message(`new${i}`));
+      const now = Date.now();
+      await store.delivery.claim({
+        route: 'r',
+        carriers: { except: [] },
+        limit: 3,
+        owner: 'me',
+        now,
+        leaseUntil: now + 1000,
+      });
+      expect(await store.countByState()).toEqual({ delivered: 1, queued: 3, sending: 3 });
+      expect(await store.countByState()).toEqual(counted());
+      // Retention deletes the delivered message: its count goes with it.
+      expect(await store.pruneOutbox(1700000000500, 'messages')).toBe(1);
+      expect(await store.countByState()).toEqual({ queued: 3, sending: 3 });
+      expect(await store.countByState()).toEqual(counted());
+      expect(await store.countOutbox()).toBe(6);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a database from a newer smskit', () => {
     const path = freshPath();
     const db = new Database(path);
