@@ -14,7 +14,7 @@
  *   - p99 acceptance → accepted: smskit, acceptance → `accepted` in the outbox history; Kannel,
  *     request sent → its type-8 report (includes the HTTP callback's own delay).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -205,7 +205,8 @@ export async function runGatewaySection(
         record: (_since, acknowledged) => dlrRecord(dlr, acknowledged),
       },
     ];
-    return await rounds(sides, load, settings, log, dlr);
+    const result = await rounds(sides, load, settings, log, dlr);
+    return { rows: result.rows, figures: { ...result.figures, kannelLog: kannelWarnings(dir) } };
   } finally {
     load.child.kill('SIGTERM');
     for (const stop of stops.reverse()) await stop();
@@ -213,6 +214,27 @@ export async function runGatewaySection(
     await Promise.all([stopChild(smskitSmsc), stopChild(kannelSmsc)]);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Kannel's warnings and errors of the run (log level 2), counted by their text: why a receipt went missing. */
+function kannelWarnings(dir: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const file of ['bearerbox.log', 'smsbox.log']) {
+    let text = '';
+    try {
+      text = readFileSync(join(dir, file), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      // "2026-11-28 17:47:01 [1234] [6] WARNING: DLR[internal]: ..." → "bearerbox.log WARNING: DLR[internal]: ..."
+      const message = /\] ((?:WARNING|ERROR|PANIC):.*)$/.exec(line)?.[1];
+      if (message === undefined) continue;
+      const key = `${file} ${message.replace(/\d+/g, 'N').slice(0, 160)}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+  }
+  return counts;
 }
 
 async function rounds(
