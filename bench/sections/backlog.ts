@@ -5,8 +5,9 @@
  * `serve --routes` against the SMSC simulator (one SMPP route, window 10) and measures:
  *   - drain rate: messages received by the SMSC ÷ (last − first), for a 10,000-message backlog
  *     drained to the end and for the large one (1,000,000; --quick 100,000) over a fixed window
- *     from its first submit (30 s; a full drain would take many minutes), with nothing else
- *     asking serve for anything; the ratio is the figure;
+ *     from its first submit (60 s, which holds one of the engine's minutely expiry sweeps; a
+ *     full drain would take many minutes), with nothing else asking serve for anything; the peer
+ *     is the 10,000 one run before and after the large one (their mean); the ratio is the figure;
  *   - time from spawning `serve` to the SMSC receiving the first message;
  *   - serve's RSS while draining (VmRSS sampled from /proc twice a second; the peak);
  *   - in a second window (20 s) of the same drain: GET /metrics, one scrape after another, 4 a
@@ -233,20 +234,29 @@ export async function runBacklogSection(
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const quick = settings.rounds === 1;
   const large = quick ? 100_000 : 1_000_000;
-  const windows = quick ? { drainMs: 8_000, watchMs: 6_000 } : { drainMs: 30_000, watchMs: 20_000 };
+  // A minute of drain: the engine's expiry sweep (every 60 s) falls inside it, as in a real drain.
+  const windows = quick ? { drainMs: 8_000, watchMs: 6_000 } : { drainMs: 60_000, watchMs: 20_000 };
   try {
-    const small = await drain(SMALL_BACKLOG, undefined);
-    log(
-      `  backlog ${SMALL_BACKLOG}: first submit ${small.drain.firstSubmitSeconds.toFixed(2)} s after start; ${small.drain.received} drained at ${Math.round(small.drain.drainPerSecond)} msg/s`,
-    );
+    const smallDrain = async (): Promise<Drain> => {
+      const { drain: small } = await drain(SMALL_BACKLOG, undefined);
+      log(
+        `  backlog ${SMALL_BACKLOG}: first submit ${small.firstSubmitSeconds.toFixed(2)} s after start; ${small.received} drained at ${Math.round(small.drainPerSecond)} msg/s`,
+      );
+      return small;
+    };
+    // The small backlog before and after the large one (their mean is the peer): the machine's
+    // drift over the minutes between them weighs on both sides alike.
+    const smalls = [await smallDrain()];
     const big = await drain(large, windows);
     const reads = timeWholeOutboxReads(big.db);
     const d = big.during!;
     log(
-      `  backlog ${large}: filled in ${big.drain.fillSeconds.toFixed(1)} s; first submit ${big.drain.firstSubmitSeconds.toFixed(2)} s after start; ${big.drain.received} drained in the first ${windows.drainMs / 1000} s at ${Math.round(big.drain.drainPerSecond)} msg/s; RSS peak ${Math.round(d.peakRssMb)} MB; ${d.scrapesMs.length} scrapes, p99 ${percentile(d.scrapesMs, 99).toFixed(1)} ms; ${d.listingsMs.length} listings, median ${Math.round(median(d.listingsMs))} ms; count per state ${reads.countByStateMs.toFixed(0)} ms, expiry select ${reads.expirySelectMs.toFixed(0)} ms`,
+      `  backlog ${large}: filled in ${big.drain.fillSeconds.toFixed(1)} s; first submit ${big.drain.firstSubmitSeconds.toFixed(2)} s after start; ${big.drain.received} drained in the first ${windows.drainMs / 1000} s at ${Math.round(big.drain.drainPerSecond)} msg/s; RSS peak ${Math.round(d.peakRssMb)} MB; ${d.scrapesMs.length} scrapes, median ${median(d.scrapesMs).toFixed(1)} ms, p99 ${percentile(d.scrapesMs, 99).toFixed(1)} ms; ${d.listingsMs.length} listings, median ${Math.round(median(d.listingsMs))} ms; count per state ${reads.countByStateMs.toFixed(0)} ms, expiry select ${reads.expirySelectMs.toFixed(0)} ms`,
     );
-    const rows = backlogRows(large, small.drain, big.drain, d, reads);
-    return { rows, figures: { small: small.drain, large: { ...big.drain, ...d }, wholeOutboxReads: reads } };
+    if (!quick) smalls.push(await smallDrain());
+    const smallRate = median(smalls.map((s) => s.drainPerSecond));
+    const rows = backlogRows(large, smallRate, big.drain, d, reads);
+    return { rows, figures: { small: smalls, large: { ...big.drain, ...d }, wholeOutboxReads: reads } };
   } finally {
     removeDirs();
   }
@@ -254,7 +264,7 @@ export async function runBacklogSection(
 
 function backlogRows(
   large: number,
-  small: Drain,
+  smallRate: number,
   big: Drain,
   d: DuringDrain,
   reads: ReturnType<typeof timeWholeOutboxReads>,
@@ -267,8 +277,8 @@ function backlogRows(
         name: `drain rate, ${n} queued`,
         figure: big.drainPerSecond,
         unit: 'msg/s',
-        peer: `${SMALL_BACKLOG.toLocaleString('en-US')} queued`,
-        peerFigure: small.drainPerSecond,
+        peer: `${SMALL_BACKLOG.toLocaleString('en-US')} queued (before and after)`,
+        peerFigure: smallRate,
       },
       { min: 0.9 },
     ),
