@@ -43,7 +43,7 @@ interface Sample {
 interface SideRecord {
   readonly receipts: number;
   readonly p99AcceptedMs: number;
-  /** True once every acknowledged message has its receipt (or nothing changed for a while). */
+  /** True once every message the SMSC received has its final receipt recorded. */
   readonly settled: boolean;
 }
 
@@ -54,7 +54,7 @@ interface Side {
   readonly stampAfter?: string;
   readonly smsc: ChildProcess;
   readonly pids: readonly (number | undefined)[];
-  record(since: number, acknowledged: number): SideRecord;
+  record(since: number, received: number): SideRecord;
 }
 
 /** How long a count may stand still before the round is taken as settled (lost messages). */
@@ -66,7 +66,7 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 /** smskit's own record of the round, from its outbox (messages created since `since`). */
-function outboxRecord(db: string, since: number, acknowledged: number): SideRecord {
+function outboxRecord(db: string, since: number, received: number): SideRecord {
   const handle = new Database(db, { readonly: true });
   try {
     const from = firstIdAt(since);
@@ -88,29 +88,33 @@ function outboxRecord(db: string, since: number, acknowledged: number): SideReco
     return {
       receipts: count('delivered'),
       p99AcceptedMs: percentile(latencies, 99),
-      settled: open === 0 && stored >= acknowledged,
+      settled: open === 0 && stored - open >= received,
     };
   } finally {
     handle.close();
   }
 }
 
-function dlrRecord(dlr: DlrCounter, acknowledged: number): SideRecord {
+function dlrRecord(dlr: DlrCounter, received: number): SideRecord {
   const counts = dlr.counts();
   return {
     receipts: counts.delivered,
     p99AcceptedMs: percentile(counts.acceptedMs, 99),
-    settled: counts.delivered + counts.failed >= acknowledged,
+    settled: counts.delivered + counts.failed >= received,
   };
 }
 
-/** Waits until the SMSC has every acknowledged message and the side every receipt, or both stand still. */
+/**
+ * Waits until the SMSC has every acknowledged message and the side a final receipt for every
+ * message the SMSC received (a few more than were acknowledged: requests unanswered when the load
+ * stopped), or until both counts stand still for QUIET_MS.
+ */
 async function settle(side: Side, since: number, acknowledged: number) {
   let last = '';
   let changedAt = Date.now();
   for (;;) {
     const { received } = await smscReport(side.smsc);
-    const record = side.record(since, acknowledged);
+    const record = side.record(since, received.count);
     if (received.count >= acknowledged && record.settled) return { received, record };
     const now = `${received.count}/${record.receipts}`;
     if (now !== last) [last, changedAt] = [now, Date.now()];
@@ -193,7 +197,7 @@ export async function runGatewaySection(
         request: sendRequest('http-get', ACCOUNT_INPUT),
         smsc: smskitSmsc,
         pids: [service.child.pid],
-        record: (since, acknowledged) => outboxRecord(service.db, since, acknowledged),
+        record: (since, received) => outboxRecord(service.db, since, received),
       },
       {
         name: 'Kannel',
@@ -202,7 +206,7 @@ export async function runGatewaySection(
         stampAfter: '',
         smsc: kannelSmsc,
         pids: [kannel.bearerbox.pid, kannel.smsbox.pid],
-        record: (_since, acknowledged) => dlrRecord(dlr, acknowledged),
+        record: (_since, received) => dlrRecord(dlr, received),
       },
     ];
     const result = await rounds(sides, load, settings, log, dlr);
