@@ -3,11 +3,13 @@
  * leaves it (an hour down at 500 msg/s queues 1.8 million). The bench queues the messages straight
  * into a SQLite store (lib/backlog-fill.ts: the store's own schema, INSERT and row shape), starts
  * `serve --routes` against the SMSC simulator (one SMPP route, window 10) and measures:
- *   - drain rate: messages received by the SMSC ÷ (last − first), for a 10,000-message backlog
- *     drained to the end and for the large one (1,000,000; --quick 100,000) over a fixed window
- *     from its first submit (60 s, which holds one of the engine's minutely expiry sweeps; a
- *     full drain would take many minutes), with nothing else asking serve for anything; the peer
- *     is the 10,000 one run before and after the large one (their mean); the ratio is the figure;
+ *   - drain rate over the first 10,000 messages received by the SMSC (first → 10,000th), with
+ *     10,000 queued and with the large backlog (1,000,000; --quick 100,000) queued: the same
+ *     stretch of work, serve's ramp-up (JIT, page cache) included at both sizes; the small one
+ *     runs before and after the large one (their mean is the peer); the ratio is the figure. And,
+ *     for information, the large drain's rate over its first minute (it holds one of the
+ *     engine's minutely expiry sweeps; a full drain would take many minutes), with nothing else
+ *     asking serve for anything;
  *   - time from spawning `serve` to the SMSC receiving the first message;
  *   - serve's RSS while draining (VmRSS sampled from /proc twice a second; the peak);
  *   - in a second window (20 s) of the same drain: GET /metrics, one scrape after another, 4 a
@@ -27,6 +29,7 @@ import { runCli, startService, type RunningService } from '../lib/serve.js';
 import { forkBenchSmsc, ROUTES_ENV, smscPort, smscReport, writeBenchRoutes } from '../lib/smsc.js';
 import { median } from '../lib/stats.js';
 import type { ChildProcess } from 'node:child_process';
+import { arrivalOf } from '../children/smsc.js';
 
 const SMALL_BACKLOG = 10_000;
 /** The run's temporary folders, removed when the section ends (the large store is read after its drain). */
@@ -37,7 +40,10 @@ interface Drain {
   readonly fillSeconds: number;
   readonly firstSubmitSeconds: number;
   readonly received: number;
+  /** Over everything received (the whole small backlog; the large one's window). */
   readonly drainPerSecond: number;
+  /** Over the first SMALL_BACKLOG messages: the same stretch of work at either size, ramp-up included. */
+  readonly firstSmallPerSecond: number;
 }
 
 interface DuringDrain {
@@ -100,6 +106,7 @@ async function drain(
         firstSubmitSeconds: (first - spawned) / 1000,
         received: last.count,
         drainPerSecond: last.count / ((last.lastAt - last.firstAt) / 1000),
+        firstSmallPerSecond: SMALL_BACKLOG / (((arrivalOf(last, SMALL_BACKLOG) ?? Number.NaN) - last.firstAt) / 1000),
       },
       during: seen,
       db,
@@ -251,10 +258,10 @@ export async function runBacklogSection(
     const reads = timeWholeOutboxReads(big.db);
     const d = big.during!;
     log(
-      `  backlog ${large}: filled in ${big.drain.fillSeconds.toFixed(1)} s; first submit ${big.drain.firstSubmitSeconds.toFixed(2)} s after start; ${big.drain.received} drained in the first ${windows.drainMs / 1000} s at ${Math.round(big.drain.drainPerSecond)} msg/s; RSS peak ${Math.round(d.peakRssMb)} MB; ${d.scrapesMs.length} scrapes, median ${median(d.scrapesMs).toFixed(1)} ms, p99 ${percentile(d.scrapesMs, 99).toFixed(1)} ms; ${d.listingsMs.length} listings, median ${Math.round(median(d.listingsMs))} ms; count per state ${reads.countByStateMs.toFixed(0)} ms, expiry select ${reads.expirySelectMs.toFixed(0)} ms`,
+      `  backlog ${large}: filled in ${big.drain.fillSeconds.toFixed(1)} s; first submit ${big.drain.firstSubmitSeconds.toFixed(2)} s after start; the first ${SMALL_BACKLOG} at ${Math.round(big.drain.firstSmallPerSecond)} msg/s; ${big.drain.received} drained in the first ${windows.drainMs / 1000} s at ${Math.round(big.drain.drainPerSecond)} msg/s; RSS peak ${Math.round(d.peakRssMb)} MB; ${d.scrapesMs.length} scrapes, median ${median(d.scrapesMs).toFixed(1)} ms, p99 ${percentile(d.scrapesMs, 99).toFixed(1)} ms; ${d.listingsMs.length} listings, median ${Math.round(median(d.listingsMs))} ms; count per state ${reads.countByStateMs.toFixed(0)} ms, expiry select ${reads.expirySelectMs.toFixed(0)} ms`,
     );
     if (!quick) smalls.push(await smallDrain());
-    const smallRate = median(smalls.map((s) => s.drainPerSecond));
+    const smallRate = median(smalls.map((s) => s.firstSmallPerSecond));
     const rows = backlogRows(large, smallRate, big.drain, d, reads);
     return { rows, figures: { small: smalls, large: { ...big.drain, ...d }, wholeOutboxReads: reads } };
   } finally {
@@ -270,18 +277,25 @@ function backlogRows(
   reads: ReturnType<typeof timeWholeOutboxReads>,
 ): Row[] {
   const n = large.toLocaleString('en-US');
+  const first = SMALL_BACKLOG.toLocaleString('en-US');
   return [
     ratioRow(
       {
         section: 'backlog',
-        name: `drain rate, ${n} queued`,
-        figure: big.drainPerSecond,
+        name: `drain rate, first ${first} of ${n} queued`,
+        figure: big.firstSmallPerSecond,
         unit: 'msg/s',
-        peer: `${SMALL_BACKLOG.toLocaleString('en-US')} queued (before and after)`,
+        peer: `${first} queued (before and after)`,
         peerFigure: smallRate,
       },
       { min: 0.9 },
     ),
+    {
+      section: 'backlog',
+      name: `drain rate, first minute of ${n} queued (past the ramp-up)`,
+      figure: big.drainPerSecond,
+      unit: 'msg/s',
+    },
     limitRow(
       { section: 'backlog', name: `serve RSS while draining ${n} (peak)`, figure: d.peakRssMb, unit: 'MB' },
       { below: 300 },

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import smpp from 'smpp';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReceivedCount } from '../../bench/children/smsc.js';
+import { arrivalOf, type ReceivedCount } from '../../bench/children/smsc.js';
 import { fillBacklog } from '../../bench/lib/backlog-fill.js';
 import { bundleFolder, bundleModule } from '../../bench/lib/bundle.js';
 import { startDlrCounter } from '../../bench/lib/dlr-counter.js';
@@ -62,9 +62,15 @@ describe('bench instruments', () => {
       expect(received.lastAt).toBeGreaterThanOrEqual(received.firstAt);
       // The reset answers what was counted, then counts from zero.
       expect((await ask<{ received: ReceivedCount }>(child, { reset: true }, 10_000, 'reset')).received.count).toBe(3);
-      expect((await report()).received).toEqual({ count: 0, firstAt: 0, lastAt: 0 });
-      await submit(port, 2);
-      expect((await report()).received.count).toBe(2);
+      expect((await report()).received).toEqual({ count: 0, firstAt: 0, lastAt: 0, thousands: [] });
+      // Every 1,000th arrival is timed: the backlog section's pace over the first 10,000.
+      await submit(port, 1_001);
+      const after = (await report()).received;
+      expect(after.count).toBe(1_001);
+      expect(after.thousands).toHaveLength(1);
+      expect(arrivalOf(after, 1_000)).toBeGreaterThanOrEqual(after.firstAt);
+      expect(arrivalOf(after, 1_000)).toBeLessThanOrEqual(after.lastAt);
+      expect(arrivalOf(after, 2_000)).toBeUndefined();
     } finally {
       child.kill('SIGKILL');
     }
