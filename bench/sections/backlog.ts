@@ -262,7 +262,7 @@ export async function runBacklogSection(
     );
     if (!quick) smalls.push(await smallDrain());
     const smallRate = median(smalls.map((s) => s.firstSmallPerSecond));
-    const rows = backlogRows(large, smallRate, big.drain, d, reads);
+    const rows = backlogRows(large, windows.drainMs / 1000, smallRate, big.drain, d, reads);
     return { rows, figures: { small: smalls, large: { ...big.drain, ...d }, wholeOutboxReads: reads } };
   } finally {
     removeDirs();
@@ -271,6 +271,7 @@ export async function runBacklogSection(
 
 function backlogRows(
   large: number,
+  windowSeconds: number,
   smallRate: number,
   big: Drain,
   d: DuringDrain,
@@ -292,7 +293,7 @@ function backlogRows(
     ),
     {
       section: 'backlog',
-      name: `drain rate, first minute of ${n} queued (past the ramp-up)`,
+      name: `drain rate, first ${windowSeconds} s of ${n} queued (past the ramp-up)`,
       figure: big.drainPerSecond,
       unit: 'msg/s',
     },
