@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record] [--before REF]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record,gateway,backlog] [--before REF]
  *
  * --before REF: the server and client sections also run the generated server and client of
  * commit REF (a temporary worktree: lib/before.ts), so a change shows before/after in one run.
@@ -28,6 +28,8 @@ import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 import { runDeliverySection } from './sections/delivery.js';
 import { runStoreSection } from './sections/store.js';
+import { runGatewaySection } from './sections/gateway.js';
+import { runBacklogSection } from './sections/backlog.js';
 
 const SECTIONS = [
   'server',
@@ -40,6 +42,8 @@ const SECTIONS = [
   'delivery',
   'store',
   'record',
+  'gateway',
+  'backlog',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -189,6 +193,14 @@ async function main(): Promise<number> {
   if (only.has('store')) {
     log('store: acknowledged msg/s with delivery on, one instance on SQLite vs one and two on PostgreSQL');
     await section('store', rows, figures, errors, () => runStoreSection(settings, log));
+  }
+  if (only.has('gateway')) {
+    log('gateway: smskit serve --routes vs Kannel (bearerbox + smsbox), same SMSC simulator, same HTTP GET load');
+    await section('gateway', rows, figures, errors, () => runGatewaySection(settings, log));
+  }
+  if (only.has('backlog')) {
+    log('backlog: smskit serve --routes draining a backlog queued in its SQLite store, vs a 10,000-message one');
+    await section('backlog', rows, figures, errors, () => runBacklogSection(settings, log));
   }
   if (only.has('rich')) {
     log(

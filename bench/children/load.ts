@@ -10,6 +10,12 @@ export interface LoadRequest {
   readonly request: HttpRequestSpec;
   readonly connections: number;
   readonly seconds: number;
+  /**
+   * Each request's path is `request.path` + this + the time it is sent (ms since the epoch), so
+   * the far side can time each message from the moment it was sent (the gateway section puts it
+   * at the end of Kannel's dlr-url). The requests are then built one by one.
+   */
+  readonly stampAfter?: string;
 }
 
 export interface LoadResult {
@@ -30,8 +36,18 @@ async function run(spec: LoadRequest): Promise<LoadResult> {
     method: spec.request.method,
     headers: { ...spec.request.headers },
     ...(spec.request.body === undefined ? {} : { body: spec.request.body }),
+    ...(spec.stampAfter === undefined
+      ? {}
+      : { requests: [{ setupRequest: stamped(spec.request.path, spec.stampAfter) }] }),
   });
   return { rps: r['2xx'] / r.duration, p99Ms: r.latency.p99, failures: r.non2xx + r.errors + r.timeouts, ok: r['2xx'] };
+}
+
+function stamped(path: string, after: string) {
+  return (request: { path: string }) => {
+    request.path = `${path}${after}${Date.now()}`;
+    return request;
+  };
 }
 
 process.on('message', (message) => {

@@ -26,6 +26,8 @@ export interface RunningService {
   readonly origin: string;
   readonly db: string;
   readonly child: ChildProcess;
+  /** What it has printed so far (stdout and stderr), e.g. the metrics URL of `--metrics-port 0`. */
+  printed(): string;
   /** Stops the server (SIGTERM: it commits what is queued and closes the database). */
   stop(): Promise<void>;
   /** Stops it and removes the temporary database. */
@@ -94,10 +96,12 @@ export async function startService(
     child.stderr!.setEncoding('utf8').on('data', onData);
     child.once('exit', (code) => reject(new Error(`smskit serve exited (${code}): ${output}`)));
   });
+
   return {
     origin,
     db,
     child,
+    printed: () => output,
     stop: () => stopChild(child, 10_000),
     cleanup: async () => {
       await stopChild(child, 10_000);

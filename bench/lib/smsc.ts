@@ -5,9 +5,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { forkChild, nextMessage } from './procs.js';
+import type { ReceivedCount } from '../children/smsc.js';
+import type { SmscStats } from '../../service/delivery/simulator/index.js';
+import { ask, forkChild, nextMessage } from './procs.js';
 
 const SMPP_PASSWORD = 'bench123';
+/** The credentials the simulator accepts (for a gateway configured by hand, e.g. Kannel). */
+export const BENCH_SMPP = { systemId: 'bench', password: SMPP_PASSWORD } as const;
 
 /** What `smskit serve --routes` needs in its environment. */
 export const ROUTES_ENV: NodeJS.ProcessEnv = { BENCH_SMPP_PASSWORD: SMPP_PASSWORD };
@@ -19,6 +23,11 @@ export function forkBenchSmsc(): Promise<ChildProcess> {
 
 export async function smscPort(child: ChildProcess): Promise<number> {
   return (await nextMessage<{ port: number }>(child, 30_000, 'SMSC simulator')).port;
+}
+
+/** The simulator's counters, and what it received since the last reset (`reset`: and count afresh). */
+export function smscReport(child: ChildProcess, reset = false): Promise<{ stats: SmscStats; received: ReceivedCount }> {
+  return ask(child, { reset }, 10_000, 'SMSC simulator');
 }
 
 /** Writes `routes.yaml` in `dir`: one SMPP route to the simulator, window 10, as the default route. */

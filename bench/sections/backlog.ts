@@ -1,0 +1,330 @@
+/**
+ * The backlog section: what `smskit serve --routes` does with a large queue, as an SMSC outage
+ * leaves it (an hour down at 500 msg/s queues 1.8 million). The bench queues the messages straight
+ * into a SQLite store (lib/backlog-fill.ts: the store's own schema, INSERT and row shape), starts
+ * `serve --routes` against the SMSC simulator (one SMPP route, window 10) and measures:
+ *   - drain rate over the first 10,000 messages received by the SMSC (first → 10,000th), with
+ *     10,000 queued and with the large backlog (1,000,000; --quick 100,000) queued: the same
+ *     stretch of work, serve's ramp-up (JIT, page cache) included at both sizes; the small one
+ *     runs before and after the large one (their mean is the peer); the ratio is the figure. And,
+ *     for information, the large drain's rate over its first minute (it holds one of the
+ *     engine's minutely expiry sweeps; a full drain would take many minutes), with nothing else
+ *     asking serve for anything;
+ *   - time from spawning `serve` to the SMSC receiving the first message;
+ *   - serve's RSS while draining (VmRSS sampled from /proc twice a second; the peak);
+ *   - in a second window (20 s) of the same drain: GET /metrics, one scrape after another, 4 a
+ *     second, their p99; and `smskit outbox --limit 20` (a fresh process, as an operator runs
+ *     it) once a second, against the same listing before serve started;
+ *   - the /metrics count per state and the expiry sweep's select, each run once on the full
+ *     backlog from another connection (what they cost a scrape and a sweep at that size).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { fillBacklog } from '../lib/backlog-fill.js';
+import { stopChild } from '../lib/procs.js';
+import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
+import { runCli, startService, type RunningService } from '../lib/serve.js';
+import { forkBenchSmsc, ROUTES_ENV, smscPort, smscReport, writeBenchRoutes } from '../lib/smsc.js';
+import { median } from '../lib/stats.js';
+import type { ChildProcess } from 'node:child_process';
+import { arrivalOf } from '../children/smsc.js';
+
+const SMALL_BACKLOG = 10_000;
+/** The run's temporary folders, removed when the section ends (the large store is read after its drain). */
+const removeLater: string[] = [];
+
+interface Drain {
+  readonly backlog: number;
+  readonly fillSeconds: number;
+  readonly firstSubmitSeconds: number;
+  readonly received: number;
+  /** Over everything received (the whole small backlog; the large one's window). */
+  readonly drainPerSecond: number;
+  /** Over the first SMALL_BACKLOG messages: the same stretch of work at either size, ramp-up included. */
+  readonly firstSmallPerSecond: number;
+}
+
+interface DuringDrain {
+  readonly peakRssMb: number;
+  readonly medianRssMb: number;
+  readonly scrapesMs: readonly number[];
+  readonly listingsMs: readonly number[];
+  /** The same listing on the same backlog before serve started. */
+  readonly idleListingsMs: readonly number[];
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** VmRSS (not the peak VmHWM: the sample says what the process holds while draining), MB. */
+function rssMb(pid: number | undefined): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? undefined : Number(match[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Fills `backlog`, starts serve, waits for the SMSC's first message and measures the drain rate:
+ * to the end, or for `windowMs` from the first message with only RSS sampled (scrapes and
+ * listings cost CPU the drain would otherwise have); then `during` runs for `watchMs` more.
+ */
+async function drain(
+  backlog: number,
+  windows: { drainMs: number; watchMs: number } | undefined,
+): Promise<{ drain: Drain; during: DuringDrain | undefined; db: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-backlog-'));
+  removeLater.push(dir);
+  const db = join(dir, 'service.sqlite');
+  const smsc = await forkBenchSmsc();
+  let service: RunningService | undefined;
+  try {
+    const routes = writeBenchRoutes(dir, await smscPort(smsc));
+    const fillSeconds = await fillBacklog(db, backlog);
+    const idleListingsMs: number[] = [];
+    for (let i = 0; windows !== undefined && i < 3; i++) idleListingsMs.push(await listing(db));
+    await smscReport(smsc, true);
+    const spawned = Date.now();
+    service = await startService(['--routes', routes, '--metrics-port', '0'], ROUTES_ENV, dir, db, false);
+    const first = await untilFirst(smsc, spawned);
+    const rss = new RssSampler(service.child.pid);
+    const last = await untilDrained(smsc, backlog, windows === undefined ? undefined : first + windows.drainMs);
+    const seen = windows === undefined ? undefined : await watch(service, rss, windows.watchMs, idleListingsMs);
+    rss.stop();
+    return {
+      drain: {
+        backlog,
+        fillSeconds,
+        firstSubmitSeconds: (first - spawned) / 1000,
+        received: last.count,
+        drainPerSecond: last.count / ((last.lastAt - last.firstAt) / 1000),
+        firstSmallPerSecond: SMALL_BACKLOG / (((arrivalOf(last, SMALL_BACKLOG) ?? Number.NaN) - last.firstAt) / 1000),
+      },
+      during: seen,
+      db,
+    };
+  } finally {
+    await service?.stop();
+    await stopChild(smsc);
+  }
+}
+
+/** serve's VmRSS twice a second from its first submit until `stop()`. */
+class RssSampler {
+  readonly samples: number[] = [];
+  private readonly timer: NodeJS.Timeout;
+  constructor(pid: number | undefined) {
+    this.timer = setInterval(() => {
+      const mb = rssMb(pid);
+      if (mb !== undefined) this.samples.push(mb);
+    }, 500);
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+function removeDirs(): void {
+  for (const dir of removeLater.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+async function untilFirst(smsc: ChildProcess, spawned: number): Promise<number> {
+  for (;;) {
+    const { received } = await smscReport(smsc);
+    if (received.count > 0) return received.firstAt;
+    if (Date.now() - spawned > 60_000) throw new Error('no message reached the SMSC within 60 s of starting serve');
+    await sleep(20);
+  }
+}
+
+/** Until the SMSC has `backlog` messages, or `deadline` (ms since the epoch) passes, or nothing arrives for 5 s. */
+async function untilDrained(smsc: ChildProcess, backlog: number, deadline: number | undefined) {
+  let last = (await smscReport(smsc)).received;
+  let changedAt = Date.now();
+  for (;;) {
+    await sleep(100);
+    const now = (await smscReport(smsc)).received;
+    if (now.count >= backlog || (deadline !== undefined && Date.now() >= deadline)) return now;
+    if (now.count !== last.count) [last, changedAt] = [now, Date.now()];
+    else if (Date.now() - changedAt > 5_000) return now;
+  }
+}
+
+/** /metrics scrapes and `smskit outbox` listings for `ms` while the drain goes on. */
+async function watch(
+  service: RunningService,
+  rss: RssSampler,
+  ms: number,
+  idleListingsMs: readonly number[],
+): Promise<DuringDrain> {
+  const metrics = await metricsUrl(service);
+  const until = Date.now() + ms;
+  const scrapesMs: number[] = [];
+  const listingsMs: number[] = [];
+  const scrape = async () => {
+    while (Date.now() < until) {
+      const started = performance.now();
+      const response = await fetch(metrics);
+      await response.text();
+      if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}`);
+      scrapesMs.push(performance.now() - started);
+      await sleep(250);
+    }
+  };
+  const list = async () => {
+    while (Date.now() < until) {
+      listingsMs.push(await listing(service.db));
+      await sleep(1_000);
+    }
+  };
+  await Promise.all([scrape(), list()]);
+  return {
+    peakRssMb: Math.max(...rss.samples),
+    medianRssMb: median(rss.samples),
+    scrapesMs,
+    listingsMs,
+    idleListingsMs,
+  };
+}
+
+/** `smskit outbox --limit 20` as an operator runs it (a fresh process): its wall time, ms. */
+async function listing(db: string): Promise<number> {
+  const listed = await runCli(['outbox', '--db', db, '--limit', '20'], process.env, 60_000);
+  if (listed.code !== 0) throw new Error(`smskit outbox failed: ${listed.stderr}`);
+  return listed.ms;
+}
+
+async function metricsUrl(service: RunningService): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const match = /(http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(service.printed());
+    if (match !== null) return match[1]!;
+    await sleep(50);
+  }
+  throw new Error(`smskit serve printed no metrics URL: ${service.printed().slice(0, 500)}`);
+}
+
+/** The statements that read the whole queue or outbox, timed once each on the filled store. */
+function timeWholeOutboxReads(db: string): { countByStateMs: number; expirySelectMs: number } {
+  const handle = new Database(db, { readonly: true });
+  try {
+    const time = (run: () => unknown): number => {
+      const started = performance.now();
+      run();
+      return performance.now() - started;
+    };
+    return {
+      countByStateMs: time(() => handle.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state').all()),
+      expirySelectMs: time(() =>
+        handle
+          .prepare(
+            `SELECT id, attempts, route FROM outbox INDEXED BY outbox_queued WHERE state = 'queued' AND created_at < ?`,
+          )
+          .all(0),
+      ),
+    };
+  } finally {
+    handle.close();
+  }
+}
+
+export async function runBacklogSection(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const quick = settings.rounds === 1;
+  const large = quick ? 100_000 : 1_000_000;
+  // A minute of drain: the engine's expiry sweep (every 60 s) falls inside it, as in a real drain.
+  const windows = quick ? { drainMs: 8_000, watchMs: 6_000 } : { drainMs: 60_000, watchMs: 20_000 };
+  try {
+    const smallDrain = async (): Promise<Drain> => {
+      const { drain: small } = await drain(SMALL_BACKLOG, undefined);
+      log(
+        `  backlog ${SMALL_BACKLOG}: first submit ${small.firstSubmitSeconds.toFixed(2)} s after start; ${small.received} drained at ${Math.round(small.drainPerSecond)} msg/s`,
+      );
+      return small;
+    };
+    // The small backlog before and after the large one (their mean is the peer): the machine's
+    // drift over the minutes between them weighs on both sides alike.
+    const smalls = [await smallDrain()];
+    const big = await drain(large, windows);
+    const reads = timeWholeOutboxReads(big.db);
+    const d = big.during!;
+    log(
+      `  backlog ${large}: filled in ${big.drain.fillSeconds.toFixed(1)} s; first submit ${big.drain.firstSubmitSeconds.toFixed(2)} s after start; the first ${SMALL_BACKLOG} at ${Math.round(big.drain.firstSmallPerSecond)} msg/s; ${big.drain.received} drained in the first ${windows.drainMs / 1000} s at ${Math.round(big.drain.drainPerSecond)} msg/s; RSS peak ${Math.round(d.peakRssMb)} MB; ${d.scrapesMs.length} scrapes, median ${median(d.scrapesMs).toFixed(1)} ms, p99 ${percentile(d.scrapesMs, 99).toFixed(1)} ms; ${d.listingsMs.length} listings, median ${Math.round(median(d.listingsMs))} ms; count per state ${reads.countByStateMs.toFixed(0)} ms, expiry select ${reads.expirySelectMs.toFixed(0)} ms`,
+    );
+    if (!quick) smalls.push(await smallDrain());
+    const smallRate = median(smalls.map((s) => s.firstSmallPerSecond));
+    const rows = backlogRows(large, windows.drainMs / 1000, smallRate, big.drain, d, reads);
+    return { rows, figures: { small: smalls, large: { ...big.drain, ...d }, wholeOutboxReads: reads } };
+  } finally {
+    removeDirs();
+  }
+}
+
+function backlogRows(
+  large: number,
+  windowSeconds: number,
+  smallRate: number,
+  big: Drain,
+  d: DuringDrain,
+  reads: ReturnType<typeof timeWholeOutboxReads>,
+): Row[] {
+  const n = large.toLocaleString('en-US');
+  const first = SMALL_BACKLOG.toLocaleString('en-US');
+  return [
+    ratioRow(
+      {
+        section: 'backlog',
+        name: `drain rate, first ${first} of ${n} queued`,
+        figure: big.firstSmallPerSecond,
+        unit: 'msg/s',
+        peer: `${first} queued (before and after)`,
+        peerFigure: smallRate,
+      },
+      { min: 0.9 },
+    ),
+    {
+      section: 'backlog',
+      name: `drain rate, first ${windowSeconds} s of ${n} queued (past the ramp-up)`,
+      figure: big.drainPerSecond,
+      unit: 'msg/s',
+    },
+    limitRow(
+      { section: 'backlog', name: `serve RSS while draining ${n} (peak)`, figure: d.peakRssMb, unit: 'MB' },
+      { below: 300 },
+    ),
+    limitRow(
+      { section: 'backlog', name: `first submit after start, ${n} queued`, figure: big.firstSubmitSeconds, unit: 's' },
+      { below: 5 },
+    ),
+    limitRow(
+      {
+        section: 'backlog',
+        name: '/metrics scrape p99 while draining',
+        figure: percentile(d.scrapesMs, 99),
+        unit: 'ms',
+      },
+      { below: 200 },
+    ),
+    {
+      section: 'backlog',
+      name: '`smskit outbox --limit 20` while draining (median, whole process)',
+      figure: median(d.listingsMs),
+      unit: 'ms',
+      peer: 'same, before serve started',
+      peerFigure: median(d.idleListingsMs),
+      ratio: median(d.listingsMs) / median(d.idleListingsMs),
+    },
+    { section: 'backlog', name: `count per state (/metrics) at ${n}, once`, figure: reads.countByStateMs, unit: 'ms' },
+    { section: 'backlog', name: `expiry sweep select at ${n}, once`, figure: reads.expirySelectMs, unit: 'ms' },
+    { section: 'backlog', name: `filling ${n} queued (one transaction)`, figure: big.fillSeconds, unit: 's' },
+  ];
+}
