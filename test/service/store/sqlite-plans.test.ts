@@ -2,7 +2,8 @@
  * Nothing the SQLite store runs per message reads the whole outbox: with a backlog of a million
  * queued messages, a claim, a state change, a receipt or an outbox listing that scanned every row
  * would stall delivery (and every request, on the one event loop). Each statement the store runs
- * while it claims, records `accepted`, applies a receipt and lists the outbox is recorded (the
+ * while it claims, records `accepted`, applies a receipt, lists the outbox, counts it per state and
+ * sweeps the overdue is recorded (the
  * statement class's run/get/all/iterate, wrapped for this file only), and its EXPLAIN QUERY PLAN
  * is read on the same file. A plan step `SCAN <outbox table>` reads every row unless the scan
  * walks in the statement's own order and stops at its LIMIT (no temporary B-tree for the ORDER BY):
@@ -177,6 +178,25 @@ describe('SQLite store: no statement run per message reads the whole outbox', ()
   ])('outbox listing (smskit outbox): %s', async (_name, query) => {
     const sql = await statementsOf(async () => {
       expect(await store.findOutbox({ ...query, limit: 20 })).toHaveLength(20);
+    });
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+  });
+
+  it('the count per state (every /metrics scrape and /healthz)', async () => {
+    const sql = await statementsOf(async () => {
+      const counts = await store.countByState();
+      expect((counts.queued ?? 0) + (counts.sending ?? 0) + (counts.delivered ?? 0)).toBe(QUEUED);
+    });
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+    expect(sql.join(' ')).not.toMatch(/FROM outbox\b(?!_)/);
+  });
+
+  it('the expiry sweep (at start and every minute)', async () => {
+    const sql = await statementsOf(async () => {
+      // The first hundred accepted are overdue, ten of them claimed above: only they are read.
+      expect(await store.delivery.expireOverdue(T0 + 100, T0 + QUEUED)).toBe(90);
     });
     expect(sql.length).toBeGreaterThan(0);
     expect(sql.flatMap(wholeTableScans)).toEqual([]);
