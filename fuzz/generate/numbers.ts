@@ -1,0 +1,119 @@
+/**
+ * Numbers within their type's range and the facets (min/max inclusive or exclusive, totalDigits,
+ * fractionDigits), biased to the edges: each bound exactly and one inside it, zero, one and minus
+ * one, as the runtime's values (a JS number for the types that fit one, a bigint for the others, a
+ * decimal's lexical form as a string). A type's own range (xs:int's 2147483647) is a bound like a
+ * facet's: an overflow there is the classic defect.
+ */
+import fc from 'fast-check';
+import type { Facets } from '../../conformance/catalogue/schema-facts.js';
+import { primitiveFacts, type PrimitiveName } from '../../runtime/primitives.js';
+
+/** Generation bounds of an unbounded integer type (xs:integer and its kin): far past any 64-bit field. */
+const UNBOUNDED = 10n ** 30n;
+
+function bigOf(text: string | undefined): bigint | undefined {
+  if (text === undefined) return undefined;
+  const m = /^\s*([+-]?\d+)(?:\.(\d*))?\s*$/.exec(text);
+  if (m === null) return undefined;
+  return BigInt(m[1]!);
+}
+
+/** The smallest and largest integer a value may take, from the type and the facets. */
+export function integerBounds(xsd: PrimitiveName, facets: Facets | undefined): { min: bigint; max: bigint } {
+  const [typeMin, typeMax] = primitiveFacts(xsd).range ?? [undefined, undefined];
+  let min = typeMin ?? -UNBOUNDED;
+  let max = typeMax ?? UNBOUNDED;
+  const raise = (n: bigint | undefined): void => {
+    if (n !== undefined && n > min) min = n;
+  };
+  const lower = (n: bigint | undefined): void => {
+    if (n !== undefined && n < max) max = n;
+  };
+  raise(bigOf(facets?.minInclusive));
+  lower(bigOf(facets?.maxInclusive));
+  const minEx = bigOf(facets?.minExclusive);
+  const maxEx = bigOf(facets?.maxExclusive);
+  raise(minEx === undefined ? undefined : minEx + 1n);
+  lower(maxEx === undefined ? undefined : maxEx - 1n);
+  if (facets?.totalDigits !== undefined) {
+    const limit = 10n ** BigInt(facets.totalDigits) - 1n;
+    raise(-limit);
+    lower(limit);
+  }
+  return { min, max };
+}
+
+/** The edges worth a case: each bound and one inside it, and 0, 1, -1 when in range. */
+function integerEdges(min: bigint, max: bigint): bigint[] {
+  const all = [min, max, min + 1n, max - 1n, 0n, 1n, -1n];
+  return [...new Set(all.filter((n) => n >= min && n <= max))];
+}
+
+/** An integer of the type, as the runtime holds it (number or bigint). */
+export function integerValue(xsd: PrimitiveName, facets: Facets | undefined): fc.Arbitrary<number | bigint> {
+  const { min, max } = integerBounds(xsd, facets);
+  if (min > max) return fc.constant(primitiveFacts(xsd).ts === 'bigint' ? min : Number(min));
+  const big = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...integerEdges(min, max)) },
+    { weight: 2, arbitrary: fc.bigInt({ min: min > -100n ? min : -100n, max: max < 100n ? max : 100n }) },
+    { weight: 5, arbitrary: fc.bigInt({ min, max }) },
+  );
+  return primitiveFacts(xsd).ts === 'bigint' ? big : big.map(Number);
+}
+
+/** A decimal's lexical form within totalDigits/fractionDigits and its range. */
+export function decimalValue(facets: Facets | undefined): fc.Arbitrary<string> {
+  const { min, max } = integerBounds('integer', facets);
+  const fraction = facets?.fractionDigits ?? 6;
+  const total = facets?.totalDigits;
+  const ranged = [facets?.minInclusive, facets?.maxInclusive, facets?.minExclusive, facets?.maxExclusive].some(
+    (f) => f !== undefined,
+  );
+  const edges = [facets?.minInclusive, facets?.maxInclusive].filter((t): t is string => t !== undefined);
+  const whole = fc.oneof(fc.constantFrom(...integerEdges(min, max)), fc.bigInt({ min, max }));
+  const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: Math.max(1, fraction) });
+  const text = fc.tuple(whole, fraction === 0 ? fc.constant('') : fc.option(digits, { nil: '' })).map(([w, f]) => {
+    // Inside the range: a fraction only where it cannot cross a bound.
+    const keep = f !== '' && !(ranged && (w === min || w === max));
+    return keep ? `${w}.${f}` : String(w);
+  });
+  const fits = (t: string): boolean =>
+    total === undefined ||
+    t
+      .replace(/^-/, '')
+      .replace('.', '')
+      .replace(/^0+(?=\d)/, '').length <= total;
+  return fc.oneof(
+    { weight: 8, arbitrary: text.filter(fits) },
+    ...(edges.length > 0 ? [{ weight: 2, arbitrary: fc.constantFrom(...edges) }] : []),
+  );
+}
+
+const FLOAT_EDGES = [0, -0, 1, -1, 3.4028234663852886e38, -3.4028234663852886e38, 1.401298464324817e-45, 1.5];
+const DOUBLE_EDGES = [0, -0, 1, -1, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 0.1, 1e21, 1e-7];
+
+/** A float or double, special values included (INF, -INF, NaN), within the range facets. */
+export function floatValue(xsd: 'float' | 'double', facets: Facets | undefined): fc.Arbitrary<number> {
+  const special = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN];
+  const body =
+    xsd === 'float'
+      ? fc.float({ noDefaultInfinity: true, noNaN: true })
+      : fc.double({ noDefaultInfinity: true, noNaN: true });
+  const all = fc.oneof(
+    { weight: 6, arbitrary: body },
+    { weight: 2, arbitrary: fc.constantFrom(...(xsd === 'float' ? FLOAT_EDGES : DOUBLE_EDGES)) },
+    { weight: 1, arbitrary: fc.constantFrom(...special) },
+  );
+  const low = facets?.minInclusive ?? facets?.minExclusive;
+  const high = facets?.maxInclusive ?? facets?.maxExclusive;
+  if (low === undefined && high === undefined) return all;
+  const lo = low === undefined ? -Infinity : Number(low);
+  const hi = high === undefined ? Infinity : Number(high);
+  const inRange = (n: number): boolean =>
+    !Number.isNaN(n) &&
+    (facets?.minExclusive !== undefined ? n > lo : n >= lo) &&
+    (facets?.maxExclusive !== undefined ? n < hi : n <= hi);
+  const edges = [facets?.minInclusive, facets?.maxInclusive].filter((t): t is string => t !== undefined).map(Number);
+  return fc.oneof(all.filter(inRange), ...(edges.length > 0 ? [fc.constantFrom(...edges)] : [])).filter(inRange);
+}
