@@ -6,6 +6,7 @@
  * credentials once more.
  */
 import { bodyRule, compactHtmlPage, htmlReportText as h, PAGE_RULES, pageStyle } from '../../report/html.js';
+import { jsonReport } from '../../report/json.js';
 import type { FuzzFinding, FuzzReport } from '../types.js';
 import { reproduceFlags, summaryLine, verdict } from './format.js';
 
@@ -38,8 +39,8 @@ function finding(f: FuzzFinding): string {
     `<h3>${h(f.property)}${known ? ' <span class="badge">known (baseline)</span>' : ''}</h3>`,
     `<p>Found after ${f.casesToFind} case(s), shrunk in ${f.shrinks} step(s).${f.mutation === undefined ? '' : ` Mutation: ${h(f.mutation)}.`}</p>`,
     `<table><tr><th>check</th><th>level</th><th>what</th><th>expected</th><th>actual</th></tr>\n${checks.join('\n')}</table>`,
-    `<h4>Input</h4><pre>${h(JSON.stringify(f.value, null, 2))}</pre>`,
-    ...(f.headers === undefined ? [] : [`<h4>SOAP headers</h4><pre>${h(JSON.stringify(f.headers, null, 2))}</pre>`]),
+    `<h4>Input</h4><pre>${h(jsonReport(f.value))}</pre>`,
+    ...(f.headers === undefined ? [] : [`<h4>SOAP headers</h4><pre>${h(jsonReport(f.headers))}</pre>`]),
     ...(f.trace?.response === undefined
       ? []
       : [`<h4>Answer (HTTP ${f.trace.response.status})</h4><pre>${h(f.trace.response.body)}</pre>`]),
