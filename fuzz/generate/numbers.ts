@@ -44,9 +44,9 @@ export function integerBounds(xsd: PrimitiveName, facets: Facets | undefined): {
   return { min, max };
 }
 
-/** The edges worth a case: each bound and one inside it, and 0, 1, -1 when in range. */
+/** The edges worth a case: 0, 1, -1 when in range (first: what a value shrinks to), each bound and one inside it. */
 function integerEdges(min: bigint, max: bigint): bigint[] {
-  const all = [min, max, min + 1n, max - 1n, 0n, 1n, -1n];
+  const all = [0n, 1n, -1n, min, max, min + 1n, max - 1n];
   return [...new Set(all.filter((n) => n >= min && n <= max))];
 }
 
@@ -54,7 +54,9 @@ function integerEdges(min: bigint, max: bigint): bigint[] {
 export function integerValue(xsd: PrimitiveName, facets: Facets | undefined): fc.Arbitrary<number | bigint> {
   const { min, max } = integerBounds(xsd, facets);
   if (min > max) return fc.constant(primitiveFacts(xsd).ts === 'bigint' ? min : Number(min));
+  // Cross-shrinking: a failing value from any arm is tried as the first arm's (0 first) while shrinking.
   const big = fc.oneof(
+    { withCrossShrink: true },
     { weight: 3, arbitrary: fc.constantFrom(...integerEdges(min, max)) },
     { weight: 2, arbitrary: fc.bigInt({ min: min > -100n ? min : -100n, max: max < 100n ? max : 100n }) },
     { weight: 5, arbitrary: fc.bigInt({ min, max }) },
@@ -71,7 +73,11 @@ export function decimalValue(facets: Facets | undefined): fc.Arbitrary<string> {
     (f) => f !== undefined,
   );
   const edges = [facets?.minInclusive, facets?.maxInclusive].filter((t): t is string => t !== undefined);
-  const whole = fc.oneof(fc.constantFrom(...integerEdges(min, max)), fc.bigInt({ min, max }));
+  const whole = fc.oneof(
+    { withCrossShrink: true },
+    fc.constantFrom(...integerEdges(min, max)),
+    fc.bigInt({ min, max }),
+  );
   const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: Math.max(1, fraction) });
   const text = fc.tuple(whole, fraction === 0 ? fc.constant('') : fc.option(digits, { nil: '' })).map(([w, f]) => {
     // Inside the range: a fraction only where it cannot cross a bound.
@@ -101,8 +107,9 @@ export function floatValue(xsd: 'float' | 'double', facets: Facets | undefined):
       ? fc.float({ noDefaultInfinity: true, noNaN: true })
       : fc.double({ noDefaultInfinity: true, noNaN: true });
   const all = fc.oneof(
-    { weight: 6, arbitrary: body },
+    { withCrossShrink: true },
     { weight: 2, arbitrary: fc.constantFrom(...(xsd === 'float' ? FLOAT_EDGES : DOUBLE_EDGES)) },
+    { weight: 6, arbitrary: body },
     { weight: 1, arbitrary: fc.constantFrom(...special) },
   );
   const low = facets?.minInclusive ?? facets?.minExclusive;

@@ -37,33 +37,42 @@ export function lengthBounds(facets: Facets | undefined): { readonly min: number
   return { min, max: Math.max(min, max) };
 }
 
-/** Strings of `unit` characters with `min`..`max` of them, the edges weighted up. */
-function sized(unit: fc.Arbitrary<string>, min: number, max: number): fc.Arbitrary<string> {
+/**
+ * Strings of `unit` characters with `min`..`max` of them; a facet's own bounds (`edges`) weighted
+ * up. Without facets there is no edge worth a case beyond the empty string, and an exact-length
+ * string cannot shrink its length, so only the facets' edges are forced.
+ */
+function sized(unit: fc.Arbitrary<string>, min: number, max: number, edges: boolean): fc.Arbitrary<string> {
   const randomMax = Math.min(max, Math.max(min, RANDOM_MAX));
-  const edges: fc.Arbitrary<string>[] = [fc.string({ unit, minLength: min, maxLength: min })];
-  if (max !== min) edges.push(fc.string({ unit, minLength: max, maxLength: max }));
+  const random = fc.string({ unit, minLength: min, maxLength: randomMax });
+  if (!edges) return random;
+  const exact = [fc.string({ unit, minLength: min, maxLength: min })];
+  if (max !== min) exact.push(fc.string({ unit, minLength: max, maxLength: max }));
   return fc.oneof(
-    { weight: 3, arbitrary: fc.oneof(...edges) },
-    { weight: 7, arbitrary: fc.string({ unit, minLength: min, maxLength: randomMax }) },
+    { withCrossShrink: true },
+    { weight: 7, arbitrary: random },
+    { weight: 3, arbitrary: fc.oneof(...exact) },
   );
 }
 
 /** Free text (xs:string and its kin) within the length facets. */
 export function freeText(facets: Facets | undefined, kind: 'string' | 'normalized' | 'token'): fc.Arbitrary<string> {
   const { min, max } = lengthBounds(facets);
+  const edges = facets?.length !== undefined || facets?.minLength !== undefined || facets?.maxLength !== undefined;
   if (kind === 'string') {
     const astralEdge =
       max > 0 && max <= RANDOM_MAX
         ? [fc.string({ unit: codePoint(0x10000, 0x10ffff), minLength: Math.max(1, min), maxLength: max })]
         : [];
     return fc.oneof(
-      { weight: 9, arbitrary: sized(xmlChar, min, max) },
+      { withCrossShrink: true },
+      { weight: 9, arbitrary: sized(xmlChar, min, max, edges) },
       ...astralEdge.map((a) => ({ weight: 1, arbitrary: a })),
     );
   }
   // normalizedString has no tab or line break; a token no leading, trailing or double space either.
   const unit = xmlChar.filter((c) => c !== '\t' && c !== '\n' && c !== '\r');
-  const text = sized(unit, min, max);
+  const text = sized(unit, min, max, edges);
   return kind === 'normalized' ? text : text.map((t) => t.replace(/ +/g, ' ').trim()).filter((t) => t.length >= min);
 }
 
