@@ -94,7 +94,7 @@ function caseFor(caseOf: CaseOf, property: FuzzProperty, input: FuzzInput): Retu
   }
 }
 
-/** Runs one round; rethrows an interruption or an unreachable target, which end the whole run. */
+/** Runs one round; rethrows an unreachable target, which ends the whole run. */
 export async function runRound(
   ctx: TrialContext,
   caseOf: CaseOf,
@@ -131,8 +131,9 @@ export async function runRound(
     ...(plan.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: Math.max(1, Math.floor(plan.timeLimitMs)) }),
   });
   const error = details.errorInstance;
-  if (error instanceof TrialInterrupted || error instanceof TargetUnreachable) throw error;
-  if (ctx.signal?.aborted === true) return { cases, refused, interrupted: true };
+  if (error instanceof TargetUnreachable) throw error;
+  // Interrupted: the cases sent count; a failure seen while the run was being stopped does not.
+  if (error instanceof TrialInterrupted || ctx.signal?.aborted === true) return { cases, refused, interrupted: true };
   if (!details.failed) return { cases, refused, interrupted: details.interrupted };
   // A failure without a failing trial is an error in the fuzzer itself: say so, never hide it.
   if (failed === undefined && error === null)

@@ -111,12 +111,9 @@ export async function runSchedule(
   const queue = [...states];
   let unreachable: string | undefined;
   let interrupted = false;
+  const stopped = (): boolean => interrupted || unreachable !== undefined || ctx.signal?.aborted === true;
   const worker = async (): Promise<void> => {
-    for (
-      let state = queue.shift();
-      state !== undefined && !interrupted && unreachable === undefined;
-      state = queue.shift()
-    ) {
+    for (let state = queue.shift(); state !== undefined && !stopped(); state = queue.shift()) {
       try {
         if (await oneRound(ctx, caseOf, schedule, state)) queue.push(state);
         else state.done = true;

@@ -47,6 +47,8 @@ export class TargetUnreachable extends Error {
 const aborted = (ctx: TrialContext): boolean => ctx.signal?.aborted === true;
 
 async function send(ctx: TrialContext, transport: Transport, testCase: Case): Promise<Exchange | TransportFailure> {
+  // Checked before the rate gate too: a stopped run must not queue behind it.
+  if (aborted(ctx)) throw new TrialInterrupted('interrupted');
   await ctx.gate();
   if (aborted(ctx)) throw new TrialInterrupted('interrupted');
   ctx.stats.requests++;

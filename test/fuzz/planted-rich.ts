@@ -58,6 +58,8 @@ const PLANTED: Readonly<Record<PlantedDefect, Partial<RichServiceHandlers>>> = {
 
 export interface PlantedServer {
   readonly url: string;
+  /** Requests received so far. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -71,5 +73,7 @@ export async function startPlantedRich(defect: PlantedDefect | undefined): Promi
     logger: { error: () => {} },
   });
   const listening = await listen(listener, { host: '127.0.0.1', port: 0 });
-  return { url: `${listening.url}/rich.asmx`, close: () => listening.close() };
+  let received = 0;
+  listening.server.on('request', () => received++);
+  return { url: `${listening.url}/rich.asmx`, requests: () => received, close: () => listening.close() };
 }
