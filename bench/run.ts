@@ -27,6 +27,7 @@ import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 import { runDeliverySection } from './sections/delivery.js';
+import { runFuzzSection } from './sections/fuzz.js';
 import { runStoreSection } from './sections/store.js';
 
 const SECTIONS = [
@@ -40,6 +41,7 @@ const SECTIONS = [
   'delivery',
   'store',
   'record',
+  'fuzz',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -207,6 +209,10 @@ async function main(): Promise<number> {
   if (only.has('conformance')) {
     log('conformance: embedded run and a run against a running server');
     await section('conformance', rows, figures, errors, () => runConformanceSection(settings, log));
+  }
+  if (only.has('fuzz')) {
+    log('fuzz: valid requests generated and encoded per second for the rich contract vs conformance case building');
+    await section('fuzz', rows, figures, errors, () => runFuzzSection(settings, log));
   }
   if (only.has('record')) {
     log('record: the SMS server called directly and through smskit record (latency, throughput)');
