@@ -56,11 +56,14 @@ export function fuzzProperties(
   return contracts.flatMap((contract) => {
     if (contract.unusable !== undefined) return [];
     const input = inputArbitrary(values, contract).map((built) => ({ built }));
+    // ASMX MessageName overloads: two operations of one name on a binding are told apart by method.
+    const overloaded = contract.binding.operations.filter((o) => o.name === contract.operation.name).length > 1;
+    const name = overloaded ? contract.operation.method : contract.operation.name;
     return modes
       .filter((mode) => mode === 'valid' || canMutate(contract))
       .map((mode) => ({
-        id: `${contract.operation.name}/${contract.protocol}/${mode}`,
-        operation: contract.operation.name,
+        id: `${name}/${contract.protocol}/${mode}`,
+        operation: name,
         binding: contract.protocol,
         mode,
         contract,
