@@ -35,7 +35,9 @@ export class NoiseLearned {
 
   /** Every path learned, by scope, for the report. */
   entries(): { readonly scope: string; readonly paths: readonly string[] }[] {
-    return [...this.#paths].map(([scope, paths]) => ({ scope, paths: [...paths].sort() }));
+    return [...this.#paths]
+      .filter(([, paths]) => paths.size > 0)
+      .map(([scope, paths]) => ({ scope, paths: [...paths].sort() }));
   }
 }
 

@@ -129,6 +129,8 @@ function describe(v: Described, reader: 'xml' | 'http'): string {
 function nextDay(dateTime: string): string {
   const match = /^(\d{4})-(\d\d)-(\d\d)(T.*)$/.exec(dateTime);
   if (match === null) return dateTime;
-  const next = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + 1));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999 (0001-01-01 became 1901).
+  const next = new Date(0);
+  next.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + 1);
   return `${next.toISOString().slice(0, 10)}${match[4]}`;
 }
