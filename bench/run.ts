@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record,gateway,backlog] [--before REF]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record,gateway,backlog,fuzz] [--before REF]
  *
  * --before REF: the server and client sections also run the generated server and client of
  * commit REF (a temporary worktree: lib/before.ts), so a change shows before/after in one run.
@@ -27,6 +27,7 @@ import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 import { runDeliverySection } from './sections/delivery.js';
+import { runFuzzSection } from './sections/fuzz.js';
 import { runStoreSection } from './sections/store.js';
 import { runGatewaySection } from './sections/gateway.js';
 import { runBacklogSection } from './sections/backlog.js';
@@ -44,6 +45,7 @@ const SECTIONS = [
   'record',
   'gateway',
   'backlog',
+  'fuzz',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -219,6 +221,10 @@ async function main(): Promise<number> {
   if (only.has('conformance')) {
     log('conformance: embedded run and a run against a running server');
     await section('conformance', rows, figures, errors, () => runConformanceSection(settings, log));
+  }
+  if (only.has('fuzz')) {
+    log('fuzz: valid requests generated and encoded per second for the rich contract vs conformance case building');
+    await section('fuzz', rows, figures, errors, () => runFuzzSection(settings, log));
   }
   if (only.has('record')) {
     log('record: the SMS server called directly and through smskit record (latency, throughput)');

@@ -91,6 +91,12 @@ export const COMMAND_EXIT_CODES = {
     2: 'usage error, unreadable recording, nothing replayed, the target never answered, or the reference did not answer (not judged)',
     130: 'interrupted (Ctrl-C): the reports of what ran were written',
   },
+  fuzz: {
+    0: 'no finding (none that --baseline does not list); or --write-baseline wrote the baseline',
+    1: 'findings: inputs the target answered wrongly (shrunk, with the seed and path that replay each)',
+    2: 'usage error, unreadable WSDL, nothing to fuzz, or the target never answered (not judged)',
+    130: 'interrupted (Ctrl-C): the reports of what ran were written',
+  },
 } as const satisfies Readonly<Record<string, ExitCodes>>;
 
 export type CommandName = Exclude<keyof typeof COMMAND_EXIT_CODES, 'smskit'>;

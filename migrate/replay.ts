@@ -144,7 +144,7 @@ function skipReason(
 }
 
 /** A start gate: at most `perSecond` starts in any second, spaced evenly. */
-function rateGate(perSecond: number): () => Promise<void> {
+export function rateGate(perSecond: number): () => Promise<void> {
   if (!Number.isFinite(perSecond) || perSecond <= 0) return async () => undefined;
   const interval = 1000 / perSecond;
   let next = 0;

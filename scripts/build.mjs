@@ -4,7 +4,7 @@
  *
  *   dist/runtime, dist/contract, dist/generator, ...      JavaScript and .d.ts (tsconfig.build.json)
  *                                                          behind smskit/runtime, smskit/contract,
- *                                                          smskit/generator and smskit/conformance
+ *                                                          smskit/generator, smskit/conformance, smskit/fuzz
  *                                                          (with dist/report, the report kit
  *                                                          conformance and the diff write with)
  *   dist/cli/                                              the CLI bundle bin/smskit.js starts

@@ -16,6 +16,7 @@ export const PRODUCT_FOLDERS = [
   'conformance',
   'service',
   'migrate',
+  'fuzz',
   'report',
 ] as const;
 export const MODULE_LIMIT = 400;

@@ -3,6 +3,7 @@ import { callCommand } from './call.js';
 import type { CliCommand } from './command.js';
 import { conformanceCommand } from './conformance.js';
 import { dbCommand } from './db.js';
+import { fuzzCommand } from './fuzz.js';
 import { diffCommand } from './diff.js';
 import { generateCommand } from './generate.js';
 import { inspectCommand } from './inspect.js';
@@ -28,4 +29,5 @@ export const commands: readonly CliCommand[] = [
   dbCommand,
   recordCommand,
   replayCommand,
+  fuzzCommand,
 ];

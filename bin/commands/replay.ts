@@ -41,10 +41,11 @@ export interface ReplayCommandOptions {
   readonly wsdl: string | undefined;
 }
 
-const strings = (value: unknown): string[] =>
+/** A repeatable or comma-separated flag's values. */
+export const strings = (value: unknown): string[] =>
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String).flatMap((v) => v.split(','));
 
-function url(args: Record<string, unknown>, name: string, required: boolean): string | undefined {
+export function url(args: Record<string, unknown>, name: string, required: boolean): string | undefined {
   const value = args[name];
   if (value === undefined && !required) return undefined;
   if (typeof value !== 'string' || !/^https?:\/\/[^/]/i.test(value) || URL.parse(value) === null)
@@ -52,14 +53,21 @@ function url(args: Record<string, unknown>, name: string, required: boolean): st
   return value;
 }
 
-function bounded(args: Record<string, unknown>, name: string, min: number, max: number, fallback: number): number {
+export function bounded(
+  args: Record<string, unknown>,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const value = args[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
     throw new UsageError(`--${name} must be a number from ${min} to ${max}`);
   return value;
 }
 
-function reportersOf(args: Record<string, unknown>): ReplayCommandOptions['reporters'] {
+/** `--reporter` and `--out`, paired: at most one reporter writes to standard output. */
+export function reportersOf(args: Record<string, unknown>): ReplayCommandOptions['reporters'] {
   const names = [...new Set(strings(args.reporter ?? 'pretty'))];
   const bad = names.filter((n) => !(REPORTERS as readonly string[]).includes(n));
   if (bad.length > 0) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')} (not ${bad.join(', ')})`);

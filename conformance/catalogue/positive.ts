@@ -66,7 +66,11 @@ function variantsOf(ctx: CaseContext): Variant[] {
 }
 
 /** GET query strings ASMX refuses for their length: a 400 (or 414) is then an accepted refusal. */
-function successExpectation(ctx: CaseContext, request: RequestSpec, allowRefusal: boolean): Expectation {
+export function successExpectation(
+  ctx: Pick<CaseContext, 'contract' | 'descriptor'>,
+  request: RequestSpec,
+  allowRefusal: boolean,
+): Expectation {
   const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
   if (ctx.contract.protocol !== 'http-get' || query.length <= ASMX_MAX_QUERY)
     return positiveExpectation(ctx, allowRefusal);

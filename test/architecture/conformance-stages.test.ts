@@ -70,6 +70,7 @@ function cliImports(text: string): string[] {
 const REPORTER_FOLDERS = [
   join(CONFORMANCE, 'report'),
   join(ROOT, 'migrate', 'report'),
+  join(ROOT, 'fuzz', 'report'),
   join(ROOT, 'contract', 'diff', 'report'),
 ];
 

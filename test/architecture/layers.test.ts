@@ -30,11 +30,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   service: ['generated', 'runtime'],
   // Record and replay: the runtime's wire and network layers, the contract, the report kit.
   migrate: ['contract', 'report', 'runtime'],
-  bin: ['conformance', 'contract', 'generated', 'generator', 'migrate', 'report', 'runtime', 'service', 'wsdl'],
+  // The fuzzer: its cases are conformance's (requests, checks), its reference comparison replay's.
+  fuzz: ['conformance', 'contract', 'migrate', 'report', 'runtime'],
+  bin: ['conformance', 'contract', 'fuzz', 'generated', 'generator', 'migrate', 'report', 'runtime', 'service', 'wsdl'],
   scripts: [
     'bin',
     'conformance',
     'contract',
+    'fuzz',
     'generated',
     'generator',
     'migrate',
@@ -117,6 +120,15 @@ describe('layers', () => {
     // The WSDL reader they share is the contract layer's: a reader inside conformance would be named too.
     const reader = "import { descriptorFromWsdlText } from '../conformance/validate/wsdl-reader.js';";
     expect(wrongImports('migrate', join(ROOT, 'migrate', 'declared-types.ts'), reader)).toHaveLength(1);
+  });
+
+  it('would catch conformance or replay reaching up into the fuzzer', () => {
+    // The fuzzer stands on conformance's cases and checks and on replay's outline; never the other way.
+    const planted = "import { runFuzz } from '../fuzz/index.js';";
+    expect(wrongImports('conformance', join(ROOT, 'conformance', 'index.ts'), planted)).toHaveLength(1);
+    expect(wrongImports('migrate', join(ROOT, 'migrate', 'replay.ts'), planted)).toHaveLength(1);
+    const service = "import { createServer } from '../service/server.js';";
+    expect(wrongImports('fuzz', join(ROOT, 'fuzz', 'properties.ts'), service)).toHaveLength(1);
   });
 
   it('would catch the report kit importing what it serves', () => {

@@ -23,9 +23,20 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const TOP_LEVEL =
-  /^(bench|bin|conformance|contract|docs|generated|generator|migrate|report|runtime|scripts|service|test|tools|wsdl)\//;
+  /^(bench|bin|conformance|contract|docs|generated|generator|migrate|fuzz|report|runtime|scripts|service|test|tools|wsdl)\//;
 /** The folders whose comments are read: the product code and the tools tests and scripts share. */
-const COMMENTED = ['bin', 'conformance', 'contract', 'generator', 'migrate', 'report', 'runtime', 'service', 'tools'];
+const COMMENTED = [
+  'bin',
+  'conformance',
+  'contract',
+  'generator',
+  'migrate',
+  'fuzz',
+  'report',
+  'runtime',
+  'service',
+  'tools',
+];
 /** Names that look like paths and are not: each with what it is. */
 const NOT_PATHS: ReadonlyMap<string, string> = new Map([['wsdl/structure', 'a conformance case name']]);
 

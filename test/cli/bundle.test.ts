@@ -24,6 +24,7 @@ const COPIED = [
   'bin',
   'conformance',
   'contract',
+  'fuzz',
   'generated',
   'generator',
   'migrate',
@@ -164,7 +165,17 @@ describe('scripts/build-cli.mjs', () => {
         }
       }
     };
-    for (const dir of ['bin', 'conformance', 'contract', 'generator', 'migrate', 'report', 'runtime', 'service'])
+    for (const dir of [
+      'bin',
+      'conformance',
+      'contract',
+      'fuzz',
+      'generator',
+      'migrate',
+      'report',
+      'runtime',
+      'service',
+    ])
       walk(dir);
     expect(imported.has('Pool')).toBe(true); // the scan found the imports
     const { createRequire } = await import('node:module');

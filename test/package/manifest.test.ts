@@ -23,7 +23,17 @@ interface Manifest {
 }
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-const LIBRARY = ['runtime', 'contract', 'generator', 'conformance', 'report', 'service', 'generated'];
+const LIBRARY = [
+  'runtime',
+  'contract',
+  'generator',
+  'conformance',
+  'migrate',
+  'fuzz',
+  'report',
+  'service',
+  'generated',
+];
 /** Packages used as programs or for their types, never imported by name. */
 const TOOLS: Record<string, string> = {
   typescript: 'tsc: the type check and the library build',

@@ -44,8 +44,11 @@ export function accessText(access: Access): string {
   return flags.length === 0 ? 'None' : flags.join(' ');
 }
 
+/** C#'s int arithmetic (unchecked, the compiler's default): the sum wraps at 32 bits rather than failing. */
+const int32 = (n: number): number => n | 0;
+
 export const richHandlers: RichServiceHandlers = {
-  SumValues: ({ values }) => ({ SumValuesResult: (values ?? []).reduce((sum, v) => sum + v, 0) }),
+  SumValues: ({ values }) => ({ SumValuesResult: (values ?? []).reduce((sum, v) => int32(sum + v), 0) }),
   EchoStrings: ({ items }) => (items === undefined ? {} : { EchoStringsResult: items }),
   EchoLongs: ({ values }) => (values === undefined ? {} : { EchoLongsResult: values }),
   EchoLines: ({ lines }) => (lines === undefined ? {} : { EchoLinesResult: lines }),
@@ -72,12 +75,13 @@ export const richHandlers: RichServiceHandlers = {
   NextDate: ({ after }) => ({ NextDateResult: after === null ? null : nextDay(after) }),
   WhoAmI: (_input, context) => {
     const session = context.soapHeaders.SessionHeader;
-    if (session !== undefined) context.responseSoapHeaders.SessionHeader = { ...session, Counter: session.Counter + 1 };
+    if (session !== undefined)
+      context.responseSoapHeaders.SessionHeader = { ...session, Counter: int32(session.Counter + 1) };
     context.responseSoapHeaders.TraceHeader = { Server: 'rich-peer', Operation: 'WhoAmI' };
     const auth = context.soapHeaders.AuthHeader;
     return { WhoAmIResult: auth === undefined ? '(anonymous)' : (auth.User ?? '(null)') };
   },
-  Add: ({ a, b }) => ({ AddResult: a + b }),
+  Add: ({ a, b }) => ({ AddResult: int32(a + b) }),
   AddDoubles: ({ a, b }) => ({ AddDoublesResult: a + b }),
   Ping: () => ({}),
   Record: () => ({}),
@@ -125,6 +129,8 @@ function describe(v: Described, reader: 'xml' | 'http'): string {
 function nextDay(dateTime: string): string {
   const match = /^(\d{4})-(\d\d)-(\d\d)(T.*)$/.exec(dateTime);
   if (match === null) return dateTime;
-  const next = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + 1));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999 (0001-01-01 became 1901).
+  const next = new Date(0);
+  next.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + 1);
   return `${next.toISOString().slice(0, 10)}${match[4]}`;
 }
