@@ -5,7 +5,16 @@
  * runs inside a transaction its caller opens; what a failure is called comes with the op.
  */
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
-import type { Connection, InsertRow } from './connection.js';
+import type { SqliteDelivery } from './delivery.js';
+import type { toInsertRow } from './outbox.js';
+
+type InsertRow = ReturnType<typeof toInsertRow>;
+
+/** What the ops run on: an open connection's insert and delivery statements. */
+export interface WriteTarget {
+  readonly insertRows: (rows: readonly InsertRow[]) => void;
+  readonly delivery: SqliteDelivery;
+}
 
 export interface WriteOps {
   insert(rows: readonly InsertRow[]): void;
@@ -34,7 +43,7 @@ export function isAcceptance(op: WriteOp): boolean {
 }
 
 /** Runs one op on an open connection, inside the caller's transaction. */
-export function runWriteOp(c: Connection, op: WriteOp, args: readonly unknown[]): unknown {
+export function runWriteOp(c: WriteTarget, op: WriteOp, args: readonly unknown[]): unknown {
   const d = c.delivery;
   switch (op) {
     case 'insert':
