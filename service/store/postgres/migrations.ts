@@ -9,6 +9,7 @@
  * written to.
  */
 import { StorageError } from '../../errors.js';
+import { APPLY_FUNCTION_V1 } from './apply-function.js';
 import type { Queryable } from './connect.js';
 
 export const PG_MIGRATIONS: readonly string[] = [
@@ -95,6 +96,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE outbox RENAME COLUMN recipient TO smsto;
    ALTER TABLE outbox RENAME COLUMN message TO smsmsg;
    ALTER TABLE outbox RENAME COLUMN carrier TO carrier_code;`,
+
+  // A batch of delivery state changes recorded by one function call (./apply-function.ts): one
+  // round trip and a few set-based statements per batch instead of several statements per change.
+  APPLY_FUNCTION_V1,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
