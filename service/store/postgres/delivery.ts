@@ -59,7 +59,14 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
        INSERT INTO outbox_events (${EVENT_COLUMNS})
        SELECT id, $1, 'sending', attempts, $4, NULL, NULL, NULL FROM claimed ORDER BY id)
      SELECT * FROM claimed ORDER BY id`,
-    values: [request.now, list, Math.max(0, Math.floor(request.limit)), request.route, request.owner, request.leaseUntil],
+    values: [
+      request.now,
+      list,
+      Math.max(0, Math.floor(request.limit)),
+      request.route,
+      request.owner,
+      request.leaseUntil,
+    ],
   });
   return rows.map((row) => ({
     id: row.id,

@@ -177,7 +177,6 @@ function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
           return statements.recoverExpiredLeases(db, now);
         }),
       ),
-    expireOverdue: (before, now) =>
-      call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
+    expireOverdue: (before, now) => call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
   };
 }
