@@ -1,15 +1,65 @@
-/** Account rows on PostgreSQL (the same meaning as ../sqlite/accounts.ts). */
+/**
+ * Account rows on PostgreSQL (the same meaning as ../sqlite/accounts.ts).
+ *
+ * Every accepted message reads its account first. Read one by one, that is a round trip per
+ * message, on the pool the group commit needs too; so reads asked for while one is on its way
+ * wait for it to end and then go together as one query (at most MAX_READ_BATCH addresses). Each
+ * read is still sent after it was asked for: it sees every change committed before that.
+ */
 import type { AccountRow } from '../records.js';
 import { type AccountColumns, accountFromRow } from '../rows.js';
 import type { AccountChange } from '../sqlite/accounts.js';
 import type { Queryable } from './connect.js';
 
+const MAX_READ_BATCH = 256;
+
+interface AccountRead {
+  readonly email: string;
+  readonly resolve: (row: AccountRow | undefined) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** getAccount, with the reads asked for while one query is on its way sent as the next one. */
+function batchedAccountReads(db: Queryable): (email: string) => Promise<AccountRow | undefined> {
+  let waiting: AccountRead[] = [];
+  let reading = false;
+  const readWaiting = (): void => {
+    if (reading || waiting.length === 0) return;
+    reading = true;
+    const emails = [...new Set(waiting.map((read) => read.email))].slice(0, MAX_READ_BATCH);
+    const wanted = new Set(emails);
+    const batch = waiting.filter((read) => wanted.has(read.email));
+    waiting = waiting.filter((read) => !wanted.has(read.email));
+    db.query<AccountColumns>({
+      name: 'smskit_read_accounts',
+      text: 'SELECT * FROM accounts WHERE email = ANY($1::text[])',
+      values: [emails],
+    })
+      .then(
+        ({ rows }) => {
+          const found = new Map(rows.map((row) => [row.email, accountFromRow(row)]));
+          for (const read of batch) read.resolve(found.get(read.email));
+        },
+        (error: unknown) => {
+          for (const read of batch) read.reject(error);
+        },
+      )
+      .finally(() => {
+        reading = false;
+        readWaiting();
+      });
+  };
+  return (email) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ email, resolve, reject });
+      readWaiting();
+    });
+}
+
 export function postgresAccounts(db: Queryable) {
+  const readAccount = batchedAccountReads(db);
   return {
-    async getAccount(email: string): Promise<AccountRow | undefined> {
-      const { rows } = await db.query<AccountColumns>('SELECT * FROM accounts WHERE email = $1', [email]);
-      return rows[0] === undefined ? undefined : accountFromRow(rows[0]);
-    },
+    getAccount: readAccount,
     async listAccounts(): Promise<AccountRow[]> {
       const { rows } = await db.query<AccountColumns>('SELECT * FROM accounts ORDER BY email');
       return rows.map(accountFromRow);
