@@ -33,7 +33,11 @@ CREATE OR REPLACE FUNCTION smskit_apply_delivery(
   o_state text[], o_next bigint[], o_code text[], o_text text[], o_maybe boolean[], o_smsc text[],
   p_ord integer[], p_peer text[], p_part integer[],
   r_ord integer[], r_route text[], r_peer text[], r_state text[], r_code text[], r_text text[], r_at bigint[]
-) RETURNS SETOF integer LANGUAGE plpgsql AS $fn$
+) RETURNS SETOF integer LANGUAGE plpgsql
+-- Every statement touches the batch's rows by key; statistics lag behind a fast-growing outbox
+-- (a backlog just inserted has none), and a plan from them scans whole tables.
+SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off
+AS $fn$
 DECLARE
   changed_ords integer[];
   e_ord integer[]; e_route text[]; e_peer text[]; e_state text[]; e_code text[]; e_text text[]; e_at bigint[];
