@@ -9,6 +9,7 @@
 import type { AccountRow } from '../records.js';
 import { type AccountColumns, accountFromRow } from '../rows.js';
 import type { AccountChange } from '../sqlite/accounts.js';
+import type { AccountCache } from './account-cache.js';
 import type { Queryable } from './connect.js';
 
 const MAX_READ_BATCH = 256;
@@ -19,8 +20,10 @@ interface AccountRead {
   readonly reject: (error: unknown) => void;
 }
 
+type AccountReader = (email: string) => Promise<AccountRow | undefined>;
+
 /** getAccount, with the reads asked for while one query is on its way sent as the next one. */
-function batchedAccountReads(db: Queryable): (email: string) => Promise<AccountRow | undefined> {
+function batchedAccountReads(db: Queryable): AccountReader {
   let waiting: AccountRead[] = [];
   let reading = false;
   const readWaiting = (): void => {
@@ -56,38 +59,56 @@ function batchedAccountReads(db: Queryable): (email: string) => Promise<AccountR
     });
 }
 
-export function postgresAccounts(db: Queryable) {
-  const readAccount = batchedAccountReads(db);
+/** `cache` keeps rows between changes; this instance's own updates drop them from it at once. */
+export function postgresAccounts(db: Queryable, cache?: (read: AccountReader) => AccountCache) {
+  const read = batchedAccountReads(db);
+  const kept = cache?.(read);
   return {
-    getAccount: readAccount,
+    getAccount: (email: string) => (kept === undefined ? read(email) : kept.get(email)),
+    close: async () => kept?.close(),
     async listAccounts(): Promise<AccountRow[]> {
       const { rows } = await db.query<AccountColumns>('SELECT * FROM accounts ORDER BY email');
       return rows.map(accountFromRow);
     },
     async insertAccount(row: AccountRow): Promise<void> {
-      await db.query(
-        'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES ($1, $2, $3, $4, $5, $6)',
-        [row.email, row.passwordHash, row.keywords.join(' '), row.disabled, row.createdAt, row.test === true],
-      );
+      kept?.forget(row.email);
+      try {
+        await db.query(
+          'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES ($1, $2, $3, $4, $5, $6)',
+          [row.email, row.passwordHash, row.keywords.join(' '), row.disabled, row.createdAt, row.test === true],
+        );
+      } finally {
+        kept?.forget(row.email);
+      }
     },
     /** Changes only the given fields; false when there is no such account. */
     async updateAccount(email: string, change: AccountChange): Promise<boolean> {
-      const columns: Array<[string, unknown]> = [
-        ['password_hash', change.passwordHash],
-        ['keywords', change.keywords?.join(' ')],
-        ['disabled', change.disabled],
-        ['test', change.test],
-        ['locked_until', change.lockedUntil],
-        ['unlocked_at', change.unlockedAt],
-      ];
-      const given = columns.filter(([, value]) => value !== undefined);
-      // Nothing to change still answers whether the account exists.
-      const sets = given.length === 0 ? 'email = email' : given.map(([name], i) => `${name} = $${i + 2}`).join(', ');
-      const { rows } = await db.query<{ n: number }>(
-        `WITH changed AS (UPDATE accounts SET ${sets} WHERE email = $1 RETURNING 1) SELECT count(*) AS n FROM changed`,
-        [email, ...given.map(([, value]) => value)],
-      );
-      return rows[0]?.n === 1;
+      kept?.forget(email);
+      try {
+        return await updateRow(db, email, change);
+      } finally {
+        kept?.forget(email);
+      }
     },
   };
+}
+
+/** Changes only the given fields; false when there is no such account. */
+async function updateRow(db: Queryable, email: string, change: AccountChange): Promise<boolean> {
+  const columns: Array<[string, unknown]> = [
+    ['password_hash', change.passwordHash],
+    ['keywords', change.keywords?.join(' ')],
+    ['disabled', change.disabled],
+    ['test', change.test],
+    ['locked_until', change.lockedUntil],
+    ['unlocked_at', change.unlockedAt],
+  ];
+  const given = columns.filter(([, value]) => value !== undefined);
+  // Nothing to change still answers whether the account exists.
+  const sets = given.length === 0 ? 'email = email' : given.map(([name], i) => `${name} = $${i + 2}`).join(', ');
+  const { rows } = await db.query<{ n: number }>(
+    `WITH changed AS (UPDATE accounts SET ${sets} WHERE email = $1 RETURNING 1) SELECT count(*) AS n FROM changed`,
+    [email, ...given.map(([, value]) => value)],
+  );
+  return rows[0]?.n === 1;
 }

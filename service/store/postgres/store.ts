@@ -11,6 +11,7 @@ import type { Pool } from 'pg';
 import { StorageError } from '../../errors.js';
 import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
+import { AccountCache } from './account-cache.js';
 import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
@@ -80,7 +81,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...(options.deliveryDurability === 'full' ? {} : { settings: { synchronous_commit: 'off' } }),
     onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
   });
-  return postgresStore(pool, deliveryPool, options);
+  // One connection that only LISTENs for account changes (./account-cache.ts), opened on the first read.
+  const listenerPool = await createPool({
+    url: options.url,
+    poolSize: 1,
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    applicationName: 'smskit accounts',
+    onIdleError: () => {},
+  });
+  return postgresStore({ pool, deliveryPool, listenerPool }, options);
 }
 
 /** The delivery pool's connections: a claim per route, one batch of changes, lease and expiry upkeep. */
@@ -115,8 +124,16 @@ async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<v
 /** One store call with its failure mapped; refused once the store is closed. */
 type Call = <R>(what: string, work: () => Promise<R>) => Promise<R>;
 
-function postgresStore(pool: Pool, deliveryPool: Pool, options: PostgresStoreOptions): PostgresStore {
-  const accounts = postgresAccounts(pool);
+interface Pools {
+  /** Acceptance, accounts, reads. */
+  readonly pool: Pool;
+  readonly deliveryPool: Pool;
+  /** The account cache's listener. */
+  readonly listenerPool: Pool;
+}
+
+function postgresStore({ pool, deliveryPool, listenerPool }: Pools, options: PostgresStoreOptions): PostgresStore {
+  const accounts = postgresAccounts(pool, (read) => new AccountCache(listenerPool, read));
   const outbox = postgresOutbox(pool);
   const queries = postgresOutboxQueries(pool);
   const commits = new PgGroupCommit(pool, options);
@@ -152,7 +169,8 @@ function postgresStore(pool: Pool, deliveryPool: Pool, options: PostgresStoreOpt
       if (closed) return;
       closed = true;
       await commits.drain();
-      await Promise.all([pool.end(), deliveryPool.end()]);
+      await accounts.close();
+      await Promise.all([pool.end(), deliveryPool.end(), listenerPool.end()]);
     },
   };
 }
