@@ -36,7 +36,7 @@ CREATE OR REPLACE FUNCTION smskit_apply_delivery(
 ) RETURNS SETOF integer LANGUAGE plpgsql
 -- Every statement touches the batch's rows by key; statistics lag behind a fast-growing outbox
 -- (a backlog just inserted has none), and a plan from them scans whole tables.
-SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off
+SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
   changed_ords integer[];

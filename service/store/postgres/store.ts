@@ -78,7 +78,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     applicationName: 'smskit delivery',
-    ...(options.deliveryDurability === 'full' ? {} : { settings: { synchronous_commit: 'off' } }),
+    settings: {
+      // A claim's plan must follow the outbox as it grows: a plan kept from when it was small
+      // scans it whole (the apply function pins its own plans to index lookups).
+      plan_cache_mode: 'force_custom_plan',
+      ...(options.deliveryDurability === 'full' ? {} : { synchronous_commit: 'off' }),
+    },
     onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
   });
   // One connection that only LISTENs for account changes (./account-cache.ts), opened on the first read.
