@@ -5,8 +5,9 @@
  *   2. one instance on PostgreSQL (a throw-away local cluster, fsync and synchronous_commit on),
  *   3. two instances on that PostgreSQL, the load split between them,
  * in one run, each on a fresh database. After the load every acknowledged message must reach
- * `delivered` (read back from the store): two instances may share the machine's 2 cores, but
- * must lose nothing and, the figure that matters, not fall below one instance.
+ * `delivered` (read back from the store). Judged end to end: one instance on PostgreSQL at half
+ * of SQLite's or more, two at 1.5 times one or more (a second instance must add throughput,
+ * not only availability), and nothing lost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -161,15 +162,17 @@ export async function runStoreSection(
         ratio: two.acknowledgedPerSecond / one.acknowledgedPerSecond,
       },
       { section: 'store', name: 'one instance, SQLite: end to end', figure: sqlite.endToEndPerSecond, unit: 'msg/s' },
-      {
-        section: 'store',
-        name: 'one instance, PostgreSQL: end to end',
-        figure: one.endToEndPerSecond,
-        unit: 'msg/s',
-        peer: 'SQLite',
-        peerFigure: sqlite.endToEndPerSecond,
-        ratio: one.endToEndPerSecond / sqlite.endToEndPerSecond,
-      },
+      ratioRow(
+        {
+          section: 'store',
+          name: 'one instance, PostgreSQL: end to end',
+          figure: one.endToEndPerSecond,
+          unit: 'msg/s',
+          peer: 'SQLite',
+          peerFigure: sqlite.endToEndPerSecond,
+        },
+        { min: 0.5 },
+      ),
       ratioRow(
         {
           section: 'store',
@@ -179,7 +182,7 @@ export async function runStoreSection(
           peer: 'one on PostgreSQL',
           peerFigure: one.endToEndPerSecond,
         },
-        { min: 1 },
+        { min: 1.5 },
       ),
       limitRow(
         {

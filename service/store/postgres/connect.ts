@@ -14,9 +14,17 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { StorageError } from '../../errors.js';
 import { redactUrl } from './errors.js';
 
+/** A statement prepared under `name` on each connection the first time it runs there. */
+export interface NamedStatement {
+  readonly name: string;
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
 /** What the statements need of a client or a pool. */
 export interface Queryable {
   query<R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]): Promise<{ rows: R[] }>;
+  query<R extends QueryResultRow = QueryResultRow>(statement: NamedStatement): Promise<{ rows: R[] }>;
 }
 
 export interface PoolOptions {
@@ -27,6 +35,10 @@ export interface PoolOptions {
   readonly statementTimeoutMs?: number;
   /** Told of errors on idle connections (the server went away), for the log. */
   readonly onIdleError?: (error: unknown) => void;
+  /** Server settings every connection of the pool starts with, e.g. `{ synchronous_commit: 'off' }`. */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** Names the pool in pg_stat_activity (default `smskit`). */
+  readonly applicationName?: string;
 }
 
 const INT8_OID = 20;
@@ -56,7 +68,14 @@ export async function createPool(options: PoolOptions): Promise<Pool> {
     statement_timeout: statementTimeout,
     query_timeout: statementTimeout + 1000,
     idle_in_transaction_session_timeout: statementTimeout * 2,
-    application_name: 'smskit',
+    application_name: options.applicationName ?? 'smskit',
+    ...(options.settings === undefined
+      ? {}
+      : {
+          options: Object.entries(options.settings)
+            .map(([name, value]) => `-c ${name}=${value}`)
+            .join(' '),
+        }),
     // Times are ms since the epoch in bigint columns and counts are bigint: both fit a double.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

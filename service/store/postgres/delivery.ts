@@ -17,7 +17,6 @@
  *   that `accepted`. Both sides take a transaction-scoped advisory lock on (route, peer id)
  *   first, so one of them always sees the other's row: the receipt is never lost in between.
  */
-import type { Receipt } from '../records.js';
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
 import type { Encoding } from '../../sms/segments.js';
 import type { Queryable } from './connect.js';
@@ -44,8 +43,10 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
     : (request.carriers as { except: readonly string[] }).except;
   if (only && list.length === 0) return [];
   const filter = only ? 'carrier_code = ANY($2::text[])' : 'carrier_code <> ALL($2::text[])';
-  const { rows } = await db.query<ClaimedRecord>(
-    `WITH picked AS (
+  const { rows } = await db.query<ClaimedRecord>({
+    // Prepared once per connection and carrier filter: a claim is parsed and planned once.
+    name: only ? 'smskit_claim_only' : 'smskit_claim_except',
+    text: `WITH picked AS (
        SELECT id FROM outbox WHERE state = 'queued' AND next_attempt_at <= $1 AND ${filter}
        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED),
      claimed AS (
@@ -58,8 +59,15 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
        INSERT INTO outbox_events (${EVENT_COLUMNS})
        SELECT id, $1, 'sending', attempts, $4, NULL, NULL, NULL FROM claimed ORDER BY id)
      SELECT * FROM claimed ORDER BY id`,
-    [request.now, list, Math.max(0, Math.floor(request.limit)), request.route, request.owner, request.leaseUntil],
-  );
+    values: [
+      request.now,
+      list,
+      Math.max(0, Math.floor(request.limit)),
+      request.route,
+      request.owner,
+      request.leaseUntil,
+    ],
+  });
   return rows.map((row) => ({
     id: row.id,
     createdAt: row.created_at,
@@ -121,263 +129,87 @@ export async function expireOverdue(db: Queryable, createdBefore: number, now: n
   return rows[0]?.n ?? 0;
 }
 
-/** One statement of a change, with its parameters. */
-interface Step {
-  readonly sql: string;
-  readonly values: readonly unknown[];
-}
-
-/** A change as statements, and how their results say whether it applied. */
-interface ChangeStatements {
-  readonly steps: readonly Step[];
-  readonly applied: (results: ReadonlyArray<{ rows: Array<Record<string, unknown>> }>) => boolean;
-  /** accepted: the parts whose early receipts (if any) are applied after the batch. */
-  readonly early?: { readonly route: string; readonly peerIds: readonly string[] };
-}
-
-/** What a batch needs of its connection: queries, and quoting for the statements it inlines. */
-export interface BatchClient extends Queryable {
-  escapeLiteral(text: string): string;
-}
-
-/**
- * Applies the batch in order on `db` (one connection inside a transaction) in one round trip:
- * every change's statements, parameters inlined as quoted literals (by the driver's own
- * escapeLiteral), sent as one multi-statement query. Each statement still takes its own snapshot
- * (READ COMMITTED), so the locks and the order mean what they mean one by one; the engine's
- * batches no longer cost a round trip per statement, which bounded delivery on a busy machine.
- */
-export async function applyChanges(db: BatchClient, changes: readonly DeliveryChange[]): Promise<boolean[]> {
-  const batches = changes.map((change) =>
-    change.kind === 'receipt' ? receiptStatements(change) : ownedStatements(change),
-  );
-  const text = batches.flatMap((statements) => statements.steps.map((step) => inline(step, db))).join(';\n');
-  const answer = (await db.query(text)) as unknown;
-  const results = (Array.isArray(answer) ? answer : [answer]) as Array<{ rows: Array<Record<string, unknown>> }>;
-  const applied: boolean[] = [];
-  const early: Array<{ route: string; peerIds: readonly string[] }> = [];
-  let at = 0;
-  for (const statements of batches) {
-    const mine = results.slice(at, at + statements.steps.length);
-    at += statements.steps.length;
-    const ok = statements.applied(mine);
-    applied.push(ok);
-    if (ok && statements.early !== undefined && (mine.at(-1)?.rows.length ?? 0) > 0) early.push(statements.early);
-  }
-  if (early.length > 0) await applyEarlyReceipts(db, early);
-  return applied;
-}
-
-/** `$n` replaced by the quoted value: strings by the driver's escapeLiteral, numbers checked finite. */
-function inline(step: Step, db: BatchClient): string {
-  const literal = (value: unknown): string => {
-    if (value === null || value === undefined) return 'NULL';
-    if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
-      return String(value);
-    }
-    if (typeof value === 'string') return db.escapeLiteral(value);
-    if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]`;
-    throw new Error(`cannot inline a ${typeof value}`);
-  };
-  return step.sql.replace(/\$(\d+)/g, (_, n: string) => literal(step.values[Number(n) - 1]));
-}
-
 type OwnedChange = Exclude<DeliveryChange, { kind: 'receipt' }>;
 
-const OWNED = `id = $1 AND state = 'sending' AND lease_owner = $2`;
+type ReceiptChange = Extract<DeliveryChange, { kind: 'receipt' }>;
+type Column<C> = (change: C, ord: number) => unknown;
 
-const countOf = (result: { rows: Array<Record<string, unknown>> } | undefined): number =>
-  Number(result?.rows[0]?.n ?? 0);
+/** The apply function's owned-change columns, in its parameter order (ord: the change's position). */
+const OWNED_COLUMNS: ReadonlyArray<Column<OwnedChange>> = [
+  (_, ord) => ord,
+  (c) => c.kind,
+  (c) => c.id,
+  (c) => c.owner,
+  (c) => c.at,
+  (c) => c.attempt,
+  (c) => c.route,
+  (c) => (c.kind === 'final' ? c.state : null),
+  (c) => (c.kind === 'requeue' ? c.nextAttemptAt : null),
+  (c) => (c.kind === 'requeue' || c.kind === 'final' ? c.code : null),
+  (c) => (c.kind === 'requeue' || c.kind === 'final' ? c.text : null),
+  (c) => c.kind === 'requeue' && c.maybeSent,
+  (c) => (c.kind === 'accepted' ? (c.peerIds[0] ?? null) : null),
+];
 
-/**
- * The owner-guarded UPDATE and its history event in one statement (the event is written only if
- * the UPDATE changed the row). `event` lists the event's columns after message_id as SQL over
- * the statement's parameters.
- */
-function changedWithEvent(update: string, event: string, values: readonly unknown[]): ChangeStatements {
-  return {
-    steps: [
-      {
-        sql: `WITH changed AS (${update} RETURNING id),
-              logged AS (INSERT INTO outbox_events (${EVENT_COLUMNS}) SELECT id, ${event} FROM changed)
-              SELECT count(*) AS n FROM changed`,
-        values,
-      },
-    ],
-    applied: ([result]) => countOf(result) > 0,
-  };
+const RECEIPT_COLUMNS: ReadonlyArray<Column<ReceiptChange>> = [
+  (_, ord) => ord,
+  (c) => c.route,
+  (c) => c.receipt.peerId,
+  (c) => c.receipt.state,
+  (c) => c.receipt.code,
+  (c) => c.receipt.text,
+  (c) => c.at,
+];
+
+/** The batch as the apply function's column arrays (./apply-function.ts): owned changes, parts, receipts. */
+function batchColumns(changes: readonly DeliveryChange[]): unknown[][] {
+  const owned: Array<[OwnedChange, number]> = [];
+  const receipts: Array<[ReceiptChange, number]> = [];
+  const parts: [number[], string[], number[]] = [[], [], []];
+  changes.forEach((change, ord) => {
+    if (change.kind === 'receipt') receipts.push([change, ord]);
+    else {
+      owned.push([change, ord]);
+      if (change.kind === 'accepted') addParts(parts, ord, change.peerIds);
+    }
+  });
+  return [
+    ...OWNED_COLUMNS.map((column) => owned.map(([change, ord]) => column(change, ord))),
+    ...parts,
+    ...RECEIPT_COLUMNS.map((column) => receipts.map(([change, ord]) => column(change, ord))),
+  ];
 }
 
-/** accepted / requeue / final / released: applied only while the change's owner still holds the message. */
-function ownedStatements(change: OwnedChange): ChangeStatements {
-  const { id, owner, at, attempt, route } = change;
-  switch (change.kind) {
-    case 'accepted': {
-      const lastPart = new Map<string, number>();
-      for (const [index, peerId] of change.peerIds.entries()) lastPart.set(peerId, index + 1);
-      const peerIds = [...lastPart.keys()];
-      return {
-        steps: [
-          {
-            // Parts (what receipts look for), the message and its event in one statement.
-            sql: `WITH changed AS (
-                    UPDATE outbox SET state = 'accepted', smsc_id = $3, updated_at = $4, lease_owner = NULL,
-                      lease_until = NULL, error_code = NULL, error_text = NULL WHERE ${OWNED} RETURNING id),
-                  parts AS (
-                    INSERT INTO outbox_parts (route, peer_id, message_id, part, attempt, state)
-                    SELECT $5, t.peer_id, changed.id, t.part, $6, NULL
-                    FROM changed, unnest($7::text[], $8::integer[]) AS t(peer_id, part)
-                    ON CONFLICT (route, peer_id) DO UPDATE SET message_id = EXCLUDED.message_id, part = EXCLUDED.part,
-                      attempt = EXCLUDED.attempt, state = NULL),
-                  logged AS (
-                    INSERT INTO outbox_events (${EVENT_COLUMNS})
-                    SELECT id, $4, 'accepted', $6, $5, $3, NULL, NULL FROM changed)
-                  SELECT count(*) AS n FROM changed`,
-            values: [id, owner, change.peerIds[0] ?? null, at, route, attempt, peerIds, [...lastPart.values()]],
-          },
-          lockStep(route, peerIds),
-          {
-            sql: 'SELECT peer_id FROM outbox_early_receipts WHERE route = $1 AND peer_id = ANY($2::text[])',
-            values: [route, peerIds],
-          },
-        ],
-        applied: ([result]) => countOf(result) > 0,
-        early: { route, peerIds },
-      };
-    }
-    case 'requeue':
-      return changedWithEvent(
-        `UPDATE outbox SET state = 'queued', next_attempt_at = $3, updated_at = $4, lease_owner = NULL,
-           lease_until = NULL, error_code = $5, error_text = $6, possible_duplicate = possible_duplicate OR $7
-         WHERE ${OWNED}`,
-        `$4, 'queued', $8, $9, NULL, $5, $6`,
-        [id, owner, change.nextAttemptAt, at, change.code, change.text, change.maybeSent, attempt, route],
-      );
-    case 'final':
-      return changedWithEvent(
-        `UPDATE outbox SET state = $3, updated_at = $4, lease_owner = NULL, lease_until = NULL, error_code = $5,
-           error_text = $6 WHERE ${OWNED}`,
-        `$4, $3, $7, $8, NULL, $5, $6`,
-        [id, owner, change.state, at, change.code, change.text, attempt, route],
-      );
-    case 'released':
-      return changedWithEvent(
-        `UPDATE outbox SET state = 'queued', attempts = attempts - 1, updated_at = $3, lease_owner = NULL,
-           lease_until = NULL WHERE ${OWNED}`,
-        `$3, 'queued', $4, $5, NULL, NULL, 'returned to the queue unsent at shutdown'`,
-        [id, owner, at, attempt - 1, route],
-      );
+/** An accepted change's parts (position, peer id, part number): a peer id named twice keeps its last part. */
+function addParts(parts: [number[], string[], number[]], ord: number, peerIds: readonly string[]): void {
+  const lastPart = new Map<string, number>();
+  for (const [index, peerId] of peerIds.entries()) lastPart.set(peerId, index + 1);
+  for (const [peer, part] of lastPart) {
+    parts[0].push(ord);
+    parts[1].push(peer);
+    parts[2].push(part);
   }
 }
 
-/**
- * A receipt settles its part; the message takes the part's state when that is a failure, and
- * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
- * changes (a late receipt for an attempt that was since retried updates its part only).
- *
- * The peer-id lock first; then the part, locking its message row (receipts for the message's
- * other parts wait here); a receipt without a part yet is kept as an early receipt (the lock
- * keeps the part from appearing in between); then, with a snapshot taken after those locks, the
- * part's state, the count of the attempt's other parts not delivered, the message and its event.
- */
-function receiptStatements(change: Extract<DeliveryChange, { kind: 'receipt' }>): ChangeStatements {
-  const { route, at, receipt } = change;
-  const failed = receipt.state !== 'delivered';
-  return {
-    steps: [
-      lockStep(route, [receipt.peerId]),
-      {
-        sql: `SELECT p.message_id FROM outbox_parts p JOIN outbox o ON o.id = p.message_id
-              WHERE p.route = $1 AND p.peer_id = $2 FOR UPDATE OF o`,
-        values: [route, receipt.peerId],
-      },
-      {
-        sql: `INSERT INTO outbox_early_receipts (route, peer_id, state, code, text, at)
-              SELECT $1, $2, $3, $4, $5, $6
-              WHERE NOT EXISTS (SELECT 1 FROM outbox_parts WHERE route = $1 AND peer_id = $2)
-              ON CONFLICT (route, peer_id) DO UPDATE SET state = EXCLUDED.state, code = EXCLUDED.code,
-                text = EXCLUDED.text, at = EXCLUDED.at`,
-        values: [route, receipt.peerId, receipt.state, receipt.code, receipt.text, at],
-      },
-      {
-        sql: `WITH part AS (
-                UPDATE outbox_parts SET state = $3 WHERE route = $1 AND peer_id = $2 RETURNING message_id, attempt),
-              undelivered AS (
-                SELECT count(*) AS n FROM outbox_parts p, part
-                WHERE p.message_id = part.message_id AND p.attempt = part.attempt
-                  AND NOT (p.route = $1 AND p.peer_id = $2) AND (p.state IS NULL OR p.state <> 'delivered')),
-              settled AS (
-                UPDATE outbox o SET state = $3, updated_at = $4, error_code = $5, error_text = $6
-                FROM part, undelivered
-                WHERE o.id = part.message_id AND o.state = 'accepted' AND ($3 <> 'delivered' OR undelivered.n = 0)
-                RETURNING o.id, part.attempt)
-              INSERT INTO outbox_events (${EVENT_COLUMNS})
-              SELECT id, $4, $3, attempt, $1, $2, $7, $8 FROM settled`,
-        values: [
-          route,
-          receipt.peerId,
-          receipt.state,
-          at,
-          failed ? receipt.code : null,
-          failed ? receipt.text : null,
-          receipt.code,
-          receipt.text,
-        ],
-      },
-    ],
-    applied: ([, part]) => (part?.rows.length ?? 0) > 0,
-  };
-}
-
-/** Serialises a receipt with the `accepted` that records its part (see the header); sorted, so two batches cannot deadlock on them. */
-function lockStep(route: string, peerIds: readonly string[]): Step {
-  return {
-    sql: `SELECT pg_advisory_xact_lock(hashtextextended($1 || ' ' || peer_id, 0))
-          FROM (SELECT DISTINCT unnest($2::text[]) AS peer_id ORDER BY 1) AS ids`,
-    values: [route, peerIds],
-  };
-}
-
-interface EarlyReceipt {
-  peer_id: string;
-  state: Receipt['state'];
-  code: string;
-  text: string;
-  at: number;
-}
+const APPLY_CALL = `SELECT smskit_apply_delivery($1::integer[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+  $6::integer[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[], $12::boolean[], $13::text[],
+  $14::integer[], $15::text[], $16::integer[], $17::integer[], $18::text[], $19::text[], $20::text[], $21::text[],
+  $22::text[], $23::bigint[]) AS ord`;
 
 /**
- * Receipts that came before their `accepted` was recorded, applied now that the parts exist
- * (the batch holds their peer-id locks): taken out in one statement, applied in one more, in
- * part order per message.
+ * Applies the batch in one statement, so one round trip and one transaction of its own (or part
+ * of the caller's, when `db` is a connection inside one): the apply function installed by the
+ * migrations, prepared once per connection. Returns, per change, whether it applied.
  */
-async function applyEarlyReceipts(
-  db: BatchClient,
-  accepted: ReadonlyArray<{ route: string; peerIds: readonly string[] }>,
-): Promise<void> {
-  const taken = await db.query<EarlyReceipt & { route: string }>(
-    `DELETE FROM outbox_early_receipts e USING unnest($1::text[], $2::text[]) AS t(route, peer_id)
-     WHERE e.route = t.route AND e.peer_id = t.peer_id
-     RETURNING e.route, e.peer_id, e.state, e.code, e.text, e.at`,
-    [accepted.flatMap((a) => a.peerIds.map(() => a.route)), accepted.flatMap((a) => a.peerIds)],
-  );
-  const order = new Map(accepted.flatMap((a) => a.peerIds.map((peerId, index) => [`${a.route} ${peerId}`, index])));
-  const rows = [...taken.rows].sort(
-    (a, b) => (order.get(`${a.route} ${a.peer_id}`) ?? 0) - (order.get(`${b.route} ${b.peer_id}`) ?? 0),
-  );
-  if (rows.length === 0) return;
-  const steps = rows.flatMap(
-    (row) =>
-      receiptStatements({
-        kind: 'receipt',
-        route: row.route,
-        at: row.at,
-        receipt: { peerId: row.peer_id, state: row.state, code: row.code, text: row.text },
-      }).steps,
-  );
-  await db.query(steps.map((step) => inline(step, db)).join(';\n'));
+export async function applyChanges(db: Queryable, changes: readonly DeliveryChange[]): Promise<boolean[]> {
+  const { rows } = await db.query<{ ord: number }>({
+    name: 'smskit_apply_delivery',
+    text: APPLY_CALL,
+    values: batchColumns(changes),
+  });
+  const applied = changes.map(() => false);
+  for (const row of rows) applied[row.ord] = true;
+  return applied;
 }
 
 /** Early receipts no `accepted` claimed within an hour (their submitter died before recording it). */

@@ -9,6 +9,7 @@
  * written to.
  */
 import { StorageError } from '../../errors.js';
+import { APPLY_FUNCTION_V1 } from './apply-function.js';
 import type { Queryable } from './connect.js';
 
 export const PG_MIGRATIONS: readonly string[] = [
@@ -95,6 +96,30 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE outbox RENAME COLUMN recipient TO smsto;
    ALTER TABLE outbox RENAME COLUMN message TO smsmsg;
    ALTER TABLE outbox RENAME COLUMN carrier TO carrier_code;`,
+
+  // A batch of delivery state changes recorded by one function call (./apply-function.ts): one
+  // round trip and a few set-based statements per batch instead of several statements per change.
+  APPLY_FUNCTION_V1,
+
+  // Every change to an account is announced to the instances, which keep account rows between
+  // announcements (./account-cache.ts): the address as the payload, '' for "all of them".
+  `CREATE FUNCTION smskit_account_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
+   BEGIN
+     IF TG_OP = 'TRUNCATE' THEN
+       PERFORM pg_notify('smskit_accounts', '');
+       RETURN NULL;
+     END IF;
+     IF TG_OP <> 'INSERT' THEN PERFORM pg_notify('smskit_accounts', OLD.email); END IF;
+     IF TG_OP <> 'DELETE' AND (TG_OP = 'INSERT' OR NEW.email <> OLD.email) THEN
+       PERFORM pg_notify('smskit_accounts', NEW.email);
+     END IF;
+     RETURN NULL;
+   END
+   $fn$;
+   CREATE TRIGGER accounts_changed AFTER INSERT OR UPDATE OR DELETE ON accounts
+     FOR EACH ROW EXECUTE FUNCTION smskit_account_changed();
+   CREATE TRIGGER accounts_truncated AFTER TRUNCATE ON accounts
+     FOR EACH STATEMENT EXECUTE FUNCTION smskit_account_changed();`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

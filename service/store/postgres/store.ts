@@ -7,10 +7,11 @@
  * of itself and the next one tries again on a fresh connection, so the service recovers by
  * itself once the database is back.
  */
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { StorageError } from '../../errors.js';
 import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
+import { AccountCache } from './account-cache.js';
 import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
@@ -23,7 +24,11 @@ import { postgresOutboxQueries } from './outbox-query.js';
 export interface PostgresStoreOptions extends StoreOptions {
   /** postgres://user@host:port/database (the password from PGPASSWORD or ~/.pgpass). */
   readonly url: string;
-  /** Connections this process keeps at most (default 10). */
+  /**
+   * Connections for acceptance, accounts and reads (default 10). The delivery engine has a pool of
+   * its own beside it, of at most 3 (and never more than this), opened only when it runs: its
+   * claims and batches never wait behind acceptance, nor acceptance behind them.
+   */
   readonly poolSize?: number;
   readonly connectTimeoutMs?: number;
   readonly statementTimeoutMs?: number;
@@ -66,8 +71,34 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end().catch(() => {});
     throw toStorageError(error, `cannot open database ${where}`);
   }
-  return postgresStore(pool, options);
+  // pg opens a pool's connections on first use: a process that never delivers opens none of these.
+  const deliveryPool = await createPool({
+    url: options.url,
+    poolSize: Math.min(DELIVERY_POOL_SIZE, Math.max(1, Math.floor(options.poolSize ?? DELIVERY_POOL_SIZE))),
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+    applicationName: 'smskit delivery',
+    settings: {
+      // A claim's plan must follow the outbox as it grows: a plan kept from when it was small
+      // scans it whole (the apply function pins its own plans to index lookups).
+      plan_cache_mode: 'force_custom_plan',
+      ...(options.deliveryDurability === 'full' ? {} : { synchronous_commit: 'off' }),
+    },
+    onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
+  });
+  // One connection that only LISTENs for account changes (./account-cache.ts), opened on the first read.
+  const listenerPool = await createPool({
+    url: options.url,
+    poolSize: 1,
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    applicationName: 'smskit accounts',
+    onIdleError: () => {},
+  });
+  return postgresStore({ pool, deliveryPool, listenerPool }, options);
 }
+
+/** The delivery pool's connections: a claim per route, one batch of changes, lease and expiry upkeep. */
+const DELIVERY_POOL_SIZE = 3;
 
 /** `smskit db migrate` on PostgreSQL: one connection, the migration, closed again. */
 export async function migratePostgres(url: string): Promise<{ from: number; to: number }> {
@@ -98,8 +129,16 @@ async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<v
 /** One store call with its failure mapped; refused once the store is closed. */
 type Call = <R>(what: string, work: () => Promise<R>) => Promise<R>;
 
-function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore {
-  const accounts = postgresAccounts(pool);
+interface Pools {
+  /** Acceptance, accounts, reads. */
+  readonly pool: Pool;
+  readonly deliveryPool: Pool;
+  /** The account cache's listener. */
+  readonly listenerPool: Pool;
+}
+
+function postgresStore({ pool, deliveryPool, listenerPool }: Pools, options: PostgresStoreOptions): PostgresStore {
+  const accounts = postgresAccounts(pool, (read) => new AccountCache(listenerPool, read));
   const outbox = postgresOutbox(pool);
   const queries = postgresOutboxQueries(pool);
   const commits = new PgGroupCommit(pool, options);
@@ -117,7 +156,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     pool,
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
-    delivery: postgresDeliveryStore(pool, call, options.deliveryDurability !== 'full'),
+    delivery: postgresDeliveryStore(deliveryPool, call),
     getAccount: (email) => call('cannot read the account', () => accounts.getAccount(email)),
     listAccounts: () => call('cannot list accounts', () => accounts.listAccounts()),
     insertAccount: (row) => call('cannot add the account', () => accounts.insertAccount(row)),
@@ -135,32 +174,32 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
       if (closed) return;
       closed = true;
       await commits.drain();
-      await pool.end();
+      await accounts.close();
+      await Promise.all([pool.end(), deliveryPool.end(), listenerPool.end()]);
     },
   };
 }
 
 /**
- * The delivery engine's calls, each its own transaction; `relaxed` commits without waiting for
- * the WAL flush (deliveryDurability `normal`).
+ * The delivery engine's calls on its own pool, each one statement and so one round trip and its
+ * own transaction (the pool's connections commit without waiting for the WAL flush under
+ * deliveryDurability `normal`), but for the upkeep that takes stale leases back.
  */
-function postgresDeliveryStore(pool: Pool, call: Call, relaxed: boolean): DeliveryStore {
-  const deliveryCall = <R>(what: string, work: (db: PoolClient) => Promise<R>): Promise<R> =>
-    call(what, () => inTransaction(pool, work, relaxed ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN'));
+function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
   return {
-    claim: (request) => deliveryCall('cannot claim messages to send', (db) => statements.claim(db, request)),
+    claim: (request) => call('cannot claim messages to send', () => statements.claim(pool, request)),
     apply: (changes) =>
-      changes.length === 0
-        ? call('cannot record delivery states', async () => [])
-        : deliveryCall('cannot record delivery states', (db) => statements.applyChanges(db, changes)),
-    renewLeases: (owner, until) =>
-      deliveryCall('cannot renew leases', (db) => statements.renewLeases(db, owner, until)),
+      call('cannot record delivery states', async () =>
+        changes.length === 0 ? [] : statements.applyChanges(pool, changes),
+      ),
+    renewLeases: (owner, until) => call('cannot renew leases', () => statements.renewLeases(pool, owner, until)),
     recoverExpiredLeases: (now) =>
-      deliveryCall('cannot take back stale messages', async (db) => {
-        await statements.purgeEarlyReceipts(db, now);
-        return statements.recoverExpiredLeases(db, now);
-      }),
-    expireOverdue: (before, now) =>
-      deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
+      call('cannot take back stale messages', () =>
+        inTransaction(pool, async (db) => {
+          await statements.purgeEarlyReceipts(db, now);
+          return statements.recoverExpiredLeases(db, now);
+        }),
+      ),
+    expireOverdue: (before, now) => call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
   };
 }

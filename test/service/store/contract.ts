@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
+import { describeBatches } from './batch-contract.js';
 import { describeOperations } from './operations-contract.js';
 
 export interface StoreUnderTest {
@@ -72,6 +73,7 @@ export function describeStore(name: string, factory: StoreFactory): void {
     describeEnqueue(factory);
     describeClaims(factory);
     describeChanges(factory);
+    describeBatches(factory);
     if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
     describeOperations(factory);
   });
