@@ -13,7 +13,9 @@ export type DeliveryEvent =
   | 'receipt_undeliverable'
   | 'receipt_expired'
   | 'receipt_rejected'
-  | 'receipt_unknown';
+  | 'receipt_unknown'
+  /** An accepted message became `unknown`: no receipt within the route's receipt timeout. */
+  | 'receipt_timeout';
 
 export interface DeliveryCounters {
   count(route: string, event: DeliveryEvent): void;

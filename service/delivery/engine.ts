@@ -21,6 +21,7 @@ import { Lane, type LaneContext, type RouteReport } from './lane.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy.js';
 import type { Route } from './route.js';
 import { type ChangeBatcher, createChangeBatcher } from './change-batcher.js';
+import { timeOutReceipts } from './receipt-timeout.js';
 
 export type { RouteReport } from './lane.js';
 
@@ -117,6 +118,8 @@ class Engine implements DeliveryEngine {
       this.recoverStaleLeases();
     });
     this.every(this.timing.expirySweepMs, () => this.expireOverdue());
+    this.every(this.timing.expirySweepMs, () => this.timeOutReceipts());
+    this.timeOutReceipts();
     this.wakeAll();
   }
 
@@ -159,6 +162,11 @@ class Engine implements DeliveryEngine {
       },
       (error: unknown) => this.log(`cannot take back stale messages: ${reasonOf(error)}`),
     );
+  }
+
+  private timeOutReceipts(): void {
+    const { store } = this.options;
+    for (const lane of this.lanes) void timeOutReceipts(lane.route, store, this.counters, this.clock, this.log);
   }
 
   private expireOverdue(): void {

@@ -72,7 +72,13 @@ export interface RouteEvents {
 export interface Route {
   /** The route's name in the routes file. */
   readonly name: string;
-  readonly kind: 'smpp' | 'email';
+  readonly kind: 'smpp' | 'email' | 'failover' | 'roundRobin';
+  /**
+   * How long a message the peer accepted waits for its delivery receipt before it becomes
+   * `unknown` (final; a later receipt still records the true outcome). Absent: no timeout (the
+   * route asks for no receipts, so `accepted` is as far as it can know).
+   */
+  readonly receiptTimeoutMs?: number | undefined;
   /** Starts connecting in the background. Never throws for a peer that is down: it retries with backoff and logs. */
   start(events: RouteEvents): void;
   /**

@@ -48,7 +48,9 @@ export interface NewMessage {
  * - queued: waiting for its (next) attempt; `sending`: claimed by a delivery worker, which may
  *   have written it to the peer; `accepted`: the peer took it (its id is `smscId`).
  * - Final: delivered, undeliverable, expired, rejected (by the peer, or by a receipt), failed
- *   (the retry budget is spent), test (a test account's message: stored, never delivered).
+ *   (the retry budget is spent), unknown (accepted, but no receipt came within the route's
+ *   receipt timeout: a receipt that comes later still records the true outcome), test (a test
+ *   account's message: stored, never delivered).
  */
 export const MESSAGE_STATES = [
   'queued',
@@ -59,6 +61,7 @@ export const MESSAGE_STATES = [
   'expired',
   'rejected',
   'failed',
+  'unknown',
   'test',
 ] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
@@ -69,6 +72,7 @@ export const FINAL_STATES: ReadonlySet<MessageState> = new Set([
   'expired',
   'rejected',
   'failed',
+  'unknown',
   'test',
 ]);
 

@@ -24,6 +24,8 @@ export interface SmppRouteOptions {
   readonly concatenation: 'udh' | 'sar';
   /** Ask for delivery receipts (registered_delivery = 1). */
   readonly receipts: boolean;
+  /** How long an accepted message waits for its receipt before it becomes `unknown` (ms, default 48 h). */
+  readonly receiptTimeoutMs: number;
   /** Most submit_sm without a response at once (default 10). */
   readonly window: number;
   /** Most submit_sm per second on this bind; 0 = no cap. */
@@ -48,6 +50,7 @@ export const SMPP_DEFAULTS = {
   gsmPacking: 'unpacked',
   concatenation: 'udh',
   receipts: true,
+  receiptTimeoutMs: 48 * 3_600_000,
   window: 10,
   throughputPerSecond: 0,
   enquireLinkMs: 30_000,

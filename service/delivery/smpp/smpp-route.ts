@@ -40,6 +40,7 @@ export function createSmppRoute(name: string, options: SmppRouteOptions, deps: S
 
 class SmppRoute implements Route, BindOwner {
   readonly kind = 'smpp' as const;
+  readonly receiptTimeoutMs: number | undefined;
   private events: RouteEvents | undefined;
   private readonly transmitter: Bind;
   private readonly receiver: Bind | undefined;
@@ -59,6 +60,7 @@ class SmppRoute implements Route, BindOwner {
     this.receiver = split ? new Bind('receiver', options, this, clock) : undefined;
     this.window = new SubmitWindow(this.transmitter, options, new Pacer(options.throughputPerSecond, clock.now), clock);
     this.reference = Math.floor(clock.random() * 0x10000);
+    this.receiptTimeoutMs = options.receipts ? options.receiptTimeoutMs : undefined;
   }
 
   start(events: RouteEvents): void {

@@ -311,7 +311,7 @@ function receiptStatements(change: Extract<DeliveryChange, { kind: 'receipt' }>)
               settled AS (
                 UPDATE outbox o SET state = $3, updated_at = $4, error_code = $5, error_text = $6
                 FROM part, undelivered
-                WHERE o.id = part.message_id AND o.state = 'accepted' AND ($3 <> 'delivered' OR undelivered.n = 0)
+                WHERE o.id = part.message_id AND o.state IN ('accepted', 'unknown') AND ($3 <> 'delivered' OR undelivered.n = 0)
                 RETURNING o.id, part.attempt)
               INSERT INTO outbox_events (${EVENT_COLUMNS})
               SELECT id, $4, $3, attempt, $1, $2, $7, $8 FROM settled`,

@@ -14,6 +14,7 @@ import type { Store, StoreOptions } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
+import { timeOutReceipts } from './receipt-timeout.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { PgGroupCommit } from './group-commit.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
@@ -162,5 +163,6 @@ function postgresDeliveryStore(pool: Pool, call: Call, relaxed: boolean): Delive
       }),
     expireOverdue: (before, now) =>
       deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
+    timeOutReceipts: (request) => deliveryCall('cannot time out receipts', (db) => timeOutReceipts(db, request)),
   };
 }

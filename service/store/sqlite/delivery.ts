@@ -229,7 +229,8 @@ function ownedChanges(db: Database.Database, event: EventStatement): (change: Ow
 /**
  * A receipt settles its part; the message takes the part's state when that is a failure, and
  * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
- * changes (a late receipt for an attempt that was since retried updates its part only).
+ * changes, or an `unknown` one (its receipt came after the route's receipt timeout); a late
+ * receipt for an attempt that was since retried updates its part only.
  */
 function receiptChange(db: Database.Database, event: EventStatement): (change: ReceiptChange) => boolean {
   const findPart = db.prepare<[string, string], { message_id: string; attempt: number }>(
@@ -242,7 +243,7 @@ function receiptChange(db: Database.Database, event: EventStatement): (change: R
   );
   const settleMessage = db.prepare(
     `UPDATE outbox SET state = @state, updated_at = @at, error_code = @code, error_text = @text
-     WHERE id = @id AND state = 'accepted'`,
+     WHERE id = @id AND state IN ('accepted', 'unknown')`,
   );
   return ({ route, at, receipt }) => {
     const found = findPart.get(route, receipt.peerId);

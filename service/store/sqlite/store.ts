@@ -12,6 +12,7 @@ import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
 import { SqliteConnection } from './connection.js';
 import { GroupCommit } from './group-commit.js';
+import { timeOutReceipts } from './receipt-timeout.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -75,5 +76,9 @@ function sqliteDeliveryStore(connection: SqliteConnection): DeliveryStore {
     renewLeases: (owner, until) => call('cannot renew leases', (d) => d.renewLeases(owner, until)),
     recoverExpiredLeases: (now) => call('cannot take back stale messages', (d) => d.recoverExpiredLeases(now)),
     expireOverdue: (before, now) => call('cannot expire messages', (d) => d.expireOverdue(before, now)),
+    timeOutReceipts: (request) =>
+      connection.read('cannot time out receipts', (c) =>
+        c.db.transaction(() => timeOutReceipts(c.db, request)).immediate(),
+      ),
   };
 }

@@ -9,6 +9,7 @@ import { StorageError } from '../../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
 import { describeOperations } from './operations-contract.js';
+import { describeReceiptContract } from './receipts-contract.js';
 
 export interface StoreUnderTest {
   readonly store: Store;
@@ -74,6 +75,7 @@ export function describeStore(name: string, factory: StoreFactory): void {
     describeChanges(factory);
     if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
     describeOperations(factory);
+    describeReceiptContract(factory);
   });
 }
 
