@@ -147,8 +147,10 @@ export class Lane {
     }
     this.inFlight++;
     counters.count(this.route.name, 'submitted');
-    const { id, smsto, smsmsg, encoding, segments, port, carrierCode } = message;
-    this.track(message, this.route.submit({ id, smsto, smsmsg, encoding, segments, port, carrierCode }));
+    const { id, smsto, smsmsg, encoding, segments, port, carrierCode, attempt } = message;
+    const validUntil = message.createdAt + policy.validityMs;
+    const outgoing = { id, smsto, smsmsg, encoding, segments, port, carrierCode, validUntil, attempt };
+    this.track(message, this.route.submit(outgoing));
   }
 
   /**

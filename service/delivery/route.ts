@@ -26,6 +26,13 @@ export interface OutgoingMessage {
   readonly port: number | null;
   /** The carrier code it was accepted with (canonical, lower case), for gateways that need it. */
   readonly carrierCode: string;
+  /**
+   * When its validity ends (ms since the epoch: acceptance + the delivery validity): a route
+   * tells the peer not to deliver it after that (SMPP validity_period). Absent: the peer's default.
+   */
+  readonly validUntil?: number;
+  /** This delivery attempt's number (1 for the first): failover routes move on after some. */
+  readonly attempt?: number;
 }
 
 /**

@@ -121,6 +121,11 @@ export type ReceiptState = 'delivered' | 'undeliverable' | 'expired' | 'rejected
 export interface Receipt {
   /** The peer id it is about (submit_sm_resp's message_id for that part). */
   readonly peerId: string;
+  /**
+   * Other forms of the same id to look for, in order, when `peerId` names no part (an SMSC that
+   * writes receipt ids in another base than its submit answers: smpp/receipt-ids.ts).
+   */
+  readonly alsoTry?: readonly string[];
   readonly state: ReceiptState;
   /** The peer's own status word or code, e.g. "DELIVRD", "UNDELIV", "err:001". */
   readonly code: string;

@@ -3,6 +3,8 @@
  * The password is already read from the environment variable the file names; it is never in
  * the file, argv or a log line.
  */
+import type { ReceiptIdFormat } from './receipt-ids.js';
+
 export interface SmppRouteOptions {
   readonly host: string;
   readonly port: number;
@@ -24,6 +26,12 @@ export interface SmppRouteOptions {
   readonly concatenation: 'udh' | 'sar';
   /** Ask for delivery receipts (registered_delivery = 1). */
   readonly receipts: boolean;
+  /**
+   * How the SMSC writes receipt ids against its submit_sm_resp ids: the same (`as-is`), hex in
+   * the answer and decimal in the receipt (`hex-to-decimal`), or the reverse. Whichever, both
+   * translations are tried before a receipt is called unknown (./receipt-ids.ts).
+   */
+  readonly receiptIds: ReceiptIdFormat;
   /** How long an accepted message waits for its receipt before it becomes `unknown` (ms, default 48 h). */
   readonly receiptTimeoutMs: number;
   /** Most submit_sm without a response at once (default 10). */
@@ -50,6 +58,7 @@ export const SMPP_DEFAULTS = {
   gsmPacking: 'unpacked',
   concatenation: 'udh',
   receipts: true,
+  receiptIds: 'as-is',
   receiptTimeoutMs: 48 * 3_600_000,
   window: 10,
   throughputPerSecond: 0,

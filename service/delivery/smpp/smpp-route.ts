@@ -12,6 +12,8 @@ import { Pacer } from './pacing.js';
 import { buildParts, type SubmitPart } from './parts.js';
 import { fieldOctets } from './raw-octets.js';
 import { isReceipt, parseReceipt } from './receipts.js';
+import { receiptIdForms } from './receipt-ids.js';
+import { relativeValidity } from './validity.js';
 import { statusClass, statusCode, statusName } from './status-codes.js';
 import { type PartOutcome, SubmitWindow } from './submit-window.js';
 
@@ -101,13 +103,15 @@ class SmppRoute implements Route, BindOwner {
     if (this.closing)
       return { outcome: 'retry', code: 'SMSKIT_CLOSING', text: 'the route is closing', maybeSent: false };
     const destination = message.smsto.startsWith('+') ? message.smsto.slice(1) : message.smsto;
+    const validity = message.validUntil === undefined ? '' : relativeValidity(message.validUntil - this.clock.now());
     const outcomes = await Promise.all(
-      built.parts.map((part) => this.window.submit(this.submitFields(part, destination))),
+      built.parts.map((part) => this.window.submit(this.submitFields(part, destination, validity))),
     );
     return combine(outcomes);
   }
 
-  private submitFields(part: SubmitPart, destination: string): Record<string, unknown> {
+  /** One part's submit_sm: delivery now (schedule_delivery_time empty), valid for `validity` (relative, or empty). */
+  private submitFields(part: SubmitPart, destination: string, validity: string): Record<string, unknown> {
     const { source, destination: to } = this.options;
     return {
       source_addr_ton: source.ton,
@@ -117,6 +121,8 @@ class SmppRoute implements Route, BindOwner {
       dest_addr_npi: to.npi,
       destination_addr: destination,
       esm_class: part.esm_class,
+      schedule_delivery_time: '',
+      validity_period: validity,
       registered_delivery: this.options.receipts ? 1 : 0,
       data_coding: part.data_coding,
       short_message: part.short_message,
@@ -177,7 +183,7 @@ class SmppRoute implements Route, BindOwner {
       return;
     }
     const receipt = {
-      peerId: parsed.peerId,
+      ...receiptIdForms(parsed.peerId, this.options.receiptIds),
       state: parsed.state,
       code: parsed.word,
       text: `stat:${parsed.word} err:${parsed.err || '-'}`,

@@ -15,6 +15,7 @@ import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { timeOutReceipts } from './receipt-timeout.js';
+import { applyTryingOtherIds } from './receipt-candidates.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { PgGroupCommit } from './group-commit.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
@@ -153,7 +154,9 @@ function postgresDeliveryStore(pool: Pool, call: Call, relaxed: boolean): Delive
     apply: (changes) =>
       changes.length === 0
         ? call('cannot record delivery states', async () => [])
-        : deliveryCall('cannot record delivery states', (db) => statements.applyChanges(db, changes)),
+        : deliveryCall('cannot record delivery states', (db) =>
+            applyTryingOtherIds(db, changes, statements.applyChanges),
+          ),
     renewLeases: (owner, until) =>
       deliveryCall('cannot renew leases', (db) => statements.renewLeases(db, owner, until)),
     recoverExpiredLeases: (now) =>

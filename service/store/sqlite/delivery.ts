@@ -245,8 +245,14 @@ function receiptChange(db: Database.Database, event: EventStatement): (change: R
     `UPDATE outbox SET state = @state, updated_at = @at, error_code = @code, error_text = @text
      WHERE id = @id AND state IN ('accepted', 'unknown')`,
   );
-  return ({ route, at, receipt }) => {
-    const found = findPart.get(route, receipt.peerId);
+  return ({ route, at, receipt: given }) => {
+    let found: { message_id: string; attempt: number } | undefined;
+    let receipt = given;
+    for (const peerId of [given.peerId, ...(given.alsoTry ?? [])]) {
+      found = findPart.get(route, peerId);
+      receipt = { ...given, peerId };
+      if (found !== undefined) break;
+    }
     if (found === undefined) return false;
     settlePart.run(receipt.state, route, receipt.peerId);
     if (receipt.state === 'delivered' && (undelivered.get(found.message_id, found.attempt)?.n ?? 0) > 0) return true;

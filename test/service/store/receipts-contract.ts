@@ -95,6 +95,27 @@ export function describeReceiptContract(factory: StoreFactory): void {
       expect((await store.countByState()).unknown ?? 0).toBe(0);
     }));
 
+  it('matches a receipt under the first of its other id forms that names a part, and says false when none does', () =>
+    using(factory, async ({ store }) => {
+      const { id } = await store.enqueue(message('two parts', 'att', 2));
+      await store.delivery.claim(claim('smsc', T0));
+      await store.delivery.apply([accepted(id, 'smsc', T0, ['1a2b3c', '1a2b3d'])]);
+      const formed = (peerId: string, alsoTry: string[]): DeliveryChange => ({
+        kind: 'receipt',
+        route: 'smsc',
+        at: T0 + 10,
+        receipt: { peerId, alsoTry, state: 'delivered', code: 'DELIVRD', text: 'stat:DELIVRD' },
+      });
+      // 1715004 is 0x1a2b3c: the decimal form misses, the hex form matches.
+      expect(
+        await store.delivery.apply([formed('1715004', ['1A2B3C', '1a2b3c']), formed('1715005', ['nothing', 'at all'])]),
+      ).toEqual([true, false]);
+      expect((await store.getMessage(id))?.state).toBe('accepted'); // one part of two
+      expect(await store.delivery.apply([formed('1715005', ['1a2b3d'])])).toEqual([true]);
+      expect(await store.getMessage(id)).toMatchObject({ state: 'delivered' });
+      expect((await store.history(id)).at(-1)).toMatchObject({ state: 'delivered', smscId: '1a2b3d' });
+    }));
+
   it('times out at most `limit` messages per call, oldest first', () =>
     using(factory, async ({ store }) => {
       const ids: string[] = [];
