@@ -132,3 +132,18 @@ export interface Receipt {
   /** One line for the history (no message text). */
   readonly text: string;
 }
+
+/** One part of a message as its peer took it: the peer's id and, once receipted, the part's state. */
+export interface MessagePart {
+  readonly messageId: string;
+  /** 1-based. */
+  readonly part: number;
+  /** The delivery attempt that sent it. */
+  readonly attempt: number;
+  /** The route (the SMSC, for a failover or round-robin route's member) that took it. */
+  readonly route: string;
+  /** The peer's id for this part (submit_sm_resp's message_id). */
+  readonly smscId: string;
+  /** The part's receipt state, or null while it has none. */
+  readonly state: ReceiptState | null;
+}

@@ -15,6 +15,7 @@ import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { timeOutReceipts } from './receipt-timeout.js';
+import { messageParts } from './parts.js';
 import { applyTryingOtherIds } from './receipt-candidates.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { PgGroupCommit } from './group-commit.js';
@@ -128,6 +129,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     countOutbox: () => call('cannot count the outbox', () => outbox.countOutbox()),
     getMessage: (id) => call('cannot read the message', () => outbox.getMessage(id)),
     history: (id) => call('cannot read the message history', () => outbox.history(id)),
+    messageParts: (ids) => call('cannot read the message parts', () => messageParts(pool, ids)),
     countByState: () => call('cannot count the outbox', () => outbox.countByState()),
     findOutbox: (query) => call('cannot read the outbox', () => queries.findOutbox(query)),
     historyAfter: (seq, limit) => call('cannot read the history', () => queries.historyAfter(seq, limit)),

@@ -13,6 +13,7 @@ import type { Store, StoreOptions } from '../store.js';
 import { SqliteConnection } from './connection.js';
 import { GroupCommit } from './group-commit.js';
 import { timeOutReceipts } from './receipt-timeout.js';
+import { messageParts } from './parts.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -50,6 +51,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     countOutbox: () => read('cannot count the outbox', (c) => c.outbox.countOutbox()),
     getMessage: (id) => read('cannot read the message', (c) => c.outbox.getMessage(id)),
     history: (id) => read('cannot read the message history', (c) => c.outbox.history(id)),
+    messageParts: (ids) => read('cannot read the message parts', (c) => messageParts(c.db, ids)),
     countByState: () => read('cannot count the outbox', (c) => c.outbox.countByState()),
     findOutbox: (query) => read('cannot read the outbox', (c) => c.queries.findOutbox(query)),
     historyAfter: (seq, limit) => read('cannot read the history', (c) => c.queries.historyAfter(seq, limit)),

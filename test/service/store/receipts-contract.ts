@@ -29,12 +29,12 @@ const claim = (route: string, now: number): ClaimRequest => ({
   leaseUntil: now + 30_000,
 });
 
-const accepted = (id: string, route: string, at: number, peerIds: string[]): DeliveryChange => ({
+const accepted = (id: string, route: string, at: number, peerIds: string[], attempt = 1): DeliveryChange => ({
   kind: 'accepted',
   id,
   owner: 'worker-a',
   at,
-  attempt: 1,
+  attempt,
   route,
   peerIds,
 });
@@ -114,6 +114,39 @@ export function describeReceiptContract(factory: StoreFactory): void {
       expect(await store.delivery.apply([formed('1715005', ['1a2b3d'])])).toEqual([true]);
       expect(await store.getMessage(id)).toMatchObject({ state: 'delivered' });
       expect((await store.history(id)).at(-1)).toMatchObject({ state: 'delivered', smscId: '1a2b3d' });
+    }));
+
+  it('reads each part of the latest attempt with its SMSC id and state, for several messages at once', () =>
+    using(factory, async ({ store }) => {
+      const { id } = await store.enqueue(message('two parts', 'att', 2));
+      const other = (await store.enqueue(message('one part'))).id;
+      await store.delivery.claim({ ...claim('smsc', T0), limit: 2 });
+      await store.delivery.apply([
+        accepted(id, 'smsc', T0, ['P1', 'P2']),
+        {
+          kind: 'requeue',
+          id: other,
+          owner: 'worker-a',
+          at: T0,
+          attempt: 1,
+          route: 'smsc',
+          nextAttemptAt: T0,
+          code: 'X',
+          text: 'x',
+          maybeSent: false,
+        },
+      ]);
+      await store.delivery.claim(claim('smsc', T0 + 1));
+      await store.delivery.apply([accepted(other, 'smsc', T0 + 1, ['O2'], 2)]);
+      await store.delivery.apply([receipt('smsc', 'P2', T0 + 2)]);
+      expect(await store.messageParts([id, other, 'SMS-none'])).toEqual(
+        [
+          { messageId: id, part: 1, attempt: 1, route: 'smsc', smscId: 'P1', state: null },
+          { messageId: id, part: 2, attempt: 1, route: 'smsc', smscId: 'P2', state: 'delivered' },
+          { messageId: other, part: 1, attempt: 2, route: 'smsc', smscId: 'O2', state: null },
+        ].sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : a.part - b.part)),
+      );
+      expect(await store.messageParts([])).toEqual([]);
     }));
 
   it('times out at most `limit` messages per call, oldest first', () =>
