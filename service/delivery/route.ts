@@ -61,6 +61,19 @@ export interface RouteStatus {
   readonly window: number;
   /** One line on the connection, e.g. "bound trx to 127.0.0.1:2775" or "reconnecting in 4 s: ECONNREFUSED". */
   readonly detail: string;
+  /** Each session of a route that keeps several (SMPP `binds: N`). */
+  readonly binds?: readonly BindStatus[];
+}
+
+/** One session (bind) of a route, for /metrics and /healthz. */
+export interface BindStatus {
+  /** 1-based, in the order the route opened them. */
+  readonly bind: number;
+  readonly up: boolean;
+  /** Messages handed to this session and not yet answered. */
+  readonly inFlight: number;
+  readonly window: number;
+  readonly detail: string;
 }
 
 /** What the engine gives a route when it starts it. */

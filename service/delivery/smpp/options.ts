@@ -34,9 +34,11 @@ export interface SmppRouteOptions {
   readonly receiptIds: ReceiptIdFormat;
   /** How long an accepted message waits for its receipt before it becomes `unknown` (ms, default 48 h). */
   readonly receiptTimeoutMs: number;
-  /** Most submit_sm without a response at once (default 10). */
+  /** Sessions (binds) to the SMSC, each with its own window (default 1). */
+  readonly binds: number;
+  /** Most submit_sm without a response at once, per session (default 10). */
   readonly window: number;
-  /** Most submit_sm per second on this bind; 0 = no cap. */
+  /** Most submit_sm per second on the route, all sessions together; 0 = no cap. */
   readonly throughputPerSecond: number;
   /** Idle time before an enquire_link (ms, default 30 s). */
   readonly enquireLinkMs: number;
@@ -60,6 +62,7 @@ export const SMPP_DEFAULTS = {
   receipts: true,
   receiptIds: 'as-is',
   receiptTimeoutMs: 48 * 3_600_000,
+  binds: 1,
   window: 10,
   throughputPerSecond: 0,
   enquireLinkMs: 30_000,

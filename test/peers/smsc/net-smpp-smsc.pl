@@ -62,6 +62,8 @@ print "listening ", $listener->sockport, "\n";
 
 my $next_id = 0;
 my %bound;    # connection -> bound
+my %number;   # connection -> its number, 1 for the first accepted (logged with each submit_sm)
+my $connections = 0;
 if ($many) {
   # Net::SMPP reads exactly one PDU per read_pdu (no buffer of its own), so select sees every PDU.
   my $select = IO::Select->new($listener);
@@ -118,7 +120,8 @@ sub handle {
       my $number = 0xA1B20000 + ++$next_id;    # hex letters, and more than 8 digits in decimal
       my $id = $ids eq 'hex' ? sprintf('%x', $number) : $ids eq 'decimal' ? "$number" : sprintf('perl-%06d', $next_id);
       my $receipt_id = $receipt_ids eq 'hex' ? sprintf('%x', $number) : $receipt_ids eq 'decimal' ? "$number" : $id;
-      record(pdu => 'submit_sm', message_id => $id, service_type => $pdu->{service_type},
+      $number{refaddr $esme} //= ++$connections;
+      record(pdu => 'submit_sm', message_id => $id, connection => $number{refaddr $esme}, service_type => $pdu->{service_type},
              source_addr => $pdu->{source_addr}, source_addr_ton => $pdu->{source_addr_ton}, source_addr_npi => $pdu->{source_addr_npi},
              destination_addr => $pdu->{destination_addr}, dest_addr_ton => $pdu->{dest_addr_ton}, dest_addr_npi => $pdu->{dest_addr_npi},
              esm_class => $pdu->{esm_class}, validity_period => $pdu->{validity_period},
