@@ -21,7 +21,7 @@ import { Lane, type LaneContext, type RouteReport } from './lane.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy.js';
 import type { Route } from './route.js';
 import { type ChangeBatcher, createChangeBatcher } from './change-batcher.js';
-import { timeOutReceipts } from './receipt-timeout.js';
+import { sweepReceiptTimeouts } from './receipt-timeout.js';
 
 export type { RouteReport } from './lane.js';
 
@@ -166,7 +166,7 @@ class Engine implements DeliveryEngine {
 
   private timeOutReceipts(): void {
     const { store } = this.options;
-    for (const lane of this.lanes) void timeOutReceipts(lane.route, store, this.counters, this.clock, this.log);
+    for (const lane of this.lanes) void sweepReceiptTimeouts(lane.route, store, this.counters, this.clock, this.log);
   }
 
   private expireOverdue(): void {

@@ -12,7 +12,7 @@ const BATCH = 5_000;
 const ROUNDS = 20;
 
 /** Times out `route`'s overdue receipts; resolves with how many messages became `unknown`. */
-export async function timeOutReceipts(
+export async function sweepReceiptTimeouts(
   route: Pick<Route, 'name' | 'receiptTimeoutMs'>,
   store: Pick<DeliveryStore, 'timeOutReceipts'>,
   counters: DeliveryCounters,

@@ -123,7 +123,7 @@ export interface Receipt {
   readonly peerId: string;
   /**
    * Other forms of the same id to look for, in order, when `peerId` names no part (an SMSC that
-   * writes receipt ids in another base than its submit answers: smpp/receipt-ids.ts).
+   * writes receipt ids in another base than its submit answers: service/delivery/smpp/receipt-ids.ts).
    */
   readonly alsoTry?: readonly string[];
   readonly state: ReceiptState;

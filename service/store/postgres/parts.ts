@@ -3,7 +3,7 @@ import type { MessagePart, ReceiptState } from '../records.js';
 import { latestAttempts, toPart } from '../sqlite/parts.js';
 import type { Queryable } from './connect.js';
 
-export async function messageParts(db: Queryable, ids: readonly string[]): Promise<MessagePart[]> {
+export async function postgresMessageParts(db: Queryable, ids: readonly string[]): Promise<MessagePart[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<{
     message_id: string;

@@ -7,7 +7,7 @@
 import type { ReceiptTimeout } from '../delivery.js';
 import type { Queryable } from './connect.js';
 
-export async function timeOutReceipts(db: Queryable, request: ReceiptTimeout): Promise<number> {
+export async function timeOutReceiptsOnPostgres(db: Queryable, request: ReceiptTimeout): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `WITH overdue AS (
        SELECT id FROM outbox WHERE state = 'accepted' AND route = $1 AND updated_at < $2

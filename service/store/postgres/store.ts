@@ -14,8 +14,8 @@ import type { Store, StoreOptions } from '../store.js';
 import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
-import { timeOutReceipts } from './receipt-timeout.js';
-import { messageParts } from './parts.js';
+import { timeOutReceiptsOnPostgres } from './receipt-timeout.js';
+import { postgresMessageParts } from './parts.js';
 import { applyTryingOtherIds } from './receipt-candidates.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { PgGroupCommit } from './group-commit.js';
@@ -129,7 +129,7 @@ function postgresStore(pool: Pool, options: PostgresStoreOptions): PostgresStore
     countOutbox: () => call('cannot count the outbox', () => outbox.countOutbox()),
     getMessage: (id) => call('cannot read the message', () => outbox.getMessage(id)),
     history: (id) => call('cannot read the message history', () => outbox.history(id)),
-    messageParts: (ids) => call('cannot read the message parts', () => messageParts(pool, ids)),
+    messageParts: (ids) => call('cannot read the message parts', () => postgresMessageParts(pool, ids)),
     countByState: () => call('cannot count the outbox', () => outbox.countByState()),
     findOutbox: (query) => call('cannot read the outbox', () => queries.findOutbox(query)),
     historyAfter: (seq, limit) => call('cannot read the history', () => queries.historyAfter(seq, limit)),
@@ -168,6 +168,7 @@ function postgresDeliveryStore(pool: Pool, call: Call, relaxed: boolean): Delive
       }),
     expireOverdue: (before, now) =>
       deliveryCall('cannot expire messages', (db) => statements.expireOverdue(db, before, now)),
-    timeOutReceipts: (request) => deliveryCall('cannot time out receipts', (db) => timeOutReceipts(db, request)),
+    timeOutReceipts: (request) =>
+      deliveryCall('cannot time out receipts', (db) => timeOutReceiptsOnPostgres(db, request)),
   };
 }

@@ -17,7 +17,7 @@ interface PartRow {
 /** At most this many messages per query (SQLite's bound parameters). */
 const CHUNK = 500;
 
-export function messageParts(db: Database.Database, ids: readonly string[]): MessagePart[] {
+export function sqliteMessageParts(db: Database.Database, ids: readonly string[]): MessagePart[] {
   const rows: PartRow[] = [];
   for (let at = 0; at < ids.length; at += CHUNK) {
     const chunk = ids.slice(at, at + CHUNK);

@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { ReceiptTimeout } from '../delivery.js';
 
-export function timeOutReceipts(db: Database.Database, request: ReceiptTimeout): number {
+export function timeOutReceiptsOnSqlite(db: Database.Database, request: ReceiptTimeout): number {
   const overdue = db
     .prepare<[string, number, number], { id: string; attempts: number; smsc_id: string | null }>(
       `SELECT id, attempts, smsc_id FROM outbox INDEXED BY outbox_accepted

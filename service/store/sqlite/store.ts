@@ -12,8 +12,8 @@ import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
 import { SqliteConnection } from './connection.js';
 import { GroupCommit } from './group-commit.js';
-import { timeOutReceipts } from './receipt-timeout.js';
-import { messageParts } from './parts.js';
+import { timeOutReceiptsOnSqlite } from './receipt-timeout.js';
+import { sqliteMessageParts } from './parts.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -51,7 +51,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     countOutbox: () => read('cannot count the outbox', (c) => c.outbox.countOutbox()),
     getMessage: (id) => read('cannot read the message', (c) => c.outbox.getMessage(id)),
     history: (id) => read('cannot read the message history', (c) => c.outbox.history(id)),
-    messageParts: (ids) => read('cannot read the message parts', (c) => messageParts(c.db, ids)),
+    messageParts: (ids) => read('cannot read the message parts', (c) => sqliteMessageParts(c.db, ids)),
     countByState: () => read('cannot count the outbox', (c) => c.outbox.countByState()),
     findOutbox: (query) => read('cannot read the outbox', (c) => c.queries.findOutbox(query)),
     historyAfter: (seq, limit) => read('cannot read the history', (c) => c.queries.historyAfter(seq, limit)),
@@ -80,7 +80,7 @@ function sqliteDeliveryStore(connection: SqliteConnection): DeliveryStore {
     expireOverdue: (before, now) => call('cannot expire messages', (d) => d.expireOverdue(before, now)),
     timeOutReceipts: (request) =>
       connection.read('cannot time out receipts', (c) =>
-        c.db.transaction(() => timeOutReceipts(c.db, request)).immediate(),
+        c.db.transaction(() => timeOutReceiptsOnSqlite(c.db, request)).immediate(),
       ),
   };
 }
