@@ -15,7 +15,9 @@ export type DeliveryEvent =
   | 'receipt_rejected'
   | 'receipt_unknown'
   /** An accepted message became `unknown`: no receipt within the route's receipt timeout. */
-  | 'receipt_timeout';
+  | 'receipt_timeout'
+  /** More than 10 unknown receipts in a minute on the route: one warning logged (./unknown-receipts.ts). */
+  | 'unknown_receipts_warning';
 
 export interface DeliveryCounters {
   count(route: string, event: DeliveryEvent): void;

@@ -10,6 +10,7 @@ import type { DeliveryCounters } from './counters.js';
 import type { RetryPolicy } from './policy.js';
 import type { Receipt, Route, RouteStatus, SubmitResult } from './route.js';
 import type { ChangeBatcher } from './change-batcher.js';
+import { UnknownReceiptWatch } from './unknown-receipts.js';
 
 export interface RouteReport extends RouteStatus {
   readonly name: string;
@@ -41,12 +42,15 @@ export class Lane {
   private claiming = false;
   /** The last claim found nothing more to do; wait for a wake-up or the poll tick. */
   private idle = false;
+  private readonly unknownReceipts: UnknownReceiptWatch;
 
   constructor(
     readonly route: Route,
     private readonly carriers: CarrierSelection,
     private readonly context: LaneContext,
-  ) {}
+  ) {
+    this.unknownReceipts = new UnknownReceiptWatch(route.name, context.counters, context.clock, context.log);
+  }
 
   /** Something may be due (new messages, the poll tick, leases taken back): look again. */
   wake(): void {
@@ -83,6 +87,7 @@ export class Lane {
       matched = await changes.record({ ...change, at: clock() });
     }
     counters.count(this.route.name, matched ? `receipt_${received.state}` : 'receipt_unknown');
+    if (!matched) this.unknownReceipts.seen();
     return matched;
   }
 
