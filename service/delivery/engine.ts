@@ -106,7 +106,10 @@ class Engine implements DeliveryEngine {
   start(): void {
     for (const lane of this.lanes) {
       const name = lane.route.name;
-      lane.route.start({ receipt: (r) => lane.receipt(r), log: (line) => this.log(`route ${name}: ${line}`) });
+      lane.route.start({
+        receipt: (r, member) => lane.receipt(r, member),
+        log: (line) => this.log(`route ${name}: ${line}`),
+      });
     }
     this.unsubscribe = this.options.onCommitted?.(() => this.wakeAll());
     this.recoverStaleLeases();

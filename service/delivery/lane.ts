@@ -77,9 +77,9 @@ export class Lane {
    * A receipt can overtake the record of its own submit (a long message's first part is
    * answered before the last part is): wait for what was in flight when it came, then look again.
    */
-  async receipt(received: Receipt): Promise<boolean> {
+  async receipt(received: Receipt, member?: string): Promise<boolean> {
     const { changes, clock, counters } = this.context;
-    const change = { kind: 'receipt', route: this.route.name, at: clock(), receipt: received } as const;
+    const change = { kind: 'receipt', route: member ?? this.route.name, at: clock(), receipt: received } as const;
     const inFlight = [...this.chains];
     let matched = await changes.record(change);
     if (!matched && inFlight.length > 0) {

@@ -48,7 +48,12 @@ export interface OutgoingMessage {
  * resends the same message itself.
  */
 export type SubmitResult =
-  | { readonly outcome: 'accepted'; readonly peerIds: readonly string[] }
+  | {
+      readonly outcome: 'accepted';
+      readonly peerIds: readonly string[];
+      /** The member route that took it, when the route is made of others (./composite-route.ts). */
+      readonly route?: string;
+    }
   | { readonly outcome: 'retry'; readonly code: string; readonly text: string; readonly maybeSent: boolean }
   | { readonly outcome: 'rejected'; readonly code: string; readonly text: string };
 
@@ -63,6 +68,14 @@ export interface RouteStatus {
   readonly detail: string;
   /** Each session of a route that keeps several (SMPP `binds: N`). */
   readonly binds?: readonly BindStatus[];
+  /** Each member of a route made of others (failover, roundRobin). */
+  readonly members?: readonly MemberStatus[];
+}
+
+/** One member of a failover or round-robin route, for /metrics and /healthz. */
+export interface MemberStatus extends RouteStatus {
+  readonly name: string;
+  readonly kind: Route['kind'];
 }
 
 /** One session (bind) of a route, for /metrics and /healthz. */
@@ -83,8 +96,9 @@ export interface RouteEvents {
    * message, false for an unknown id. The route acknowledges the receipt to the peer only after
    * this resolves (so a receipt is never lost to a crash: an unacknowledged one is sent again by
    * the peer), and acknowledges unknown ids too (logging them), so the peer does not resend them.
+   * `member`: the member route it came in on, for a route made of others (ids are per member).
    */
-  receipt(receipt: Receipt): Promise<boolean>;
+  receipt(receipt: Receipt, member?: string): Promise<boolean>;
   /** One line for the operator's log; never a password or message text. */
   log(line: string): void;
 }

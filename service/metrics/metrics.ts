@@ -37,6 +37,8 @@ export interface HealthRoute {
   readonly detail: string;
   /** A route's sessions when it keeps several (SMPP `binds: N`). */
   readonly binds?: readonly { readonly bind: number; readonly up: boolean; readonly detail: string }[];
+  /** The members of a failover or round-robin route. */
+  readonly members?: readonly { readonly name: string; readonly up: boolean; readonly detail: string }[];
 }
 
 export interface MetricsSources {
@@ -169,6 +171,18 @@ function addBindGauges(registry: Registry, sources: MetricsSources): void {
     'Messages sent on each session (bind) and not yet answered.',
     (b) => b.inFlight,
   );
+  new Gauge({
+    name: 'smskit_route_member_up',
+    help: 'Whether each member of a failover or round-robin route can send.',
+    labelNames: ['route', 'member'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const route of sources.delivery()?.routes() ?? [])
+        for (const member of route.members ?? [])
+          this.set({ route: route.name, member: member.name }, member.up ? 1 : 0);
+    },
+  });
 }
 
 async function healthOf(sources: MetricsSources): Promise<Health> {
@@ -177,6 +191,9 @@ async function healthOf(sources: MetricsSources): Promise<Health> {
       name: r.name,
       up: r.up,
       detail: r.detail,
+      ...(r.members === undefined
+        ? {}
+        : { members: r.members.map((m) => ({ name: m.name, up: m.up, detail: m.detail })) }),
       ...(r.binds === undefined || r.binds.length < 2
         ? {}
         : { binds: r.binds.map((b) => ({ bind: b.bind, up: b.up, detail: b.detail })) }),
@@ -187,5 +204,6 @@ async function healthOf(sources: MetricsSources): Promise<Health> {
   } catch (error) {
     return { status: 'failing', store: error instanceof Error ? error.message : 'unreadable', routes };
   }
-  return { status: routes.every((r) => r.up) ? 'ok' : 'degraded', store: 'ok', routes };
+  const allUp = routes.every((r) => r.up && (r.members ?? []).every((m) => m.up));
+  return { status: allUp ? 'ok' : 'degraded', store: 'ok', routes };
 }

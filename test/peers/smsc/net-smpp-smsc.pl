@@ -5,6 +5,7 @@
 #   net-smpp-smsc.pl --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat DELIVRD]
 #                    [--answer-delay-ms N] [--resend-receipts] [--many]
 #                    [--ids hex|decimal] [--receipt-ids hex|decimal] [--receipts-on-next-bind]
+#                    [--submit-status N]
 #   (the password comes from SMSKIT_SMSC_PASSWORD)
 #
 # Listens on a free port on 127.0.0.1 and prints "listening <port>" on stdout; serves one
@@ -22,6 +23,8 @@
 # --receipts-on-next-bind sends no receipt on the session that submitted: every receipt is kept
 # and sent on the next bind after that session ends (the receipts of ended sessions an SMSC
 # keeps for the account, which a client must still match after a restart).
+# --submit-status N answers every submit_sm with command_status N and no id (e.g. 8,
+# ESME_RSYSERR: an SMSC that is bound but failing, for the failover tests).
 use strict;
 use warnings;
 use Getopt::Long;
@@ -33,10 +36,11 @@ use Scalar::Util qw(refaddr);
 use Time::HiRes qw(usleep);
 
 my ($system_id, $out, $receipts, $stat, $answer_delay_ms, $resend, $many) = ('smskit', undef, 'both', 'DELIVRD', 0, 0, 0);
-my ($ids, $receipt_ids, $next_bind) = ('', '', 0);
+my ($ids, $receipt_ids, $next_bind, $submit_status) = ('', '', 0, 0);
 GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat,
            'answer-delay-ms=i' => \$answer_delay_ms, 'resend-receipts' => \$resend, 'many' => \$many,
-           'ids=s' => \$ids, 'receipt-ids=s' => \$receipt_ids, 'receipts-on-next-bind' => \$next_bind)
+           'ids=s' => \$ids, 'receipt-ids=s' => \$receipt_ids, 'receipts-on-next-bind' => \$next_bind,
+           'submit-status=i' => \$submit_status)
   or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD] [--answer-delay-ms N] [--resend-receipts]\n";
 # A client killed mid-write must not kill the SMSC with it, nor fill the test's output: a
 # connection that ends without an unbind is an expected event here.
@@ -117,6 +121,11 @@ sub handle {
       }
     } elsif ($cmd == 0x00000004) {    # submit_sm
       if (!$bound{refaddr $esme}) { $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => 0x04); return 1; }
+      if ($submit_status) {
+        record(pdu => 'submit_sm', refused => $submit_status);
+        $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => $submit_status);
+        return 1;
+      }
       my $number = 0xA1B20000 + ++$next_id;    # hex letters, and more than 8 digits in decimal
       my $id = $ids eq 'hex' ? sprintf('%x', $number) : $ids eq 'decimal' ? "$number" : sprintf('perl-%06d', $next_id);
       my $receipt_id = $receipt_ids eq 'hex' ? sprintf('%x', $number) : $receipt_ids eq 'decimal' ? "$number" : $id;
