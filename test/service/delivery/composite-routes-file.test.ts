@@ -87,3 +87,22 @@ it.each([
 ])('refuses %s', (_, entry, message) => {
   expect(() => load(`${SMSCS}${entry}`)).toThrow(message);
 });
+
+it('reads binds, receiptIds and receiptTimeout of an SMPP route (and their defaults)', () => {
+  const config = load(`routes:
+  many: { type: smpp, host: a.example.net, systemId: acme, passwordEnv: SMPP_PASSWORD, binds: 3, receiptIds: hex-to-decimal, receiptTimeout: 2h }
+  plain: { type: smpp, host: b.example.net, systemId: acme, passwordEnv: SMPP_PASSWORD }
+  quiet: { type: smpp, host: c.example.net, systemId: acme, passwordEnv: SMPP_PASSWORD, receipts: false }
+default: many
+carriers:
+  att: plain
+  verizon: quiet
+`);
+  const [many, plain, quiet] = config.routes.map((r) => r.create());
+  expect(many?.status().binds?.map((b) => b.bind)).toEqual([1, 2, 3]);
+  expect(many?.status().window).toBe(10); // window × the binds that are up (none yet: one window)
+  expect(many?.receiptTimeoutMs).toBe(2 * 3_600_000);
+  expect(plain?.status().binds).toHaveLength(1);
+  expect(plain?.receiptTimeoutMs).toBe(48 * 3_600_000);
+  expect(quiet?.receiptTimeoutMs).toBeUndefined(); // no receipts asked for: accepted is as far as it goes
+});
