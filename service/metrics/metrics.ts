@@ -161,8 +161,10 @@ function addBindGauges(registry: Registry, sources: MetricsSources): void {
       registers: [registry],
       collect() {
         this.reset();
+        // A composite's members are routes of their own here, each with its binds.
         for (const route of sources.delivery()?.routes() ?? [])
-          for (const bind of route.binds ?? []) this.set({ route: route.name, bind: String(bind.bind) }, value(bind));
+          for (const owner of [route, ...(route.members ?? [])])
+            for (const bind of owner.binds ?? []) this.set({ route: owner.name, bind: String(bind.bind) }, value(bind));
       },
     });
   perBind('smskit_route_bind_up', 'Whether each session (bind) of an SMPP route is bound.', (b) => (b.up ? 1 : 0));
