@@ -21,6 +21,16 @@ export interface SmscCommandOptions {
   readonly gsmPacking: 'unpacked' | 'packed';
   readonly log: string | undefined;
   readonly print: boolean;
+  /** Numeric ids in this base in submit_sm_resp, and in receipts (undefined: the default hex ids). */
+  readonly ids: 'hex' | 'decimal' | undefined;
+  readonly receiptIds: 'hex' | 'decimal' | undefined;
+}
+
+function base(args: Record<string, unknown>, name: string): 'hex' | 'decimal' | undefined {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  if (value !== 'hex' && value !== 'decimal') throw new UsageError(`--${name} must be hex or decimal`);
+  return value;
 }
 
 function integer(args: Record<string, unknown>, name: string, fallback: number, max: number): number {
@@ -46,6 +56,8 @@ export function validateSmscOptions(args: Record<string, unknown>): SmscCommandO
     gsmPacking: args['gsm-packing'] === 'packed' ? 'packed' : 'unpacked',
     log: typeof args.log === 'string' ? args.log : undefined,
     print: args.print === true,
+    ids: base(args, 'ids') ?? (args['receipt-ids'] === undefined ? undefined : 'hex'),
+    receiptIds: base(args, 'receipt-ids'),
   });
 }
 
@@ -79,6 +91,17 @@ function builder(yargs: Argv): Argv {
       choices: ['unpacked', 'packed'],
       default: 'unpacked',
       describe: 'How clients send data_coding 0 text',
+    })
+    .option('ids', {
+      type: 'string',
+      choices: ['hex', 'decimal'],
+      describe: 'Numeric message ids in submit_sm_resp, in this base (default: hex ids with a random prefix)',
+    })
+    .option('receipt-ids', {
+      type: 'string',
+      choices: ['hex', 'decimal'],
+      describe:
+        'The base receipts write ids in (default: as --ids); hex ids receipted in decimal mimic SMSCs that mix them',
     })
     .option('log', { type: 'string', describe: 'Append each received message, decoded, as a JSON line to FILE' })
     .option('print', {
@@ -135,6 +158,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
     gsmPacking: options.gsmPacking,
     keep: 0,
     onEvent: event,
+    ...(options.ids === undefined ? {} : { ids: options.ids }),
+    ...(options.receiptIds === undefined ? {} : { receiptIds: options.receiptIds }),
     ...(log === undefined && !options.print
       ? {}
       : { onMessage: (message) => writeMessage(`${JSON.stringify(message)}\n`) }),
@@ -172,6 +197,10 @@ export const smscCommand: CliCommand = {
     [
       'SMSKIT_SMSC_PASSWORD=secret smskit smsc --receipt-delay 5000 --outcomes delivered=90,undeliverable=5,expired=5 --throttle 100',
       'receipts after 5 s with a mix of outcomes, ESME_RTHROTTLED above 100 submit_sm/s',
+    ],
+    [
+      'SMSKIT_SMSC_PASSWORD=secret smskit smsc --ids hex --receipt-ids decimal',
+      'ids in hex in submit_sm_resp and in decimal in receipts (a route needs receiptIds: hex-to-decimal)',
     ],
   ],
   exitCodes: COMMAND_EXIT_CODES.smsc,

@@ -31,7 +31,10 @@ export function changeForAnswer(
   random: () => number,
 ): Answered {
   if (result.outcome === 'accepted')
-    return { event: 'accepted', change: { ...base, kind: 'accepted', peerIds: result.peerIds } };
+    return {
+      event: 'accepted',
+      change: { ...base, route: result.route ?? base.route, kind: 'accepted', peerIds: result.peerIds },
+    };
   if (result.outcome === 'rejected')
     return {
       event: 'rejected',

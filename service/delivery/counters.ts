@@ -13,7 +13,11 @@ export type DeliveryEvent =
   | 'receipt_undeliverable'
   | 'receipt_expired'
   | 'receipt_rejected'
-  | 'receipt_unknown';
+  | 'receipt_unknown'
+  /** An accepted message became `unknown`: no receipt within the route's receipt timeout. */
+  | 'receipt_timeout'
+  /** More than 10 unknown receipts in a minute on the route: one warning logged (./unknown-receipts.ts). */
+  | 'unknown_receipts_warning';
 
 export interface DeliveryCounters {
   count(route: string, event: DeliveryEvent): void;

@@ -21,6 +21,7 @@ import { Lane, type LaneContext, type RouteReport } from './lane.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './policy.js';
 import type { Route } from './route.js';
 import { type ChangeBatcher, createChangeBatcher } from './change-batcher.js';
+import { sweepReceiptTimeouts } from './receipt-timeout.js';
 
 export type { RouteReport } from './lane.js';
 
@@ -105,7 +106,10 @@ class Engine implements DeliveryEngine {
   start(): void {
     for (const lane of this.lanes) {
       const name = lane.route.name;
-      lane.route.start({ receipt: (r) => lane.receipt(r), log: (line) => this.log(`route ${name}: ${line}`) });
+      lane.route.start({
+        receipt: (r, member) => lane.receipt(r, member),
+        log: (line) => this.log(`route ${name}: ${line}`),
+      });
     }
     this.unsubscribe = this.options.onCommitted?.(() => this.wakeAll());
     this.recoverStaleLeases();
@@ -117,6 +121,8 @@ class Engine implements DeliveryEngine {
       this.recoverStaleLeases();
     });
     this.every(this.timing.expirySweepMs, () => this.expireOverdue());
+    this.every(this.timing.expirySweepMs, () => this.timeOutReceipts());
+    this.timeOutReceipts();
     this.wakeAll();
   }
 
@@ -159,6 +165,11 @@ class Engine implements DeliveryEngine {
       },
       (error: unknown) => this.log(`cannot take back stale messages: ${reasonOf(error)}`),
     );
+  }
+
+  private timeOutReceipts(): void {
+    const { store } = this.options;
+    for (const lane of this.lanes) void sweepReceiptTimeouts(lane.route, store, this.counters, this.clock, this.log);
   }
 
   private expireOverdue(): void {

@@ -10,6 +10,7 @@ import type { DeliveryCounters } from './counters.js';
 import type { RetryPolicy } from './policy.js';
 import type { Receipt, Route, RouteStatus, SubmitResult } from './route.js';
 import type { ChangeBatcher } from './change-batcher.js';
+import { UnknownReceiptWatch } from './unknown-receipts.js';
 
 export interface RouteReport extends RouteStatus {
   readonly name: string;
@@ -41,12 +42,15 @@ export class Lane {
   private claiming = false;
   /** The last claim found nothing more to do; wait for a wake-up or the poll tick. */
   private idle = false;
+  private readonly unknownReceipts: UnknownReceiptWatch;
 
   constructor(
     readonly route: Route,
     private readonly carriers: CarrierSelection,
     private readonly context: LaneContext,
-  ) {}
+  ) {
+    this.unknownReceipts = new UnknownReceiptWatch(route.name, context.counters, context.clock, context.log);
+  }
 
   /** Something may be due (new messages, the poll tick, leases taken back): look again. */
   wake(): void {
@@ -73,9 +77,9 @@ export class Lane {
    * A receipt can overtake the record of its own submit (a long message's first part is
    * answered before the last part is): wait for what was in flight when it came, then look again.
    */
-  async receipt(received: Receipt): Promise<boolean> {
+  async receipt(received: Receipt, member?: string): Promise<boolean> {
     const { changes, clock, counters } = this.context;
-    const change = { kind: 'receipt', route: this.route.name, at: clock(), receipt: received } as const;
+    const change = { kind: 'receipt', route: member ?? this.route.name, at: clock(), receipt: received } as const;
     const inFlight = [...this.chains];
     let matched = await changes.record(change);
     if (!matched && inFlight.length > 0) {
@@ -83,6 +87,7 @@ export class Lane {
       matched = await changes.record({ ...change, at: clock() });
     }
     counters.count(this.route.name, matched ? `receipt_${received.state}` : 'receipt_unknown');
+    if (!matched) this.unknownReceipts.seen();
     return matched;
   }
 
@@ -147,8 +152,10 @@ export class Lane {
     }
     this.inFlight++;
     counters.count(this.route.name, 'submitted');
-    const { id, smsto, smsmsg, encoding, segments, port, carrierCode } = message;
-    this.track(message, this.route.submit({ id, smsto, smsmsg, encoding, segments, port, carrierCode }));
+    const { id, smsto, smsmsg, encoding, segments, port, carrierCode, attempt } = message;
+    const validUntil = message.createdAt + policy.validityMs;
+    const outgoing = { id, smsto, smsmsg, encoding, segments, port, carrierCode, validUntil, attempt };
+    this.track(message, this.route.submit(outgoing));
   }
 
   /**

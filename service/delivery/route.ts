@@ -26,6 +26,13 @@ export interface OutgoingMessage {
   readonly port: number | null;
   /** The carrier code it was accepted with (canonical, lower case), for gateways that need it. */
   readonly carrierCode: string;
+  /**
+   * When its validity ends (ms since the epoch: acceptance + the delivery validity): a route
+   * tells the peer not to deliver it after that (SMPP validity_period). Absent: the peer's default.
+   */
+  readonly validUntil?: number;
+  /** This delivery attempt's number (1 for the first): failover routes move on after some. */
+  readonly attempt?: number;
 }
 
 /**
@@ -41,7 +48,12 @@ export interface OutgoingMessage {
  * resends the same message itself.
  */
 export type SubmitResult =
-  | { readonly outcome: 'accepted'; readonly peerIds: readonly string[] }
+  | {
+      readonly outcome: 'accepted';
+      readonly peerIds: readonly string[];
+      /** The member route that took it, when the route is made of others (./composite-route.ts). */
+      readonly route?: string;
+    }
   | { readonly outcome: 'retry'; readonly code: string; readonly text: string; readonly maybeSent: boolean }
   | { readonly outcome: 'rejected'; readonly code: string; readonly text: string };
 
@@ -54,6 +66,27 @@ export interface RouteStatus {
   readonly window: number;
   /** One line on the connection, e.g. "bound trx to 127.0.0.1:2775" or "reconnecting in 4 s: ECONNREFUSED". */
   readonly detail: string;
+  /** Each session of a route that keeps several (SMPP `binds: N`). */
+  readonly binds?: readonly BindStatus[];
+  /** Each member of a route made of others (failover, roundRobin). */
+  readonly members?: readonly MemberStatus[];
+}
+
+/** One member of a failover or round-robin route, for /metrics and /healthz. */
+export interface MemberStatus extends RouteStatus {
+  readonly name: string;
+  readonly kind: Route['kind'];
+}
+
+/** One session (bind) of a route, for /metrics and /healthz. */
+export interface BindStatus {
+  /** 1-based, in the order the route opened them. */
+  readonly bind: number;
+  readonly up: boolean;
+  /** Messages handed to this session and not yet answered. */
+  readonly inFlight: number;
+  readonly window: number;
+  readonly detail: string;
 }
 
 /** What the engine gives a route when it starts it. */
@@ -63,8 +96,9 @@ export interface RouteEvents {
    * message, false for an unknown id. The route acknowledges the receipt to the peer only after
    * this resolves (so a receipt is never lost to a crash: an unacknowledged one is sent again by
    * the peer), and acknowledges unknown ids too (logging them), so the peer does not resend them.
+   * `member`: the member route it came in on, for a route made of others (ids are per member).
    */
-  receipt(receipt: Receipt): Promise<boolean>;
+  receipt(receipt: Receipt, member?: string): Promise<boolean>;
   /** One line for the operator's log; never a password or message text. */
   log(line: string): void;
 }
@@ -72,7 +106,13 @@ export interface RouteEvents {
 export interface Route {
   /** The route's name in the routes file. */
   readonly name: string;
-  readonly kind: 'smpp' | 'email';
+  readonly kind: 'smpp' | 'email' | 'failover' | 'roundRobin';
+  /**
+   * How long a message the peer accepted waits for its delivery receipt before it becomes
+   * `unknown` (final; a later receipt still records the true outcome). Absent: no timeout (the
+   * route asks for no receipts, so `accepted` is as far as it can know).
+   */
+  readonly receiptTimeoutMs?: number | undefined;
   /** Starts connecting in the background. Never throws for a peer that is down: it retries with backoff and logs. */
   start(events: RouteEvents): void;
   /**

@@ -11,6 +11,7 @@ import type { Route } from './route.js';
 import { createEmailRoute, readEmailSettings } from './email/index.js';
 import { createSmppRoute, readSmppSettings } from './smpp/index.js';
 import { Settings, SettingsError } from './settings.js';
+import { type BuiltRoute, isComposite, readCompositeEntry } from './composite-entry.js';
 
 /** Reads one `routes.<name>` entry of a kind and returns how to build the route. */
 export type RouteKindReader = (
@@ -71,31 +72,71 @@ export function readRoutes(top: Settings, file: string, table: CarrierTable, env
   top.only(['routes', 'carriers', 'default', 'delivery']);
   const routes = top.section('routes');
   if (routes.keys().length === 0) top.fail('routes', 'must name at least one route');
-  const builders = new Map<string, { kind: string; create: () => Route }>();
+  const builders = new Map<string, BuiltRoute>();
   for (const name of routes.keys()) {
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name))
       routes.fail(name, 'route names are 1-64 characters: letters, digits, _ . -');
     const route = routes.section(name);
+    if (isComposite(route)) continue;
     const kind = route.string('type');
     const reader = ROUTE_KINDS[kind];
     if (reader === undefined) throw route.error('type', `must be one of ${Object.keys(ROUTE_KINDS).join(', ')}`);
     builders.set(name, { kind, create: reader(route, name, env, file, table) });
   }
+  const memberOf = readComposites(routes, builders);
   const mapping = readCarrierMapping(top, table, builders);
   const defaultRoute = top.has('default') ? top.string('default') : undefined;
   if (defaultRoute !== undefined && !builders.has(defaultRoute)) top.fail('default', `names no route in routes`);
+  refuseMembers(top, mapping, defaultRoute, memberOf);
   const known = [...table.carriers.keys(), ...(table.allowAuto ? [AUTO_CARRIER] : [])];
   return {
     file,
-    routes: [...builders].map(([name, built]) => ({
-      name,
-      kind: built.kind,
-      carriers: selectionFor(name, mapping, defaultRoute),
-      create: built.create,
-    })),
+    routes: [...builders]
+      .filter(([name]) => !memberOf.has(name))
+      .map(([name, built]) => ({
+        name,
+        kind: built.kind,
+        carriers: selectionFor(name, mapping, defaultRoute),
+        create: built.create,
+      })),
     ...readDelivery(top.section('delivery')),
     unrouted: defaultRoute === undefined ? known.filter((code) => !mapping.has(code)) : [],
   };
+}
+
+/** Adds each failover / roundRobin entry to `builders`; returns member → the composite it belongs to. */
+function readComposites(routes: Settings, builders: Map<string, BuiltRoute>): Map<string, string> {
+  const plain = new Map(builders);
+  const memberOf = new Map<string, string>();
+  for (const name of routes.keys()) {
+    const route = routes.section(name);
+    if (!isComposite(route)) continue;
+    const composite = readCompositeEntry(route, name, plain);
+    for (const member of composite.members) {
+      const other = memberOf.get(member);
+      if (other !== undefined) route.fail(undefined, `shares member ${member} with ${other}: a route has one bind set`);
+      memberOf.set(member, name);
+    }
+    builders.set(name, composite);
+  }
+  return memberOf;
+}
+
+/** A member is sent to through its composite only. */
+function refuseMembers(
+  top: Settings,
+  mapping: ReadonlyMap<string, string>,
+  defaultRoute: string | undefined,
+  memberOf: ReadonlyMap<string, string>,
+): void {
+  for (const [code, route] of mapping) {
+    const composite = memberOf.get(route);
+    if (composite !== undefined)
+      top.section('carriers').fail(code, `names ${route}, a member of ${composite}: name ${composite}`);
+  }
+  const composite = defaultRoute === undefined ? undefined : memberOf.get(defaultRoute);
+  if (composite !== undefined)
+    top.fail('default', `names ${defaultRoute}, a member of ${composite}: name ${composite}`);
 }
 
 function readCarrierMapping(

@@ -134,6 +134,17 @@ export class Settings {
     return value as T;
   }
 
+  /** A list of names (`[primary, backup]`): text items, at least `min`, each once. */
+  names(key: string, min: number): string[] {
+    const value = this.value[key];
+    if (!Array.isArray(value) || value.length < min || value.some((item) => typeof item !== 'string' || item === ''))
+      this.fail(key, `must be a list of at least ${min} route names, e.g. [primary, backup]`);
+    const names = value as string[];
+    const twice = names.find((item, index) => names.indexOf(item) !== index);
+    if (twice !== undefined) this.fail(key, `names ${twice} twice`);
+    return names;
+  }
+
   /** A duration: a number of milliseconds, or text such as `500ms`, `30s`, `10m`, `48h`, `2d`. */
   duration(key: string, minMs: number, maxMs: number, fallback: number): number {
     const value = this.value[key];

@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryEngine } from '../delivery/engine.js';
+import type { BindStatus } from '../delivery/route.js';
 import type { Store } from '../store/index.js';
 
 export type RequestOutcome = 'accepted' | 'refused' | 'unavailable' | 'error';
@@ -27,7 +28,17 @@ export interface Health {
   /** ok: the store answers and every route is up; degraded: a route is down; failing: the store does not answer. */
   readonly status: 'ok' | 'degraded' | 'failing';
   readonly store: string;
-  readonly routes: readonly { readonly name: string; readonly up: boolean; readonly detail: string }[];
+  readonly routes: readonly HealthRoute[];
+}
+
+export interface HealthRoute {
+  readonly name: string;
+  readonly up: boolean;
+  readonly detail: string;
+  /** A route's sessions when it keeps several (SMPP `binds: N`). */
+  readonly binds?: readonly { readonly bind: number; readonly up: boolean; readonly detail: string }[];
+  /** The members of a failover or round-robin route. */
+  readonly members?: readonly { readonly name: string; readonly up: boolean; readonly detail: string }[];
 }
 
 export interface MetricsSources {
@@ -132,6 +143,7 @@ function addDeliveryGauges(registry: Registry, sources: MetricsSources): void {
     (r) => r.inFlight,
   );
   perRoute('smskit_route_window', 'Most requests the route keeps unanswered at once.', (r) => r.window);
+  addBindGauges(registry, sources);
   perRoute(
     'smskit_route_buffered',
     'Messages claimed for the route and waiting for a free slot in its window.',
@@ -139,12 +151,61 @@ function addDeliveryGauges(registry: Registry, sources: MetricsSources): void {
   );
 }
 
+/** Per session of a route with several (SMPP `binds: N`): up and in flight, labelled route and bind. */
+function addBindGauges(registry: Registry, sources: MetricsSources): void {
+  const perBind = (name: string, help: string, value: (b: BindStatus) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['route', 'bind'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        // A composite's members are routes of their own here, each with its binds.
+        for (const route of sources.delivery()?.routes() ?? [])
+          for (const owner of [route, ...(route.members ?? [])])
+            for (const bind of owner.binds ?? []) this.set({ route: owner.name, bind: String(bind.bind) }, value(bind));
+      },
+    });
+  perBind('smskit_route_bind_up', 'Whether each session (bind) of an SMPP route is bound.', (b) => (b.up ? 1 : 0));
+  perBind(
+    'smskit_route_bind_in_flight',
+    'Messages sent on each session (bind) and not yet answered.',
+    (b) => b.inFlight,
+  );
+  new Gauge({
+    name: 'smskit_route_member_up',
+    help: 'Whether each member of a failover or round-robin route can send.',
+    labelNames: ['route', 'member'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const route of sources.delivery()?.routes() ?? [])
+        for (const member of route.members ?? [])
+          this.set({ route: route.name, member: member.name }, member.up ? 1 : 0);
+    },
+  });
+}
+
 async function healthOf(sources: MetricsSources): Promise<Health> {
-  const routes = (sources.delivery()?.routes() ?? []).map((r) => ({ name: r.name, up: r.up, detail: r.detail }));
+  const routes = (sources.delivery()?.routes() ?? []).map(
+    (r): HealthRoute => ({
+      name: r.name,
+      up: r.up,
+      detail: r.detail,
+      ...(r.members === undefined
+        ? {}
+        : { members: r.members.map((m) => ({ name: m.name, up: m.up, detail: m.detail })) }),
+      ...(r.binds === undefined || r.binds.length < 2
+        ? {}
+        : { binds: r.binds.map((b) => ({ bind: b.bind, up: b.up, detail: b.detail })) }),
+    }),
+  );
   try {
     await sources.store.countByState();
   } catch (error) {
     return { status: 'failing', store: error instanceof Error ? error.message : 'unreadable', routes };
   }
-  return { status: routes.every((r) => r.up) ? 'ok' : 'degraded', store: 'ok', routes };
+  const allUp = routes.every((r) => r.up && (r.members ?? []).every((m) => m.up));
+  return { status: allUp ? 'ok' : 'degraded', store: 'ok', routes };
 }

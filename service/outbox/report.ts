@@ -4,6 +4,7 @@
  * (`--id`), and one line per state change (`--follow`). Times are ISO 8601 UTC.
  */
 import type { HistoryChange, HistoryEvent, OutboxQuery, Store, StoredMessage } from '../store/index.js';
+import type { MessagePart } from '../store/records.js';
 
 /** One message as operators see it; `smsto` and `carrierCode` carry the contract's names, as stored. */
 export interface OutboxEntry {
@@ -22,9 +23,21 @@ export interface OutboxEntry {
   readonly attempts?: number;
   readonly route?: string | null;
   readonly smscId?: string | null;
+  /** Every part's SMSC id, in part order (the latest attempt's; [] before the peer took it). */
+  readonly smscIds?: readonly string[];
+  /** Each part with its own receipt state: only when the parts' states differ. */
+  readonly parts?: readonly PartEntry[];
   /** The last error, "code: text", or null. */
   readonly lastError?: string | null;
   readonly possibleDuplicate?: boolean;
+}
+
+/** One part of a long message whose parts ended differently. */
+export interface PartEntry {
+  readonly part: number;
+  readonly smscId: string;
+  /** The part's receipt state, or "waiting" while it has none. */
+  readonly state: string;
 }
 
 /** The stored messages in acceptance order (the first listing; `outboxReport` filters). */
@@ -36,17 +49,29 @@ export async function outboxEntries(
 }
 
 /** The messages matching `query`, newest first unless it says otherwise, with their delivery fields. */
-export async function outboxReport(store: Pick<Store, 'findOutbox'>, query: OutboxQuery): Promise<OutboxEntry[]> {
-  return (await store.findOutbox(query)).map(toStatusEntry);
+export async function outboxReport(
+  store: Pick<Store, 'findOutbox' | 'messageParts'>,
+  query: OutboxQuery,
+): Promise<OutboxEntry[]> {
+  const messages = await store.findOutbox(query);
+  const parts = await store.messageParts(messages.map((m) => m.id));
+  return messages.map((message) => toStatusEntry(message, parts));
 }
 
-export function toStatusEntry(message: StoredMessage): OutboxEntry {
+/** The entry for `message`, with its SMSC ids (and its parts' states when they differ) from `parts`. */
+export function toStatusEntry(message: StoredMessage, parts: readonly MessagePart[] = []): OutboxEntry {
+  const mine = parts.filter((part) => part.messageId === message.id);
+  const states = new Set(mine.map((part) => part.state));
   return {
     ...toEntry(message),
     updated: new Date(message.updatedAt).toISOString(),
     attempts: message.attempts,
     route: message.route,
     smscId: message.smscId,
+    smscIds: mine.map((part) => part.smscId),
+    ...(states.size > 1
+      ? { parts: mine.map((part) => ({ part: part.part, smscId: part.smscId, state: part.state ?? 'waiting' })) }
+      : {}),
     lastError: message.errorCode === null ? null : `${message.errorCode}: ${message.errorText ?? ''}`.trim(),
     possibleDuplicate: message.possibleDuplicate,
   };
@@ -128,12 +153,13 @@ export interface MessageReport {
 }
 
 export async function messageReport(
-  store: Pick<Store, 'getMessage' | 'history'>,
+  store: Pick<Store, 'getMessage' | 'history' | 'messageParts'>,
   id: string,
 ): Promise<MessageReport | undefined> {
   const message = await store.getMessage(id);
   if (message === undefined) return undefined;
-  return { message: toStatusEntry(message), history: (await store.history(id)).map(toHistoryEntry) };
+  const parts = await store.messageParts([id]);
+  return { message: toStatusEntry(message, parts), history: (await store.history(id)).map(toHistoryEntry) };
 }
 
 /** `--id`: the message's fields, one per line, then its history as a table. */
@@ -151,9 +177,10 @@ export function formatMessageReport(report: MessageReport): string {
     ],
     ['attempts', String(m.attempts ?? 0)],
     ['route', m.route ?? '-'],
-    ['smsc id', m.smscId ?? '-'],
+    ['smsc id', m.smscIds !== undefined && m.smscIds.length > 1 ? m.smscIds.join(' ') : (m.smscId ?? '-')],
     ['last error', m.lastError ?? '-'],
   ];
+  if (m.parts !== undefined) fields.push(['parts', m.parts.map((p) => `${p.part} ${p.smscId} ${p.state}`).join('; ')]);
   if (m.possibleDuplicate === true) fields.push(['duplicate', 'possible: it was being sent when a worker stopped']);
   const head = fields.map(([name, value]) => `${`${name}:`.padEnd(12)}${value}`).join('\n');
   const rows = [

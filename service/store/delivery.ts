@@ -68,6 +68,17 @@ export type DeliveryChange =
   /** A delivery receipt for one part. */
   | { readonly kind: 'receipt'; readonly route: string; readonly at: number; readonly receipt: Receipt };
 
+/** Accepted messages of `route` with no final receipt since before `acceptedBefore` become `unknown`. */
+export interface ReceiptTimeout {
+  readonly route: string;
+  readonly acceptedBefore: number;
+  readonly now: number;
+  /** The history line, e.g. "no delivery receipt within 48 h". */
+  readonly text: string;
+  /** At most this many per call (the caller calls again while it gets this many). */
+  readonly limit: number;
+}
+
 export interface DeliveryStore {
   /** Claims up to `limit` due queued messages in acceptance order; they become `sending`. */
   claim(request: ClaimRequest): Promise<ClaimedMessage[]>;
@@ -83,4 +94,6 @@ export interface DeliveryStore {
   recoverExpiredLeases(now: number): Promise<number>;
   /** Queued messages accepted before `createdBefore` become `expired`; returns how many. */
   expireOverdue(createdBefore: number, now: number): Promise<number>;
+  /** Applies a route's receipt timeout (see ReceiptTimeout); returns how many became `unknown`. */
+  timeOutReceipts(request: ReceiptTimeout): Promise<number>;
 }

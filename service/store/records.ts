@@ -48,7 +48,9 @@ export interface NewMessage {
  * - queued: waiting for its (next) attempt; `sending`: claimed by a delivery worker, which may
  *   have written it to the peer; `accepted`: the peer took it (its id is `smscId`).
  * - Final: delivered, undeliverable, expired, rejected (by the peer, or by a receipt), failed
- *   (the retry budget is spent), test (a test account's message: stored, never delivered).
+ *   (the retry budget is spent), unknown (accepted, but no receipt came within the route's
+ *   receipt timeout: a receipt that comes later still records the true outcome), test (a test
+ *   account's message: stored, never delivered).
  */
 export const MESSAGE_STATES = [
   'queued',
@@ -59,6 +61,7 @@ export const MESSAGE_STATES = [
   'expired',
   'rejected',
   'failed',
+  'unknown',
   'test',
 ] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
@@ -69,6 +72,7 @@ export const FINAL_STATES: ReadonlySet<MessageState> = new Set([
   'expired',
   'rejected',
   'failed',
+  'unknown',
   'test',
 ]);
 
@@ -117,9 +121,29 @@ export type ReceiptState = 'delivered' | 'undeliverable' | 'expired' | 'rejected
 export interface Receipt {
   /** The peer id it is about (submit_sm_resp's message_id for that part). */
   readonly peerId: string;
+  /**
+   * Other forms of the same id to look for, in order, when `peerId` names no part (an SMSC that
+   * writes receipt ids in another base than its submit answers: service/delivery/smpp/receipt-ids.ts).
+   */
+  readonly alsoTry?: readonly string[];
   readonly state: ReceiptState;
   /** The peer's own status word or code, e.g. "DELIVRD", "UNDELIV", "err:001". */
   readonly code: string;
   /** One line for the history (no message text). */
   readonly text: string;
+}
+
+/** One part of a message as its peer took it: the peer's id and, once receipted, the part's state. */
+export interface MessagePart {
+  readonly messageId: string;
+  /** 1-based. */
+  readonly part: number;
+  /** The delivery attempt that sent it. */
+  readonly attempt: number;
+  /** The route (the SMSC, for a failover or round-robin route's member) that took it. */
+  readonly route: string;
+  /** The peer's id for this part (submit_sm_resp's message_id). */
+  readonly smscId: string;
+  /** The part's receipt state, or null while it has none. */
+  readonly state: ReceiptState | null;
 }

@@ -8,7 +8,7 @@ import type { DeliveryStore } from './delivery.js';
 import type { AccountChange } from './sqlite/accounts.js';
 import type { OutboxPage } from './sqlite/outbox.js';
 import type { HistoryChange, OutboxQuery, PruneMode } from './sqlite/outbox-query.js';
-import type { AccountRow, HistoryEvent, MessageState, NewMessage, StoredMessage } from './records.js';
+import type { AccountRow, HistoryEvent, MessagePart, MessageState, NewMessage, StoredMessage } from './records.js';
 
 export type { AccountChange, OutboxPage, OutboxQuery, HistoryChange, PruneMode };
 
@@ -40,6 +40,8 @@ export interface Store {
   countOutbox(): Promise<number>;
   getMessage(id: string): Promise<StoredMessage | undefined>;
   history(id: string): Promise<HistoryEvent[]>;
+  /** The parts of the messages' latest attempts, by message id then part (messages without parts are absent). */
+  messageParts(ids: readonly string[]): Promise<MessagePart[]>;
   countByState(): Promise<Partial<Record<MessageState, number>>>;
   /** Messages matching the filters, newest first unless asked otherwise. */
   findOutbox(query: OutboxQuery): Promise<StoredMessage[]>;

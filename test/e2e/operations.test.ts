@@ -173,7 +173,7 @@ describe('smskit outbox', () => {
     [['--limit', '0'], 'smskit: --limit must be a whole number from 1 to 1000000, got "0"'],
     [
       ['--state', 'sent'],
-      'smskit: --state must be one of queued, sending, accepted, delivered, undeliverable, expired, rejected, failed, test (comma-separated or repeated); got "sent"',
+      'smskit: --state must be one of queued, sending, accepted, delivered, undeliverable, expired, rejected, failed, unknown, test (comma-separated or repeated); got "sent"',
     ],
     [
       ['--since', 'yesterday'],

@@ -660,6 +660,7 @@ describe('smskit outbox --json', () => {
         'attempts',
         'route',
         'smscId',
+        'smscIds',
         'lastError',
         'possibleDuplicate',
       ]);

@@ -40,6 +40,13 @@ export interface SmscOptions {
   /** One line per bind, refused bind, drop or odd PDU (never per message). */
   readonly onEvent?: (line: string) => void;
   readonly random?: () => number;
+  /**
+   * Numeric message ids, written in this base in submit_sm_resp (default: a hex id with a random
+   * prefix, the same in the receipt).
+   */
+  readonly ids?: 'hex' | 'decimal';
+  /** The base receipts write the id in (default: as `ids`): the other base mimics SMSCs that mix them. */
+  readonly receiptIds?: 'hex' | 'decimal';
 }
 
 export interface SmscStats {
@@ -68,6 +75,8 @@ export interface RunningSmsc {
 interface Receipt {
   readonly systemId: string;
   readonly part: ReceivedPart;
+  /** The id as the receipt writes it. */
+  readonly id: string;
   readonly submittedAt: Date;
 }
 
@@ -243,7 +252,7 @@ class Smsc {
       client.session.send(pdu.response({ command_status: statusCode('ESME_RTHROTTLED') }));
       return;
     }
-    const messageId = `${this.idPrefix}${(++this.nextId).toString(16).padStart(8, '0')}`;
+    const [messageId, receiptId] = this.newIds();
     if (this.options.answerSubmits === false) {
       this.record(decodeSubmit(pdu, messageId, client.systemId, this.options.gsmPacking === 'packed'));
       return;
@@ -252,7 +261,20 @@ class Smsc {
     const part = decodeSubmit(pdu, messageId, client.systemId, this.options.gsmPacking === 'packed');
     this.record(part);
     if ((part.registeredDelivery & 0x03) !== 0)
-      this.scheduleReceipt({ systemId: client.systemId, part, submittedAt: new Date() });
+      this.scheduleReceipt({ systemId: client.systemId, part, id: receiptId, submittedAt: new Date() });
+  }
+
+  /** The id submit_sm_resp gives, and the same id as receipts write it. */
+  private newIds(): [string, string] {
+    const { ids, receiptIds = ids } = this.options;
+    if (ids === undefined) {
+      const id = `${this.idPrefix}${(++this.nextId).toString(16).padStart(8, '0')}`;
+      return [id, id];
+    }
+    // Above 2^32 and with the prefix's hex letters, so a hex id never reads as a decimal one.
+    const value = (Number.parseInt(`a${this.idPrefix}`, 16) * 2 ** 32 + ++this.nextId).toString(16);
+    const inBase = (base: 'hex' | 'decimal'): string => (base === 'hex' ? value : BigInt(`0x${value}`).toString(10));
+    return [inBase(ids), inBase(receiptIds ?? ids)];
   }
 
   private record(part: ReceivedPart): void {
@@ -309,7 +331,7 @@ class Smsc {
     const { part } = receipt;
     const date = receiptDate(receipt.submittedAt);
     const text =
-      `id:${part.messageId} sub:001 dlvrd:${state === 'delivered' ? '001' : '000'} ` +
+      `id:${receipt.id} sub:001 dlvrd:${state === 'delivered' ? '001' : '000'} ` +
       `submit date:${date} done date:${receiptDate(new Date())} stat:${word} err:${err} text:`;
     const deliver = new smpp.PDU('deliver_sm', {
       source_addr_ton: part.destination.ton,
@@ -321,7 +343,7 @@ class Smsc {
       esm_class: 0x04,
       data_coding: 0,
       short_message: Buffer.from(text, 'latin1'),
-      receipted_message_id: part.messageId,
+      receipted_message_id: receipt.id,
       message_state: messageState,
     });
     client.unacknowledged.add(receipt);

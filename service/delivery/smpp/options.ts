@@ -3,6 +3,8 @@
  * The password is already read from the environment variable the file names; it is never in
  * the file, argv or a log line.
  */
+import type { ReceiptIdFormat } from './receipt-ids.js';
+
 export interface SmppRouteOptions {
   readonly host: string;
   readonly port: number;
@@ -24,9 +26,19 @@ export interface SmppRouteOptions {
   readonly concatenation: 'udh' | 'sar';
   /** Ask for delivery receipts (registered_delivery = 1). */
   readonly receipts: boolean;
-  /** Most submit_sm without a response at once (default 10). */
+  /**
+   * How the SMSC writes receipt ids against its submit_sm_resp ids: the same (`as-is`), hex in
+   * the answer and decimal in the receipt (`hex-to-decimal`), or the reverse. Whichever, both
+   * translations are tried before a receipt is called unknown (./receipt-ids.ts).
+   */
+  readonly receiptIds: ReceiptIdFormat;
+  /** How long an accepted message waits for its receipt before it becomes `unknown` (ms, default 48 h). */
+  readonly receiptTimeoutMs: number;
+  /** Sessions (binds) to the SMSC, each with its own window (default 1). */
+  readonly binds: number;
+  /** Most submit_sm without a response at once, per session (default 10). */
   readonly window: number;
-  /** Most submit_sm per second on this bind; 0 = no cap. */
+  /** Most submit_sm per second on the route, all sessions together; 0 = no cap. */
   readonly throughputPerSecond: number;
   /** Idle time before an enquire_link (ms, default 30 s). */
   readonly enquireLinkMs: number;
@@ -48,6 +60,9 @@ export const SMPP_DEFAULTS = {
   gsmPacking: 'unpacked',
   concatenation: 'udh',
   receipts: true,
+  receiptIds: 'as-is',
+  receiptTimeoutMs: 48 * 3_600_000,
+  binds: 1,
   window: 10,
   throughputPerSecond: 0,
   enquireLinkMs: 30_000,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import { SMPP_DEFAULTS, type SmppRouteOptions } from './options.js';
 import type { Settings } from '../settings.js';
+import { RECEIPT_ID_FORMATS } from './receipt-ids.js';
 
 const KEYS = [
   'type',
@@ -19,6 +20,9 @@ const KEYS = [
   'gsmPacking',
   'concatenation',
   'receipts',
+  'receiptTimeout',
+  'receiptIds',
+  'binds',
   'window',
   'throughput',
   'enquireLink',
@@ -67,6 +71,9 @@ export function readSmppSettings(route: Settings, env: NodeJS.ProcessEnv, file: 
     gsmPacking: route.oneOf('gsmPacking', ['unpacked', 'packed'], SMPP_DEFAULTS.gsmPacking),
     concatenation: route.oneOf('concatenation', ['udh', 'sar'], SMPP_DEFAULTS.concatenation),
     receipts: route.boolean('receipts', SMPP_DEFAULTS.receipts),
+    receiptIds: route.oneOf('receiptIds', RECEIPT_ID_FORMATS, SMPP_DEFAULTS.receiptIds),
+    receiptTimeoutMs: route.duration('receiptTimeout', 1_000, 30 * 24 * HOUR, SMPP_DEFAULTS.receiptTimeoutMs),
+    binds: route.integer('binds', 1, 32, SMPP_DEFAULTS.binds),
     window: route.integer('window', 1, 1_000, SMPP_DEFAULTS.window),
     throughputPerSecond: route.number('throughput', 0, 100_000, SMPP_DEFAULTS.throughputPerSecond),
     enquireLinkMs: route.duration('enquireLink', 1_000, HOUR, SMPP_DEFAULTS.enquireLinkMs),

@@ -1,19 +1,27 @@
 /**
- * The SMPP 3.4 route: sends each stored message as submit_sm parts over one transceiver bind
- * (or a transmitter + a receiver), keeps at most `window` submit_sm unanswered, paces them to the
- * configured cap, resends what the SMSC throttles, and passes delivery receipts to the engine,
+ * The SMPP 3.4 route: sends each stored message as submit_sm parts over one of its sessions
+ * (./session.ts: a transceiver bind, or a transmitter + a receiver; `binds: N` keeps N), keeps
+ * at most `window` submit_sm unanswered per session, paces them all to the route's one cap,
+ * resends what the SMSC throttles, and passes delivery receipts from any session to the engine,
  * acknowledging each only after the engine recorded it.
+ *
+ * Order: messages come in acceptance order and each goes, whole, to the bound session with the
+ * fewest messages in flight (ties: the next in turn), so each session writes its messages in
+ * acceptance order; across sessions the SMSC may see them in either order.
  */
 import type smpp from 'smpp';
 import type { OutgoingMessage, Route, RouteEvents, RouteStatus, SubmitResult } from '../route.js';
-import { Bind, type BindOwner, type Clock } from './bind.js';
+import type { Clock } from './bind.js';
 import type { SmppRouteOptions } from './options.js';
 import { Pacer } from './pacing.js';
 import { buildParts, type SubmitPart } from './parts.js';
 import { fieldOctets } from './raw-octets.js';
 import { isReceipt, parseReceipt } from './receipts.js';
+import { receiptIdForms } from './receipt-ids.js';
+import { relativeValidity } from './validity.js';
 import { statusClass, statusCode, statusName } from './status-codes.js';
-import { type PartOutcome, SubmitWindow } from './submit-window.js';
+import type { PartOutcome } from './submit-window.js';
+import { type SessionOwner, type SessionStatus, SmppSession } from './session.js';
 
 export interface SmppRouteDeps {
   /** Milliseconds, for pacing, timeouts and keep-alive (default Date.now). */
@@ -38,12 +46,12 @@ export function createSmppRoute(name: string, options: SmppRouteOptions, deps: S
   return new SmppRoute(name, options, clock);
 }
 
-class SmppRoute implements Route, BindOwner {
+class SmppRoute implements Route, SessionOwner {
   readonly kind = 'smpp' as const;
+  readonly receiptTimeoutMs: number | undefined;
   private events: RouteEvents | undefined;
-  private readonly transmitter: Bind;
-  private readonly receiver: Bind | undefined;
-  private readonly window: SubmitWindow;
+  private readonly sessions: readonly SmppSession[];
+  private turn = 0;
   private messagesInFlight = 0;
   private reference = 0;
   private closing = false;
@@ -54,27 +62,34 @@ class SmppRoute implements Route, BindOwner {
     private readonly options: SmppRouteOptions,
     private readonly clock: Clock,
   ) {
-    const split = options.bind === 'transmitter+receiver';
-    this.transmitter = new Bind(split ? 'transmitter' : 'transceiver', options, this, clock);
-    this.receiver = split ? new Bind('receiver', options, this, clock) : undefined;
-    this.window = new SubmitWindow(this.transmitter, options, new Pacer(options.throughputPerSecond, clock.now), clock);
+    const pacer = new Pacer(options.throughputPerSecond, clock.now);
+    const count = options.binds;
+    this.sessions = Array.from(
+      { length: count },
+      (_, index) =>
+        new SmppSession(index + 1, count === 1 ? '' : `bind ${index + 1}/${count}: `, options, this, pacer, clock),
+    );
     this.reference = Math.floor(clock.random() * 0x10000);
+    this.receiptTimeoutMs = options.receipts ? options.receiptTimeoutMs : undefined;
   }
 
   start(events: RouteEvents): void {
     this.events = events;
-    this.transmitter.start();
-    this.receiver?.start();
+    for (const session of this.sessions) session.start();
   }
 
-  status(): RouteStatus {
+  status(): RouteStatus & { readonly binds: readonly SessionStatus[] } {
+    const binds = this.sessions.map((session) => session.status());
+    const bound = binds.filter((b) => b.up).length;
     const detail =
-      this.receiver === undefined ? this.transmitter.detail : `${this.transmitter.detail}; ${this.receiver.detail}`;
+      binds.length === 1 ? (binds[0]?.detail ?? '') : binds.map((b) => `bind ${b.bind}: ${b.detail}`).join('; ');
     return {
-      up: !this.closing && this.transmitter.isBound,
+      up: !this.closing && bound > 0,
       inFlight: this.messagesInFlight,
-      window: this.options.window,
+      // The lane fills what the bound sessions can take; a session that is down takes nothing.
+      window: this.options.window * Math.max(1, bound),
       detail,
+      binds,
     };
   }
 
@@ -99,13 +114,35 @@ class SmppRoute implements Route, BindOwner {
     if (this.closing)
       return { outcome: 'retry', code: 'SMSKIT_CLOSING', text: 'the route is closing', maybeSent: false };
     const destination = message.smsto.startsWith('+') ? message.smsto.slice(1) : message.smsto;
-    const outcomes = await Promise.all(
-      built.parts.map((part) => this.window.submit(this.submitFields(part, destination))),
-    );
-    return combine(outcomes);
+    const session = this.pickSession();
+    session.messagesInFlight++;
+    const validity = message.validUntil === undefined ? '' : relativeValidity(message.validUntil - this.clock.now());
+    try {
+      const outcomes = await Promise.all(
+        built.parts.map((part) => session.submit(this.submitFields(part, destination, validity))),
+      );
+      return combine(outcomes);
+    } finally {
+      session.messagesInFlight--;
+    }
   }
 
-  private submitFields(part: SubmitPart, destination: string): Record<string, unknown> {
+  /** The bound session with the fewest messages in flight; ties go to the next in turn (all down: the next in turn). */
+  private pickSession(): SmppSession {
+    const count = this.sessions.length;
+    let best: SmppSession | undefined;
+    for (let i = 0; i < count; i++) {
+      const session = this.sessions[(this.turn + i) % count] as SmppSession;
+      if (!session.isBound) continue;
+      if (best === undefined || session.messagesInFlight < best.messagesInFlight) best = session;
+    }
+    const chosen = best ?? (this.sessions[this.turn % count] as SmppSession);
+    this.turn = chosen.number % count;
+    return chosen;
+  }
+
+  /** One part's submit_sm: delivery now (schedule_delivery_time empty), valid for `validity` (relative, or empty). */
+  private submitFields(part: SubmitPart, destination: string, validity: string): Record<string, unknown> {
     const { source, destination: to } = this.options;
     return {
       source_addr_ton: source.ton,
@@ -115,6 +152,8 @@ class SmppRoute implements Route, BindOwner {
       dest_addr_npi: to.npi,
       destination_addr: destination,
       esm_class: part.esm_class,
+      schedule_delivery_time: '',
+      validity_period: validity,
       registered_delivery: this.options.receipts ? 1 : 0,
       data_coding: part.data_coding,
       short_message: part.short_message,
@@ -134,24 +173,14 @@ class SmppRoute implements Route, BindOwner {
         });
       });
     }
-    this.window.abandon('SMSKIT_CLOSING', 'the route closed before the SMSC answered', true);
     const left = Math.max(0, deadline - this.clock.now());
-    await Promise.all([this.transmitter.stop(left), this.receiver?.stop(left)]);
+    await Promise.all(this.sessions.map((session) => session.stop(left)));
   }
 
-  // BindOwner
+  // SessionOwner
 
   log(line: string): void {
     this.events?.log(line); // the engine puts the route's name in front
-  }
-
-  bound(bind: Bind): void {
-    if (bind === this.transmitter) this.window.connected();
-  }
-
-  lost(bind: Bind): void {
-    if (bind === this.transmitter)
-      this.window.abandon('SMPP_CONNECTION_LOST', `connection to ${bind.peer} lost before the SMSC answered`);
   }
 
   deliver(pdu: smpp.PDU, reply: (options?: Record<string, unknown>) => void): void {
@@ -175,7 +204,7 @@ class SmppRoute implements Route, BindOwner {
       return;
     }
     const receipt = {
-      peerId: parsed.peerId,
+      ...receiptIdForms(parsed.peerId, this.options.receiptIds),
       state: parsed.state,
       code: parsed.word,
       text: `stat:${parsed.word} err:${parsed.err || '-'}`,

@@ -150,7 +150,7 @@ BEGIN
       UPDATE outbox o SET state = d.state, updated_at = d.at,
         error_code = CASE WHEN d.state <> 'delivered' THEN d.code END,
         error_text = CASE WHEN d.state <> 'delivered' THEN d.text END
-      FROM decided d WHERE o.id = d.message_id AND o.state = 'accepted'
+      FROM decided d WHERE o.id = d.message_id AND o.state IN ('accepted', 'unknown')
       RETURNING d.*)
     INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id, code, text)
     SELECT s.message_id, s.at, s.state, s.attempt, s.route, s.peer, s.code, s.text FROM settled s ORDER BY s.message_id;

@@ -97,6 +97,13 @@ export const PG_MIGRATIONS: readonly string[] = [
    ALTER TABLE outbox RENAME COLUMN message TO smsmsg;
    ALTER TABLE outbox RENAME COLUMN carrier TO carrier_code;`,
 
+  // A final state `unknown` (as SQLite's fifth migration): accepted, and no delivery receipt came
+  // within the route's receipt timeout; and the index the periodic sweep finds them by.
+  `ALTER TABLE outbox DROP CONSTRAINT outbox_state_check;
+   ALTER TABLE outbox ADD CONSTRAINT outbox_state_check CHECK (state IN ('queued', 'sending', 'accepted',
+     'delivered', 'undeliverable', 'expired', 'rejected', 'failed', 'unknown', 'test'));
+   CREATE INDEX outbox_accepted ON outbox (route, updated_at) WHERE state = 'accepted';`,
+
   // A batch of delivery state changes recorded by one function call (./apply-function.ts): one
   // round trip and a few set-based statements per batch instead of several statements per change.
   APPLY_FUNCTION_V1,

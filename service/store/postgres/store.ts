@@ -15,6 +15,9 @@ import { AccountCache } from './account-cache.js';
 import { postgresAccounts } from './accounts.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
+import { timeOutReceiptsOnPostgres } from './receipt-timeout.js';
+import { postgresMessageParts } from './parts.js';
+import { applyTryingOtherIds } from './receipt-candidates.js';
 import { redactUrl, toStorageError } from './errors.js';
 import { PgGroupCommit } from './group-commit.js';
 import { migrate, newerSchemaError, PG_SCHEMA_VERSION, schemaVersion } from './migrations.js';
@@ -165,6 +168,7 @@ function postgresStore({ pool, deliveryPool, listenerPool }: Pools, options: Pos
     countOutbox: () => call('cannot count the outbox', () => outbox.countOutbox()),
     getMessage: (id) => call('cannot read the message', () => outbox.getMessage(id)),
     history: (id) => call('cannot read the message history', () => outbox.history(id)),
+    messageParts: (ids) => call('cannot read the message parts', () => postgresMessageParts(pool, ids)),
     countByState: () => call('cannot count the outbox', () => outbox.countByState()),
     findOutbox: (query) => call('cannot read the outbox', () => queries.findOutbox(query)),
     historyAfter: (seq, limit) => call('cannot read the history', () => queries.historyAfter(seq, limit)),
@@ -190,7 +194,7 @@ function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
     claim: (request) => call('cannot claim messages to send', () => statements.claim(pool, request)),
     apply: (changes) =>
       call('cannot record delivery states', async () =>
-        changes.length === 0 ? [] : statements.applyChanges(pool, changes),
+        changes.length === 0 ? [] : applyTryingOtherIds(pool, changes, statements.applyChanges),
       ),
     renewLeases: (owner, until) => call('cannot renew leases', () => statements.renewLeases(pool, owner, until)),
     recoverExpiredLeases: (now) =>
@@ -201,5 +205,6 @@ function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
         }),
       ),
     expireOverdue: (before, now) => call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
+    timeOutReceipts: (request) => call('cannot time out receipts', () => timeOutReceiptsOnPostgres(pool, request)),
   };
 }

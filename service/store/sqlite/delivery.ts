@@ -240,9 +240,10 @@ function ownedChanges(db: Database.Database, event: EventStatement): (change: Ow
 /**
  * A receipt settles its part; the message takes the part's state when that is a failure, and
  * `delivered` once every part of the same attempt is delivered. Only an `accepted` message
- * changes (a late receipt for an attempt that was since retried updates its part only). Three
- * statements: the part (RETURNING whose it is), the message (its WHERE checks the other parts),
- * and the event when the message changed.
+ * changes, or an `unknown` one (its receipt came after the route's receipt timeout); a late
+ * receipt for an attempt that was since retried updates its part only. Three statements: the
+ * part (RETURNING whose it is; each form of the id tried in turn), the message (its WHERE checks
+ * the other parts), and the event when the message changed.
  */
 function receiptChange(db: Database.Database, event: EventStatement): (change: ReceiptChange) => boolean {
   const settlePart = db.prepare<[string, string, string], { message_id: string; attempt: number }>(
@@ -250,13 +251,19 @@ function receiptChange(db: Database.Database, event: EventStatement): (change: R
   );
   const settleMessage = db.prepare(
     `UPDATE outbox SET state = @state, updated_at = @at, error_code = @code, error_text = @text
-     WHERE id = @id AND state = 'accepted'
+     WHERE id = @id AND state IN ('accepted', 'unknown')
        AND (@state != 'delivered' OR NOT EXISTS (
          SELECT 1 FROM outbox_parts INDEXED BY outbox_parts_message
          WHERE message_id = @id AND attempt = @attempt AND (state IS NULL OR state != 'delivered')))`,
   );
-  return ({ route, at, receipt }) => {
-    const found = settlePart.get(receipt.state, route, receipt.peerId);
+  return ({ route, at, receipt: given }) => {
+    let found: { message_id: string; attempt: number } | undefined;
+    let receipt = given;
+    for (const peerId of [given.peerId, ...(given.alsoTry ?? [])]) {
+      found = settlePart.get(given.state, route, peerId);
+      receipt = { ...given, peerId };
+      if (found !== undefined) break;
+    }
     if (found === undefined) return false;
     const failed = receipt.state !== 'delivered';
     const values = {

@@ -97,6 +97,43 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE outbox RENAME COLUMN recipient TO smsto;
    ALTER TABLE outbox RENAME COLUMN message TO smsmsg;
    ALTER TABLE outbox RENAME COLUMN carrier TO carrier_code;`,
+  // A final state `unknown`: accepted, and no delivery receipt came within the route's receipt
+  // timeout. SQLite cannot change a CHECK constraint in place, so the outbox is copied into its
+  // new shape (rows, ids and every column unchanged). The partial index lets the periodic sweep
+  // find accepted messages by age without reading the rest of the outbox.
+  `CREATE TABLE outbox_v5 (
+     id                 TEXT PRIMARY KEY,
+     created_at         INTEGER NOT NULL,
+     account            TEXT NOT NULL,
+     keyword            TEXT NOT NULL,
+     smsto              TEXT NOT NULL,
+     carrier_code       TEXT NOT NULL,
+     encoding           TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+     segments           INTEGER NOT NULL CHECK (segments >= 1),
+     port               INTEGER CHECK (port BETWEEN 0 AND 65535),
+     smsmsg             TEXT NOT NULL,
+     state              TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sending', 'accepted',
+                          'delivered', 'undeliverable', 'expired', 'rejected', 'failed', 'unknown', 'test')),
+     updated_at         INTEGER NOT NULL,
+     attempts           INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at    INTEGER NOT NULL DEFAULT 0,
+     route              TEXT,
+     smsc_id            TEXT,
+     error_code         TEXT,
+     error_text         TEXT,
+     possible_duplicate INTEGER NOT NULL DEFAULT 0 CHECK (possible_duplicate IN (0, 1)),
+     lease_owner        TEXT,
+     lease_until        INTEGER
+   ) STRICT, WITHOUT ROWID;
+   INSERT INTO outbox_v5 SELECT id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port,
+     smsmsg, state, updated_at, attempts, next_attempt_at, route, smsc_id, error_code, error_text,
+     possible_duplicate, lease_owner, lease_until FROM outbox;
+   DROP TABLE outbox;
+   ALTER TABLE outbox_v5 RENAME TO outbox;
+   CREATE INDEX outbox_queued ON outbox (id) WHERE state = 'queued';
+   CREATE INDEX outbox_sending ON outbox (lease_until) WHERE state = 'sending';
+   CREATE INDEX outbox_state ON outbox (state, id);
+   CREATE INDEX outbox_accepted ON outbox (route, updated_at) WHERE state = 'accepted';`,
 
   // The count per state, kept as the states change: /metrics and /healthz read it at every scrape,
   // and counting a million-message outbox took a third of a second of the event loop each time.

@@ -37,6 +37,7 @@ export const PRUNABLE_STATES: readonly MessageState[] = [
   'expired',
   'rejected',
   'failed',
+  'unknown',
   'test',
 ];
 

@@ -13,6 +13,8 @@ import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
 import { SqliteConnection } from './connection.js';
 import { GroupCommit } from './group-commit.js';
+import { timeOutReceiptsOnSqlite } from './receipt-timeout.js';
+import { sqliteMessageParts } from './parts.js';
 import { type SqliteWriter, startSqliteWriter } from './writer.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
@@ -59,6 +61,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     countOutbox: () => read('cannot count the outbox', (c) => c.outbox.countOutbox()),
     getMessage: (id) => read('cannot read the message', (c) => c.outbox.getMessage(id)),
     history: (id) => read('cannot read the message history', (c) => c.outbox.history(id)),
+    messageParts: (ids) => read('cannot read the message parts', (c) => sqliteMessageParts(c.db, ids)),
     countByState: () => read('cannot count the outbox', (c) => c.outbox.countByState()),
     findOutbox: (query) => read('cannot read the outbox', (c) => c.queries.findOutbox(query)),
     historyAfter: (seq, limit) => read('cannot read the history', (c) => c.queries.historyAfter(seq, limit)),
@@ -86,6 +89,10 @@ function sqliteDeliveryStore(connection: SqliteConnection): DeliveryStore {
     renewLeases: (owner, until) => call('cannot renew leases', (d) => d.renewLeases(owner, until)),
     recoverExpiredLeases: (now) => call('cannot take back stale messages', (d) => d.recoverExpiredLeases(now)),
     expireOverdue: (before, now) => call('cannot expire messages', (d) => d.expireOverdue(before, now)),
+    timeOutReceipts: (request) =>
+      connection.read('cannot time out receipts', (c) =>
+        c.db.transaction(() => timeOutReceiptsOnSqlite(c.db, request)).immediate(),
+      ),
   };
 }
 
@@ -97,5 +104,6 @@ function threadedDeliveryStore(writer: SqliteWriter): DeliveryStore {
     renewLeases: (owner, until) => writer.write('renewLeases', owner, until),
     recoverExpiredLeases: (now) => writer.write('recoverExpiredLeases', now),
     expireOverdue: (before, now) => writer.write('expireOverdue', before, now),
+    timeOutReceipts: (request) => writer.write('timeOutReceipts', request),
   };
 }

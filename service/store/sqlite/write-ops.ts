@@ -4,14 +4,17 @@
  * (inline) or in the writer thread (./writer-thread.ts), so the two cannot drift apart. Each op
  * runs inside a transaction its caller opens; what a failure is called comes with the op.
  */
-import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
+import type Database from 'better-sqlite3';
+import type { ClaimedMessage, ClaimRequest, DeliveryChange, ReceiptTimeout } from '../delivery.js';
 import type { SqliteDelivery } from './delivery.js';
 import type { toInsertRow } from './outbox.js';
+import { timeOutReceiptsOnSqlite } from './receipt-timeout.js';
 
 type InsertRow = ReturnType<typeof toInsertRow>;
 
 /** What the ops run on: an open connection's insert and delivery statements. */
 export interface WriteTarget {
+  readonly db: Database.Database;
   readonly insertRows: (rows: readonly InsertRow[]) => void;
   readonly delivery: SqliteDelivery;
 }
@@ -23,6 +26,7 @@ export interface WriteOps {
   renewLeases(owner: string, leaseUntil: number): void;
   recoverExpiredLeases(now: number): number;
   expireOverdue(createdBefore: number, now: number): number;
+  timeOutReceipts(request: ReceiptTimeout): number;
 }
 
 export type WriteOp = keyof WriteOps;
@@ -35,6 +39,7 @@ export const WRITE_FAILURE: Readonly<Record<WriteOp, string>> = {
   renewLeases: 'cannot renew leases',
   recoverExpiredLeases: 'cannot take back stale messages',
   expireOverdue: 'cannot expire messages',
+  timeOutReceipts: 'cannot time out receipts',
 };
 
 /** Whether the op is acceptance (durable at `durability`) or a delivery change (at `deliveryDurability`). */
@@ -58,5 +63,7 @@ export function runWriteOp(c: WriteTarget, op: WriteOp, args: readonly unknown[]
       return d.recoverExpiredLeases(args[0] as number);
     case 'expireOverdue':
       return d.expireOverdue(args[0] as number, args[1] as number);
+    case 'timeOutReceipts':
+      return timeOutReceiptsOnSqlite(c.db, args[0] as ReceiptTimeout);
   }
 }

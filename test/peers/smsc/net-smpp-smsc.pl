@@ -4,6 +4,8 @@
 #
 #   net-smpp-smsc.pl --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat DELIVRD]
 #                    [--answer-delay-ms N] [--resend-receipts] [--many]
+#                    [--ids hex|decimal] [--receipt-ids hex|decimal] [--receipts-on-next-bind]
+#                    [--submit-status N]
 #   (the password comes from SMSKIT_SMSC_PASSWORD)
 #
 # Listens on a free port on 127.0.0.1 and prints "listening <port>" on stdout; serves one
@@ -16,6 +18,13 @@
 # on seeing the log line dies with that submit unanswered (the crash tests' in-flight window).
 # --resend-receipts keeps every receipt not yet acknowledged and, once its connection is gone,
 # sends it again on the next bind, as an SMSC does when its client died before answering.
+# --ids gives numeric message ids in that base in submit_sm_resp; --receipt-ids writes the same
+# number in the receipt in that base (hex answers receipted in decimal, as some SMSCs do).
+# --receipts-on-next-bind sends no receipt on the session that submitted: every receipt is kept
+# and sent on the next bind after that session ends (the receipts of ended sessions an SMSC
+# keeps for the account, which a client must still match after a restart).
+# --submit-status N answers every submit_sm with command_status N and no id (e.g. 8,
+# ESME_RSYSERR: an SMSC that is bound but failing, for the failover tests).
 use strict;
 use warnings;
 use Getopt::Long;
@@ -27,15 +36,20 @@ use Scalar::Util qw(refaddr);
 use Time::HiRes qw(usleep);
 
 my ($system_id, $out, $receipts, $stat, $answer_delay_ms, $resend, $many) = ('smskit', undef, 'both', 'DELIVRD', 0, 0, 0);
+my ($ids, $receipt_ids, $next_bind, $submit_status) = ('', '', 0, 0);
 GetOptions('system-id=s' => \$system_id, 'out=s' => \$out, 'receipts=s' => \$receipts, 'stat=s' => \$stat,
-           'answer-delay-ms=i' => \$answer_delay_ms, 'resend-receipts' => \$resend, 'many' => \$many)
+           'answer-delay-ms=i' => \$answer_delay_ms, 'resend-receipts' => \$resend, 'many' => \$many,
+           'ids=s' => \$ids, 'receipt-ids=s' => \$receipt_ids, 'receipts-on-next-bind' => \$next_bind,
+           'submit-status=i' => \$submit_status)
   or die "usage: $0 --system-id ID --out FILE [--receipts both|text|tlv|none] [--stat WORD] [--answer-delay-ms N] [--resend-receipts]\n";
 # A client killed mid-write must not kill the SMSC with it, nor fill the test's output: a
 # connection that ends without an unbind is an expected event here.
 $SIG{PIPE} = 'IGNORE';
 $SIG{__WARN__} = sub { warn @_ unless $_[0] =~ /^premature eof reading from socket/ };
+$receipt_ids ||= $ids;
 my %unacknowledged;    # connection -> receipt seq -> [submit, id], with --resend-receipts
 my @orphaned;          # [submit, id] of receipts whose connection closed unacknowledged
+my %kept;              # connection -> [submit, id] of receipts held for the next bind (--receipts-on-next-bind)
 die "--out FILE is required\n" unless defined $out;
 my $password = $ENV{SMSKIT_SMSC_PASSWORD} // '';
 my %message_state = (DELIVRD => 2, EXPIRED => 3, DELETED => 4, UNDELIV => 5, ACCEPTD => 6, UNKNOWN => 7, REJECTD => 8, ENROUTE => 1);
@@ -52,6 +66,8 @@ print "listening ", $listener->sockport, "\n";
 
 my $next_id = 0;
 my %bound;    # connection -> bound
+my %number;   # connection -> its number, 1 for the first accepted (logged with each submit_sm)
+my $connections = 0;
 if ($many) {
   # Net::SMPP reads exactly one PDU per read_pdu (no buffer of its own), so select sees every PDU.
   my $select = IO::Select->new($listener);
@@ -74,6 +90,7 @@ sub closed {
   my ($esme) = @_;
   my $pending = delete $unacknowledged{refaddr $esme} // {};
   push @orphaned, map { $pending->{$_} } sort { $a <=> $b } keys %$pending;
+  push @orphaned, @{ delete $kept{refaddr $esme} // [] };
   delete $bound{refaddr $esme};
   close $esme;
 }
@@ -98,21 +115,33 @@ sub handle {
              interface_version => $pdu->{interface_version}, accepted => $ok ? JSON::PP::true : JSON::PP::false);
       $esme->bind_transceiver_resp(seq => $pdu->{seq}, system_id => 'net-smpp', status => $ok ? 0 : 0x0E);
       $bound{refaddr $esme} = $ok;
-      if ($ok && $resend) {
+      if ($ok && ($resend || $next_bind)) {
         my @again = splice(@orphaned);
         send_receipt($esme, @$_) for @again;
       }
     } elsif ($cmd == 0x00000004) {    # submit_sm
       if (!$bound{refaddr $esme}) { $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => 0x04); return 1; }
-      my $id = sprintf('perl-%06d', ++$next_id);
-      record(pdu => 'submit_sm', message_id => $id, service_type => $pdu->{service_type},
+      if ($submit_status) {
+        record(pdu => 'submit_sm', refused => $submit_status);
+        $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => '', status => $submit_status);
+        return 1;
+      }
+      my $number = 0xA1B20000 + ++$next_id;    # hex letters, and more than 8 digits in decimal
+      my $id = $ids eq 'hex' ? sprintf('%x', $number) : $ids eq 'decimal' ? "$number" : sprintf('perl-%06d', $next_id);
+      my $receipt_id = $receipt_ids eq 'hex' ? sprintf('%x', $number) : $receipt_ids eq 'decimal' ? "$number" : $id;
+      $number{refaddr $esme} //= ++$connections;
+      record(pdu => 'submit_sm', message_id => $id, connection => $number{refaddr $esme}, service_type => $pdu->{service_type},
              source_addr => $pdu->{source_addr}, source_addr_ton => $pdu->{source_addr_ton}, source_addr_npi => $pdu->{source_addr_npi},
              destination_addr => $pdu->{destination_addr}, dest_addr_ton => $pdu->{dest_addr_ton}, dest_addr_npi => $pdu->{dest_addr_npi},
-             esm_class => $pdu->{esm_class}, registered_delivery => $pdu->{registered_delivery}, data_coding => $pdu->{data_coding},
+             esm_class => $pdu->{esm_class}, validity_period => $pdu->{validity_period},
+             schedule_delivery_time => $pdu->{schedule_delivery_time}, registered_delivery => $pdu->{registered_delivery}, data_coding => $pdu->{data_coding},
              short_message => unpack('H*', $pdu->{short_message}), tlvs => tlvs_of($pdu));
       usleep($answer_delay_ms * 1000) if $answer_delay_ms > 0;
       $esme->submit_sm_resp(seq => $pdu->{seq}, message_id => $id);
-      send_receipt($esme, $pdu, $id) if $pdu->{registered_delivery} & 0x03 and $receipts ne 'none';
+      if ($pdu->{registered_delivery} & 0x03 and $receipts ne 'none') {
+        if ($next_bind) { push @{ $kept{refaddr $esme} }, [$pdu, $receipt_id]; }
+        else { send_receipt($esme, $pdu, $receipt_id); }
+      }
     } elsif ($cmd == 0x80000005) {    # deliver_sm_resp
       record(pdu => 'deliver_sm_resp', seq => $pdu->{seq}, status => $pdu->{status});
       delete $unacknowledged{refaddr $esme}{$pdu->{seq}} if $pdu->{status} == 0;
@@ -141,6 +170,6 @@ sub send_receipt {
     dest_addr_ton => $submit->{source_addr_ton}, dest_addr_npi => $submit->{source_addr_npi},
     destination_addr => $submit->{source_addr},
     esm_class => 0x04, data_coding => 0, short_message => $text, @tlvs, async => 1);
-  $unacknowledged{refaddr $esme}{$seq} = [$submit, $id] if $resend;
+  $unacknowledged{refaddr $esme}{$seq} = [$submit, $id] if $resend || $next_bind;
   record(pdu => 'deliver_sm', seq => $seq, receipted => $id, stat => $stat);
 }

@@ -127,6 +127,21 @@ describe('mistakes are refused with file:line:column and the key', () => {
     ['duplicate key', 'routes: {}\nroutes: {}\n', /routes-\d+\.yaml:2:1: /],
     ['no routes', 'default: x\n', /routes must name at least one route/],
     ['password over the SMPP limit', VALID, /passwordEnv names a password longer than 8 characters/],
+    [
+      'binds out of range',
+      VALID.replace('    window: 20', '    binds: 0'),
+      /:8:5: routes\.att-smsc\.binds must be an integer from 1 to 32/,
+    ],
+    [
+      'unknown receipt id format',
+      VALID.replace('    window: 20', '    receiptIds: octal'),
+      /:8:5: routes\.att-smsc\.receiptIds must be one of as-is, hex-to-decimal, decimal-to-hex/,
+    ],
+    [
+      'receipt timeout too short',
+      VALID.replace('    window: 20', '    receiptTimeout: 10ms'),
+      /:8:5: routes\.att-smsc\.receiptTimeout must be from 1000 ms/,
+    ],
   ];
   it.each(cases)('%s', (name, text, message) => {
     const environment = name === 'password over the SMPP limit' ? { SMPP_PASSWORD: 'much-too-long-password' } : env;

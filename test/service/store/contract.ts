@@ -10,6 +10,7 @@ import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
 import { describeBatches } from './batch-contract.js';
 import { describeOperations } from './operations-contract.js';
+import { describeReceiptContract } from './receipts-contract.js';
 
 export interface StoreUnderTest {
   readonly store: Store;
@@ -76,6 +77,7 @@ export function describeStore(name: string, factory: StoreFactory): void {
     describeBatches(factory);
     if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
     describeOperations(factory);
+    describeReceiptContract(factory);
   });
 }
 

@@ -1,0 +1,61 @@
+/**
+ * A SQLite database made by an earlier smskit (schema version 4, before the `unknown` state)
+ * opens at the current version with every row, column and index kept, and then takes the new
+ * state: the outbox copy that widens the state CHECK must lose nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, expect, it } from 'vitest';
+import { openSqliteStore, SCHEMA_VERSION } from '../../../service/store/index.js';
+import { MIGRATIONS } from '../../../service/store/sqlite/migrations.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-upgrade-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('upgrades a version 4 database to the unknown state, keeping rows, parts, history and indexes', async () => {
+  const path = join(dir, 'v4.db');
+  const old = new Database(path);
+  for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+  old.pragma('user_version = 4');
+  old.exec(`INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding, segments, port, smsmsg,
+                                state, updated_at, attempts, route, smsc_id, possible_duplicate)
+              VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att',
+                      'gsm7', 2, 2948, 'sent in v4', 'accepted', 1700000000200, 1, 'main', 'P1', 1);
+            INSERT INTO outbox_parts VALUES ('main', 'P1', 'SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1, 1, NULL),
+                                            ('main', 'P2', 'SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 2, 1, NULL);
+            INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id)
+              VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000200, 'accepted', 1, 'main', 'P1');`);
+  expect(() => old.exec(`UPDATE outbox SET state = 'unknown'`)).toThrow(/CHECK/);
+  old.close();
+
+  const store = openSqliteStore({ path });
+  try {
+    expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const indexes = store.database
+      .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox'`)
+      .all()
+      .map((row) => row.name);
+    expect(indexes).toEqual(
+      expect.arrayContaining(['outbox_queued', 'outbox_sending', 'outbox_state', 'outbox_accepted']),
+    );
+    const id = 'SMS-01HF7YAT3V65A2YJVXTXM4Y11K';
+    expect(await store.getMessage(id)).toMatchObject({
+      smsmsg: 'sent in v4',
+      segments: 2,
+      port: 2948,
+      state: 'accepted',
+      route: 'main',
+      smscId: 'P1',
+      possibleDuplicate: true,
+      updatedAt: 1700000000200,
+    });
+    const text = 'no delivery receipt within 1 s';
+    const request = { route: 'main', acceptedBefore: 1700000001000, now: 1700000002000, text, limit: 10 };
+    expect(await store.delivery.timeOutReceipts(request)).toBe(1);
+    expect((await store.history(id)).map((e) => e.state)).toEqual(['queued', 'accepted', 'unknown']);
+  } finally {
+    await store.close();
+  }
+});
