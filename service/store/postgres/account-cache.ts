@@ -3,7 +3,7 @@
  * accepting a message costs no read of its account: a round trip per batch (the group commit's)
  * instead of two.
  *
- * A trigger (migration 6) sends `NOTIFY smskit_accounts, '<email>'` with every change to an
+ * A trigger (migration 7) sends `NOTIFY smskit_accounts, '<email>'` with every change to an
  * account row, delivered at its commit to every listening session. One connection per instance
  * LISTENs; a notification drops that address from the cache. A row read from the database is
  * kept only if the listener was listening before the read was sent and nothing was said about

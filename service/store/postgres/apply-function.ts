@@ -24,7 +24,7 @@
  */
 
 /**
- * Installed by migration 5: shipped, so never edited. A new body is a new constant installed by a
+ * Installed by migration 6; once released, never edited: a new body is a new constant installed by a
  * new migration (`CREATE OR REPLACE` replaces it in place).
  */
 export const APPLY_FUNCTION_V1 = `
