@@ -9,7 +9,7 @@
  * writes to sockets and to the database (strace slows the process: read the counts, not the rates).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -27,6 +27,23 @@ const option = (name: string): string | undefined => {
 const messages = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
 const profileDir = option('--profile');
 const traced = args.includes('--strace');
+
+/** CPU seconds per thread of a live process (by thread id, from /proc/PID/task; the first is the event loop). */
+function threadCpu(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = task === String(pid) ? 'event loop' : `thread ${task}`;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+      byName.set(name, (byName.get(name) ?? 0) + seconds);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName;
+}
 
 /** `strace -c` attached to a process and its threads; `stop` returns the summary table. */
 function traceSyscalls(pid: number, file: string): { stop(): Promise<string> } {
@@ -96,6 +113,7 @@ try {
   await sendAll(service.origin, 1, 1);
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu0 = { serve: cpuSeconds(service.child.pid) ?? 0, smsc: cpuSeconds(smsc.pid) ?? 0 };
+  const threads0 = threadCpu(service.child.pid!);
   const tracer = traced ? traceSyscalls(service.child.pid!, join(dir, 'strace.txt')) : undefined;
   if (tracer !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
   const started = performance.now();
@@ -106,11 +124,16 @@ try {
   const syscalls = await tracer?.stop();
   const serve = (cpuSeconds(service.child.pid) ?? 0) - cpu0.serve;
   const simulator = (cpuSeconds(smsc.pid) ?? 0) - cpu0.smsc;
+  const threads = [...threadCpu(service.child.pid!)]
+    .map(([name, seconds]) => [name, seconds - (threads0.get(name) ?? 0)] as const)
+    .filter(([, seconds]) => seconds > 0.01)
+    .sort((a, b) => b[1] - a[1]);
   const cpuPerMessage = (seconds: number) => ((seconds / messages) * 1e6).toFixed(1);
   process.stdout.write(
     `${messages} messages: acknowledged at ${Math.round(messages / ((accepted - started) / 1000))} msg/s, ` +
       `all final at ${Math.round(messages / ((finished - started) / 1000))} msg/s\n` +
       `CPU per message: serve ${cpuPerMessage(serve)} µs, SMSC simulator ${cpuPerMessage(simulator)} µs\n` +
+      `serve's threads: ${threads.map(([name, seconds]) => `${name} ${cpuPerMessage(seconds)} µs`).join(', ')}\n` +
       (syscalls === undefined
         ? ''
         : `system calls per message (serve, all threads): ${perMessage(syscalls, messages)}\n`),
