@@ -35,6 +35,7 @@ import {
 } from '../helpers/consumer-project.js';
 import { type DocBlock, docBlocks, outputMatches, RUN_LANGUAGES } from './doc-blocks.js';
 import { STAND_INS, type StandIn } from './stand-ins.js';
+import { runUnit } from './systemd-unit.js';
 
 const documents = (
   process.env.SMSKIT_DOC_RUN?.split(',') ?? [
@@ -226,6 +227,7 @@ async function runBlock(project: DocProject, block: DocBlock): Promise<void> {
   if (block.marker.skip === 'ci-workflow') return void parseYaml(block.code, { strict: true });
   const code = await project.localise(block);
   const { marker } = block;
+  if (marker.unit) return void (await runUnit(code, project.dir));
   // Any example but one more TypeScript file to type-check may depend on the compiled project.
   if (block.lang !== 'ts' || marker.run) project.compile();
   if (block.lang === 'sh' || block.lang === 'bash') {
@@ -289,7 +291,9 @@ describe.skipIf(SKIP !== undefined)('the docs’ examples, run in a consumer pro
   for (const doc of documents) {
     const name = relative(repoRoot, doc);
     const blocks = docBlocks(doc, readFileSync(doc, 'utf8')).filter(
-      (b) => RUN_LANGUAGES.has(b.lang) && (b.marker.skip === undefined || b.marker.skip === 'ci-workflow'),
+      (b) =>
+        (RUN_LANGUAGES.has(b.lang) || b.marker.unit) &&
+        (b.marker.skip === undefined || b.marker.skip === 'ci-workflow'),
     );
     if (blocks.length === 0) console.warn(`doc-run: skipped — ${name} has no runnable example`);
     it.skipIf(blocks.length === 0)(
