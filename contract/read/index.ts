@@ -17,7 +17,7 @@ import type { WsdlModel } from '../model/index.js';
 import { DocumentPending, parseWsdl } from '../parse/index.js';
 import type { NetworkOptions } from '../../runtime/network/types.js';
 import { withoutCredentials } from '../../runtime/network/proxy.js';
-import { FetchFailure, type FetchLimits, fetchDocument, isHtmlPage, servicePageHint } from './fetch.js';
+import { FetchFailure, type FetchLimits, fetchDocument, htmlPageHint, isHtmlPage } from './fetch.js';
 import { credentialsFor, importRefusal } from './policy.js';
 
 export { FetchFailure, type FetchLimits } from './fetch.js';
@@ -79,7 +79,7 @@ export async function readContract(location: string, options: ContractOptions = 
     const body = await fetchOne(rootUrl).catch((error: unknown) => {
       throw error instanceof FetchFailure ? unreadable(shown, `cannot fetch the WSDL: ${error.message}`) : error;
     });
-    if (isHtmlPage(body)) throw unreadable(shown, servicePageHint(rootUrl));
+    if (isHtmlPage(body)) throw unreadable(shown, htmlPageHint(rootUrl, body));
     fetched.set(shown, body);
     text = body.toString('utf8');
   }
