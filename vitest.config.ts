@@ -26,5 +26,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker per core but one (1 on a 2-core machine: every file in turn).
+    // Most files wait on child processes and servers rather than compute, so three side by side
+    // finish sooner even on 2 cores (test/cli: 2 min 33 s with one worker, 1 min 36 s with three).
+    maxWorkers: 3,
   },
 });
