@@ -22,7 +22,7 @@ export function withContractFlags(yargs: Argv): Argv {
       describe:
         "A host (host or host:port; * for any) the WSDL's remote imports may be fetched from besides the WSDL's own; repeatable",
     })
-    .group(['allow-import-host'], 'Network and authentication:');
+    .group(['allow-import-host'], 'Network options:');
 }
 
 /** `--allow-import-host` values, checked. */

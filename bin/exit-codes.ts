@@ -57,7 +57,7 @@ export const COMMAND_EXIT_CODES = {
     2: 'usage, input or transport error',
   },
   serve: {
-    0: 'stopped by SIGINT or SIGTERM after in-flight requests finished',
+    0: 'stopped by SIGINT, SIGTERM or SIGHUP after in-flight requests finished',
     2: 'usage error, or the port, database, TLS certificate or key cannot be opened',
   },
   account: {
@@ -70,11 +70,12 @@ export const COMMAND_EXIT_CODES = {
     2: 'usage or transport error',
   },
   outbox: {
-    0: 'listed or pruned (--follow: stopped by Ctrl-C)',
+    0: 'listed or pruned (--follow: stopped by Ctrl-C; --wait: the message is in one of the states)',
+    1: '--wait: the message is still in another state at --timeout, or ended in another final state (the state is printed)',
     2: 'usage error, no such message (--id), or no database at --db',
   },
   smsc: {
-    0: 'stopped by SIGINT or SIGTERM',
+    0: 'stopped by SIGINT, SIGTERM or SIGHUP',
     2: 'usage error, no password in SMSKIT_SMSC_PASSWORD, or the port cannot be opened',
   },
   db: {
@@ -82,7 +83,7 @@ export const COMMAND_EXIT_CODES = {
     2: 'usage error, the database cannot be reached, or its schema is newer than this smskit',
   },
   record: {
-    0: 'stopped by Ctrl-C, SIGTERM, --duration or --max-exchanges; the exchanges were stored',
+    0: 'stopped by Ctrl-C, SIGTERM, SIGHUP, --duration or --max-exchanges; the exchanges were stored',
     2: 'usage error, the port cannot be opened, or --out already holds a recording',
   },
   replay: {

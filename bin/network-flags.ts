@@ -19,7 +19,7 @@ export const KEY_PASSPHRASE_ENV = 'SMSKIT_KEY_PASSPHRASE';
 /** The proxy URL when it carries credentials (they would show in the process list as --proxy). */
 export const PROXY_URL_ENV = 'SMSKIT_PROXY_URL';
 
-const GROUP = 'Network and authentication:';
+const GROUP = 'Network options:';
 const WSSE_TYPES = { Text: 'PasswordText', Digest: 'PasswordDigest' } as const;
 type WsseTypeFlag = keyof typeof WSSE_TYPES;
 

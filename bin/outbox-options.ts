@@ -1,6 +1,7 @@
 /**
- * `smskit outbox` options, validated in one place: filters, one message, follow, prune. Each
- * wrong value is refused with one line naming the flag and what it takes.
+ * `smskit outbox` options, validated in one place: filters, one message, waiting for one
+ * message's state, follow, prune. Each wrong value is refused with one line naming the flag and
+ * what it takes.
  */
 import { MESSAGE_STATES, type MessageState } from '../service/store/records.js';
 import { UsageError } from './cli-error.js';
@@ -19,6 +20,13 @@ export interface OutboxFilters {
 export type OutboxAction =
   | { readonly kind: 'list'; readonly filters: OutboxFilters; readonly limit: number | undefined }
   | { readonly kind: 'one'; readonly id: string }
+  | {
+      readonly kind: 'wait';
+      readonly id: string;
+      readonly states: readonly OutboxState[];
+      readonly timeoutMs: number;
+      readonly intervalMs: number;
+    }
   | {
       readonly kind: 'follow';
       readonly filters: OutboxFilters;
@@ -65,15 +73,42 @@ function integerFlag(args: Record<string, unknown>, flag: string, min: number, m
   return value;
 }
 
-function states(value: unknown): OutboxState[] {
+function states(value: unknown, flag = 'state'): OutboxState[] {
   if (value === undefined) return [];
   const list = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
   for (const state of list)
     if (!(OUTBOX_STATES as readonly string[]).includes(state))
       throw new UsageError(
-        `--state must be one of ${OUTBOX_STATES.join(', ')} (comma-separated or repeated); got "${state}"`,
+        `--${flag} must be one of ${OUTBOX_STATES.join(', ')} (comma-separated or repeated); got "${state}"`,
       );
   return [...new Set(list)] as OutboxState[];
+}
+
+const TIMEOUT = /^(\d{1,7})(ms|s|m|h)?$/;
+const TIMEOUT_UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+/** The longest --timeout: a day, so a typo cannot make a script wait for ever. */
+const MAX_TIMEOUT_MS = 86_400_000;
+
+/** `--timeout`: 30s, 2m, 1500ms (a bare number is seconds), from 1 ms to a day; default 30 s. */
+function timeoutOf(value: unknown): number {
+  if (value === undefined) return 30_000;
+  const text = String(Array.isArray(value) ? value.at(-1) : value).trim();
+  const match = TIMEOUT.exec(text);
+  const ms = match === null ? Number.NaN : Number(match[1]) * (TIMEOUT_UNIT_MS[match[2] ?? 's'] ?? 1_000);
+  if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS))
+    throw new UsageError(`--timeout must be a duration such as 30s, 2m or 1500ms, at most 24h; got "${text}"`);
+  return ms;
+}
+
+/** `--id ID --wait STATES [--timeout 30s]`: the states to wait for (at least one). */
+function waitOf(args: Record<string, unknown>, id: string | undefined): OutboxAction {
+  if (id === undefined) throw new UsageError('--wait needs --id (the message to wait for)');
+  refuseWith(args, '--wait', ['state', 'to', 'account', 'since', 'limit', 'follow']);
+  const wanted = states(args.wait, 'wait');
+  if (wanted.length === 0)
+    throw new UsageError(`--wait needs one or more states (${OUTBOX_STATES.join(', ')}), e.g. --wait delivered`);
+  const intervalMs = integerFlag(args, 'interval', 50, 60_000) ?? 200;
+  return { kind: 'wait', id, states: wanted, timeoutMs: timeoutOf(args.timeout), intervalMs };
 }
 
 function filtersOf(args: Record<string, unknown>, now: number): OutboxFilters {
@@ -105,7 +140,18 @@ export function validateOutboxOptions(args: Record<string, unknown>, now = Date.
   const db = String(args.db);
   const json = args.json === true;
   if (args.action === 'prune') {
-    refuseWith(args, 'outbox prune', ['state', 'to', 'account', 'since', 'id', 'follow', 'limit', 'interval']);
+    refuseWith(args, 'outbox prune', [
+      'state',
+      'to',
+      'account',
+      'since',
+      'id',
+      'follow',
+      'limit',
+      'interval',
+      'wait',
+      'timeout',
+    ]);
     if (args.before === undefined) throw new UsageError('outbox prune needs --before (a date, or an age such as 30d)');
     const before = parseWhen('before', args.before, now);
     if (before > now) throw new UsageError('--before must not be in the future');
@@ -113,6 +159,8 @@ export function validateOutboxOptions(args: Record<string, unknown>, now = Date.
   }
   refuseWith(args, 'a listing (it goes with outbox prune)', ['before', 'text-only']);
   const id = idOf(args);
+  if (args.wait !== undefined) return { db, json, action: waitOf(args, id) };
+  refuseWith(args, 'a listing without --wait', ['timeout']);
   if (args.follow === true) {
     refuseWith(args, '--follow (it prints changes from now on)', ['limit', 'since']);
     const intervalMs = integerFlag(args, 'interval', 50, 60_000) ?? 500;

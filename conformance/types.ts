@@ -158,6 +158,14 @@ export interface Exchange {
     readonly body: Uint8Array;
   };
   readonly durationMs: number;
+  /**
+   * The `wsdl` case: the documents the served WSDL imports, fetched by the runner from the
+   * target's origin (conformance/run/served-imports.ts), and the imports it did not fetch, with why.
+   */
+  readonly imports?: {
+    readonly documents: ReadonlyMap<string, Uint8Array>;
+    readonly refused: ReadonlyMap<string, string>;
+  };
 }
 
 /** One difference between what the case expects and what the exchange shows. */

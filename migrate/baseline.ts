@@ -24,7 +24,12 @@ export function readReplayBaseline(file: string): Set<string> {
   }
   if (parsed.format !== FORMAT || !Array.isArray(parsed.differences))
     throw new RecordingError(`--baseline ${file}: not a replay baseline (format ${FORMAT})`);
-  return new Set(parsed.differences.map(String));
+  return new Set(parsed.differences.map((key) => currentBindingName(String(key))));
+}
+
+/** Baselines written before bindings were named as the flags said `get`/`post`: read as `http-get`/`http-post`. */
+function currentBindingName(key: string): string {
+  return key.replace(/^(\S+) (get|post) /, (_, operation: string, method: string) => `${operation} http-${method} `);
 }
 
 export function writeReplayBaseline(file: string, groups: readonly DifferenceGroup[]): void {

@@ -9,7 +9,8 @@ import type { XmlElement } from '../runtime/xml/types.js';
 import { headerValue, type StoredRequest } from './recording.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../runtime/namespaces.js';
 
-export type ExchangeBinding = 'soap11' | 'soap12' | 'get' | 'post' | 'wsdl' | 'page';
+/** Named as the CLI's --binding values (`http-get`, `http-post`), so a report reads like the flags. */
+export type ExchangeBinding = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'wsdl' | 'page';
 
 export interface Classified {
   readonly operation: string;
@@ -42,7 +43,7 @@ export function classify(request: StoredRequest): Classified {
   const steps = path.split('/').filter((s) => s !== '');
   const last = steps.at(-1) ?? '';
   const underService = steps.length >= 2 && /\.asmx$/i.test(steps.at(-2)!);
-  if (underService) return { operation: last, binding: request.method === 'GET' ? 'get' : 'post' };
+  if (underService) return { operation: last, binding: request.method === 'GET' ? 'http-get' : 'http-post' };
   if (/^(wsdl|disco)\b/i.test(query)) return { operation: `?${query.split('&')[0]!.toLowerCase()}`, binding: 'wsdl' };
   return { operation: path === '' ? '/' : path, binding: 'page' };
 }

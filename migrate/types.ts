@@ -69,6 +69,8 @@ export interface ReplaySummary {
   readonly interrupted: boolean;
   readonly durationMs: number;
   readonly ok: boolean;
+  /** `--write-baseline`: the file this run's difference groups were written to, as accepted. */
+  readonly baselineWritten?: string;
 }
 
 export interface ReplayReport {

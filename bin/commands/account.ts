@@ -78,13 +78,18 @@ function statusOf(account: AccountSummary): string {
   return flags.join(',');
 }
 
-function printList(accounts: readonly AccountSummary[], json: boolean): void {
+function printList(accounts: readonly AccountSummary[], json: boolean, db: string): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
     return;
   }
-  for (const a of accounts)
-    process.stdout.write(`${a.email}\t${a.keywords.join(',')}\t${statusOf(a)}\t${a.createdAt}\n`);
+  if (accounts.length === 0) {
+    process.stdout.write(`no accounts in ${db} (add one: smskit account add --db ${db} --email … --keyword …)\n`);
+    return;
+  }
+  // Tab-separated, under a header row that names each column.
+  const rows = accounts.map((a) => `${a.email}\t${a.keywords.join(',')}\t${statusOf(a)}\t${a.createdAt}`);
+  process.stdout.write(`${['EMAIL\tKEYWORDS\tSTATUS\tCREATED', ...rows].join('\n')}\n`);
 }
 
 async function newPassword(options: AccountOptions, email: string): Promise<string> {
@@ -133,7 +138,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     throw explainDatabaseError(error, dbPath);
   }
   try {
-    if (options.action === 'list') printList(await app.accounts.list(), options.json);
+    if (options.action === 'list') printList(await app.accounts.list(), options.json, options.db);
     else process.stdout.write(`${await perform(app, options)}\n`);
     return EXIT_OK;
   } finally {

@@ -17,6 +17,7 @@ import {
   withNetworkFlags,
 } from '../network-flags.js';
 import { assertOneStdinReader } from '../secret-input.js';
+import { onStopRequest } from '../stop-signals.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
 import { hideAll } from './replay.js';
@@ -149,19 +150,16 @@ async function run(args: Record<string, unknown>): Promise<number> {
       throw new CliError(`cannot listen on ${options.host}:${options.port}: ${code}`);
     throw asFlagError(error);
   }
+  const stopListening = onStopRequest(() => stop());
   process.stderr.write(
-    `smskit record: ${recorder.url} -> ${options.upstream}; recording to ${options.out}${options.keepSecrets ? ' (secrets kept)' : ''}; Ctrl-C to stop\n`,
+    `smskit record: ${recorder.url} -> ${options.upstream}; recording to ${options.out}${options.keepSecrets ? ' (secrets kept)' : ''}; pid ${process.pid}, Ctrl-C or kill ${process.pid} to stop\n`,
   );
   process.stdout.write(`${recorder.url}\n`);
-  const onSignal = (): void => stop();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   const timer = options.durationS === undefined ? undefined : setTimeout(stop, options.durationS * 1000);
   try {
     await stopped;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     if (timer !== undefined) clearTimeout(timer);
     await recorder.close();
     // Stores run just after each answer; let the last one land before counting.

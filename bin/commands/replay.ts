@@ -260,8 +260,9 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
-  writeReports(options, report, migrate);
-  return exitCodeOf(options, report, migrate);
+  const written = writeBaseline(options, report, migrate);
+  writeReports(options, written, migrate);
+  return exitCodeOf(options, written);
 }
 
 type Migrate = typeof import('../../migrate/index.js');
@@ -277,15 +278,16 @@ function writeReports(options: ReplayCommandOptions, report: Report, migrate: Mi
     process.stderr.write(`${migrate.summaryLine(report)}\n`);
 }
 
-function exitCodeOf(options: ReplayCommandOptions, report: Report, migrate: Migrate): number {
+/** `--write-baseline` after a run that was not interrupted: the file, and the report saying so. */
+function writeBaseline(options: ReplayCommandOptions, report: Report, migrate: Migrate): Report {
+  if (options.writeBaseline === undefined || report.summary.interrupted) return report;
+  migrate.writeReplayBaseline(options.writeBaseline, report.groups);
+  return { ...report, summary: { ...report.summary, baselineWritten: options.writeBaseline } };
+}
+
+function exitCodeOf(options: ReplayCommandOptions, report: Report): number {
   if (report.summary.interrupted) return EXIT_INTERRUPTED;
-  if (options.writeBaseline !== undefined) {
-    migrate.writeReplayBaseline(options.writeBaseline, report.groups);
-    process.stderr.write(
-      `smskit replay: ${report.groups.length} difference group(s) written to ${options.writeBaseline}\n`,
-    );
-    return EXIT_OK;
-  }
+  if (options.writeBaseline !== undefined) return EXIT_OK;
   if (report.summary.unreachable || report.summary.replayed === 0 || report.summary.notJudged > 0) return EXIT_USAGE;
   return report.summary.gating > 0 ? EXIT_FAILED : EXIT_OK;
 }

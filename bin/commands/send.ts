@@ -61,26 +61,34 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
   });
 }
 
+/** --help lists what goes into the message first (the contract's values), then where it goes, then the network. */
 function builder(yargs: Argv): Argv {
-  return withNetworkFlags(yargs)
+  const values = yargs
+    .option('keyword', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Keyword registered to the account (keyword), 1-11 letters or digits, e.g. ACME',
+    })
+    .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address (emailAddress)' })
+    .option('to', { type: 'string', demandOption: true, describe: 'Recipient phone number (smsto), e.g. +14155550123' })
+    .option('carrier', { type: 'string', demandOption: true, describe: 'Carrier code (carrierCode), or auto' })
+    .option('message', { type: 'string', demandOption: true, describe: 'Message text (smsmsg)' })
+    .option('port', { type: 'string', describe: 'Application port 0-65535 (port): calls SMSSendToPort' })
+    .option('password-stdin', {
+      type: 'boolean',
+      default: false,
+      describe: `Read the account password (password) from standard input (else ${PASSWORD_ENV}, else a prompt)`,
+    })
+    .group(['keyword', 'email', 'to', 'carrier', 'message', 'port', 'password-stdin'], 'Contract values:')
     .option('url', {
       type: 'string',
       demandOption: true,
       describe: 'Service address, e.g. http://127.0.0.1:8080/serviceapi.asmx',
     })
     .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
-    .option('keyword', { type: 'string', demandOption: true })
-    .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address' })
-    .option('to', { type: 'string', demandOption: true, describe: 'Recipient phone number (smsto)' })
-    .option('carrier', { type: 'string', demandOption: true, describe: 'Carrier code (carrierCode), or auto' })
-    .option('message', { type: 'string', demandOption: true, describe: 'Message text (smsmsg)' })
-    .option('port', { type: 'string', describe: 'Application port 0-65535: calls SMSSendToPort' })
-    .option('password-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)`,
-    })
-    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' });
+    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' })
+    .group(['url', 'binding', 'timeout'], 'Service:');
+  return withNetworkFlags(values);
 }
 
 async function call(client: ServiceAPIClient, options: SendOptions, password: string): Promise<string | undefined> {

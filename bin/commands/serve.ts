@@ -1,12 +1,13 @@
 /**
  * `smskit serve`: the SMS service on all four bindings, over HTTP or HTTPS (optionally verifying
- * client certificates), until SIGINT/SIGTERM (graceful).
+ * client certificates), until SIGINT, SIGTERM or SIGHUP (graceful, exit 0; bin/stop-signals.ts).
  */
 import type { Argv } from 'yargs';
 import { CliError, UsageError } from '../cli-error.js';
 import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { asFlagError } from '../network-flags.js';
+import { waitForStopRequest } from '../stop-signals.js';
 import { resolveServeTls, type ServeTlsFlags, validateServeTlsFlags, withServeTlsFlags } from '../serve-tls-flags.js';
 import { checkDbArgument, isPostgresDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -142,18 +143,6 @@ function builder(yargs: Argv): Argv {
     });
 }
 
-function waitForShutdownSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: string): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve(signal);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-}
-
 interface RunningService {
   readonly url: string;
   readonly accounts: number;
@@ -233,6 +222,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`smskit serve: ${line}\n`);
   const server = await startService(options, log);
   const { accounts } = server;
+  // Listening before the banner: a script that signals as soon as it reads the pid is heard.
+  const stopRequest = waitForStopRequest();
   process.stdout.write(
     [
       `SMS service listening on ${server.url}/serviceapi.asmx`,
@@ -249,14 +240,16 @@ async function run(args: Record<string, unknown>): Promise<number> {
         ? []
         : [`  metrics:   ${server.metricsUrl}/metrics and ${server.metricsUrl}/healthz`]),
       ...(options.retention === undefined ? [] : [`  retention: ${retentionLine(args)}`]),
-      `  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`,
+      ...(accounts === 0
+        ? [`  add an account:  smskit account add --db ${options.db} --email you@example.com --keyword ACME`]
+        : []),
       `  send a message:  smskit send --url ${server.url}/serviceapi.asmx${clientFlagsHint(options)} --email you@example.com --keyword ACME --to +15551234567 --carrier auto --message "Hello"`,
-      '  stop with Ctrl-C (in-flight requests finish first)',
+      `  pid:       ${process.pid} (stop with Ctrl-C or kill ${process.pid}; in-flight requests finish first)`,
       '',
     ].join('\n'),
   );
-  const signal = await waitForShutdownSignal();
-  log(`${signal}: finishing in-flight requests and deliveries`);
+  const reason = await stopRequest;
+  log(`${reason}: finishing in-flight requests and deliveries`);
   await server.close();
   log('stopped');
   return EXIT_OK;

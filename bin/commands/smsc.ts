@@ -1,11 +1,12 @@
 /**
  * `smskit smsc`: a local SMSC simulator for tests of anything that speaks SMPP 3.4 (the SMS
- * service's SMPP route first). It runs until SIGINT/SIGTERM; SIGUSR1 drops every connection.
+ * service's SMPP route first). It runs until SIGINT, SIGTERM or SIGHUP; SIGUSR1 drops every connection.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Argv } from 'yargs';
 import { CliError, UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
+import { onStopRequest } from '../stop-signals.js';
 import type { CliCommand } from './command.js';
 
 export const SMSC_PASSWORD_ENV = 'SMSKIT_SMSC_PASSWORD';
@@ -113,15 +114,12 @@ function builder(yargs: Argv): Argv {
 
 function waitForStop(onDrop: () => void): Promise<string> {
   return new Promise((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      process.off('SIGUSR1', onDrop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
     process.on('SIGUSR1', onDrop);
+    const dispose = onStopRequest((reason) => {
+      dispose();
+      process.off('SIGUSR1', onDrop);
+      resolve(reason);
+    });
   });
 }
 
@@ -166,14 +164,15 @@ async function run(args: Record<string, unknown>): Promise<number> {
   }).catch((error: Error) => {
     throw new CliError(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
   });
-  process.stdout.write(
-    `SMSC simulator listening on ${smsc.url} (system_id ${options.systemId}, password from ${SMSC_PASSWORD_ENV}); ` +
-      `kill -USR1 ${process.pid} drops every connection\n`,
-  );
-  const signal = await waitForStop(() => {
+  const stopRequest = waitForStop(() => {
     event('SIGUSR1: dropping every connection');
     smsc.dropConnections();
   });
+  process.stdout.write(
+    `SMSC simulator listening on ${smsc.url} (system_id ${options.systemId}, password from ${SMSC_PASSWORD_ENV}); ` +
+      `pid ${process.pid}: kill -USR1 ${process.pid} drops every connection, Ctrl-C or kill ${process.pid} stops\n`,
+  );
+  const signal = await stopRequest;
   await smsc.close();
   if (log !== undefined) await new Promise<void>((resolve) => log.end(resolve));
   const { stats } = smsc;

@@ -17,6 +17,7 @@ import { evaluateCase, notRunCase, skippedCase, transportFailure } from '../vali
 import type { RawNetwork } from '../../runtime/network/raw.js';
 import type { Redactor } from '../../report/redact.js';
 import { type PrepareRequest, Transport, TransportFailure } from './transport.js';
+import { withServedImports } from './served-imports.js';
 import { withUsernameToken } from './wsse.js';
 import { atOrAbove, type Case, type CaseOutcome, type Check, type Level } from '../types.js';
 
@@ -163,7 +164,9 @@ async function runOne(
   if (control.stop !== undefined) return notRunCase(testCase, notRunReason(control.stop, options));
   const started = performance.now();
   try {
-    const exchange = await transport.send(testCase.request, control.abort.signal, tokenFor(testCase, options));
+    const sent = await transport.send(testCase.request, control.abort.signal, tokenFor(testCase, options));
+    const exchange =
+      testCase.expect.kind === 'wsdl' ? await withServedImports(transport, sent, control.abort.signal) : sent;
     return evaluateCase(testCase, exchange, options.checks, options.level, options.redact);
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;

@@ -8,6 +8,7 @@ import {
   type Binding,
   type BindingOperation,
   type MessagePart,
+  type ModelWarning,
   type Protocol,
   type QName,
   type SoapHeaderUse,
@@ -79,7 +80,7 @@ export function soapShape(
   const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
   if (messageName === undefined) return { kind: 'empty' };
   const message = findMessage(model, messageName, op);
-  const parts = message.parts.filter((p) => body?.parts === undefined || body.parts.includes(p.name));
+  const parts = bodyParts(op, direction, messageName, message.parts);
   if (style === 'rpc') {
     const ns = body?.namespace ?? model.targetNamespace;
     return {
@@ -111,6 +112,53 @@ export function soapShape(
     refuse('MISSING_REFERENCE', `element ${element} (message ${message.name.local}) is not declared`, message.source);
   }
   return { kind: 'element', element };
+}
+
+/**
+ * The parts a soap:body carries: those its `parts` attribute names; without one, every part of
+ * the message except those a soap:header of the same direction binds. WS-I BP R2210 wants
+ * `parts` whenever the message has more than one part; zeep and .NET read the header-bound
+ * parts out of the body when it is missing, and so does this (with a warning, headerPartsWarning).
+ */
+export function bodyParts(
+  op: BindingOperation,
+  direction: 'input' | 'output',
+  messageName: QName,
+  parts: readonly MessagePart[],
+): MessagePart[] {
+  const body = direction === 'input' ? op.inputBody : op.outputBody;
+  if (body?.parts !== undefined) return parts.filter((p) => body.parts!.includes(p.name));
+  const inHeaders = headerBoundParts(op, direction, messageName);
+  return parts.filter((p) => !inHeaders.has(p.name));
+}
+
+function headerBoundParts(op: BindingOperation, direction: 'input' | 'output', messageName: QName): Set<string> {
+  const headers = direction === 'input' ? op.inputHeaders : op.outputHeaders;
+  return new Set(headers.filter((h) => clark(h.message) === clark(messageName)).map((h) => h.part));
+}
+
+/** The warning for a body without `parts` whose message also holds header-bound parts (R2210). */
+export function headerPartsWarning(
+  model: WsdlModel,
+  binding: Binding,
+  op: BindingOperation,
+  direction: 'input' | 'output',
+): ModelWarning | undefined {
+  const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
+  const body = direction === 'input' ? op.inputBody : op.outputBody;
+  if (messageName === undefined || body === undefined || body.parts !== undefined) return undefined;
+  const inHeaders = headerBoundParts(op, direction, messageName);
+  if (inHeaders.size === 0) return undefined;
+  const message = findMessage(model, messageName, op);
+  const inBody = message.parts.filter((p) => !inHeaders.has(p.name)).map((p) => p.name);
+  return {
+    code: 'HEADER_PARTS_IN_BODY_MESSAGE',
+    message:
+      `operation ${op.name} of binding ${binding.name.local}: the ${direction} message ${message.name.local} has ` +
+      `${message.parts.length} parts, of which ${[...inHeaders].join(' and ')} bound as soap:header, and its soap:body ` +
+      `names none (WS-I BP R2210 wants parts="…" then); read as zeep and .NET do: the body is ${inBody.join(', ') || 'empty'}, the part${inBody.length === 1 ? '' : 's'} no header binds`,
+    source: op.source,
+  };
 }
 
 export function findMessage(model: WsdlModel, name: QName, op: BindingOperation) {

@@ -42,6 +42,7 @@ import {
   type HeaderProp,
   httpResultPart,
   partValue,
+  headerPartsWarning,
   soapShape,
   SOAP_PROTOCOLS,
   type MethodShape,
@@ -165,7 +166,16 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
   const operations = nameHeaderMethods(
     [...grouped.entries()].map(([key, bound]) => planOperation(model, schema, key, methods.get(key)!.name, bound)),
   );
-  const warnings = [...chosen.warnings, ...omissionWarnings(bindings, grouped), ...typedPartWarnings(model, bindings)];
+  const warnings = [
+    ...chosen.warnings,
+    ...omissionWarnings(bindings, grouped),
+    ...typedPartWarnings(model, bindings),
+    ...bindings.flatMap(({ binding, operations }) =>
+      operations.flatMap((op) =>
+        (['input', 'output'] as const).flatMap((direction) => headerPartsWarning(model, binding, op, direction) ?? []),
+      ),
+    ),
+  ];
   return {
     service,
     ident,

@@ -63,13 +63,29 @@ export function isHtmlPage(body: Buffer): boolean {
   return HTML_START.test(body.subarray(0, 4096).toString('utf8'));
 }
 
+/** How much of an HTML page is looked at to tell what kind of page it is. */
+const PAGE_LOOK_BYTES = 64 * 1024;
+const LISTING_TITLE = /<(?:title|h1)[^>]*>\s*(?:index of\b|directory listing\b)/i;
+const WSDL_LINK = /href\s*=\s*["']?[^"'\s>]*\?(?:wsdl|singlewsdl)\b/i;
+const FILE_LINK = /href\s*=\s*["']([^"'?#]+\.wsdl)["']/i;
+
 /**
- * The hint for a URL that answered an HTML page: the same URL with `?wsdl` (how ASMX, WCF,
- * JAX-WS and PHP services publish their WSDL), unless it already asks for one.
+ * What to say about a URL that answered an HTML page instead of a WSDL, by the kind of page:
+ * - a service page (ASMX, WCF, JAX-WS and PHP pages link to their `?wsdl`): the same URL with `?wsdl`;
+ * - a directory listing (`Index of /…`): that, and a `.wsdl` file it lists when there is one;
+ * - any other page: that it is neither, so no `?wsdl` is suggested that would fail too.
  */
-export function servicePageHint(url: URL): string {
+export function htmlPageHint(url: URL, body: Buffer): string {
   if (/(^|&)wsdl\b/i.test(url.search.slice(1)))
     return "this URL answers an HTML page, not a WSDL: check that it is the service's WSDL address";
+  const page = body.subarray(0, PAGE_LOOK_BYTES).toString('utf8');
+  if (LISTING_TITLE.test(page)) {
+    const file = FILE_LINK.exec(page)?.[1];
+    const example = file === undefined ? '' : `, e.g. ${withoutCredentials(new URL(file, url))}`;
+    return `this is a directory listing, not a WSDL or a service page — give the WSDL file's own URL${example}`;
+  }
+  if (!WSDL_LINK.test(page))
+    return "this is an HTML page that is not a service page (it links to no ?wsdl), not a WSDL — check the service's WSDL address";
   const wsdl = new URL(url);
   wsdl.search = url.search === '' ? '?wsdl' : `${url.search}&wsdl`;
   return `this is a service page, not a WSDL — try ${withoutCredentials(wsdl)}`;

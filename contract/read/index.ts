@@ -17,7 +17,7 @@ import type { WsdlModel } from '../model/index.js';
 import { DocumentPending, parseWsdl } from '../parse/index.js';
 import type { NetworkOptions } from '../../runtime/network/types.js';
 import { withoutCredentials } from '../../runtime/network/proxy.js';
-import { FetchFailure, type FetchLimits, fetchDocument, isHtmlPage, servicePageHint } from './fetch.js';
+import { FetchFailure, type FetchLimits, fetchDocument, htmlPageHint, isHtmlPage } from './fetch.js';
 import { credentialsFor, importRefusal } from './policy.js';
 
 export { FetchFailure, type FetchLimits } from './fetch.js';
@@ -79,7 +79,7 @@ export async function readContract(location: string, options: ContractOptions = 
     const body = await fetchOne(rootUrl).catch((error: unknown) => {
       throw error instanceof FetchFailure ? unreadable(shown, `cannot fetch the WSDL: ${error.message}`) : error;
     });
-    if (isHtmlPage(body)) throw unreadable(shown, servicePageHint(rootUrl));
+    if (isHtmlPage(body)) throw unreadable(shown, htmlPageHint(rootUrl, body));
     fetched.set(shown, body);
     text = body.toString('utf8');
   }
@@ -137,9 +137,16 @@ function readRootFile(file: string): string {
 
 /**
  * The model of a WSDL given as text (a server's `?wsdl` answer, read by a conformance check):
- * parsed under `label`; its imports are not fetched (a remote one is refused with the reason).
+ * parsed under `label` (the URL it came from, so relative imports resolve against it); the
+ * documents it imports are read from `documents` (fetched ahead by collectServedImports), and
+ * one that is not there is refused with the reason `refused` gives, else "not fetched".
  */
-export function contractFromText(text: string | Uint8Array, label: string): WsdlModel {
+export function contractFromText(
+  text: string | Uint8Array,
+  label: string,
+  documents: ReadonlyMap<string, Uint8Array> = new Map(),
+  refused: ReadonlyMap<string, string> = new Map(),
+): WsdlModel {
   const root = isContractUrl(label) ? new URL(label).href : label;
   const rootFile = isContractUrl(label) ? undefined : path.resolve(label);
   return parseWsdl(root, {
@@ -149,7 +156,60 @@ export function contractFromText(text: string | Uint8Array, label: string): Wsdl
     },
     readUrl: (url) => {
       if (url === root) return text;
-      throw new Error('not fetched: only the served document itself is checked');
+      const document = documents.get(url);
+      if (document !== undefined) return document;
+      throw new Error(refused.get(url) ?? 'not fetched: only the served document itself is checked');
     },
   });
+}
+
+export interface ServedImports {
+  /** Each imported document fetched, by URL. */
+  readonly documents: ReadonlyMap<string, Uint8Array>;
+  /** Each import that was not fetched, with why (the parse names it when it needs it). */
+  readonly refused: ReadonlyMap<string, string>;
+}
+
+/**
+ * The documents a served WSDL imports (wsdl:import, xsd:import, xsd:include with a location),
+ * transitively, fetched by `fetch` (which applies the caller's origin rule, size and time limits
+ * and returns why it did not fetch one as a string), at most `maxDocuments` in all: what
+ * contractFromText needs to read the served WSDL as a client would.
+ */
+export async function collectServedImports(
+  text: string | Uint8Array,
+  url: string,
+  fetch: (url: URL) => Promise<Uint8Array | string>,
+  maxDocuments = DEFAULT_MAX_DOCUMENTS,
+): Promise<ServedImports> {
+  const root = new URL(url).href;
+  const documents = new Map<string, Uint8Array>();
+  const refused = new Map<string, string>();
+  for (;;) {
+    try {
+      parseWsdl(root, {
+        readFile: () => {
+          throw new Error('not read: a served WSDL imports by URL');
+        },
+        readUrl: (wanted) => {
+          if (wanted === root) return text;
+          const document = documents.get(wanted);
+          if (document !== undefined) return document;
+          const reason = refused.get(wanted);
+          if (reason !== undefined) throw new Error(reason);
+          if (documents.size + 1 >= maxDocuments)
+            throw new Error(`not fetched: the served WSDL would take more than ${maxDocuments} documents`);
+          throw new DocumentPending(wanted);
+        },
+      });
+      return { documents, refused };
+    } catch (error) {
+      if (!(error instanceof DocumentPending)) return { documents, refused };
+      const answer = await fetch(new URL(error.url));
+      if (typeof answer === 'string') refused.set(error.url, answer);
+      else if (isHtmlPage(Buffer.from(answer)))
+        refused.set(error.url, 'the server answered an HTML page, not a schema or WSDL');
+      else documents.set(error.url, answer);
+    }
+  }
 }

@@ -8,6 +8,9 @@ export function verdict(report: ReplayReport): string {
   if (s.unreachable) return 'NOT JUDGED (the target never answered)';
   if (s.replayed === 0) return 'NOT JUDGED (no exchange replayed)';
   if (s.notJudged > 0) return 'NOT JUDGED (the reference did not answer every request)';
+  // Writing a baseline accepts the differences: they are the point of the run, not a failure.
+  if (s.baselineWritten !== undefined)
+    return `baseline written: ${s.groups} difference group${s.groups === 1 ? '' : 's'} accepted (${s.baselineWritten})`;
   return s.gating === 0 ? 'PASS' : 'FAIL';
 }
 

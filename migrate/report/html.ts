@@ -71,7 +71,7 @@ function tableSection(title: string, head: readonly string[], rows: readonly (re
 
 export function renderHtml(report: ReplayReport): string {
   const m = report.meta;
-  const pass = verdict(report) === 'PASS';
+  const pass = verdict(report) === 'PASS' || report.summary.baselineWritten !== undefined;
   return compactHtmlPage({
     title: `smskit replay — ${h(verdict(report))}`,
     style: STYLE,

@@ -106,15 +106,55 @@ export function checkMessage(text: string, port: boolean, limits: MessageLimits)
     segmentCapacity('gsm7', false, port),
     limits.maxSegments * segmentCapacity('gsm7', true, port),
   );
-  if (text.length > bound) throw tooLong(limits);
+  if (text.length > bound) throw tooLong(text, port, limits);
   if (LONE_SURROGATE.test(text)) {
     throw new SmsRefusal('InvalidMessage', 'smsmsg contains an unpaired UTF-16 surrogate', 'smsmsg');
   }
   const split = splitIntoSegments(text, port);
-  if (split.segments.length > limits.maxSegments) throw tooLong(limits);
+  if (split.segments.length > limits.maxSegments) throw tooLong(text, port, limits);
   return { encoding: split.encoding, segments: split.segments.length };
 }
 
-function tooLong(limits: MessageLimits): SmsRefusal {
-  return new SmsRefusal('MessageTooLong', `smsmsg needs more than ${limits.maxSegments} SMS segments`, 'smsmsg');
+/**
+ * Segments `text` takes, counted as splitIntoSegments cuts but without building them, and its
+ * characters (code points): linear and allocation-free, so a huge text is counted cheaply.
+ */
+export function countSegments(
+  text: string,
+  port: boolean,
+): { encoding: Encoding; segments: number; characters: number } {
+  const encoding: Encoding = isGsm7(text) ? 'gsm7' : 'ucs2';
+  const capacity = segmentCapacity(encoding, true, port);
+  let units = 0;
+  let characters = 0;
+  let segments = 1;
+  let used = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const pair = encoding === 'ucs2' && code >= 0xd800 && code <= 0xdbff && i + 1 < text.length;
+    const cost = encoding === 'gsm7' ? septetWidth(text.charAt(i)) : pair ? 2 : 1;
+    if (pair) i++;
+    characters++;
+    units += cost;
+    if (used + cost > capacity) {
+      segments++;
+      used = 0;
+    }
+    used += cost;
+  }
+  if (units <= segmentCapacity(encoding, false, port)) segments = text === '' ? 0 : 1;
+  return { encoding, segments, characters };
+}
+
+const ENCODING_NAMES: Record<Encoding, string> = { gsm7: 'GSM 7-bit', ucs2: 'UCS-2' };
+const thousands = new Intl.NumberFormat('en-US');
+
+/** `smsmsg needs 14 segments (UCS-2, 1,002 characters); at most 10`: what it takes against the cap. */
+function tooLong(text: string, port: boolean, limits: MessageLimits): SmsRefusal {
+  const { encoding, segments, characters } = countSegments(text, port);
+  return new SmsRefusal(
+    'MessageTooLong',
+    `smsmsg needs ${thousands.format(segments)} segments (${ENCODING_NAMES[encoding]}, ${thousands.format(characters)} characters); at most ${limits.maxSegments}`,
+    'smsmsg',
+  );
 }

@@ -50,7 +50,19 @@ beforeAll(async () => {
     seen.push(req.headers.authorization);
     const path = (req.url ?? '').split('?')[0]!;
     if (path === '/quotes.asmx' && req.url !== '/quotes.asmx?wsdl')
-      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Quotes</body></html>');
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><body>Quotes <a href="quotes.asmx?WSDL">Service Description</a></body></html>');
+    if (path === '/files/')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><title>Index of /files</title></head><body><h1>Index of /files</h1><a href="../">../</a> <a href="quotes.wsdl">quotes.wsdl</a></body></html>',
+        );
+    if (path === '/about')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html><html><body>About us</body></html>');
     if (path.startsWith('/private/') && req.headers.authorization !== EXPECTED_AUTH)
       return void res.writeHead(401, { 'www-authenticate': 'Basic' }).end();
     const file = path === '/quotes.asmx' ? 'main.wsdl' : path.replace(/^\/(private\/)?/, '');
@@ -108,6 +120,22 @@ describe('the contract flags', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(
       `smskit: ${origin}/quotes.asmx: this is a service page, not a WSDL — try ${origin}/quotes.asmx?wsdl\n`,
+    );
+  });
+
+  it('a directory listing is named as such, with a WSDL file it lists, and no ?wsdl that would fail', async () => {
+    const run = await smskit(['inspect', `${origin}/files/`]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `smskit: ${origin}/files/: this is a directory listing, not a WSDL or a service page — give the WSDL file's own URL, e.g. ${origin}/files/quotes.wsdl\n`,
+    );
+  });
+
+  it('another HTML page is said to be neither a WSDL nor a service page', async () => {
+    const run = await smskit(['inspect', `${origin}/about`]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `smskit: ${origin}/about: this is an HTML page that is not a service page (it links to no ?wsdl), not a WSDL — check the service's WSDL address\n`,
     );
   });
 

@@ -11,10 +11,12 @@ describe('doc-run markers', () => {
       exit: 0,
       background: false,
       env: { A: 'b:c' },
+      unit: false,
       file: 'src/app.ts',
       stdout: '9 and more',
       port: 8080,
     });
+    expect(parseMarker('unit port=8080', 'x')).toMatchObject({ unit: true, port: 8080 });
   });
 
   it.each([

@@ -36,6 +36,7 @@ const DIRECTIVES = new Set([
   'stand-in',
   'prelude',
   'env',
+  'unit',
 ]);
 
 export interface Marker {
@@ -59,6 +60,8 @@ export interface Marker {
   readonly prelude?: string;
   /** sh: NAME=value variables given to the block (a password a prompt would ask for). */
   readonly env: Readonly<Record<string, string>>;
+  /** ini: a systemd unit; its ExecStart is run directly and stopped with its KillSignal (systemd-unit.ts). */
+  readonly unit: boolean;
 }
 
 export interface DocBlock {
@@ -84,7 +87,7 @@ function words(text: string): [string, string | undefined][] {
 }
 
 export function parseMarker(text: string, where: string): Marker {
-  const marker: Record<string, unknown> = { run: false, exit: 0, background: false, env: {} };
+  const marker: Record<string, unknown> = { run: false, exit: 0, background: false, env: {}, unit: false };
   for (const [name, value] of words(text)) {
     if (!DIRECTIVES.has(name)) throw new MarkerError(`${where}: unknown doc-run word "${name}"`);
     const need = (): string => {
@@ -103,6 +106,7 @@ export function parseMarker(text: string, where: string): Marker {
       }
       case 'run':
       case 'background':
+      case 'unit':
         marker[name] = true;
         break;
       case 'exit':

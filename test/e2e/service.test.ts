@@ -409,6 +409,14 @@ describe('refusals', () => {
     expect(storedWithMarker(marker)).toEqual([]);
   });
 
+  it('MessageTooLong names the segments, encoding and characters it takes and the cap, on every binding', async () => {
+    const faults = await Promise.all(
+      BINDINGS.map((binding) => refusal(binding, { ...GOOD, smsmsg: '中'.repeat(1002) })),
+    );
+    for (const fault of faults)
+      expect(fault.message).toBe('MessageTooLong: smsmsg needs 15 segments (UCS-2, 1,002 characters); at most 10');
+  });
+
   it('GET and POST refusals are a 500 text/plain line with the code in X-Smskit-Error-Code', async () => {
     const params = new URLSearchParams({ ...GOOD, carrierCode: 'acme-mobile' });
     const get = await fetch(`${server.url}/SMSSend?${params}`);

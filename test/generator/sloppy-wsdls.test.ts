@@ -2,7 +2,8 @@
  * WSDLs as other stacks publish them, beyond what ASMX writes: a mixed service whose rpc/encoded
  * binding is left out while its literal one generates, leftovers left out with a warning, an
  * element containing itself through its anonymous type, a document-style part declared by type,
- * and a schema in an obsolete XSD namespace refused as such.
+ * header parts inside a document/literal input message whose soap:body names no parts, and a
+ * schema in an obsolete XSD namespace refused as such.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -150,5 +151,61 @@ describe('a SOAP header part declared by type (rpc/literal)', () => {
       await server.close();
     }
     expect(seen).toEqual([{ token: 'abc' }]);
+  });
+});
+
+describe('header parts inside the input message, a soap:body without parts (zeep soap_header.wsdl form)', () => {
+  const file = `${DIR}/soap-header-parts.wsdl`;
+
+  it('is read with one warning naming WS-I BP R2210 and the part the body keeps', () => {
+    expect(warningsOf(file)).toEqual([
+      'HEADER_PARTS_IN_BODY_MESSAGE 41: operation GetLastTradePrice of binding StockQuoteBinding: the input message GetLastTradePriceInput has 3 parts, of which auth and context bound as soap:header, and its soap:body names none (WS-I BP R2210 wants parts="…" then); read as zeep and .NET do: the body is body, the part no header binds',
+    ]);
+    const client = generate(parseWsdl(file), { toolVersion: 't' }).get('stock-quote-service/client.ts')!;
+    expect(client).toContain(
+      'GetLastTradePrice(input: TradePriceRequest, options?: CallOptions<GetLastTradePriceRequestHeaders>): Promise<TradePrice> {',
+    );
+  });
+
+  it('round-trips through the smskit client and server: the body element in the body, both parts as headers', async () => {
+    const descriptor = toDescriptor(parseWsdl(file));
+    const seen: unknown[] = [];
+    const wire: string[] = [];
+    const listener = createRequestListener(descriptor, {
+      GetLastTradePrice: async (input: { tickerSymbol: string }, context: { soapHeaders: unknown }) => {
+        seen.push({ input, headers: context.soapHeaders });
+        return { price: input.tickerSymbol.length + 0.5 };
+      },
+    });
+    const server = await listen(
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => wire.push(Buffer.concat(chunks).toString('utf8')));
+        listener(req, res);
+      },
+      { host: '127.0.0.1', port: 0 },
+    );
+    const client = new ServiceClient(descriptor, { url: `${server.url}/stockquote`, binding: 'soap11' });
+    try {
+      const answer = await client.callWithHeaders(
+        'GetLastTradePrice',
+        { tickerSymbol: 'ACME' },
+        { soapHeaders: { Authentication: { username: 'zeep' }, RequestContext: { locale: 'en' } } },
+      );
+      expect(answer.output).toEqual({ price: 4.5 });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+    expect(seen).toEqual([
+      {
+        input: { tickerSymbol: 'ACME' },
+        headers: { Authentication: { username: 'zeep' }, RequestContext: { locale: 'en' } },
+      },
+    ]);
+    const body = wire[0]!.slice(wire[0]!.indexOf('Body>'));
+    expect(body).toMatch(/<(\w+:)?TradePriceRequest\b/);
+    expect(body).not.toContain('Authentication');
   });
 });

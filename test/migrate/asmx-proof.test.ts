@@ -288,15 +288,15 @@ describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, repl
       expect.arrayContaining([
         'soap11 /Envelope/Body/SubmitResponse/SubmitResult/Id',
         'soap11 /Envelope/Body/SubmitResponse/SubmitResult/Accepted',
-        'get /Receipt/Id',
-        'get /Receipt/Accepted',
+        'http-get /Receipt/Id',
+        'http-get /Receipt/Accepted',
       ]),
     );
     expect(noisePaths.filter((p) => !/\/(Id|Accepted)$/.test(p))).toEqual([]);
     const recorded = await replay(replayOptions(recording, target));
     expect(recorded.groups.map((g) => `${g.binding} ${g.path}`).sort()).toEqual([
-      'get /Receipt/Accepted',
-      'get /Receipt/Id',
+      'http-get /Receipt/Accepted',
+      'http-get /Receipt/Id',
       'soap11 /Envelope/Body/SubmitResponse/SubmitResult/Accepted',
       'soap11 /Envelope/Body/SubmitResponse/SubmitResult/Id',
     ]);

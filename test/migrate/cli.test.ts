@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -138,15 +138,15 @@ describe('smskit record and replay', () => {
       '--out',
       files[2]!,
     ]);
-    expect(bad.stdout).toContain('Add get  changed /int  (3 exchanges)');
+    expect(bad.stdout).toContain('Add http-get  changed /int  (3 exchanges)');
     expect(bad.stdout).toMatch(/\$ curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/rich\.asmx\/Add\?a=1&b=2'/);
     expect(bad.status).toBe(1);
     const json = JSON.parse(readFileSync(files[0]!, 'utf8'));
-    expect(json.groups.map((g: { key: string }) => g.key)).toEqual(['Add get changed /int']);
+    expect(json.groups.map((g: { key: string }) => g.key)).toEqual(['Add http-get changed /int']);
     expect(readFileSync(files[1]!, 'utf8')).toMatch(
       /<failure message="changed \/int: \{http:\/\/smskit\.dev\/rich\/\}int = &quot;3&quot; -&gt;/,
     );
-    expect(readFileSync(files[2]!, 'utf8')).toContain('<h2>Add — get</h2>');
+    expect(readFileSync(files[2]!, 'utf8')).toContain('<h2>Add — http-get</h2>');
   });
 
   it('gates on new differences only with --baseline', async () => {
@@ -162,12 +162,21 @@ describe('smskit record and replay', () => {
     ]);
     expect(written.status).toBe(0);
     expect(existsSync(baseline)).toBe(true);
+    // Accepting differences is what the run was for: no FAIL verdict beside exit 0.
+    expect(written.stderr + written.stdout).toContain(`baseline written: 1 difference group accepted (${baseline})`);
+    expect(written.stderr + written.stdout).not.toContain('FAIL');
     const known = await runCli(['replay', dir, '--target', broken.origin, '--allow-writes', '--baseline', baseline]);
     expect(known.stdout).toContain('[known: baseline]');
     expect(known.status).toBe(0);
     const fixed = await runCli(['replay', dir, '--target', peer.origin, '--allow-writes', '--baseline', baseline]);
-    expect(fixed.stdout).toMatch(/Fixed since the baseline:\n {2}Add get changed \/int/);
+    expect(fixed.stdout).toMatch(/Fixed since the baseline:\n {2}Add http-get changed \/int/);
     expect(fixed.status).toBe(0);
+    // A baseline written before bindings were named as the flags (`get`) still lists the group.
+    const older = join(work, 'older.json');
+    writeFileSync(older, JSON.stringify({ format: 'smskit-replay-baseline/1', differences: ['Add get changed /int'] }));
+    const old = await runCli(['replay', dir, '--target', broken.origin, '--allow-writes', '--baseline', older]);
+    expect(old.stdout).toContain('Add http-get  changed /int  (3 exchanges) [known: baseline]');
+    expect(old.status).toBe(0);
   });
 
   it('exits 130 on Ctrl-C, after the report of what ran', async () => {

@@ -1,8 +1,10 @@
 /**
- * The last check of every run: counts the tests that skipped. In CI (`CI` set) a skip that is not
- * on the short list in expected-skips.ts fails the run, naming each test and the line its file
- * said about it, so a peer or folder that went missing cannot pass as green. Outside CI it prints
- * one line: how many skipped, and why, by reason.
+ * The last check of every run: counts the tests that skipped. A skip without a reason (no line
+ * its file printed, no note, not on the expected list) fails every run, in CI or not: the README
+ * promises one line per skipped group in the default reporter. In CI (`CI` set) a skip that is not
+ * on the short list in expected-skips.ts also fails the run, naming each test and the line its
+ * file said about it, so a peer or folder that went missing cannot pass as green. Otherwise it
+ * prints one line: how many skipped, and why, by reason.
  *
  * A run filtered by test name (`-t`) skips every other test on purpose, so it is not audited.
  */
@@ -18,6 +20,8 @@ interface Skip {
   readonly file: string;
   readonly name: string;
   readonly why: string;
+  /** False when nothing says why: no line printed by the file, no note, not expected. */
+  readonly explained: boolean;
 }
 
 export default class SkipAudit implements Reporter {
@@ -46,6 +50,14 @@ export default class SkipAudit implements Reporter {
       .filter((module) => module.state() !== 'failed')
       .flatMap((module) => [...module.children.allTests('skipped')].map((t) => this.skip(module, t)));
     if (skips.length === 0) return;
+    const unexplained = skips.filter((s) => !s.explained);
+    if (unexplained.length > 0) {
+      process.exitCode = 1;
+      const list = unexplained.map((s) => `  ${s.file} > ${s.name}`).join('\n');
+      console.error(
+        `\nskip audit: ${unexplained.length} test(s) skipped without a line saying why (print one, e.g. requirePeer in test/helpers/peers.ts, or ctx.skip(reason)):\n${list}\n`,
+      );
+    }
     const unexpected = skips.filter((s) => !EXPECTED_SKIPS.some((e) => e.file === s.file && e.name.test(s.name)));
     if (inCi && unexpected.length > 0) {
       process.exitCode = 1;
@@ -69,7 +81,7 @@ export default class SkipAudit implements Reporter {
     const result = test.result();
     const note = result.state === 'skipped' ? result.note : undefined;
     const said = this.said.get(module.id)?.join(' / ');
-    const why = expected?.why ?? note ?? said ?? `${file}: no line says why`;
-    return { file, name: test.fullName, why };
+    const why = expected?.why ?? note ?? said;
+    return { file, name: test.fullName, why: why ?? `${file}: no line says why`, explained: why !== undefined };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `wsdl.structure`: the server's `?wsdl` describes the contract the run uses: the same
  * bindings, operations, soapActions, HTTP paths, message elements and field order. Both sides
- * are read by the contract layer's parser and summarised the same way (wsdl-summary.ts).
+ * are read by the contract layer's parser and summarised the same way (wsdl-summary.ts); the
+ * served one with the documents it imports, fetched by the runner (run/served-imports.ts).
  */
 import { contentTypeOf } from '../response-view.js';
 import { compareSummaries, summarizeDescriptor } from '../wsdl-summary.js';
@@ -30,7 +31,7 @@ export const wsdlStructureCheck = defineCheck({
       found.push(mismatch('text/xml', media.raw || '(no Content-Type)', 'the WSDL must be served as XML'));
     let served: string[];
     try {
-      served = summarizeDescriptor(descriptorFromWsdlText(body, 'the served WSDL'));
+      served = summarizeDescriptor(descriptorFromWsdlText(body, exchange.request.url, exchange.imports));
     } catch (error) {
       return [
         ...found,

@@ -3,6 +3,7 @@ import { SmsRefusal } from '../../../service/errors.js';
 import { isGsm7, septetWidth } from '../../../service/sms/gsm-alphabet.js';
 import {
   checkMessage,
+  countSegments,
   splitIntoSegments,
   segmentCapacity,
   udhOctets,
@@ -109,6 +110,40 @@ describe('segment counts at the boundaries', () => {
       expect(units).toBeLessThanOrEqual(capacity);
     }
     expect(checkMessage(given.text, port, { maxSegments: 10 })).toEqual(want);
+    expect(countSegments(given.text, port)).toMatchObject({ encoding: want.encoding, segments: want.segments });
+  });
+});
+
+describe('MessageTooLong says what the text takes and the cap', () => {
+  const cases: Array<[string, { given: { text: string; port?: boolean; max?: number }; want: string }]> = [
+    ['UCS-2', { given: { text: zhe(1002) }, want: 'smsmsg needs 15 segments (UCS-2, 1,002 characters); at most 10' }],
+    [
+      'an emoji is one character, two units, never split',
+      { given: { text: '😀'.repeat(340) }, want: 'smsmsg needs 11 segments (UCS-2, 340 characters); at most 10' },
+    ],
+    [
+      'GSM 7-bit extension characters take two septets',
+      { given: { text: '€'.repeat(800) }, want: 'smsmsg needs 11 segments (GSM 7-bit, 800 characters); at most 10' },
+    ],
+    [
+      'with a port, under a configured cap',
+      {
+        given: { text: a(300), port: true, max: 2 },
+        want: 'smsmsg needs 3 segments (GSM 7-bit, 300 characters); at most 2',
+      },
+    ],
+    [
+      'a huge text, refused before it is split',
+      {
+        given: { text: a(5_000_000) },
+        want: 'smsmsg needs 32,680 segments (GSM 7-bit, 5,000,000 characters); at most 10',
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    expect(() => checkMessage(given.text, given.port ?? false, { maxSegments: given.max ?? 10 })).toThrow(
+      expect.objectContaining({ code: 'MessageTooLong', message: want }),
+    );
   });
 });
 

@@ -1,0 +1,335 @@
+/**
+ * The doc-run suite: every shell command and every TypeScript, JSON and YAML example in README.md
+ * and docs/*.md, run as written in a fresh consumer project that installed the packed tarball
+ * (test/helpers/consumer-project.ts), one project per document, blocks in document order. The
+ * markers that say what an example needs are described in docs/development.md ("Examples that
+ * run") and read by doc-blocks.ts. An unmarked example that fails fails this suite.
+ *
+ * - sh: `bash -e -o pipefail`, in the project, with the user's PATH (no node_modules/.bin on it,
+ *   so a bare `smskit` fails as it would for a user: write `npx smskit`), exit 0 unless `exit=`.
+ * - ts: written to the project (src/doc-<line>.ts unless `file=`), compiled by the project's
+ *   tsc (strict, NodeNext); with `run`, run by plain node.
+ * - json/yaml: parsed; with `file=`, written to the project for the blocks after it.
+ *
+ * The documents are split in two halves, one test file each (doc-run.test.ts, doc-run-2.test.ts),
+ * so that a run with more than one worker installs and runs them side by side; each half makes
+ * its own consumer project.
+ *
+ * SMSKIT_DOC_RUN=<file.md>[,<file.md>…] runs those documents instead (how a planted broken example
+ * was shown to fail the suite); SMSKIT_CONSUMER_TARBALL=<file.tgz> installs that tarball.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, dirname, join, relative, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+import {
+  NPM,
+  npmEnv,
+  npmSkipReason,
+  installConsumer,
+  ok,
+  packWorkingTree,
+  run,
+  runInstallScripts,
+  versionOf,
+} from '../helpers/consumer-project.js';
+import { type DocBlock, docBlocks, outputMatches, RUN_LANGUAGES } from './doc-blocks.js';
+import { STAND_INS, type StandIn } from './stand-ins.js';
+import { runUnit } from './systemd-unit.js';
+
+const documents = (
+  process.env.SMSKIT_DOC_RUN?.split(',') ?? [
+    'README.md',
+    ...readdirSync(join(repoRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ]
+).map((file) => resolve(repoRoot, file));
+
+/** Declarations compiled in front of a `prelude=<name>` snippet: names its document defines elsewhere. */
+const PRELUDES: Readonly<Record<string, string>> = {
+  // docs/networks.md: one client constructor per option, all for the generated SMS client.
+  client: `import { readFileSync } from 'node:fs';
+import { ServiceAPIClient } from './generated/service-api/index.js';
+declare const url: string, pw: string, token: string;
+`,
+  // docs/networks.md: a request listener made earlier in the program.
+  listener: `import { readFileSync } from 'node:fs';
+import type { SmskitRequestListener } from 'smskit/runtime';
+declare const listener: SmskitRequestListener;
+`,
+  // docs/runtime.md: a generated descriptor, the WSDL's text and a logger from the application.
+  runtime: `import type { Logger, ServiceDescriptor } from 'smskit/runtime';
+declare const descriptor: ServiceDescriptor, wsdlText: string, logger: Logger;
+`,
+};
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    outDir: 'dist',
+    rootDir: 'src',
+    types: ['node'],
+  },
+  include: ['src'],
+};
+
+/** The user's PATH: without the node_modules/.bin folders an enclosing `npm test` put on it. */
+function userPath(): string {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !dir.endsWith(join('node_modules', '.bin')))
+    .join(delimiter);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolveFree, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolveFree(port));
+    });
+  });
+}
+
+interface Outcome {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function shell(code: string, cwd: string, env: Record<string, string>): Promise<Outcome> {
+  return new Promise((done) => {
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', code], {
+      cwd,
+      env: npmEnv({ ...env, PATH: userPath() }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => {
+      stderr += '\n(doc-run: killed after 120 s)';
+      process.kill(-child.pid!, 'SIGKILL');
+    }, 120_000);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      done({ status, stdout, stderr });
+    });
+  });
+}
+
+/** A long-running example (a server): resolves once its output matches `ready`. */
+function background(code: string, cwd: string, env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn('bash', ['-e', '-c', code], {
+    cwd,
+    env: npmEnv({ ...env, PATH: userPath() }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  return new Promise((started, failed) => {
+    const timer = setTimeout(() => failed(new Error(`not ready (${ready}) after 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: string): void => {
+      output += chunk;
+      if (!ready.test(output)) return;
+      clearTimeout(timer);
+      started(child);
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      failed(new Error(`exited (${status}) before it was ready (${ready}):\n${output}`));
+    });
+  });
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((stopped) => {
+    child.once('close', () => stopped());
+    process.kill(-child.pid!, 'SIGTERM');
+  });
+}
+
+function describeBlock(block: DocBlock): string {
+  const first = block.code.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('#')) ?? '';
+  return `${relative(repoRoot, block.doc)}:${block.line} ${block.lang}: ${first.trim().slice(0, 70)}`;
+}
+
+/** The state one document's examples share: its project, ports, stand-ins, background processes. */
+class DocProject {
+  readonly ports = new Map<number, number>();
+  readonly standIns = new Map<string, StandIn>();
+  readonly processes: ChildProcess[] = [];
+  /** TypeScript examples written and not compiled yet: one tsc run checks a run of them (~10 s each). */
+  private uncompiled: DocBlock[] = [];
+
+  constructor(readonly dir: string) {}
+
+  typecheckLater(block: DocBlock): void {
+    this.uncompiled.push(block);
+  }
+
+  /** Compiles the project if a TypeScript example was written since the last compile. */
+  compile(): void {
+    if (this.uncompiled.length === 0) return;
+    const blocks = this.uncompiled;
+    this.uncompiled = [];
+    const tsc = run(join(this.dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], this.dir, 120_000);
+    if (tsc.status !== 0)
+      throw new Error(
+        `tsc failed (src/doc-<line>.ts is the example at that line) on ${blocks.map(describeBlock).join('; ')}:\n${tsc.stdout}${tsc.stderr}`,
+      );
+  }
+
+  /** The example as it runs here: the document's ports and internet origins replaced by local ones. */
+  async localise(block: DocBlock): Promise<string> {
+    if (block.marker.port !== undefined && !this.ports.has(block.marker.port))
+      this.ports.set(block.marker.port, await freePort());
+    if (block.marker.standIn !== undefined && !this.standIns.has(block.marker.standIn)) {
+      const start = STAND_INS[block.marker.standIn];
+      if (start === undefined) throw new Error(`${describeBlock(block)}: no stand-in "${block.marker.standIn}"`);
+      this.standIns.set(block.marker.standIn, await start());
+    }
+    let code = block.code;
+    for (const [documented, real] of this.ports)
+      code = code.replace(new RegExp(`\\b${documented}\\b`, 'g'), String(real));
+    for (const standIn of this.standIns.values()) code = code.replaceAll(standIn.publicOrigin, standIn.origin);
+    return code;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.processes.map(stopGroup));
+    await Promise.all([...this.standIns.values()].map((s) => s.close()));
+  }
+}
+
+function expectOutcome(block: DocBlock, outcome: Outcome): void {
+  const shown = `${describeBlock(block)}\nexit ${outcome.status}\nstdout:\n${outcome.stdout}\nstderr:\n${outcome.stderr}`;
+  if (outcome.status !== block.marker.exit)
+    throw new Error(`the example exited ${outcome.status}, not ${block.marker.exit}: ${shown}`);
+  const want = block.marker.stdout?.replaceAll('\\n', '\n');
+  if (want !== undefined && !outputMatches(outcome.stdout, want))
+    throw new Error(`the example's output does not show "${want}": ${shown}`);
+}
+
+async function runBlock(project: DocProject, block: DocBlock): Promise<void> {
+  // A workflow for another CI system cannot run here; it must still be valid YAML.
+  if (block.marker.skip === 'ci-workflow') return void parseYaml(block.code, { strict: true });
+  const code = await project.localise(block);
+  const { marker } = block;
+  if (marker.unit) return void (await runUnit(code, project.dir));
+  // Any example but one more TypeScript file to type-check may depend on the compiled project.
+  if (block.lang !== 'ts' || marker.run) project.compile();
+  if (block.lang === 'sh' || block.lang === 'bash') {
+    if (marker.background) {
+      const ready = new RegExp(marker.ready ?? 'listening on');
+      project.processes.push(await background(code, project.dir, marker.env, ready));
+      return;
+    }
+    expectOutcome(block, await shell(code, project.dir, marker.env));
+    return;
+  }
+  if (block.lang === 'ts') {
+    const file = marker.file ?? `src/doc-${block.line}.ts`;
+    const prelude = marker.prelude === undefined ? '' : PRELUDES[marker.prelude];
+    if (prelude === undefined) throw new Error(`${describeBlock(block)}: no prelude "${marker.prelude}"`);
+    mkdirSync(dirname(join(project.dir, file)), { recursive: true });
+    writeFileSync(join(project.dir, file), `${prelude}${code}\n`);
+    project.typecheckLater(block);
+    if (!marker.run) return;
+    project.compile();
+    const js = join('dist', relative('src', file)).replace(/\.ts$/, '.js');
+    expectOutcome(block, await shell(`node ${js}`, project.dir, marker.env));
+    return;
+  }
+  if (block.lang === 'json') JSON.parse(code);
+  else parseYaml(code, { strict: true });
+  if (marker.file !== undefined) {
+    mkdirSync(dirname(join(project.dir, marker.file)), { recursive: true });
+    writeFileSync(join(project.dir, marker.file), `${code}\n`);
+  }
+}
+
+/** One half of the documents (alternate ones in file-name order, README first), in a project of its own. */
+export function defineDocRun(half: 0 | 1): void {
+  const mine = documents.filter((_, index) => index % 2 === half);
+  const SKIP =
+    npmSkipReason() ??
+    (mine.length === 0 ? `skipped: SMSKIT_DOC_RUN names no document of half ${half + 1} of 2` : undefined);
+  if (SKIP !== undefined) console.warn(`doc-run: ${SKIP}`);
+  describe.skipIf(SKIP !== undefined)('the docs’ examples, run in a consumer project', () => {
+    if (mine.length === 0) it('runs the documents of this half', () => undefined);
+    docRunSuite(mine);
+  });
+}
+
+function docRunSuite(documents: readonly string[]): void {
+  let work: string;
+  let template: string;
+  let offline: string | undefined;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'smskit-doc-run-'));
+    template = join(work, 'template');
+    mkdirSync(template);
+    const tarball = process.env.SMSKIT_CONSUMER_TARBALL ?? packWorkingTree(work);
+    // What README.md tells a user to do: a new project, ESM, the tarball, a compiler.
+    ok(run(NPM, ['init', '-y'], template), 'npm init -y');
+    ok(run(NPM, ['pkg', 'set', 'type=module'], template), 'npm pkg set type=module');
+    const typescript = `typescript@${versionOf(join(repoRoot, 'node_modules', 'typescript'))}`;
+    const nodeTypes = `@types/node@${versionOf(join(repoRoot, 'node_modules', '@types', 'node'))}`;
+    offline = installConsumer(template, [tarball, typescript, nodeTypes], 'doc-run');
+    if (offline !== undefined) return;
+    runInstallScripts(template);
+    cpSync(tarball, join(template, basename(tarball)));
+  }, 600_000);
+
+  afterAll(() => {
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const doc of documents) {
+    const name = relative(repoRoot, doc);
+    const blocks = docBlocks(doc, readFileSync(doc, 'utf8')).filter(
+      (b) =>
+        (RUN_LANGUAGES.has(b.lang) || b.marker.unit) &&
+        (b.marker.skip === undefined || b.marker.skip === 'ci-workflow'),
+    );
+    if (blocks.length === 0) console.warn(`doc-run: skipped — ${name} has no runnable example`);
+    it.skipIf(blocks.length === 0)(
+      `${name}: ${blocks.length} examples run as written`,
+      async (ctx) => {
+        if (offline !== undefined) ctx.skip(offline);
+        const dir = join(work, name.replace(/[/.]/g, '-'));
+        mkdirSync(dir);
+        for (const entry of readdirSync(template))
+          if (entry === 'node_modules') symlinkSync(join(template, entry), join(dir, entry), 'dir');
+          else cpSync(join(template, entry), join(dir, entry));
+        writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+        const project = new DocProject(dir);
+        try {
+          for (const block of blocks) await runBlock(project, block);
+          project.compile();
+        } finally {
+          await project.close();
+        }
+        expect(blocks.length).toBeGreaterThan(0);
+      },
+      600_000,
+    );
+  }
+}
