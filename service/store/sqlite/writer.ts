@@ -89,6 +89,9 @@ class ThreadedWriter implements SqliteWriter {
       const worker = this.worker;
       if (worker === undefined) return resolve();
       worker.once('exit', () => resolve());
+      // Held until the thread has committed the last writes and exited: with nothing else to do,
+      // the process would otherwise end first, the last batch with it.
+      worker.ref();
       if (this.posting !== undefined) clearImmediate(this.posting);
       this.post();
       worker.postMessage({ close: true });
