@@ -24,7 +24,7 @@ import {
 import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
-import { bounded, hideAll, reportersOf, strings, url } from './replay.js';
+import { bounded, hideAll, reportersOf, sendableOperations, strings, url } from './replay.js';
 
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
 const MODES = ['valid', 'invalid'] as const;
@@ -97,14 +97,7 @@ export function validateFuzzArgs(args: Record<string, unknown>): FuzzCommandOpti
   const wsdl = args.wsdl;
   if (typeof wsdl !== 'string' || wsdl.trim() === '')
     throw new UsageError('fuzz needs the contract: smskit fuzz --wsdl FILE|URL --target URL');
-  const operations = strings(args.operations).filter((o) => o !== '');
-  const allowWrites = args['allow-writes'] === true;
-  if (!allowWrites && operations.length === 0)
-    throw new UsageError(
-      'fuzzing sends requests that may change data on the target: give --allow-writes, or --operations with the operations that are safe to send',
-    );
-  if (allowWrites && operations.length > 0)
-    throw new UsageError('--allow-writes and --operations cannot be used together');
+  const { allowWrites, operations } = sendableOperations(args, 'fuzzing sends requests that');
   if (args['wsse-user'] !== undefined)
     throw new UsageError('--wsse-user: fuzz sends the SOAP headers the contract declares');
   const path = args.path;

@@ -84,18 +84,31 @@ export function reportersOf(args: Record<string, unknown>): ReplayCommandOptions
   return reporters;
 }
 
-export function validateReplayOptions(args: Record<string, unknown>): ReplayCommandOptions {
-  const dir = args.dir;
-  if (typeof dir !== 'string' || dir.trim() === '')
-    throw new UsageError('replay needs the recording folder: smskit replay DIR --target URL');
+/**
+ * What a command that sends requests to someone else's server may send: every operation only
+ * with --allow-writes, else just the --operations named safe, never both. `sends` opens the
+ * refusal: what the command sends, up to "may change data".
+ */
+export function sendableOperations(
+  args: Record<string, unknown>,
+  sends: string,
+): { allowWrites: boolean; operations: string[] } {
   const operations = strings(args.operations).filter((o) => o !== '');
   const allowWrites = args['allow-writes'] === true;
   if (!allowWrites && operations.length === 0)
     throw new UsageError(
-      'a replay sends recorded requests, which may change data on the target: give --allow-writes, or --operations with the operations that are safe to send',
+      `${sends} may change data on the target: give --allow-writes, or --operations with the operations that are safe to send`,
     );
   if (allowWrites && operations.length > 0)
     throw new UsageError('--allow-writes and --operations cannot be used together');
+  return { allowWrites, operations };
+}
+
+export function validateReplayOptions(args: Record<string, unknown>): ReplayCommandOptions {
+  const dir = args.dir;
+  if (typeof dir !== 'string' || dir.trim() === '')
+    throw new UsageError('replay needs the recording folder: smskit replay DIR --target URL');
+  const { allowWrites, operations } = sendableOperations(args, 'a replay sends recorded requests, which');
   if (args['wsse-user'] !== undefined)
     throw new UsageError('--wsse-user: replay sends the recorded SOAP headers as they are');
   const baseline = args.baseline;

@@ -4,6 +4,7 @@
  * boolean in PostgreSQL; `Flag` takes both.
  */
 import type { Encoding } from '../sms/segments.js';
+import type { ClaimedMessage } from './delivery.js';
 import type { AccountRow, HistoryChange, HistoryEvent, MessageState, StoredMessage } from './records.js';
 
 type Flag = number | boolean;
@@ -124,4 +125,33 @@ export function historyOf(message: StoredMessage, events: readonly EventColumns[
     text: 'accepted from the client',
   };
   return [accepted, ...events.map(eventFromRow)];
+}
+
+/** A claimed message's columns, as a claim's RETURNING gives them (`attempts` already counts this one). */
+export interface ClaimedColumns {
+  id: string;
+  created_at: number;
+  smsto: string;
+  carrier_code: string;
+  smsmsg: string;
+  encoding: Encoding;
+  segments: number;
+  port: number | null;
+  attempts: number;
+  possible_duplicate: Flag;
+}
+
+export function claimedFromRow(row: ClaimedColumns): ClaimedMessage {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    smsto: row.smsto,
+    carrierCode: row.carrier_code,
+    smsmsg: row.smsmsg,
+    encoding: row.encoding,
+    segments: row.segments,
+    port: row.port,
+    attempt: row.attempts,
+    possibleDuplicate: isSet(row.possible_duplicate),
+  };
 }

@@ -18,21 +18,10 @@
  *   first, so one of them always sees the other's row: the receipt is never lost in between.
  */
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
-import type { Encoding } from '../../sms/segments.js';
 import type { Queryable } from './connect.js';
+import { type ClaimedColumns, claimedFromRow } from '../rows.js';
 
-interface ClaimedRecord {
-  id: string;
-  created_at: number;
-  smsto: string;
-  carrier_code: string;
-  smsmsg: string;
-  encoding: Encoding;
-  segments: number;
-  port: number | null;
-  attempts: number;
-  possible_duplicate: boolean;
-}
+type ClaimedRecord = ClaimedColumns;
 
 const EVENT_COLUMNS = 'message_id, at, state, attempt, route, smsc_id, code, text';
 
@@ -68,18 +57,7 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
       request.leaseUntil,
     ],
   });
-  return rows.map((row) => ({
-    id: row.id,
-    createdAt: row.created_at,
-    smsto: row.smsto,
-    carrierCode: row.carrier_code,
-    smsmsg: row.smsmsg,
-    encoding: row.encoding,
-    segments: row.segments,
-    port: row.port,
-    attempt: row.attempts,
-    possibleDuplicate: row.possible_duplicate,
-  }));
+  return rows.map(claimedFromRow);
 }
 
 export async function renewLeases(db: Queryable, owner: string, leaseUntil: number): Promise<void> {

@@ -4,8 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { ClaimedMessage, ClaimRequest, CarrierSelection, DeliveryChange } from '../delivery.js';
-import type { Encoding } from '../../sms/segments.js';
 import { firstIdAt } from '../ids.js';
+import { type ClaimedColumns, claimedFromRow } from '../rows.js';
 
 export interface SqliteDelivery {
   claim(request: ClaimRequest): ClaimedMessage[];
@@ -15,18 +15,7 @@ export interface SqliteDelivery {
   expireOverdue(createdBefore: number, now: number): number;
 }
 
-interface QueuedRecord {
-  id: string;
-  created_at: number;
-  smsto: string;
-  carrier_code: string;
-  smsmsg: string;
-  encoding: Encoding;
-  segments: number;
-  port: number | null;
-  attempts: number;
-  possible_duplicate: number;
-}
+type QueuedRecord = ClaimedColumns;
 
 interface EventRow {
   message_id: string;
@@ -83,18 +72,7 @@ class SqliteDeliveryStatements implements SqliteDelivery {
     // RETURNING gives no order: acceptance order is the id's.
     rows.sort((a, b) => (a.id < b.id ? -1 : 1));
     this.claimEvents.run(now, route, JSON.stringify(rows.map((row) => [row.id, row.attempts])));
-    return rows.map((row) => ({
-      id: row.id,
-      createdAt: row.created_at,
-      smsto: row.smsto,
-      carrierCode: row.carrier_code,
-      smsmsg: row.smsmsg,
-      encoding: row.encoding,
-      segments: row.segments,
-      port: row.port,
-      attempt: row.attempts,
-      possibleDuplicate: row.possible_duplicate === 1,
-    }));
+    return rows.map(claimedFromRow);
   }
 
   apply(batch: readonly DeliveryChange[]): boolean[] {
