@@ -66,7 +66,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     findOutbox: (query) => read('cannot read the outbox', (c) => c.queries.findOutbox(query)),
     historyAfter: (seq, limit) => read('cannot read the history', (c) => c.queries.historyAfter(seq, limit)),
     lastHistorySeq: () => read('cannot read the history', (c) => c.queries.lastHistorySeq()),
-    pruneOutbox: (before, mode) => read('cannot prune the outbox', (c) => c.queries.pruneOutbox(before, mode)),
+    pruneOutbox: (before, mode) =>
+      writer === undefined
+        ? read('cannot prune the outbox', (c) => c.queries.pruneOutbox(before, mode))
+        : writer.write('pruneOutbox', before, mode),
     async close() {
       if (connection.closed) return;
       connection.closed = true;

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { ClaimedMessage, ClaimRequest, DeliveryChange, ReceiptTimeout } from '../delivery.js';
 import type { SqliteDelivery } from './delivery.js';
 import type { toInsertRow } from './outbox.js';
+import type { PruneMode, SqliteOutboxQueries } from './outbox-query.js';
 import { timeOutReceiptsOnSqlite } from './receipt-timeout.js';
 
 type InsertRow = ReturnType<typeof toInsertRow>;
@@ -17,6 +18,7 @@ export interface WriteTarget {
   readonly db: Database.Database;
   readonly insertRows: (rows: readonly InsertRow[]) => void;
   readonly delivery: SqliteDelivery;
+  readonly queries: SqliteOutboxQueries;
 }
 
 export interface WriteOps {
@@ -27,6 +29,8 @@ export interface WriteOps {
   recoverExpiredLeases(now: number): number;
   expireOverdue(createdBefore: number, now: number): number;
   timeOutReceipts(request: ReceiptTimeout): number;
+  /** Retention: a long transaction, so it waits its turn with the other writes rather than racing them for the lock. */
+  pruneOutbox(before: number, mode: PruneMode): number;
 }
 
 export type WriteOp = keyof WriteOps;
@@ -40,6 +44,7 @@ export const WRITE_FAILURE: Readonly<Record<WriteOp, string>> = {
   recoverExpiredLeases: 'cannot take back stale messages',
   expireOverdue: 'cannot expire messages',
   timeOutReceipts: 'cannot time out receipts',
+  pruneOutbox: 'cannot prune the outbox',
 };
 
 /** Whether the op is acceptance (durable at `durability`) or a delivery change (at `deliveryDurability`). */
@@ -65,5 +70,7 @@ export function runWriteOp(c: WriteTarget, op: WriteOp, args: readonly unknown[]
       return d.expireOverdue(args[0] as number, args[1] as number);
     case 'timeOutReceipts':
       return timeOutReceiptsOnSqlite(c.db, args[0] as ReceiptTimeout);
+    case 'pruneOutbox':
+      return c.queries.pruneOutbox(args[0] as number, args[1] as PruneMode);
   }
 }
