@@ -22,6 +22,7 @@ import { builtInWsdlPath } from '../built-in-contract.js';
 import { CONFORMANCE_DEFAULTS } from '../conformance-defaults.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { interruptOnSigint } from '../interrupt.js';
 import {
   asFlagError,
   type NetworkFlags,
@@ -107,13 +108,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
         ? { ...withHosts, contractNetwork: network }
         : { ...withHosts, network };
   const { executeConformance } = await import('../conformance/execute.js');
-  const interrupt = new AbortController();
-  const onSigint = (): void => {
-    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write('\nsmskit: interrupted: stopping (Ctrl-C again to quit at once)\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const interrupt = interruptOnSigint('stopping');
   try {
     const outcome = await executeConformance(options, {
       stdout: (text) => void process.stdout.write(text),
@@ -135,7 +130,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     // The runtime names a malformed network option (`options.tls: the key is encrypted…`): name the flag.
     throw asFlagError(error);
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.dispose();
   }
 }
 

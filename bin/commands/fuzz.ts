@@ -14,6 +14,7 @@ import { REPORTERS } from '../../report/names.js';
 import { CliError, UsageError } from '../cli-error.js';
 import { readContractWith, validateImportHosts, withContractFlags } from '../contract-flags.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { interruptOnSigint } from '../interrupt.js';
 import {
   asFlagError,
   networkStdinReaders,
@@ -212,13 +213,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     if (error instanceof fuzz.FuzzError) throw new CliError(error.message);
     throw error;
   }
-  const interrupt = new AbortController();
-  const onSigint = (): void => {
-    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write('\nsmskit: interrupted: finishing the requests in flight (Ctrl-C again to quit at once)\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const interrupt = interruptOnSigint('finishing the requests in flight');
   let report: Report;
   try {
     report = await fuzz.runFuzz({
@@ -250,7 +245,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     if (error instanceof fuzz.FuzzError) throw new CliError(error.message);
     throw asFlagError(error);
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.dispose();
   }
   writeReports(options, report, fuzz);
   return exitCodeOf(options, report, fuzz);

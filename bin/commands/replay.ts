@@ -13,6 +13,7 @@ import type { Argv } from 'yargs';
 import { REPORTERS, type ReporterName } from '../../report/names.js';
 import { CliError, UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { interruptOnSigint } from '../interrupt.js';
 import {
   asFlagError,
   networkStdinReaders,
@@ -237,13 +238,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     if (error instanceof migrate.RecordingError) throw new CliError(error.message);
     throw error;
   }
-  const interrupt = new AbortController();
-  const onSigint = (): void => {
-    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write('\nsmskit: interrupted: finishing the requests in flight (Ctrl-C again to quit at once)\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const interrupt = interruptOnSigint('finishing the requests in flight');
   let report: Awaited<ReturnType<typeof migrate.replay>>;
   try {
     report = await migrate.replay({
@@ -271,7 +266,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } catch (error) {
     throw asFlagError(error);
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.dispose();
   }
   const written = writeBaseline(options, report, migrate);
   writeReports(options, written, migrate);
