@@ -167,7 +167,7 @@ describe('bench instruments', () => {
 
   it("Kannel's configuration says what the section promises: spool store, one transceiver, 10 pending", () => {
     const conf = kannelConfig({
-      dir: '/tmp/k',
+      dir: join(dir, 'kannel'),
       smscPort: 2775,
       systemId: 'bench',
       password: 'bench123',
