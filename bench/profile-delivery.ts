@@ -13,10 +13,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { sendRequest } from './lib/payloads.js';
 import { cpuSeconds, installCleanup, killAll, stopChild } from './lib/procs.js';
-import { ACCOUNT_INPUT, startService } from './lib/serve.js';
+import { startService } from './lib/serve.js';
 import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from './lib/smsc.js';
+import { sendCount } from './sections/delivery.js';
 
 installCleanup();
 const args = process.argv.slice(2);
@@ -71,24 +71,6 @@ function perMessage(summary: string, count: number): string {
   return lines.join(', ');
 }
 
-async function sendAll(origin: string, count: number, concurrency: number): Promise<void> {
-  const request = sendRequest('http-post', ACCOUNT_INPUT);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < count) {
-      next++;
-      const response = await fetch(origin + request.path, {
-        method: 'POST',
-        headers: request.headers,
-        body: request.body ?? null,
-      });
-      await response.text();
-      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
-
 function openCount(db: string): number {
   const handle = new Database(db, { readonly: true });
   try {
@@ -110,14 +92,14 @@ try {
   const service = await startService(['--routes', routes], ROUTES_ENV, dir);
   service.child.stderr?.pipe(process.stderr);
   // A warm-up message pays the password check and the bind before the clock starts.
-  await sendAll(service.origin, 1, 1);
+  await sendCount(service.origin, 1, 1);
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu0 = { serve: cpuSeconds(service.child.pid) ?? 0, smsc: cpuSeconds(smsc.pid) ?? 0 };
   const threads0 = threadCpu(service.child.pid!);
   const tracer = traced ? traceSyscalls(service.child.pid!, join(dir, 'strace.txt')) : undefined;
   if (tracer !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
   const started = performance.now();
-  await sendAll(service.origin, messages, 32);
+  await sendCount(service.origin, messages, 32);
   const accepted = performance.now();
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();

@@ -97,7 +97,7 @@ async function waitUntilFinal(db: string, expected: number, timeoutMs: number): 
 }
 
 /** Sends `count` messages over HTTP POST, `concurrency` at a time; returns how many were acknowledged. */
-async function sendCount(origin: string, count: number, concurrency: number): Promise<number> {
+export async function sendCount(origin: string, count: number, concurrency: number): Promise<number> {
   const request = sendRequest('http-post', ACCOUNT_INPUT);
   let next = 0;
   let ok = 0;

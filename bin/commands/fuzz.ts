@@ -8,7 +8,6 @@
  * Safety is explicit, as for replay: fuzzing sends requests that may change data, so it needs
  * --allow-writes or an --operations allow-list; --concurrency and --rate bound the load.
  */
-import { writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { REPORTERS } from '../../report/names.js';
 import { CliError, UsageError } from '../cli-error.js';
@@ -25,7 +24,7 @@ import {
 import { assertOneStdinReader } from '../secret-input.js';
 import { toolVersion } from '../tool-version.js';
 import type { CliCommand } from './command.js';
-import { bounded, hideAll, reportersOf, sendableOperations, strings, url } from './replay.js';
+import { bounded, hideAll, reportersOf, sendableOperations, strings, url, writeReports } from './replay.js';
 
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
 const MODES = ['valid', 'invalid'] as const;
@@ -247,18 +246,8 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } finally {
     interrupt.dispose();
   }
-  writeReports(options, report, fuzz);
+  writeReports(options.reporters, report, fuzz.renderFuzzReport, fuzz.summaryLine);
   return exitCodeOf(options, report, fuzz);
-}
-
-function writeReports(options: FuzzCommandOptions, report: Report, fuzz: Fuzz): void {
-  for (const reporter of options.reporters) {
-    const text = fuzz.renderFuzzReport(reporter.name, report);
-    if (reporter.out === undefined) process.stdout.write(text);
-    else writeFileSync(reporter.out, text);
-  }
-  if (!options.reporters.some((r) => r.name === 'pretty' && r.out === undefined))
-    process.stderr.write(`${fuzz.summaryLine(report)}\n`);
 }
 
 function exitCodeOf(options: FuzzCommandOptions, report: Report, fuzz: Fuzz): number {

@@ -67,6 +67,25 @@ export function bounded(
   return value;
 }
 
+/**
+ * Each reporter's text to its file or to standard output, and the one-line summary on standard
+ * error unless the pretty report already went to standard output.
+ */
+export function writeReports<R>(
+  reporters: ReplayCommandOptions['reporters'],
+  report: R,
+  render: (name: ReporterName, report: R) => string,
+  summaryLine: (report: R) => string,
+): void {
+  for (const reporter of reporters) {
+    const text = render(reporter.name, report);
+    if (reporter.out === undefined) process.stdout.write(text);
+    else writeFileSync(reporter.out, text);
+  }
+  if (!reporters.some((r) => r.name === 'pretty' && r.out === undefined))
+    process.stderr.write(`${summaryLine(report)}\n`);
+}
+
 /** `--reporter` and `--out`, paired: at most one reporter writes to standard output. */
 export function reportersOf(args: Record<string, unknown>): ReplayCommandOptions['reporters'] {
   const names = [...new Set(strings(args.reporter ?? 'pretty'))];
@@ -269,22 +288,12 @@ async function run(args: Record<string, unknown>): Promise<number> {
     interrupt.dispose();
   }
   const written = writeBaseline(options, report, migrate);
-  writeReports(options, written, migrate);
+  writeReports(options.reporters, written, migrate.renderReplayReport, migrate.summaryLine);
   return exitCodeOf(options, written);
 }
 
 type Migrate = typeof import('../../migrate/index.js');
 type Report = Awaited<ReturnType<Migrate['replay']>>;
-
-function writeReports(options: ReplayCommandOptions, report: Report, migrate: Migrate): void {
-  for (const reporter of options.reporters) {
-    const text = migrate.renderReplayReport(reporter.name, report);
-    if (reporter.out === undefined) process.stdout.write(text);
-    else writeFileSync(reporter.out, text);
-  }
-  if (!options.reporters.some((r) => r.name === 'pretty' && r.out === undefined))
-    process.stderr.write(`${migrate.summaryLine(report)}\n`);
-}
 
 /** `--write-baseline` after a run that was not interrupted: the file, and the report saying so. */
 function writeBaseline(options: ReplayCommandOptions, report: Report, migrate: Migrate): Report {

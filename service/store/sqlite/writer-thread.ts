@@ -5,8 +5,9 @@
  * transaction (acceptance and delivery changes share the fsync: ./connection.ts `writeTogether`).
  *
  * Messages in: arrays of `{ seq, op, args }` (an op of ./write-ops.ts) and `{ close: true }`. Out:
- * `{ seq, value }` or `{ seq, error }` after the batch's COMMIT returned, `{ ready: true }` once the
- * connection is open, `{ closed: true }` after the last batch and the connection's close.
+ * an array of `{ seq, value }` or `{ seq, error }` per batch, after its COMMIT returned, and
+ * `{ failed }` when the database cannot be opened. After `close` the thread commits what it has,
+ * closes the connection and ends (the event loop's side waits for its exit).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StorageError } from '../../errors.js';
@@ -30,10 +31,8 @@ export interface SerializedStorageError {
   readonly driverCode: string | undefined;
 }
 
-export type WriterNotice =
-  | { readonly ready: true }
-  | { readonly closed: true }
-  | { readonly failed: SerializedStorageError };
+/** The thread could not open the database: every write waiting fails with this. */
+export type WriterNotice = { readonly failed: SerializedStorageError };
 
 function serialize(error: StorageError): SerializedStorageError {
   return { code: error.code, message: error.message, driverCode: error.driverCode };
@@ -66,7 +65,6 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
     if (closing) {
       connection.closed = true;
       connection.close();
-      port.postMessage({ closed: true } satisfies WriterNotice);
       port.close();
     }
   };
@@ -79,7 +77,6 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
       setImmediate(commit);
     }
   });
-  port.postMessage({ ready: true } satisfies WriterNotice);
 }
 
 if (parentPort !== null) main(parentPort, workerData as ConnectionOptions);
