@@ -3,7 +3,7 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,store,record,gateway,backlog,fuzz] [--before REF]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,callbacks,store,record,gateway,backlog,fuzz] [--before REF]
  *
  * --before REF: the server and client sections also run the generated server and client of
  * commit REF (a temporary worktree: lib/before.ts), so a change shows before/after in one run.
@@ -27,6 +27,7 @@ import { runRichSection } from './sections/rich.js';
 import { runServerSection } from './sections/server.js';
 import { runServiceSection } from './sections/service.js';
 import { runDeliverySection } from './sections/delivery.js';
+import { runCallbacksSection } from './sections/callbacks.js';
 import { runFuzzSection } from './sections/fuzz.js';
 import { runStoreSection } from './sections/store.js';
 import { runGatewaySection } from './sections/gateway.js';
@@ -41,6 +42,7 @@ const SECTIONS = [
   'generator',
   'conformance',
   'delivery',
+  'callbacks',
   'store',
   'record',
   'gateway',
@@ -191,6 +193,10 @@ async function main(): Promise<number> {
   if (only.has('delivery')) {
     log('delivery: smskit serve --routes over SMPP to the SMSC simulator, window 10');
     await section('delivery', rows, figures, errors, () => runDeliverySection(settings, log));
+  }
+  if (only.has('callbacks')) {
+    log('callbacks: delivery with a signed callback per state change (receiver fast, or answering in 1 s) vs none');
+    await section('callbacks', rows, figures, errors, () => runCallbacksSection(settings, log));
   }
   if (only.has('store')) {
     log('store: acknowledged msg/s with delivery on, one instance on SQLite vs one and two on PostgreSQL');

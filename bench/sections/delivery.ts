@@ -31,6 +31,8 @@ interface Timeline {
   readonly p50AcceptedMs: number;
   readonly p99AcceptedMs: number;
   readonly submitPerSecond: number;
+  /** When the last message's receipt was recorded (ms since the epoch). */
+  readonly lastDeliveredAt: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -74,6 +76,7 @@ function timeline(db: string): Timeline {
       p50AcceptedMs: percentile(latencies, 50),
       p99AcceptedMs: percentile(latencies, 99),
       submitPerSecond: (paced.length - 1) / pacedSpan,
+      lastDeliveredAt: lastOf('delivered'),
     };
   } finally {
     handle.close();
@@ -122,14 +125,31 @@ type Load =
   | { readonly kind: 'timed'; readonly seconds: number; readonly connections: number }
   | { readonly kind: 'count'; readonly count: number };
 
-async function run(throughput: number, loadSpec: Load, stateDurability: 'normal' | 'full' = 'normal') {
+export type { Load, Timeline };
+
+/**
+ * One delivery run on a fresh database. `serveArgs` are added to serve's; `ready` runs once the
+ * service listens and before the load starts (the callbacks section gives the account its receiver).
+ */
+export async function run(
+  throughput: number,
+  loadSpec: Load,
+  stateDurability: 'normal' | 'full' = 'normal',
+  extra: {
+    serveArgs?: readonly string[];
+    ready?: (db: string) => Promise<void>;
+    /** Runs once every message is final, before the service stops (e.g. waits for the callbacks). */
+    final?: (acknowledged: number) => Promise<void>;
+  } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-bench-delivery-'));
   const smsc = await forkBenchSmsc();
   try {
     const routes = writeBenchRoutes(dir, await smscPort(smsc), { throughput, stateDurability });
-    const service = await startService(['--routes', routes], ROUTES_ENV, dir);
+    const service = await startService(['--routes', routes, ...(extra.serveArgs ?? [])], ROUTES_ENV, dir);
     const load = await startLoadGenerator();
     try {
+      await extra.ready?.(service.db);
       const r =
         loadSpec.kind === 'timed'
           ? await load.run({
@@ -146,6 +166,7 @@ async function run(throughput: number, loadSpec: Load, stateDurability: 'normal'
             };
       if (r.failures > 0) throw new Error(`${r.failures} failed requests under load`);
       await waitUntilFinal(service.db, r.ok, 120_000 + (throughput > 0 ? (r.ok / throughput) * 1000 : 0));
+      await extra.final?.(r.ok);
       await service.stop();
       return { acceptedRps: r.rps, acknowledged: r.ok, p99HttpMs: r.p99Ms, timeline: timeline(service.db) };
     } finally {

@@ -1,0 +1,118 @@
+/**
+ * The callbacks section: what telling the sending application about every state change costs
+ * delivery. The delivery section's run (HTTP POST load for a few seconds, SMPP to the simulator,
+ * receipts on) three ways, in interleaved rounds so the machine's drift falls on all three alike:
+ *   - no callback URL on the account (the baseline);
+ *   - a receiver that answers at once (one signed POST per state change: sending, accepted,
+ *     delivered);
+ *   - a receiver that answers after 1 s (callbacks pile up in flight; delivery must not wait).
+ * Figures: end-to-end delivered msg/s of each (median over the rounds), their ratios to the
+ * baseline, and for the fast receiver the time from the last delivery until the last callback
+ * arrived (the queue drains behind delivery, not far behind it).
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { ask, forkChild, nextMessage, stopChild } from '../lib/procs.js';
+import { ratioRow, type Row, type Settings } from '../lib/report.js';
+import { ACCOUNT_INPUT, runCli } from '../lib/serve.js';
+import { run } from './delivery.js';
+
+type Mode = 'none' | 'fast' | 'slow';
+const MODES: readonly Mode[] = ['none', 'fast', 'slow'];
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+
+interface Receiver {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+async function startReceiver(delayMs: number): Promise<Receiver> {
+  const child = await forkChild('callback-receiver.ts', [String(delayMs)]);
+  const { port } = await nextMessage<{ port: number }>(child, 30_000, 'callback receiver');
+  return { child, url: `http://127.0.0.1:${port}/callbacks` };
+}
+
+const received = (receiver: Receiver) =>
+  ask<{ received: number; lastAt: number }>(receiver.child, {}, 10_000, 'callback receiver');
+
+async function setCallback(db: string, url: string): Promise<void> {
+  const args = ['account', 'set', '--db', db, '--email', ACCOUNT_INPUT.emailAddress, '--callback-url', url];
+  const result = await runCli([...args, '--allow-http-callback', '--callback-secret', SECRET]);
+  if (result.code !== 0) throw new Error(`smskit account set --callback-url failed: ${result.stderr}`);
+}
+
+/** Waits until the receiver has `expected` callbacks (the fast receiver only: the slow one is not waited for). */
+async function waitForCallbacks(receiver: Receiver, expected: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await received(receiver);
+    if (now.received >= expected) return now.lastAt;
+    if (Date.now() > deadline) throw new Error(`${now.received} of ${expected} callbacks after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+interface Round {
+  readonly endToEnd: number;
+  /** Fast receiver only: last callback − last delivery (ms). */
+  readonly lagMs?: number;
+}
+
+async function runMode(mode: Mode, settings: Settings, receivers: Record<'fast' | 'slow', Receiver>): Promise<Round> {
+  const receiver = mode === 'none' ? undefined : receivers[mode];
+  const before = receiver === undefined ? 0 : (await received(receiver)).received;
+  let lastCallbackAt = 0;
+  const result = await run(
+    0,
+    { kind: 'timed', seconds: settings.seconds, connections: settings.connections },
+    'normal',
+    {
+      serveArgs: ['--allow-private-callbacks'],
+      ...(receiver === undefined ? {} : { ready: (db: string) => setCallback(db, receiver.url) }),
+      ...(mode === 'fast'
+        ? {
+            final: async (acknowledged: number) => {
+              lastCallbackAt = await waitForCallbacks(receivers.fast, before + acknowledged * 3, 120_000);
+            },
+          }
+        : {}),
+    },
+  );
+  const t = result.timeline;
+  return { endToEnd: t.endToEndPerSecond, ...(mode === 'fast' ? { lagMs: lastCallbackAt - t.lastDeliveredAt } : {}) };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+export async function runCallbacksSection(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
+  const receivers = { fast: await startReceiver(0), slow: await startReceiver(1_000) };
+  const rounds: Record<Mode, Round[]> = { none: [], fast: [], slow: [] };
+  try {
+    for (let round = 0; round < Math.max(1, settings.rounds); round++) {
+      for (const mode of MODES) {
+        const r = await runMode(mode, settings, receivers);
+        rounds[mode].push(r);
+        const lag = r.lagMs === undefined ? '' : `, last callback ${Math.round(r.lagMs)} ms after the last delivery`;
+        log(`  callbacks ${mode}, round ${round + 1}: end to end ${Math.round(r.endToEnd)} msg/s${lag}`);
+      }
+    }
+  } finally {
+    await stopChild(receivers.fast.child);
+    await stopChild(receivers.slow.child);
+  }
+  const figure = (mode: Mode) => median(rounds[mode].map((r) => r.endToEnd));
+  const base = { section: 'callbacks', unit: 'msg/s', peer: 'no callbacks', peerFigure: figure('none') };
+  const lag = median(rounds.fast.map((r) => r.lagMs ?? Number.NaN));
+  const rows: Row[] = [
+    ratioRow({ ...base, name: 'delivered, a callback per state change', figure: figure('fast') }, { min: 0.9 }),
+    ratioRow({ ...base, name: 'delivered, the receiver answering in 1 s', figure: figure('slow') }, { min: 0.95 }),
+    { section: 'callbacks', name: 'last callback after the last delivery', figure: lag, unit: 'ms' },
+  ];
+  return { rows, figures: { rounds } };
+}
