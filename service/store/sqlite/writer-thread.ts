@@ -4,8 +4,8 @@
  * write that arrives while the previous batch commits is committed with the next one, as one
  * transaction (acceptance and delivery changes share the fsync: ./connection.ts `writeTogether`).
  *
- * Messages in: arrays of `{ seq, op, args }` (an op of ./write-ops.ts) and `{ close: true }`. Out:
- * an array of `{ seq, value }` or `{ seq, error }` per batch, after its COMMIT returned, and
+ * Messages in: JSON arrays of `{ seq, op, args }` (an op of ./write-ops.ts) and `{ close: true }`.
+ * Out: a JSON array of `{ seq, value }` or `{ seq, error }` per batch, after its COMMIT returned, and
  * `{ failed }` when the database cannot be opened. After `close` the thread commits what it has,
  * closes the connection and ends (the event loop's side waits for its exit).
  */
@@ -60,7 +60,7 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
     pending = [];
     if (batch.length > 0) {
       const outcomes = connection.writeTogether(batch);
-      port.postMessage(batch.map((request, index) => reply(request.seq, outcomes[index]!)));
+      port.postMessage(JSON.stringify(batch.map((request, index) => reply(request.seq, outcomes[index]!))));
     }
     if (closing) {
       connection.closed = true;
@@ -68,9 +68,9 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
       port.close();
     }
   };
-  port.on('message', (message: readonly WriteRequest[] | { close: true }) => {
-    if ('close' in message) closing = true;
-    else pending.push(...message);
+  port.on('message', (message: string | { close: true }) => {
+    if (typeof message !== 'string') closing = true;
+    else pending.push(...(JSON.parse(message) as WriteRequest[]));
     // The end of this turn: every request posted together is committed together.
     if (!scheduled) {
       scheduled = true;

@@ -81,7 +81,9 @@ class ThreadedWriter implements SqliteWriter {
     this.posting = undefined;
     const requests = this.outgoing;
     this.outgoing = [];
-    if (requests.length > 0) this.worker?.postMessage(requests);
+    // As JSON text: the requests are plain data, and V8 writes and reads a batch of them as JSON
+    // in under half the time its structured clone (what postMessage does with objects) takes.
+    if (requests.length > 0) this.worker?.postMessage(JSON.stringify(requests));
   }
 
   close(): Promise<void> {
@@ -110,8 +112,8 @@ class ThreadedWriter implements SqliteWriter {
       ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }),
     };
     const worker = new Worker(entry.source, { eval: entry.eval, workerData });
-    worker.on('message', (message: WriteReply[] | WriterNotice) => {
-      if (Array.isArray(message)) for (const reply of message) this.settle(reply);
+    worker.on('message', (message: string | WriterNotice) => {
+      if (typeof message === 'string') for (const reply of JSON.parse(message) as WriteReply[]) this.settle(reply);
       else if ('failed' in message) this.failAll(message.failed);
     });
     worker.on('error', (error) => this.failAll(error.message));
