@@ -86,6 +86,8 @@ class SenderLoop {
   private closed = false;
   private held = 0;
   private claiming = false;
+  /** A wake came while a claim was running: claim again right after it. */
+  private wokenWhileClaiming = false;
   private settling = false;
   private pending: CallbackOutcome[] = [];
   private flushQueued = false;
@@ -135,6 +137,10 @@ class SenderLoop {
 
   wake(): void {
     if (!this.running || this.closed || this.immediate !== undefined) return;
+    if (this.claiming) {
+      this.wokenWhileClaiming = true;
+      return;
+    }
     this.immediate = setImmediate(() => {
       this.immediate = undefined;
       void this.claimTurn();
@@ -169,8 +175,11 @@ class SenderLoop {
   private async claimTurn(): Promise<void> {
     if (this.closed || this.claiming) return;
     const limit = Math.min(this.settings.batchSize, this.room);
-    if (limit <= 0) return; // a settle wakes the loop
+    // While many are held, wait for a quarter of the places to free up: fewer, larger claims
+    // (each is a query), and the settles that free them wake the loop.
+    if (limit <= 0 || (this.held > 0 && limit < this.settings.concurrency / 2)) return;
     this.claiming = true;
+    this.wokenWhileClaiming = false;
     let events: CallbackEvent[] = [];
     const now = this.clock();
     try {
@@ -189,7 +198,7 @@ class SenderLoop {
     if (this.closed) return this.giveBack(events);
     this.held += events.length;
     for (const event of events) void this.send(event, now).then((outcome) => this.record(outcome));
-    if (events.length === limit) this.wake();
+    if (events.length === limit || this.wokenWhileClaiming) this.wake();
     else this.later();
   }
 

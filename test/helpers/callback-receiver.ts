@@ -103,8 +103,16 @@ async function answerWith(res: http.ServerResponse, answer: Answer): Promise<voi
   res.writeHead(answer.status ?? 204, answer.headers);
   if (answer.bodyBytes === undefined) return void res.end();
   const chunk = Buffer.alloc(64 * 1024, 'x');
+  const writable = (): Promise<unknown> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        res.off('drain', done).off('close', done);
+        resolve(undefined);
+      };
+      res.on('drain', done).on('close', done);
+    });
   for (let sent = 0; sent < answer.bodyBytes && !res.destroyed; sent += chunk.length)
-    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!res.write(chunk)) await writable();
   res.end();
 }
 

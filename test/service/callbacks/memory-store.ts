@@ -41,12 +41,21 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
   const claims: number[] = [];
   const disabled: { account: string; reason: string }[] = [];
   let seq = 0;
-  const earliestPending = (messageId: string): number =>
-    Math.min(
-      ...[...rows.values()]
-        .filter((r) => r.state === 'pending' && r.event.messageId === messageId)
-        .map((r) => r.event.seq),
-    );
+  // Each message's pending seqs, ascending: the earliest is the only one a claim may hand out.
+  const pendingOf = new Map<string, number[]>();
+  const earliestPending = (messageId: string): number | undefined => pendingOf.get(messageId)?.[0];
+  const leavePending = (r: Row): void => {
+    const list = pendingOf.get(r.event.messageId) ?? [];
+    const at = list.indexOf(r.event.seq);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) pendingOf.delete(r.event.messageId);
+  };
+  const joinPending = (r: Row): void => {
+    const list = pendingOf.get(r.event.messageId) ?? [];
+    list.push(r.event.seq);
+    list.sort((a, b) => a - b);
+    pendingOf.set(r.event.messageId, list);
+  };
   const listed = (r: Row): QueuedCallback => ({
     seq: r.event.seq,
     messageId: r.event.messageId,
@@ -88,7 +97,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         ...partial,
       };
       previous.set(partial.messageId, partial.state);
-      rows.set(seq, {
+      const row: Row = {
         event,
         dueAt: now,
         tries: 0,
@@ -96,12 +105,14 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         leaseOwner: null,
         leaseUntil: 0,
         lastError: null,
-      });
+      };
+      rows.set(seq, row);
+      joinPending(row);
       return event;
     },
     async claimCallbacks(claim: CallbackClaim) {
       const out: CallbackEvent[] = [];
-      for (const r of [...rows.values()].sort((a, b) => a.event.seq - b.event.seq)) {
+      for (const r of rows.values()) {
         if (out.length >= claim.limit) break;
         if (r.state !== 'pending' || r.dueAt > claim.now) continue;
         if (r.leaseOwner !== null && r.leaseUntil > claim.now) continue;
@@ -119,12 +130,16 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         if (r === undefined || r.leaseOwner !== owner) continue;
         settled.push(o);
         r.leaseOwner = null;
-        if (o.kind === 'sent') rows.delete(o.seq);
-        else {
+        if (o.kind === 'sent') {
+          rows.delete(o.seq);
+          leavePending(r);
+        } else {
           r.tries++;
           r.lastError = o.error;
-          if (o.kind === 'dead') r.state = 'dead';
-          else r.dueAt = o.nextAttemptAt;
+          if (o.kind === 'dead') {
+            r.state = 'dead';
+            leavePending(r);
+          } else r.dueAt = o.nextAttemptAt;
         }
       }
     },
@@ -132,6 +147,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
       disabled.push({ account, reason });
       for (const r of rows.values())
         if (r.event.account === account && r.state === 'pending') {
+          leavePending(r);
           r.state = 'dead';
           r.lastError = reason;
         }
@@ -149,6 +165,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         if (r.state === 'dead' && matches(r, filter)) {
           r.state = 'pending';
           r.dueAt = now;
+          joinPending(r);
           count++;
         }
       return count;
