@@ -23,6 +23,8 @@ export interface CallbackEvent {
   /** The account (accounts.email) and the keyword the message was sent with. */
   readonly account: string;
   readonly keyword: string;
+  /** The message's recipient (E.164): an application knows its messages by it. Never the text. */
+  readonly smsto: string;
   readonly state: MessageState;
   /** The state before this change (`queued` for a message's first change). */
   readonly previousState: MessageState;

@@ -17,6 +17,12 @@ export interface AccountRow {
   readonly lockedUntil?: number | null;
   /** When an administrator last lifted a lockout (ms); servers forget earlier failures. */
   readonly unlockedAt?: number | null;
+  /** Where the account's state changes are posted (docs/status.md); absent/null = no callbacks. */
+  readonly callbackUrl?: string | null;
+  /** The Standard Webhooks secret (`whsec_…`) its callbacks are signed with. Never shown nor logged. */
+  readonly callbackSecret?: string | null;
+  /** When its receiver answered 410 Gone and callbacks were switched off (ms); setting the URL again clears it. */
+  readonly callbacksDisabledAt?: number | null;
 }
 
 /**

@@ -19,6 +19,9 @@ export interface AccountColumns {
   test: Flag;
   locked_until: number | null;
   unlocked_at: number | null;
+  callback_url: string | null;
+  callback_secret: string | null;
+  callbacks_disabled_at: number | null;
 }
 
 export function accountFromRow(row: AccountColumns): AccountRow {
@@ -31,6 +34,9 @@ export function accountFromRow(row: AccountColumns): AccountRow {
     test: isSet(row.test),
     lockedUntil: row.locked_until,
     unlockedAt: row.unlocked_at,
+    callbackUrl: row.callback_url,
+    callbackSecret: row.callback_secret,
+    callbacksDisabledAt: row.callbacks_disabled_at,
   };
 }
 

@@ -4,6 +4,7 @@
  * (several service instances on one database) in ./postgres/.
  */
 import type { StorageError } from '../errors.js';
+import type { CallbackStore } from './callbacks.js';
 import type { DeliveryStore } from './delivery.js';
 import type { AccountChange } from './sqlite/accounts.js';
 import type { OutboxPage } from './sqlite/outbox.js';
@@ -36,6 +37,8 @@ export interface Store {
   /** Called after each committed batch of accepted messages (the delivery engine wakes up). */
   onCommitted(listener: (count: number) => void): () => void;
   readonly delivery: DeliveryStore;
+  /** The queue of state changes to post to each account's receiver (./callbacks.ts). */
+  readonly callbacks: CallbackStore;
   listOutbox(page?: OutboxPage): Promise<StoredMessage[]>;
   countOutbox(): Promise<number>;
   getMessage(id: string): Promise<StoredMessage | undefined>;
@@ -51,7 +54,7 @@ export interface Store {
   lastHistorySeq(): Promise<number>;
   /**
    * Retention: messages created before `before` (ms) that will not be sent again lose their text
-   * (`text`) or are deleted with their history (`messages`). Returns how many.
+   * (`text`) or are deleted with their history and queued callbacks (`messages`). Returns how many.
    */
   pruneOutbox(before: number, mode: PruneMode): Promise<number>;
   getAccount(email: string): Promise<AccountRow | undefined>;

@@ -74,8 +74,18 @@ export function postgresAccounts(db: Queryable, cache?: (read: AccountReader) =>
       kept?.forget(row.email);
       try {
         await db.query(
-          'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES ($1, $2, $3, $4, $5, $6)',
-          [row.email, row.passwordHash, row.keywords.join(' '), row.disabled, row.createdAt, row.test === true],
+          `INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test, callback_url, callback_secret)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            row.email,
+            row.passwordHash,
+            row.keywords.join(' '),
+            row.disabled,
+            row.createdAt,
+            row.test === true,
+            row.callbackUrl ?? null,
+            row.callbackSecret ?? null,
+          ],
         );
       } finally {
         kept?.forget(row.email);
@@ -102,6 +112,9 @@ async function updateRow(db: Queryable, email: string, change: AccountChange): P
     ['test', change.test],
     ['locked_until', change.lockedUntil],
     ['unlocked_at', change.unlockedAt],
+    ['callback_url', change.callbackUrl],
+    ['callback_secret', change.callbackSecret],
+    ['callbacks_disabled_at', change.callbacksDisabledAt],
   ];
   const given = columns.filter(([, value]) => value !== undefined);
   // Nothing to change still answers whether the account exists.

@@ -10,6 +10,7 @@
  */
 import { StorageError } from '../../errors.js';
 import { APPLY_FUNCTION_V1 } from './apply-function.js';
+import { CALLBACK_SCHEMA_V1 } from './callback-schema.js';
 import type { Queryable } from './connect.js';
 
 export const PG_MIGRATIONS: readonly string[] = [
@@ -127,6 +128,11 @@ export const PG_MIGRATIONS: readonly string[] = [
      FOR EACH ROW EXECUTE FUNCTION smskit_account_changed();
    CREATE TRIGGER accounts_truncated AFTER TRUNCATE ON accounts
      FOR EACH STATEMENT EXECUTE FUNCTION smskit_account_changed();`,
+
+  // Callbacks (as SQLite's seventh migration): each account's receiver and signing secret, the
+  // queue of state changes to tell it about, filled by a trigger on the history table in the
+  // change's own transaction, and the function that records a batch of send outcomes.
+  CALLBACK_SCHEMA_V1,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -64,6 +64,7 @@ export function postgresOutboxQueries(pool: Pool, db: Queryable = pool) {
         const pruned = `SELECT id FROM outbox WHERE ${PRUNABLE}`;
         await client.query(`DELETE FROM outbox_events WHERE message_id IN (${pruned})`, bound);
         await client.query(`DELETE FROM outbox_parts WHERE message_id IN (${pruned})`, bound);
+        await client.query(`DELETE FROM callback_queue WHERE message_id IN (${pruned})`, bound);
         const { rowCount } = await client.query(`DELETE FROM outbox WHERE ${PRUNABLE}`, bound);
         return rowCount ?? 0;
       });

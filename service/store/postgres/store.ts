@@ -9,10 +9,12 @@
  */
 import type { Pool } from 'pg';
 import { StorageError } from '../../errors.js';
+import type { CallbackStore } from '../callbacks.js';
 import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
 import { AccountCache } from './account-cache.js';
 import { postgresAccounts } from './accounts.js';
+import { postgresCallbacks } from './callbacks.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { timeOutReceiptsOnPostgres } from './receipt-timeout.js';
@@ -89,6 +91,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
   });
+  // The callback sender's claims and settlements (./callbacks.ts), beside delivery's and never in
+  // its way; a lost settlement only sends an event again, so they need not wait for the WAL flush.
+  const callbackPool = await createPool({
+    url: options.url,
+    poolSize: Math.min(CALLBACK_POOL_SIZE, Math.max(1, Math.floor(options.poolSize ?? CALLBACK_POOL_SIZE))),
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+    applicationName: 'smskit callbacks',
+    settings: { plan_cache_mode: 'force_custom_plan', synchronous_commit: 'off' },
+    onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
+  });
   // One connection that only LISTENs for account changes (./account-cache.ts), opened on the first read.
   const listenerPool = await createPool({
     url: options.url,
@@ -97,11 +110,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     applicationName: 'smskit accounts',
     onIdleError: () => {},
   });
-  return postgresStore({ pool, deliveryPool, listenerPool }, options);
+  return postgresStore({ pool, deliveryPool, callbackPool, listenerPool }, options);
 }
 
 /** The delivery pool's connections: a claim per route, one batch of changes, lease and expiry upkeep. */
 const DELIVERY_POOL_SIZE = 3;
+/** The callback pool's connections: a claim and a settlement at a time, and an operator's re-queue. */
+const CALLBACK_POOL_SIZE = 2;
 
 /** `smskit db migrate` on PostgreSQL: one connection, the migration, closed again. */
 export async function migratePostgres(url: string): Promise<{ from: number; to: number }> {
@@ -136,11 +151,13 @@ interface Pools {
   /** Acceptance, accounts, reads. */
   readonly pool: Pool;
   readonly deliveryPool: Pool;
+  readonly callbackPool: Pool;
   /** The account cache's listener. */
   readonly listenerPool: Pool;
 }
 
-function postgresStore({ pool, deliveryPool, listenerPool }: Pools, options: PostgresStoreOptions): PostgresStore {
+function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresStore {
+  const { pool, deliveryPool, callbackPool, listenerPool } = pools;
   const accounts = postgresAccounts(pool, (read) => new AccountCache(listenerPool, read));
   const outbox = postgresOutbox(pool);
   const queries = postgresOutboxQueries(pool);
@@ -160,6 +177,7 @@ function postgresStore({ pool, deliveryPool, listenerPool }: Pools, options: Pos
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
     delivery: postgresDeliveryStore(deliveryPool, call),
+    callbacks: postgresCallbackStore(postgresCallbacks(callbackPool, pool), call),
     getAccount: (email) => call('cannot read the account', () => accounts.getAccount(email)),
     listAccounts: () => call('cannot list accounts', () => accounts.listAccounts()),
     insertAccount: (row) => call('cannot add the account', () => accounts.insertAccount(row)),
@@ -179,7 +197,7 @@ function postgresStore({ pool, deliveryPool, listenerPool }: Pools, options: Pos
       closed = true;
       await commits.drain();
       await accounts.close();
-      await Promise.all([pool.end(), deliveryPool.end(), listenerPool.end()]);
+      await Promise.all([pool.end(), deliveryPool.end(), callbackPool.end(), listenerPool.end()]);
     },
   };
 }
@@ -206,5 +224,19 @@ function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
       ),
     expireOverdue: (before, now) => call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
     timeOutReceipts: (request) => call('cannot time out receipts', () => timeOutReceiptsOnPostgres(pool, request)),
+  };
+}
+
+/** The callback queue's calls, each with its failure mapped and refused once the store is closed. */
+function postgresCallbackStore(callbacks: CallbackStore, call: Call): CallbackStore {
+  return {
+    claimCallbacks: (claim) => call('cannot claim callbacks to send', () => callbacks.claimCallbacks(claim)),
+    settleCallbacks: (owner, outcomes) =>
+      call('cannot record callback outcomes', () => callbacks.settleCallbacks(owner, outcomes)),
+    disableCallbacks: (account, at, reason) =>
+      call('cannot switch callbacks off', () => callbacks.disableCallbacks(account, at, reason)),
+    retryCallbacks: (filter, now) => call('cannot re-queue callbacks', () => callbacks.retryCallbacks(filter, now)),
+    listCallbacks: (query) => call('cannot list callbacks', () => callbacks.listCallbacks(query)),
+    callbackStats: () => call('cannot count callbacks', () => callbacks.callbackStats()),
   };
 }

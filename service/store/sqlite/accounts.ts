@@ -10,6 +10,10 @@ export interface AccountChange {
   readonly test?: boolean;
   readonly lockedUntil?: number | null;
   readonly unlockedAt?: number | null;
+  /** null removes the account's callbacks (its pending events become dead). */
+  readonly callbackUrl?: string | null;
+  readonly callbackSecret?: string | null;
+  readonly callbacksDisabledAt?: number | null;
 }
 
 export interface SqliteAccounts {
@@ -23,7 +27,8 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
   const get = db.prepare<[string], AccountColumns>('SELECT * FROM accounts WHERE email = ?');
   const all = db.prepare<[], AccountColumns>('SELECT * FROM accounts ORDER BY email');
   const insert = db.prepare(
-    'INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test) VALUES (?, ?, ?, ?, ?, ?)',
+    `INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test, callback_url, callback_secret)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return {
     getAccount: (email) => {
@@ -39,6 +44,8 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
         row.disabled ? 1 : 0,
         row.createdAt,
         row.test === true ? 1 : 0,
+        row.callbackUrl ?? null,
+        row.callbackSecret ?? null,
       );
     },
     updateAccount: (email, change) => {
@@ -62,11 +69,14 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
         sets.push(`${column} = ?`);
         values.push(value ? 1 : 0);
       }
-      const times: Array<[string, number | null | undefined]> = [
+      const settable: Array<[string, string | number | null | undefined]> = [
         ['locked_until', change.lockedUntil],
         ['unlocked_at', change.unlockedAt],
+        ['callback_url', change.callbackUrl],
+        ['callback_secret', change.callbackSecret],
+        ['callbacks_disabled_at', change.callbacksDisabledAt],
       ];
-      for (const [column, value] of times) {
+      for (const [column, value] of settable) {
         if (value === undefined) continue;
         sets.push(`${column} = ?`);
         values.push(value);

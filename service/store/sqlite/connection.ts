@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { StorageError } from '../../errors.js';
 import { sqliteAccounts, type SqliteAccounts } from './accounts.js';
+import { sqliteCallbacks, type SqliteCallbacks } from './callbacks.js';
 import { sqliteDelivery, type SqliteDelivery } from './delivery.js';
 import { type Durability, type OpenOptions, openDatabase, toStorageError } from './open.js';
 import { isAcceptance, runWriteOp, WRITE_FAILURE, type WriteOp } from './write-ops.js';
@@ -26,6 +27,7 @@ export interface Connection {
   readonly outbox: SqliteOutbox;
   readonly queries: SqliteOutboxQueries;
   readonly delivery: SqliteDelivery;
+  readonly callbacks: SqliteCallbacks;
 }
 
 export interface ConnectionOptions extends OpenOptions {
@@ -48,6 +50,7 @@ function connect(options: OpenOptions): Connection {
     outbox: sqliteOutbox(db),
     queries: sqliteOutboxQueries(db),
     delivery: sqliteDelivery(db),
+    callbacks: sqliteCallbacks(db),
   };
 }
 

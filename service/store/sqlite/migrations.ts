@@ -153,6 +153,51 @@ export const MIGRATIONS: readonly string[] = [
      UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state;
      INSERT INTO outbox_counts (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1;
    END;`,
+
+  // Callbacks: an account may name a receiver (and the secret its callbacks are signed with), and
+  // every state change of its messages is queued for it by a trigger on the history table, so the
+  // change and its event are one commit whoever writes the change. Sent events are deleted; events
+  // given up on stay `dead` until an operator re-queues them. `due_at` NULL: the event waits for an
+  // earlier pending event of its message (only a message's earliest pending event is ever due, so a
+  // claim walks due events only, never a backlog held behind a failing receiver). A handed-out
+  // event's `due_at` is its lease's end: it comes back by itself if its sender dies. The trigger's
+  // WHEN reads the partial index of accounts with callbacks: empty, it costs one probe per change.
+  `ALTER TABLE accounts ADD COLUMN callback_url TEXT;
+   ALTER TABLE accounts ADD COLUMN callback_secret TEXT;
+   ALTER TABLE accounts ADD COLUMN callbacks_disabled_at INTEGER;   -- ms; set when the receiver answered 410
+   CREATE INDEX accounts_callbacks ON accounts (email) WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL;
+   CREATE TABLE callback_queue (
+     seq         INTEGER PRIMARY KEY,              -- outbox_events.seq of the change
+     message_id  TEXT NOT NULL,
+     account     TEXT NOT NULL,
+     queued_at   INTEGER NOT NULL,                 -- ms; the change's time, or when an operator re-queued it
+     due_at      INTEGER,                          -- ms; NULL while an earlier event of the message is pending
+     tries       INTEGER NOT NULL DEFAULT 0,       -- sends started (a claim counts one)
+     state       TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'dead')),
+     lease_owner TEXT,
+     lease_until INTEGER,
+     last_error  TEXT
+   ) STRICT;
+   CREATE INDEX callback_queue_due ON callback_queue (due_at, seq) WHERE state = 'pending' AND due_at IS NOT NULL;
+   CREATE INDEX callback_queue_message ON callback_queue (message_id, seq);
+   CREATE INDEX callback_queue_state ON callback_queue (state, queued_at);
+   CREATE TRIGGER callback_queue_event AFTER INSERT ON outbox_events
+   WHEN EXISTS (SELECT 1 FROM accounts WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL)
+   BEGIN
+     INSERT INTO callback_queue (seq, message_id, account, queued_at, due_at)
+     SELECT NEW.seq, NEW.message_id, o.account, NEW.at,
+            CASE WHEN EXISTS (SELECT 1 FROM callback_queue p WHERE p.message_id = NEW.message_id AND p.state = 'pending')
+                 THEN NULL ELSE NEW.at END
+     FROM outbox o JOIN accounts a ON a.email = o.account
+     WHERE o.id = NEW.message_id AND a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL;
+   END;
+   CREATE TRIGGER callback_queue_stopped AFTER UPDATE OF callback_url, callbacks_disabled_at ON accounts
+   WHEN NEW.callback_url IS NULL OR NEW.callbacks_disabled_at IS NOT NULL
+   BEGIN
+     UPDATE callback_queue SET state = 'dead', due_at = NULL, lease_owner = NULL, lease_until = NULL,
+       last_error = 'the account''s callbacks were switched off'
+     WHERE account = NEW.email AND state = 'pending';
+   END;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

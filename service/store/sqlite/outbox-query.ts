@@ -84,6 +84,9 @@ export function sqliteOutboxQueries(db: Database.Database): SqliteOutboxQueries 
   const deleteParts = db.prepare(
     `DELETE FROM outbox_parts WHERE message_id IN (SELECT id FROM outbox WHERE ${prunable})`,
   );
+  const deleteCallbacks = db.prepare(
+    `DELETE FROM callback_queue WHERE message_id IN (SELECT id FROM outbox WHERE ${prunable})`,
+  );
   const deleteMessages = db.prepare(`DELETE FROM outbox WHERE ${prunable}`);
   // '' is never a stored text otherwise: the service refuses empty messages (EmptyMessage).
   const redact = db.prepare(`UPDATE outbox SET smsmsg = '' WHERE ${prunable} AND smsmsg <> ''`);
@@ -92,6 +95,7 @@ export function sqliteOutboxQueries(db: Database.Database): SqliteOutboxQueries 
     if (mode === 'text') return redact.run(...bound).changes;
     deleteEvents.run(...bound);
     deleteParts.run(...bound);
+    deleteCallbacks.run(...bound);
     return deleteMessages.run(...bound).changes;
   });
   return {

@@ -9,6 +9,7 @@
  * the connection is reopened first (see `needsReopen` in ./connection.ts).
  */
 import type Database from 'better-sqlite3';
+import type { CallbackStore } from '../callbacks.js';
 import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
 import { SqliteConnection } from './connection.js';
@@ -16,6 +17,8 @@ import { GroupCommit } from './group-commit.js';
 import { timeOutReceiptsOnSqlite } from './receipt-timeout.js';
 import { sqliteMessageParts } from './parts.js';
 import { type SqliteWriter, startSqliteWriter } from './writer.js';
+import { runWriteOp, WRITE_FAILURE, type WriteOps } from './write-ops.js';
+import { StorageError } from '../../errors.js';
 
 export interface SqliteStoreOptions extends StoreOptions {
   readonly path: string;
@@ -53,6 +56,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
     delivery: writer === undefined ? sqliteDeliveryStore(connection) : threadedDeliveryStore(writer),
+    callbacks: sqliteCallbackStore(connection, writer),
     getAccount: (email) => read('cannot read the account', (c) => c.accounts.getAccount(email)),
     listAccounts: () => read('cannot list accounts', (c) => c.accounts.listAccounts()),
     insertAccount: (row) => read('cannot add the account', (c) => c.accounts.insertAccount(row)),
@@ -110,3 +114,33 @@ function threadedDeliveryStore(writer: SqliteWriter): DeliveryStore {
     timeOutReceipts: (request) => writer.write('timeOutReceipts', request),
   };
 }
+
+/**
+ * The callback queue: its writes on the writer thread when there is one (each joins the next
+ * batch's transaction), else each in an immediate transaction of its own; its reads on the event
+ * loop's connection.
+ */
+function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter | undefined): CallbackStore {
+  const write = <Op extends CallbackWrite>(
+    op: Op,
+    ...args: Parameters<WriteOps[Op]>
+  ): Promise<ReturnType<WriteOps[Op]>> => {
+    if (writer !== undefined) return writer.write(op, ...args);
+    if (connection.closed) return Promise.reject(new StorageError('StorageClosed', 'the store is closed'));
+    return connection.read(WRITE_FAILURE[op], (c) =>
+      c.db.transaction(() => runWriteOp(c, op, args) as ReturnType<WriteOps[Op]>).immediate(),
+    );
+  };
+  const read = connection.read.bind(connection);
+  return {
+    claimCallbacks: (claim) => write('claimCallbacks', claim),
+    settleCallbacks: (owner, outcomes) =>
+      outcomes.length === 0 ? Promise.resolve() : write('settleCallbacks', owner, outcomes),
+    disableCallbacks: (account, at, reason) => write('disableCallbacks', account, at, reason),
+    retryCallbacks: (filter, now) => write('retryCallbacks', filter, now),
+    listCallbacks: (query) => read('cannot list callbacks', (c) => c.callbacks.list(query)),
+    callbackStats: () => read('cannot count callbacks', (c) => c.callbacks.stats()),
+  };
+}
+
+type CallbackWrite = 'claimCallbacks' | 'settleCallbacks' | 'disableCallbacks' | 'retryCallbacks';

@@ -1,11 +1,14 @@
 /**
- * The SQLite store's writes on the hot path, by name: acceptance's batch insert and the delivery
- * engine's calls. One table serves both ways of running them, on the event loop's own connection
- * (inline) or in the writer thread (./writer-thread.ts), so the two cannot drift apart. Each op
+ * The SQLite store's writes on the hot path, by name: acceptance's batch insert, the delivery
+ * engine's calls and the callback sender's. One table serves both ways of running them, on the
+ * event loop's own connection (inline) or in the writer thread (./writer-thread.ts), so the two
+ * cannot drift apart. Each op
  * runs inside a transaction its caller opens; what a failure is called comes with the op.
  */
 import type Database from 'better-sqlite3';
+import type { CallbackClaim, CallbackEvent, CallbackOutcome } from '../callbacks.js';
 import type { ClaimedMessage, ClaimRequest, DeliveryChange, ReceiptTimeout } from '../delivery.js';
+import type { CallbackRetryFilter, SqliteCallbacks } from './callbacks.js';
 import type { SqliteDelivery } from './delivery.js';
 import type { toInsertRow } from './outbox.js';
 import type { PruneMode, SqliteOutboxQueries } from './outbox-query.js';
@@ -19,6 +22,7 @@ export interface WriteTarget {
   readonly insertRows: (rows: readonly InsertRow[]) => void;
   readonly delivery: SqliteDelivery;
   readonly queries: SqliteOutboxQueries;
+  readonly callbacks: SqliteCallbacks;
 }
 
 export interface WriteOps {
@@ -31,6 +35,11 @@ export interface WriteOps {
   timeOutReceipts(request: ReceiptTimeout): number;
   /** Retention: a long transaction, so it waits its turn with the other writes rather than racing them for the lock. */
   pruneOutbox(before: number, mode: PruneMode): number;
+  /** The callback queue's writes (./callbacks.ts). */
+  claimCallbacks(claim: CallbackClaim): CallbackEvent[];
+  settleCallbacks(owner: string, outcomes: readonly CallbackOutcome[]): void;
+  disableCallbacks(account: string, at: number, reason: string): void;
+  retryCallbacks(filter: CallbackRetryFilter, now: number): number;
 }
 
 export type WriteOp = keyof WriteOps;
@@ -45,6 +54,10 @@ export const WRITE_FAILURE: Readonly<Record<WriteOp, string>> = {
   expireOverdue: 'cannot expire messages',
   timeOutReceipts: 'cannot time out receipts',
   pruneOutbox: 'cannot prune the outbox',
+  claimCallbacks: 'cannot claim callbacks to send',
+  settleCallbacks: 'cannot record callback outcomes',
+  disableCallbacks: 'cannot switch callbacks off',
+  retryCallbacks: 'cannot re-queue callbacks',
 };
 
 /** Whether the op is acceptance (durable at `durability`) or a delivery change (at `deliveryDurability`). */
@@ -72,5 +85,13 @@ export function runWriteOp(c: WriteTarget, op: WriteOp, args: readonly unknown[]
       return timeOutReceiptsOnSqlite(c.db, args[0] as ReceiptTimeout);
     case 'pruneOutbox':
       return c.queries.pruneOutbox(args[0] as number, args[1] as PruneMode);
+    case 'claimCallbacks':
+      return c.callbacks.claim(args[0] as CallbackClaim);
+    case 'settleCallbacks':
+      return c.callbacks.settle(args[0] as string, args[1] as readonly CallbackOutcome[]);
+    case 'disableCallbacks':
+      return c.callbacks.disable(args[0] as string, args[1] as number, args[2] as string);
+    case 'retryCallbacks':
+      return c.callbacks.retry(args[0] as CallbackRetryFilter, args[1] as number);
   }
 }

@@ -9,6 +9,7 @@ import { StorageError } from '../../../service/errors.js';
 import { MESSAGE_ID_PATTERN } from '../../../service/store/ids.js';
 import type { ClaimRequest, DeliveryChange, NewMessage, Store, StoreOptions } from '../../../service/store/index.js';
 import { describeBatches } from './batch-contract.js';
+import { describeCallbacks } from './callbacks-contract.js';
 import { describeOperations } from './operations-contract.js';
 import { describeReceiptContract } from './receipts-contract.js';
 
@@ -17,6 +18,11 @@ export interface StoreUnderTest {
   /** Another store (its own connection) on the same database, as a second instance would have. */
   another(options?: StoreOptions): Promise<Store>;
   dispose(): Promise<void>;
+  /**
+   * Runs `statements` in a transaction on the store's database, reads the number `count` selects
+   * (as `n`) inside it, and rolls back: what a change that failed before its commit leaves.
+   */
+  rolledBack?(statements: string, count: string): Promise<number>;
 }
 
 export interface StoreFactory {
@@ -78,6 +84,7 @@ export function describeStore(name: string, factory: StoreFactory): void {
     if (factory.holdsEarlyReceipts === true) describeEarlyReceipts(factory);
     describeOperations(factory);
     describeReceiptContract(factory);
+    describeCallbacks(factory);
   });
 }
 
@@ -153,6 +160,9 @@ function describeAccounts(factory: StoreFactory): void {
           test: false,
           lockedUntil: null,
           unlockedAt: null,
+          callbackUrl: null,
+          callbackSecret: null,
+          callbacksDisabledAt: null,
         };
         await store.insertAccount(row);
         await store.insertAccount({ ...row, email: 'a@example.com', keywords: [] });
@@ -182,6 +192,12 @@ function describeAccounts(factory: StoreFactory): void {
           lockedUntil: null,
           unlockedAt: T0 + 1,
         });
+        // Callbacks (smskit account set; a receiver's 410).
+        const callback = { callbackUrl: 'https://hooks.example.com/x', callbackSecret: 'whsec_c2VjcmV0' };
+        expect(await store.updateAccount('b@example.com', { ...callback, callbacksDisabledAt: T0 + 9 })).toBe(true);
+        expect(await store.getAccount('b@example.com')).toMatchObject({ ...callback, callbacksDisabledAt: T0 + 9 });
+        expect(await store.updateAccount('b@example.com', { callbacksDisabledAt: null })).toBe(true);
+        expect((await store.listAccounts())[1]).toMatchObject({ ...callback, callbacksDisabledAt: null });
         expect(await store.updateAccount('nobody@example.com', { disabled: true })).toBe(false);
         expect(await store.getAccount('nobody@example.com')).toBeUndefined();
       }));

@@ -9,7 +9,7 @@ import { StorageError } from '../../../service/errors.js';
 import { openStore, PG_SCHEMA_VERSION, type Store } from '../../../service/store/index.js';
 import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
 import { applyChanges } from '../../../service/store/postgres/delivery.js';
-import { openPostgresStore } from '../../../service/store/postgres/store.js';
+import { openPostgresStore, type PostgresStore } from '../../../service/store/postgres/store.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
 import { describeStore, message } from './contract.js';
@@ -41,6 +41,18 @@ describeStore('postgres', {
       store,
       another: (more = {}) => openStore({ ...more, db: url, poolSize: 4 }),
       dispose: () => store.close(),
+      async rolledBack(statements, count) {
+        const client = await (store as PostgresStore).pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(statements);
+          const { rows } = await client.query<{ n: number }>(count);
+          return Number(rows[0]?.n);
+        } finally {
+          await client.query('ROLLBACK');
+          client.release();
+        }
+      },
     };
   },
 });

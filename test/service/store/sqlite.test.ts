@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openSqliteStore } from '../../../service/store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
 import { describeStore } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-contract-'));
@@ -18,6 +18,7 @@ describeStore('sqlite', {
       store,
       another: async (more = {}) => openSqliteStore({ ...more, path }),
       dispose: () => store.close(),
+      rolledBack: async (statements, count) => rolledBack(store, statements, count),
     };
   },
 });
@@ -31,6 +32,18 @@ describeStore('sqlite, writer thread', {
       store,
       another: async (more = {}) => openSqliteStore({ ...more, path, writerThread: true }),
       dispose: () => store.close(),
+      rolledBack: async (statements, count) => rolledBack(store, statements, count),
     };
   },
 });
+
+function rolledBack(store: SqliteStore, statements: string, count: string): number {
+  const db = store.database;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(statements);
+    return (db.prepare(count).get() as { n: number }).n;
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}

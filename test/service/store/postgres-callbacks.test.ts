@@ -1,0 +1,152 @@
+/**
+ * The callback queue where only PostgreSQL has several instances on one queue: two senders
+ * claiming at once never get the same event (SKIP LOCKED), and a message's next event queued
+ * while its previous one is being settled on another connection is never left waiting for
+ * nothing. Plus the upgrade: a version 7 database keeps its rows and gains the queue.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { PG_SCHEMA_VERSION, type Store } from '../../../service/store/index.js';
+import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
+import { openPostgresStore, type PostgresStore } from '../../../service/store/postgres/store.js';
+import { requirePeer } from '../../helpers/peers.js';
+import { startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
+
+const skip = requirePeer('postgres', 'service/store/postgres').reason;
+let cluster: Promise<PostgresCluster> | undefined;
+afterAll(async () => (await cluster)?.stop());
+let counter = 0;
+
+async function freshDatabase(): Promise<{ c: PostgresCluster; url: string; name: string }> {
+  cluster ??= startPostgresCluster({ settings: { fsync: 'off' } });
+  const c = await cluster;
+  const name = `callbacks_${counter++}`;
+  c.createDatabase(name);
+  return { c, url: c.socketUrl(name), name };
+}
+
+const T0 = 1_800_000_000_000;
+const ALICE = 'alice@example.com';
+
+async function withMessages(store: Store, count: number): Promise<string[]> {
+  await store.insertAccount({
+    email: ALICE,
+    passwordHash: 'x',
+    keywords: ['ACME'],
+    disabled: false,
+    createdAt: T0,
+    callbackUrl: 'https://hooks.example.com/sms',
+    callbackSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  });
+  const message = {
+    account: ALICE,
+    keyword: 'ACME',
+    smsto: '+14155550123',
+    carrierCode: 'att',
+    encoding: 'gsm7',
+    segments: 1,
+    port: null,
+    smsmsg: 'x',
+  } as const;
+  await Promise.all(Array.from({ length: count }, () => store.enqueue(message)));
+  const claimed = await store.delivery.claim({
+    route: 'smsc',
+    carriers: { except: [] },
+    limit: count,
+    owner: 'worker',
+    now: T0,
+    leaseUntil: T0 + 600_000,
+  });
+  return claimed.map((m) => m.id);
+}
+
+describe.skipIf(skip !== undefined)('postgres callback queue: several instances', () => {
+  it('two senders claiming at once never get the same event, and together get them all', async () => {
+    const { url } = await freshDatabase();
+    const one = await openPostgresStore({ url });
+    const two = await openPostgresStore({ url });
+    try {
+      const ids = await withMessages(one, 60);
+      const taken: number[][] = [[], []];
+      const drain = async (store: Store, owner: number): Promise<void> => {
+        for (;;) {
+          const events = await store.callbacks.claimCallbacks({
+            owner: `sender-${owner}`,
+            now: T0 + 1,
+            leaseUntil: T0 + 600_000,
+            limit: 4,
+          });
+          if (events.length === 0) return;
+          taken[owner]!.push(...events.map((e) => e.seq));
+        }
+      };
+      await Promise.all([drain(one, 0), drain(two, 1), drain(one, 0), drain(two, 1)]);
+      const all = [...taken[0]!, ...taken[1]!];
+      expect(new Set(all).size).toBe(all.length);
+      expect(all).toHaveLength(ids.length);
+      // Both took part (they ran side by side, not one after the other).
+      expect(taken[0]!.length).toBeGreaterThan(0);
+      expect(taken[1]!.length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it("a message's next event queued while its previous one is settled elsewhere always becomes due", async () => {
+    const { url } = await freshDatabase();
+    const delivery = await openPostgresStore({ url });
+    const sender = await openPostgresStore({ url });
+    try {
+      const ids = await withMessages(delivery, 40);
+      const sending = await sender.callbacks.claimCallbacks({ owner: 's', now: T0, leaseUntil: T0 + 1000, limit: 40 });
+      expect(sending).toHaveLength(40);
+      // Each message's accepted is recorded while its sending event is settled on another instance.
+      await Promise.all(
+        ids.flatMap((id, i) => [
+          delivery.delivery.apply([
+            { kind: 'accepted', id, owner: 'worker', at: T0 + 10, attempt: 1, route: 'smsc', peerIds: [`P${i}`] },
+          ]),
+          sender.callbacks.settleCallbacks('s', [{ seq: sending[i]!.seq, kind: 'sent' }]),
+        ]),
+      );
+      const next = await sender.callbacks.claimCallbacks({
+        owner: 's',
+        now: T0 + 500,
+        leaseUntil: T0 + 1000,
+        limit: 100,
+      });
+      expect(next.map((e) => [e.state, e.previousState])).toEqual(ids.map(() => ['accepted', 'sending']));
+      expect(new Set(next.map((e) => e.messageId))).toEqual(new Set(ids));
+    } finally {
+      await Promise.all([delivery.close(), sender.close()]);
+    }
+  });
+
+  it('upgrades a version 7 database: accounts and history kept, the queue and columns added', async () => {
+    const { c, url, name } = await freshDatabase();
+    c.psql(
+      `${PG_MIGRATIONS.slice(0, 7).join(';\n')};
+       CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL);
+       INSERT INTO schema_migrations SELECT v, 0 FROM generate_series(1, 7) AS v;
+       INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES ('${ALICE}', 'h', 'ACME', false, 1);
+       INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding, segments, smsmsg, state, updated_at)
+         VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000000, '${ALICE}', 'ACME', '+14155550123', 'att', 'gsm7', 1,
+                 'sent in v7', 'accepted', 1700000000200);
+       INSERT INTO outbox_events (message_id, at, state, attempt, route)
+         VALUES ('SMS-01HF7YAT3V65A2YJVXTXM4Y11K', 1700000000200, 'accepted', 1, 'main');`,
+      name,
+    );
+    const store: PostgresStore = await openPostgresStore({ url });
+    try {
+      expect(c.psql('SELECT max(version) FROM schema_migrations', name).trim()).toBe(String(PG_SCHEMA_VERSION));
+      expect(await store.getAccount(ALICE)).toMatchObject({ keywords: ['ACME'], callbackUrl: null });
+      expect((await store.history('SMS-01HF7YAT3V65A2YJVXTXM4Y11K')).map((e) => e.state)).toEqual([
+        'queued',
+        'accepted',
+      ]);
+      // Nothing queued for changes made before the account had a receiver.
+      expect(await store.callbacks.callbackStats()).toEqual({ pending: 0, dead: 0, oldestPendingAt: null });
+    } finally {
+      await store.close();
+    }
+  });
+});
