@@ -16,15 +16,12 @@ export function webhookId(event: Pick<CallbackEvent, 'messageId' | 'seq'>): stri
   return `${event.messageId}.${event.seq}`;
 }
 
-/** The event as the store hands it out, with the recipient when the store knows it. */
-export type CallbackPayloadSource = CallbackEvent & { readonly smsto?: string | null };
-
 function isoOf(ms: number): string {
   return new Date(ms).toISOString();
 }
 
 /** The JSON body (nulls kept as null, so every field is always present). */
-export function callbackBody(event: CallbackPayloadSource): string {
+export function callbackBody(event: CallbackEvent): string {
   const at = isoOf(event.at);
   return JSON.stringify({
     type: CALLBACK_TYPE,
@@ -42,7 +39,7 @@ export function callbackBody(event: CallbackPayloadSource): string {
       errorText: event.errorText,
       possibleDuplicate: event.possibleDuplicate,
       keyword: event.keyword,
-      smsto: event.smsto ?? null,
+      smsto: event.smsto,
     },
   });
 }

@@ -11,7 +11,7 @@ import type { Dispatcher } from 'undici';
 import type { CallbackEvent, CallbackOutcome, CallbackStore } from '../store/callbacks.js';
 import { failedOutcome, verdictOf } from './outcome.js';
 import type { CallbackSenderSettings } from './options.js';
-import { callbackBody, type CallbackPayloadSource, webhookId } from './payload.js';
+import { callbackBody, webhookId } from './payload.js';
 import { type FailureReason, postCallback } from './post.js';
 import type { CallbackSigner } from './signing.js';
 import type { Gate, KeyedGates } from './slots.js';
@@ -85,7 +85,7 @@ export function createEventSender(deps: EventSenderDeps): EventSender {
   ): Promise<CallbackOutcome> {
     if (deps.closing.aborted) return refusedOutcome(event, 'stopped', 'the sender stopped before this try');
     const id = webhookId(event);
-    const body = callbackBody(event as CallbackPayloadSource);
+    const body = callbackBody(event);
     let headers: Record<string, string>;
     try {
       headers = { ...deps.signer.headers(id, body, event.secret, deps.clock()) };
