@@ -38,12 +38,16 @@ export interface EventSenderDeps {
 
 export type EventSender = (event: CallbackEvent, claimedAt: number) => Promise<CallbackOutcome>;
 
-export function createEventSender(deps: EventSenderDeps): EventSender {
+/**
+ * The 410 switch: one store call and one log line per episode. An event claimed before the switch
+ * belongs to the same episode; one claimed after it means callbacks were switched on again.
+ */
+function createGoneSwitch(
+  deps: EventSenderDeps,
+): (event: CallbackEvent, claimedAt: number, host: string) => Promise<void> {
   const disabled = new Map<string, { at: number; done: Promise<void> }>();
-
-  const disable = (event: CallbackEvent, claimedAt: number, host: string): Promise<void> => {
+  return (event, claimedAt, host) => {
     const known = disabled.get(event.account);
-    // Claimed before the switch: the same 410 episode. Claimed after: callbacks were switched on again.
     if (known !== undefined && claimedAt <= known.at) return known.done;
     const at = deps.clock();
     const reason = `${host} answered 410 Gone`;
@@ -55,6 +59,10 @@ export function createEventSender(deps: EventSenderDeps): EventSender {
     disabled.set(event.account, { at, done });
     return done;
   };
+}
+
+export function createEventSender(deps: EventSenderDeps): EventSender {
+  const disable = createGoneSwitch(deps);
 
   const refusedOutcome = (event: CallbackEvent, reason: FailureReason, error: string): CallbackOutcome => {
     deps.failed(reason);

@@ -84,6 +84,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         seq,
         account: 'app@example.com',
         keyword: 'ACME',
+        smsto: '+15551234567',
         previousState: previous.get(partial.messageId) ?? 'queued',
         at: now,
         attempt: 1,
