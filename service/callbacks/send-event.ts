@@ -100,7 +100,6 @@ export function createEventSender(deps: EventSenderDeps): EventSender {
     } catch {
       return refusedOutcome(event, 'error', `the callback secret of ${event.account} is not a whsec_ secret`);
     }
-    if (target.authorization !== undefined) headers.authorization = target.authorization;
     const { timeoutMs, maxResponseBytes } = deps.settings;
     const result = await postCallback(deps.dispatcher, {
       url: target.url,

@@ -1,7 +1,6 @@
 /**
  * Where one account's callbacks go: its URL parsed once (a small cache: many events share an
- * account), the host key the per-host limit counts by, credentials in the URL turned into Basic
- * authentication, and — without --allow-private-callbacks — the refusal of an IP literal that is
+ * account), the host key the per-host limit counts by, and — without --allow-private-callbacks — the refusal of an IP literal that is
  * no place for a callback (a name is checked by the connection's own lookup: address-guard.ts).
  */
 import { addressRefusal, bareHost } from './address-guard.js';
@@ -12,7 +11,6 @@ export type CallbackTarget =
       readonly url: URL;
       /** host:port, lower case: what the per-host limit counts. */
       readonly hostKey: string;
-      readonly authorization: string | undefined;
     }
   | { readonly kind: 'refused'; readonly reason: 'bad_url' | 'address'; readonly error: string };
 
@@ -37,14 +35,8 @@ function parseTarget(text: string, allowPrivate: boolean): CallbackTarget {
         error: `callback host ${host} refused: ${literal} (see --allow-private-callbacks)`,
       };
   }
-  const authorization =
-    url.username === ''
-      ? undefined
-      : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-  url.username = '';
-  url.password = '';
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return { kind: 'ok', url, hostKey: `${host.toLowerCase()}:${port}`, authorization };
+  return { kind: 'ok', url, hostKey: `${host.toLowerCase()}:${port}` };
 }
 
 export function createTargetCache(allowPrivate: boolean): (url: string) => CallbackTarget {
