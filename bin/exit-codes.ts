@@ -74,6 +74,10 @@ export const COMMAND_EXIT_CODES = {
     1: '--wait: the message is still in another state at --timeout, or ended in another final state (the state is printed)',
     2: 'usage error, no such message (--id), or no database at --db',
   },
+  callbacks: {
+    0: 'listed or re-queued (--follow: stopped by Ctrl-C)',
+    2: 'usage error, or no database at --db',
+  },
   smsc: {
     0: 'stopped by SIGINT, SIGTERM or SIGHUP',
     2: 'usage error, no password in SMSKIT_SMSC_PASSWORD, or the port cannot be opened',

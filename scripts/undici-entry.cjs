@@ -8,6 +8,8 @@ const Dispatcher = require('../node_modules/undici/lib/dispatcher/dispatcher.js'
 // As index.js does: request(), stream(), pipeline()... are methods every dispatcher gets here.
 Object.assign(Dispatcher.prototype, require('../node_modules/undici/lib/api/index.js'));
 module.exports = {
+  // The callback sender's keep-alive pools, one per receiver origin.
+  Agent: require('../node_modules/undici/lib/dispatcher/agent.js'),
   Pool: require('../node_modules/undici/lib/dispatcher/pool.js'),
   ProxyAgent: require('../node_modules/undici/lib/dispatcher/proxy-agent.js'),
   EnvHttpProxyAgent: require('../node_modules/undici/lib/dispatcher/env-http-proxy-agent.js'),

@@ -19,6 +19,8 @@ import { createSmsService, type SmsService } from './send/sms.js';
 import { loadRoutesFile, type DeliveryConfig } from './delivery/routes-file.js';
 import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
 import { type OpenStoreOptions, openStore, type Store } from './store/index.js';
+import { type CallbackSender, createCallbackSender } from './callbacks/sender.js';
+import { callbackSettings, type CallbackSettingsInput } from './callbacks/options.js';
 
 export interface SmsAppOptions {
   /** A SQLite file path, or a postgres:// (postgresql://) connection string (password from PGPASSWORD / ~/.pgpass). */
@@ -45,6 +47,11 @@ export interface SmsAppOptions {
   readonly routesFile?: string;
   /** Engine timing (lease, poll, expiry sweep), for tests; the routes file sets the lease. */
   readonly deliveryTiming?: Partial<EngineTiming>;
+  /**
+   * The callback sender's settings (docs/status.md; `allowPrivate` is serve's
+   * --allow-private-callbacks), or false for none. `startCallbacks` starts it.
+   */
+  readonly callbacks?: CallbackSettingsInput | false;
 }
 
 export interface SmsApp {
@@ -60,7 +67,13 @@ export interface SmsApp {
   readonly deliveryConfig: DeliveryConfig | undefined;
   /** Starts the delivery engine (a no-op without routes). */
   startDelivery(): void;
-  /** Stops delivery (in-flight submits finish within `drainMs`), commits what is queued, closes the store. */
+  /** The callback sender (absent with `callbacks: false`); started by `startCallbacks`. */
+  readonly callbacks: CallbackSender | undefined;
+  startCallbacks(): void;
+  /**
+   * Stops delivery (in-flight submits finish within `drainMs`) and the callback sender (its
+   * unfinished events go back to the queue), commits what is queued, closes the store.
+   */
   close(drainMs?: number): Promise<void>;
 }
 
@@ -80,6 +93,7 @@ const OPTION_NAMES = new Set([
   'log',
   'routesFile',
   'deliveryTiming',
+  'callbacks',
 ]);
 
 /** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
@@ -103,6 +117,7 @@ export function checkSmsAppOptions(options: SmsAppOptions): void {
   ] as const) {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
   }
+  if (options.callbacks !== undefined && options.callbacks !== false) callbackSettings(options.callbacks);
 }
 
 export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
@@ -127,7 +142,8 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
   const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
-  const metrics = createServiceMetrics({ store, delivery: () => delivery, clock });
+  const callbacks = createCallbacks(store, options);
+  const metrics = createServiceMetrics({ store, delivery: () => delivery, callbacks: () => callbacks, clock });
   let started = false;
   return {
     store,
@@ -146,8 +162,11 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
       started = true;
       delivery.start();
     },
+    callbacks,
+    startCallbacks: () => callbacks?.start(),
     async close(drainMs = 10_000) {
-      if (started) await delivery?.stop(drainMs);
+      // Side by side: neither waits for the other, and both finish before the store closes.
+      await Promise.all([started ? delivery?.stop(drainMs) : undefined, callbacks?.close(Math.min(drainMs, 5_000))]);
       await store.close();
     },
   };
@@ -180,6 +199,16 @@ function appStoreOptions(
             ),
         }),
   };
+}
+
+function createCallbacks(store: Store, options: SmsAppOptions): CallbackSender | undefined {
+  if (options.callbacks === false) return undefined;
+  return createCallbackSender({
+    store: store.callbacks,
+    ...(options.callbacks === undefined ? {} : { settings: options.callbacks }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
 }
 
 function createEngine(store: Store, config: DeliveryConfig, options: SmsAppOptions): DeliveryEngine {

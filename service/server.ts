@@ -69,6 +69,7 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
     throw error;
   }
   app.startDelivery();
+  app.startCallbacks();
   const pruning = retention === undefined ? undefined : startRetention(app.store, retention, log, service.clock);
   const server = listening;
   let closing: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import { accountCommand } from './account.js';
+import { callbacksCommand } from './callbacks.js';
 import { callCommand } from './call.js';
 import type { CliCommand } from './command.js';
 import { conformanceCommand } from './conformance.js';
@@ -25,6 +26,7 @@ export const commands: readonly CliCommand[] = [
   accountCommand,
   sendCommand,
   outboxCommand,
+  callbacksCommand,
   smscCommand,
   dbCommand,
   recordCommand,

@@ -31,6 +31,12 @@ export interface ServeOptions {
   readonly metrics: { readonly host: string; readonly port: number } | undefined;
   /** --keep-text / --keep-messages, in ms. */
   readonly retention: { readonly textMs?: number; readonly messagesMs?: number } | undefined;
+  /** The callback sender's flags (docs/status.md). */
+  readonly callbacks: {
+    readonly allowPrivate: boolean;
+    readonly concurrency: number | undefined;
+    readonly perHost: number | undefined;
+  };
 }
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
@@ -96,6 +102,11 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
     routes: optionalText('routes'),
     metrics: metricsOf(args),
     retention: retentionOf(args),
+    callbacks: {
+      allowPrivate: args['allow-private-callbacks'] === true,
+      concurrency: integerIn(args, 'callback-concurrency', 1, 4096),
+      perHost: integerIn(args, 'callback-per-host', 1, 1024),
+    },
   });
 }
 
@@ -132,6 +143,16 @@ function builder(yargs: Argv): Argv {
     .option('metrics-host', {
       type: 'string',
       describe: 'Address of the metrics listener (default 127.0.0.1: loopback only)',
+    })
+    .option('allow-private-callbacks', {
+      type: 'boolean',
+      describe:
+        'Post callbacks to loopback, private and link-local addresses too (tests, on-premises receivers); see docs/status.md',
+    })
+    .option('callback-concurrency', { type: 'number', describe: 'Callback requests in flight at most (default 64)' })
+    .option('callback-per-host', {
+      type: 'number',
+      describe: 'Callback requests in flight at most to one receiver host (default 8)',
     })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
@@ -172,6 +193,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       ...(options.routes === undefined ? {} : { routesFile: options.routes }),
       ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       ...(options.retention === undefined ? {} : { retention: options.retention }),
+      callbacks: callbackSettingsOf(options.callbacks),
       ...(tls === undefined ? {} : { tls }),
       http: {
         wsdl: builtInWsdlText(),
@@ -193,6 +215,21 @@ async function startService(options: ServeOptions, log: (line: string) => void):
     if (explained !== error) throw explained;
     throw asFlagError(error, 'serve');
   }
+}
+
+function callbackSettingsOf(flags: ServeOptions['callbacks']) {
+  return {
+    allowPrivate: flags.allowPrivate,
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    ...(flags.perHost === undefined ? {} : { perHost: flags.perHost }),
+  };
+}
+
+function callbacksLine(flags: ServeOptions['callbacks']): string {
+  const where = flags.allowPrivate
+    ? 'private and loopback addresses allowed (--allow-private-callbacks)'
+    : 'public addresses only';
+  return `signed POSTs to each account's callback URL, ${where}`;
 }
 
 function deliveryLine(config: DeliveryConfig | undefined): string {
@@ -236,6 +273,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
         : []),
       `  database:  ${options.db} (${isPostgresDb(options.db) ? 'PostgreSQL, ' : ''}${accounts} account${accounts === 1 ? '' : 's'})`,
       `  delivery:  ${server.delivery}`,
+      `  callbacks: ${callbacksLine(options.callbacks)}`,
       ...(server.metricsUrl === undefined
         ? []
         : [`  metrics:   ${server.metricsUrl}/metrics and ${server.metricsUrl}/healthz`]),
@@ -267,6 +305,10 @@ export const serveCommand: CliCommand = {
     ],
     ['smskit serve --routes routes.yaml', 'and deliver over the routes in routes.yaml (docs/delivery.md)'],
     ['smskit serve --tls-cert server.pem --tls-key server.key', 'over HTTPS'],
+    [
+      'smskit serve --routes routes.yaml --allow-private-callbacks',
+      'and post callbacks to receivers on the local network too',
+    ],
     [
       'smskit serve --tls-cert server.pem --tls-key server.key --tls-ca clients-ca.pem --require-client-cert',
       'over HTTPS, only for clients with a certificate from clients-ca.pem (mutual TLS)',

@@ -8,7 +8,9 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryEngine } from '../delivery/engine.js';
 import type { BindStatus } from '../delivery/route.js';
+import type { CallbackSender } from '../callbacks/sender.js';
 import type { Store } from '../store/index.js';
+import { addCallbackMetrics, type CallbackHealth, callbackHealth } from './callback-metrics.js';
 
 export type RequestOutcome = 'accepted' | 'refused' | 'unavailable' | 'error';
 
@@ -29,6 +31,8 @@ export interface Health {
   readonly status: 'ok' | 'degraded' | 'failing';
   readonly store: string;
   readonly routes: readonly HealthRoute[];
+  /** The callback queue and whether this process sends it (absent when the store cannot be read). */
+  readonly callbacks?: CallbackHealth;
 }
 
 export interface HealthRoute {
@@ -42,9 +46,11 @@ export interface HealthRoute {
 }
 
 export interface MetricsSources {
-  readonly store: Pick<Store, 'countByState' | 'findOutbox'>;
+  readonly store: Pick<Store, 'countByState' | 'findOutbox' | 'callbacks'>;
   /** The delivery engine, when the service delivers (it may be started later). */
   readonly delivery: () => DeliveryEngine | undefined;
+  /** The callback sender, when this process runs one. */
+  readonly callbacks?: () => CallbackSender | undefined;
   readonly clock?: () => number;
 }
 
@@ -73,6 +79,7 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
   });
   addStoreGauges(registry, sources, clock);
   addDeliveryGauges(registry, sources);
+  addCallbackMetrics(registry, callbackSource(sources), clock);
   return {
     request(operation, binding, outcome, code) {
       requests.inc({ operation, binding, outcome: outcome === 'refused' ? (code ?? 'refused') : outcome });
@@ -82,7 +89,7 @@ export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
     async render() {
       return { contentType: registry.contentType, text: await registry.metrics() };
     },
-    health: () => healthOf(sources),
+    health: () => healthOf(sources, clock),
   };
 }
 
@@ -187,7 +194,11 @@ function addBindGauges(registry: Registry, sources: MetricsSources): void {
   });
 }
 
-async function healthOf(sources: MetricsSources): Promise<Health> {
+function callbackSource(sources: MetricsSources) {
+  return { store: sources.store.callbacks, sender: sources.callbacks ?? (() => undefined) };
+}
+
+async function healthOf(sources: MetricsSources, clock: () => number): Promise<Health> {
   const routes = (sources.delivery()?.routes() ?? []).map(
     (r): HealthRoute => ({
       name: r.name,
@@ -207,5 +218,6 @@ async function healthOf(sources: MetricsSources): Promise<Health> {
     return { status: 'failing', store: error instanceof Error ? error.message : 'unreadable', routes };
   }
   const allUp = routes.every((r) => r.up && (r.members ?? []).every((m) => m.up));
-  return { status: allUp ? 'ok' : 'degraded', store: 'ok', routes };
+  const callbacks = await callbackHealth(callbackSource(sources), clock).catch(() => undefined);
+  return { status: allUp ? 'ok' : 'degraded', store: 'ok', routes, ...(callbacks === undefined ? {} : { callbacks }) };
 }

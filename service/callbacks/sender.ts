@@ -1,0 +1,274 @@
+/**
+ * The callback sender: its own loop beside delivery, which never waits for it. It claims due
+ * events from the store in batches (the store hands out only each message's earliest pending
+ * event, so a later state never overtakes an earlier one), sends them under an overall and a
+ * per-host limit over one keep-alive agent, and settles the outcomes in one store call per turn;
+ * a settled batch frees those messages' next events, so it claims again at once. With nothing
+ * due it looks again every `idlePollMs` (one cheap indexed query).
+ *
+ * close(): no new claims; events waiting for a place go back to the queue due at once; requests
+ * in flight get `drainMs` to finish, then are cut off and go back too; the last outcomes are
+ * settled before it resolves, so the store can close right after.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { Agent } from 'undici';
+import type { CallbackEvent, CallbackOutcome, CallbackStore } from '../store/callbacks.js';
+import { guardedLookup } from './address-guard.js';
+import { type CallbackSenderSettings, type CallbackSettingsInput, callbackSettings } from './options.js';
+import type { FailureReason } from './post.js';
+import { createEventSender } from './send-event.js';
+import { createCallbackSigner } from './signing.js';
+import { createGate, createKeyedGates } from './slots.js';
+import { createTargetCache } from './target.js';
+
+export interface CallbackSenderOptions {
+  readonly store: CallbackStore;
+  readonly settings?: CallbackSettingsInput;
+  /** This instance's name in the queue's leases (default host, pid and a random tag). */
+  readonly owner?: string;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+  readonly log?: (line: string) => void;
+}
+
+export type SenderOutcome = 'sent' | 'retried' | 'dead' | 'disabled';
+
+export interface CallbackSenderStats {
+  readonly running: boolean;
+  /** Events settled by this process since it started, by outcome. */
+  readonly outcomes: Readonly<Record<SenderOutcome, number>>;
+  /** Failed tries by reason. */
+  readonly failures: Readonly<Partial<Record<FailureReason, number>>>;
+  /** Events claimed and not yet settled (waiting for a place, or in flight). */
+  readonly held: number;
+  readonly inFlight: number;
+  /** The last failed claim or settle (the store's message), null once one succeeded again. */
+  readonly storeError: string | null;
+}
+
+export interface CallbackSender {
+  readonly settings: CallbackSenderSettings;
+  start(): void;
+  /** Look for due events now (instead of at the next idle poll). */
+  wake(): void;
+  stats(): CallbackSenderStats;
+  close(drainMs?: number): Promise<void>;
+}
+
+export function createCallbackSender(options: CallbackSenderOptions): CallbackSender {
+  const settings = callbackSettings(options.settings);
+  const loop = new SenderLoop(options, settings);
+  return {
+    settings,
+    start: () => loop.start(),
+    wake: () => loop.wake(),
+    stats: () => loop.stats(),
+    close: (drainMs = 5_000) => loop.close(drainMs),
+  };
+}
+
+class SenderLoop {
+  private readonly store: CallbackStore;
+  private readonly owner: string;
+  private readonly clock: () => number;
+  private readonly log: (line: string) => void;
+  /** Aborted on close: no try starts after it. */
+  private readonly closing = new AbortController();
+  /** Aborted when close's drain time is over: tries in flight are cut off. */
+  private readonly stop = new AbortController();
+  private readonly agent: Agent;
+  private readonly overall;
+  private readonly send;
+  private readonly outcomeCounts: Record<SenderOutcome, number> = { sent: 0, retried: 0, dead: 0, disabled: 0 };
+  private readonly failureCounts: Partial<Record<FailureReason, number>> = {};
+  private running = false;
+  private closed = false;
+  private held = 0;
+  private claiming = false;
+  /** A wake came while a claim was running: claim again right after it. */
+  private wokenWhileClaiming = false;
+  private settling = false;
+  private pending: CallbackOutcome[] = [];
+  private flushQueued = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private storeError: string | null = null;
+  private idle: (() => void) | undefined;
+
+  constructor(
+    options: CallbackSenderOptions,
+    private readonly settings: CallbackSenderSettings,
+  ) {
+    this.store = options.store;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.clock = options.clock ?? Date.now;
+    this.log = options.log ?? (() => undefined);
+    this.agent = new Agent({
+      connections: settings.perHost,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: settings.timeoutMs, ...(settings.allowPrivate ? {} : { lookup: guardedLookup() }) },
+    });
+    this.overall = createGate(settings.concurrency);
+    this.send = createEventSender({
+      store: this.store,
+      settings,
+      dispatcher: this.agent,
+      signer: createCallbackSigner('smskit-callbacks'),
+      target: createTargetCache(settings.allowPrivate),
+      overall: this.overall,
+      perHost: createKeyedGates(settings.perHost),
+      closing: this.closing.signal,
+      stop: this.stop.signal,
+      clock: this.clock,
+      random: options.random ?? Math.random,
+      log: this.log,
+      failed: (reason) => {
+        this.failureCounts[reason] = (this.failureCounts[reason] ?? 0) + 1;
+      },
+    });
+  }
+
+  start(): void {
+    if (this.running || this.closed) return;
+    this.running = true;
+    this.wake();
+  }
+
+  wake(): void {
+    if (!this.running || this.closed || this.immediate !== undefined) return;
+    if (this.claiming) {
+      this.wokenWhileClaiming = true;
+      return;
+    }
+    this.immediate = setImmediate(() => {
+      this.immediate = undefined;
+      void this.claimTurn();
+    });
+  }
+
+  stats(): CallbackSenderStats {
+    return {
+      running: this.running && !this.closed,
+      outcomes: { ...this.outcomeCounts },
+      failures: { ...this.failureCounts },
+      held: this.held,
+      inFlight: this.overall.active,
+      storeError: this.storeError,
+    };
+  }
+
+  /** Most events held at once: enough to keep every place busy while a batch is settled. */
+  private get room(): number {
+    return this.settings.concurrency * 2 - this.held;
+  }
+
+  private later(): void {
+    if (this.closed || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.claimTurn();
+    }, this.settings.idlePollMs);
+    this.timer.unref();
+  }
+
+  private async claimTurn(): Promise<void> {
+    if (this.closed || this.claiming) return;
+    const limit = Math.min(this.settings.batchSize, this.room);
+    // While many are held, wait for a quarter of the places to free up: fewer, larger claims
+    // (each is a query), and the settles that free them wake the loop.
+    if (limit <= 0 || (this.held > 0 && limit < this.settings.concurrency / 2)) return;
+    this.claiming = true;
+    this.wokenWhileClaiming = false;
+    let events: CallbackEvent[] = [];
+    const now = this.clock();
+    try {
+      events = await this.store.claimCallbacks({
+        owner: this.owner,
+        now,
+        leaseUntil: now + this.settings.leaseMs,
+        limit,
+      });
+      this.storeError = null;
+    } catch (error) {
+      this.storeFailed('claiming callback events', error);
+    } finally {
+      this.claiming = false;
+    }
+    if (this.closed) return this.giveBack(events);
+    this.held += events.length;
+    for (const event of events) void this.send(event, now).then((outcome) => this.record(outcome));
+    if (events.length === limit || this.wokenWhileClaiming) this.wake();
+    else this.later();
+  }
+
+  /** Events claimed while closing go straight back, due at once. */
+  private giveBack(events: readonly CallbackEvent[]): void {
+    const now = this.clock();
+    if (events.length === 0 && this.held === 0) this.idle?.();
+    this.held += events.length;
+    for (const event of events)
+      this.record({ seq: event.seq, kind: 'retry', nextAttemptAt: now, error: 'the sender stopped before this try' });
+  }
+
+  private record(outcome: CallbackOutcome): void {
+    this.pending.push(outcome);
+    if (outcome.kind === 'sent') this.outcomeCounts.sent++;
+    else if (outcome.kind === 'retry') this.outcomeCounts.retried++;
+    else if (outcome.error.startsWith('HTTP 410')) this.outcomeCounts.disabled++;
+    else this.outcomeCounts.dead++;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    this.flushQueued = false;
+    if (this.settling || this.pending.length === 0) return;
+    this.settling = true;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await this.store.settleCallbacks(this.owner, batch);
+      this.storeError = null;
+    } catch (error) {
+      // Their leases run out and another claim sends them again: at least once, never lost.
+      this.storeFailed(`settling ${batch.length} callback event(s)`, error);
+    } finally {
+      this.settling = false;
+      this.held -= batch.length;
+    }
+    if (this.pending.length > 0) void this.flush();
+    else if (this.held === 0) this.idle?.();
+    this.wake();
+  }
+
+  private storeFailed(what: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (this.storeError !== message) this.log(`callbacks: ${what} failed: ${message}`);
+    this.storeError = message;
+  }
+
+  async close(drainMs: number): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closing.abort();
+    clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    const drained = new Promise<void>((resolve) => {
+      this.idle = resolve;
+      if (this.held === 0 && !this.claiming) resolve();
+    });
+    // In-flight tries get drainMs, then are cut off; their outcomes (back to the queue) are settled still.
+    const cutOff = setTimeout(() => this.stop.abort(), Math.max(0, drainMs));
+    let giveUp: NodeJS.Timeout | undefined;
+    const settledOrLate = new Promise<void>((resolve) => {
+      giveUp = setTimeout(resolve, Math.max(0, drainMs) + 2_000);
+    });
+    await Promise.race([drained, settledOrLate]);
+    clearTimeout(cutOff);
+    clearTimeout(giveUp);
+    this.stop.abort();
+    await this.agent.close().catch(() => undefined);
+  }
+}
