@@ -2,6 +2,16 @@
 export type { Store, StoreOptions, AccountChange, OutboxPage, OutboxQuery, HistoryChange, PruneMode } from './store.js';
 export { PRUNABLE_STATES } from './sqlite/outbox-query.js';
 export type { DeliveryStore, DeliveryChange, ClaimRequest, ClaimedMessage, CarrierSelection } from './delivery.js';
+export type {
+  CallbackClaim,
+  CallbackEvent,
+  CallbackEventState,
+  CallbackOutcome,
+  CallbackQuery,
+  CallbackStats,
+  CallbackStore,
+  QueuedCallback,
+} from './callbacks.js';
 export {
   FINAL_STATES,
   MESSAGE_STATES,

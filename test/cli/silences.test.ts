@@ -28,7 +28,7 @@ describe('smskit account list', () => {
     const listed = await runCliAsync(['account', 'list', '--db', db]);
     expect(listed.status).toBe(0);
     const [header, row, ...rest] = listed.stdout.split('\n');
-    expect(header).toBe('EMAIL\tKEYWORDS\tSTATUS\tCREATED');
+    expect(header).toBe('EMAIL\tKEYWORDS\tSTATUS\tCREATED\tCALLBACK');
     expect(row).toMatch(/^a@example\.com\tACME,PROMO\tactive\t\d{4}-\d\d-\d\dT/);
     expect(rest).toEqual(['']);
   });

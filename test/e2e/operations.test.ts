@@ -89,7 +89,7 @@ describe('smskit account', () => {
     });
     expect(added.stdout).toBe('added ci@example.com (keywords: ACME; test account: messages are never delivered)\n');
     expect((await cli(['list'])).stdout).toMatch(
-      /^EMAIL\tKEYWORDS\tSTATUS\tCREATED\nci@example\.com\tACME\tactive,test\t\d{4}-[^\n]+\n$/,
+      /^EMAIL\tKEYWORDS\tSTATUS\tCREATED\tCALLBACK\nci@example\.com\tACME\tactive,test\t\d{4}-[^\t\n]+\t-\n$/,
     );
     expect((await cli(['live', '--email', 'ci@example.com'])).stdout).toBe(
       'ci@example.com is a live account: its messages are delivered\n',

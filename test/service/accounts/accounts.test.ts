@@ -249,6 +249,8 @@ describe('administration', () => {
         createdAt: new Date(now).toISOString(),
         test: false,
         lockedUntil: null,
+        callbackUrl: null,
+        callbacksDisabledAt: null,
       },
     ]);
     await expect(service.setDisabled('nobody@example.com', true)).rejects.toThrow(
