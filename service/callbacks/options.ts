@@ -16,7 +16,7 @@ export interface CallbackSenderSettings {
   readonly timeoutMs: number;
   /** Bytes of a receiver's answer read at most; the rest is dropped. */
   readonly maxResponseBytes: number;
-  /** How long a claimed event stays this sender's before another may take it (ms). */
+  /** How long a claimed event stays this sender's unless renewed (every quarter of it) before another may take it (ms). */
   readonly leaseMs: number;
   /** How often an idle sender looks for due events (ms). */
   readonly idlePollMs: number;
@@ -30,7 +30,7 @@ export const DEFAULT_CALLBACK_SETTINGS: CallbackSenderSettings = Object.freeze({
   batchSize: 256,
   timeoutMs: 10_000,
   maxResponseBytes: 64 * 1024,
-  leaseMs: 5 * 60_000,
+  leaseMs: 30_000,
   idlePollMs: 200,
   budget: DEFAULT_CALLBACK_BUDGET,
 });

@@ -85,6 +85,9 @@ class SenderLoop {
   private running = false;
   private closed = false;
   private held = 0;
+  /** The seqs of the events claimed and not yet settled: their leases are renewed while held. */
+  private readonly heldSeqs = new Set<number>();
+  private renewal: NodeJS.Timeout | undefined;
   private claiming = false;
   /** A wake came while a claim was running: claim again right after it. */
   private wokenWhileClaiming = false;
@@ -132,6 +135,10 @@ class SenderLoop {
   start(): void {
     if (this.running || this.closed) return;
     this.running = true;
+    // Renewed well before they run out: a lease can then be short, and the events of a sender
+    // that died (its leases no longer renewed) are sent again soon by another claim.
+    this.renewal = setInterval(() => void this.renewLeases(), Math.max(250, this.settings.leaseMs / 4));
+    this.renewal.unref();
     this.wake();
   }
 
@@ -197,6 +204,7 @@ class SenderLoop {
     }
     if (this.closed) return this.giveBack(events);
     this.held += events.length;
+    for (const event of events) this.heldSeqs.add(event.seq);
     for (const event of events) void this.send(event, now).then((outcome) => this.record(outcome));
     if (events.length === limit || this.wokenWhileClaiming) this.wake();
     else this.later();
@@ -237,10 +245,21 @@ class SenderLoop {
     } finally {
       this.settling = false;
       this.held -= batch.length;
+      for (const outcome of batch) this.heldSeqs.delete(outcome.seq);
     }
     if (this.pending.length > 0) void this.flush();
     else if (this.held === 0) this.idle?.();
     this.wake();
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.heldSeqs.size === 0) return;
+    try {
+      await this.store.renewCallbackLeases(this.owner, [...this.heldSeqs], this.clock() + this.settings.leaseMs);
+    } catch (error) {
+      // Not renewed: those events come back when their leases end, and are sent again (at least once).
+      this.storeFailed('renewing callback leases', error);
+    }
   }
 
   private storeFailed(what: string, error: unknown): void {
@@ -254,6 +273,7 @@ class SenderLoop {
     this.closed = true;
     this.closing.abort();
     clearTimeout(this.timer);
+    clearInterval(this.renewal);
     if (this.immediate !== undefined) clearImmediate(this.immediate);
     const drained = new Promise<void>((resolve) => {
       this.idle = resolve;

@@ -93,6 +93,11 @@ export interface CallbackStats {
 export interface CallbackStore {
   /** Due pending events not handed out (or whose lease ran out), each message's earliest only, oldest first. */
   claimCallbacks(claim: CallbackClaim): Promise<CallbackEvent[]>;
+  /**
+   * Extends `owner`'s leases on the events `seqs` that are still its own: a sender renews what it
+   * holds, so a lease can be short and a dead sender's events come back soon.
+   */
+  renewCallbackLeases(owner: string, seqs: readonly number[], leaseUntil: number): Promise<void>;
   /** Records the outcomes in one transaction; only `owner`'s handed-out events are touched. */
   settleCallbacks(owner: string, outcomes: readonly CallbackOutcome[]): Promise<void>;
   /**

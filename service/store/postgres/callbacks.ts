@@ -35,6 +35,9 @@ const CLAIM = `WITH picked AS (
     JOIN accounts a ON a.email = o.account
   WHERE a.callback_url IS NOT NULL ORDER BY claimed.seq`;
 
+// Still due at the lease's end, as a claim leaves it: an instance that dies leaves them due then.
+const RENEW = `UPDATE callback_queue SET lease_until = $3, due_at = $3
+  WHERE seq = ANY($2::bigint[]) AND lease_owner = $1 AND state = 'pending'`;
 const SETTLE = 'SELECT smskit_settle_callbacks($1, $2::bigint[], $3::text[], $4::bigint[], $5::text[])';
 
 const STATS = `SELECT (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS pending,
@@ -65,6 +68,14 @@ export function postgresCallbacks(pool: Pool, reads: Queryable): CallbackStore {
           outcomes.map((o) => (o.kind === 'retry' ? o.nextAttemptAt : null)),
           outcomes.map((o) => (o.kind === 'sent' ? null : o.error)),
         ],
+      });
+    },
+    async renewCallbackLeases(owner, seqs, leaseUntil) {
+      if (seqs.length === 0) return;
+      await pool.query({
+        name: 'smskit_renew_callback_leases',
+        text: RENEW,
+        values: [owner, seqs, leaseUntil],
       });
     },
     disableCallbacks: (account, at, reason) =>

@@ -233,6 +233,8 @@ function postgresCallbackStore(callbacks: CallbackStore, call: Call): CallbackSt
     claimCallbacks: (claim) => call('cannot claim callbacks to send', () => callbacks.claimCallbacks(claim)),
     settleCallbacks: (owner, outcomes) =>
       call('cannot record callback outcomes', () => callbacks.settleCallbacks(owner, outcomes)),
+    renewCallbackLeases: (owner, seqs, leaseUntil) =>
+      call('cannot renew callback leases', () => callbacks.renewCallbackLeases(owner, seqs, leaseUntil)),
     disableCallbacks: (account, at, reason) =>
       call('cannot switch callbacks off', () => callbacks.disableCallbacks(account, at, reason)),
     retryCallbacks: (filter, now) => call('cannot re-queue callbacks', () => callbacks.retryCallbacks(filter, now)),

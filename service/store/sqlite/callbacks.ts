@@ -31,6 +31,7 @@ export type CallbackRetryFilter = Omit<CallbackQuery, 'eventState' | 'afterSeq' 
 export interface SqliteCallbacks {
   claim(claim: CallbackClaim): CallbackEvent[];
   settle(owner: string, outcomes: readonly CallbackOutcome[]): void;
+  renew(owner: string, seqs: readonly number[], leaseUntil: number): void;
   disable(account: string, at: number, reason: string): void;
   retry(filter: CallbackRetryFilter, now: number): number;
   list(query: CallbackQuery): QueuedCallback[];
@@ -71,6 +72,11 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
             (SELECT count(*) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'dead') AS dead,
             (SELECT min(queued_at) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS oldest`,
   );
+  // Still due at the lease's end, as a claim leaves it: a sender that dies leaves them due then.
+  const renew = db.prepare<[{ owner: string; until: number; list: string }]>(
+    `UPDATE callback_queue SET lease_until = @until, due_at = @until
+     WHERE seq IN (SELECT value FROM json_each(@list)) AND lease_owner = @owner AND state = 'pending'`,
+  );
   return {
     claim(claim) {
       const limit = Math.max(0, Math.floor(claim.limit));
@@ -81,6 +87,9 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       return rows.sort((a, b) => a.seq - b.seq).map(callbackEventFromRow);
     },
     settle,
+    renew(owner, seqs, leaseUntil) {
+      renew.run({ owner, until: leaseUntil, list: JSON.stringify(seqs) });
+    },
     disable(account, at, reason) {
       deadForAccount.run(reason, account);
       switchOff.run(at, account);

@@ -136,6 +136,8 @@ function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter 
     claimCallbacks: (claim) => write('claimCallbacks', claim),
     settleCallbacks: (owner, outcomes) =>
       outcomes.length === 0 ? Promise.resolve() : write('settleCallbacks', owner, outcomes),
+    renewCallbackLeases: (owner, seqs, leaseUntil) =>
+      seqs.length === 0 ? Promise.resolve() : write('renewCallbackLeases', owner, seqs, leaseUntil),
     disableCallbacks: (account, at, reason) => write('disableCallbacks', account, at, reason),
     retryCallbacks: (filter, now) => write('retryCallbacks', filter, now),
     listCallbacks: (query) => read('cannot list callbacks', (c) => c.callbacks.list(query)),
@@ -143,4 +145,9 @@ function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter 
   };
 }
 
-type CallbackWrite = 'claimCallbacks' | 'settleCallbacks' | 'disableCallbacks' | 'retryCallbacks';
+type CallbackWrite =
+  | 'claimCallbacks'
+  | 'settleCallbacks'
+  | 'renewCallbackLeases'
+  | 'disableCallbacks'
+  | 'retryCallbacks';

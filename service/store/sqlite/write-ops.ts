@@ -38,6 +38,7 @@ export interface WriteOps {
   /** The callback queue's writes (./callbacks.ts). */
   claimCallbacks(claim: CallbackClaim): CallbackEvent[];
   settleCallbacks(owner: string, outcomes: readonly CallbackOutcome[]): void;
+  renewCallbackLeases(owner: string, seqs: readonly number[], leaseUntil: number): void;
   disableCallbacks(account: string, at: number, reason: string): void;
   retryCallbacks(filter: CallbackRetryFilter, now: number): number;
 }
@@ -56,6 +57,7 @@ export const WRITE_FAILURE: Readonly<Record<WriteOp, string>> = {
   pruneOutbox: 'cannot prune the outbox',
   claimCallbacks: 'cannot claim callbacks to send',
   settleCallbacks: 'cannot record callback outcomes',
+  renewCallbackLeases: 'cannot renew callback leases',
   disableCallbacks: 'cannot switch callbacks off',
   retryCallbacks: 'cannot re-queue callbacks',
 };
@@ -89,6 +91,8 @@ export function runWriteOp(c: WriteTarget, op: WriteOp, args: readonly unknown[]
       return c.callbacks.claim(args[0] as CallbackClaim);
     case 'settleCallbacks':
       return c.callbacks.settle(args[0] as string, args[1] as readonly CallbackOutcome[]);
+    case 'renewCallbackLeases':
+      return c.callbacks.renew(args[0] as string, args[1] as readonly number[], args[2] as number);
     case 'disableCallbacks':
       return c.callbacks.disable(args[0] as string, args[1] as number, args[2] as string);
     case 'retryCallbacks':

@@ -31,6 +31,8 @@ export interface MemoryCallbackStore extends CallbackStore {
   readonly rows: ReadonlyMap<number, Row>;
   readonly settled: CallbackOutcome[];
   readonly claims: number[];
+  /** How many seqs each lease renewal named. */
+  readonly renewals: number[];
   readonly disabled: { account: string; reason: string }[];
 }
 
@@ -39,6 +41,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
   const previous = new Map<string, MessageState>();
   const settled: CallbackOutcome[] = [];
   const claims: number[] = [];
+  const renewals: number[] = [];
   const disabled: { account: string; reason: string }[] = [];
   let seq = 0;
   // Each message's pending seqs, ascending: the earliest is the only one a claim may hand out.
@@ -76,6 +79,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
     rows,
     settled,
     claims,
+    renewals,
     disabled,
     add(partial) {
       seq++;
@@ -124,6 +128,16 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
       }
       claims.push(out.length);
       return out;
+    },
+    async renewCallbackLeases(owner, seqs, leaseUntil) {
+      renewals.push(seqs.length);
+      for (const seq of seqs) {
+        const r = rows.get(seq);
+        if (r !== undefined && r.state === 'pending' && r.leaseOwner === owner) {
+          r.leaseUntil = leaseUntil;
+          r.dueAt = leaseUntil;
+        }
+      }
     },
     async settleCallbacks(owner, outcomes) {
       for (const o of outcomes) {
