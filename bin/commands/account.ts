@@ -1,6 +1,6 @@
 /**
- * `smskit account add|list|disable|enable|passwd|unlock|test|live`: manage the service's accounts
- * in its database. A running service sees every change on the account's next request (it reads
+ * `smskit account add|list|disable|enable|passwd|unlock|test|live|set`: manage the service's
+ * accounts in its database (`set`: the callback receiver and secret, ./account-callback.ts). A running service sees every change on the account's next request (it reads
  * the row each time), the lifted lockout of `unlock` included.
  */
 import type { Argv } from 'yargs';
@@ -10,8 +10,10 @@ import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { readSecret } from '../secret-input.js';
 import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
+import { describeCallbackChange, validateCallbackOptions } from './account-callback.js';
+import type { CallbackChange } from '../../service/accounts/accounts.js';
 
-const ACTIONS = ['add', 'list', 'disable', 'enable', 'passwd', 'unlock', 'test', 'live'] as const;
+const ACTIONS = ['add', 'list', 'disable', 'enable', 'passwd', 'unlock', 'test', 'live', 'set'] as const;
 type Action = (typeof ACTIONS)[number];
 
 export interface AccountOptions {
@@ -22,6 +24,8 @@ export interface AccountOptions {
   readonly test: boolean;
   readonly passwordStdin: boolean;
   readonly json: boolean;
+  /** account set: the callback change. */
+  readonly callback: CallbackChange | undefined;
 }
 
 export function validateAccountOptions(args: Record<string, unknown>): AccountOptions {
@@ -36,6 +40,7 @@ export function validateAccountOptions(args: Record<string, unknown>): AccountOp
   if (args['password-stdin'] === true && action !== 'add' && action !== 'passwd')
     throw new UsageError('--password-stdin goes with account add and account passwd only');
   if (args.json === true && action !== 'list') throw new UsageError('--json goes with account list only');
+  const callback = validateCallbackOptions(args, action);
   return Object.freeze({
     action,
     db: String(args.db),
@@ -44,6 +49,7 @@ export function validateAccountOptions(args: Record<string, unknown>): AccountOp
     test: args.test === true,
     passwordStdin: args['password-stdin'] === true,
     json: args.json === true,
+    callback,
   });
 }
 
@@ -65,7 +71,20 @@ function builder(yargs: Argv): Argv {
       default: false,
       describe: `Read the password from standard input (else ${PASSWORD_ENV}, else a prompt)`,
     })
-    .option('json', { type: 'boolean', default: false, describe: 'list: print JSON' });
+    .option('json', { type: 'boolean', default: false, describe: 'list: print JSON' })
+    .option('callback-url', {
+      type: 'string',
+      describe: 'set: post every state change of its messages to this https:// URL (clears a 410 switch-off)',
+    })
+    .option('callback-secret', {
+      type: 'string',
+      describe: 'set: the whsec_… secret callbacks are signed with (default: one is generated and printed once)',
+    })
+    .option('callback', { type: 'boolean', describe: 'set: --no-callback removes the callback URL' })
+    .option('allow-http-callback', {
+      type: 'boolean',
+      describe: 'set: accept a plain http:// callback URL (tests, private networks)',
+    });
 }
 
 type App = Awaited<ReturnType<typeof import('../../service/app.js').openSmsApp>>;
@@ -78,6 +97,12 @@ function statusOf(account: AccountSummary): string {
   return flags.join(',');
 }
 
+function callbackOf(account: AccountSummary): string {
+  if (account.callbackUrl === null) return '-';
+  const off = account.callbacksDisabledAt === null ? '' : ` (disabled since ${account.callbacksDisabledAt})`;
+  return `${account.callbackUrl}${off}`;
+}
+
 function printList(accounts: readonly AccountSummary[], json: boolean, db: string): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(accounts, null, 2)}\n`);
@@ -88,8 +113,10 @@ function printList(accounts: readonly AccountSummary[], json: boolean, db: strin
     return;
   }
   // Tab-separated, under a header row that names each column.
-  const rows = accounts.map((a) => `${a.email}\t${a.keywords.join(',')}\t${statusOf(a)}\t${a.createdAt}`);
-  process.stdout.write(`${['EMAIL\tKEYWORDS\tSTATUS\tCREATED', ...rows].join('\n')}\n`);
+  const rows = accounts.map(
+    (a) => `${a.email}\t${a.keywords.join(',')}\t${statusOf(a)}\t${a.createdAt}\t${callbackOf(a)}`,
+  );
+  process.stdout.write(`${['EMAIL\tKEYWORDS\tSTATUS\tCREATED\tCALLBACK', ...rows].join('\n')}\n`);
 }
 
 async function newPassword(options: AccountOptions, email: string): Promise<string> {
@@ -115,6 +142,11 @@ async function perform(app: App, options: AccountOptions): Promise<string> {
     case 'unlock':
       await app.accounts.unlock(email);
       return `unlocked ${email} (running services forget its failed attempts on its next request)`;
+    case 'set': {
+      const change = options.callback ?? {};
+      const { generatedSecret } = await app.accounts.setCallback(email, change);
+      return describeCallbackChange(email, change, generatedSecret).join('\n');
+    }
     case 'test':
     case 'live':
       await app.accounts.setTest(email, options.action === 'test');
@@ -149,7 +181,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
 export const accountCommand: CliCommand = {
   command: 'account <action>',
   describe:
-    'Manage accounts: add [--test] (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable, passwd, unlock, test, live',
+    'Manage accounts: add [--test] (password from a prompt, stdin or SMSKIT_PASSWORD), list, disable, enable, passwd, unlock, test, live, set (callbacks)',
   builder,
   examples: [
     [
@@ -161,6 +193,10 @@ export const accountCommand: CliCommand = {
     ['smskit account passwd --email you@example.com', 'a new password (prompt, stdin or $SMSKIT_PASSWORD)'],
     ['smskit account unlock --email you@example.com', 'lift the lockout after repeated wrong passwords'],
     ['smskit account disable --email you@example.com', 'refuse its requests from now on'],
+    [
+      'smskit account set --email you@example.com --callback-url https://hooks.example.com/sms',
+      'post its state changes there, signed (a secret is generated and printed once)',
+    ],
   ],
   exitCodes: COMMAND_EXIT_CODES.account,
   run,

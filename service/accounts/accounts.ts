@@ -11,6 +11,7 @@
  * keywords, current hash) is still read on every request.
  */
 import { randomBytes } from 'node:crypto';
+import { callbackSecretProblem, callbackUrlProblem, newCallbackSecret } from './callback-settings.js';
 import { createSharedVerifier, createVerifiedCache } from './credential-cache.js';
 import { SmsRefusal } from '../errors.js';
 import { canonicalKeyword } from './keyword.js';
@@ -43,7 +44,8 @@ export type AccountErrorCode =
   | 'InvalidPassword'
   | 'InvalidKeyword'
   | 'AccountExists'
-  | 'NoSuchAccount';
+  | 'NoSuchAccount'
+  | 'InvalidCallback';
 
 /** An administration request was wrong (smskit account add|disable|...). */
 export class AccountError extends Error {
@@ -65,6 +67,18 @@ export interface AccountSummary {
   readonly test: boolean;
   /** Until when a server locked it out after repeated wrong passwords (ISO 8601), or null. */
   readonly lockedUntil: string | null;
+  /** Where its state changes are posted, or null (never the signing secret). */
+  readonly callbackUrl: string | null;
+  /** Since when its callbacks are off because the receiver answered 410 Gone (ISO 8601), or null. */
+  readonly callbacksDisabledAt: string | null;
+}
+
+/** `smskit account set`: the receiver (null removes it) and the signing secret. */
+export interface CallbackChange {
+  readonly url?: string | null;
+  readonly secret?: string;
+  /** Plain http:// accepted (tests, private networks). */
+  readonly allowHttp?: boolean;
 }
 
 export interface Accounts {
@@ -82,6 +96,11 @@ export interface Accounts {
   unlock(email: string): Promise<void>;
   setKeywords(email: string, keywords: readonly string[]): Promise<void>;
   setPassword(email: string, password: string): Promise<void>;
+  /**
+   * Sets (which switches callbacks back on after a 410) or removes the receiver, and the secret.
+   * A receiver set on an account without a secret gets a fresh one, returned once to be shown.
+   */
+  setCallback(email: string, change: CallbackChange): Promise<{ readonly generatedSecret: string | undefined }>;
 }
 
 export const MIN_PASSWORD = 8;
@@ -208,7 +227,34 @@ function createAdministration(
       const passwordHash = await hashPassword(password, params);
       if (!(await store.updateAccount(accountKey(email), { passwordHash }))) throw noSuchAccount(email);
     },
+    setCallback: (email, change) => setCallback(store, accountKey(email), change),
   };
+}
+
+async function setCallback(
+  store: AccountsOptions['store'],
+  key: string,
+  change: CallbackChange,
+): Promise<{ generatedSecret: string | undefined }> {
+  const urlProblem =
+    typeof change.url === 'string' ? callbackUrlProblem(change.url, change.allowHttp === true) : undefined;
+  if (urlProblem !== undefined) throw new AccountError('InvalidCallback', `callback URL ${urlProblem}`);
+  const secretProblem = change.secret === undefined ? undefined : callbackSecretProblem(change.secret);
+  if (secretProblem !== undefined) throw new AccountError('InvalidCallback', `callback secret ${secretProblem}`);
+  const row = await store.getAccount(key);
+  if (row === undefined) throw noSuchAccount(key);
+  const generatedSecret =
+    typeof change.url === 'string' && change.secret === undefined && row.callbackSecret == null
+      ? newCallbackSecret()
+      : undefined;
+  const secret = change.secret ?? generatedSecret;
+  const updated = await store.updateAccount(key, {
+    ...(change.url === undefined ? {} : { callbackUrl: change.url }),
+    ...(typeof change.url === 'string' ? { callbacksDisabledAt: null } : {}),
+    ...(secret === undefined ? {} : { callbackSecret: secret }),
+  });
+  if (!updated) throw noSuchAccount(key);
+  return { generatedSecret };
 }
 
 function summary(row: AccountRow, now: number): AccountSummary {
@@ -220,6 +266,8 @@ function summary(row: AccountRow, now: number): AccountSummary {
     createdAt: new Date(row.createdAt).toISOString(),
     test: row.test === true,
     lockedUntil: locked ? new Date(row.lockedUntil ?? 0).toISOString() : null,
+    callbackUrl: row.callbackUrl ?? null,
+    callbacksDisabledAt: row.callbacksDisabledAt == null ? null : new Date(row.callbacksDisabledAt).toISOString(),
   };
 }
 

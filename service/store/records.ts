@@ -17,7 +17,7 @@ export interface AccountRow {
   readonly lockedUntil?: number | null;
   /** When an administrator last lifted a lockout (ms); servers forget earlier failures. */
   readonly unlockedAt?: number | null;
-  /** Where the account's state changes are posted (docs/status.md); absent/null = no callbacks. */
+  /** Where the account's state changes are posted (docs/operations.md, "Accounts"); absent/null = no callbacks. */
   readonly callbackUrl?: string | null;
   /** The Standard Webhooks secret (`whsec_…`) its callbacks are signed with. Never shown nor logged. */
   readonly callbackSecret?: string | null;

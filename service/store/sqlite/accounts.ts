@@ -49,40 +49,28 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
       );
     },
     updateAccount: (email, change) => {
-      const sets: string[] = [];
-      const values: Array<string | number | null> = [];
-      if (change.passwordHash !== undefined) {
-        sets.push('password_hash = ?');
-        values.push(change.passwordHash);
-      }
-      if (change.keywords !== undefined) {
-        sets.push('keywords = ?');
-        values.push(change.keywords.join(' '));
-      }
-      if (change.disabled !== undefined) {
-        sets.push('disabled = ?');
-        values.push(change.disabled ? 1 : 0);
-      }
-      const flags: Array<[string, boolean | undefined]> = [['test', change.test]];
-      for (const [column, value] of flags) {
-        if (value === undefined) continue;
-        sets.push(`${column} = ?`);
-        values.push(value ? 1 : 0);
-      }
-      const settable: Array<[string, string | number | null | undefined]> = [
-        ['locked_until', change.lockedUntil],
-        ['unlocked_at', change.unlockedAt],
-        ['callback_url', change.callbackUrl],
-        ['callback_secret', change.callbackSecret],
-        ['callbacks_disabled_at', change.callbacksDisabledAt],
-      ];
-      for (const [column, value] of settable) {
-        if (value === undefined) continue;
-        sets.push(`${column} = ?`);
-        values.push(value);
-      }
-      if (sets.length === 0) return get.get(email) !== undefined;
-      return db.prepare(`UPDATE accounts SET ${sets.join(', ')} WHERE email = ?`).run(...values, email).changes === 1;
+      const given = columnsOf(change);
+      if (given.length === 0) return get.get(email) !== undefined;
+      const sets = given.map(([column]) => `${column} = ?`).join(', ');
+      const values = given.map(([, value]) => value);
+      return db.prepare(`UPDATE accounts SET ${sets} WHERE email = ?`).run(...values, email).changes === 1;
     },
   };
+}
+
+/** The columns a change sets, with their SQLite values (flags as 0/1), in a fixed order. */
+function columnsOf(change: AccountChange): Array<[string, string | number | null]> {
+  const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+  const columns: Array<[string, string | number | null | undefined]> = [
+    ['password_hash', change.passwordHash],
+    ['keywords', change.keywords?.join(' ')],
+    ['disabled', flag(change.disabled)],
+    ['test', flag(change.test)],
+    ['locked_until', change.lockedUntil],
+    ['unlocked_at', change.unlockedAt],
+    ['callback_url', change.callbackUrl],
+    ['callback_secret', change.callbackSecret],
+    ['callbacks_disabled_at', change.callbacksDisabledAt],
+  ];
+  return columns.filter((entry): entry is [string, string | number | null] => entry[1] !== undefined);
 }

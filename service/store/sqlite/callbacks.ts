@@ -56,7 +56,7 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
      FROM json_each(?) AS j JOIN callback_queue AS claimed ON claimed.seq = j.value
        JOIN outbox_events AS e ON e.seq = claimed.seq JOIN outbox AS o ON o.id = claimed.message_id
        JOIN accounts AS a ON a.email = o.account
-     WHERE a.callback_url IS NOT NULL ORDER BY claimed.seq`,
+     WHERE a.callback_url IS NOT NULL`,
   );
   const settle = settleStatements(db);
   const deadForAccount = db.prepare<[string, string]>(
@@ -76,7 +76,9 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       const limit = Math.max(0, Math.floor(claim.limit));
       const seqs = lease.all({ owner: claim.owner, until: claim.leaseUntil, now: claim.now, limit });
       if (seqs.length === 0) return [];
-      return read.all(JSON.stringify(seqs.map((row) => row.seq))).map(callbackEventFromRow);
+      // RETURNING gives no order, and the list is short: sorted here rather than by a temporary B-tree.
+      const rows = read.all(JSON.stringify(seqs.map((row) => row.seq)));
+      return rows.sort((a, b) => a.seq - b.seq).map(callbackEventFromRow);
     },
     settle,
     disable(account, at, reason) {

@@ -182,7 +182,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX callback_queue_message ON callback_queue (message_id, seq);
    CREATE INDEX callback_queue_state ON callback_queue (state, queued_at);
    CREATE TRIGGER callback_queue_event AFTER INSERT ON outbox_events
-   WHEN EXISTS (SELECT 1 FROM accounts WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL)
+   WHEN EXISTS (SELECT 1 FROM accounts INDEXED BY accounts_callbacks
+                WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL)
    BEGIN
      INSERT INTO callback_queue (seq, message_id, account, queued_at, due_at)
      SELECT NEW.seq, NEW.message_id, o.account, NEW.at,

@@ -1,7 +1,8 @@
 /**
- * A SQLite database made by an earlier smskit (schema version 4, before the `unknown` state)
- * opens at the current version with every row, column and index kept, and then takes the new
- * state: the outbox copy that widens the state CHECK must lose nothing.
+ * SQLite databases made by earlier smskits open at the current version with every row, column
+ * and index kept: version 4 (before the `unknown` state; the outbox copy that widens the state
+ * CHECK must lose nothing) and version 6 (before callbacks: the queue is added, and changes are
+ * queued once an account has a receiver).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +56,52 @@ it('upgrades a version 4 database to the unknown state, keeping rows, parts, his
     const request = { route: 'main', acceptedBefore: 1700000001000, now: 1700000002000, text, limit: 10 };
     expect(await store.delivery.timeOutReceipts(request)).toBe(1);
     expect((await store.history(id)).map((e) => e.state)).toEqual(['queued', 'accepted', 'unknown']);
+  } finally {
+    await store.close();
+  }
+});
+
+it('upgrades a version 6 database to callbacks: accounts, messages and history kept, the queue added and filled from then on', async () => {
+  const path = join(dir, 'v6.db');
+  const old = new Database(path);
+  for (const migration of MIGRATIONS.slice(0, 6)) old.exec(migration);
+  old.pragma('user_version = 6');
+  const id = 'SMS-01HF7YAT3V65A2YJVXTXM4Y11K';
+  old.exec(`INSERT INTO accounts (email, password_hash, keywords, disabled, created_at) VALUES ('a@example.com', 'h', 'ACME', 0, 1);
+            INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding, segments, smsmsg, state,
+                                updated_at, attempts, route, smsc_id)
+              VALUES ('${id}', 1700000000000, 'a@example.com', 'ACME', '+14155550123', 'att', 'gsm7', 1, 'sent in v6',
+                      'accepted', 1700000000200, 1, 'main', 'P1');
+            INSERT INTO outbox_parts VALUES ('main', 'P1', '${id}', 1, 1, NULL);
+            INSERT INTO outbox_events (message_id, at, state, attempt, route, smsc_id)
+              VALUES ('${id}', 1700000000200, 'accepted', 1, 'main', 'P1');`);
+  old.close();
+
+  const store = openSqliteStore({ path });
+  try {
+    expect(store.database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(await store.getAccount('a@example.com')).toMatchObject({ keywords: ['ACME'], callbackUrl: null });
+    expect(await store.callbacks.callbackStats()).toEqual({ pending: 0, dead: 0, oldestPendingAt: null });
+    await store.updateAccount('a@example.com', {
+      callbackUrl: 'https://hooks.example.com/',
+      callbackSecret: 'whsec_eA==',
+    });
+    const receipt = { peerId: 'P1', state: 'delivered', code: 'DELIVRD', text: 'ok' } as const;
+    expect(await store.delivery.apply([{ kind: 'receipt', route: 'main', at: 1700000000300, receipt }])).toEqual([
+      true,
+    ]);
+    const [event] = await store.callbacks.claimCallbacks({
+      owner: 'o',
+      now: 1700000000300,
+      leaseUntil: 1700000001000,
+      limit: 5,
+    });
+    expect(event).toMatchObject({
+      messageId: id,
+      state: 'delivered',
+      previousState: 'accepted',
+      smsto: '+14155550123',
+    });
   } finally {
     await store.close();
   }

@@ -1,0 +1,200 @@
+/**
+ * Nothing the callback queue runs reads a whole table: with a backlog of events behind a failing
+ * receiver, a claim, a settlement or a count that scanned the queue (or the outbox, or the
+ * history) would stall the writer thread the delivery engine commits on. Each statement the store
+ * runs is recorded (the statement class's run/get/all/iterate, wrapped for this file only) and its
+ * EXPLAIN QUERY PLAN read, as sqlite-plans.test.ts does for delivery; the trigger that queues each
+ * state change is read from the schema and explained the same way, NEW.* as parameters.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdGenerator } from '../../../service/store/ids.js';
+import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
+import type { NewMessage } from '../../../service/store/records.js';
+import { OUTBOX_INSERT, toInsertRow } from '../../../service/store/sqlite/outbox.js';
+
+const TABLES = ['outbox', 'outbox_events', 'callback_queue', 'accounts'];
+const MESSAGES = 5_000;
+const T0 = Date.parse('2026-11-01T00:00:00Z');
+const ACCOUNT = 'plans@example.com';
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-callback-plans-'));
+const path = join(dir, 'plans.sqlite');
+let store: SqliteStore;
+let executed: string[] = [];
+
+async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
+  executed = [];
+  await action();
+  return [...new Set(executed)];
+}
+
+function wrapStatementClass(): () => void {
+  const probe = new Database(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  const originals = new Map<string, unknown>();
+  for (const name of ['run', 'get', 'all', 'iterate']) {
+    const original = prototype[name] as (this: { source: string }, ...args: unknown[]) => unknown;
+    originals.set(name, original);
+    prototype[name] = function (this: { source: string }, ...args: unknown[]) {
+      executed.push(this.source);
+      return original.apply(this, args);
+    };
+  }
+  return () => {
+    for (const [name, original] of originals) prototype[name] = original;
+  };
+}
+
+/** The plan steps of `sql` that read a whole table (a SCAN not stopped by a LIMIT) or sort what they read. */
+function wholeTableScans(sql: string): string[] {
+  const reader = new Database(path, { readonly: true });
+  try {
+    const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], null]));
+    const statement = reader.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+    const positional = (sql.match(/\?/g) ?? []).map(() => null);
+    const rows = (Object.keys(named).length > 0 ? statement.all(named) : statement.all(...positional)) as {
+      detail: string;
+    }[];
+    const sorts = rows.some((r) => r.detail.startsWith('USE TEMP B-TREE'));
+    const stopsAtLimit = /\bLIMIT\b/i.test(sql) && !sorts;
+    return rows
+      .map((r) => r.detail)
+      .filter((detail) => {
+        if (detail.startsWith('USE TEMP B-TREE FOR') && detail.includes('ORDER BY')) return true;
+        const table = /^SCAN (\w+)/.exec(detail)?.[1];
+        return table !== undefined && TABLES.includes(table) && !stopsAtLimit;
+      })
+      .map((detail) => `${detail}  ←  ${sql.replace(/\s+/g, ' ')}`);
+  } finally {
+    reader.close();
+  }
+}
+
+function planOf(sql: string): string[] {
+  const reader = new Database(path, { readonly: true });
+  try {
+    const bindings = (sql.match(/\?/g) ?? []).map(() => null);
+    return (reader.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bindings) as { detail: string }[]).map((r) => r.detail);
+  } finally {
+    reader.close();
+  }
+}
+
+const MESSAGE: NewMessage = {
+  account: ACCOUNT,
+  keyword: 'PLANS',
+  smsto: '+14155550123',
+  carrierCode: 'att',
+  encoding: 'gsm7',
+  segments: 1,
+  port: null,
+  smsmsg: 'query plans',
+};
+
+let unwrap: () => void = () => undefined;
+beforeAll(async () => {
+  const setup = openSqliteStore({ path });
+  await setup.insertAccount({
+    email: ACCOUNT,
+    passwordHash: 'x',
+    keywords: ['PLANS'],
+    disabled: false,
+    createdAt: T0,
+    callbackUrl: 'https://hooks.example.com/',
+    callbackSecret: 'whsec_eA==',
+  });
+  await setup.close();
+  const fill = new Database(path);
+  const insert = fill.prepare(OUTBOX_INSERT);
+  const event = fill.prepare(
+    `INSERT INTO outbox_events (message_id, at, state, attempt, route) VALUES (?, ?, ?, 1, 'smsc')`,
+  );
+  const nextId = createIdGenerator();
+  fill.transaction(() => {
+    // Two events per message: the first due, the second waiting behind it (the trigger decides).
+    for (let i = 0; i < MESSAGES; i++) {
+      const id = nextId(T0 + i);
+      insert.run(toInsertRow(id, T0 + i, MESSAGE, 'queued'));
+      event.run(id, T0 + i, 'sending');
+      event.run(id, T0 + i, 'accepted');
+    }
+  })();
+  fill.exec('ANALYZE');
+  fill.close();
+  store = openSqliteStore({ path });
+  unwrap = wrapStatementClass();
+});
+
+afterAll(async () => {
+  unwrap();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite callback queue: no statement reads a whole table', () => {
+  let claimed: number[] = [];
+
+  it('claim', async () => {
+    const sql = await statementsOf(async () => {
+      const events = await store.callbacks.claimCallbacks({
+        owner: 'plans',
+        now: T0 + MESSAGES,
+        leaseUntil: T0 + MESSAGES + 60_000,
+        limit: 10,
+      });
+      expect(events.map((e) => e.state)).toEqual(Array(10).fill('sending'));
+      claimed = events.map((e) => e.seq);
+    });
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+  });
+
+  it('settle', async () => {
+    const sql = await statementsOf(async () => {
+      await store.callbacks.settleCallbacks('plans', [
+        ...claimed.slice(0, 5).map((seq) => ({ seq, kind: 'sent' as const })),
+        ...claimed.slice(5).map((seq) => ({ seq, kind: 'dead' as const, error: 'refused' })),
+      ]);
+    });
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+    expect(await store.callbacks.callbackStats()).toMatchObject({ pending: 2 * MESSAGES - 10, dead: 5 });
+  });
+
+  it('the counts (every /metrics scrape and /healthz)', async () => {
+    const sql = await statementsOf(() => store.callbacks.callbackStats());
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+  });
+
+  it('the trigger on each state change: one probe of the accounts with a receiver, then lookups by key', () => {
+    const trigger = store.database
+      .prepare<[], { sql: string }>(
+        `SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'callback_queue_event'`,
+      )
+      .get()?.sql;
+    expect(trigger).toBeDefined();
+    const parameters = (text: string) => text.replace(/\bNEW\.\w+/g, '?');
+    const when = /WHEN (EXISTS \(.*?\))\s*BEGIN/s.exec(trigger ?? '')?.[1] ?? '';
+    const select = /INSERT INTO callback_queue \([^)]*\)\s*(SELECT.*?);\s*END/s.exec(trigger ?? '')?.[1] ?? '';
+    expect(planOf(`SELECT ${when}`).join('\n')).toMatch(/SCAN accounts USING (COVERING )?INDEX accounts_callbacks/);
+    expect(
+      wholeTableScans(`SELECT ${parameters(when)}`).filter((step) => !step.includes('accounts_callbacks')),
+    ).toEqual([]);
+    expect(select).not.toBe('');
+    expect(wholeTableScans(parameters(select))).toEqual([]);
+  });
+
+  it('the check itself finds a whole-table scan', () => {
+    expect(wholeTableScans(`SELECT count(*) FROM callback_queue WHERE last_error IS NULL`)).toHaveLength(1);
+    // The pending ones sorted by another column: every pending row is read before the first 5.
+    expect(
+      wholeTableScans(`SELECT seq FROM callback_queue WHERE state = 'pending' ORDER BY tries LIMIT 5`).length,
+    ).toBeGreaterThan(0);
+  });
+});
