@@ -205,7 +205,16 @@ class SenderLoop {
     if (this.closed) return this.giveBack(events);
     this.held += events.length;
     for (const event of events) this.heldSeqs.add(event.seq);
-    for (const event of events) void this.send(event, now).then((outcome) => this.record(outcome));
+    for (const event of events)
+      void this.send(event, now)
+        // send() turns every failure into an outcome; this only keeps a bug from leaking a held event.
+        .catch((error: unknown) => ({
+          seq: event.seq,
+          kind: 'retry' as const,
+          nextAttemptAt: this.clock() + this.settings.budget.firstDelayMs,
+          error: `callback sender error: ${(error as Error).message}`,
+        }))
+        .then((outcome) => this.record(outcome));
     if (events.length === limit || this.wokenWhileClaiming) this.wake();
     else this.later();
   }

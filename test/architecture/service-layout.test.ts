@@ -1,7 +1,7 @@
 /**
  * service/ by concern: the root keeps only the app and its public index (at most
  * ROOT_FILE_LIMIT modules: app, server, handlers, errors, index…); every other module sits in
- * the folder of its concern (sms/, send/, accounts/, outbox/, delivery/, store/, metrics/). The
+ * the folder of its concern (sms/, send/, accounts/, outbox/, delivery/, callbacks/, store/, metrics/). The
  * GSM 03.38 alphabet is spelled in one module, and an exported name means one thing: no two
  * modules of the service export the same name, except the two store backends, which implement
  * one interface side by side. Each rule is also run on a planted tree to show it can fail.
@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const SERVICE = resolve(dirname(fileURLToPath(import.meta.url)), '../../service');
 
 const ROOT_FILE_LIMIT = 8;
-const CONCERNS = ['accounts', 'delivery', 'metrics', 'outbox', 'send', 'sms', 'store'];
+const CONCERNS = ['accounts', 'callbacks', 'delivery', 'metrics', 'outbox', 'send', 'sms', 'store'];
 /** The one module that holds the alphabet tables. */
 const ALPHABET_OWNER = 'sms/gsm-alphabet.ts';
 /** A run of the default alphabet's Greek capitals: any copy of the table contains it. */
