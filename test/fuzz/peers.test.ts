@@ -96,8 +96,9 @@ describe.skipIf(PHP_SKIP !== undefined)('PHP SoapServer under the fuzzer', () =>
   }, 120_000);
   afterAll(() => peer?.close());
 
-  it('finds exactly its known defects in 300 cases', async () => {
-    await fuzzStack(`${peer.url}?wsdl`, peer.url, EXPECTED.php!, 300);
+  // 100 cases: the peer runs each request in a PHP process of its own (about 0.3 s each).
+  it('finds exactly its known defects in 100 cases', async () => {
+    await fuzzStack(`${peer.url}?wsdl`, peer.url, EXPECTED.php!, 100);
   }, 180_000);
 });
 
