@@ -58,6 +58,24 @@ describe('the known ASMX differences recognise only their own kind', () => {
   ])('reports %s', (_what, name, asmx, smskit) => {
     expect(leaf('EchoOrder', name, asmx, smskit)).toHaveLength(1);
   });
+  it('explains a tab in an attribute read back as a space, and nothing else in attributes', () => {
+    const attributes = (asmx: string, smskit: string) =>
+      unexplainedDifferences({
+        operation: 'EchoOrder',
+        binding: 'soap11',
+        value: {},
+        differences: [
+          {
+            kind: 'changed',
+            path: '/x/EchoOrderResult',
+            want: `${R}EchoOrderResult ${asmx}`,
+            got: `${R}EchoOrderResult ${smskit}`,
+          },
+        ],
+      });
+    expect(attributes('@{}Id=" " @{}Version="0"', '@{}Id="\\t" @{}Version="0"')).toEqual([]);
+    expect(attributes('@{}Id="a" @{}Version="0"', '@{}Id="b" @{}Version="0"')).toHaveLength(1);
+  });
   it('reports a refusal by ASMX of an input no known difference covers, and smskit refusing what ASMX answers', () => {
     const outcome = (want: string, got: string) =>
       unexplainedDifferences({
