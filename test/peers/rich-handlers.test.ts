@@ -8,7 +8,8 @@ describe('NextDate', () => {
   it('answers the next day in the form it came in', async () => {
     expect(await nextDate('2024-02-28T10:00:00Z')).toEqual({ NextDateResult: '2024-02-29T10:00:00Z' });
   });
-  it("refuses 9999-12-31 as the caller's error (a Client fault), not a crash", async () => {
+  it('refuses a date-time with no next day before year 10000 (a Client fault), not a crash', async () => {
     await expect(async () => nextDate('9999-12-31T00:00:00.0-14:00')).rejects.toThrow(ServiceError);
+    await expect(async () => nextDate('9999-12-31T00:00:00Z')).rejects.toThrow(ServiceError);
   });
 });
