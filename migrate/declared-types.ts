@@ -57,12 +57,25 @@ function canonicalDecimal(text: string): string {
   return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
+function canonicalFloat(text: string): string {
+  const codec = findPrimitiveCodec('float')!;
+  try {
+    const value = codec.decode(text, '') as number;
+    return codec.encode(Math.fround(value), '');
+  } catch {
+    return text;
+  }
+}
+
 /** The text as its declared type reads it, written back in one canonical form; unreadable text stays as it is. */
 export function canonicalAs(xsd: string, text: string): string {
   if (xsd === 'dateTime') return canonicalDateTime(text.trim()) ?? text;
   if (xsd === 'guid') return text.trim().toLowerCase();
   if (xsd === 'decimal') return canonicalDecimal(text);
   if (isStringLike(xsd)) return text;
+  // xs:float's values are 32-bit (XSD 1.0 Part 2 §3.2.4): "-1.401298E-45" and
+  // "-1.401298464324817e-45" are one float, though not one double.
+  if (xsd === 'float') return canonicalFloat(text);
   const codec = findPrimitiveCodec(xsd);
   if (codec === undefined) return text;
   try {

@@ -182,6 +182,10 @@ describe('canonical parsing by declared type (the rich peer WSDL)', () => {
     ['Note', 'string', '007', '7', false],
     ['Note', 'string', 'a ', 'a', false],
     ['Created', 'dateTime', '2024-02-29T15:45:00+02:00', '2024-02-29T13:45:00Z', true],
+    // .NET writes a float's "R" form; JavaScript the double nearest to it: one xs:float either way.
+    ['Single', 'float', '-1.401298E-45', '-1.401298464324817e-45', true],
+    ['Single', 'float', '1.5', '1.50001', false],
+    ['Double', 'double', '1.401298E-45', '1.401298464324817e-45', false],
     ['Reference', 'guid', '0F8FAD5B-D9CB-469F-A165-70867728950E', '0f8fad5b-d9cb-469f-a165-70867728950e', true],
   ])('%s (%s): %s vs %s same: %s', (local, _type, a, b, want) => {
     expect(same(local, a, b)).toBe(want);

@@ -18,7 +18,10 @@ export function formatRoundTrip(given: number, type: 'double' | 'float'): string
   return same(first) ? first : formatGeneral(value, long);
 }
 
-/** `value.ToString("G<precision>")`: scientific when the exponent is below -5 or not below the precision. */
+/**
+ * `value.ToString("G<precision>")`: scientific when the exponent is -5 or below, or not below the
+ * precision (.NET writes 0.0001 as "0.0001" but 0.00001 as "1E-05").
+ */
 export function formatGeneral(value: number, precision: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
@@ -27,7 +30,7 @@ export function formatGeneral(value: number, precision: number): string {
   const exponent = Number(exponentText);
   const trim = (digits: string): string =>
     digits.includes('.') ? digits.replace(/0+$/, '').replace(/\.$/, '') : digits;
-  if (exponent < -5 || exponent >= precision) {
+  if (exponent <= -5 || exponent >= precision) {
     const sign = exponent < 0 ? '-' : '+';
     return `${trim(mantissa!)}E${sign}${String(Math.abs(exponent)).padStart(2, '0')}`;
   }

@@ -4,6 +4,7 @@
  * this server and compare what each puts on the wire, and zeep can call it on every port.
  */
 import type { Access, AnyShape, RichServiceHandlers } from '../golden/generated/asmx-rich/rich-service/index.js';
+import { ServiceError } from '../../runtime/index.js';
 import { formatRoundTrip, readDotnetDateTime } from './dotnet-format.js';
 
 /** Area of one shape, as Shape.Area() in the C#. */
@@ -132,5 +133,20 @@ function nextDay(dateTime: string): string {
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999 (0001-01-01 became 1901).
   const next = new Date(0);
   next.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + 1);
+  if (next.getUTCFullYear() > 9999) return nextDayInUtc(dateTime);
   return `${next.toISOString().slice(0, 10)}${match[4]}`;
+}
+
+/**
+ * Past 9999-12-31 in its own offset: ASMX reads a date-time with an offset as UTC (the peer's
+ * local time), where a day may still be left (9999-12-31T00:00+14:00 is 9999-12-30T10:00Z). The
+ * C#'s AddDays throws past 9999-12-31 (a Server fault); the caller's date is what cannot be
+ * answered, so the mirror refuses it as the caller's: a Client fault naming it.
+ */
+function nextDayInUtc(dateTime: string): string {
+  const offset = /T\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/.exec(dateTime);
+  const next = offset === null ? Number.NaN : Date.parse(dateTime) + 86_400_000;
+  if (Number.isNaN(next) || new Date(next).getUTCFullYear() > 9999)
+    throw new ServiceError('OUT_OF_RANGE', `after: ${dateTime} has no next day before year 10000`);
+  return `${new Date(next).toISOString().slice(0, 19)}${offset![1] ?? ''}Z`;
 }
