@@ -192,6 +192,20 @@ describe('the callback sender', () => {
     expect(receiver.concurrency.max).toBe(3);
   });
 
+  it('renews the leases of the events it holds: each sent once though they wait longer than a lease', async () => {
+    const secret = newSecret();
+    const receiver = await receiverFor(secret);
+    receiver.answer = () => ({ status: 204, delayMs: 150 });
+    // One at a time at 150 ms each: the sixth message's event waits ~750 ms, almost two leases.
+    harness = startSender({ perHost: 1, leaseMs: 400, timeoutMs: 300 });
+    queueMessages(harness, 6, receiver.url, secret);
+    await waitFor('18 sent', () => harness!.sender.stats().outcomes.sent === 18, { timeoutMs: 20_000 });
+    const ids = receiver.received.map((r) => seen(r).webhookId);
+    expect(ids).toHaveLength(18);
+    expect(new Set(ids).size).toBe(18);
+    expect(harness.store.renewals.some((n) => n > 1)).toBe(true);
+  });
+
   it('stops cleanly: no claim after close, held events go back due at once', async () => {
     const secret = newSecret();
     const receiver = await receiverFor(secret);

@@ -163,6 +163,18 @@ export function describeCallbacks(factory: StoreFactory): void {
         expect((await callbacks.callbackStats()).pending).toBe(0);
       }));
 
+    it("renews its owner's leases only: a renewed event is not handed out until the new lease ends", () =>
+      using(factory, async ({ store }, callbacks) => {
+        await store.enqueue(message(ALICE));
+        await claimMessages(store, T0 + 100);
+        const [first] = await callbacks.claimCallbacks(claim({ leaseUntil: T0 + 20_000 }));
+        await callbacks.renewCallbackLeases('sender-b', [first!.seq], T0 + 90_000);
+        await callbacks.renewCallbackLeases('sender-a', [first!.seq], T0 + 60_000);
+        expect(await callbacks.claimCallbacks(claim({ owner: 'sender-b', now: T0 + 59_999 }))).toEqual([]);
+        const again = await callbacks.claimCallbacks(claim({ owner: 'sender-b', now: T0 + 60_000 }));
+        expect(again.map((e) => e.seq)).toEqual([first!.seq]);
+      }));
+
     it('settles sent, retry and dead in one batch; a dead event lets its message go on', () =>
       using(factory, async ({ store }, callbacks) => {
         const ids = [];
