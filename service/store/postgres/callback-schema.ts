@@ -37,7 +37,9 @@ CREATE INDEX callback_queue_due ON callback_queue (due_at, seq) WHERE state = 'p
 CREATE INDEX callback_queue_message ON callback_queue (message_id, seq);
 CREATE INDEX callback_queue_state ON callback_queue (state, queued_at);
 
-CREATE FUNCTION smskit_queue_callbacks() RETURNS trigger LANGUAGE plpgsql AS $fn$
+-- A transition table has no statistics: a plan guessed from none could hash-join it against the
+-- whole outbox. Every lookup here is by key, as in the delivery function.
+CREATE FUNCTION smskit_queue_callbacks() RETURNS trigger LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM accounts WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL) THEN
     RETURN NULL;
@@ -68,7 +70,7 @@ CREATE TRIGGER callback_queue_stopped AFTER UPDATE OF callback_url, callbacks_di
   EXECUTE FUNCTION smskit_callbacks_stopped();
 
 CREATE FUNCTION smskit_settle_callbacks(p_owner text, s_seq bigint[], s_kind text[], s_next bigint[], s_error text[])
-RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+RETURNS void LANGUAGE plpgsql SET enable_seqscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   finished text[];
 BEGIN

@@ -20,7 +20,7 @@ import type { CallbackQuery, CallbackStore } from '../callbacks.js';
 import type { CallbackRetryFilter } from '../sqlite/callbacks.js';
 import { inTransaction, type Queryable } from './connect.js';
 
-const CLAIM = `WITH picked AS (
+export const CLAIM = `WITH picked AS (
     SELECT q.seq FROM callback_queue q
     WHERE q.state = 'pending' AND q.due_at <= $1
       AND NOT EXISTS (SELECT 1 FROM callback_queue p
@@ -40,7 +40,7 @@ const RENEW = `UPDATE callback_queue SET lease_until = $3, due_at = $3
   WHERE seq = ANY($2::bigint[]) AND lease_owner = $1 AND state = 'pending'`;
 const SETTLE = 'SELECT smskit_settle_callbacks($1, $2::bigint[], $3::text[], $4::bigint[], $5::text[])';
 
-const STATS = `SELECT (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS pending,
+export const STATS = `SELECT (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS pending,
   (SELECT count(*) FROM callback_queue WHERE state = 'dead') AS dead,
   (SELECT min(queued_at) FROM callback_queue WHERE state = 'pending') AS oldest`;
 

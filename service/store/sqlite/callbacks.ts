@@ -189,8 +189,8 @@ function retryDead(db: Database.Database, filter: CallbackRetryFilter, now: numb
   if (requeued.length === 0) return 0;
   const messages = JSON.stringify([...new Set(requeued.map((row) => row.message_id))]);
   db.prepare<[number, string]>(
-    `UPDATE callback_queue AS q
-     SET due_at = CASE WHEN q.seq = (SELECT min(p.seq) FROM callback_queue AS p
+    `UPDATE callback_queue AS q INDEXED BY callback_queue_message
+     SET due_at = CASE WHEN q.seq = (SELECT min(p.seq) FROM callback_queue AS p INDEXED BY callback_queue_message
                                      WHERE p.message_id = q.message_id AND p.state = 'pending')
                        THEN coalesce(q.due_at, ?) ELSE NULL END
      WHERE q.message_id IN (SELECT value FROM json_each(?)) AND q.state = 'pending' AND q.lease_owner IS NULL`,

@@ -187,7 +187,8 @@ export const MIGRATIONS: readonly string[] = [
    BEGIN
      INSERT INTO callback_queue (seq, message_id, account, queued_at, due_at)
      SELECT NEW.seq, NEW.message_id, o.account, NEW.at,
-            CASE WHEN EXISTS (SELECT 1 FROM callback_queue p WHERE p.message_id = NEW.message_id AND p.state = 'pending')
+            CASE WHEN EXISTS (SELECT 1 FROM callback_queue AS p INDEXED BY callback_queue_message
+                              WHERE p.message_id = NEW.message_id AND p.state = 'pending')
                  THEN NULL ELSE NEW.at END
      FROM outbox o JOIN accounts a ON a.email = o.account
      WHERE o.id = NEW.message_id AND a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL;

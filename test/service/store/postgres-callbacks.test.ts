@@ -2,10 +2,12 @@
  * The callback queue where only PostgreSQL has several instances on one queue: two senders
  * claiming at once never get the same event (SKIP LOCKED), and a message's next event queued
  * while its previous one is being settled on another connection is never left waiting for
- * nothing. Plus the upgrade: a version 7 database keeps its rows and gains the queue.
+ * nothing; the claim and the counts read indexes, not the queue or the outbox. Plus the upgrade:
+ * a version 7 database keeps its rows and gains the queue.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { PG_SCHEMA_VERSION, type Store } from '../../../service/store/index.js';
+import { CLAIM, STATS } from '../../../service/store/postgres/callbacks.js';
 import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../../service/store/postgres/store.js';
 import { requirePeer } from '../../helpers/peers.js';
@@ -118,6 +120,44 @@ describe.skipIf(skip !== undefined)('postgres callback queue: several instances'
       expect(new Set(next.map((e) => e.messageId))).toEqual(new Set(ids));
     } finally {
       await Promise.all([delivery.close(), sender.close()]);
+    }
+  });
+
+  it('claims and counts through indexes, never a whole table, with a backlog queued', async () => {
+    const { c, url, name } = await freshDatabase();
+    const store = await openPostgresStore({ url });
+    try {
+      await withMessages(store, 1);
+      // A backlog of 5000 messages with two events each, then statistics as autovacuum would keep them.
+      c.psql(
+        `INSERT INTO outbox (id, created_at, account, keyword, smsto, carrier_code, encoding, segments, smsmsg, state, updated_at)
+           SELECT 'SMS-' || lpad(i::text, 26, '0'), ${T0}, '${ALICE}', 'ACME', '+14155550123', 'att', 'gsm7', 1, 'x',
+                  'sending', ${T0} FROM generate_series(1, 5000) AS i;
+         INSERT INTO outbox_events (message_id, at, state, attempt, route)
+           SELECT 'SMS-' || lpad(i::text, 26, '0'), ${T0} + i, s, 1, 'smsc'
+           FROM generate_series(1, 5000) AS i, (VALUES ('sending'), ('accepted')) AS v(s) ORDER BY i;
+         ANALYZE;`,
+        name,
+      );
+      const plan = (sql: string, types: string, values: string): string =>
+        c.psql(`PREPARE q${types === '' ? '' : `(${types})`} AS ${sql}; EXPLAIN EXECUTE q${values};`, name);
+      const claim = plan(CLAIM, 'bigint, integer, text, bigint', `(${T0 + 10_000}, 10, 'o', ${T0 + 60_000})`);
+      const stats = plan(STATS, '', '');
+      expect(claim).not.toMatch(/Seq Scan on (callback_queue|outbox|outbox_events)\b/);
+      // Counting the pending reads the pending (here every row: the planner may read them in
+      // table order); the rest are index lookups, and the outbox is never read.
+      expect(stats).not.toMatch(/Seq Scan on (outbox|outbox_events)\b/);
+      expect(stats).toMatch(/Index Only Scan using callback_queue_state .*\n\s+Index Cond: \(state = 'dead'/);
+      expect(claim).toMatch(/Index Scan using callback_queue_due/);
+      expect(plan('SELECT * FROM callback_queue WHERE last_error IS NULL', '', '')).toMatch(
+        /Seq Scan on callback_queue/,
+      );
+      expect(
+        (await store.callbacks.claimCallbacks({ owner: 'o', now: T0 + 10_000, leaseUntil: T0 + 60_000, limit: 10 }))
+          .length,
+      ).toBe(10);
+    } finally {
+      await store.close();
     }
   });
 
