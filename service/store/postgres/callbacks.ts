@@ -70,14 +70,7 @@ export function postgresCallbacks(pool: Pool, reads: Queryable): CallbackStore {
         ],
       });
     },
-    async renewCallbackLeases(owner, seqs, leaseUntil) {
-      if (seqs.length === 0) return;
-      await pool.query({
-        name: 'smskit_renew_callback_leases',
-        text: RENEW,
-        values: [owner, seqs, leaseUntil],
-      });
-    },
+    renewCallbackLeases: (owner, seqs, leaseUntil) => renewLeases(pool, owner, seqs, leaseUntil),
     disableCallbacks: (account, at, reason) =>
       inTransaction(pool, async (db) => {
         await db.query(
@@ -148,4 +141,9 @@ async function retryDead(db: Queryable, filter: CallbackRetryFilter, now: number
     [now, [...new Set(rows.map((row) => row.message_id))]],
   );
   return rows.length;
+}
+
+async function renewLeases(pool: Pool, owner: string, seqs: readonly number[], leaseUntil: number): Promise<void> {
+  if (seqs.length === 0) return;
+  await pool.query({ name: 'smskit_renew_callback_leases', text: RENEW, values: [owner, seqs, leaseUntil] });
 }

@@ -72,11 +72,6 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
             (SELECT count(*) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'dead') AS dead,
             (SELECT min(queued_at) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS oldest`,
   );
-  // Still due at the lease's end, as a claim leaves it: a sender that dies leaves them due then.
-  const renew = db.prepare<[{ owner: string; until: number; list: string }]>(
-    `UPDATE callback_queue SET lease_until = @until, due_at = @until
-     WHERE seq IN (SELECT value FROM json_each(@list)) AND lease_owner = @owner AND state = 'pending'`,
-  );
   return {
     claim(claim) {
       const limit = Math.max(0, Math.floor(claim.limit));
@@ -87,9 +82,7 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       return rows.sort((a, b) => a.seq - b.seq).map(callbackEventFromRow);
     },
     settle,
-    renew(owner, seqs, leaseUntil) {
-      renew.run({ owner, until: leaseUntil, list: JSON.stringify(seqs) });
-    },
+    renew: renewStatement(db),
     disable(account, at, reason) {
       deadForAccount.run(reason, account);
       switchOff.run(at, account);
@@ -100,6 +93,17 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       const row = stats.get() ?? { pending: 0, dead: 0, oldest: null };
       return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
     },
+  };
+}
+
+function renewStatement(db: Database.Database): SqliteCallbacks['renew'] {
+  // Still due at the lease's end, as a claim leaves it: a sender that dies leaves them due then.
+  const renew = db.prepare<[{ owner: string; until: number; list: string }]>(
+    `UPDATE callback_queue SET lease_until = @until, due_at = @until
+     WHERE seq IN (SELECT value FROM json_each(@list)) AND lease_owner = @owner AND state = 'pending'`,
+  );
+  return (owner, seqs, leaseUntil) => {
+    renew.run({ owner, until: leaseUntil, list: JSON.stringify(seqs) });
   };
 }
 
