@@ -182,6 +182,22 @@ describe('the contracts served side by side', () => {
     expect(sms.status).toBe(404);
   });
 
+  it('counts each answer in smskit_requests_total as GetMessageStatus, by binding and outcome', async () => {
+    const { text } = await server.app.metrics.render();
+    for (const binding of BINDINGS) {
+      expect(text).toMatch(
+        new RegExp(
+          `smskit_requests_total\\{[^}]*operation="GetMessageStatus"[^}]*binding="${binding}"[^}]*outcome="accepted"[^}]*\\} [1-9]`,
+        ),
+      );
+      expect(text).toMatch(
+        new RegExp(
+          `smskit_requests_total\\{[^}]*operation="GetMessageStatus"[^}]*binding="${binding}"[^}]*outcome="UnknownMessage"[^}]*\\} [1-9]`,
+        ),
+      );
+    }
+  });
+
   it('keeps an absent messageId a MissingParameter fault over SOAP', async () => {
     const { messageId: _absent, ...input } = { ...ALICE, messageId: '' };
     expect(await refusal('soap11', input)).toBe('Client/MissingParameter');
