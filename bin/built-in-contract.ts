@@ -7,8 +7,6 @@ import { packageFile } from './package-files.js';
 
 /** Its path inside the package, also a module specifier users can resolve (package.json "exports"). */
 export const BUILT_IN_WSDL = 'wsdl/serviceapi.wsdl';
-/** How provenance headers name it: stable wherever (and however hoisted) the package is installed. */
-export const BUILT_IN_WSDL_LABEL = `smskit/${BUILT_IN_WSDL}`;
 
 /** The status contract (GetMessageStatus), generated with the SMS contract into one tree. */
 export const BUILT_IN_STATUS_WSDL = 'wsdl/statusapi.wsdl';
@@ -30,7 +28,10 @@ export function builtInStatusWsdlText(): string {
   return readFileSync(packageFile(BUILT_IN_STATUS_WSDL), 'utf8');
 }
 
-/** How a provenance header names `path` when it is one of the built-in contracts (`smskit/wsdl/…`), else undefined. */
+/**
+ * How a provenance header names `path` when it is one of the built-in contracts: `smskit/wsdl/…`,
+ * stable wherever (and however hoisted) the package is installed; else undefined.
+ */
 export function builtInLabel(path: string): string | undefined {
   const found = BUILT_IN_WSDLS.find((wsdl) => samePath(path, packageFile(wsdl)));
   return found === undefined ? undefined : `smskit/${found}`;
@@ -44,11 +45,7 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
-/** Whether `path` (relative to the working directory, or absolute) is the built-in contract file. */
+/** Whether `path` (relative to the working directory, or absolute) is the built-in SMS contract file. */
 export function isBuiltInWsdl(path: string): boolean {
-  try {
-    return realpathSync(path) === realpathSync(builtInWsdlPath());
-  } catch {
-    return false;
-  }
+  return samePath(path, builtInWsdlPath());
 }
