@@ -69,6 +69,11 @@ export const COMMAND_EXIT_CODES = {
     1: 'the service answered with a fault (code and message printed)',
     2: 'usage or transport error',
   },
+  status: {
+    0: "the message's state was printed",
+    1: 'the service answered with a fault (code and message printed: UnknownMessage, AuthenticationFailed, ...)',
+    2: 'usage or transport error',
+  },
   outbox: {
     0: 'listed or pruned (--follow: stopped by Ctrl-C; --wait: the message is in one of the states)',
     1: '--wait: the message is still in another state at --timeout, or ended in another final state (the state is printed)',

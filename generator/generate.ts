@@ -10,6 +10,7 @@ import { descriptorStatements } from './emit/descriptor-file.js';
 import { refuse } from '../contract/errors.js';
 import { rootIndexStatements, serviceIndexStatements } from './emit/index-file.js';
 import { planModel, type ModelPlan } from '../contract/plan/index.js';
+import type { ServicePlan } from '../contract/plan/service.js';
 import { printFile, provenanceHeader } from './emit/project.js';
 import { DEFAULT_RUNTIME_IMPORT } from './emit/runtime-imports.js';
 import { serverStatements } from './emit/server-file.js';
@@ -51,6 +52,13 @@ export interface GeneratedTree {
   readonly descriptors: readonly ServiceDescriptor[];
 }
 
+/** One WSDL of a tree made from several: its model and how headers name it (see GenerateOptions). */
+export interface TreeContract {
+  readonly model: WsdlModel;
+  readonly source?: string;
+  readonly imports?: readonly string[];
+}
+
 export function generateTree(model: WsdlModel, options: GenerateOptions): GeneratedTree {
   return generateWith(model, options, printFile);
 }
@@ -61,6 +69,68 @@ export function generateTree(model: WsdlModel, options: GenerateOptions): Genera
  * @internal
  */
 export function generateWith(model: WsdlModel, options: GenerateOptions, print: FilePrinter): GeneratedTree {
+  const { files, descriptors } = planAndPrint(model, options, print);
+  return { files, descriptors };
+}
+
+/**
+ * One tree from several WSDLs (the SMS contract and the status contract): each service folder
+ * exactly as its own WSDL generates it (its header names its WSDL, so adding a contract never
+ * changes another's files), and one top-level `index.ts` exporting every service as a namespace.
+ * Two services with the same folder are refused: one would silently replace the other.
+ */
+export function generateTrees(contracts: readonly TreeContract[], options: GenerateOptions): GeneratedTree {
+  if (contracts.length === 1) {
+    const [only] = contracts;
+    return generateTree(only!.model, withSource(options, only!));
+  }
+  const files = new Map<string, string>();
+  const descriptors: ServiceDescriptor[] = [];
+  const services: ServicePlan[] = [];
+  const hashes: string[] = [];
+  const folders = new Map<string, string>();
+  for (const contract of contracts) {
+    const part = planAndPrint(contract.model, withSource(options, contract), printFile);
+    for (const service of part.services) {
+      const earlier = folders.get(service.folder);
+      if (earlier !== undefined)
+        refuse(
+          'UNSUPPORTED_CONSTRUCT',
+          `service ${service.ident} would be generated into ${service.folder}/, which ${earlier} already fills: give the services different names`,
+          { file: contract.model.file, line: 1 },
+        );
+      folders.set(service.folder, contract.source ?? contract.model.file);
+    }
+    for (const [path, text] of part.files) if (path !== 'index.ts') files.set(path, text);
+    descriptors.push(...part.descriptors);
+    services.push(...part.services);
+    hashes.push(part.contractHash);
+  }
+  const header = provenanceHeader({
+    toolVersion: options.toolVersion,
+    source: contracts.map((c) => c.source ?? c.model.file).join(', '),
+    contractHash: createHash('sha256').update(hashes.join('\n')).digest('hex'),
+    options: { runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT },
+  });
+  files.set('index.ts', printFile(header, rootIndexStatements(services)));
+  return { files, descriptors };
+}
+
+function withSource(options: GenerateOptions, contract: TreeContract): GenerateOptions {
+  const { source: _source, imports: _imports, ...rest } = options;
+  return {
+    ...rest,
+    ...(contract.source === undefined ? {} : { source: contract.source }),
+    ...(contract.imports === undefined ? {} : { imports: contract.imports }),
+  };
+}
+
+interface PrintedTree extends GeneratedTree {
+  readonly services: readonly ServicePlan[];
+  readonly contractHash: string;
+}
+
+function planAndPrint(model: WsdlModel, options: GenerateOptions, print: FilePrinter): PrintedTree {
   const runtimeImport = options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT;
   if (model.services.length === 0)
     refuse('UNSUPPORTED_CONSTRUCT', 'the WSDL declares no wsdl:service: nothing to generate', {
@@ -91,7 +161,7 @@ export function generateWith(model: WsdlModel, options: GenerateOptions, print: 
     put('index.ts', serviceIndexStatements());
   }
   files.set('index.ts', print(header, rootIndexStatements(plan.services)));
-  return { files, descriptors };
+  return { files, descriptors, services: plan.services, contractHash };
 }
 
 /**

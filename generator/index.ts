@@ -3,6 +3,8 @@ export { parseWsdl } from '../contract/parse/index.js';
 export {
   generate,
   generateTree,
+  generateTrees,
+  type TreeContract,
   type GenerateOptions,
   type GeneratedTree,
 } from './generate.js';

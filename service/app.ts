@@ -11,6 +11,8 @@ import { createAccounts, DEFAULT_AUTH_LIMITS, type Accounts, type AuthLimits } f
 import { createCarrierTable, loadCarrierTable, type CarrierTable } from './delivery/carriers.js';
 import type { Durability } from './store/index.js';
 import { createSmsHandlers, type SmsHandlers } from './handlers.js';
+import { createStatusHandlers, type StatusHandlers } from './status/handlers.js';
+import { createStatusService } from './status/status.js';
 import { createServiceMetrics, type ServiceMetrics } from './metrics/metrics.js';
 import { DEFAULT_SCRYPT, type ScryptParams } from './accounts/passwords.js';
 import { checkCountryCode } from './send/phone.js';
@@ -60,6 +62,8 @@ export interface SmsApp {
   readonly carriers: CarrierTable;
   readonly sms: SmsService;
   readonly handlers: SmsHandlers;
+  /** GetMessageStatus (the status contract at /statusapi.asmx), on the same accounts and store. */
+  readonly statusHandlers: StatusHandlers;
   /** Requests, acknowledged messages, commit latency, outbox and route gauges (GET /metrics). */
   readonly metrics: ServiceMetrics;
   /** The delivery engine, when a routes file was given (started by `startDelivery`). */
@@ -153,6 +157,9 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
     handlers: createSmsHandlers(sms, {
       answered: (operation, binding, outcome, code) => metrics.request(operation, binding, outcome, code),
       stored: (state) => metrics.acknowledged(state),
+    }),
+    statusHandlers: createStatusHandlers(createStatusService({ store, accounts }), {
+      answered: (binding, outcome, code) => metrics.request('GetMessageStatus', binding, outcome, code),
     }),
     metrics,
     delivery,

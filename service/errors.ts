@@ -10,6 +10,7 @@
  * cannot forge log lines or faults).
  */
 import type { SMSSend, SMSSendToPort } from '../generated/service-api/types.js';
+import type { GetMessageStatus } from '../generated/status-api/types.js';
 
 /** Stable refusal codes; documented in docs/service.md. Never rename one. */
 export type RefusalCode =
@@ -24,10 +25,14 @@ export type RefusalCode =
   | 'EmptyMessage'
   | 'InvalidMessage'
   | 'MessageTooLong'
-  | 'InvalidPort';
+  | 'InvalidPort'
+  /** GetMessageStatus: the messageId cannot be an id the outbox gave. */
+  | 'InvalidMessageId'
+  /** GetMessageStatus: no message with this id was sent by this account (or it was deleted). */
+  | 'UnknownMessage';
 
-/** The request field a refusal is about: a wire parameter of either operation, as the WSDL names it. */
-export type SmsField = keyof SMSSend | keyof SMSSendToPort;
+/** The request field a refusal is about: a wire parameter of an operation, as its WSDL names it. */
+export type SmsField = keyof SMSSend | keyof SMSSendToPort | keyof GetMessageStatus;
 
 export class SmsRefusal extends Error {
   override readonly name = 'SmsRefusal';

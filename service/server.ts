@@ -1,17 +1,20 @@
 /**
  * `startSmsServer`: the SMS service on the wire runtime — one HTTP server, all four bindings.
  *
- * Built on the generated server skeleton: `createServiceAPIListener` with the service's typed
- * handlers (a contract change that breaks them fails `npm run typecheck`). `close()` is graceful: the HTTP
+ * Built on the generated server skeletons: `createServiceAPIListener` with the service's typed
+ * handlers, and beside it at /statusapi.asmx `createStatusAPIListener` with the status handlers
+ * (a contract change that breaks them fails `npm run typecheck`). `close()` is graceful: the HTTP
  * server stops accepting, in-flight requests finish (their commits included), and only then is
  * the outbox closed, so no accepted request loses its answer or its message.
  */
 import type http from 'node:http';
 import { createServiceAPIListener } from '../generated/service-api/server.js';
+import { createStatusAPIListener } from '../generated/status-api/server.js';
 import { type ListenOptions, type Listening, listen, type ServerOptions } from '../runtime/index.js';
 import { openSmsApp, type SmsApp, type SmsAppOptions } from './app.js';
 import { type MetricsListener, startMetricsListener } from './metrics/listener.js';
 import { type RetentionOptions, startRetention } from './outbox/retention.js';
+import { mountStatusListener } from './status/mount.js';
 
 export interface SmsServerOptions extends SmsAppOptions {
   /** Default 127.0.0.1. */
@@ -20,6 +23,8 @@ export interface SmsServerOptions extends SmsAppOptions {
   readonly port?: number;
   /** Wire options (WSDL text, body limits, timeouts, logger). */
   readonly http?: ServerOptions;
+  /** The status contract's text, served at /statusapi.asmx?wsdl (the other wire options are `http`'s). */
+  readonly statusWsdl?: string;
   /** How long close() lets in-flight requests run before dropping connections (ms). */
   readonly closeTimeoutMs?: number;
   /** Serve HTTPS (optionally requiring a client certificate) instead of HTTP. */
@@ -42,7 +47,7 @@ export interface SmsServer {
 }
 
 export async function startSmsServer(options: SmsServerOptions): Promise<SmsServer> {
-  const { host, port, http, closeTimeoutMs, tls, metrics, retention, ...service } = options;
+  const { host, port, http, statusWsdl, closeTimeoutMs, tls, metrics, retention, ...service } = options;
   const logger = http?.logger;
   const log = service.log ?? (logger === undefined ? undefined : (line: string) => logger.error(line));
   const app = await openSmsApp(log === undefined ? service : { ...service, log });
@@ -56,7 +61,14 @@ export async function startSmsServer(options: SmsServerOptions): Promise<SmsServ
         metrics: app.metrics,
         ...(log === undefined ? {} : { log }),
       });
-    const listener = createServiceAPIListener(app.handlers, http);
+    const { wsdl: _smsWsdl, ...statusHttp } = http ?? {};
+    const listener = mountStatusListener(
+      createServiceAPIListener(app.handlers, http),
+      createStatusAPIListener(
+        app.statusHandlers,
+        statusWsdl === undefined ? statusHttp : { ...statusHttp, wsdl: statusWsdl },
+      ),
+    );
     listening = await listen(listener, {
       host: host ?? '127.0.0.1',
       port: port ?? 0,

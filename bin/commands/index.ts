@@ -14,6 +14,7 @@ import { replayCommand } from './replay.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { smscCommand } from './smsc.js';
+import { statusCommand } from './status.js';
 
 /** Every command the CLI offers, in the order `smskit --help` lists them. */
 export const commands: readonly CliCommand[] = [
@@ -25,6 +26,7 @@ export const commands: readonly CliCommand[] = [
   serveCommand,
   accountCommand,
   sendCommand,
+  statusCommand,
   outboxCommand,
   callbacksCommand,
   smscCommand,

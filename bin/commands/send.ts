@@ -5,7 +5,7 @@
  */
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
-import type { Protocol } from '../../runtime/index.js';
+import type { Protocol, SoapFaultError } from '../../runtime/index.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import {
@@ -104,6 +104,12 @@ async function call(client: ServiceAPIClient, options: SendOptions, password: st
   return (await client.SMSSendToPort({ ...common, port: options.port })).SMSSendToPortResult;
 }
 
+/** A fault as `smskit send` and `smskit status` print it: the service's refusal code, then its message. */
+export function faultText(error: SoapFaultError): string {
+  const code = error.detail.code ?? error.subcode ?? error.code;
+  return error.message.startsWith(`${code}:`) ? error.message : `${code}: ${error.message}`;
+}
+
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
   assertOneStdinReader([
@@ -135,9 +141,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     return EXIT_OK;
   } catch (error) {
     if (error instanceof SoapFaultError) {
-      const code = error.detail.code ?? error.subcode ?? error.code;
-      const message = error.message.startsWith(`${code}:`) ? error.message : `${code}: ${error.message}`;
-      process.stderr.write(`smskit: fault ${message}\n`);
+      process.stderr.write(`smskit: fault ${faultText(error)}\n`);
       return EXIT_FAILED;
     }
     if (error instanceof TransportError) {

@@ -177,7 +177,7 @@ interface RunningService {
 async function startService(options: ServeOptions, log: (line: string) => void): Promise<RunningService> {
   const tls = options.tls === undefined ? undefined : await resolveServeTls(options.tls);
   const { startSmsServer } = await import('../../service/server.js');
-  const { builtInWsdlText } = await import('../built-in-contract.js');
+  const { builtInStatusWsdlText, builtInWsdlText } = await import('../built-in-contract.js');
   try {
     const server = await startSmsServer({
       dbPath: options.db,
@@ -195,6 +195,7 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       ...(options.retention === undefined ? {} : { retention: options.retention }),
       callbacks: callbackSettingsOf(options.callbacks),
       ...(tls === undefined ? {} : { tls }),
+      statusWsdl: builtInStatusWsdlText(),
       http: {
         wsdl: builtInWsdlText(),
         logger: { error: log },
@@ -265,6 +266,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     [
       `SMS service listening on ${server.url}/serviceapi.asmx`,
       `  contract:  ${server.url}/serviceapi.asmx?wsdl`,
+      `  status:    ${server.url}/statusapi.asmx (GetMessageStatus; contract at ?wsdl)`,
       ...(options.helpPages === 'off'
         ? []
         : [`  help:      ${server.url}/serviceapi.asmx (operations, samples, test form)`]),

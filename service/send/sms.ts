@@ -130,8 +130,8 @@ function requireFields(request: SendRequest): Fields {
   return fields as Fields;
 }
 
-/** Storage failures become `SmsUnavailable`; refusals and other errors pass unchanged. */
-async function toUnavailable<T>(run: () => T | Promise<T>): Promise<T> {
+/** Storage failures become `SmsUnavailable`; refusals and other errors pass unchanged (GetMessageStatus too). */
+export async function toUnavailable<T>(run: () => T | Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {

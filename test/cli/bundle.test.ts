@@ -291,7 +291,7 @@ describe('bin/smskit.js in an installed package (no TypeScript sources beside it
   beforeAll(() => {
     // What package.json "files" ships of the CLI: the shim, the bundle and the contract.
     installed = mkdtempSync(join(tmpdir(), 'smskit-installed-'));
-    for (const path of ['bin/smskit.js', 'dist/cli', 'wsdl/serviceapi.wsdl', 'package.json'])
+    for (const path of ['bin/smskit.js', 'dist/cli', 'wsdl/serviceapi.wsdl', 'wsdl/statusapi.wsdl', 'package.json'])
       cpSync(join(copy, path), join(installed, path), { recursive: true });
     rmSync(join(installed, 'dist', 'cli', 'manifest.json'));
     symlinkSync(join(repoRoot, 'node_modules'), join(installed, 'node_modules'), 'dir');

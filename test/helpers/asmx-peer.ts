@@ -17,9 +17,10 @@ import { PEERS } from './peers.js';
 export type AsmxSite = 'echo' | 'rich';
 /**
  * Every peer service: also `stamp`, whose answers carry a fresh id and time (the replay tests'
- * noise), and `header`, whose operation needs its SOAP header (the conformance header tests).
+ * noise), `header`, whose operation needs its SOAP header (the conformance header tests), and
+ * `status`, the status contract as ASMX publishes it (wsdl/statusapi.wsdl is taken from it).
  */
-export type AsmxPeerSite = AsmxSite | 'stamp' | 'header';
+export type AsmxPeerSite = AsmxSite | 'stamp' | 'header' | 'status';
 
 export interface AsmxPeer {
   /** The service endpoint, e.g. http://127.0.0.1:41234/rich.asmx. */
@@ -39,6 +40,7 @@ const ASMX_FILE: Record<AsmxPeerSite, string> = {
   rich: 'rich.asmx',
   stamp: 'stamp.asmx',
   header: 'header.asmx',
+  status: 'statusapi.asmx',
 };
 
 /** The fixed address the committed WSDL fixtures use in place of the peer's random port. */

@@ -9,8 +9,6 @@
  *   decimal with its scale) on all four protocols. Genuine ASMX on Mono does not decode %u (IIS
  *   does), so its HTTP echoes are compared with what it is known to do, not with smskit's.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,76 +17,19 @@ import { startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
 import { repoRoot } from '../helpers/cli.js';
 import { type SmskitPeer, startSmskitPeer } from '../helpers/smskit-peers.js';
 import { requirePeer } from '../helpers/peers.js';
+import {
+  buildClient,
+  CLIENT_DEADLINE_MS,
+  CLIENT_TEST_TIMEOUT_MS,
+  failureReport,
+  PROTOCOLS,
+  run,
+} from '../helpers/dotnet-proxy.js';
 
 const TEXT = 'Grüße 你好 📱';
-const PROTOCOLS = [
-  ['S11', 'Soap'],
-  ['S12', 'Soap12'],
-  ['Get', 'HttpGet'],
-  ['Post', 'HttpPost'],
-] as const;
 const PASSWORD = 'dotnet proxy password';
 
 const SKIP = requirePeer('mono-wsdl', 'peers/dotnet-proxies').reason;
-
-/** A Mono client run's limit: below the test's, so a hang ends with Mono's thread dump rather than a bare timeout. */
-const CLIENT_DEADLINE_MS = 45_000;
-const CLIENT_TEST_TIMEOUT_MS = 60_000;
-
-interface RunResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-}
-
-/**
- * Runs a tool to its end. Past `deadlineMs` a mono process gets SIGQUIT first, on which Mono
- * prints every thread's stack to stdout, then SIGKILL: a client that hangs says where.
- */
-function run(
-  command: string,
-  args: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-  deadlineMs = 120_000,
-): Promise<RunResult> {
-  const started = performance.now();
-  return new Promise<RunResult>((resolve) => {
-    const child = execFile(command, args, { cwd, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      clearTimeout(timer);
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
-    });
-    const timer = setTimeout(() => {
-      if (command === 'mono') child.kill('SIGQUIT');
-      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
-    }, deadlineMs);
-  });
-}
-
-/** What to read when a Mono client run failed: its output, how long it took, what the server saw. */
-function failureReport(result: RunResult, peer?: SmskitPeer): string {
-  const seen = peer === undefined ? '' : `\nrequests the server began: ${peer.received.join(', ') || '(none)'}`;
-  return `exit ${result.code} after ${result.ms} ms${seen}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
-}
-
-/** Generates one proxy per protocol from `wsdl` and compiles them with `driver` into `exe`. */
-async function buildClient(dir: string, wsdl: string, prefix: string, driver: string, exe: string): Promise<void> {
-  for (const [ns, protocol] of PROTOCOLS) {
-    const made = await run(
-      'wsdl',
-      ['-nologo', `-protocol:${protocol}`, `-namespace:${ns}`, `-out:${prefix}_${ns}.cs`, wsdl],
-      dir,
-    );
-    if (made.code !== 0) throw new Error(`wsdl -protocol:${protocol} failed:\n${made.stdout}${made.stderr}`);
-  }
-  copyFileSync(join(repoRoot, 'test/peers/dotnet', driver), join(dir, driver));
-  const sources = [driver, ...readdirSync(dir).filter((f) => f.startsWith(`${prefix}_`) && f.endsWith('.cs'))];
-  const refs = ['-r:System.Web.Services', '-r:System.Xml', '-r:System.EnterpriseServices'];
-  const compiled = await run('mcs', ['-nologo', `-out:${exe}`, ...refs, ...sources], dir);
-  if (compiled.code !== 0) throw new Error(`mcs ${exe} failed:\n${compiled.stdout}${compiled.stderr}`);
-}
 
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 

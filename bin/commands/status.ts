@@ -1,0 +1,170 @@
+/**
+ * `smskit status ID`: one GetMessageStatus call (the status service at /statusapi.asmx) with the
+ * generated client, over the binding the user picks; the password is read as `smskit send`
+ * reads it. Exit 0 with the state, 1 on a fault (code and message), 2 on a transport or usage error.
+ */
+import type { Argv } from 'yargs';
+import type { MessageStatus } from '../../generated/status-api/types.js';
+import type { Protocol } from '../../runtime/index.js';
+import { UsageError } from '../cli-error.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import {
+  asFlagError,
+  networkStdinReaders,
+  resolveNetworkFlags,
+  validateNetworkFlags,
+  withNetworkFlags,
+  type NetworkFlags,
+} from '../network-flags.js';
+import { assertOneStdinReader, readSecret } from '../secret-input.js';
+import { PASSWORD_ENV } from '../service-defaults.js';
+import type { CliCommand } from './command.js';
+import { faultText } from './send.js';
+
+const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
+
+export interface StatusOptions {
+  readonly id: string;
+  readonly url: string;
+  readonly binding: Protocol;
+  readonly email: string;
+  readonly passwordStdin: boolean;
+  readonly json: boolean;
+  readonly timeoutMs: number;
+  readonly network: NetworkFlags;
+}
+
+export function validateStatusOptions(args: Record<string, unknown>): StatusOptions {
+  const url = String(args.url);
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`--url is not a URL: ${url}`);
+  }
+  const timeout = Number(args.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError('--timeout must be a positive number of milliseconds');
+  const id = String(args.id ?? '');
+  if (id === '') throw new UsageError('give the message id, as smskit send printed it: smskit status SMS-…');
+  return Object.freeze({
+    id,
+    url,
+    binding: args.binding as Protocol,
+    email: String(args.email),
+    passwordStdin: args['password-stdin'] === true,
+    json: args.json === true,
+    timeoutMs: timeout,
+    network: validateNetworkFlags(args),
+  });
+}
+
+function builder(yargs: Argv): Argv {
+  const values = yargs
+    .positional('id', { type: 'string', describe: 'Message id as SMSSend returned it (messageId), e.g. SMS-01J…' })
+    .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address (emailAddress)' })
+    .option('password-stdin', {
+      type: 'boolean',
+      default: false,
+      describe: `Read the account password (password) from standard input (else ${PASSWORD_ENV}, else a prompt)`,
+    })
+    .group(['email', 'password-stdin'], 'Contract values:')
+    .option('url', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Status service address, e.g. http://127.0.0.1:8080/statusapi.asmx',
+    })
+    .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
+    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the answer as one JSON object' })
+    .group(['url', 'binding', 'timeout', 'json'], 'Service:');
+  return withNetworkFlags(values);
+}
+
+/** One line: the state first (what a script reads), then when, how many attempts, and the error if any. */
+export function formatStatus(status: MessageStatus): string {
+  const attempts = `${status.Attempts} attempt${status.Attempts === 1 ? '' : 's'}`;
+  const error =
+    status.ErrorCode === undefined && status.ErrorText === undefined
+      ? ''
+      : `, error ${status.ErrorCode ?? '-'}: ${status.ErrorText ?? ''}`;
+  return `${status.State ?? '(none)'} (updated ${status.Updated}, ${attempts}${error})`;
+}
+
+/** The answer as JSON, with the contract's members in camel case (state, updated, attempts, errorCode, errorText). */
+export function statusJson(id: string, status: MessageStatus): string {
+  return JSON.stringify({
+    id,
+    state: status.State ?? null,
+    updated: status.Updated,
+    attempts: status.Attempts,
+    errorCode: status.ErrorCode ?? null,
+    errorText: status.ErrorText ?? null,
+  });
+}
+
+async function run(args: Record<string, unknown>): Promise<number> {
+  const options = validateStatusOptions(args);
+  assertOneStdinReader([
+    ...(options.passwordStdin ? ['--password-stdin'] : []),
+    ...networkStdinReaders(options.network),
+  ]);
+  const password = await readSecret({
+    envName: PASSWORD_ENV,
+    fromStdin: options.passwordStdin,
+    prompt: `password for ${options.email}: `,
+  });
+  const network = await resolveNetworkFlags(options.network);
+  const { StatusAPIClient } = await import('../../generated/status-api/client.js');
+  const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
+  let client: InstanceType<typeof StatusAPIClient>;
+  try {
+    client = new StatusAPIClient({
+      url: options.url,
+      binding: options.binding,
+      timeoutMs: options.timeoutMs,
+      ...network,
+    });
+  } catch (error) {
+    throw asFlagError(error);
+  }
+  try {
+    const answer = await client.GetMessageStatus({ emailAddress: options.email, password, messageId: options.id });
+    const status = answer.GetMessageStatusResult;
+    if (status === undefined) {
+      process.stderr.write('smskit: the service answered GetMessageStatus without a status\n');
+      return EXIT_FAILED;
+    }
+    process.stdout.write(`${options.json ? statusJson(options.id, status) : formatStatus(status)}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof SoapFaultError) {
+      process.stderr.write(`smskit: fault ${faultText(error)}\n`);
+      return EXIT_FAILED;
+    }
+    if (error instanceof TransportError) {
+      process.stderr.write(`smskit: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+export const statusCommand: CliCommand = {
+  command: 'status <id>',
+  describe: 'Read the state of one message the account sent (GetMessageStatus at /statusapi.asmx)',
+  builder,
+  examples: [
+    [
+      'smskit status SMS-01J9Z3Q4V6W8X0Y2Z4A6B8C0D2 --url http://127.0.0.1:8080/statusapi.asmx --email you@example.com',
+      'GetMessageStatus over SOAP 1.1; prints the state, when it changed, the attempts and any error',
+    ],
+    [
+      'SMSKIT_PASSWORD=... smskit status SMS-… --binding http-get --json --url ... --email you@example.com',
+      'over HTTP GET; one JSON object (id, state, updated, attempts, errorCode, errorText)',
+    ],
+  ],
+  exitCodes: COMMAND_EXIT_CODES.status,
+  run,
+};
