@@ -42,6 +42,10 @@ export interface CallbackReceiver {
   /** Requests being answered now, and the most at once so far. */
   readonly concurrency: { now: number; max: number };
   answer: (request: ReceivedCallback, index: number) => Answer;
+  /** Stops listening and cuts its connections: the port refuses, as a receiver whose host is down. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -141,11 +145,17 @@ export async function startCallbackReceiver(secret: string, host = '127.0.0.1'):
     received,
     concurrency,
     answer: () => ({ status: 204 }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    down: () => stopListening(server),
+    up: () => new Promise<void>((resolve) => server.listen(port, host, resolve)),
+    close: () => stopListening(server),
   };
   return receiver;
+}
+
+function stopListening(server: http.Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -1,13 +1,16 @@
 /**
  * The callback guarantee, checked from both ends: the outbox history (every state change the store
- * recorded, with its seq) against what the receiver logged. Every change of every message must have
- * arrived at least once with its state, and a message's callbacks must arrive in history order
- * (repeats of the same event are allowed: at least once; an earlier event after a later one is not).
+ * recorded, with its seq) against what the receiver took in (verified callbacks only). Every change
+ * of every message must have arrived at least once with its state, and a message's callbacks must
+ * arrive in history order (repeats of the same event are allowed: at least once; an earlier event
+ * after a later one is not).
  */
 import type { HistoryChange, Store } from '../../service/store/index.js';
-import type { ArrivedCallback } from './callback-receiver.js';
+import type { ReceivedCallback } from '../helpers/callback-receiver.js';
 
 export interface CallbackAudit {
+  /** Requests whose signature did not verify. */
+  readonly unverified: number;
   /** History changes of the messages that never arrived, as "id seq state". */
   readonly missing: string[];
   /** Arrivals whose state differs from the history's for that seq. */
@@ -17,6 +20,12 @@ export interface CallbackAudit {
   readonly changes: number;
   /** Arrivals beyond the first of each event (the at-least-once repeats). */
   readonly repeats: number;
+}
+
+interface Arrived {
+  readonly messageId: string;
+  readonly sequence: number;
+  readonly state: string;
 }
 
 async function historyOf(store: Store, ids: ReadonlySet<string>): Promise<HistoryChange[]> {
@@ -32,10 +41,11 @@ async function historyOf(store: Store, ids: ReadonlySet<string>): Promise<Histor
 export async function auditCallbacks(
   store: Store,
   messageIds: ReadonlySet<string>,
-  arrived: readonly ArrivedCallback[],
+  received: readonly ReceivedCallback[],
 ): Promise<CallbackAudit> {
   const changes = await historyOf(store, messageIds);
-  const bySeq = new Map<number, ArrivedCallback>();
+  const arrived = received.filter((r) => r.verified).map((r) => (JSON.parse(r.body) as { data: Arrived }).data);
+  const bySeq = new Map<number, Arrived>();
   const wrongState: string[] = [];
   const outOfOrder: string[] = [];
   const lastSeq = new Map<string, number>();
@@ -54,5 +64,6 @@ export async function auditCallbacks(
     else if (got.state !== change.state || got.messageId !== change.messageId)
       wrongState.push(`${change.messageId} ${change.seq}: history ${change.state}, callback ${got.state}`);
   }
-  return { missing, wrongState, outOfOrder, changes: changes.length, repeats };
+  const unverified = received.length - arrived.length;
+  return { unverified, missing, wrongState, outOfOrder, changes: changes.length, repeats };
 }

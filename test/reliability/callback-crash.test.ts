@@ -22,8 +22,8 @@ import { startPostgresCluster } from '../helpers/postgres-cluster.js';
 import { requirePeer } from '../helpers/peers.js';
 import { seededFloat } from '../helpers/seeded.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { auditCallbacks } from './callback-check.js';
-import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 import { type CrashSmsc, startSimulatorSmsc } from './crash-smsc.js';
 
 const RUNS = Number(process.env.CALLBACK_CRASH_RUNS ?? 10);
@@ -124,8 +124,8 @@ async function drained(store: Store, expected: number, timeoutMs = 180_000): Pro
 }
 
 async function expectAllArrived(store: Store, ids: ReadonlySet<string>, receiver: CallbackReceiver, what: string) {
-  const audit = await auditCallbacks(store, ids, receiver.arrived);
-  expect(receiver.unverified()).toBe(0);
+  const audit = await auditCallbacks(store, ids, receiver.received);
+  expect(audit.unverified).toBe(0);
   expect(audit.missing).toEqual([]);
   expect(audit.wrongState).toEqual([]);
   expect(audit.outOfOrder).toEqual([]);
@@ -133,7 +133,7 @@ async function expectAllArrived(store: Store, ids: ReadonlySet<string>, receiver
   expect(audit.changes).toBeGreaterThanOrEqual(ids.size * 3);
   console.log(
     `callbacks, ${what}: ${ids.size} acknowledged, ${audit.changes} state changes, ` +
-      `${receiver.arrived.length} callbacks arrived (${audit.repeats} repeats), all in order`,
+      `${receiver.received.length} callbacks arrived (${audit.repeats} repeats), all in order`,
   );
 }
 
@@ -190,7 +190,7 @@ describe('callbacks across failures', () => {
       const pending = (await store.callbacks.callbackStats()).pending;
       expect(pending).toBeGreaterThanOrEqual(traffic.acknowledged.size * 3);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (performance.now() - downAt))));
-      expect(receiver.arrived).toEqual([]);
+      expect(receiver.received).toEqual([]);
       await receiver.up();
       await drained(store, traffic.acknowledged.size);
       await expectAllArrived(store, traffic.acknowledged, receiver, `receiver down ${OUTAGE_MS / 1000} s`);
