@@ -6,17 +6,10 @@
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
 import type { Protocol, SoapFaultError } from '../../runtime/index.js';
+import { accountCallInputs } from '../account-call.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import {
-  asFlagError,
-  networkStdinReaders,
-  resolveNetworkFlags,
-  validateNetworkFlags,
-  withNetworkFlags,
-  type NetworkFlags,
-} from '../network-flags.js';
-import { assertOneStdinReader, readSecret } from '../secret-input.js';
+import { asFlagError, validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
@@ -112,16 +105,7 @@ export function faultText(error: SoapFaultError): string {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
-  assertOneStdinReader([
-    ...(options.passwordStdin ? ['--password-stdin'] : []),
-    ...networkStdinReaders(options.network),
-  ]);
-  const password = await readSecret({
-    envName: PASSWORD_ENV,
-    fromStdin: options.passwordStdin,
-    prompt: `password for ${options.email}: `,
-  });
-  const network = await resolveNetworkFlags(options.network);
+  const { password, network } = await accountCallInputs(options);
   const { ServiceAPIClient } = await import('../../generated/service-api/client.js');
   const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
   let client: InstanceType<typeof ServiceAPIClient>;
