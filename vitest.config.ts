@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/setup/slow-first.js';
 
 /**
  * The repo's own `smskit/*` imports (generated code, tests) resolve to the TypeScript sources
@@ -18,7 +19,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The CLI tests run the shipped bundle: built here when stale, and required by every child.
-    globalSetup: ['test/setup/cli-bundle.ts'],
+    // The packed package's consumer projects share one install, in a folder made here.
+    globalSetup: ['test/setup/cli-bundle.ts', 'test/setup/shared-consumer.ts'],
+    // The longest files start first, so none is left running alone at the end of the run.
+    sequence: { sequencer: SlowFirstSequencer },
     // The skip audit runs beside the default reporter: in CI a skip not on
     // test/setup/expected-skips.ts fails the run.
     reporters: ['default', './test/setup/skip-audit.ts'],
