@@ -17,19 +17,23 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
 /**
  * Folders whose test files may share a worker process, one after another, instead of each
  * starting a fresh one: importing the sources again for every file was most of their time (test/runtime
- * alone on a loaded 2-core machine: 147 s isolated, 55 s shared). Their tests change no global
+ * alone on a loaded 2-core machine: 147 s isolated, 55 s shared; test/service 515 s, 253 s). Their tests change no global
  * state they do not restore (fake timers, environment variables, the working directory: all put
  * back, or set to the same value by every file) and mock no module. A file that mocks a module
  * (vi.mock), or a folder that starts services with process-wide settings, stays isolated.
  */
 const SHARED_WORKER = [
   'architecture',
-  'contract',
+  'cli',
   'conformance',
+  'contract',
+  'e2e',
   'fuzz',
   'generator',
   'migrate',
+  'peers',
   'runtime',
+  'security',
   'service',
 ].map((folder) => `test/${folder}/**/*.test.ts`);
 /** Files in those folders that replace a module with a spy (vi.mock): the spy must wrap a fresh import. */
