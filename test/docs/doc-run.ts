@@ -12,8 +12,8 @@
  * - json/yaml: parsed; with `file=`, written to the project for the blocks after it.
  *
  * The documents are split in two halves, one test file each (doc-run.test.ts, doc-run-2.test.ts),
- * so that a run with more than one worker installs and runs them side by side; each half makes
- * its own consumer project.
+ * so that a run with more than one worker runs them side by side; both halves (and the package
+ * test) use one install of the packed tarball (test/helpers/shared-consumer.ts).
  *
  * SMSKIT_DOC_RUN=<file.md>[,<file.md>…] runs those documents instead (how a planted broken example
  * was shown to fail the suite); SMSKIT_CONSUMER_TARBALL=<file.tgz> installs that tarball.
@@ -22,21 +22,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
-import {
-  NPM,
-  npmEnv,
-  npmSkipReason,
-  installConsumer,
-  ok,
-  packWorkingTree,
-  run,
-  runInstallScripts,
-  versionOf,
-} from '../helpers/consumer-project.js';
+import { npmEnv, npmSkipReason, run } from '../helpers/consumer-project.js';
+import { sharedConsumer } from '../helpers/shared-consumer.js';
 import { type DocBlock, docBlocks, outputMatches, RUN_LANGUAGES } from './doc-blocks.js';
 import { STAND_INS, type StandIn } from './stand-ins.js';
 import { runUnit } from './systemd-unit.js';
@@ -282,20 +273,11 @@ function docRunSuite(documents: readonly string[]): void {
   let template: string;
   let offline: string | undefined;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'smskit-doc-run-'));
-    template = join(work, 'template');
-    mkdirSync(template);
-    const tarball = process.env.SMSKIT_CONSUMER_TARBALL ?? packWorkingTree(work);
-    // What README.md tells a user to do: a new project, ESM, the tarball, a compiler.
-    ok(run(NPM, ['init', '-y'], template), 'npm init -y');
-    ok(run(NPM, ['pkg', 'set', 'type=module'], template), 'npm pkg set type=module');
-    const typescript = `typescript@${versionOf(join(repoRoot, 'node_modules', 'typescript'))}`;
-    const nodeTypes = `@types/node@${versionOf(join(repoRoot, 'node_modules', '@types', 'node'))}`;
-    offline = installConsumer(template, [tarball, typescript, nodeTypes], 'doc-run');
-    if (offline !== undefined) return;
-    runInstallScripts(template);
-    cpSync(tarball, join(template, basename(tarball)));
+    const shared = await sharedConsumer('doc-run', join(work, 'consumer'));
+    if ('skip' in shared) offline = shared.skip;
+    else template = shared.template;
   }, 600_000);
 
   afterAll(() => {

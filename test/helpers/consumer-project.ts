@@ -131,6 +131,15 @@ export const OFFLINE = /ENOTCACHED|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|E
  * in one line. In CI, where .ci/run fills the cache, any install error fails.
  */
 export function installConsumer(project: string, packages: readonly string[], group: string): string | undefined {
+  const offline = installOrOffline(project, packages);
+  if (offline === undefined) return undefined;
+  const reason = offlineReason(group, offline);
+  console.warn(reason);
+  return reason;
+}
+
+/** The install of installConsumer; npm's error code when it could not reach the registry (outside CI only). */
+export function installOrOffline(project: string, packages: readonly string[]): string | undefined {
   const args = ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...packages];
   let install = run(NPM, args, project, 300_000);
   if (install.status !== 0) install = run(NPM, args, project, 300_000);
@@ -139,10 +148,12 @@ export function installConsumer(project: string, packages: readonly string[], gr
     ok(install, `npm install of the tarball (tried twice${inCi ? '; in CI a registry error fails too' : ''})`);
     return undefined;
   }
-  const reason = `${group}: skipped — npm install needs the registry for what its cache lacks, and it is unreachable (${offline}, twice)`;
-  console.warn(reason);
-  return reason;
+  return offline;
 }
+
+/** The one line a group skips with when npm could not reach the registry (`offline`: npm's error code). */
+export const offlineReason = (group: string, offline: string): string =>
+  `${group}: skipped — npm install needs the registry for what its cache lacks, and it is unreachable (${offline}, twice)`;
 
 /** npm's reason for skipping everything: it cannot even run. */
 export function npmSkipReason(): string | undefined {
