@@ -29,7 +29,8 @@ export function assertOneStdinReader(flags: readonly string[]): void {
     );
 }
 
-async function readStdinLine(): Promise<string> {
+/** The first line of standard input, as piped (a secret's `--…-stdin` flag). */
+export async function readStdinLine(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');

@@ -9,9 +9,13 @@ import { callbackSecretProblem, callbackUrlProblem } from '../../service/account
 import type { CallbackChange } from '../../service/accounts/accounts.js';
 
 /** The callback flags of `account set`, or undefined when the action is another one (which refuses them). */
-export function validateCallbackOptions(args: Record<string, unknown>, action: string): CallbackChange | undefined {
+export function validateCallbackOptions(
+  args: Record<string, unknown>,
+  action: string,
+  secretFromStdin?: string,
+): CallbackChange | undefined {
   const url = typeof args['callback-url'] === 'string' ? args['callback-url'] : undefined;
-  const secret = typeof args['callback-secret'] === 'string' ? args['callback-secret'] : undefined;
+  const secret = typeof args['callback-secret'] === 'string' ? args['callback-secret'] : secretFromStdin;
   // yargs reads --no-callback as callback=false.
   const remove = args.callback === false;
   const allowHttp = args['allow-http-callback'] === true;
@@ -19,12 +23,15 @@ export function validateCallbackOptions(args: Record<string, unknown>, action: s
     const given = [
       [url !== undefined, '--callback-url'],
       [secret !== undefined, '--callback-secret'],
+      [args['callback-secret-stdin'] === true, '--callback-secret-stdin'],
       [remove, '--no-callback'],
       [allowHttp, '--allow-http-callback'],
     ].find(([set]) => set === true);
     if (given !== undefined) throw new UsageError(`${given[1]} goes with account set only`);
     return undefined;
   }
+  if (typeof args['callback-secret'] === 'string' && args['callback-secret-stdin'] === true)
+    throw new UsageError('--callback-secret and --callback-secret-stdin both give the secret: give one');
   if (remove && (url !== undefined || secret !== undefined))
     throw new UsageError('--no-callback removes the callback: give it without --callback-url and --callback-secret');
   if (url === '') throw new UsageError('--callback-url is empty (to remove the callback, use --no-callback)');

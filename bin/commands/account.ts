@@ -7,7 +7,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
 import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
-import { readSecret } from '../secret-input.js';
+import { readSecret, readStdinLine } from '../secret-input.js';
 import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 import { describeCallbackChange, validateCallbackOptions } from './account-callback.js';
@@ -28,7 +28,7 @@ export interface AccountOptions {
   readonly callback: CallbackChange | undefined;
 }
 
-export function validateAccountOptions(args: Record<string, unknown>): AccountOptions {
+export function validateAccountOptions(args: Record<string, unknown>, secretFromStdin?: string): AccountOptions {
   const action = args.action as Action;
   const email = typeof args.email === 'string' ? args.email : undefined;
   const keywords = ((args.keyword as unknown[] | undefined) ?? []).map(String);
@@ -40,7 +40,7 @@ export function validateAccountOptions(args: Record<string, unknown>): AccountOp
   if (args['password-stdin'] === true && action !== 'add' && action !== 'passwd')
     throw new UsageError('--password-stdin goes with account add and account passwd only');
   if (args.json === true && action !== 'list') throw new UsageError('--json goes with account list only');
-  const callback = validateCallbackOptions(args, action);
+  const callback = validateCallbackOptions(args, action, secretFromStdin);
   return Object.freeze({
     action,
     db: String(args.db),
@@ -79,6 +79,10 @@ function builder(yargs: Argv): Argv {
     .option('callback-secret', {
       type: 'string',
       describe: 'set: the whsec_… secret callbacks are signed with (default: one is generated and printed once)',
+    })
+    .option('callback-secret-stdin', {
+      type: 'boolean',
+      describe: 'set: read the whsec_… secret from standard input (kept out of the process list)',
     })
     .option('callback', { type: 'boolean', describe: 'set: --no-callback removes the callback URL' })
     .option('allow-http-callback', {
@@ -160,7 +164,9 @@ async function perform(app: App, options: AccountOptions): Promise<string> {
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
-  const options = validateAccountOptions(args);
+  // Read before the flags are checked, so the secret is checked with them (and never in argv).
+  const secret = args['callback-secret-stdin'] === true && args.action === 'set' ? await readStdinLine() : undefined;
+  const options = validateAccountOptions(args, secret);
   const { openSmsApp } = await import('../../service/app.js');
   const dbPath = options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db);
   let app: Awaited<ReturnType<typeof openSmsApp>>;

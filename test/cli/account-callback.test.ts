@@ -95,6 +95,27 @@ describe('smskit account set: callbacks', () => {
     expect(stored()).toMatchObject({ callbacks_disabled_at: null, callback_secret: GIVEN_SECRET });
   });
 
+  it('reads the secret from standard input with --callback-secret-stdin (never in argv), checked as the flag is', async () => {
+    const other = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const piped = await runCliAsync(['account', 'set', '--email', EMAIL, '--callback-secret-stdin', '--db', db], {
+      input: `${other}\n`,
+    });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe(`set the callback secret of ${EMAIL}\n`);
+    expect(stored().callback_secret).toBe(other);
+    const bad = await runCliAsync(['account', 'set', '--email', EMAIL, '--callback-secret-stdin', '--db', db], {
+      input: 'whsec_short\n',
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--callback-secret must be whsec_');
+    expect(bad.stderr).not.toContain('whsec_short');
+    const both = await set('--callback-secret', GIVEN_SECRET, '--callback-secret-stdin');
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('--callback-secret and --callback-secret-stdin both give the secret');
+    expect(stored().callback_secret).toBe(other);
+    await set('--callback-secret', GIVEN_SECRET);
+  });
+
   it('removes the callback with --no-callback', async () => {
     const removed = await set('--no-callback');
     expect(removed.stdout).toBe(`removed the callback of ${EMAIL} (its pending callbacks are dropped)\n`);
