@@ -1,9 +1,11 @@
 /**
- * What `smskit send` and `smskit status` read before they call the service for an account: its
- * password (from $SMSKIT_PASSWORD, `--password-stdin` or a prompt; one stdin reader at most, a
- * network flag may want stdin too) and the network options their flags name.
+ * What `smskit send` and `smskit status` share around their call to the service for an account:
+ * reading its password (from $SMSKIT_PASSWORD, `--password-stdin` or a prompt; one stdin reader at
+ * most, a network flag may want stdin too) and the network options their flags name, and turning
+ * the call's fault or transport failure into one line and an exit code.
  */
-import type { NetworkOptions } from '../runtime/index.js';
+import type { NetworkOptions, SoapFaultError } from '../runtime/index.js';
+import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { type NetworkFlags, networkStdinReaders, resolveNetworkFlags } from './network-flags.js';
 import { assertOneStdinReader, readSecret } from './secret-input.js';
 import { PASSWORD_ENV } from './service-defaults.js';
@@ -24,4 +26,33 @@ export async function accountCallInputs(
     prompt: `password for ${flags.email}: `,
   });
   return { password, network: await resolveNetworkFlags(flags.network) };
+}
+
+/** A fault as `smskit send` and `smskit status` print it: the service's refusal code, then its message. */
+export function faultText(error: SoapFaultError): string {
+  const code = error.detail.code ?? error.subcode ?? error.code;
+  return error.message.startsWith(`${code}:`) ? error.message : `${code}: ${error.message}`;
+}
+
+/**
+ * Runs `work` (the call and its printing; resolves with the exit code), then closes `client`. A
+ * fault is printed as one line and exits 1; a transport failure, 2; anything else is thrown on.
+ */
+export async function callService(client: { close(): Promise<void> }, work: () => Promise<number>): Promise<number> {
+  const { SoapFaultError, TransportError } = await import('../runtime/index.js');
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SoapFaultError) {
+      process.stderr.write(`smskit: fault ${faultText(error)}\n`);
+      return EXIT_FAILED;
+    }
+    if (error instanceof TransportError) {
+      process.stderr.write(`smskit: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
 }

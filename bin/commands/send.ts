@@ -5,10 +5,10 @@
  */
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
-import type { Protocol, SoapFaultError } from '../../runtime/index.js';
-import { accountCallInputs } from '../account-call.js';
+import type { Protocol } from '../../runtime/index.js';
+import { accountCallInputs, callService } from '../account-call.js';
 import { UsageError } from '../cli-error.js';
-import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
 import { asFlagError, validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -97,17 +97,10 @@ async function call(client: ServiceAPIClient, options: SendOptions, password: st
   return (await client.SMSSendToPort({ ...common, port: options.port })).SMSSendToPortResult;
 }
 
-/** A fault as `smskit send` and `smskit status` print it: the service's refusal code, then its message. */
-export function faultText(error: SoapFaultError): string {
-  const code = error.detail.code ?? error.subcode ?? error.code;
-  return error.message.startsWith(`${code}:`) ? error.message : `${code}: ${error.message}`;
-}
-
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
   const { password, network } = await accountCallInputs(options);
   const { ServiceAPIClient } = await import('../../generated/service-api/client.js');
-  const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
   let client: InstanceType<typeof ServiceAPIClient>;
   try {
     client = new ServiceAPIClient({
@@ -119,23 +112,11 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } catch (error) {
     throw asFlagError(error);
   }
-  try {
+  return callService(client, async () => {
     const result = await call(client, options, password);
     process.stdout.write(`${result ?? ''}\n`);
     return EXIT_OK;
-  } catch (error) {
-    if (error instanceof SoapFaultError) {
-      process.stderr.write(`smskit: fault ${faultText(error)}\n`);
-      return EXIT_FAILED;
-    }
-    if (error instanceof TransportError) {
-      process.stderr.write(`smskit: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 export const sendCommand: CliCommand = {

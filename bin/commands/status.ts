@@ -6,13 +6,12 @@
 import type { Argv } from 'yargs';
 import type { MessageStatus } from '../../generated/status-api/types.js';
 import type { Protocol } from '../../runtime/index.js';
-import { accountCallInputs } from '../account-call.js';
+import { accountCallInputs, callService } from '../account-call.js';
 import { UsageError } from '../cli-error.js';
-import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import { asFlagError, validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
-import { faultText } from './send.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
@@ -99,7 +98,6 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateStatusOptions(args);
   const { password, network } = await accountCallInputs(options);
   const { StatusAPIClient } = await import('../../generated/status-api/client.js');
-  const { SoapFaultError, TransportError } = await import('../../runtime/index.js');
   let client: InstanceType<typeof StatusAPIClient>;
   try {
     client = new StatusAPIClient({
@@ -111,7 +109,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   } catch (error) {
     throw asFlagError(error);
   }
-  try {
+  return callService(client, async () => {
     const answer = await client.GetMessageStatus({ emailAddress: options.email, password, messageId: options.id });
     const status = answer.GetMessageStatusResult;
     if (status === undefined) {
@@ -120,19 +118,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
     }
     process.stdout.write(`${options.json ? statusJson(options.id, status) : formatStatus(status)}\n`);
     return EXIT_OK;
-  } catch (error) {
-    if (error instanceof SoapFaultError) {
-      process.stderr.write(`smskit: fault ${faultText(error)}\n`);
-      return EXIT_FAILED;
-    }
-    if (error instanceof TransportError) {
-      process.stderr.write(`smskit: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 export const statusCommand: CliCommand = {

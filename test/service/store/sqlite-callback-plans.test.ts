@@ -15,6 +15,7 @@ import { createIdGenerator } from '../../../service/store/ids.js';
 import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
 import type { NewMessage } from '../../../service/store/records.js';
 import { OUTBOX_INSERT, toInsertRow } from '../../../service/store/sqlite/outbox.js';
+import { recordStatements, type StatementRecorder } from './statement-recorder.js';
 
 const TABLES = ['outbox', 'outbox_events', 'callback_queue', 'accounts'];
 const MESSAGES = 5_000;
@@ -24,31 +25,6 @@ const ACCOUNT = 'plans@example.com';
 const dir = mkdtempSync(join(tmpdir(), 'smskit-callback-plans-'));
 const path = join(dir, 'plans.sqlite');
 let store: SqliteStore;
-let executed: string[] = [];
-
-async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
-  executed = [];
-  await action();
-  return [...new Set(executed)];
-}
-
-function wrapStatementClass(): () => void {
-  const probe = new Database(':memory:');
-  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
-  probe.close();
-  const originals = new Map<string, unknown>();
-  for (const name of ['run', 'get', 'all', 'iterate']) {
-    const original = prototype[name] as (this: { source: string }, ...args: unknown[]) => unknown;
-    originals.set(name, original);
-    prototype[name] = function (this: { source: string }, ...args: unknown[]) {
-      executed.push(this.source);
-      return original.apply(this, args);
-    };
-  }
-  return () => {
-    for (const [name, original] of originals) prototype[name] = original;
-  };
-}
 
 /** The plan steps of `sql` that read a whole table (a SCAN not stopped by a LIMIT) or sort what they read. */
 function wholeTableScans(sql: string): string[] {
@@ -96,7 +72,8 @@ const MESSAGE: NewMessage = {
   smsmsg: 'query plans',
 };
 
-let unwrap: () => void = () => undefined;
+let recorder: StatementRecorder | undefined;
+const statementsOf = (action: () => Promise<unknown>): Promise<string[]> => recorder!.statementsOf(action);
 beforeAll(async () => {
   const setup = openSqliteStore({ path });
   await setup.insertAccount({
@@ -126,11 +103,11 @@ beforeAll(async () => {
   })();
   fill.close();
   store = openSqliteStore({ path });
-  unwrap = wrapStatementClass();
+  recorder = recordStatements();
 });
 
 afterAll(async () => {
-  unwrap();
+  recorder?.restore();
   await store?.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -19,6 +19,7 @@ import { createIdGenerator } from '../../../service/store/ids.js';
 import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
 import type { NewMessage } from '../../../service/store/records.js';
 import { OUTBOX_INSERT, toInsertRow } from '../../../service/store/sqlite/outbox.js';
+import { recordStatements, type StatementRecorder } from './statement-recorder.js';
 
 const OUTBOX_TABLES = ['outbox', 'outbox_parts', 'outbox_events'];
 const QUEUED = 5_000;
@@ -27,32 +28,6 @@ const T0 = Date.parse('2026-11-01T00:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-plans-'));
 const path = join(dir, 'plans.sqlite');
 let store: SqliteStore;
-let executed: string[] = [];
-
-/** Records the SQL of every statement run while `action` runs (in this process). */
-async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
-  executed = [];
-  await action();
-  return [...new Set(executed)];
-}
-
-function wrapStatementClass(): () => void {
-  const probe = new Database(':memory:');
-  const prototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
-  probe.close();
-  const originals = new Map<string, unknown>();
-  for (const name of ['run', 'get', 'all', 'iterate']) {
-    const original = prototype[name] as (this: { source: string }, ...args: unknown[]) => unknown;
-    originals.set(name, original);
-    prototype[name] = function (this: { source: string }, ...args: unknown[]) {
-      executed.push(this.source);
-      return original.apply(this, args);
-    };
-  }
-  return () => {
-    for (const [name, original] of originals) prototype[name] = original;
-  };
-}
 
 /**
  * The plan steps of `sql` that read a whole outbox table, or every row a filter matches (empty:
@@ -95,7 +70,8 @@ const MESSAGE: NewMessage = {
   smsmsg: 'query plans',
 };
 
-let unwrap: () => void = () => undefined;
+let recorder: StatementRecorder | undefined;
+const statementsOf = (action: () => Promise<unknown>): Promise<string[]> => recorder!.statementsOf(action);
 beforeAll(async () => {
   openSqliteStore({ path }).close();
   const fill = new Database(path);
@@ -106,11 +82,11 @@ beforeAll(async () => {
   })();
   fill.close();
   store = openSqliteStore({ path });
-  unwrap = wrapStatementClass();
+  recorder = recordStatements();
 });
 
 afterAll(async () => {
-  unwrap();
+  recorder?.restore();
   await store?.close();
   rmSync(dir, { recursive: true, force: true });
 });
