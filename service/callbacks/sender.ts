@@ -84,9 +84,8 @@ class SenderLoop {
   private readonly failureCounts: Partial<Record<FailureReason, number>> = {};
   private running = false;
   private closed = false;
-  private held = 0;
   /** The seqs of the events claimed and not yet settled: their leases are renewed while held. */
-  private readonly heldSeqs = new Set<number>();
+  private readonly held = new Set<number>();
   private renewal: NodeJS.Timeout | undefined;
   private claiming = false;
   /** A wake came while a claim was running: claim again right after it. */
@@ -159,7 +158,7 @@ class SenderLoop {
       running: this.running && !this.closed,
       outcomes: { ...this.outcomeCounts },
       failures: { ...this.failureCounts },
-      held: this.held,
+      held: this.held.size,
       inFlight: this.overall.active,
       storeError: this.storeError,
     };
@@ -167,7 +166,7 @@ class SenderLoop {
 
   /** Most events held at once: enough to keep every place busy while a batch is settled. */
   private get room(): number {
-    return this.settings.concurrency * 2 - this.held;
+    return this.settings.concurrency * 2 - this.held.size;
   }
 
   private later(): void {
@@ -184,7 +183,7 @@ class SenderLoop {
     const limit = Math.min(this.settings.batchSize, this.room);
     // While many are held, wait for a quarter of the places to free up: fewer, larger claims
     // (each is a query), and the settles that free them wake the loop.
-    if (limit <= 0 || (this.held > 0 && limit < this.settings.concurrency / 2)) return;
+    if (limit <= 0 || (this.held.size > 0 && limit < this.settings.concurrency / 2)) return;
     this.claiming = true;
     this.wokenWhileClaiming = false;
     let events: CallbackEvent[] = [];
@@ -203,8 +202,7 @@ class SenderLoop {
       this.claiming = false;
     }
     if (this.closed) return this.giveBack(events);
-    this.held += events.length;
-    for (const event of events) this.heldSeqs.add(event.seq);
+    for (const event of events) this.held.add(event.seq);
     for (const event of events)
       void this.send(event, now)
         // send() turns every failure into an outcome; this only keeps a bug from leaking a held event.
@@ -222,8 +220,8 @@ class SenderLoop {
   /** Events claimed while closing go straight back, due at once. */
   private giveBack(events: readonly CallbackEvent[]): void {
     const now = this.clock();
-    if (events.length === 0 && this.held === 0) this.idle?.();
-    this.held += events.length;
+    if (events.length === 0 && this.held.size === 0) this.idle?.();
+    for (const event of events) this.held.add(event.seq);
     for (const event of events)
       this.record({ seq: event.seq, kind: 'retry', nextAttemptAt: now, error: 'the sender stopped before this try' });
   }
@@ -253,18 +251,17 @@ class SenderLoop {
       this.storeFailed(`settling ${batch.length} callback event(s)`, error);
     } finally {
       this.settling = false;
-      this.held -= batch.length;
-      for (const outcome of batch) this.heldSeqs.delete(outcome.seq);
+      for (const outcome of batch) this.held.delete(outcome.seq);
     }
     if (this.pending.length > 0) void this.flush();
-    else if (this.held === 0) this.idle?.();
+    else if (this.held.size === 0) this.idle?.();
     this.wake();
   }
 
   private async renewLeases(): Promise<void> {
-    if (this.heldSeqs.size === 0) return;
+    if (this.held.size === 0) return;
     try {
-      await this.store.renewCallbackLeases(this.owner, [...this.heldSeqs], this.clock() + this.settings.leaseMs);
+      await this.store.renewCallbackLeases(this.owner, [...this.held], this.clock() + this.settings.leaseMs);
     } catch (error) {
       // Not renewed: those events come back when their leases end, and are sent again (at least once).
       this.storeFailed('renewing callback leases', error);
@@ -286,7 +283,7 @@ class SenderLoop {
     if (this.immediate !== undefined) clearImmediate(this.immediate);
     const drained = new Promise<void>((resolve) => {
       this.idle = resolve;
-      if (this.held === 0 && !this.claiming) resolve();
+      if (this.held.size === 0 && !this.claiming) resolve();
     });
     // In-flight tries get drainMs, then are cut off; their outcomes (back to the queue) are settled still.
     const cutOff = setTimeout(() => this.stop.abort(), Math.max(0, drainMs));
