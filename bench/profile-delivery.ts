@@ -7,14 +7,16 @@
  * --profile: the serve process writes a --cpu-prof profile into DIR/serve when it stops.
  * --strace: counts serve's system calls (all threads) over the measured part, per message: fsyncs,
  * writes to sockets and to the database (strace slows the process: read the counts, not the rates).
+ * --callbacks MS: the account has a callback URL (a receiver in its own process answering after
+ * MS ms); the run also waits for every callback, and the receiver's CPU is printed beside.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { cpuSeconds, installCleanup, killAll, stopChild } from './lib/procs.js';
-import { startService } from './lib/serve.js';
+import { ask, cpuSeconds, forkChild, installCleanup, killAll, nextMessage, stopChild } from './lib/procs.js';
+import { ACCOUNT_INPUT, runCli, startService } from './lib/serve.js';
 import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from './lib/smsc.js';
 import { sendCount } from './sections/delivery.js';
 
@@ -27,6 +29,7 @@ const option = (name: string): string | undefined => {
 const messages = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
 const profileDir = option('--profile');
 const traced = args.includes('--strace');
+const callbackDelay = option('--callbacks');
 
 /** CPU seconds per thread of a live process (by thread id, from /proc/PID/task; the first is the event loop). */
 function threadCpu(pid: number): Map<string, number> {
@@ -84,17 +87,48 @@ function openCount(db: string): number {
   }
 }
 
+/** The callback receiver child, and the account's callback URL pointing at it. */
+async function startReceiver(db: string, delayMs: string) {
+  const child = await forkChild('callback-receiver.ts', [delayMs]);
+  const { port } = await nextMessage<{ port: number }>(child, 30_000, 'callback receiver');
+  const set = await runCli([
+    'account',
+    'set',
+    '--db',
+    db,
+    '--email',
+    ACCOUNT_INPUT.emailAddress,
+    '--callback-url',
+    `http://127.0.0.1:${port}/callbacks`,
+    '--allow-http-callback',
+  ]);
+  if (set.code !== 0) throw new Error(`smskit account set --callback-url failed: ${set.stderr}`);
+  return child;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'smskit-profile-delivery-'));
 try {
   const smsc = await forkBenchSmsc();
   const routes = writeBenchRoutes(dir, await smscPort(smsc));
   if (profileDir !== undefined) process.env.BENCH_PROFILE = profileDir;
-  const service = await startService(['--routes', routes], ROUTES_ENV, dir);
+  const service = await startService(
+    ['--routes', routes, ...(callbackDelay === undefined ? [] : ['--allow-private-callbacks'])],
+    ROUTES_ENV,
+    dir,
+  );
   service.child.stderr?.pipe(process.stderr);
+  const receiver = callbackDelay === undefined ? undefined : await startReceiver(service.db, callbackDelay);
   // A warm-up message pays the password check and the bind before the clock starts.
   await sendCount(service.origin, 1, 1);
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  const cpu0 = { serve: cpuSeconds(service.child.pid) ?? 0, smsc: cpuSeconds(smsc.pid) ?? 0 };
+  const received = async () =>
+    receiver === undefined ? 0 : (await ask<{ received: number }>(receiver, {}, 10_000, 'receiver')).received;
+  while (receiver !== undefined && (await received()) < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpu0 = {
+    serve: cpuSeconds(service.child.pid) ?? 0,
+    smsc: cpuSeconds(smsc.pid) ?? 0,
+    receiver: cpuSeconds(receiver?.pid) ?? 0,
+  };
   const threads0 = threadCpu(service.child.pid!);
   const tracer = traced ? traceSyscalls(service.child.pid!, join(dir, 'strace.txt')) : undefined;
   if (tracer !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
@@ -103,9 +137,14 @@ try {
   const accepted = performance.now();
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();
+  // Three state changes per delivered message (sending, accepted, delivered), one callback each.
+  while (receiver !== undefined && (await received()) < 3 * (messages + 1))
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const notified = performance.now();
   const syscalls = await tracer?.stop();
   const serve = (cpuSeconds(service.child.pid) ?? 0) - cpu0.serve;
   const simulator = (cpuSeconds(smsc.pid) ?? 0) - cpu0.smsc;
+  const receiverCpu = (cpuSeconds(receiver?.pid) ?? 0) - cpu0.receiver;
   const threads = [...threadCpu(service.child.pid!)]
     .map(([name, seconds]) => [name, seconds - (threads0.get(name) ?? 0)] as const)
     .filter(([, seconds]) => seconds > 0.01)
@@ -114,7 +153,11 @@ try {
   process.stdout.write(
     `${messages} messages: acknowledged at ${Math.round(messages / ((accepted - started) / 1000))} msg/s, ` +
       `all final at ${Math.round(messages / ((finished - started) / 1000))} msg/s\n` +
-      `CPU per message: serve ${cpuPerMessage(serve)} µs, SMSC simulator ${cpuPerMessage(simulator)} µs\n` +
+      (receiver === undefined
+        ? ''
+        : `every callback received at ${Math.round(messages / ((notified - started) / 1000))} msg/s\n`) +
+      `CPU per message: serve ${cpuPerMessage(serve)} µs, SMSC simulator ${cpuPerMessage(simulator)} µs` +
+      (receiver === undefined ? '\n' : `, callback receiver ${cpuPerMessage(receiverCpu)} µs\n`) +
       `serve's threads: ${threads.map(([name, seconds]) => `${name} ${cpuPerMessage(seconds)} µs`).join(', ')}\n` +
       (syscalls === undefined
         ? ''
@@ -122,6 +165,7 @@ try {
   );
   await service.cleanup();
   await stopChild(smsc);
+  if (receiver !== undefined) await stopChild(receiver);
 } finally {
   killAll();
   rmSync(dir, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import { type CallbackSenderSettings, type CallbackSettingsInput, callbackSettin
 import type { FailureReason } from './post.js';
 import { createEventSender } from './send-event.js';
 import { createCallbackSigner } from './signing.js';
+import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
 import { createGate, createKeyedGates } from './slots.js';
 import { createTargetCache } from './target.js';
 
@@ -96,6 +97,7 @@ class SenderLoop {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private storeError: string | null = null;
+  private readonly recovery: RecoveryWatch;
   private idle: (() => void) | undefined;
 
   constructor(
@@ -106,6 +108,7 @@ class SenderLoop {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.clock = options.clock ?? Date.now;
     this.log = options.log ?? (() => undefined);
+    this.recovery = createRecoveryWatch({ clock: this.clock });
     this.agent = new Agent({
       connections: settings.perHost,
       keepAliveTimeout: 30_000,
@@ -212,9 +215,24 @@ class SenderLoop {
           nextAttemptAt: this.clock() + this.settings.budget.firstDelayMs,
           error: `callback sender error: ${(error as Error).message}`,
         }))
-        .then((outcome) => this.record(outcome));
+        .then((outcome) => {
+          this.noteReceiver(event.account, outcome);
+          this.record(outcome);
+        });
     if (events.length === limit || this.wokenWhileClaiming) this.wake();
     else this.later();
+  }
+
+  /** A receiver back after an outage: its account's events waiting out their backoff go now. */
+  private noteReceiver(account: string, outcome: CallbackOutcome): void {
+    if (outcome.kind === 'retry') return this.recovery.failed(account);
+    if (outcome.kind !== 'sent' || !this.recovery.succeeded(account) || this.closed) return;
+    this.store.hastenCallbacks(account, this.clock()).then(
+      (count) => {
+        if (count > 0) this.wake();
+      },
+      (error: unknown) => this.storeFailed('bringing callbacks forward', error),
+    );
   }
 
   /** Events claimed while closing go straight back, due at once. */

@@ -106,6 +106,12 @@ export interface CallbackStore {
    */
   disableCallbacks(account: string, at: number, reason: string): Promise<void>;
   listCallbacks(query: CallbackQuery): Promise<QueuedCallback[]>;
+  /**
+   * The account's receiver answered again after failures: its pending events that wait for a
+   * later try (not handed out) become due at `now`, so a backlog left by an outage drains at once
+   * instead of each event waiting out its own backoff. Returns how many.
+   */
+  hastenCallbacks(account: string, now: number): Promise<number>;
   /** Dead events matching the filters become pending, due at `now`. Returns how many. */
   retryCallbacks(filter: Omit<CallbackQuery, 'eventState' | 'afterSeq' | 'limit'>, now: number): Promise<number>;
   callbackStats(): Promise<CallbackStats>;

@@ -38,6 +38,9 @@ export const CLAIM = `WITH picked AS (
 // Still due at the lease's end, as a claim leaves it: an instance that dies leaves them due then.
 const RENEW = `UPDATE callback_queue SET lease_until = $3, due_at = $3
   WHERE seq = ANY($2::bigint[]) AND lease_owner = $1 AND state = 'pending'`;
+// Only events waiting for a later try; a handed-out one (leased) is its sender's.
+const HASTEN = `UPDATE callback_queue SET due_at = $2
+  WHERE account = $1 AND state = 'pending' AND due_at > $2 AND lease_owner IS NULL`;
 const SETTLE = 'SELECT smskit_settle_callbacks($1, $2::bigint[], $3::text[], $4::bigint[], $5::text[])';
 
 export const STATS = `SELECT (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS pending,
@@ -83,6 +86,10 @@ export function postgresCallbacks(pool: Pool, reads: Queryable): CallbackStore {
           [account, at],
         );
       }),
+    async hastenCallbacks(account, now) {
+      const result = await pool.query({ name: 'smskit_hasten_callbacks', text: HASTEN, values: [account, now] });
+      return result.rowCount ?? 0;
+    },
     retryCallbacks: (filter, now) => inTransaction(pool, (db) => retryDead(db, filter, now)),
     async listCallbacks(query) {
       const { sql, values } = whereOf(query);

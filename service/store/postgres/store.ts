@@ -237,6 +237,8 @@ function postgresCallbackStore(callbacks: CallbackStore, call: Call): CallbackSt
       call('cannot renew callback leases', () => callbacks.renewCallbackLeases(owner, seqs, leaseUntil)),
     disableCallbacks: (account, at, reason) =>
       call('cannot switch callbacks off', () => callbacks.disableCallbacks(account, at, reason)),
+    hastenCallbacks: (account, now) =>
+      call('cannot bring callbacks forward', () => callbacks.hastenCallbacks(account, now)),
     retryCallbacks: (filter, now) => call('cannot re-queue callbacks', () => callbacks.retryCallbacks(filter, now)),
     listCallbacks: (query) => call('cannot list callbacks', () => callbacks.listCallbacks(query)),
     callbackStats: () => call('cannot count callbacks', () => callbacks.callbackStats()),

@@ -33,6 +33,7 @@ export interface SqliteCallbacks {
   settle(owner: string, outcomes: readonly CallbackOutcome[]): void;
   renew(owner: string, seqs: readonly number[], leaseUntil: number): void;
   disable(account: string, at: number, reason: string): void;
+  hasten(account: string, now: number): number;
   retry(filter: CallbackRetryFilter, now: number): number;
   list(query: CallbackQuery): QueuedCallback[];
   stats(): CallbackStats;
@@ -87,6 +88,7 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       deadForAccount.run(reason, account);
       switchOff.run(at, account);
     },
+    hasten: hastenStatement(db),
     retry: (filter, now) => retryDead(db, filter, now),
     list: (query) => listQueued(db, query),
     stats() {
@@ -105,6 +107,16 @@ function renewStatement(db: Database.Database): SqliteCallbacks['renew'] {
   return (owner, seqs, leaseUntil) => {
     renew.run({ owner, until: leaseUntil, list: JSON.stringify(seqs) });
   };
+}
+
+function hastenStatement(db: Database.Database): SqliteCallbacks['hasten'] {
+  // Through the due index from `now` on: only events waiting for a try are read, never the whole queue.
+  const hasten = db.prepare<[{ account: string; now: number }]>(
+    `UPDATE callback_queue SET due_at = @now
+     WHERE seq IN (SELECT seq FROM callback_queue INDEXED BY callback_queue_due
+                   WHERE state = 'pending' AND due_at > @now AND lease_owner IS NULL AND account = @account)`,
+  );
+  return (account, now) => hasten.run({ account, now }).changes;
 }
 
 function settleStatements(db: Database.Database): SqliteCallbacks['settle'] {

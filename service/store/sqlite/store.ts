@@ -139,6 +139,7 @@ function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter 
     renewCallbackLeases: (owner, seqs, leaseUntil) =>
       seqs.length === 0 ? Promise.resolve() : write('renewCallbackLeases', owner, seqs, leaseUntil),
     disableCallbacks: (account, at, reason) => write('disableCallbacks', account, at, reason),
+    hastenCallbacks: (account, now) => write('hastenCallbacks', account, now),
     retryCallbacks: (filter, now) => write('retryCallbacks', filter, now),
     listCallbacks: (query) => read('cannot list callbacks', (c) => c.callbacks.list(query)),
     callbackStats: () => read('cannot count callbacks', (c) => c.callbacks.stats()),
@@ -150,4 +151,5 @@ type CallbackWrite =
   | 'settleCallbacks'
   | 'renewCallbackLeases'
   | 'disableCallbacks'
+  | 'hastenCallbacks'
   | 'retryCallbacks';

@@ -40,6 +40,7 @@ export interface WriteOps {
   settleCallbacks(owner: string, outcomes: readonly CallbackOutcome[]): void;
   renewCallbackLeases(owner: string, seqs: readonly number[], leaseUntil: number): void;
   disableCallbacks(account: string, at: number, reason: string): void;
+  hastenCallbacks(account: string, now: number): number;
   retryCallbacks(filter: CallbackRetryFilter, now: number): number;
 }
 
@@ -59,6 +60,7 @@ export const WRITE_FAILURE: Readonly<Record<WriteOp, string>> = {
   settleCallbacks: 'cannot record callback outcomes',
   renewCallbackLeases: 'cannot renew callback leases',
   disableCallbacks: 'cannot switch callbacks off',
+  hastenCallbacks: 'cannot bring callbacks forward',
   retryCallbacks: 'cannot re-queue callbacks',
 };
 
@@ -95,6 +97,8 @@ export function runWriteOp(c: WriteTarget, op: WriteOp, args: readonly unknown[]
       return c.callbacks.renew(args[0] as string, args[1] as readonly number[], args[2] as number);
     case 'disableCallbacks':
       return c.callbacks.disable(args[0] as string, args[1] as number, args[2] as string);
+    case 'hastenCallbacks':
+      return c.callbacks.hasten(args[0] as string, args[1] as number);
     case 'retryCallbacks':
       return c.callbacks.retry(args[0] as CallbackRetryFilter, args[1] as number);
   }

@@ -34,6 +34,8 @@ export interface MemoryCallbackStore extends CallbackStore {
   /** How many seqs each lease renewal named. */
   readonly renewals: number[];
   readonly disabled: { account: string; reason: string }[];
+  /** The accounts each hastenCallbacks named, in order. */
+  readonly hastened: string[];
 }
 
 export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallbackStore {
@@ -43,6 +45,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
   const claims: number[] = [];
   const renewals: number[] = [];
   const disabled: { account: string; reason: string }[] = [];
+  const hastened: string[] = [];
   let seq = 0;
   // Each message's pending seqs, ascending: the earliest is the only one a claim may hand out.
   const pendingOf = new Map<string, number[]>();
@@ -81,6 +84,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
     claims,
     renewals,
     disabled,
+    hastened,
     add(partial) {
       seq++;
       const now = clock();
@@ -166,6 +170,16 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
           r.state = 'dead';
           r.lastError = reason;
         }
+    },
+    async hastenCallbacks(account, now) {
+      hastened.push(account);
+      let count = 0;
+      for (const r of rows.values())
+        if (r.event.account === account && r.state === 'pending' && r.leaseOwner === null && r.dueAt > now) {
+          r.dueAt = now;
+          count++;
+        }
+      return count;
     },
     async listCallbacks(query) {
       return [...rows.values()]

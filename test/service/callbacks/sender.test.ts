@@ -120,6 +120,24 @@ describe('the callback sender', () => {
     expect(retry?.kind === 'retry' && retry.error).toMatch(/^ECONNREFUSED/);
   });
 
+  it("sends an account's backlog as soon as its receiver is back, not after each event's backoff", async () => {
+    const secret = newSecret();
+    const receiver = await receiverFor(secret);
+    await receiver.down();
+    // Each failed event waits 5 s for its next try: a backlog that only that would release.
+    harness = startSender({ budget: { firstDelayMs: 5_000, maxDelayMs: 5_000 } });
+    for (let i = 0; i < 5; i++)
+      harness.store.add({ messageId: `SMS-${i}`, state: 'sending', url: receiver.url, secret });
+    await waitFor('five refused tries', () => (harness!.sender.stats().failures.refused ?? 0) >= 5);
+    await receiver.up();
+    const back = Date.now();
+    harness.store.add({ messageId: 'SMS-new', state: 'sending', url: receiver.url, secret });
+    await waitFor('all six sent', () => harness!.sender.stats().outcomes.sent === 6, { timeoutMs: 10_000 });
+    expect(Date.now() - back).toBeLessThan(3_000);
+    expect(harness.store.hastened).toEqual(['app@example.com']);
+    expect(receiver.received.map((r) => seen(r).messageId)[0]).toBe('SMS-new');
+  });
+
   it('switches the account off on 410 Gone, logging it once', async () => {
     const secret = newSecret();
     const receiver = await receiverFor(secret);

@@ -211,6 +211,36 @@ export function describeCallbacks(factory: StoreFactory): void {
         ]);
       }));
 
+    it("brings an account's events waiting for a later try forward, not its handed-out ones nor another account's", () =>
+      using(factory, async ({ store }, callbacks) => {
+        const carol = 'carol@example.com';
+        const row = { passwordHash: 'x', keywords: ['ACME'], disabled: false, createdAt: T0 };
+        await store.insertAccount({ ...row, email: carol, callbackUrl: URL_A, callbackSecret: SECRET });
+        const ids = [];
+        for (let i = 0; i < 3; i++) ids.push((await store.enqueue(message(ALICE, `+1415555000${i}`))).id);
+        const [a, b, c] = ids as [string, string, string];
+        const d = (await store.enqueue(message(carol))).id;
+        await claimMessages(store, T0 + 100);
+        const events = await callbacks.claimCallbacks(claim());
+        expect(events.map((e) => e.messageId)).toEqual([a, b, c, d]);
+        const later = (e: CallbackEvent) => ({
+          seq: e.seq,
+          kind: 'retry' as const,
+          nextAttemptAt: T0 + 500_000,
+          error: 'ECONNREFUSED',
+        });
+        await callbacks.settleCallbacks('sender-a', [later(events[0]!), later(events[1]!), later(events[3]!)]);
+        expect(await callbacks.hastenCallbacks(ALICE, T0 + 20_000)).toBe(2);
+        const now = await callbacks.claimCallbacks(claim({ now: T0 + 20_000, leaseUntil: T0 + 80_000 }));
+        expect(shape(now)).toEqual([
+          [a, 'sending', 'queued', 1],
+          [b, 'sending', 'queued', 1],
+        ]);
+        const waiting = await callbacks.listCallbacks({ messageId: d, limit: 10 });
+        expect(waiting.map((e) => e.nextAttemptAt)).toEqual([T0 + 500_000]);
+        expect(await callbacks.hastenCallbacks(ALICE, T0 + 20_000)).toBe(0);
+      }));
+
     it('a 410 switches the account off: its pending events die, later changes are not queued until its URL is set again', () =>
       using(factory, async ({ store }, callbacks) => {
         const a = (await store.enqueue(message(ALICE))).id;
