@@ -137,8 +137,12 @@ export async function buildCli({ root = ROOT, outDir = join(root, DEFAULT_OUT_DI
   mkdirSync(outDir, { recursive: true });
   const result = await build({
     absWorkingDir: root,
-    // The SQLite writer thread is started from its own file (service/store/sqlite/writer.ts).
-    entryPoints: { cli: 'bin/cli.ts', 'writer-thread': 'service/store/sqlite/writer-thread.ts' },
+    // The worker threads are started from files of their own (service/threads/thread-entry.ts).
+    entryPoints: {
+      cli: 'bin/cli.ts',
+      'writer-thread': 'service/store/sqlite/writer-thread.ts',
+      'callback-thread': 'service/callbacks/sender-thread.ts',
+    },
     outdir: outDir,
     bundle: true,
     splitting: true,

@@ -23,6 +23,7 @@ import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './
 import { type OpenStoreOptions, openStore, type Store } from './store/index.js';
 import { type CallbackSender, createCallbackSender } from './callbacks/sender.js';
 import { callbackSettings, type CallbackSettingsInput } from './callbacks/options.js';
+import { startCallbackSenderThread } from './callbacks/thread.js';
 
 export interface SmsAppOptions {
   /** A SQLite file path, or a postgres:// (postgresql://) connection string (password from PGPASSWORD / ~/.pgpass). */
@@ -54,6 +55,11 @@ export interface SmsAppOptions {
    * --allow-private-callbacks), or false for none. `startCallbacks` starts it.
    */
   readonly callbacks?: CallbackSettingsInput | false;
+  /**
+   * Send callbacks from a thread of their own at the lowest CPU priority
+   * (callbacks/sender-thread.ts); `serve` does. Not with `clock` (a thread has its own).
+   */
+  readonly callbackThread?: boolean;
 }
 
 export interface SmsApp {
@@ -98,6 +104,7 @@ const OPTION_NAMES = new Set([
   'routesFile',
   'deliveryTiming',
   'callbacks',
+  'callbackThread',
 ]);
 
 /** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
@@ -122,6 +129,8 @@ export function checkSmsAppOptions(options: SmsAppOptions): void {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
   }
   if (options.callbacks !== undefined && options.callbacks !== false) callbackSettings(options.callbacks);
+  if (options.callbackThread === true && options.clock !== undefined)
+    throw new Error('callbackThread cannot be used with clock: the thread keeps its own time');
 }
 
 export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
@@ -210,6 +219,12 @@ function appStoreOptions(
 
 function createCallbacks(store: Store, options: SmsAppOptions): CallbackSender | undefined {
   if (options.callbacks === false) return undefined;
+  if (options.callbackThread === true)
+    return startCallbackSenderThread({
+      store: store.callbacks,
+      ...(options.callbacks === undefined ? {} : { settings: options.callbacks }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
   return createCallbackSender({
     store: store.callbacks,
     ...(options.callbacks === undefined ? {} : { settings: options.callbacks }),

@@ -181,8 +181,10 @@ async function startService(options: ServeOptions, log: (line: string) => void):
   try {
     const server = await startSmsServer({
       dbPath: options.db,
-      // The disk's fsync and the store's statements off the event loop that serves and sends.
+      // The disk's fsync and the store's statements off the event loop that serves and sends;
+      // callbacks on a thread of the lowest CPU priority, so they never take acceptance's or delivery's.
       writerThread: true,
+      callbackThread: true,
       ...(options.dbPoolSize === undefined ? {} : { poolSize: options.dbPoolSize }),
       log,
       host: options.host,

@@ -6,6 +6,7 @@
  * that answers with gigabytes costs one closed connection.
  */
 import type { Dispatcher } from 'undici';
+import type { TrySignals } from './try-signals.js';
 
 export type FailureReason =
   | 'http_3xx'
@@ -30,8 +31,8 @@ export interface PostRequest {
   readonly body: string;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
-  /** Aborted when the sender stops. */
-  readonly stop: AbortSignal;
+  /** The sender's tries: this one's timeout, and the stop that cuts every try off. */
+  readonly tries: TrySignals;
 }
 
 const CODE_REASONS: Readonly<Record<string, FailureReason>> = {
@@ -59,8 +60,9 @@ function codeOf(error: unknown): string | undefined {
   return undefined;
 }
 
-function failure(error: unknown, request: PostRequest): PostResult {
-  if (request.stop.aborted)
+function failure(error: unknown, request: PostRequest, timedOut: boolean): PostResult {
+  if (timedOut) return { kind: 'failed', reason: 'timeout', error: `no answer within ${request.timeoutMs} ms` };
+  if (request.tries.stopped)
     return { kind: 'failed', reason: 'stopped', error: 'the sender stopped before an answer came' };
   const code = codeOf(error);
   const reason = code === undefined ? 'error' : (CODE_REASONS[code] ?? 'error');
@@ -84,7 +86,8 @@ async function drainBounded(body: Dispatcher.ResponseData['body'], limit: number
 
 export async function postCallback(dispatcher: Dispatcher, request: PostRequest): Promise<PostResult> {
   const { url } = request;
-  const signal = AbortSignal.any([request.stop, AbortSignal.timeout(request.timeoutMs)]);
+  const attempt = request.tries.begin(request.timeoutMs);
+  const { signal } = attempt;
   try {
     const answer = await dispatcher.request({
       origin: url.origin,
@@ -97,6 +100,8 @@ export async function postCallback(dispatcher: Dispatcher, request: PostRequest)
     await drainBounded(answer.body, request.maxResponseBytes).catch(() => undefined);
     return { kind: 'answered', status: answer.statusCode };
   } catch (error) {
-    return failure(error, request);
+    return failure(error, request, attempt.timedOut());
+  } finally {
+    attempt.end();
   }
 }

@@ -15,6 +15,7 @@ import { callbackBody, webhookId } from './payload.js';
 import { type FailureReason, postCallback } from './post.js';
 import type { CallbackSigner } from './signing.js';
 import type { Gate, KeyedGates } from './slots.js';
+import type { TrySignals } from './try-signals.js';
 import type { CallbackTarget } from './target.js';
 
 export interface EventSenderDeps {
@@ -27,8 +28,8 @@ export interface EventSenderDeps {
   readonly perHost: KeyedGates;
   /** Aborted when the sender closes: no new try starts. */
   readonly closing: AbortSignal;
-  /** Aborted when tries in flight are cut off. */
-  readonly stop: AbortSignal;
+  /** Each try's timeout, and the stop that cuts tries in flight off. */
+  readonly tries: TrySignals;
   readonly clock: () => number;
   readonly random: () => number;
   readonly log: (line: string) => void;
@@ -107,7 +108,7 @@ export function createEventSender(deps: EventSenderDeps): EventSender {
       body,
       timeoutMs,
       maxResponseBytes,
-      stop: deps.stop,
+      tries: deps.tries,
     });
     const verdict = verdictOf(result);
     if (verdict.kind === 'sent') return { seq: event.seq, kind: 'sent' };

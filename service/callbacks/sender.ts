@@ -21,10 +21,20 @@ import { createEventSender } from './send-event.js';
 import { createCallbackSigner } from './signing.js';
 import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
 import { createGate, createKeyedGates } from './slots.js';
+import { createTrySignals } from './try-signals.js';
 import { createTargetCache } from './target.js';
 
+/** How long outcomes are gathered into one settlement (ms): a small delay on each message's next event. */
+const SETTLE_GATHER_MS = 10;
+
+/** The store calls a sender makes (listing and counting are the operator's). */
+export type SenderStore = Pick<
+  CallbackStore,
+  'claimCallbacks' | 'settleCallbacks' | 'renewCallbackLeases' | 'disableCallbacks' | 'hastenCallbacks'
+>;
+
 export interface CallbackSenderOptions {
-  readonly store: CallbackStore;
+  readonly store: SenderStore;
   readonly settings?: CallbackSettingsInput;
   /** This instance's name in the queue's leases (default host, pid and a random tag). */
   readonly owner?: string;
@@ -70,14 +80,14 @@ export function createCallbackSender(options: CallbackSenderOptions): CallbackSe
 }
 
 class SenderLoop {
-  private readonly store: CallbackStore;
+  private readonly store: SenderStore;
   private readonly owner: string;
   private readonly clock: () => number;
   private readonly log: (line: string) => void;
   /** Aborted on close: no try starts after it. */
   private readonly closing = new AbortController();
-  /** Aborted when close's drain time is over: tries in flight are cut off. */
-  private readonly stop = new AbortController();
+  /** Each try's timeout; stopAll() when close's drain time is over cuts tries in flight off. */
+  private readonly tries = createTrySignals();
   private readonly agent: Agent;
   private readonly overall;
   private readonly send;
@@ -124,7 +134,7 @@ class SenderLoop {
       overall: this.overall,
       perHost: createKeyedGates(settings.perHost),
       closing: this.closing.signal,
-      stop: this.stop.signal,
+      tries: this.tries,
       clock: this.clock,
       random: options.random ?? Math.random,
       log: this.log,
@@ -252,7 +262,11 @@ class SenderLoop {
     else this.outcomeCounts.dead++;
     if (this.flushQueued) return;
     this.flushQueued = true;
-    setImmediate(() => void this.flush());
+    // Outcomes are gathered for a few milliseconds: one store call settles them all, where
+    // settling each turn's one or two (a fast receiver answers one at a time) cost a writer
+    // transaction each. While closing, or with a large batch at hand, they go at once.
+    if (this.closed || this.pending.length >= this.settings.concurrency / 2) setImmediate(() => void this.flush());
+    else setTimeout(() => void this.flush(), SETTLE_GATHER_MS).unref();
   }
 
   private async flush(): Promise<void> {
@@ -304,7 +318,7 @@ class SenderLoop {
       if (this.held.size === 0 && !this.claiming) resolve();
     });
     // In-flight tries get drainMs, then are cut off; their outcomes (back to the queue) are settled still.
-    const cutOff = setTimeout(() => this.stop.abort(), Math.max(0, drainMs));
+    const cutOff = setTimeout(() => this.tries.stopAll(), Math.max(0, drainMs));
     let giveUp: NodeJS.Timeout | undefined;
     const settledOrLate = new Promise<void>((resolve) => {
       giveUp = setTimeout(resolve, Math.max(0, drainMs) + 2_000);
@@ -312,7 +326,7 @@ class SenderLoop {
     await Promise.race([drained, settledOrLate]);
     clearTimeout(cutOff);
     clearTimeout(giveUp);
-    this.stop.abort();
+    this.tries.stopAll();
     await this.agent.close().catch(() => undefined);
   }
 }

@@ -3,17 +3,13 @@
  * to the thread and its promise settles when the batch it joined has committed. Reads stay on
  * the event loop's own connection (WAL lets them run beside the writer).
  *
- * The thread's module is found beside this one: `writer-thread.mjs` in the CLI bundle (an entry
- * of its own, scripts/build-cli.mjs), `writer-thread.ts` in a clone, loaded through tsx's API.
+ * The thread's module is found beside this one (../../threads/thread-entry.ts).
  * If the thread stops (it should not), every waiting write fails with a StorageError naming
  * why, nothing of those is acknowledged, and the next write starts a new thread.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StorageError } from '../../errors.js';
+import { threadEntry } from '../../threads/thread-entry.js';
 import type { ConnectionOptions } from './connection.js';
 import type { WriteOp, WriteOps } from './write-ops.js';
 import type { SerializedStorageError, WriteReply, WriteRequest, WriterNotice } from './writer-thread.js';
@@ -29,25 +25,6 @@ export interface SqliteWriter {
 
 export function startSqliteWriter(options: ConnectionOptions): SqliteWriter {
   return new ThreadedWriter(options);
-}
-
-/** How to start the thread's module from where this module runs. */
-function workerEntry(): { readonly source: string | URL; readonly eval: boolean } {
-  const bundled = new URL('./writer-thread.mjs', import.meta.url);
-  if (import.meta.url.endsWith('.mjs') && existsSync(fileURLToPath(bundled))) return { source: bundled, eval: false };
-  const source = new URL('./writer-thread.ts', import.meta.url).href;
-  const api = pathToFileURL(tsxApiPath()).href;
-  const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return { source: code, eval: true };
-}
-
-/** tsx's ESM API (its package's "./esm/api" import export), as a file a thread can import. */
-function tsxApiPath(): string {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  return join(dirname(manifest), exports['./esm/api']!.import.default);
 }
 
 class ThreadedWriter implements SqliteWriter {
@@ -102,7 +79,7 @@ class ThreadedWriter implements SqliteWriter {
   }
 
   private start(): Worker {
-    const entry = workerEntry();
+    const entry = threadEntry(import.meta.url, './writer-thread.mjs', './writer-thread.ts');
     const { path, durability, deliveryDurability, busyTimeoutMs } = this.options;
     // Only what opens the connection: the store's other options (a clock, callbacks) stay here.
     const workerData: ConnectionOptions = {

@@ -1,0 +1,122 @@
+/**
+ * The event loop's side of the callback sender's thread (./sender-thread.ts): starts the thread
+ * on start(), runs the store calls it posts on the service's store, keeps its latest stats for
+ * /metrics and /healthz, and on close() lets it settle what it holds before the store closes.
+ * A thread that stops unexpectedly is logged and started again after a second: the events it
+ * held come back when their leases run out (at least once, as after a crash).
+ */
+import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../threads/thread-entry.js';
+import { type CallbackSettingsInput, callbackSettings } from './options.js';
+import type { CallbackSender, CallbackSenderStats, SenderStore } from './sender.js';
+import type { FromThread, SenderThreadData, ToThread } from './thread-protocol.js';
+
+export interface CallbackThreadOptions {
+  readonly store: SenderStore;
+  readonly settings?: CallbackSettingsInput;
+  readonly log?: (line: string) => void;
+}
+
+const RESTART_AFTER_MS = 1_000;
+/** After close's drain time, this long for the thread to settle and end before it is terminated. */
+const CLOSE_GRACE_MS = 5_000;
+
+const NOT_RUNNING: CallbackSenderStats = Object.freeze({
+  running: false,
+  outcomes: { sent: 0, retried: 0, dead: 0, disabled: 0 },
+  failures: {},
+  held: 0,
+  inFlight: 0,
+  storeError: null,
+});
+
+export function startCallbackSenderThread(options: CallbackThreadOptions): CallbackSender {
+  const thread = new SenderThread(options);
+  return {
+    settings: callbackSettings(options.settings),
+    start: () => thread.start(),
+    wake: () => thread.post({ kind: 'wake' }),
+    stats: () => thread.stats,
+    close: (drainMs = 5_000) => thread.close(drainMs),
+  };
+}
+
+class SenderThread {
+  private worker: Worker | undefined;
+  stats = NOT_RUNNING;
+  private closing: Promise<void> | undefined;
+  private restart: NodeJS.Timeout | undefined;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: CallbackThreadOptions) {
+    this.log = options.log ?? (() => undefined);
+  }
+
+  start(): void {
+    if (this.worker !== undefined || this.closing !== undefined) return;
+    this.spawn();
+    this.post({ kind: 'start' });
+  }
+
+  post(message: ToThread): void {
+    this.worker?.postMessage(message);
+  }
+
+  private answer(id: number, method: keyof SenderStore, args: readonly unknown[]): void {
+    const run = this.options.store[method] as (...a: readonly unknown[]) => Promise<unknown>;
+    run(...args).then(
+      (value) => this.post({ kind: 'answer', id, value }),
+      (error: unknown) =>
+        this.post({ kind: 'answer', id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  private spawn(): void {
+    const entry = threadEntry(import.meta.url, './callback-thread.mjs', './sender-thread.ts');
+    const data: SenderThreadData = { settings: this.options.settings ?? {} };
+    const thread = new Worker(entry.source, { eval: entry.eval, workerData: data });
+    this.worker = thread;
+    thread.on('message', (message: FromThread) => {
+      if (message.kind === 'call') this.answer(message.id, message.method, message.args);
+      else if (message.kind === 'log') this.log(message.line);
+      else if (message.kind === 'stats') this.stats = message.stats;
+    });
+    thread.on('error', (error) => this.log(`callbacks: the sender thread failed: ${error.message}`));
+    thread.once('exit', (code) => {
+      if (this.worker === thread) this.worker = undefined;
+      this.stats = NOT_RUNNING;
+      if (this.closing === undefined) this.restartLater(code);
+    });
+    // The service's servers keep the process alive; the thread alone must not.
+    thread.unref();
+  }
+
+  private restartLater(code: number): void {
+    this.log(`callbacks: the sender thread stopped (exit code ${code}); starting it again in 1 s`);
+    this.restart = setTimeout(() => {
+      this.restart = undefined;
+      this.start();
+    }, RESTART_AFTER_MS);
+    this.restart.unref();
+  }
+
+  close(drainMs: number): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      clearTimeout(this.restart);
+      const thread = this.worker;
+      if (thread === undefined) return resolve();
+      // Held until the thread has settled what it holds and ended: the store closes after this.
+      thread.ref();
+      const terminate = setTimeout(() => void thread.terminate(), Math.max(0, drainMs) + CLOSE_GRACE_MS);
+      thread.once('exit', () => {
+        clearTimeout(terminate);
+        resolve();
+      });
+      thread.on('message', (message: FromThread) => {
+        if (message.kind === 'closed') void thread.terminate();
+      });
+      this.post({ kind: 'close', drainMs });
+    });
+    return this.closing;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The callback sender in its own thread, as `serve` runs it: the store stays on this side (the
+ * in-memory queue here, its calls answered over the thread's port), the callbacks arrive signed
+ * and in order, the stats come back, a failing store call is logged, close settles what it held,
+ * and on Linux the thread runs at nice 19 while the rest of the process keeps its priority.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallbackSender } from '../../../service/callbacks/sender.js';
+import { startCallbackSenderThread } from '../../../service/callbacks/thread.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { FAST, newSecret, seen } from './fixtures.js';
+import { memoryCallbackStore } from './memory-store.js';
+
+let sender: CallbackSender | undefined;
+let receiver: CallbackReceiver | undefined;
+afterEach(async () => {
+  await sender?.close(100);
+  await receiver?.close();
+  sender = undefined;
+  receiver = undefined;
+});
+
+/** The nice value of each of this process's threads (field 19 of /proc/self/task/ID/stat). */
+function niceValues(): number[] {
+  return readdirSync('/proc/self/task').map((task) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('the callback sender thread', () => {
+  it('sends every event signed and in order, reports its stats, and settles all it held on close', async () => {
+    const secret = newSecret();
+    receiver = await startCallbackReceiver(secret);
+    const store = memoryCallbackStore();
+    for (const state of ['sending', 'accepted', 'delivered'] as const)
+      for (let i = 0; i < 20; i++) store.add({ messageId: `SMS-${i}`, state, url: receiver.url, secret });
+    sender = startCallbackSenderThread({ store, settings: FAST });
+    expect(sender.stats().running).toBe(false);
+    sender.start();
+    await waitFor('60 callbacks', () => receiver!.received.length >= 60, { timeoutMs: 20_000 });
+    await waitFor('the stats', () => sender!.stats().outcomes.sent === 60);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
+    const states = new Map<string, string[]>();
+    for (const s of receiver.received.map(seen)) states.set(s.messageId, [...(states.get(s.messageId) ?? []), s.state]);
+    for (const list of states.values()) expect(list).toEqual(['sending', 'accepted', 'delivered']);
+    await sender.close(1_000);
+    expect((await store.callbackStats()).pending).toBe(0);
+    expect([...store.rows.values()].every((r) => r.leaseOwner === null)).toBe(true);
+  });
+
+  it("logs a failing store call with the store's message, and goes on", async () => {
+    const secret = newSecret();
+    receiver = await startCallbackReceiver(secret);
+    const store = memoryCallbackStore();
+    const claim = store.claimCallbacks.bind(store);
+    let failures = 1;
+    store.claimCallbacks = async (request) => {
+      if (failures-- > 0) throw new Error('cannot claim callbacks to send: disk I/O error');
+      return claim(request);
+    };
+    store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+    const log: string[] = [];
+    sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
+    sender.start();
+    await waitFor('sent after the failure', () => receiver!.received.length === 1, { timeoutMs: 20_000 });
+    expect(log).toContain('callbacks: claiming callback events failed: cannot claim callbacks to send: disk I/O error');
+  });
+
+  it.skipIf(process.platform !== 'linux')('runs at nice 19, the rest of the process as it was', async () => {
+    const before = niceValues();
+    expect(before).not.toContain(19);
+    sender = startCallbackSenderThread({ store: memoryCallbackStore(), settings: FAST });
+    sender.start();
+    await waitFor('a thread at nice 19', () => niceValues().includes(19), { timeoutMs: 20_000 });
+    expect(
+      niceValues()
+        .filter((nice) => nice !== 19)
+        .every((nice) => nice === before[0]),
+    ).toBe(true);
+  });
+});
