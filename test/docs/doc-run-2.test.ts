@@ -1,4 +1,4 @@
-/** The doc-run suite (doc-run.ts), second half of the documents, in a consumer project of its own. */
+/** The doc-run suite (doc-run.ts), second of four parts of the documents, in a consumer project of its own. */
 import { defineDocRun } from './doc-run.js';
 
 defineDocRun(1);

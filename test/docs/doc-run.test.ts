@@ -1,4 +1,4 @@
-/** The doc-run suite (doc-run.ts), first half of the documents: README.md and every other docs/*.md. */
+/** The doc-run suite (doc-run.ts), first of four parts of the documents, in a consumer project of its own. */
 import { defineDocRun } from './doc-run.js';
 
 defineDocRun(0);

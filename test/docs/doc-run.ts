@@ -11,9 +11,9 @@
  *   tsc (strict, NodeNext); with `run`, run by plain node.
  * - json/yaml: parsed; with `file=`, written to the project for the blocks after it.
  *
- * The documents are split in two halves, one test file each (doc-run.test.ts, doc-run-2.test.ts),
- * so that a run with more than one worker runs them side by side; both halves (and the package
- * test) use one install of the packed tarball (test/helpers/shared-consumer.ts).
+ * The documents are split in four parts of about the same length, one test file each
+ * (doc-run.test.ts, doc-run-2..4.test.ts), so that the workers run them side by side; every part
+ * (and the package test) uses one install of the packed tarball (test/helpers/shared-consumer.ts).
  *
  * SMSKIT_DOC_RUN=<file.md>[,<file.md>…] runs those documents instead (how a planted broken example
  * was shown to fail the suite); SMSKIT_CONSUMER_TARBALL=<file.tgz> installs that tarball.
@@ -255,12 +255,56 @@ async function runBlock(project: DocProject, block: DocBlock): Promise<void> {
   }
 }
 
-/** One half of the documents (alternate ones in file-name order, README first), in a project of its own. */
-export function defineDocRun(half: 0 | 1): void {
-  const mine = documents.filter((_, index) => index % 2 === half);
+/**
+ * Seconds each document's examples take alone (a quiet 2-core machine, 2026-11-29): the parts are
+ * balanced by them. A document not listed counts 3 s per runnable example.
+ */
+const DOC_SECONDS: Readonly<Record<string, number>> = {
+  'docs/fuzz.md': 88,
+  'README.md': 58,
+  'docs/conformance.md': 36,
+  'docs/operations.md': 34,
+  'docs/status-service.md': 28,
+  'docs/migrate.md': 23,
+  'docs/networks.md': 20,
+  'docs/status.md': 19,
+  'docs/delivery.md': 14,
+  'docs/ws-security.md': 13,
+};
+
+export const DOC_RUN_PARTS = 4;
+
+/** The documents of part `part` (0-based): each document to the part with the least time so far, longest first. */
+function partOf(part: number): string[] {
+  const weight = (doc: string): number => {
+    const name = relative(repoRoot, doc);
+    return DOC_SECONDS[name] ?? 3 * runnableBlocks(doc).length;
+  };
+  const parts = Array.from({ length: DOC_RUN_PARTS }, () => ({ seconds: 0, documents: [] as string[] }));
+  const byWeight = documents.map((doc) => ({ doc, seconds: weight(doc) })).sort((a, b) => b.seconds - a.seconds);
+  for (const { doc, seconds } of byWeight) {
+    const lightest = parts.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.seconds += seconds;
+    lightest.documents.push(doc);
+  }
+  return parts[part]!.documents.sort((a, b) => documents.indexOf(a) - documents.indexOf(b));
+}
+
+function runnableBlocks(doc: string): DocBlock[] {
+  return docBlocks(doc, readFileSync(doc, 'utf8')).filter(
+    (b) =>
+      (RUN_LANGUAGES.has(b.lang) || b.marker.unit) && (b.marker.skip === undefined || b.marker.skip === 'ci-workflow'),
+  );
+}
+
+/** One part of the documents, in a project of its own. */
+export function defineDocRun(part: number): void {
+  const mine = partOf(part);
   const SKIP =
     npmSkipReason() ??
-    (mine.length === 0 ? `skipped: SMSKIT_DOC_RUN names no document of half ${half + 1} of 2` : undefined);
+    (mine.length === 0
+      ? `skipped: SMSKIT_DOC_RUN names no document of part ${part + 1} of ${DOC_RUN_PARTS}`
+      : undefined);
   if (SKIP !== undefined) console.warn(`doc-run: ${SKIP}`);
   describe.skipIf(SKIP !== undefined)('the docs’ examples, run in a consumer project', () => {
     if (mine.length === 0) it('runs the documents of this half', () => undefined);
@@ -286,11 +330,7 @@ function docRunSuite(documents: readonly string[]): void {
 
   for (const doc of documents) {
     const name = relative(repoRoot, doc);
-    const blocks = docBlocks(doc, readFileSync(doc, 'utf8')).filter(
-      (b) =>
-        (RUN_LANGUAGES.has(b.lang) || b.marker.unit) &&
-        (b.marker.skip === undefined || b.marker.skip === 'ci-workflow'),
-    );
+    const blocks = runnableBlocks(doc);
     if (blocks.length === 0) console.warn(`doc-run: skipped — ${name} has no runnable example`);
     it.skipIf(blocks.length === 0)(
       `${name}: ${blocks.length} examples run as written`,

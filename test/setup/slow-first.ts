@@ -1,6 +1,6 @@
 /**
- * The order test files start in. Two workers share the files; the run ends when the last one
- * does, so a long file started last leaves the other worker idle for most of its length. Vitest
+ * The order test files start in. The workers share the files; the run ends when the last one
+ * does, so a long file started last leaves the other workers idle for most of its length. Vitest
  * starts the longest first only when its cache holds the last run's durations; on a fresh clone
  * (CI) it starts the largest files first, which put the doc-run suite, whose test files are a few
  * lines long and which runs longest, at the very end. The files known to be long therefore start
@@ -10,20 +10,29 @@ import { relative, sep } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Longest first (seconds alone on a quiet 2-core machine). The doc-run halves are split by the
- * delivery crash tests so the second half does not wait, idle, while the first installs the
- * package both use (test/helpers/consumer-project.ts, sharedConsumer).
+ * Longest first (seconds alone on a quiet 2-core machine, 2026-11-29). The doc-run parts are
+ * spread among the crash tests, which mostly wait, so that the parts after the first do not all
+ * sit idle together while the first installs the package they share
+ * (test/helpers/shared-consumer.ts).
  */
 export const SLOW_FILES: readonly string[] = [
-  'test/docs/doc-run.test.ts', // ~170 s
-  'test/reliability/delivery-crash.test.ts', // ~58 s
-  'test/docs/doc-run-2.test.ts', // ~110 s
-  'test/reliability/multi-instance.test.ts', // ~51 s
-  'test/reliability/fuzz.test.ts', // ~47 s
+  'test/docs/doc-run.test.ts', // ~90 s
+  'test/reliability/callback-crash.test.ts', // ~85 s, mostly waiting
+  'test/docs/doc-run-2.test.ts', // ~90 s
+  'test/reliability/callback-outage.test.ts', // ~75 s, 60 of them a receiver outage
+  'test/docs/doc-run-3.test.ts', // ~90 s
+  'test/reliability/multi-instance.test.ts', // ~75 s
+  'test/docs/doc-run-4.test.ts', // ~90 s
+  'test/fuzz/peers.test.ts', // ~65 s
+  'test/reliability/fuzz.test.ts', // ~60 s
+  'test/reliability/delivery-crash.test.ts', // ~45 s
+  'test/reliability/callback-crash-postgres.test.ts', // ~45 s
+  'test/reliability/delivery-crash-net-smpp.test.ts', // ~30 s
+  'test/cli/bundle.test.ts', // ~35 s
+  'test/service/store/postgres.test.ts', // ~30 s
+  'test/security/cli.test.ts', // ~30 s
   'test/package/consumer.test.ts', // ~25 s after the shared install
-  'test/cli/bundle.test.ts', // ~27 s
-  'test/security/cli.test.ts', // ~22 s
-  'test/peers/dotnet-proxies.test.ts', // ~22 s
+  'test/conformance/hostile-targets.test.ts', // ~25 s
   'test/contract/diff/execution.test.ts', // ~22 s
 ];
 

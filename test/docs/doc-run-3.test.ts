@@ -1,0 +1,4 @@
+/** The doc-run suite (doc-run.ts), third of four parts of the documents, in a consumer project of its own. */
+import { defineDocRun } from './doc-run.js';
+
+defineDocRun(2);
