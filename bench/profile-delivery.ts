@@ -123,7 +123,8 @@ try {
   while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const received = async () =>
     receiver === undefined ? 0 : (await ask<{ received: number }>(receiver, {}, 10_000, 'receiver')).received;
-  while (receiver !== undefined && (await received()) < (callbackDelay === '0' ? 3 : 1)) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (receiver !== undefined && (await received()) < (callbackDelay === '0' ? 3 : 1))
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const cpu0 = {
     serve: cpuSeconds(service.child.pid) ?? 0,
     smsc: cpuSeconds(smsc.pid) ?? 0,
