@@ -2,9 +2,11 @@
  * The callback sender: its own loop beside delivery, which never waits for it. It claims due
  * events from the store in batches (the store hands out only each message's earliest pending
  * event, so a later state never overtakes an earlier one), sends them under an overall and a
- * per-host limit over one keep-alive agent, and settles the outcomes in one store call per turn;
+ * per-host limit over one keep-alive agent, and settles the outcomes of ~10 ms in one store call;
  * a settled batch frees those messages' next events, so it claims again at once. With nothing
- * due it looks again every `idlePollMs` (one cheap indexed query).
+ * due it looks again every `idlePollMs` (one cheap indexed query). A receiver back after an
+ * outage has its account's waiting events brought forward (./recovery.ts). `serve` runs it in a
+ * thread of its own (./thread.ts); tests and embedders may run it on their event loop.
  *
  * close(): no new claims; events waiting for a place go back to the queue due at once; requests
  * in flight get `drainMs` to finish, then are cut off and go back too; the last outcomes are
@@ -108,6 +110,8 @@ class SenderLoop {
   private immediate: NodeJS.Immediate | undefined;
   private storeError: string | null = null;
   private readonly recovery: RecoveryWatch;
+  /** Accounts whose receiver is back, brought forward after the next settlement. */
+  private readonly recovered = new Set<string>();
   private idle: (() => void) | undefined;
 
   constructor(
@@ -233,16 +237,24 @@ class SenderLoop {
     else this.later();
   }
 
-  /** A receiver back after an outage: its account's events waiting out their backoff go now. */
+  /**
+   * A receiver back after an outage: its account's events waiting out their backoff go now. Done
+   * after the settlement that holds this success, so the failures recorded before it are settled
+   * (and waiting) by then, not still handed out and passed over.
+   */
   private noteReceiver(account: string, outcome: CallbackOutcome): void {
     if (outcome.kind === 'retry') return this.recovery.failed(account);
-    if (outcome.kind !== 'sent' || !this.recovery.succeeded(account) || this.closed) return;
-    this.store.hastenCallbacks(account, this.clock()).then(
-      (count) => {
-        if (count > 0) this.wake();
-      },
-      (error: unknown) => this.storeFailed('bringing callbacks forward', error),
-    );
+    if (outcome.kind === 'sent' && this.recovery.succeeded(account)) this.recovered.add(account);
+  }
+
+  private async hastenRecovered(accounts: readonly string[]): Promise<void> {
+    for (const account of accounts) {
+      try {
+        if ((await this.store.hastenCallbacks(account, this.clock())) > 0) this.wake();
+      } catch (error) {
+        this.storeFailed('bringing callbacks forward', error);
+      }
+    }
   }
 
   /** Events claimed while closing go straight back, due at once. */
@@ -275,9 +287,12 @@ class SenderLoop {
     this.settling = true;
     const batch = this.pending;
     this.pending = [];
+    const recovered = [...this.recovered];
+    this.recovered.clear();
     try {
       await this.store.settleCallbacks(this.owner, batch);
       this.storeError = null;
+      if (recovered.length > 0 && !this.closed) await this.hastenRecovered(recovered);
     } catch (error) {
       // Their leases run out and another claim sends them again: at least once, never lost.
       this.storeFailed(`settling ${batch.length} callback event(s)`, error);

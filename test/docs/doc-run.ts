@@ -307,7 +307,7 @@ export function defineDocRun(part: number): void {
       : undefined);
   if (SKIP !== undefined) console.warn(`doc-run: ${SKIP}`);
   describe.skipIf(SKIP !== undefined)('the docs’ examples, run in a consumer project', () => {
-    if (mine.length === 0) it('runs the documents of this half', () => undefined);
+    if (mine.length === 0) it('runs the documents of this part', () => undefined);
     docRunSuite(mine);
   });
 }

@@ -1,6 +1,6 @@
 /**
  * One packed and installed package for every test file of a run that needs a consumer project
- * (the doc-run halves, the package test): packing builds the library (~15 s) and the install
+ * (the doc-run parts, the package test): packing builds the library (~15 s) and the install
  * takes ~10 s more, once instead of once per file. The first file to ask does the work; the
  * others wait for its result. Each file still makes its own project folder (its own package.json,
  * sources and output) with `node_modules` linked to the shared install, as the doc-run suite
