@@ -13,6 +13,9 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { FAST, newSecret, seen } from './fixtures.js';
 import { memoryCallbackStore } from './memory-store.js';
 
+/** Each test starts a thread that loads the sender's TypeScript through tsx: seconds on a loaded machine. */
+const THREAD_TEST_MS = 120_000;
+
 let sender: CallbackSender | undefined;
 let receiver: CallbackReceiver | undefined;
 afterEach(async () => {
@@ -31,54 +34,97 @@ function niceValues(): number[] {
 }
 
 describe('the callback sender thread', () => {
-  it('sends every event signed and in order, reports its stats, and settles all it held on close', async () => {
-    const secret = newSecret();
-    receiver = await startCallbackReceiver(secret);
-    const store = memoryCallbackStore();
-    for (const state of ['sending', 'accepted', 'delivered'] as const)
-      for (let i = 0; i < 20; i++) store.add({ messageId: `SMS-${i}`, state, url: receiver.url, secret });
-    sender = startCallbackSenderThread({ store, settings: FAST });
-    expect(sender.stats().running).toBe(false);
-    sender.start();
-    await waitFor('60 callbacks', () => receiver!.received.length >= 60, { timeoutMs: 20_000 });
-    await waitFor('the stats', () => sender!.stats().outcomes.sent === 60);
-    expect(receiver.received.every((r) => r.verified)).toBe(true);
-    const states = new Map<string, string[]>();
-    for (const s of receiver.received.map(seen)) states.set(s.messageId, [...(states.get(s.messageId) ?? []), s.state]);
-    for (const list of states.values()) expect(list).toEqual(['sending', 'accepted', 'delivered']);
-    await sender.close(1_000);
-    expect((await store.callbackStats()).pending).toBe(0);
-    expect([...store.rows.values()].every((r) => r.leaseOwner === null)).toBe(true);
-  });
+  it(
+    'sends every event signed and in order, reports its stats, and settles all it held on close',
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = memoryCallbackStore();
+      for (const state of ['sending', 'accepted', 'delivered'] as const)
+        for (let i = 0; i < 20; i++) store.add({ messageId: `SMS-${i}`, state, url: receiver.url, secret });
+      sender = startCallbackSenderThread({ store, settings: FAST });
+      expect(sender.stats().running).toBe(false);
+      sender.start();
+      await waitFor('60 callbacks', () => receiver!.received.length >= 60, { timeoutMs: 60_000 });
+      await waitFor('the stats', () => sender!.stats().outcomes.sent === 60);
+      expect(receiver.received.every((r) => r.verified)).toBe(true);
+      const states = new Map<string, string[]>();
+      for (const s of receiver.received.map(seen))
+        states.set(s.messageId, [...(states.get(s.messageId) ?? []), s.state]);
+      for (const list of states.values()) expect(list).toEqual(['sending', 'accepted', 'delivered']);
+      await sender.close(1_000);
+      expect((await store.callbackStats()).pending).toBe(0);
+      expect([...store.rows.values()].every((r) => r.leaseOwner === null)).toBe(true);
+    },
+    THREAD_TEST_MS,
+  );
 
-  it("logs a failing store call with the store's message, and goes on", async () => {
-    const secret = newSecret();
-    receiver = await startCallbackReceiver(secret);
-    const store = memoryCallbackStore();
-    const claim = store.claimCallbacks.bind(store);
-    let failures = 1;
-    store.claimCallbacks = async (request) => {
-      if (failures-- > 0) throw new Error('cannot claim callbacks to send: disk I/O error');
-      return claim(request);
-    };
-    store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
-    const log: string[] = [];
-    sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
-    sender.start();
-    await waitFor('sent after the failure', () => receiver!.received.length === 1, { timeoutMs: 20_000 });
-    expect(log).toContain('callbacks: claiming callback events failed: cannot claim callbacks to send: disk I/O error');
-  });
+  it(
+    "logs a failing store call with the store's message, and goes on",
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = memoryCallbackStore();
+      const claim = store.claimCallbacks.bind(store);
+      let failures = 1;
+      store.claimCallbacks = async (request) => {
+        if (failures-- > 0) throw new Error('cannot claim callbacks to send: disk I/O error');
+        return claim(request);
+      };
+      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+      const log: string[] = [];
+      sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
+      sender.start();
+      await waitFor('sent after the failure', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      expect(log).toContain(
+        'callbacks: claiming callback events failed: cannot claim callbacks to send: disk I/O error',
+      );
+    },
+    THREAD_TEST_MS,
+  );
 
-  it.skipIf(process.platform !== 'linux')('runs at nice 19, the rest of the process as it was', async () => {
-    const before = niceValues();
-    expect(before).not.toContain(19);
-    sender = startCallbackSenderThread({ store: memoryCallbackStore(), settings: FAST });
-    sender.start();
-    await waitFor('a thread at nice 19', () => niceValues().includes(19), { timeoutMs: 20_000 });
-    expect(
-      niceValues()
-        .filter((nice) => nice !== 19)
-        .every((nice) => nice === before[0]),
-    ).toBe(true);
-  });
+  it(
+    'a thread that dies is logged and started again, and sends what is due',
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = memoryCallbackStore();
+      const claim = store.claimCallbacks.bind(store);
+      let broken = true;
+      // An answer the sender cannot read: its loop throws, and the thread ends on the unhandled error.
+      store.claimCallbacks = async (request) => {
+        if (!broken) return claim(request);
+        broken = false;
+        return { notAList: true } as never;
+      };
+      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+      const log: string[] = [];
+      sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
+      sender.start();
+      await waitFor('sent by the restarted thread', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      expect(
+        log.some((line) =>
+          /^callbacks: the sender thread stopped \(exit code 1\); starting it again in 1 s$/.test(line),
+        ),
+      ).toBe(true);
+    },
+    THREAD_TEST_MS,
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'runs at nice 19, the rest of the process as it was',
+    async () => {
+      const before = niceValues();
+      expect(before).not.toContain(19);
+      sender = startCallbackSenderThread({ store: memoryCallbackStore(), settings: FAST });
+      sender.start();
+      await waitFor('a thread at nice 19', () => niceValues().includes(19), { timeoutMs: 60_000 });
+      expect(
+        niceValues()
+          .filter((nice) => nice !== 19)
+          .every((nice) => nice === before[0]),
+      ).toBe(true);
+    },
+    THREAD_TEST_MS,
+  );
 });
