@@ -33,6 +33,29 @@ function niceValues(): number[] {
   });
 }
 
+/**
+ * One event queued; the store's first claim answers with `bad()` (a throw, or what a sender cannot
+ * read), the later ones as the store would. Resolves with the thread's log once the event arrived.
+ */
+async function sendOneAfterABadClaim(bad: () => never): Promise<string[]> {
+  const secret = newSecret();
+  receiver = await startCallbackReceiver(secret);
+  const store = memoryCallbackStore();
+  const claim = store.claimCallbacks.bind(store);
+  let first = true;
+  store.claimCallbacks = async (request) => {
+    if (!first) return claim(request);
+    first = false;
+    return bad();
+  };
+  store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+  const log: string[] = [];
+  sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
+  sender.start();
+  await waitFor('the event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+  return log;
+}
+
 describe('the callback sender thread', () => {
   it(
     'sends every event signed and in order, reports its stats, and settles all it held on close',
@@ -62,20 +85,9 @@ describe('the callback sender thread', () => {
   it(
     "logs a failing store call with the store's message, and goes on",
     async () => {
-      const secret = newSecret();
-      receiver = await startCallbackReceiver(secret);
-      const store = memoryCallbackStore();
-      const claim = store.claimCallbacks.bind(store);
-      let failures = 1;
-      store.claimCallbacks = async (request) => {
-        if (failures-- > 0) throw new Error('cannot claim callbacks to send: disk I/O error');
-        return claim(request);
-      };
-      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
-      const log: string[] = [];
-      sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
-      sender.start();
-      await waitFor('sent after the failure', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      const log = await sendOneAfterABadClaim(() => {
+        throw new Error('cannot claim callbacks to send: disk I/O error');
+      });
       expect(log).toContain(
         'callbacks: claiming callback events failed: cannot claim callbacks to send: disk I/O error',
       );
@@ -86,27 +98,9 @@ describe('the callback sender thread', () => {
   it(
     'a thread that dies is logged and started again, and sends what is due',
     async () => {
-      const secret = newSecret();
-      receiver = await startCallbackReceiver(secret);
-      const store = memoryCallbackStore();
-      const claim = store.claimCallbacks.bind(store);
-      let broken = true;
       // An answer the sender cannot read: its loop throws, and the thread ends on the unhandled error.
-      store.claimCallbacks = async (request) => {
-        if (!broken) return claim(request);
-        broken = false;
-        return { notAList: true } as never;
-      };
-      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
-      const log: string[] = [];
-      sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
-      sender.start();
-      await waitFor('sent by the restarted thread', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
-      expect(
-        log.some((line) =>
-          /^callbacks: the sender thread stopped \(exit code 1\); starting it again in 1 s$/.test(line),
-        ),
-      ).toBe(true);
+      const log = await sendOneAfterABadClaim(() => ({ notAList: true }) as never);
+      expect(log).toContain('callbacks: the sender thread stopped (exit code 1); starting it again in 1 s');
     },
     THREAD_TEST_MS,
   );
