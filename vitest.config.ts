@@ -23,8 +23,8 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
  * back, or set to the same value by every file) and mock no module. A file that mocks a module
  * (vi.mock), or a folder that starts services with process-wide settings, stays isolated.
  */
-/** Twice the cores, at least 4 (SMSKIT_TEST_WORKERS overrides: 1 runs every file in turn). */
-const WORKERS = Number(process.env.SMSKIT_TEST_WORKERS ?? Math.max(4, availableParallelism() * 2));
+/** One per core, at least 2 (SMSKIT_TEST_WORKERS overrides: 1 runs every file in turn). */
+const WORKERS = Number(process.env.SMSKIT_TEST_WORKERS ?? Math.max(2, availableParallelism()));
 
 const SHARED_WORKER = [
   'architecture',
@@ -58,9 +58,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most files wait on child processes and servers (a crash test's kill loop, a 60 s receiver
-    // outage) rather than compute: on a 2-core machine two workers kept the cores 61-76 % busy
-    // (13 min 42 s on a fresh clone), four 85 % (12 min 42 s). More workers overlap the waits.
+    // One worker per core, at least two (Vitest's default is one fewer: on a 2-core machine every
+    // file in turn). Four on two cores were tried: a fresh clone 13 min 42 s → 12 min 42 s, but CI
+    // with every peer 991 → 974 s of vitest, with a delivery test timing out: the suite is bound
+    // by its ~1,300 CPU-seconds, not by its waits, so more workers only contend.
     maxWorkers: WORKERS,
     projects: [
       {
