@@ -256,7 +256,7 @@ async function runBlock(project: DocProject, block: DocBlock): Promise<void> {
 }
 
 /**
- * Seconds each document's examples take alone (a quiet 2-core machine, 2026-11-29): the parts are
+ * Seconds each document's examples took in a full run (the 2-core machine, 2026-11-29): the parts are
  * balanced by them. A document not listed counts 3 s per runnable example.
  */
 const DOC_SECONDS: Readonly<Record<string, number>> = {
