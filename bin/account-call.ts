@@ -1,12 +1,13 @@
 /**
  * What `smskit send` and `smskit status` share around their call to the service for an account:
  * reading its password (from $SMSKIT_PASSWORD, `--password-stdin` or a prompt; one stdin reader at
- * most, a network flag may want stdin too) and the network options their flags name, and turning
+ * most, a network flag may want stdin too) and the network options their flags name, the generated
+ * client for them, and turning
  * the call's fault or transport failure into one line and an exit code.
  */
-import type { NetworkOptions, SoapFaultError } from '../runtime/index.js';
+import type { ClientOptions, NetworkOptions, Protocol, SoapFaultError } from '../runtime/index.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
-import { type NetworkFlags, networkStdinReaders, resolveNetworkFlags } from './network-flags.js';
+import { asFlagError, type NetworkFlags, networkStdinReaders, resolveNetworkFlags } from './network-flags.js';
 import { assertOneStdinReader, readSecret } from './secret-input.js';
 import { PASSWORD_ENV } from './service-defaults.js';
 
@@ -26,6 +27,26 @@ export async function accountCallInputs(
     prompt: `password for ${flags.email}: `,
   });
   return { password, network: await resolveNetworkFlags(flags.network) };
+}
+
+/** Where the command calls: its --url, --binding and --timeout. */
+export interface AccountCallTarget {
+  readonly url: string;
+  readonly binding: Protocol;
+  readonly timeoutMs: number;
+}
+
+/** The generated client for the target and the network options; an option it refuses is a usage error naming the flag. */
+export function accountClient<Client>(
+  GeneratedClient: new (options: ClientOptions) => Client,
+  target: AccountCallTarget,
+  network: NetworkOptions,
+): Client {
+  try {
+    return new GeneratedClient({ url: target.url, binding: target.binding, timeoutMs: target.timeoutMs, ...network });
+  } catch (error) {
+    throw asFlagError(error);
+  }
 }
 
 /** A fault as `smskit send` and `smskit status` print it: the service's refusal code, then its message. */

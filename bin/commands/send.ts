@@ -6,10 +6,10 @@
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
 import type { Protocol } from '../../runtime/index.js';
-import { accountCallInputs, callService } from '../account-call.js';
+import { accountCallInputs, accountClient, callService } from '../account-call.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
-import { asFlagError, validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
+import { validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
@@ -101,17 +101,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateSendOptions(args);
   const { password, network } = await accountCallInputs(options);
   const { ServiceAPIClient } = await import('../../generated/service-api/client.js');
-  let client: InstanceType<typeof ServiceAPIClient>;
-  try {
-    client = new ServiceAPIClient({
-      url: options.url,
-      binding: options.binding,
-      timeoutMs: options.timeoutMs,
-      ...network,
-    });
-  } catch (error) {
-    throw asFlagError(error);
-  }
+  const client = accountClient(ServiceAPIClient, options, network);
   return callService(client, async () => {
     const result = await call(client, options, password);
     process.stdout.write(`${result ?? ''}\n`);

@@ -6,10 +6,10 @@
 import type { Argv } from 'yargs';
 import type { MessageStatus } from '../../generated/status-api/types.js';
 import type { Protocol } from '../../runtime/index.js';
-import { accountCallInputs, callService } from '../account-call.js';
+import { accountCallInputs, accountClient, callService } from '../account-call.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
-import { asFlagError, validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
+import { validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
@@ -98,17 +98,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateStatusOptions(args);
   const { password, network } = await accountCallInputs(options);
   const { StatusAPIClient } = await import('../../generated/status-api/client.js');
-  let client: InstanceType<typeof StatusAPIClient>;
-  try {
-    client = new StatusAPIClient({
-      url: options.url,
-      binding: options.binding,
-      timeoutMs: options.timeoutMs,
-      ...network,
-    });
-  } catch (error) {
-    throw asFlagError(error);
-  }
+  const client = accountClient(StatusAPIClient, options, network);
   return callService(client, async () => {
     const answer = await client.GetMessageStatus({ emailAddress: options.email, password, messageId: options.id });
     const status = answer.GetMessageStatusResult;

@@ -8,71 +8,37 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceAPIClient } from '../../generated/service-api/client.js';
-import { addAccount, runCliAsync, type ServeProcess, startServe, tempDir } from '../../tools/serve-process.js';
+import { describe, expect, it } from 'vitest';
+import { runCliAsync } from '../../tools/serve-process.js';
 import { repoRoot } from '../helpers/cli.js';
+import { ALICE, useStatusService } from '../helpers/status-service.js';
 
-const ALICE = { email: 'alice@example.com', password: 'alice e2e status pw' };
-const BOB = { email: 'bob@example.com', password: 'bob e2e status pw' };
 /** sha256 of wsdl/serviceapi.wsdl as the specification gives it: the status contract travels beside it, never in it. */
 const SMS_WSDL_SHA256 = '2c72aad47a144170d647a8123c84b362662b2d8a12a19dc4b7991ae2377c7968';
 
-const dir = tempDir('e2e-status');
-const db = join(dir.path, 'sms.sqlite');
-let serve: ServeProcess;
-let statusUrl: string;
-let aliceId: string;
-let bobId: string;
-
-async function send(account: typeof ALICE): Promise<string> {
-  const client = new ServiceAPIClient({ url: serve.url, binding: 'soap12' });
-  try {
-    const sent = await client.SMSSend({
-      keyword: 'ACME',
-      emailAddress: account.email,
-      password: account.password,
-      smsto: '+14155550123',
-      carrierCode: 'att',
-      smsmsg: 'where is it?',
-    });
-    return sent.SMSSendResult!;
-  } finally {
-    await client.close();
-  }
-}
-
-beforeAll(async () => {
-  for (const account of [ALICE, BOB]) await addAccount(db, { ...account, keywords: ['ACME'] });
-  serve = await startServe({ db });
-  statusUrl = serve.url.replace(/\/serviceapi\.asmx$/, '/statusapi.asmx');
-  aliceId = await send(ALICE);
-  bobId = await send(BOB);
-}, 60_000);
-afterAll(async () => {
-  await serve?.stop();
-  dir.remove();
-});
+const service = useStatusService('e2e-status');
 
 const status = (id: string, ...flags: string[]) =>
-  runCliAsync(['status', id, '--url', statusUrl, '--email', ALICE.email, ...flags], {
+  runCliAsync(['status', id, '--url', service.statusUrl, '--email', ALICE.email, ...flags], {
     env: { SMSKIT_PASSWORD: ALICE.password },
   });
 
 describe('smskit status', () => {
   it('announces the status service in the serve banner', () => {
-    expect(serve.output().stdout).toContain(`status:    ${statusUrl} (GetMessageStatus; contract at ?wsdl)`);
+    expect(service.serve.output().stdout).toContain(
+      `status:    ${service.statusUrl} (GetMessageStatus; contract at ?wsdl)`,
+    );
   });
 
   it.each(['soap11', 'soap12', 'http-get', 'http-post'])('reads the state over %s', async (binding) => {
-    const plain = await status(aliceId, '--binding', binding);
+    const plain = await status(service.aliceId, '--binding', binding);
     expect(plain.stderr).toBe('');
     expect(plain.status).toBe(0);
     expect(plain.stdout).toMatch(/^queued \(updated \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z, 0 attempts\)\n$/);
-    const json = await status(aliceId, '--binding', binding, '--json');
+    const json = await status(service.aliceId, '--binding', binding, '--json');
     expect(json.status).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
-      id: aliceId,
+      id: service.aliceId,
       state: 'queued',
       updated: expect.stringMatching(/Z$/),
       attempts: 0,
@@ -82,12 +48,12 @@ describe('smskit status', () => {
   });
 
   it("exits 1 with UnknownMessage for another account's message, the password never shown", async () => {
-    const other = await status(bobId, '--binding', 'http-get');
+    const other = await status(service.bobId, '--binding', 'http-get');
     expect(other.status).toBe(1);
     expect(other.stdout).toBe('');
     expect(other.stderr).toBe('smskit: fault UnknownMessage: this account sent no message with this messageId\n');
     const wrong = await runCliAsync(
-      ['status', aliceId, '--url', statusUrl, '--email', ALICE.email, '--password-stdin'],
+      ['status', service.aliceId, '--url', service.statusUrl, '--email', ALICE.email, '--password-stdin'],
       {
         input: 'not the password\n',
       },
@@ -106,11 +72,11 @@ describe('smskit conformance against /statusapi.asmx', () => {
         '--wsdl',
         'wsdl/statusapi.wsdl',
         '--target',
-        statusUrl,
+        service.statusUrl,
         '--email',
         ALICE.email,
         '--param',
-        `messageId=${aliceId}`,
+        `messageId=${service.aliceId}`,
         '--reporter',
         'json',
       ],
@@ -130,8 +96,8 @@ describe('the SMS contract beside it', () => {
   it('keeps its committed bytes and serves them at /serviceapi.asmx?wsdl', async () => {
     const committed = readFileSync(join(repoRoot, 'wsdl/serviceapi.wsdl'));
     expect(createHash('sha256').update(committed).digest('hex')).toBe(SMS_WSDL_SHA256);
-    const served = await (await fetch(`${serve.url}?wsdl`)).text();
-    const origin = new URL(serve.url).origin;
+    const served = await (await fetch(`${service.serve.url}?wsdl`)).text();
+    const origin = new URL(service.serve.url).origin;
     expect(served).toBe(committed.toString('utf8').replaceAll('http://localhost:8080', origin));
   });
 });
