@@ -6,6 +6,7 @@
  * the call's fault or transport failure into one line and an exit code.
  */
 import type { ClientOptions, NetworkOptions, Protocol, SoapFaultError } from '../runtime/index.js';
+import { UsageError } from './cli-error.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { asFlagError, type NetworkFlags, networkStdinReaders, resolveNetworkFlags } from './network-flags.js';
 import { assertOneStdinReader, readSecret } from './secret-input.js';
@@ -34,6 +35,20 @@ export interface AccountCallTarget {
   readonly url: string;
   readonly binding: Protocol;
   readonly timeoutMs: number;
+}
+
+/** --url, --binding and --timeout as parsed by yargs, checked; a bad one is a usage error naming the flag. */
+export function callTarget(args: Record<string, unknown>): AccountCallTarget {
+  const url = String(args.url);
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`--url is not a URL: ${url}`);
+  }
+  const timeoutMs = Number(args.timeout);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new UsageError('--timeout must be a positive number of milliseconds');
+  return { url, binding: args.binding as Protocol, timeoutMs };
 }
 
 /** The generated client for the target and the network options; an option it refuses is a usage error naming the flag. */

@@ -6,42 +6,32 @@
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
 import type { Protocol } from '../../runtime/index.js';
-import { accountCallInputs, accountClient, callService } from '../account-call.js';
-import { UsageError } from '../cli-error.js';
+import {
+  type AccountCallFlags,
+  type AccountCallTarget,
+  accountCallInputs,
+  accountClient,
+  callService,
+  callTarget,
+} from '../account-call.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
-import { validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
+import { validateNetworkFlags, withNetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
-export interface SendOptions {
-  readonly url: string;
-  readonly binding: Protocol;
+export interface SendOptions extends AccountCallTarget, AccountCallFlags {
   readonly keyword: string;
-  readonly email: string;
   readonly to: string;
   readonly carrier: string;
   readonly message: string;
   readonly port: string | undefined;
-  readonly passwordStdin: boolean;
-  readonly timeoutMs: number;
-  readonly network: NetworkFlags;
 }
 
 export function validateSendOptions(args: Record<string, unknown>): SendOptions {
-  const url = String(args.url);
-  try {
-    new URL(url);
-  } catch {
-    throw new UsageError(`--url is not a URL: ${url}`);
-  }
-  const timeout = Number(args.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0)
-    throw new UsageError('--timeout must be a positive number of milliseconds');
   return Object.freeze({
-    url,
-    binding: args.binding as Protocol,
+    ...callTarget(args),
     keyword: String(args.keyword),
     email: String(args.email),
     to: String(args.to),
@@ -49,7 +39,6 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
     message: String(args.message),
     port: args.port === undefined ? undefined : String(args.port),
     passwordStdin: args['password-stdin'] === true,
-    timeoutMs: timeout,
     network: validateNetworkFlags(args),
   });
 }

@@ -6,46 +6,37 @@
 import type { Argv } from 'yargs';
 import type { MessageStatus } from '../../generated/status-api/types.js';
 import type { Protocol } from '../../runtime/index.js';
-import { accountCallInputs, accountClient, callService } from '../account-call.js';
+import {
+  type AccountCallFlags,
+  type AccountCallTarget,
+  accountCallInputs,
+  accountClient,
+  callService,
+  callTarget,
+} from '../account-call.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
-import { validateNetworkFlags, withNetworkFlags, type NetworkFlags } from '../network-flags.js';
+import { validateNetworkFlags, withNetworkFlags } from '../network-flags.js';
 import { PASSWORD_ENV } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
 
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
-export interface StatusOptions {
+export interface StatusOptions extends AccountCallTarget, AccountCallFlags {
   readonly id: string;
-  readonly url: string;
-  readonly binding: Protocol;
-  readonly email: string;
-  readonly passwordStdin: boolean;
   readonly json: boolean;
-  readonly timeoutMs: number;
-  readonly network: NetworkFlags;
 }
 
 export function validateStatusOptions(args: Record<string, unknown>): StatusOptions {
-  const url = String(args.url);
-  try {
-    new URL(url);
-  } catch {
-    throw new UsageError(`--url is not a URL: ${url}`);
-  }
-  const timeout = Number(args.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0)
-    throw new UsageError('--timeout must be a positive number of milliseconds');
+  const target = callTarget(args);
   const id = String(args.id ?? '');
   if (id === '') throw new UsageError('give the message id, as smskit send printed it: smskit status SMS-…');
   return Object.freeze({
     id,
-    url,
-    binding: args.binding as Protocol,
+    ...target,
     email: String(args.email),
     passwordStdin: args['password-stdin'] === true,
     json: args.json === true,
-    timeoutMs: timeout,
     network: validateNetworkFlags(args),
   });
 }
