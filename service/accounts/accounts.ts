@@ -2,7 +2,7 @@
  * Accounts: administration (add, list, disable, enable, keywords, password) and authentication.
  *
  * `authenticate` costs the same whether or not the account exists: an unknown address is verified
- * against a dummy hash of the same parameters. Failed attempts are limited per account and per
+ * against a stand-in hash of the same parameters that no password matches. Failed attempts are limited per account and per
  * remote address (sliding windows, see rate-limit.ts); while a key is blocked every attempt is
  * refused with TooManyAttempts before any hashing, even with the right password.
  *
@@ -10,12 +10,11 @@
  * scrypt costs far more CPU than the per-message budget; the account row (disabled flag,
  * keywords, current hash) is still read on every request.
  */
-import { randomBytes } from 'node:crypto';
 import { callbackSecretProblem, callbackUrlProblem, newCallbackSecret } from './callback-settings.js';
 import { createSharedVerifier, createVerifiedCache } from './credential-cache.js';
 import { SmsRefusal } from '../errors.js';
 import { canonicalKeyword } from './keyword.js';
-import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords.js';
+import { DEFAULT_SCRYPT, hashPassword, type ScryptParams, unmatchableHash } from './passwords.js';
 import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
 import type { AccountRow, Store } from '../store/index.js';
 
@@ -132,7 +131,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
   const perAddress = createFailureLimiter(limits.perAddress, clock);
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
   const verify = createSharedVerifier();
-  const dummyHash = hashPassword(randomBytes(16).toString('base64'), params);
+  const dummyHash = unmatchableHash(params);
   const recordLockout = (key: string, lockedUntil: number | null): void => {
     // Only so that `smskit account list` can show it; the in-memory limiter decides. A failed
     // write changes nothing for the answer.
@@ -167,7 +166,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     if (!verified) {
       // Same work for unknown accounts and over-long passwords ('' never matches: MIN_PASSWORD).
       const candidate = password.length <= MAX_PASSWORD ? password : '';
-      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? (await dummyHash));
+      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? dummyHash);
       verified = matches && row !== undefined;
     }
     if (!verified || row === undefined) throw failed(key, remoteAddress, row !== undefined);

@@ -35,7 +35,20 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
 
 export async function hashPassword(password: string, params: ScryptParams = DEFAULT_SCRYPT): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, params);
+  return encode(params, salt, await derive(password, salt, params));
+}
+
+/**
+ * A well-formed hash of `params` that no password matches: random salt, random key. Verifying a
+ * password against it costs exactly what verifying against a real hash costs, and making it costs
+ * nothing (hashing a random password instead would spend a whole scrypt run on a value nobody
+ * needs, at every start of every process that authenticates).
+ */
+export function unmatchableHash(params: ScryptParams = DEFAULT_SCRYPT): string {
+  return encode(params, randomBytes(SALT_BYTES), randomBytes(KEY_BYTES));
+}
+
+function encode(params: ScryptParams, salt: Buffer, key: Buffer): string {
   return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccounts, type Accounts, type AccountsOptions } from '../../../service/accounts/accounts.js';
 import { SmsRefusal } from '../../../service/errors.js';
-import { hashPassword, verifyPassword } from '../../../service/accounts/passwords.js';
+import { hashPassword, unmatchableHash, verifyPassword } from '../../../service/accounts/passwords.js';
 import { openSqliteStore, type SqliteStore as Store } from '../../../service/store/index.js';
 
 // The real hashing, watched: how many scrypt verifications a call costs, and against which hash.
@@ -49,6 +49,12 @@ describe('password hashes', () => {
     expect(await verifyPassword(PASSWORD, hash)).toBe(true);
     expect(await verifyPassword(`${PASSWORD}!`, hash)).toBe(false);
     expect(await hashPassword(PASSWORD, FAST)).not.toBe(hash); // salted
+  });
+  it('makes a stand-in hash of the same form and parameters that no password matches', async () => {
+    const hash = unmatchableHash(FAST);
+    expect(hash).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/);
+    expect(unmatchableHash(FAST)).not.toBe(hash);
+    for (const password of [PASSWORD, '', 'x']) expect(await verifyPassword(password, hash)).toBe(false);
   });
   it.each([
     ['empty', ''],
