@@ -7,6 +7,10 @@
  *
  * - sh: `bash -e -o pipefail`, in the project, with the user's PATH (no node_modules/.bin on it,
  *   so a bare `smskit` fails as it would for a user: write `npx smskit`), exit 0 unless `exit=`.
+ *   `npx smskit …` runs the project's node_modules/.bin/smskit, as npm's npx does, through a
+ *   stand-in npx first on that PATH: npm's own start-up is ~1 s of CPU, and the documents call it
+ *   over a hundred times. Any other npx command goes to npm's; the package test
+ *   (test/package/consumer.test.ts) runs smskit through npm's npx itself.
  * - ts: written to the project (src/doc-<line>.ts unless `file=`), compiled by the project's
  *   tsc (strict, NodeNext); with `run`, run by plain node.
  * - json/yaml: parsed; with `file=`, written to the project for the blocks after it.
@@ -66,6 +70,9 @@ const TSCONFIG = {
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
     strict: true,
+    // As `tsc --init` writes it. The shipped declarations are checked without it by the package
+    // test; here it saves checking all of @types/node again at every compile (~10 s each).
+    skipLibCheck: true,
     outDir: 'dist',
     rootDir: 'src',
     types: ['node'],
@@ -80,6 +87,30 @@ function userPath(): string {
     .filter((dir) => !dir.endsWith(join('node_modules', '.bin')))
     .join(delimiter);
 }
+
+/**
+ * npx for the examples: `npx smskit …` with the package installed in the working directory runs
+ * its bin directly (what npm exec resolves it to); anything else is passed to npm's npx, found on
+ * the PATH after this folder.
+ */
+const NPX_STAND_IN = `#!/bin/sh
+if [ "$1" = smskit ] && [ -x node_modules/.bin/smskit ]; then
+  shift
+  exec node_modules/.bin/smskit "$@"
+fi
+PATH=\${PATH#*:} exec npx "$@"
+`;
+
+/** A folder holding the npx stand-in, to put first on the examples' PATH. */
+function npxStandInFolder(work: string): string {
+  const folder = join(work, 'npx-stand-in');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'npx'), NPX_STAND_IN, { mode: 0o755 });
+  return folder;
+}
+
+/** The examples' PATH: the npx stand-in, then the user's. */
+let examplePath = userPath();
 
 function freePort(): Promise<number> {
   return new Promise((resolveFree, reject) => {
@@ -102,7 +133,7 @@ function shell(code: string, cwd: string, env: Record<string, string>): Promise<
   return new Promise((done) => {
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', code], {
       cwd,
-      env: npmEnv({ ...env, PATH: userPath() }),
+      env: npmEnv({ ...env, PATH: examplePath }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -125,7 +156,7 @@ function shell(code: string, cwd: string, env: Record<string, string>): Promise<
 function background(code: string, cwd: string, env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
   const child = spawn('bash', ['-e', '-c', code], {
     cwd,
-    env: npmEnv({ ...env, PATH: userPath() }),
+    env: npmEnv({ ...env, PATH: examplePath }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -319,6 +350,7 @@ function docRunSuite(documents: readonly string[]): void {
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'smskit-doc-run-'));
+    examplePath = `${npxStandInFolder(work)}${delimiter}${userPath()}`;
     const shared = await sharedConsumer('doc-run', join(work, 'consumer'));
     if ('skip' in shared) offline = shared.skip;
     else template = shared.template;
