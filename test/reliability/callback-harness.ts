@@ -1,6 +1,6 @@
 /**
- * What the callback-guarantee tests share (callback-crash, callback-outage and
- * callback-crash-postgres, three files so that the workers run them side by side): the SMSC
+ * What the callback-guarantee cases share (callback-guarantee.test.ts: kill -9, a receiver outage,
+ * two instances on PostgreSQL, run side by side, each with its own harness): the SMSC
  * simulator and routes file, the account with a callback receiver, `smskit serve` as shipped,
  * clients that keep sending, the wait until every message is final and every callback sent, and
  * the audit of the receiver's log against the outbox history (callback-check.ts).
@@ -21,13 +21,13 @@ const ACCOUNT = { email: 'callbacks@example.com', keywords: ['STATUS'], password
 export const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 export interface CallbackHarness {
-  /** The file's temporary folder (databases go here). */
+  /** The case's temporary folder (databases go here). */
   readonly dir: string;
   setUpAccount(db: string, receiver: CallbackReceiver): Promise<void>;
   serve(db: string): Promise<ServeProcess>;
 }
 
-/** Registers the file's set-up (a simulator SMSC, a routes file) and clean-up. */
+/** Registers the suite's set-up (a simulator SMSC, a routes file) and clean-up: call it inside a describe. */
 export function useCallbackHarness(name: string): CallbackHarness {
   const dir = tempDir(name);
   let smsc: CrashSmsc;
