@@ -52,6 +52,8 @@ export interface ServeOptions {
   readonly args?: readonly string[];
   /** How long the process may take to print its URL (default 20 s). */
   readonly startTimeoutMs?: number;
+  /** Variables added to the process's environment (e.g. PGPASSWORD), none in this process's own. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Children still running when the test process exits are killed, never left behind. */
@@ -65,7 +67,7 @@ export function startServe(options: ServeOptions): Promise<ServeProcess> {
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: withoutPassword(process.env),
+    env: { ...withoutPassword(process.env), ...options.env },
   });
   running.add(child);
   let stdout = '';
@@ -186,7 +188,7 @@ export interface AccountSpec {
 }
 
 /** `smskit account add` with the password in SMSKIT_PASSWORD (never in argv). Throws with the output on failure. */
-export async function addAccount(db: string, account: AccountSpec): Promise<CliResult> {
+export async function addAccount(db: string, account: AccountSpec, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   const args = [
     'account',
     'add',
@@ -196,7 +198,7 @@ export async function addAccount(db: string, account: AccountSpec): Promise<CliR
     account.email,
     ...account.keywords.flatMap((k) => ['--keyword', k]),
   ];
-  const result = await runCliAsync(args, { env: { SMSKIT_PASSWORD: account.password } });
+  const result = await runCliAsync(args, { env: { ...env, SMSKIT_PASSWORD: account.password } });
   if (result.status !== 0)
     throw new Error(`smskit account add ${account.email} failed (${result.status}):\n${result.stderr}`);
   return result;

@@ -2,9 +2,10 @@
  * Accounts: administration (add, list, disable, enable, keywords, password) and authentication.
  *
  * `authenticate` costs the same whether or not the account exists: an unknown address is verified
- * against a stand-in hash of the same parameters that no password matches. Failed attempts are limited per account and per
- * remote address (sliding windows, see rate-limit.ts); while a key is blocked every attempt is
- * refused with TooManyAttempts before any hashing, even with the right password.
+ * against a stand-in hash of the same parameters that no password matches. Failed attempts are
+ * limited per account and per remote address (sliding windows, see rate-limit.ts); while a key is
+ * blocked every attempt is refused with TooManyAttempts before any hashing, even with the right
+ * password.
  *
  * A successful verification is remembered for `cacheTtlMs` (see credential-cache.ts), because
  * scrypt costs far more CPU than the per-message budget; the account row (disabled flag,
@@ -131,7 +132,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
   const perAddress = createFailureLimiter(limits.perAddress, clock);
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
   const verify = createSharedVerifier();
-  const dummyHash = unmatchableHash(params);
+  const unknownAccountHash = unmatchableHash(params);
   const recordLockout = (key: string, lockedUntil: number | null): void => {
     // Only so that `smskit account list` can show it; the in-memory limiter decides. A failed
     // write changes nothing for the answer.
@@ -166,7 +167,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     if (!verified) {
       // Same work for unknown accounts and over-long passwords ('' never matches: MIN_PASSWORD).
       const candidate = password.length <= MAX_PASSWORD ? password : '';
-      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? dummyHash);
+      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? unknownAccountHash);
       verified = matches && row !== undefined;
     }
     if (!verified || row === undefined) throw failed(key, remoteAddress, row !== undefined);

@@ -1,6 +1,11 @@
-/** The doc-run markers: read strictly, so a typo never turns an example off silently. */
+/** The doc-run markers, read strictly so a typo never turns an example off silently; the examples' npx shortcut. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { docBlocks, MarkerError, outputMatches, parseMarker } from './doc-blocks.js';
+import { needsNpmNpx, shortcutPath } from './npx-shortcut.js';
 
 const fence = '```';
 
@@ -59,5 +64,37 @@ describe('doc-run markers', () => {
     expect(outputMatches('a\nb\nc\n', 'c\na')).toBe(false);
     expect(outputMatches('sent 9 items', '9')).toBe(true);
     expect(outputMatches('sent 8 items', '9')).toBe(false);
+  });
+});
+
+describe('the npx shortcut of the examples', () => {
+  it('runs the installed smskit directly, with its arguments as given, and hands anything else to npm’s npx', () => {
+    const work = mkdtempSync(join(tmpdir(), 'smskit-npx-shortcut-'));
+    try {
+      mkdirSync(join(work, 'node_modules', '.bin'), { recursive: true });
+      writeFileSync(join(work, 'node_modules', '.bin', 'smskit'), '#!/bin/sh\necho "smskit pid $$: $*"\n', {
+        mode: 0o755,
+      });
+      const env = { ...process.env, PATH: shortcutPath(work) };
+      const run = (code: string) => execFileSync('bash', ['-c', code], { cwd: work, env, encoding: 'utf8' });
+      // exec: the shell's `$!`/`$$` is smskit's own process, no wrapper in front.
+      expect(run(`npx smskit outbox --id 'a b' & wait; echo "job $!"`)).toMatch(
+        /^smskit pid (\d+): outbox --id a b\njob \1\n$/,
+      );
+      expect(run('npx --version')).toMatch(/^\d+\.\d+\.\d+\n$/);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['a background job', 'npx smskit smsc > smsc.out &', true],
+    ['a background job before a comment', 'npx smskit serve &   # the server', true],
+    ['and', 'npx smskit outbox && echo done', false],
+    ['a redirection', 'npx smskit outbox 2>&1 | head', false],
+    ['a background job on a later line', 'echo a\nnpx smskit serve &\necho b', true],
+  ])('meets npm’s npx where users would: %s', (_name, code, npm) => {
+    expect(needsNpmNpx(code, false)).toBe(npm);
+    expect(needsNpmNpx(code, true)).toBe(true);
   });
 });

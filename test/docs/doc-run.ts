@@ -5,14 +5,10 @@
  * markers that say what an example needs are described in docs/development.md ("Examples that
  * run") and read by doc-blocks.ts. An unmarked example that fails fails this suite.
  *
- * - sh: `bash -e -o pipefail`, in the project, with the user's PATH (no node_modules/.bin on it,
- *   so a bare `smskit` fails as it would for a user: write `npx smskit`), exit 0 unless `exit=`.
- *   `npx smskit …` runs the project's node_modules/.bin/smskit, as npm's npx does, through a
- *   stand-in npx first on that PATH: npm's own start-up is ~1 s of CPU, and the documents call it
- *   over a hundred times. Any other npx command goes to npm's; the package test
- *   (test/package/consumer.test.ts) runs smskit through npm's npx itself.
+ * - sh: `bash -e -o pipefail`, in the project, with the user's PATH (npx-shortcut.ts: a bare
+ *   `smskit` fails as it would for a user, write `npx smskit`), exit 0 unless `exit=`.
  * - ts: written to the project (src/doc-<line>.ts unless `file=`), compiled by the project's
- *   tsc (strict, NodeNext); with `run`, run by plain node.
+ *   tsc (strict, NodeNext, skipLibCheck); with `run`, run by plain node.
  * - json/yaml: parsed; with `file=`, written to the project for the blocks after it.
  *
  * The documents are split in four parts of about the same length, one test file each
@@ -26,13 +22,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 import { npmEnv, npmSkipReason, run } from '../helpers/consumer-project.js';
 import { sharedConsumer } from '../helpers/shared-consumer.js';
 import { type DocBlock, docBlocks, outputMatches, RUN_LANGUAGES } from './doc-blocks.js';
+import { needsNpmNpx, shortcutPath, userPath } from './npx-shortcut.js';
 import { STAND_INS, type StandIn } from './stand-ins.js';
 import { runUnit } from './systemd-unit.js';
 
@@ -80,38 +77,6 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-/** The user's PATH: without the node_modules/.bin folders an enclosing `npm test` put on it. */
-function userPath(): string {
-  return (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((dir) => !dir.endsWith(join('node_modules', '.bin')))
-    .join(delimiter);
-}
-
-/**
- * npx for the examples: `npx smskit …` with the package installed in the working directory runs
- * its bin directly (what npm exec resolves it to); anything else is passed to npm's npx, found on
- * the PATH after this folder.
- */
-const NPX_STAND_IN = `#!/bin/sh
-if [ "$1" = smskit ] && [ -x node_modules/.bin/smskit ]; then
-  shift
-  exec node_modules/.bin/smskit "$@"
-fi
-PATH=\${PATH#*:} exec npx "$@"
-`;
-
-/** A folder holding the npx stand-in, to put first on the examples' PATH. */
-function npxStandInFolder(work: string): string {
-  const folder = join(work, 'npx-stand-in');
-  mkdirSync(folder);
-  writeFileSync(join(folder, 'npx'), NPX_STAND_IN, { mode: 0o755 });
-  return folder;
-}
-
-/** The examples' PATH: the npx stand-in, then the user's. */
-let examplePath = userPath();
-
 function freePort(): Promise<number> {
   return new Promise((resolveFree, reject) => {
     const server = createServer();
@@ -129,11 +94,11 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function shell(code: string, cwd: string, env: Record<string, string>): Promise<Outcome> {
+function shell(code: string, cwd: string, env: Record<string, string>, path: string): Promise<Outcome> {
   return new Promise((done) => {
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', code], {
       cwd,
-      env: npmEnv({ ...env, PATH: examplePath }),
+      env: npmEnv({ ...env, PATH: path }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -153,10 +118,16 @@ function shell(code: string, cwd: string, env: Record<string, string>): Promise<
 }
 
 /** A long-running example (a server): resolves once its output matches `ready`. */
-function background(code: string, cwd: string, env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+function background(
+  code: string,
+  cwd: string,
+  env: Record<string, string>,
+  path: string,
+  ready: RegExp,
+): Promise<ChildProcess> {
   const child = spawn('bash', ['-e', '-c', code], {
     cwd,
-    env: npmEnv({ ...env, PATH: examplePath }),
+    env: npmEnv({ ...env, PATH: path }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -199,7 +170,19 @@ class DocProject {
   /** TypeScript examples written and not compiled yet: one tsc run checks a run of them (~10 s each). */
   private uncompiled: DocBlock[] = [];
 
-  constructor(readonly dir: string) {}
+  /**
+   * @param dir the project folder
+   * @param shortcutPath the examples' PATH with the npx shortcut first (npx-shortcut.ts)
+   */
+  constructor(
+    readonly dir: string,
+    private readonly shortcutPath: string,
+  ) {}
+
+  /** The PATH an example runs with: npm's npx where it must meet it as users do, else the shortcut. */
+  pathFor(code: string, longRunning: boolean): string {
+    return needsNpmNpx(code, longRunning) ? userPath() : this.shortcutPath;
+  }
 
   typecheckLater(block: DocBlock): void {
     this.uncompiled.push(block);
@@ -259,10 +242,11 @@ async function runBlock(project: DocProject, block: DocBlock): Promise<void> {
   if (block.lang === 'sh' || block.lang === 'bash') {
     if (marker.background) {
       const ready = new RegExp(marker.ready ?? 'listening on');
-      project.processes.push(await background(code, project.dir, marker.env, ready));
+      const path = project.pathFor(code, true);
+      project.processes.push(await background(code, project.dir, marker.env, path, ready));
       return;
     }
-    expectOutcome(block, await shell(code, project.dir, marker.env));
+    expectOutcome(block, await shell(code, project.dir, marker.env, project.pathFor(code, false)));
     return;
   }
   if (block.lang === 'ts') {
@@ -275,7 +259,7 @@ async function runBlock(project: DocProject, block: DocBlock): Promise<void> {
     if (!marker.run) return;
     project.compile();
     const js = join('dist', relative('src', file)).replace(/\.ts$/, '.js');
-    expectOutcome(block, await shell(`node ${js}`, project.dir, marker.env));
+    expectOutcome(block, await shell(`node ${js}`, project.dir, marker.env, userPath()));
     return;
   }
   if (block.lang === 'json') JSON.parse(code);
@@ -346,10 +330,12 @@ function docRunSuite(documents: readonly string[]): void {
   let work: string;
   let template: string;
   let offline: string | undefined;
+  /** The examples' PATH with the npx shortcut first. */
+  let examples: string;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'smskit-doc-run-'));
-    examplePath = `${npxStandInFolder(work)}${delimiter}${userPath()}`;
+    examples = shortcutPath(work);
     const shared = await sharedConsumer('doc-run', join(work, 'consumer'));
     if ('skip' in shared) offline = shared.skip;
     else template = shared.template;
@@ -373,7 +359,7 @@ function docRunSuite(documents: readonly string[]): void {
           if (entry === 'node_modules') symlinkSync(join(template, entry), join(dir, entry), 'dir');
           else cpSync(join(template, entry), join(dir, entry));
         writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
-        const project = new DocProject(dir);
+        const project = new DocProject(dir, examples);
         try {
           for (const block of blocks) await runBlock(project, block);
           project.compile();

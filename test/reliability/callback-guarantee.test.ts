@@ -4,21 +4,21 @@
  * waiting (a 60 s outage, restarts, drains), so together they hold a test worker for about as long
  * as the longest of them instead of for the three in turn.
  *   - kill -9: `smskit serve --routes` delivers (receipts on) and sends callbacks while clients
- *     send; it is SIGKILLed at a seeded moment, 10 times, restarted on the same database each
- *     time, then left to finish. Kills land between a state change's commit and its callback,
- *     mid-callback and mid-settle alike.
- *   - an outage: the receiver's port refuses connections for 60 s while messages are delivered,
- *     then it is back; nothing is given up, and the backlog drains at once (the first try it
- *     takes brings the rest forward).
+ *     send; it is SIGKILLed at a seeded moment (CALLBACK_CRASH_RUNS times, 10 by default),
+ *     restarted on the same database each time, then left to finish. Kills land between a state
+ *     change's commit and its callback, mid-callback and mid-settle alike.
+ *   - an outage: the receiver's port refuses connections (CALLBACK_OUTAGE_MS, 60 s by default)
+ *     while messages are delivered, then it is back; nothing is given up, and the backlog drains
+ *     at once (the first try it takes brings the rest forward).
  *   - PostgreSQL: two instances share one queue, one killed under load and restarted, 3 times.
  * Each time every state change of every acknowledged message must reach the receiver at least
  * once, in history order per message (callback-harness.ts).
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../service/store/index.js';
+import { openStore, type Store } from '../../service/store/index.js';
 import type { ServeProcess } from '../../tools/serve-process.js';
-import { startCallbackReceiver } from '../helpers/callback-receiver.js';
+import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { requirePeer } from '../helpers/peers.js';
 import { startPostgresCluster } from '../helpers/postgres-cluster.js';
 import { seededFloat } from '../helpers/seeded.js';
@@ -30,16 +30,17 @@ const OUTAGE_MS = Number(process.env.CALLBACK_OUTAGE_MS ?? 60_000);
 const postgres = requirePeer('postgres', 'reliability/callback-guarantee: two instances on PostgreSQL');
 
 describe.concurrent('callbacks across kill -9', () => {
-  const { dir, setUpAccount, serve } = useCallbackHarness('callback-crash');
+  const { dir, setUpAccount, serve } = useCallbackHarness('callback-kills');
 
   it(`${RUNS} kill -9 of serve while it delivers and calls back: every state change arrives, in order`, async () => {
     const receiver = await startCallbackReceiver(SECRET);
     const db = join(dir, 'killed.db');
-    await setUpAccount(db, receiver);
-    const store = await openStore({ db });
     const random = seededFloat(SEED);
     const acknowledged = new Set<string>();
+    let store: Store | undefined;
     try {
+      await setUpAccount(db, receiver);
+      store = await openStore({ db });
       for (let run = 0; run < RUNS; run++) {
         const server = await serve(db);
         const traffic = load(() => server, `run ${run}`);
@@ -60,7 +61,7 @@ describe.concurrent('callbacks across kill -9', () => {
       await expectAllArrived(store, acknowledged, receiver, `${RUNS} kills`);
       expect(acknowledged.size).toBeGreaterThanOrEqual(RUNS * 10);
     } finally {
-      await store.close();
+      await store?.close();
       await receiver.close();
     }
   }, 600_000);
@@ -72,18 +73,22 @@ describe.concurrent('callbacks across a receiver outage', () => {
   it(`the receiver down for ${OUTAGE_MS / 1000} s, then up: nothing lost, the backlog drains`, async () => {
     const receiver = await startCallbackReceiver(SECRET);
     const db = join(dir, 'outage.db');
-    await setUpAccount(db, receiver);
-    const store = await openStore({ db });
-    const server = await serve(db);
+    let store: Store | undefined;
+    let server: ServeProcess | undefined;
     try {
+      await setUpAccount(db, receiver);
+      store = await openStore({ db });
+      server = await serve(db);
       await receiver.down();
       const downAt = performance.now();
-      const traffic = load(() => server, 'outage');
+      const serving = server;
+      const traffic = load(() => serving, 'outage');
       await waitFor('200 acknowledged', () => traffic.acknowledged.size >= 200);
       await traffic.stop();
+      const outbox = store;
       await waitFor(
         'all delivered',
-        async () => ((await store.countByState()).delivered ?? 0) >= traffic.acknowledged.size,
+        async () => ((await outbox.countByState()).delivered ?? 0) >= traffic.acknowledged.size,
       );
       const pending = (await store.callbacks.callbackStats()).pending;
       expect(pending).toBeGreaterThanOrEqual(traffic.acknowledged.size * 3);
@@ -96,34 +101,37 @@ describe.concurrent('callbacks across a receiver outage', () => {
       expect(performance.now() - upAt).toBeLessThan(30_000);
       await expectAllArrived(store, traffic.acknowledged, receiver, `receiver down ${OUTAGE_MS / 1000} s`);
     } finally {
-      await server.stop();
-      await store.close();
+      await server?.stop();
+      await store?.close();
       await receiver.close();
     }
   }, 600_000);
 });
 
 describe.concurrent('callbacks across kill -9 on PostgreSQL', () => {
-  const { setUpAccount, serve } = useCallbackHarness('callback-crash-postgres');
+  const { setUpAccount, serve } = useCallbackHarness('callback-postgres');
 
   it.skipIf(postgres.skip)(
     'two instances on one PostgreSQL, one killed under load and restarted: every state change arrives, in order',
     async () => {
       const cluster = await startPostgresCluster({ settings: { fsync: 'off' } });
-      // Read by the serve processes and the CLI this case starts; the other cases use no PostgreSQL.
-      process.env.PGPASSWORD = cluster.password;
-      cluster.createDatabase('callbacks');
+      // For this case's processes only: the cases beside it share this process's environment.
+      const password = { PGPASSWORD: cluster.password };
       const db = cluster.tcpUrl('callbacks');
-      const receiver = await startCallbackReceiver(SECRET);
-      await setUpAccount(db, receiver);
-      const store = await openStore({ db: cluster.socketUrl('callbacks'), poolSize: 2 });
-      const instances: Array<ServeProcess | undefined> = [await serve(db), await serve(db)];
+      const instances: Array<ServeProcess | undefined> = [];
       const random = seededFloat(SEED + 1);
       let next = 0;
       const target = () =>
         instances.filter((i) => i !== undefined)[next++ % 2] ?? instances.find((i) => i !== undefined);
       const acknowledged = new Set<string>();
+      let receiver: CallbackReceiver | undefined;
+      let store: Store | undefined;
       try {
+        cluster.createDatabase('callbacks');
+        receiver = await startCallbackReceiver(SECRET);
+        await setUpAccount(db, receiver, password);
+        store = await openStore({ db: cluster.socketUrl('callbacks'), poolSize: 2 });
+        instances.push(await serve(db, password), await serve(db, password));
         for (let run = 0; run < 3; run++) {
           const traffic = load(target, `pg run ${run}`);
           const victim = run % 2;
@@ -138,16 +146,15 @@ describe.concurrent('callbacks across kill -9 on PostgreSQL', () => {
           });
           await traffic.stop();
           for (const id of traffic.acknowledged) acknowledged.add(id);
-          instances[victim] = await serve(db);
+          instances[victim] = await serve(db, password);
         }
         await drained(store, acknowledged.size);
         await expectAllArrived(store, acknowledged, receiver, 'two PostgreSQL instances, one killed 3 times');
       } finally {
         await Promise.all(instances.map((i) => i?.stop()));
-        await store.close();
-        await receiver.close();
+        await store?.close();
+        await receiver?.close();
         cluster.stop();
-        delete process.env.PGPASSWORD;
       }
     },
     600_000,

@@ -17,14 +17,15 @@ import { auditCallbacks } from './callback-check.js';
 import { type CrashSmsc, startSimulatorSmsc } from './crash-smsc.js';
 
 export const SEED = Number(process.env.CALLBACK_CRASH_SEED ?? 3939);
-const ACCOUNT = { email: 'callbacks@example.com', keywords: ['STATUS'], password: 'callback-crash-password' };
+const ACCOUNT = { email: 'callbacks@example.com', keywords: ['STATUS'], password: 'callback-guarantee-password' };
 export const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 export interface CallbackHarness {
   /** The case's temporary folder (databases go here). */
   readonly dir: string;
-  setUpAccount(db: string, receiver: CallbackReceiver): Promise<void>;
-  serve(db: string): Promise<ServeProcess>;
+  /** `env`: variables the CLI needs beside its flags (PGPASSWORD), for this case's processes only. */
+  setUpAccount(db: string, receiver: CallbackReceiver, env?: NodeJS.ProcessEnv): Promise<void>;
+  serve(db: string, env?: NodeJS.ProcessEnv): Promise<ServeProcess>;
 }
 
 /** Registers the suite's set-up (a simulator SMSC, a routes file) and clean-up: call it inside a describe. */
@@ -46,25 +47,29 @@ export function useCallbackHarness(name: string): CallbackHarness {
   return {
     dir: dir.path,
     setUpAccount,
-    serve: (db) => startServe({ db, args: ['--routes', routes, '--allow-private-callbacks'], startTimeoutMs: 60_000 }),
+    serve: (db, env = {}) =>
+      startServe({ db, args: ['--routes', routes, '--allow-private-callbacks'], startTimeoutMs: 60_000, env }),
   };
 }
 
-async function setUpAccount(db: string, receiver: CallbackReceiver): Promise<void> {
-  await addAccount(db, ACCOUNT);
-  const set = await runCliAsync([
-    'account',
-    'set',
-    '--db',
-    db,
-    '--email',
-    ACCOUNT.email,
-    '--callback-url',
-    receiver.url,
-    '--allow-http-callback',
-    '--callback-secret',
-    SECRET,
-  ]);
+async function setUpAccount(db: string, receiver: CallbackReceiver, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  await addAccount(db, ACCOUNT, env);
+  const set = await runCliAsync(
+    [
+      'account',
+      'set',
+      '--db',
+      db,
+      '--email',
+      ACCOUNT.email,
+      '--callback-url',
+      receiver.url,
+      '--allow-http-callback',
+      '--callback-secret',
+      SECRET,
+    ],
+    { env },
+  );
   expect(set.stderr).toBe('');
   expect(set.status).toBe(0);
 }

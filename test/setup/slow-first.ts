@@ -10,9 +10,9 @@ import { relative, sep } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Longest first (seconds in a full run on the 2-core machine, 2026-11-29). The doc-run parts are
- * spread among the crash tests, which mostly wait, so that the parts after the first do not all
- * sit idle together while the first installs the package they share
+ * The long files (seconds in a full run on the 2-core machine, 2026-11-29), about longest first,
+ * except that the doc-run parts are spread among the others so that the parts after the first do
+ * not all sit idle together while the first installs the package they share
  * (test/helpers/shared-consumer.ts).
  */
 export const SLOW_FILES: readonly string[] = [
