@@ -1,14 +1,20 @@
 /**
  * What `smskit send` and `smskit status` share around their call to the service for an account:
  * reading its password (from $SMSKIT_PASSWORD, `--password-stdin` or a prompt; one stdin reader at
- * most, a network flag may want stdin too) and the network options their flags name, the generated
- * client for them, and turning
- * the call's fault or transport failure into one line and an exit code.
+ * most, a network flag may want stdin too) and the network options their flags name; the flags
+ * they have alike (--email, --password-stdin, --binding, --timeout), checked; the generated client
+ * for them; and turning the call's fault or transport failure into one line and an exit code.
  */
 import type { ClientOptions, NetworkOptions, Protocol, SoapFaultError } from '../runtime/index.js';
 import { UsageError } from './cli-error.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exit-codes.js';
-import { asFlagError, type NetworkFlags, networkStdinReaders, resolveNetworkFlags } from './network-flags.js';
+import {
+  asFlagError,
+  type NetworkFlags,
+  networkStdinReaders,
+  resolveNetworkFlags,
+  validateNetworkFlags,
+} from './network-flags.js';
 import { assertOneStdinReader, readSecret } from './secret-input.js';
 import { PASSWORD_ENV } from './service-defaults.js';
 
@@ -17,6 +23,31 @@ export interface AccountCallFlags {
   readonly passwordStdin: boolean;
   readonly network: NetworkFlags;
 }
+
+/** --email, --password-stdin and the network flags as parsed by yargs, checked. */
+export function accountCallFlags(args: Record<string, unknown>): AccountCallFlags {
+  return {
+    email: String(args.email),
+    passwordStdin: args['password-stdin'] === true,
+    network: validateNetworkFlags(args),
+  };
+}
+
+/** The yargs definitions of the flags both commands have, each placed in its command's own --help order. */
+export const ACCOUNT_CALL_OPTIONS = {
+  email: { type: 'string', demandOption: true, describe: 'Account e-mail address (emailAddress)' },
+  passwordStdin: {
+    type: 'boolean',
+    default: false,
+    describe: `Read the account password (password) from standard input (else ${PASSWORD_ENV}, else a prompt)`,
+  },
+  binding: {
+    choices: ['soap11', 'soap12', 'http-get', 'http-post'] satisfies Protocol[],
+    default: 'soap11',
+    describe: 'Protocol binding to call over',
+  },
+  timeout: { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' },
+} as const;
 
 export async function accountCallInputs(
   flags: AccountCallFlags,

@@ -5,21 +5,19 @@
  */
 import type { Argv } from 'yargs';
 import type { ServiceAPIClient } from '../../generated/service-api/client.js';
-import type { Protocol } from '../../runtime/index.js';
 import {
+  ACCOUNT_CALL_OPTIONS,
   type AccountCallFlags,
   type AccountCallTarget,
+  accountCallFlags,
   accountCallInputs,
   accountClient,
   callService,
   callTarget,
 } from '../account-call.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
-import { validateNetworkFlags, withNetworkFlags } from '../network-flags.js';
-import { PASSWORD_ENV } from '../service-defaults.js';
+import { withNetworkFlags } from '../network-flags.js';
 import type { CliCommand } from './command.js';
-
-const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
 export interface SendOptions extends AccountCallTarget, AccountCallFlags {
   readonly keyword: string;
@@ -33,13 +31,11 @@ export function validateSendOptions(args: Record<string, unknown>): SendOptions 
   return Object.freeze({
     ...callTarget(args),
     keyword: String(args.keyword),
-    email: String(args.email),
     to: String(args.to),
     carrier: String(args.carrier),
     message: String(args.message),
     port: args.port === undefined ? undefined : String(args.port),
-    passwordStdin: args['password-stdin'] === true,
-    network: validateNetworkFlags(args),
+    ...accountCallFlags(args),
   });
 }
 
@@ -51,24 +47,20 @@ function builder(yargs: Argv): Argv {
       demandOption: true,
       describe: 'Keyword registered to the account (keyword), 1-11 letters or digits, e.g. ACME',
     })
-    .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address (emailAddress)' })
+    .option('email', ACCOUNT_CALL_OPTIONS.email)
     .option('to', { type: 'string', demandOption: true, describe: 'Recipient phone number (smsto), e.g. +14155550123' })
     .option('carrier', { type: 'string', demandOption: true, describe: 'Carrier code (carrierCode), or auto' })
     .option('message', { type: 'string', demandOption: true, describe: 'Message text (smsmsg)' })
     .option('port', { type: 'string', describe: 'Application port 0-65535 (port): calls SMSSendToPort' })
-    .option('password-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: `Read the account password (password) from standard input (else ${PASSWORD_ENV}, else a prompt)`,
-    })
+    .option('password-stdin', ACCOUNT_CALL_OPTIONS.passwordStdin)
     .group(['keyword', 'email', 'to', 'carrier', 'message', 'port', 'password-stdin'], 'Contract values:')
     .option('url', {
       type: 'string',
       demandOption: true,
       describe: 'Service address, e.g. http://127.0.0.1:8080/serviceapi.asmx',
     })
-    .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
-    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' })
+    .option('binding', ACCOUNT_CALL_OPTIONS.binding)
+    .option('timeout', ACCOUNT_CALL_OPTIONS.timeout)
     .group(['url', 'binding', 'timeout'], 'Service:');
   return withNetworkFlags(values);
 }

@@ -5,10 +5,11 @@
  */
 import type { Argv } from 'yargs';
 import type { MessageStatus } from '../../generated/status-api/types.js';
-import type { Protocol } from '../../runtime/index.js';
 import {
+  ACCOUNT_CALL_OPTIONS,
   type AccountCallFlags,
   type AccountCallTarget,
+  accountCallFlags,
   accountCallInputs,
   accountClient,
   callService,
@@ -16,11 +17,8 @@ import {
 } from '../account-call.js';
 import { UsageError } from '../cli-error.js';
 import { COMMAND_EXIT_CODES, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
-import { validateNetworkFlags, withNetworkFlags } from '../network-flags.js';
-import { PASSWORD_ENV } from '../service-defaults.js';
+import { withNetworkFlags } from '../network-flags.js';
 import type { CliCommand } from './command.js';
-
-const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 
 export interface StatusOptions extends AccountCallTarget, AccountCallFlags {
   readonly id: string;
@@ -34,30 +32,24 @@ export function validateStatusOptions(args: Record<string, unknown>): StatusOpti
   return Object.freeze({
     id,
     ...target,
-    email: String(args.email),
-    passwordStdin: args['password-stdin'] === true,
     json: args.json === true,
-    network: validateNetworkFlags(args),
+    ...accountCallFlags(args),
   });
 }
 
 function builder(yargs: Argv): Argv {
   const values = yargs
     .positional('id', { type: 'string', describe: 'Message id as SMSSend returned it (messageId), e.g. SMS-01J…' })
-    .option('email', { type: 'string', demandOption: true, describe: 'Account e-mail address (emailAddress)' })
-    .option('password-stdin', {
-      type: 'boolean',
-      default: false,
-      describe: `Read the account password (password) from standard input (else ${PASSWORD_ENV}, else a prompt)`,
-    })
+    .option('email', ACCOUNT_CALL_OPTIONS.email)
+    .option('password-stdin', ACCOUNT_CALL_OPTIONS.passwordStdin)
     .group(['email', 'password-stdin'], 'Contract values:')
     .option('url', {
       type: 'string',
       demandOption: true,
       describe: 'Status service address, e.g. http://127.0.0.1:8080/statusapi.asmx',
     })
-    .option('binding', { choices: BINDINGS, default: 'soap11', describe: 'Protocol binding to call over' })
-    .option('timeout', { type: 'number', default: 30_000, describe: 'Call time limit in milliseconds' })
+    .option('binding', ACCOUNT_CALL_OPTIONS.binding)
+    .option('timeout', ACCOUNT_CALL_OPTIONS.timeout)
     .option('json', { type: 'boolean', default: false, describe: 'Print the answer as one JSON object' })
     .group(['url', 'binding', 'timeout', 'json'], 'Service:');
   return withNetworkFlags(values);
