@@ -54,7 +54,10 @@ export default defineConfig({
     // The skip audit runs beside the default reporter: in CI a skip not on
     // test/setup/expected-skips.ts fails the run.
     reporters: ['default', './test/setup/skip-audit.ts'],
-    env: { NODE_OPTIONS: nodeOptions, SMSKIT_REQUIRE_BUNDLE: '1' },
+    // Password hashes at scrypt N = 2^10, not 2^15, in every process a test starts: at 15 each
+    // `account add` and each verification against its hash cost a quarter of a CPU-second, over
+    // hundreds of them a run (docs/service.md, "The cost of new hashes").
+    env: { NODE_OPTIONS: nodeOptions, SMSKIT_REQUIRE_BUNDLE: '1', SMSKIT_SCRYPT_LOG_N: '10' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../cli-error.js';
 import { explainDatabaseError } from '../database-errors.js';
 import { COMMAND_EXIT_CODES, EXIT_OK } from '../exit-codes.js';
+import { passwordHashCost } from '../password-cost.js';
 import { readSecret, readStdinLine } from '../secret-input.js';
 import { checkDbArgument, PASSWORD_ENV, requireExistingDb, withDbOption } from '../service-defaults.js';
 import type { CliCommand } from './command.js';
@@ -164,6 +165,7 @@ async function perform(app: App, options: AccountOptions): Promise<string> {
 }
 
 async function run(args: Record<string, unknown>): Promise<number> {
+  const scrypt = passwordHashCost();
   // Read before the flags are checked, so the secret is checked with them (and never in argv).
   const secret = args['callback-secret-stdin'] === true && args.action === 'set' ? await readStdinLine() : undefined;
   const options = validateAccountOptions(args, secret);
@@ -171,7 +173,7 @@ async function run(args: Record<string, unknown>): Promise<number> {
   const dbPath = options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db);
   let app: Awaited<ReturnType<typeof openSmsApp>>;
   try {
-    app = await openSmsApp({ dbPath });
+    app = await openSmsApp({ dbPath, scrypt });
   } catch (error) {
     throw explainDatabaseError(error, dbPath);
   }

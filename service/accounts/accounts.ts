@@ -2,7 +2,8 @@
  * Accounts: administration (add, list, disable, enable, keywords, password) and authentication.
  *
  * `authenticate` costs the same whether or not the account exists: an unknown address is verified
- * against a stand-in hash of the same parameters that no password matches. Failed attempts are
+ * against a stand-in hash with the parameters of the accounts' own hashes that no password
+ * matches (stand-in-hash.ts). Failed attempts are
  * limited per account and per remote address (sliding windows, see rate-limit.ts); while a key is
  * blocked every attempt is refused with TooManyAttempts before any hashing, even with the right
  * password.
@@ -15,8 +16,9 @@ import { callbackSecretProblem, callbackUrlProblem, newCallbackSecret } from './
 import { createSharedVerifier, createVerifiedCache } from './credential-cache.js';
 import { SmsRefusal } from '../errors.js';
 import { canonicalKeyword } from './keyword.js';
-import { DEFAULT_SCRYPT, hashPassword, type ScryptParams, unmatchableHash } from './passwords.js';
+import { DEFAULT_SCRYPT, hashPassword, type ScryptParams } from './passwords.js';
 import { createFailureLimiter, type FailureLimit } from './rate-limit.js';
+import { createStandInHash } from './stand-in-hash.js';
 import type { AccountRow, Store } from '../store/index.js';
 
 export interface AuthLimits {
@@ -132,7 +134,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
   const perAddress = createFailureLimiter(limits.perAddress, clock);
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
   const verify = createSharedVerifier();
-  const unknownAccountHash = unmatchableHash(params);
+  const standIn = createStandInHash(params, async () => newestAccount(await store.listAccounts())?.passwordHash);
   const recordLockout = (key: string, lockedUntil: number | null): void => {
     // Only so that `smskit account list` can show it; the in-memory limiter decides. A failed
     // write changes nothing for the answer.
@@ -156,6 +158,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     const key = accountKey(email);
     if (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress)) throw tooMany();
     const row = await store.getAccount(key);
+    if (row !== undefined) standIn.seen(row.passwordHash);
     if (perAccount.isBlocked(key)) {
       // An administrator may have lifted the lockout since (smskit account unlock, possibly
       // from another process): failures before that no longer count.
@@ -167,7 +170,7 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     if (!verified) {
       // Same work for unknown accounts and over-long passwords ('' never matches: MIN_PASSWORD).
       const candidate = password.length <= MAX_PASSWORD ? password : '';
-      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? unknownAccountHash);
+      const matches = await verify(cacheKey, candidate, row?.passwordHash ?? (await standIn.get()));
       verified = matches && row !== undefined;
     }
     if (!verified || row === undefined) throw failed(key, remoteAddress, row !== undefined);
@@ -177,6 +180,13 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     cache.remember(cacheKey, row.passwordHash);
     return row;
   };
+}
+
+function newestAccount(rows: readonly AccountRow[]): AccountRow | undefined {
+  return rows.reduce<AccountRow | undefined>(
+    (newest, row) => (newest && newest.createdAt >= row.createdAt ? newest : row),
+    undefined,
+  );
 }
 
 function tooMany(): SmsRefusal {

@@ -19,6 +19,8 @@ export interface ScryptParams {
 }
 
 export const DEFAULT_SCRYPT: ScryptParams = { logN: 15, r: 8, p: 1 };
+/** The highest cost a stored hash may ask for (1 GiB at r = 8): more is refused as malformed. */
+export const MAX_LOG_N = 20;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 const ENCODED = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
@@ -52,14 +54,31 @@ function encode(params: ScryptParams, salt: Buffer, key: Buffer): string {
   return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+interface DecodedHash {
+  readonly params: ScryptParams;
+  readonly salt: Buffer;
+  readonly key: Buffer;
+}
+
+/** The parts of a stored hash, or undefined when it is malformed or its cost is out of range. */
+function decode(encoded: string): DecodedHash | undefined {
+  const match = ENCODED.exec(encoded);
+  if (match === null) return undefined;
+  const params: ScryptParams = { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
+  const key = Buffer.from(match[5] ?? '', 'base64');
+  if (key.length !== KEY_BYTES || params.logN < 1 || params.logN > MAX_LOG_N) return undefined;
+  return { params, salt: Buffer.from(match[4] ?? '', 'base64'), key };
+}
+
+/** The scrypt parameters a stored hash was made with, or undefined for a malformed one. */
+export function hashParameters(encoded: string): ScryptParams | undefined {
+  return decode(encoded)?.params;
+}
+
 /** True when `password` matches `encoded`; compares in constant time; false for a malformed hash. */
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
-  const match = ENCODED.exec(encoded);
-  if (match === null) return false;
-  const params: ScryptParams = { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
-  const salt = Buffer.from(match[4] ?? '', 'base64');
-  const expected = Buffer.from(match[5] ?? '', 'base64');
-  if (expected.length !== KEY_BYTES || params.logN < 1 || params.logN > 20) return false;
-  const actual = await derive(password, salt, params);
-  return timingSafeEqual(actual, expected);
+  const decoded = decode(encoded);
+  if (decoded === undefined) return false;
+  const actual = await derive(password, decoded.salt, decoded.params);
+  return timingSafeEqual(actual, decoded.key);
 }

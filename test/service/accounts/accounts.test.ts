@@ -164,6 +164,50 @@ describe('authenticate', () => {
   });
 });
 
+describe('the stand-in hash for unknown addresses', () => {
+  const paramsOf = (encoded: string): string => /^\$scrypt\$[^$]+\$/.exec(encoded)?.[0] ?? encoded;
+  const verifiedFor = async (service: Accounts, email: string): Promise<string[]> => {
+    vi.mocked(verifyPassword).mockClear();
+    expect(await refusal(() => service.authenticate(email, 'wrong password'))).toBe('AuthenticationFailed');
+    return vi.mocked(verifyPassword).mock.calls.map(([, encoded]) => paramsOf(encoded));
+  };
+  const NO_LIMITS = { perAccount: { maxFailures: 0, windowMs: 1 }, perAddress: { maxFailures: 0, windowMs: 1 } };
+
+  it('takes the parameters of the stored hashes, not of this process, from the first unknown address on', async () => {
+    // The accounts were made by another process (another SMSKIT_SCRYPT_LOG_N, or an older default).
+    await createAccounts({ store, scrypt: { logN: 12, r: 8, p: 1 }, clock }).add({
+      email: 'alice@example.com',
+      password: PASSWORD,
+      keywords: ['acme'],
+    });
+    const service = accounts({ limits: NO_LIMITS });
+    expect(await verifiedFor(service, 'nobody@example.com')).toEqual(['$scrypt$ln=12,r=8,p=1$']);
+    expect(await verifiedFor(service, 'alice@example.com')).toEqual(['$scrypt$ln=12,r=8,p=1$']);
+  });
+
+  it("follows the newest account's cost, then the cost of each account read", async () => {
+    await createAccounts({ store, scrypt: { logN: 11, r: 8, p: 1 }, clock }).add({
+      email: 'old@example.com',
+      password: PASSWORD,
+      keywords: ['acme'],
+    });
+    now += 1000;
+    await createAccounts({ store, scrypt: { logN: 12, r: 8, p: 1 }, clock }).add({
+      email: 'new@example.com',
+      password: PASSWORD,
+      keywords: ['acme'],
+    });
+    const service = accounts({ limits: NO_LIMITS });
+    expect(await verifiedFor(service, 'ghost@example.com')).toEqual(['$scrypt$ln=12,r=8,p=1$']);
+    expect(await verifiedFor(service, 'old@example.com')).toEqual(['$scrypt$ln=11,r=8,p=1$']);
+    expect(await verifiedFor(service, 'ghost@example.com')).toEqual(['$scrypt$ln=11,r=8,p=1$']);
+  });
+
+  it("uses this process's parameters while there is no account at all", async () => {
+    expect(await verifiedFor(accounts({ limits: NO_LIMITS }), 'ghost@example.com')).toEqual(['$scrypt$ln=10,r=8,p=1$']);
+  });
+});
+
 describe('failed-attempt limits', () => {
   const limits = { perAccount: { maxFailures: 3, windowMs: 60_000 }, perAddress: { maxFailures: 5, windowMs: 60_000 } };
 
