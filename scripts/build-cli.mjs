@@ -83,10 +83,26 @@ function recordInputs(root, recorded) {
         if (!loader) throw new BuildError(`no loader for ${args.path}`);
         const read = readRecorded(args.path);
         recorded.set(args.path, record(root, args.path, read));
-        return { contents: read.bytes, loader };
+        return { contents: deferSegmenter(args.path, read.bytes), loader };
       });
     },
   };
+}
+
+const STRING_WIDTH = /[\\/]node_modules[\\/](?:.+[\\/])?string-width[\\/]index\.js$/;
+const EAGER_SEGMENTER = 'const segmenter = new Intl.Segmenter();';
+const LAZY_SEGMENTER =
+  'let madeSegmenter; const segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };';
+
+/**
+ * string-width (yargs' help layout) makes an Intl.Segmenter as it loads: ~25 ms of ICU start-up
+ * at every start of the command, for help text most runs never print. In the bundle it is made
+ * at its first use instead, with the same results. A version without that line is left as is.
+ */
+function deferSegmenter(path, bytes) {
+  if (!STRING_WIDTH.test(path)) return bytes;
+  const text = bytes.toString('utf8');
+  return text.includes(EAGER_SEGMENTER) ? text.replace(EAGER_SEGMENTER, LAZY_SEGMENTER) : bytes;
 }
 
 /**
@@ -149,6 +165,9 @@ export async function buildCli({ root = ROOT, outDir = join(root, DEFAULT_OUT_DI
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // Node 20 has RegExp's v flag: kept as literals, the Unicode-set patterns of yargs' help
+    // layout (string-width) are compiled when first used, not by new RegExp at every start.
+    supported: { 'regexp-set-notation': true },
     external: KEEP_EXTERNAL,
     // Bundled CommonJS dependencies (undici) require node: built-ins; ESM output has no require.
     banner: {

@@ -18,8 +18,8 @@ import { DEFAULT_SCRYPT, type ScryptParams } from './accounts/passwords.js';
 import { checkCountryCode } from './send/phone.js';
 import { DEFAULT_MAX_SEGMENTS } from './sms/segments.js';
 import { createSmsService, type SmsService } from './send/sms.js';
-import { loadRoutesFile, type DeliveryConfig } from './delivery/routes-file.js';
-import { createDeliveryEngine, type DeliveryEngine, type EngineTiming } from './delivery/engine.js';
+import type { DeliveryConfig } from './delivery/routes-file.js';
+import type { DeliveryEngine, EngineTiming } from './delivery/engine.js';
 import { type OpenStoreOptions, openStore, type Store } from './store/index.js';
 import { type CallbackSender, createCallbackSender } from './callbacks/sender.js';
 import { callbackSettings, type CallbackSettingsInput } from './callbacks/options.js';
@@ -138,7 +138,11 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
   const carriers = options.carriersFile === undefined ? createCarrierTable() : loadCarrierTable(options.carriersFile);
   const clock = options.clock ?? Date.now;
   // Read before the store opens: a bad routes file must not leave a connection pool open.
-  const deliveryConfig = options.routesFile === undefined ? undefined : loadRoutesFile(options.routesFile, carriers);
+  // Imported only with a routes file: SMPP, SMTP and YAML code a server without routes never runs.
+  const deliveryConfig =
+    options.routesFile === undefined
+      ? undefined
+      : (await import('./delivery/routes-file.js')).loadRoutesFile(options.routesFile, carriers);
   const store = await openStore(
     appStoreOptions(options, deliveryConfig, clock, (seconds, size) => metrics.commit(seconds, size)),
   );
@@ -154,7 +158,7 @@ export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
     ...(options.defaultCountryCode === undefined ? {} : { defaultCountryCode: options.defaultCountryCode }),
   };
   const sms = createSmsService({ store, accounts, carriers, limits });
-  const delivery = deliveryConfig === undefined ? undefined : createEngine(store, deliveryConfig, options);
+  const delivery = deliveryConfig === undefined ? undefined : await createEngine(store, deliveryConfig, options);
   const callbacks = createCallbacks(store, options);
   const metrics = createServiceMetrics({ store, delivery: () => delivery, callbacks: () => callbacks, clock });
   let started = false;
@@ -233,7 +237,8 @@ function createCallbacks(store: Store, options: SmsAppOptions): CallbackSender |
   });
 }
 
-function createEngine(store: Store, config: DeliveryConfig, options: SmsAppOptions): DeliveryEngine {
+async function createEngine(store: Store, config: DeliveryConfig, options: SmsAppOptions): Promise<DeliveryEngine> {
+  const { createDeliveryEngine } = await import('./delivery/engine.js');
   return createDeliveryEngine({
     store: store.delivery,
     onCommitted: (wake) => store.onCommitted(wake),

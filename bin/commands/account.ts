@@ -92,7 +92,7 @@ function builder(yargs: Argv): Argv {
     });
 }
 
-type App = Awaited<ReturnType<typeof import('../../service/app.js').openSmsApp>>;
+type App = import('../../service/admin.js').Administration;
 type AccountSummary = Awaited<ReturnType<App['accounts']['list']>>[number];
 
 function statusOf(account: AccountSummary): string {
@@ -169,11 +169,11 @@ async function run(args: Record<string, unknown>): Promise<number> {
   // Read before the flags are checked, so the secret is checked with them (and never in argv).
   const secret = args['callback-secret-stdin'] === true && args.action === 'set' ? await readStdinLine() : undefined;
   const options = validateAccountOptions(args, secret);
-  const { openSmsApp } = await import('../../service/app.js');
+  const { openAdministration } = await import('../../service/admin.js');
   const dbPath = options.action === 'add' ? checkDbArgument(options.db) : requireExistingDb(options.db);
-  let app: Awaited<ReturnType<typeof openSmsApp>>;
+  let app: App;
   try {
-    app = await openSmsApp({ dbPath, scrypt });
+    app = await openAdministration({ dbPath, scrypt });
   } catch (error) {
     throw explainDatabaseError(error, dbPath);
   }

@@ -12,6 +12,7 @@ import { requireExistingDb, withDbOption } from '../service-defaults.js';
 import { onStopRequest, pidLine } from '../stop-signals.js';
 import type { CliCommand } from './command.js';
 import type { CallbackEventState, CallbackQuery, CallbackStore } from '../../service/store/callbacks.js';
+import type { Administration } from '../../service/admin.js';
 
 const EVENT_STATES: readonly CallbackEventState[] = ['pending', 'dead'];
 
@@ -117,11 +118,11 @@ async function follow(store: CallbackStore, lastSeq: number, options: CallbacksO
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validate(args);
-  const { openSmsApp } = await import('../../service/app.js');
+  const { openAdministration } = await import('../../service/admin.js');
   const dbPath = requireExistingDb(options.db);
-  let app: Awaited<ReturnType<typeof openSmsApp>>;
+  let app: Administration;
   try {
-    app = await openSmsApp({ dbPath, callbacks: false });
+    app = await openAdministration({ dbPath });
   } catch (error) {
     throw explainDatabaseError(error, dbPath);
   }

@@ -43,7 +43,7 @@ function builder(yargs: Argv): Argv {
     .option('text-only', { type: 'boolean', describe: 'prune: keep the messages, remove only their text' });
 }
 
-type App = Awaited<ReturnType<typeof import('../../service/app.js').openSmsApp>>;
+type App = import('../../service/admin.js').Administration;
 
 async function list(app: App, options: OutboxOptions): Promise<void> {
   const report = await import('../../service/outbox/report.js');
@@ -141,11 +141,11 @@ async function prune(app: App, options: OutboxOptions): Promise<void> {
 
 async function run(args: Record<string, unknown>): Promise<number> {
   const options = validateOutboxOptions(args);
-  const { openSmsApp } = await import('../../service/app.js');
+  const { openAdministration } = await import('../../service/admin.js');
   const dbPath = requireExistingDb(options.db);
   let app: App;
   try {
-    app = await openSmsApp({ dbPath });
+    app = await openAdministration({ dbPath });
   } catch (error) {
     throw explainDatabaseError(error, dbPath);
   }

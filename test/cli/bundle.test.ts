@@ -61,6 +61,19 @@ function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {})
 }
 
 const cli = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Run => run('bin/smskit.js', args, env);
+
+/** The chunks `start` loads before any of its code runs: itself and its static imports, transitively. */
+function staticClosure(dist: string, start: string): string[] {
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const text = readFileSync(join(dist, name), 'utf8');
+    for (const match of text.matchAll(/^(?:import|} from)[^"\n]*"\.\/([^"]+\.mjs)"/gm)) visit(match[1]!);
+  };
+  visit(start);
+  return [...seen];
+}
 const build = (args: readonly string[] = []): Run => run('scripts/build-cli.mjs', args);
 
 /** The first stderr line is the shim's loader line (SMSKIT_DEBUG_LOADER=1); the rest is the CLI's. */
@@ -147,6 +160,34 @@ describe('scripts/build-cli.mjs', () => {
       for (const heavy of ['ts-morph', 'better-sqlite3']) expect(text).not.toMatch(new RegExp(`from "${heavy}"`));
       expect(text).not.toContain('node_modules/undici/lib/dispatcher/pool.js');
     }
+  });
+
+  it('gives the administration commands (account, outbox, callbacks) no SMPP, SMTP, HTTP-client, YAML or Prometheus code', () => {
+    const dist = join(copy, 'dist', 'cli');
+    const chunks = readdirSync(dist).filter((name) => name.endsWith('.mjs'));
+    const admin = chunks.filter((name) => readFileSync(join(dist, name), 'utf8').includes('\n// service/admin.ts\n'));
+    expect(admin).toHaveLength(1);
+    const loaded = staticClosure(dist, admin[0]!);
+    expect(loaded.length).toBeGreaterThan(1); // it imports the store's chunk at least
+    for (const name of loaded)
+      for (const heavy of ['smpp', 'nodemailer', 'undici', 'prom-client', 'yaml'])
+        expect(readFileSync(join(dist, name), 'utf8'), `${name} holds ${heavy}`).not.toContain(
+          `// node_modules/${heavy}/`,
+        );
+  });
+
+  it("makes yargs' Intl.Segmenter at its first use: none at a start that prints no help", () => {
+    const hook = join(copy, 'count-segmenters.cjs');
+    writeFileSync(
+      hook,
+      `let made = 0; const Original = Intl.Segmenter;
+       Intl.Segmenter = class extends Original { constructor(...args) { super(...args); made++; } };
+       process.on('exit', () => process.stderr.write('segmenters made: ' + made + '\\n'));`,
+    );
+    const counted = (args: readonly string[]): string | undefined =>
+      /segmenters made: (\d+)/.exec(cli(args, { NODE_OPTIONS: `--require ${hook}` }).stderr)?.[1];
+    expect(counted(['--version'])).toBe('0');
+    expect(Number(counted(['send', '--help']))).toBeGreaterThan(0); // the help layout still measures its text
   });
 
   it('takes from undici, through scripts/undici-entry.cjs, every value the sources import from it', async () => {
