@@ -15,7 +15,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { checkoutBefore } from './lib/before.js';
 import { installCleanup, killAll, pinToCpu, repoRoot, stopChild } from './lib/procs.js';
-import { renderTable, type Row, type Settings } from './lib/report.js';
+import { renderTable, targetsVerdict, type Row, type Settings } from './lib/report.js';
 import { writeResults } from './lib/results.js';
 import { captureResponses, startLoadGenerator, startServer } from './lib/servers.js';
 import { runClientSection } from './sections/client.js';
@@ -261,8 +261,7 @@ async function main(): Promise<number> {
   const carried = Object.entries(written.carriedOver ?? {}).map(([name, { date }]) => `${name} (${date})`);
   if (carried.length > 0)
     process.stdout.write(`Kept in bench/results.json from earlier runs: ${carried.join(', ')}.\n`);
-  const misses = rows.filter((r) => r.pass === false).length;
-  process.stdout.write(`${misses === 0 ? 'All targets met.' : `${misses} target(s) missed.`}\n`);
+  process.stdout.write(`${targetsVerdict(rows, errors.length)}\n`);
   for (const error of errors) process.stdout.write(`FAILED ${error}\n`);
   return errors.length > 0 ? 1 : 0;
 }

@@ -65,3 +65,12 @@ export function renderTable(rows: readonly Row[]): string {
   const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
+
+/** "All targets met" only when every section ran: a failed one judged none of its targets. */
+export function targetsVerdict(rows: readonly Row[], failedSections: number): string {
+  const misses = rows.filter((r) => r.pass === false).length;
+  const judged = rows.filter((r) => r.pass !== undefined).length;
+  const missed = misses === 0 ? `all ${judged} judged target(s) met` : `${misses} of ${judged} judged target(s) missed`;
+  if (failedSections === 0) return misses === 0 ? 'All targets met.' : `${misses} target(s) missed.`;
+  return `${failedSections} section(s) FAILED (their targets were not judged); ${missed}.`;
+}

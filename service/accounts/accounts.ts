@@ -2,11 +2,10 @@
  * Accounts: administration (add, list, disable, enable, keywords, password) and authentication.
  *
  * `authenticate` costs the same whether or not the account exists: an unknown address is verified
- * against a stand-in hash with the parameters of the accounts' own hashes that no password
- * matches (stand-in-hash.ts). Failed attempts are
- * limited per account and per remote address (sliding windows, see rate-limit.ts); while a key is
- * blocked every attempt is refused with TooManyAttempts before any hashing, even with the right
- * password.
+ * against a stand-in hash that no password matches, with the parameters of the accounts' own
+ * hashes (stand-in-hash.ts). Failed attempts are limited per account and per remote address
+ * (sliding windows, see rate-limit.ts); while a key is blocked every attempt is refused with
+ * TooManyAttempts before any hashing, even with the right password.
  *
  * A successful verification is remembered for `cacheTtlMs` (see credential-cache.ts), because
  * scrypt costs far more CPU than the per-message budget; the account row (disabled flag,

@@ -11,6 +11,7 @@ import { bundleFolder, bundleModule } from '../../bench/lib/bundle.js';
 import { FIXED_INPUT, sendRequest } from '../../bench/lib/payloads.js';
 import { nextMessage } from '../../bench/lib/procs.js';
 import { exchange } from '../../bench/lib/servers.js';
+import { type Row, targetsVerdict } from '../../bench/lib/report.js';
 import { roundOrder } from '../../bench/lib/stats.js';
 import { repoRoot } from '../helpers/cli.js';
 
@@ -76,5 +77,29 @@ describe('roundOrder', () => {
     expect([...first.values()]).toEqual([2, 2, 2]);
     expect(after.size).toBe(6);
     expect(new Set(after.values())).toEqual(new Set([2]));
+  });
+});
+
+describe('targetsVerdict', () => {
+  const row = (pass: boolean | undefined): Row => ({
+    section: 'backlog',
+    name: 'x',
+    figure: 1,
+    unit: 'msg/s',
+    ...(pass === undefined ? {} : { pass }),
+  });
+
+  it('says all targets met only when every section ran and none missed', () => {
+    expect(targetsVerdict([row(true), row(undefined)], 0)).toBe('All targets met.');
+    expect(targetsVerdict([row(true), row(false)], 0)).toBe('1 target(s) missed.');
+  });
+
+  it('names failed sections instead of claiming the targets met', () => {
+    expect(targetsVerdict([], 5)).toBe(
+      '5 section(s) FAILED (their targets were not judged); all 0 judged target(s) met.',
+    );
+    expect(targetsVerdict([row(true), row(false)], 1)).toBe(
+      '1 section(s) FAILED (their targets were not judged); 1 of 2 judged target(s) missed.',
+    );
   });
 });
