@@ -16,22 +16,22 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * (test/helpers/shared-consumer.ts).
  */
 export const SLOW_FILES: readonly string[] = [
-  'test/docs/doc-run.test.ts', // ~80 s (docs/fuzz.md)
-  'test/fuzz/peers.test.ts', // ~80 s
-  'test/reliability/callback-guarantee.test.ts', // ~65 s, mostly waiting (three cases side by side)
-  'test/docs/doc-run-2.test.ts', // ~40 s
-  'test/reliability/multi-instance.test.ts', // ~65 s
-  'test/docs/doc-run-3.test.ts', // ~40 s
-  'test/reliability/fuzz.test.ts', // ~50 s
-  'test/docs/doc-run-4.test.ts', // ~45 s
-  'test/cli/bundle.test.ts', // ~40 s
-  'test/security/cli.test.ts', // ~40 s
+  'test/docs/doc-run.test.ts', // ~45 s (each part; the first installs the shared package)
+  'test/fuzz/peers.test.ts', // ~70 s
+  'test/reliability/callback-guarantee.test.ts', // ~70 s, mostly waiting (three cases side by side)
+  'test/docs/doc-run-2.test.ts',
+  'test/reliability/multi-instance.test.ts', // ~60 s
+  'test/docs/doc-run-3.test.ts',
+  'test/reliability/fuzz.test.ts', // ~40 s
+  'test/docs/doc-run-4.test.ts',
   'test/reliability/delivery-crash.test.ts', // ~35 s
-  'test/service/store/postgres.test.ts', // ~35 s
-  'test/conformance/hostile-targets.test.ts', // ~30 s
-  'test/reliability/delivery-crash-net-smpp.test.ts', // ~25 s
-  'test/package/consumer.test.ts', // ~25 s after the shared install
-  'test/contract/diff/execution.test.ts', // ~25 s
+  'test/cli/bundle.test.ts', // ~30 s
+  'test/reliability/delivery-crash-net-smpp.test.ts', // ~30 s
+  'test/security/cli.test.ts', // ~30 s
+  'test/package/consumer.test.ts', // ~30 s after the shared install
+  'test/service/store/postgres.test.ts', // ~25 s
+  'test/conformance/hostile-targets.test.ts', // ~25 s
+  'test/contract/diff/execution.test.ts', // ~20 s
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
