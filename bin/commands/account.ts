@@ -199,6 +199,10 @@ export const accountCommand: CliCommand = {
     ['smskit account add --test --email ci@example.com --keyword ACME', 'a test account: messages never delivered'],
     ['smskit account list --json', 'every account as JSON (disabled, test, lockedUntil)'],
     ['smskit account passwd --email you@example.com', 'a new password (prompt, stdin or $SMSKIT_PASSWORD)'],
+    [
+      'SMSKIT_SCRYPT_LOG_N=17 smskit account passwd --email you@example.com',
+      'hashed at scrypt N = 2^17 (default 2^15; 10 to 20)',
+    ],
     ['smskit account unlock --email you@example.com', 'lift the lockout after repeated wrong passwords'],
     ['smskit account disable --email you@example.com', 'refuse its requests from now on'],
     [

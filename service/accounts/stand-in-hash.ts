@@ -22,6 +22,8 @@ export function createStandInHash(
 ): StandInHash {
   let standIn: string | undefined;
   let standInPrefix = '';
+  // One read of the newest account however many unknown addresses arrive before it answers.
+  let firstRead: Promise<void> | undefined;
   const seen = (passwordHash: string): void => {
     const params = hashParameters(passwordHash);
     if (params === undefined) return;
@@ -34,8 +36,16 @@ export function createStandInHash(
     seen,
     async get() {
       if (standIn === undefined) {
-        const newest = await newestAccountHash();
-        if (newest !== undefined) seen(newest);
+        firstRead ??= newestAccountHash().then(
+          (newest) => {
+            if (newest !== undefined) seen(newest);
+          },
+          (error: unknown) => {
+            firstRead = undefined; // the next unknown address reads again
+            throw error;
+          },
+        );
+        await firstRead;
       }
       if (standIn === undefined) {
         standIn = unmatchableHash(fallback);

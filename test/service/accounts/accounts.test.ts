@@ -203,6 +203,21 @@ describe('the stand-in hash for unknown addresses', () => {
     expect(await verifiedFor(service, 'ghost@example.com')).toEqual(['$scrypt$ln=11,r=8,p=1$']);
   });
 
+  it('reads the newest account once, however many unknown addresses arrive together', async () => {
+    await createAccounts({ store, scrypt: { logN: 11, r: 8, p: 1 }, clock }).add({
+      email: 'alice@example.com',
+      password: PASSWORD,
+      keywords: ['acme'],
+    });
+    const listed = vi.spyOn(store, 'listAccounts');
+    const service = accounts({ limits: NO_LIMITS });
+    const refusals = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => refusal(() => service.authenticate(`ghost${i}@example.com`, 'wrong password'))),
+    );
+    expect(refusals).toEqual(Array(5).fill('AuthenticationFailed'));
+    expect(listed).toHaveBeenCalledTimes(1);
+  });
+
   it("uses this process's parameters while there is no account at all", async () => {
     expect(await verifiedFor(accounts({ limits: NO_LIMITS }), 'ghost@example.com')).toEqual(['$scrypt$ln=10,r=8,p=1$']);
   });
