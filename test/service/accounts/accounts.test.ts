@@ -172,31 +172,25 @@ describe('the stand-in hash for unknown addresses', () => {
     return vi.mocked(verifyPassword).mock.calls.map(([, encoded]) => paramsOf(encoded));
   };
   const NO_LIMITS = { perAccount: { maxFailures: 0, windowMs: 1 }, perAddress: { maxFailures: 0, windowMs: 1 } };
-
-  it('takes the parameters of the stored hashes, not of this process, from the first unknown address on', async () => {
-    // The accounts were made by another process (another SMSKIT_SCRYPT_LOG_N, or an older default).
-    await createAccounts({ store, scrypt: { logN: 12, r: 8, p: 1 }, clock }).add({
-      email: 'alice@example.com',
+  /** An account hashed at 2^logN, as another process (another SMSKIT_SCRYPT_LOG_N, an older default) made it. */
+  const addMadeAt = (logN: number, email: string) =>
+    createAccounts({ store, scrypt: { logN, r: 8, p: 1 }, clock }).add({
+      email,
       password: PASSWORD,
       keywords: ['acme'],
     });
+
+  it('takes the parameters of the stored hashes, not of this process, from the first unknown address on', async () => {
+    await addMadeAt(12, 'alice@example.com');
     const service = accounts({ limits: NO_LIMITS });
     expect(await verifiedFor(service, 'nobody@example.com')).toEqual(['$scrypt$ln=12,r=8,p=1$']);
     expect(await verifiedFor(service, 'alice@example.com')).toEqual(['$scrypt$ln=12,r=8,p=1$']);
   });
 
   it("follows the newest account's cost, then the cost of each account read", async () => {
-    await createAccounts({ store, scrypt: { logN: 11, r: 8, p: 1 }, clock }).add({
-      email: 'old@example.com',
-      password: PASSWORD,
-      keywords: ['acme'],
-    });
+    await addMadeAt(11, 'old@example.com');
     now += 1000;
-    await createAccounts({ store, scrypt: { logN: 12, r: 8, p: 1 }, clock }).add({
-      email: 'new@example.com',
-      password: PASSWORD,
-      keywords: ['acme'],
-    });
+    await addMadeAt(12, 'new@example.com');
     const service = accounts({ limits: NO_LIMITS });
     expect(await verifiedFor(service, 'ghost@example.com')).toEqual(['$scrypt$ln=12,r=8,p=1$']);
     expect(await verifiedFor(service, 'old@example.com')).toEqual(['$scrypt$ln=11,r=8,p=1$']);
@@ -204,11 +198,7 @@ describe('the stand-in hash for unknown addresses', () => {
   });
 
   it('reads the newest account once, however many unknown addresses arrive together', async () => {
-    await createAccounts({ store, scrypt: { logN: 11, r: 8, p: 1 }, clock }).add({
-      email: 'alice@example.com',
-      password: PASSWORD,
-      keywords: ['acme'],
-    });
+    await addMadeAt(11, 'alice@example.com');
     const listed = vi.spyOn(store, 'listAccounts');
     const service = accounts({ limits: NO_LIMITS });
     const refusals = await Promise.all(
