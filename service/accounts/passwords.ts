@@ -51,7 +51,12 @@ export function unmatchableHash(params: ScryptParams = DEFAULT_SCRYPT): string {
 }
 
 function encode(params: ScryptParams, salt: Buffer, key: Buffer): string {
-  return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  return `${parametersPrefix(params)}${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/** How every hash of `params` begins: `$scrypt$ln=15,r=8,p=1$`. */
+export function parametersPrefix(params: ScryptParams): string {
+  return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$`;
 }
 
 interface DecodedHash {

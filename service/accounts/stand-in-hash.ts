@@ -7,7 +7,7 @@
  * account's, read once when first needed, then those of every account row the process reads.
  * Only with no account at all does it fall back to the configured parameters.
  */
-import { hashParameters, type ScryptParams, unmatchableHash } from './passwords.js';
+import { hashParameters, parametersPrefix, type ScryptParams, unmatchableHash } from './passwords.js';
 
 export interface StandInHash {
   /** Notes the hash of an account just read, so the stand-in keeps its parameters. */
@@ -25,12 +25,12 @@ export function createStandInHash(
   // One read of the newest account however many unknown addresses arrive before it answers.
   let firstRead: Promise<void> | undefined;
   const seen = (passwordHash: string): void => {
+    // Every authentication passes here: the usual case, same parameters, is one string compare.
+    if (standIn !== undefined && passwordHash.startsWith(standInPrefix)) return;
     const params = hashParameters(passwordHash);
     if (params === undefined) return;
-    const prefix = parametersPrefix(params);
-    if (prefix === standInPrefix) return;
     standIn = unmatchableHash(params);
-    standInPrefix = prefix;
+    standInPrefix = parametersPrefix(params);
   };
   return {
     seen,
@@ -54,8 +54,4 @@ export function createStandInHash(
       return standIn;
     },
   };
-}
-
-function parametersPrefix(params: ScryptParams): string {
-  return `${params.logN},${params.r},${params.p}`;
 }
