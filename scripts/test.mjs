@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: Biome's lint, `tsc --noEmit`, `generate --check` and every vitest suite; exit
+ * non-zero when any of them fails. Arguments go to vitest (`npm test -- test/runtime`).
+ *
+ * The three checks run beside the tests, not ahead of them: tsc alone is ~25 s on one core, which
+ * on a 2-core machine left the other core idle for as long. Their output is held and printed after
+ * the tests' with one line each; a check that fails stops the tests at once and prints why, as a
+ * failing step ahead of them did. `generate --check` finishes before vitest starts: vitest's
+ * global setup may rebuild the CLI bundle that command runs from.
+ *
+ * Plain .mjs, as the build scripts: it must run before anything is compiled.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(ROOT, 'package.json'));
+
+/** Each check: what the user would type, and the command that does it without npm's start-up. */
+const CHECKS = [
+  { name: 'lint (biome check .)', argv: [join(ROOT, 'node_modules', '.bin', 'biome'), 'check', '.'] },
+  {
+    name: 'typecheck (tsc --noEmit)',
+    argv: [process.execPath, require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'],
+  },
+];
+const GENERATE_CHECK = {
+  name: 'generate --check',
+  argv: [process.execPath, join(ROOT, 'bin', 'smskit.js'), 'generate', '--check'],
+};
+
+/** Every process started here, to pass a SIGTERM on to. */
+const children = new Set();
+
+/** Runs a check with its output held; resolves with its exit status, output and duration. */
+function runCheck(check) {
+  const started = performance.now();
+  return new Promise((done) => {
+    const child = spawn(check.argv[0], check.argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    const finish = (status) =>
+      done({ check, status, output: Buffer.concat(output).toString(), seconds: (performance.now() - started) / 1000 });
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      finish(127);
+    });
+    child.on('close', (code, signal) => finish(code ?? (signal === null ? 1 : 128)));
+  });
+}
+
+function describe({ check, status, seconds }) {
+  return `npm test: ${check.name} ${status === 0 ? 'passed' : `FAILED (exit ${status})`} in ${seconds.toFixed(1)} s`;
+}
+
+function reportFailure(result) {
+  process.stderr.write(`${result.output.trimEnd()}\n${describe(result)}\n`);
+}
+
+const checks = CHECKS.map(runCheck);
+const generated = await runCheck(GENERATE_CHECK);
+if (generated.status !== 0) {
+  reportFailure(generated);
+  await Promise.all(checks);
+  process.exit(1);
+}
+
+const vitest = spawn(
+  process.execPath,
+  [join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs'), 'run', ...process.argv.slice(2)],
+  { cwd: ROOT, stdio: 'inherit' },
+);
+children.add(vitest);
+const testsDone = new Promise((done) =>
+  vitest.on('close', (code, signal) => done(code ?? (signal === null ? 1 : 128))),
+);
+// Ctrl-C reaches every process of the terminal's group, vitest and the checks included: this one
+// only waits for them to end. A SIGTERM is for this process alone, so it is passed on.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
+
+let failed;
+let stoppedTests = false;
+for (const pending of checks)
+  pending.then((result) => {
+    if (result.status === 0 || failed !== undefined) return;
+    failed = result;
+    stoppedTests = vitest.exitCode === null && vitest.signalCode === null && vitest.kill('SIGTERM');
+  });
+
+const testStatus = await testsDone;
+const results = await Promise.all(checks);
+if (failed !== undefined) {
+  reportFailure(failed);
+  process.stderr.write(
+    stoppedTests
+      ? 'npm test: the tests were stopped: fix the check above first\n'
+      : `npm test: the tests ended (exit ${testStatus}), but the check above failed\n`,
+  );
+  process.exit(1);
+}
+for (const result of [generated, ...results]) process.stdout.write(`${describe(result)}\n`);
+process.exit(testStatus);
