@@ -183,18 +183,20 @@ export function mustUnderstandHeader(version: '1.1' | '1.2'): string {
 }
 
 /**
- * Pads a SOAP body with an XML comment inside the Body until it is over `bytes`. As bytes: the
- * padding is a memset and one copy, not a multi-megabyte string to build and encode (that was
- * ~30 ms of every run).
+ * Pads a SOAP body with an XML comment inside the Body until it is over `bytes`. As bytes, written
+ * once into one buffer: the padding is a memset, not a multi-megabyte string to build and encode,
+ * nor a filled buffer copied again by a concat (each of those was ~30 ms of every catalogue).
  */
 export function padToSize(body: string, bytes: number): Uint8Array {
   const missing = Math.max(0, bytes - Buffer.byteLength(body)) + 1024;
   const match = BODY_START.exec(body);
   if (match === null) throw new Error('padToSize: the body has no Body start tag');
   const split = match.index + match[0].length;
-  return Buffer.concat([
-    Buffer.from(`${body.slice(0, split)}<!--`),
-    Buffer.alloc(missing, 'x'),
-    Buffer.from(`-->${body.slice(split)}`),
-  ]);
+  const head = Buffer.from(`${body.slice(0, split)}<!--`);
+  const tail = Buffer.from(`-->${body.slice(split)}`);
+  const padded = Buffer.allocUnsafe(head.length + missing + tail.length);
+  head.copy(padded, 0);
+  padded.fill('x', head.length, head.length + missing);
+  tail.copy(padded, head.length + missing);
+  return padded;
 }

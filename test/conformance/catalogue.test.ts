@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, validateCatalogue } from '../../conformance/catalogue/build.js';
 import { bindInputs, secretValues } from '../../conformance/catalogue/inputs.js';
+import { padToSize } from '../../conformance/catalogue/requests.js';
 import { globToRegExp, selectCases } from '../../conformance/catalogue/select.js';
 import type { Case } from '../../conformance/types.js';
 import { contractDescriptor } from '../fixtures/conformance/contract.js';
@@ -49,6 +50,19 @@ describe('catalogue', () => {
     const first = cases[0]!;
     expect(() => validateCatalogue([first, first])).toThrow(/used twice/);
     expect(() => validateCatalogue([{ ...first, id: 'no-slash' } as Case])).toThrow(/not a path/);
+  });
+});
+
+describe('the over-size body', () => {
+  it('is the body with a comment of padding at the start of its Body, over the limit', () => {
+    const body =
+      '<?xml version="1.0"?><s:Envelope xmlns:s="urn:e"><s:Body><m:Op xmlns:m="urn:m">é</m:Op></s:Body></s:Envelope>';
+    const padded = Buffer.from(padToSize(body, 10_000));
+    expect(padded.length).toBeGreaterThan(10_000);
+    const text = padded.toString('utf8');
+    const comment = /<s:Body><!--(x+)-->/.exec(text);
+    expect(comment?.[1]?.length).toBe(padded.length - Buffer.byteLength(body) - '<!---->'.length);
+    expect(text.replace(/<!--x+-->/, '')).toBe(body);
   });
 });
 
