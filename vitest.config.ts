@@ -48,7 +48,7 @@ export default defineConfig({
   test: {
     // The CLI tests run the shipped bundle: built here when stale, and required by every child.
     // The packed package's consumer projects share one install, in a folder made here.
-    globalSetup: ['test/setup/cli-bundle.ts', 'test/setup/shared-consumer.ts'],
+    globalSetup: ['test/setup/cli-bundle.ts', 'test/setup/run-folder.ts'],
     // The longest files start first, so none is left running alone at the end of the run.
     sequence: { sequencer: SlowFirstSequencer },
     // The skip audit runs beside the default reporter: in CI a skip not on

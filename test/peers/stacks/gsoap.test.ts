@@ -3,46 +3,25 @@
  * annotated header, document/literal on SOAP 1.1, read straight from its URL; every operation
  * through the generated client; the conformance runner.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoapFaultError } from '../../../runtime/index.js';
-import {
-  conformanceOf,
-  type GeneratedClient,
-  generatedClient,
-  mustFailures,
-  type PeerProcess,
-  startPeer,
-} from './harness.js';
+import { conformanceOf, type GeneratedClient, generatedClient, mustFailures, type PeerProcess } from './harness.js';
+import { builtStack, startGsoap } from './start.js';
 import { requirePeer } from '../../helpers/peers.js';
 
-const HEADER = fileURLToPath(new URL('./gsoap/orders.h', import.meta.url));
-const SERVER = fileURLToPath(new URL('./gsoap/server.cpp', import.meta.url));
 const SKIP = requirePeer('gsoap', 'peers/stacks/gsoap').reason;
 
 describe.skipIf(SKIP !== undefined)('gSOAP order service, read from its URL', () => {
-  let build: string;
   let peer: PeerProcess;
   let generated: GeneratedClient;
   beforeAll(async () => {
-    build = mkdtempSync(join(tmpdir(), 'smskit-gsoap-'));
-    const run = (command: string, args: string[]): void => {
-      execFileSync(command, args, { cwd: build, stdio: 'pipe', timeout: 180_000 });
-    };
-    run('soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', HEADER]);
-    run('g++', ['-O0', '-o', 'orders', '-I.', SERVER, 'soapC.cpp', 'soapServer.cpp', '-lgsoap++']);
-    peer = await startPeer(join(build, 'orders'), [join(build, 'Orders.wsdl')], { ready: (url) => `${url}?wsdl` });
+    peer = await startGsoap(await builtStack('gsoap'));
     generated = await generatedClient(`${peer.url}?wsdl`);
   }, 240_000);
   afterAll(async () => {
     await generated?.client.close();
     generated?.dispose();
     await peer?.close();
-    if (build !== undefined) rmSync(build, { recursive: true, force: true });
   });
 
   it('generates from the URL without a warning', () => {

@@ -6,11 +6,6 @@
  * publishing a document/literal endpoint (its runtime lacks the ASM class that would make the
  * wrappers on the fly).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../../contract/read/index.js';
 import { SoapFaultError } from '../../../runtime/index.js';
@@ -21,12 +16,10 @@ import {
   failuresAt,
   mustFailures,
   type PeerProcess,
-  startPeer,
 } from './harness.js';
+import { builtStack, startJaxws } from './start.js';
 import { requirePeer } from '../../helpers/peers.js';
 
-const SOURCES = fileURLToPath(new URL('./jaxws/orders/', import.meta.url));
-const CLASSPATH = '/usr/share/java/*';
 const SKIP = requirePeer('jaxws', 'peers/stacks/jaxws').reason;
 
 const ORDER = {
@@ -47,18 +40,11 @@ const SERVER_FAULT_FOR_REFUSAL =
 const RECEIPT = { customer: 'ACME', total: 7, skus: ['A-1', 'B-2'], priority: 'HIGH' };
 
 describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their URLs', () => {
-  let build: string;
   let peer: PeerProcess;
   let doc: GeneratedClient;
   let rpc: GeneratedClient;
   beforeAll(async () => {
-    build = mkdtempSync(join(tmpdir(), 'smskit-jaxws-'));
-    const sources = readdirSync(SOURCES).map((f) => join(SOURCES, f));
-    execFileSync('javac', ['-nowarn', '-cp', CLASSPATH, '-d', build, ...sources], { stdio: 'pipe', timeout: 120_000 });
-    execFileSync('wsgen', ['-cp', build, '-d', build, 'orders.Orders'], { stdio: 'pipe', timeout: 120_000 });
-    peer = await startPeer('java', ['-cp', `${build}:${CLASSPATH}`, 'orders.Main'], {
-      ready: (url) => `${url}/orders-rpc?wsdl`,
-    });
+    peer = await startJaxws(await builtStack('jaxws'));
     doc = await generatedClient(`${peer.url}/orders?wsdl`);
     rpc = await generatedClient(`${peer.url}/orders-rpc?wsdl`);
   }, 240_000);
@@ -68,7 +54,6 @@ describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their U
       c?.dispose();
     }
     await peer?.close();
-    if (build !== undefined) rmSync(build, { recursive: true, force: true });
   });
 
   describe('document/literal wrapped', () => {

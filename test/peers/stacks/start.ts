@@ -1,14 +1,16 @@
 /**
- * Builds and starts each genuine stack's order service (test/peers/stacks/<stack>/) in a fresh
- * temporary folder, for tests that only need it running (the fuzzer's): the service's endpoints
- * and WSDL addresses, and a close() that stops it and removes the build. The caller checks the
- * stack is installed first (test/helpers/peers.ts).
+ * Builds and starts each genuine stack's order service (test/peers/stacks/<stack>/), for tests
+ * that only need it running (the fuzzer's), and builds them for the tests of each stack: once a
+ * run (test/helpers/once-per-run.ts), since the fuzzer's file and the stack's own compile the
+ * same sources (g++, javac and wsgen, mcs: seconds each). The caller checks the stack is
+ * installed first (test/helpers/peers.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { oncePerRun } from '../../helpers/once-per-run.js';
 import { pythonWith } from '../../helpers/peers.js';
 import { type PeerProcess, startPeer } from './harness.js';
 
@@ -22,58 +24,83 @@ export interface RunningStack {
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 const BUILD_MS = 180_000;
+/** The JAX-WS service's class path: its build folder is put in front. */
+export const JAXWS_CLASSPATH = '/usr/share/java/*';
 
 /** Runs a build step in `cwd`; its output is shown only when it fails. */
 function build(cwd: string, command: string, args: readonly string[]): void {
   execFileSync(command, args, { cwd, stdio: 'pipe', timeout: BUILD_MS });
 }
 
-async function started(stack: Stack, dir: string): Promise<PeerProcess> {
+/**
+ * The folder with the stack's compiled service, built by the first caller of the run: `orders`
+ * and `Orders.wsdl` for gSOAP, the classes for JAX-WS, `orders.exe` for WCF; spyne has nothing to
+ * build. Read-only for the callers: the run removes it.
+ */
+export function builtStack(stack: Exclude<Stack, 'spyne'>): Promise<string> {
+  return oncePerRun(`stack-${stack}`, `the ${stack} build`, join(tmpdir(), 'smskit-stacks'), (dir) => {
+    switch (stack) {
+      case 'jaxws': {
+        const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
+        build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources]);
+        build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
+        break;
+      }
+      case 'wcf': {
+        const refs = ['-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll'];
+        build(dir, 'mcs', ['-nologo', `-out:${join(dir, 'orders.exe')}`, ...refs, here('./wcf/OrdersService.cs')]);
+        break;
+      }
+      case 'gsoap':
+        build(dir, 'soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', here('./gsoap/orders.h')]);
+        build(dir, 'g++', [
+          '-O0',
+          '-o',
+          'orders',
+          '-I.',
+          here('./gsoap/server.cpp'),
+          'soapC.cpp',
+          'soapServer.cpp',
+          '-lgsoap++',
+        ]);
+        break;
+    }
+    return dir;
+  });
+}
+
+/** Starts the JAX-WS service (its document and rpc endpoints) from its build. */
+export function startJaxws(dir: string): Promise<PeerProcess> {
+  return startPeer('java', ['-cp', `${dir}:${JAXWS_CLASSPATH}`, 'orders.Main'], {
+    ready: (url) => `${url}/orders-rpc?wsdl`,
+  });
+}
+
+export function startGsoap(dir: string): Promise<PeerProcess> {
+  return startPeer(join(dir, 'orders'), [join(dir, 'Orders.wsdl')], { ready: (url) => `${url}?wsdl` });
+}
+
+export function startWcf(dir: string): Promise<PeerProcess> {
+  return startPeer('mono', [join(dir, 'orders.exe')], { ready: (url) => `${url}?wsdl` });
+}
+
+async function started(stack: Stack): Promise<PeerProcess> {
   switch (stack) {
     case 'spyne':
       return startPeer(pythonWith('spyne, lxml') ?? 'python3', [here('./spyne/orders_service.py')], {
         ready: (url) => `${url}?wsdl`,
       });
-    case 'jaxws': {
-      const classpath = '/usr/share/java/*';
-      const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
-      build(dir, 'javac', ['-nowarn', '-cp', classpath, '-d', dir, ...sources]);
-      build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
-      return startPeer('java', ['-cp', `${dir}:${classpath}`, 'orders.Main'], {
-        ready: (url) => `${url}/orders-rpc?wsdl`,
-      });
-    }
-    case 'wcf': {
-      const exe = join(dir, 'orders.exe');
-      const refs = ['-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll'];
-      build(dir, 'mcs', ['-nologo', `-out:${exe}`, ...refs, here('./wcf/OrdersService.cs')]);
-      return startPeer('mono', [exe], { ready: (url) => `${url}?wsdl` });
-    }
+    case 'jaxws':
+      return startJaxws(await builtStack('jaxws'));
+    case 'wcf':
+      return startWcf(await builtStack('wcf'));
     case 'gsoap':
-      build(dir, 'soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', here('./gsoap/orders.h')]);
-      build(dir, 'g++', [
-        '-O0',
-        '-o',
-        'orders',
-        '-I.',
-        here('./gsoap/server.cpp'),
-        'soapC.cpp',
-        'soapServer.cpp',
-        '-lgsoap++',
-      ]);
-      return startPeer(join(dir, 'orders'), [join(dir, 'Orders.wsdl')], { ready: (url) => `${url}?wsdl` });
+      return startGsoap(await builtStack('gsoap'));
   }
 }
 
 export async function startStack(stack: Stack): Promise<RunningStack> {
-  const dir = mkdtempSync(join(tmpdir(), `smskit-${stack}-`));
-  let peer: PeerProcess;
-  try {
-    peer = await started(stack, dir);
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
+  const peer = await started(stack);
   const services =
     stack === 'jaxws'
       ? ['orders', 'orders-rpc'].map((name) => ({
@@ -82,11 +109,5 @@ export async function startStack(stack: Stack): Promise<RunningStack> {
           wsdl: `${peer.url}/${name}?wsdl`,
         }))
       : [{ name: 'orders', endpoint: peer.url, wsdl: `${peer.url}?wsdl` }];
-  return {
-    services,
-    close: async () => {
-      await peer.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { services, close: () => peer.close() };
 }

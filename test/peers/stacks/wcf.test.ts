@@ -4,11 +4,6 @@
  * (`?xsd=xsd0…`), DataContract arrays (`ArrayOfstring`, `ArrayOfOrderLine`), read straight from
  * its URL; every operation through the generated client; the conformance runner.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../../contract/read/index.js';
 import { SoapFaultError } from '../../../runtime/index.js';
@@ -19,33 +14,23 @@ import {
   failuresAt,
   mustFailures,
   type PeerProcess,
-  startPeer,
 } from './harness.js';
+import { builtStack, startWcf } from './start.js';
 import { requirePeer } from '../../helpers/peers.js';
 
-const SOURCE = fileURLToPath(new URL('./wcf/OrdersService.cs', import.meta.url));
 const SKIP = requirePeer('wcf', 'peers/stacks/wcf').reason;
 
 describe.skipIf(SKIP !== undefined)('Mono WCF order service named "service", read from its URL', () => {
-  let build: string;
   let peer: PeerProcess;
   let generated: GeneratedClient;
   beforeAll(async () => {
-    build = mkdtempSync(join(tmpdir(), 'smskit-wcf-'));
-    const exe = join(build, 'orders.exe');
-    execFileSync(
-      'mcs',
-      ['-nologo', `-out:${exe}`, '-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll', SOURCE],
-      { stdio: 'pipe', timeout: 120_000 },
-    );
-    peer = await startPeer('mono', [exe], { ready: (url) => `${url}?wsdl` });
+    peer = await startWcf(await builtStack('wcf'));
     generated = await generatedClient(`${peer.url}?wsdl`);
   }, 240_000);
   afterAll(async () => {
     await generated?.client.close();
     generated?.dispose();
     await peer?.close();
-    if (build !== undefined) rmSync(build, { recursive: true, force: true });
   });
 
   it('follows ?wsdl=wsdl0 and ?xsd=xsd0… on the same service, and skips the built-in XSD import', async () => {

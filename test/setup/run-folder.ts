@@ -1,0 +1,22 @@
+/**
+ * Vitest global setup: a folder for the run, where test files share work done once per run
+ * (test/helpers/once-per-run.ts: the packed and installed package, compiled peer services).
+ * Only made here; the first file that needs a piece of work does it, so a run without such a
+ * file does none. Removed when the run ends.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    runFolder: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'smskit-test-run-'));
+  project.provide('runFolder', dir);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
