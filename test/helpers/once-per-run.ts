@@ -7,7 +7,8 @@
  *
  * `make` gets the folder to work in and returns what the others need (JSON); it must not throw
  * for an outcome the callers handle (say so in the value), and a throw is the same error for all.
- * Without the run folder (a config that does not name the setup) it works in `fallback`.
+ * Without the run folder (a config that does not name the setup) it works in the folder
+ * `fallback` returns, a fresh one: nothing is kept from an earlier run.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,10 +27,10 @@ type Outcome<T> = { readonly value: T } | { readonly error: string };
 export async function oncePerRun<T>(
   key: string,
   what: string,
-  fallback: string,
+  fallback: () => string,
   make: (dir: string) => T | Promise<T>,
 ): Promise<T> {
-  const dir = join(inject('runFolder') ?? fallback, key);
+  const dir = join(inject('runFolder') ?? fallback(), key);
   mkdirSync(dir, { recursive: true });
   const result = join(dir, 'outcome.json');
   let outcome: Outcome<T>;

@@ -34,7 +34,7 @@ type Outcome = { readonly installed: ConsumerTemplate } | { readonly offline: st
  * could not reach the registry (outside CI only; it is printed here), else the template.
  */
 export async function sharedConsumer(group: string, fallback: string): Promise<ConsumerTemplate | { skip: string }> {
-  const outcome = await oncePerRun('consumer', 'the shared consumer install', fallback, installTemplate);
+  const outcome = await oncePerRun('consumer', 'the shared consumer install', () => fallback, installTemplate);
   if ('installed' in outcome) return outcome.installed;
   const skip = offlineReason(group, outcome.offline);
   console.warn(skip);

@@ -20,7 +20,7 @@ import { openStore, type Store } from '../../service/store/index.js';
 import type { ServeProcess } from '../../tools/serve-process.js';
 import { type CallbackReceiver, startCallbackReceiver } from '../helpers/callback-receiver.js';
 import { requirePeer } from '../helpers/peers.js';
-import { startPostgresCluster } from '../helpers/postgres-cluster.js';
+import { startTestCluster } from '../helpers/postgres-test-cluster.js';
 import { seededFloat } from '../helpers/seeded.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { drained, expectAllArrived, load, SECRET, SEED, useCallbackHarness } from './callback-harness.js';
@@ -114,7 +114,7 @@ describe.concurrent('callbacks across kill -9 on PostgreSQL', () => {
   it.skipIf(postgres.skip)(
     'two instances on one PostgreSQL, one killed under load and restarted: every state change arrives, in order',
     async () => {
-      const cluster = await startPostgresCluster({ settings: { fsync: 'off' } });
+      const cluster = await startTestCluster({ settings: { fsync: 'off' } });
       // For this case's processes only: the cases beside it share this process's environment.
       const password = { PGPASSWORD: cluster.password };
       const db = cluster.tcpUrl('callbacks');

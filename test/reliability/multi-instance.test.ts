@@ -25,7 +25,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmsc } from '../../service/delivery/simulator/index.js';
 import { openStore, type Store, type StoredMessage } from '../../service/store/index.js';
 import { addAccount, startServe, tempDir, type ServeProcess } from '../../tools/serve-process.js';
-import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-cluster.js';
+import type { PostgresCluster } from '../helpers/postgres-cluster.js';
+import { startTestCluster } from '../helpers/postgres-test-cluster.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { seededFloat } from '../helpers/seeded.js';
 import { requirePeer } from '../helpers/peers.js';
@@ -45,7 +46,7 @@ let routes: string;
 
 beforeAll(async () => {
   if (skip !== undefined) return;
-  cluster = await startPostgresCluster({ settings: { fsync: 'off' } });
+  cluster = await startTestCluster({ settings: { fsync: 'off' } });
   // The instances connect over TCP with the password in PGPASSWORD, as an operator's would.
   process.env.PGPASSWORD = cluster.password;
   process.env.MULTI_SMPP_PASSWORD = 'multi123';

@@ -4,7 +4,7 @@
  * Only made here; the first file that needs a piece of work does it, so a run without such a
  * file does none. Removed when the run ends.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -17,6 +17,8 @@ declare module 'vitest' {
 
 export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-test-run-'));
+  // Readable by the users peers run as (PostgreSQL's programs run as `postgres` under root).
+  chmodSync(dir, 0o755);
   project.provide('runFolder', dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }

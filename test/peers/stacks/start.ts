@@ -6,7 +6,7 @@
  * installed first (test/helpers/peers.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,35 +38,40 @@ function build(cwd: string, command: string, args: readonly string[]): void {
  * build. Read-only for the callers: the run removes it.
  */
 export function builtStack(stack: Exclude<Stack, 'spyne'>): Promise<string> {
-  return oncePerRun(`stack-${stack}`, `the ${stack} build`, join(tmpdir(), 'smskit-stacks'), (dir) => {
-    switch (stack) {
-      case 'jaxws': {
-        const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
-        build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources]);
-        build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
-        break;
+  return oncePerRun(
+    `stack-${stack}`,
+    `the ${stack} build`,
+    () => mkdtempSync(join(tmpdir(), 'smskit-stacks-')),
+    (dir) => {
+      switch (stack) {
+        case 'jaxws': {
+          const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
+          build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources]);
+          build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
+          break;
+        }
+        case 'wcf': {
+          const refs = ['-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll'];
+          build(dir, 'mcs', ['-nologo', `-out:${join(dir, 'orders.exe')}`, ...refs, here('./wcf/OrdersService.cs')]);
+          break;
+        }
+        case 'gsoap':
+          build(dir, 'soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', here('./gsoap/orders.h')]);
+          build(dir, 'g++', [
+            '-O0',
+            '-o',
+            'orders',
+            '-I.',
+            here('./gsoap/server.cpp'),
+            'soapC.cpp',
+            'soapServer.cpp',
+            '-lgsoap++',
+          ]);
+          break;
       }
-      case 'wcf': {
-        const refs = ['-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll'];
-        build(dir, 'mcs', ['-nologo', `-out:${join(dir, 'orders.exe')}`, ...refs, here('./wcf/OrdersService.cs')]);
-        break;
-      }
-      case 'gsoap':
-        build(dir, 'soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', here('./gsoap/orders.h')]);
-        build(dir, 'g++', [
-          '-O0',
-          '-o',
-          'orders',
-          '-I.',
-          here('./gsoap/server.cpp'),
-          'soapC.cpp',
-          'soapServer.cpp',
-          '-lgsoap++',
-        ]);
-        break;
-    }
-    return dir;
-  });
+      return dir;
+    },
+  );
 }
 
 /** Starts the JAX-WS service (its document and rpc endpoints) from its build. */

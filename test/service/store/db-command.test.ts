@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PG_SCHEMA_VERSION, SCHEMA_VERSION } from '../../../service/store/index.js';
 import { runCliAsync, tempDir } from '../../../tools/serve-process.js';
-import { startPostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startTestCluster } from '../../helpers/postgres-test-cluster.js';
 import { requirePeer } from '../../helpers/peers.js';
 
 const dir = tempDir('db-command');
@@ -52,7 +52,7 @@ const skip = requirePeer('postgres', 'service/store/db-command').reason;
 
 describe.skipIf(skip !== undefined)('smskit db migrate, account and outbox on PostgreSQL', () => {
   it('migrates with the password from PGPASSWORD, then serves the account commands', async () => {
-    const cluster = await startPostgresCluster({ settings: { fsync: 'off' } });
+    const cluster = await startTestCluster({ settings: { fsync: 'off' } });
     try {
       cluster.createDatabase('cli');
       const db = cluster.tcpUrl('cli');

@@ -11,7 +11,8 @@ import { CLAIM, STATS } from '../../../service/store/postgres/callbacks.js';
 import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../../service/store/postgres/store.js';
 import { requirePeer } from '../../helpers/peers.js';
-import { startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
+import type { PostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startTestCluster } from '../../helpers/postgres-test-cluster.js';
 
 const skip = requirePeer('postgres', 'service/store/postgres').reason;
 let cluster: Promise<PostgresCluster> | undefined;
@@ -19,7 +20,7 @@ afterAll(async () => (await cluster)?.stop());
 let counter = 0;
 
 async function freshDatabase(): Promise<{ c: PostgresCluster; url: string; name: string }> {
-  cluster ??= startPostgresCluster({ settings: { fsync: 'off' } });
+  cluster ??= startTestCluster({ settings: { fsync: 'off' } });
   const c = await cluster;
   const name = `callbacks_${counter++}`;
   c.createDatabase(name);

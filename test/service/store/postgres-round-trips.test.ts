@@ -14,13 +14,14 @@ import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../../service/store/postgre
 import { openPostgresStore, type PostgresStore } from '../../../service/store/postgres/store.js';
 import { requirePeer } from '../../helpers/peers.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
+import type { PostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startTestCluster } from '../../helpers/postgres-test-cluster.js';
 import { message } from './contract.js';
 
 const skip = requirePeer('postgres', 'service/store/postgres').reason;
 let cluster: Promise<PostgresCluster> | undefined;
 const theCluster = (): Promise<PostgresCluster> => {
-  cluster ??= startPostgresCluster({
+  cluster ??= startTestCluster({
     settings: { fsync: 'off', shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' },
   });
   return cluster;

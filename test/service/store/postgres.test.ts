@@ -11,14 +11,15 @@ import { PG_MIGRATIONS } from '../../../service/store/postgres/migrations.js';
 import { applyChanges } from '../../../service/store/postgres/delivery.js';
 import { openPostgresStore, type PostgresStore } from '../../../service/store/postgres/store.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { startPostgresCluster, type PostgresCluster } from '../../helpers/postgres-cluster.js';
+import type { PostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startTestCluster } from '../../helpers/postgres-test-cluster.js';
 import { describeStore, message } from './contract.js';
 import { requirePeer } from '../../helpers/peers.js';
 
 const skip = requirePeer('postgres', 'service/store/postgres').reason;
 let cluster: Promise<PostgresCluster> | undefined;
 const theCluster = (): Promise<PostgresCluster> => {
-  cluster ??= startPostgresCluster({ settings: { fsync: 'off' } });
+  cluster ??= startTestCluster({ settings: { fsync: 'off' } });
   return cluster;
 };
 afterAll(async () => (await cluster)?.stop());
