@@ -19,18 +19,26 @@ function write(path: string, text: string, mode = 0o644): void {
   chmodSync(join(project, path), mode);
 }
 
-/** A tool that prints `<name> ran`, waits FAKE_<NAME>_MS, and exits FAKE_<NAME>_EXIT. */
+/**
+ * A tool that prints `<name> ran` and exits FAKE_<NAME>_EXIT, FAKE_<NAME>_MS after it started or,
+ * with FAKE_<NAME>_AFTER, after that line is in the log (a start-up on a loaded machine takes
+ * longer than any fixed wait).
+ */
 function fakeTool(name: string): string {
   const variable = `FAKE_${name.toUpperCase()}`;
-  return `const log = (line) => require('node:fs').appendFileSync(process.env.FAKE_LOG, line + '\\n');
-log('${name} started ' + process.argv.slice(2).join(' '));
+  return `const fs = require('node:fs');
+const log = (line) => fs.appendFileSync(process.env.FAKE_LOG, line + '\\n');
 process.on('SIGTERM', () => { log('${name} stopped'); process.exit(143); });
-setTimeout(() => {
+log('${name} started ' + process.argv.slice(2).join(' '));
+const after = process.env.${variable}_AFTER;
+const end = () => setTimeout(() => {
   const code = Number(process.env.${variable}_EXIT ?? 0);
   console.log('${name} ran' + (code === 0 ? '' : ': error in src/a.ts(1,1)'));
   log('${name} ended');
   process.exit(code);
 }, Number(process.env.${variable}_MS ?? 0));
+const poll = () => (fs.readFileSync(process.env.FAKE_LOG, 'utf8').includes(after) ? end() : setTimeout(poll, 20));
+after === undefined ? end() : poll();
 `;
 }
 
@@ -84,7 +92,9 @@ function npmTest(env: Record<string, string>, args: readonly string[] = []): Out
 
 describe('npm test (scripts/test.mjs)', () => {
   it('runs the checks beside vitest, passes vitest the arguments, and prints a line a check after the tests', () => {
-    const result = npmTest({ FAKE_TSC_MS: '300', FAKE_VITEST_MS: '600' }, ['test/runtime']);
+    const result = npmTest({ FAKE_TSC_AFTER: 'vitest started', FAKE_TSC_MS: '300', FAKE_VITEST_MS: '600' }, [
+      'test/runtime',
+    ]);
     expect(result.status).toBe(0);
     expect(result.log).toContain('vitest started run test/runtime');
     expect(result.log).toContain('tsc started -p tsconfig.json --noEmit');
@@ -107,7 +117,7 @@ describe('npm test (scripts/test.mjs)', () => {
 
   it('stops the tests when a check fails, and prints its output', () => {
     const started = performance.now();
-    const result = npmTest({ FAKE_TSC_MS: '200', FAKE_TSC_EXIT: '2', FAKE_VITEST_MS: '20000' });
+    const result = npmTest({ FAKE_TSC_AFTER: 'vitest started', FAKE_TSC_EXIT: '2', FAKE_VITEST_MS: '20000' });
     expect(result.status).toBe(1);
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(result.log).toContain('vitest stopped');
@@ -118,7 +128,7 @@ describe('npm test (scripts/test.mjs)', () => {
   });
 
   it('says so when a check fails after the tests ended', () => {
-    const result = npmTest({ FAKE_BIOME_MS: '800', FAKE_BIOME_EXIT: '1' });
+    const result = npmTest({ FAKE_BIOME_AFTER: 'vitest ended', FAKE_BIOME_EXIT: '1' });
     expect(result.status).toBe(1);
     expect(result.log).toContain('vitest ended');
     expect(result.stderr).toMatch(/npm test: the tests ended \(exit 0\), but the check above failed\n$/);
