@@ -101,7 +101,10 @@ function clusterFolder(dir: string): { run: ProgramRunner; owner: { uid: number;
 
 /** Runs initdb in `dir`/data: the superuser USER with a new password (scram over TCP, trust on the socket). */
 export function initTemplate(dir: string): ClusterTemplate {
-  const { run, owner } = clusterFolder(dir);
+  return initdb(dir, clusterFolder(dir));
+}
+
+function initdb(dir: string, { run, owner }: ReturnType<typeof clusterFolder>): ClusterTemplate {
   const data = join(dir, 'data');
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   const pwfile = join(dir, 'pwfile');
@@ -127,10 +130,11 @@ export function initTemplate(dir: string): ClusterTemplate {
 
 export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'smskit-pg-'));
-  const { run } = clusterFolder(dir);
+  const folder = clusterFolder(dir);
+  const { run } = folder;
   const data = join(dir, 'data');
   let password: string;
-  if (options.template === undefined) password = initTemplate(dir).password;
+  if (options.template === undefined) password = initdb(dir, folder).password;
   else {
     // A copy keeps owner and mode (PostgreSQL refuses a data folder others can read).
     execFileSync('cp', ['-a', options.template.data, data]);

@@ -25,53 +25,46 @@ export interface RunningStack {
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 const BUILD_MS = 180_000;
 /** The JAX-WS service's class path: its build folder is put in front. */
-export const JAXWS_CLASSPATH = '/usr/share/java/*';
+const JAXWS_CLASSPATH = '/usr/share/java/*';
 
 /** Runs a build step in `cwd`; its output is shown only when it fails. */
 function build(cwd: string, command: string, args: readonly string[]): void {
   execFileSync(command, args, { cwd, stdio: 'pipe', timeout: BUILD_MS });
 }
 
-/**
- * The folder with the stack's compiled service, built by the first caller of the run: `orders`
- * and `Orders.wsdl` for gSOAP, the classes for JAX-WS, `orders.exe` for WCF; spyne has nothing to
- * build. Read-only for the callers: the run removes it.
- */
-export function builtStack(stack: Exclude<Stack, 'spyne'>): Promise<string> {
-  return oncePerRun(
-    `stack-${stack}`,
-    `the ${stack} build`,
-    () => mkdtempSync(join(tmpdir(), 'smskit-stacks-')),
-    (dir) => {
-      switch (stack) {
-        case 'jaxws': {
-          const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
-          build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources]);
-          build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
-          break;
-        }
-        case 'wcf': {
-          const refs = ['-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll'];
-          build(dir, 'mcs', ['-nologo', `-out:${join(dir, 'orders.exe')}`, ...refs, here('./wcf/OrdersService.cs')]);
-          break;
-        }
-        case 'gsoap':
-          build(dir, 'soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', here('./gsoap/orders.h')]);
-          build(dir, 'g++', [
-            '-O0',
-            '-o',
-            'orders',
-            '-I.',
-            here('./gsoap/server.cpp'),
-            'soapC.cpp',
-            'soapServer.cpp',
-            '-lgsoap++',
-          ]);
-          break;
-      }
-      return dir;
-    },
-  );
+/** Compiles the stack's service into `dir`: `orders` and `Orders.wsdl` for gSOAP, the classes for JAX-WS, `orders.exe` for WCF. */
+function compile(stack: BuiltStack, dir: string): void {
+  switch (stack) {
+    case 'jaxws': {
+      const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
+      build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources]);
+      build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
+      return;
+    }
+    case 'wcf': {
+      const refs = ['-r:System.ServiceModel.dll', '-r:System.Runtime.Serialization.dll'];
+      build(dir, 'mcs', ['-nologo', `-out:${join(dir, 'orders.exe')}`, ...refs, here('./wcf/OrdersService.cs')]);
+      return;
+    }
+    case 'gsoap': {
+      build(dir, 'soapcpp2', ['-1', '-S', '-L', '-x', '-I/usr/share/gsoap/import', here('./gsoap/orders.h')]);
+      const sources = [here('./gsoap/server.cpp'), 'soapC.cpp', 'soapServer.cpp'];
+      build(dir, 'g++', ['-O0', '-o', 'orders', '-I.', ...sources, '-lgsoap++']);
+      return;
+    }
+  }
+}
+
+/** The stacks with something to compile (spyne's service is a Python script). */
+type BuiltStack = Exclude<Stack, 'spyne'>;
+
+/** The folder with the stack's compiled service, built by the first caller of the run. Read-only for the callers: the run removes it. */
+export function builtStack(stack: BuiltStack): Promise<string> {
+  const fallback = (): string => mkdtempSync(join(tmpdir(), 'smskit-stacks-'));
+  return oncePerRun(`stack-${stack}`, `the ${stack} build`, fallback, (dir) => {
+    compile(stack, dir);
+    return dir;
+  });
 }
 
 /** Starts the JAX-WS service (its document and rpc endpoints) from its build. */
