@@ -58,6 +58,9 @@ export function failureReport(result: RunResult, peer?: SmskitPeer): string {
   return `exit ${result.code} after ${result.ms} ms${seen}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
 }
 
+/** Compiled into every driver: their Main ends the process explicitly (ClientExit.cs says why). */
+const EXIT_SOURCE = 'ClientExit.cs';
+
 /** Generates one proxy per protocol from `wsdl` and compiles them with `driver` into `exe`. */
 export async function buildClient(
   dir: string,
@@ -74,8 +77,9 @@ export async function buildClient(
     );
     if (made.code !== 0) throw new Error(`wsdl -protocol:${protocol} failed:\n${made.stdout}${made.stderr}`);
   }
-  copyFileSync(join(repoRoot, 'test/peers/dotnet', driver), join(dir, driver));
-  const sources = [driver, ...readdirSync(dir).filter((f) => f.startsWith(`${prefix}_`) && f.endsWith('.cs'))];
+  for (const file of [driver, EXIT_SOURCE]) copyFileSync(join(repoRoot, 'test/peers/dotnet', file), join(dir, file));
+  const proxies = readdirSync(dir).filter((f) => f.startsWith(`${prefix}_`) && f.endsWith('.cs'));
+  const sources = [driver, EXIT_SOURCE, ...proxies];
   const refs = ['-r:System.Web.Services', '-r:System.Xml', '-r:System.EnterpriseServices'];
   const compiled = await run('mcs', ['-nologo', `-out:${exe}`, ...refs, ...sources], dir);
   if (compiled.code !== 0) throw new Error(`mcs ${exe} failed:\n${compiled.stdout}${compiled.stderr}`);

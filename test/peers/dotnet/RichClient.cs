@@ -16,15 +16,9 @@ public static class RichClient
 
     static string B64(string s) { return s == null ? "(null)" : Convert.ToBase64String(Encoding.UTF8.GetBytes(s)); }
 
-    // Mono can leave a thread-pool or finalizer thread running after the answer is printed, and
-    // the process then never ends (seen on a loaded machine): the exit is made explicit.
     public static int Main(string[] args)
     {
-        int code = Run(args);
-        Console.Out.Flush();
-        Console.Error.Flush();
-        Environment.Exit(code);
-        return code;
+        return ClientExit.With(Run(args));
     }
 
     static int Run(string[] args)

@@ -7,15 +7,9 @@ using System.Text;
 
 public static class SmsClient
 {
-    // Mono can leave a thread-pool or finalizer thread running after the answer is printed, and
-    // the process then never ends (seen on a loaded machine): the exit is made explicit.
     public static int Main(string[] args)
     {
-        int code = Run(args);
-        Console.Out.Flush();
-        Console.Error.Flush();
-        Environment.Exit(code);
-        return code;
+        return ClientExit.With(Run(args));
     }
 
     static int Run(string[] args)
