@@ -1,6 +1,5 @@
 /** The e-mail route's settings, the gateway address and the carrier table's gateways, as tables. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { classifyMailError } from '../../../../service/delivery/email/index.js';
 import { gatewayAddress } from '../../../../service/delivery/email/gateways.js';
 import { readEmailSettings } from '../../../../service/delivery/email/routes-entry.js';
 import { Settings } from '../../../../service/delivery/settings.js';
+import { scratchDir } from '../../../helpers/scratch.js';
 
 const ROUTES = (entry: string): string => `routes:
   mail:
@@ -23,7 +23,7 @@ carriers:
 `;
 
 function load(entry: string, env: NodeJS.ProcessEnv = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'smskit-routes-'));
+  const dir = scratchDir('smskit-routes-');
   const file = join(dir, 'routes.yaml');
   writeFileSync(file, ROUTES(entry));
   return { file, config: () => loadRoutesFile(file, createCarrierTable(), env) };
@@ -157,7 +157,7 @@ describe('carrier table gateways', () => {
   });
 
   it('a table file gives a gateway per carrier, and refuses a bad one naming the carrier', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'smskit-carriers-'));
+    const dir = scratchDir('smskit-carriers-');
     const good = join(dir, 'good.json');
     writeFileSync(
       good,

@@ -4,8 +4,6 @@
  * enqueued as the service stores them, an engine over the given routes with fast sweeps, and
  * waits on a message's state.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryEngine, type DeliveryEngine } from '../../../../service/delivery/engine.js';
 import type { RetryPolicy } from '../../../../service/delivery/policy.js';
@@ -13,6 +11,7 @@ import type { Route } from '../../../../service/delivery/route.js';
 import { openSqliteStore, type NewMessage, type SqliteStore } from '../../../../service/store/index.js';
 import { checkMessage } from '../../../../service/sms/segments.js';
 import { waitFor } from '../../../helpers/wait-for.js';
+import { scratchDir } from '../../../helpers/scratch.js';
 
 export const FAST_POLICY: RetryPolicy = {
   maxAttempts: 5,
@@ -23,7 +22,7 @@ export const FAST_POLICY: RetryPolicy = {
 };
 
 export function openTestStore(): SqliteStore {
-  return openSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'smskit-smpp-engine-')), 'outbox.db') });
+  return openSqliteStore({ path: join(scratchDir('smskit-smpp-engine-'), 'outbox.db') });
 }
 
 export function newMessage(smsmsg: string, carrierCode = 'att'): NewMessage {

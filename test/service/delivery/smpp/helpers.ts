@@ -3,8 +3,7 @@
  * a started route that records its log lines and receipts, and the Net::SMPP peer.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OutgoingMessage, Receipt, Route } from '../../../../service/delivery/route.js';
@@ -12,6 +11,7 @@ import { createSmppRoute, type SmppRouteDeps } from '../../../../service/deliver
 import { SMPP_DEFAULTS, type SmppRouteOptions } from '../../../../service/delivery/smpp/options.js';
 import { checkMessage } from '../../../../service/sms/segments.js';
 import { waitFor } from '../../../helpers/wait-for.js';
+import { scratchDir } from '../../../helpers/scratch.js';
 
 let counter = 0;
 
@@ -83,7 +83,7 @@ export interface PerlSmsc {
 }
 
 export async function startPerlSmsc(args: readonly string[] = []): Promise<PerlSmsc> {
-  const out = join(mkdtempSync(join(tmpdir(), 'smskit-perl-smsc-')), 'received.jsonl');
+  const out = join(scratchDir('smskit-perl-smsc-'), 'received.jsonl');
   const child: ChildProcess = spawn('perl', [PERL_SMSC, '--system-id', 'smskit', '--out', out, ...args], {
     env: { ...process.env, SMSKIT_SMSC_PASSWORD: 'secret' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,8 +4,7 @@
  * (packed GSM, UCS-2, UDH and SAR reassembly, ports), its outcome mix and its TLS listener.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import smpp from 'smpp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { repoRoot, runCli } from '../../../helpers/cli.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { routeOptions, type StartedRoute, startRoute, stored } from './helpers.js';
 import { requirePeer } from '../../../helpers/peers.js';
+import { scratchDir } from '../../../helpers/scratch.js';
 
 const BIN = join(repoRoot, 'bin', 'smskit.js');
 
@@ -40,7 +40,7 @@ describe('smskit smsc (the command)', () => {
   });
 
   it('--port 0 prints the URL; takes binds with the env password only; logs decoded messages; SIGUSR1 drops; SIGTERM stops with a summary', async () => {
-    const log = join(mkdtempSync(join(tmpdir(), 'smskit-smsc-')), 'received.jsonl');
+    const log = join(scratchDir('smskit-smsc-'), 'received.jsonl');
     child = spawn(process.execPath, [BIN, 'smsc', '--port', '0', '--receipt-delay', '0', '--log', log], {
       env: { ...process.env, SMSKIT_SMSC_PASSWORD: 'cli-secret' },
       stdio: ['ignore', 'pipe', 'pipe'],
