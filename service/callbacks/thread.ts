@@ -1,18 +1,21 @@
 /**
- * The event loop's side of the callback sender's thread (./sender-thread.ts): starts the thread
- * on start(), runs the store calls it posts on the service's store, keeps its latest stats for
- * /metrics and /healthz, and on close() lets it settle what it holds before the store closes.
- * A thread that stops unexpectedly is logged and started again after a second: the events it
- * held come back when their leases run out (at least once, as after a crash).
+ * The event loop's side of the callback sender's thread (./sender-thread.ts): from start() on it
+ * looks for a pending event at the sender's idle pace and starts the thread at the first one (a
+ * service whose accounts have no receiver never pays for a thread), runs the store calls the
+ * thread posts on the service's store, keeps its latest stats for /metrics and /healthz, and on
+ * close() lets it settle what it holds before the store closes. A thread that stops unexpectedly
+ * is logged and started again after a second: the events it held come back when their leases
+ * run out (at least once, as after a crash).
  */
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../threads/thread-entry.js';
+import type { CallbackStore } from '../store/callbacks.js';
 import { type CallbackSettingsInput, callbackSettings } from './options.js';
 import type { CallbackSender, CallbackSenderStats, SenderStore } from './sender.js';
 import type { FromThread, SenderThreadData, ToThread } from './thread-protocol.js';
 
 export interface CallbackThreadOptions {
-  readonly store: SenderStore;
+  readonly store: SenderStore & Pick<CallbackStore, 'hasPendingCallbacks'>;
   readonly settings?: CallbackSettingsInput;
   readonly log?: (line: string) => void;
 }
@@ -31,9 +34,10 @@ const NOT_RUNNING: CallbackSenderStats = Object.freeze({
 });
 
 export function startCallbackSenderThread(options: CallbackThreadOptions): CallbackSender {
-  const thread = new SenderThread(options);
+  const settings = callbackSettings(options.settings);
+  const thread = new SenderThread(options, settings.idlePollMs);
   return {
-    settings: callbackSettings(options.settings),
+    settings,
     start: () => thread.start(),
     wake: () => thread.post({ kind: 'wake' }),
     stats: () => thread.stats,
@@ -46,13 +50,52 @@ class SenderThread {
   stats = NOT_RUNNING;
   private closing: Promise<void> | undefined;
   private restart: NodeJS.Timeout | undefined;
+  private started = false;
+  /** The next look for a pending event, while there is no thread. */
+  private look: NodeJS.Timeout | undefined;
+  /** A look failed and was logged: the next failure is not, until one succeeds. */
+  private lookFailed = false;
   private readonly log: (line: string) => void;
 
-  constructor(private readonly options: CallbackThreadOptions) {
+  constructor(
+    private readonly options: CallbackThreadOptions,
+    private readonly pollMs: number,
+  ) {
     this.log = options.log ?? (() => undefined);
   }
 
   start(): void {
+    if (this.started || this.closing !== undefined) return;
+    this.started = true;
+    this.lookForEvents();
+  }
+
+  private lookForEvents(): void {
+    this.look = undefined;
+    if (this.worker !== undefined || this.closing !== undefined) return;
+    this.options.store.hasPendingCallbacks().then(
+      (pending) => {
+        this.lookFailed = false;
+        if (pending) this.startThread();
+        else this.lookAgain();
+      },
+      (error: unknown) => {
+        // The store closes right after close(): a look in flight then fails, and that is no news.
+        if (this.closing !== undefined) return;
+        if (!this.lookFailed) this.log(`callbacks: looking for queued events failed: ${messageOf(error)}`);
+        this.lookFailed = true;
+        this.lookAgain();
+      },
+    );
+  }
+
+  private lookAgain(): void {
+    if (this.closing !== undefined) return;
+    this.look = setTimeout(() => this.lookForEvents(), this.pollMs);
+    this.look.unref();
+  }
+
+  private startThread(): void {
     if (this.worker !== undefined || this.closing !== undefined) return;
     this.spawn();
     this.post({ kind: 'start' });
@@ -66,8 +109,7 @@ class SenderThread {
     const run = this.options.store[method] as (...a: readonly unknown[]) => Promise<unknown>;
     run(...args).then(
       (value) => this.post({ kind: 'answer', id, value }),
-      (error: unknown) =>
-        this.post({ kind: 'answer', id, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => this.post({ kind: 'answer', id, error: messageOf(error) }),
     );
   }
 
@@ -95,7 +137,7 @@ class SenderThread {
     this.log(`callbacks: the sender thread stopped (exit code ${code}); starting it again in 1 s`);
     this.restart = setTimeout(() => {
       this.restart = undefined;
-      this.start();
+      this.lookForEvents();
     }, RESTART_AFTER_MS);
     this.restart.unref();
   }
@@ -103,6 +145,7 @@ class SenderThread {
   close(drainMs: number): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
       clearTimeout(this.restart);
+      clearTimeout(this.look);
       const thread = this.worker;
       if (thread === undefined) return resolve();
       // Held until the thread has settled what it holds and ended: the store closes after this.
@@ -120,3 +163,5 @@ class SenderThread {
     return this.closing;
   }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -115,4 +115,10 @@ export interface CallbackStore {
   /** Dead events matching the filters become pending, due at `now`. Returns how many. */
   retryCallbacks(filter: Omit<CallbackQuery, 'eventState' | 'afterSeq' | 'limit'>, now: number): Promise<number>;
   callbackStats(): Promise<CallbackStats>;
+  /**
+   * Whether any event is pending (handed out or not): one index probe, cheap enough to ask every
+   * poll. `serve` starts its sender's thread at the first one (a service whose accounts have no
+   * receiver never needs it).
+   */
+  hasPendingCallbacks(): Promise<boolean>;
 }

@@ -43,6 +43,8 @@ const HASTEN = `UPDATE callback_queue SET due_at = $2
   WHERE account = $1 AND state = 'pending' AND due_at > $2 AND lease_owner IS NULL`;
 const SETTLE = 'SELECT smskit_settle_callbacks($1, $2::bigint[], $3::text[], $4::bigint[], $5::text[])';
 
+const ANY_PENDING = `SELECT EXISTS (SELECT 1 FROM callback_queue WHERE state = 'pending') AS found`;
+
 export const STATS = `SELECT (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS pending,
   (SELECT count(*) FROM callback_queue WHERE state = 'dead') AS dead,
   (SELECT min(queued_at) FROM callback_queue WHERE state = 'pending') AS oldest`;
@@ -104,6 +106,10 @@ export function postgresCallbacks(pool: Pool, reads: Queryable): CallbackStore {
       const { rows } = await reads.query<{ pending: number; dead: number; oldest: number | null }>(STATS);
       const row = rows[0] ?? { pending: 0, dead: 0, oldest: null };
       return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
+    },
+    async hasPendingCallbacks() {
+      const { rows } = await reads.query<{ found: boolean }>(ANY_PENDING);
+      return rows[0]?.found === true;
     },
   };
 }

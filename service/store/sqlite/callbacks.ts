@@ -37,6 +37,7 @@ export interface SqliteCallbacks {
   retry(filter: CallbackRetryFilter, now: number): number;
   list(query: CallbackQuery): QueuedCallback[];
   stats(): CallbackStats;
+  anyPending(): boolean;
 }
 
 export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
@@ -73,6 +74,9 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
             (SELECT count(*) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'dead') AS dead,
             (SELECT min(queued_at) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS oldest`,
   );
+  const anyPending = db.prepare<[], { found: number }>(
+    `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS found`,
+  );
   return {
     claim(claim) {
       const limit = Math.max(0, Math.floor(claim.limit));
@@ -95,6 +99,7 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       const row = stats.get() ?? { pending: 0, dead: 0, oldest: null };
       return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
     },
+    anyPending: () => anyPending.get()?.found === 1,
   };
 }
 

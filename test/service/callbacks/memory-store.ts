@@ -199,6 +199,9 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         }
       return count;
     },
+    async hasPendingCallbacks(): Promise<boolean> {
+      return [...rows.values()].some((r) => r.state === 'pending');
+    },
     async callbackStats(): Promise<CallbackStats> {
       const pending = [...rows.values()].filter((r) => r.state === 'pending');
       return {

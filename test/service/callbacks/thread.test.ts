@@ -105,12 +105,48 @@ describe('the callback sender thread', () => {
     THREAD_TEST_MS,
   );
 
+  it(
+    'starts no thread while nothing is queued, and starts it at the first event',
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = memoryCallbackStore();
+      const look = store.hasPendingCallbacks.bind(store);
+      let looks = 0;
+      store.hasPendingCallbacks = () => {
+        looks++;
+        return look();
+      };
+      // A running sender claims at every idle poll: no claim means no sender.
+      const claim = store.claimCallbacks.bind(store);
+      let claims = 0;
+      store.claimCallbacks = (request) => {
+        claims++;
+        return claim(request);
+      };
+      sender = startCallbackSenderThread({ store, settings: FAST });
+      sender.start();
+      await waitFor('three looks at the queue', () => looks >= 3);
+      expect(claims).toBe(0);
+      expect(sender.stats().running).toBe(false);
+      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+      await waitFor('the event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      await waitFor('the thread running', () => sender!.stats().running);
+      const looked = looks;
+      await new Promise((resolve) => setTimeout(resolve, 3 * (FAST.idlePollMs ?? 10)));
+      expect(looks).toBe(looked);
+    },
+    THREAD_TEST_MS,
+  );
+
   it.skipIf(process.platform !== 'linux')(
     'runs at nice 19, the rest of the process as it was',
     async () => {
       const before = niceValues();
       expect(before).not.toContain(19);
-      sender = startCallbackSenderThread({ store: memoryCallbackStore(), settings: FAST });
+      const store = memoryCallbackStore();
+      store.add({ messageId: 'SMS-1', state: 'sending', url: 'http://127.0.0.1:9/callbacks', secret: newSecret() });
+      sender = startCallbackSenderThread({ store, settings: FAST });
       sender.start();
       await waitFor('a thread at nice 19', () => niceValues().includes(19), { timeoutMs: 60_000 });
       expect(

@@ -148,6 +148,16 @@ describe('SQLite callback queue: no statement reads a whole table', () => {
     expect(sql.flatMap(wholeTableScans)).toEqual([]);
   });
 
+  it('the look for a pending event (serve, until its sender thread starts)', async () => {
+    let pending = false;
+    const sql = await statementsOf(async () => {
+      pending = await store.callbacks.hasPendingCallbacks();
+    });
+    expect(pending).toBe(true);
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+  });
+
   it('the trigger on each state change: one probe of the accounts with a receiver, then lookups by key', () => {
     const trigger = store.database
       .prepare<[], { sql: string }>(
