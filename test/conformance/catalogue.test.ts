@@ -64,6 +64,22 @@ describe('the over-size body', () => {
     expect(comment?.[1]?.length).toBe(padded.length - Buffer.byteLength(body) - '<!---->'.length);
     expect(text.replace(/<!--x+-->/, '')).toBe(body);
   });
+
+  it("is the over-size case's body, made when first read and kept, so a listing never makes it", () => {
+    const request = cases.find((c) => c.id === 'SMSSend/soap12/fault/over-size')!.request;
+    const plain = cases.find((c) => c.id === 'SMSSend/soap12/ok/plain')!.request;
+    const first = request.body;
+    expect(first).toBeInstanceOf(Uint8Array);
+    expect((first as Uint8Array).length).toBeGreaterThan(4 * 1024 * 1024);
+    expect(request.body).toBe(first);
+    // A copy (how the runner adds WS-Security) carries the same body.
+    expect({ ...request }.body).toBe(first);
+    expect(
+      Buffer.from(first as Uint8Array)
+        .toString('utf8')
+        .replace(/<!--x+-->/, ''),
+    ).toBe(plain.body);
+  });
 });
 
 describe('inputs', () => {
