@@ -107,11 +107,13 @@ export function postgresCallbacks(pool: Pool, reads: Queryable): CallbackStore {
       const row = rows[0] ?? { pending: 0, dead: 0, oldest: null };
       return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
     },
-    async hasPendingCallbacks() {
-      const { rows } = await reads.query<{ found: boolean }>(ANY_PENDING);
-      return rows[0]?.found === true;
-    },
+    hasPendingCallbacks: () => hasPending(reads),
   };
+}
+
+async function hasPending(reads: Queryable): Promise<boolean> {
+  const { rows } = await reads.query<{ found: boolean }>(ANY_PENDING);
+  return rows[0]?.found === true;
 }
 
 function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>) {

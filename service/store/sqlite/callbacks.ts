@@ -74,9 +74,6 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
             (SELECT count(*) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'dead') AS dead,
             (SELECT min(queued_at) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS oldest`,
   );
-  const anyPending = db.prepare<[], { found: number }>(
-    `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS found`,
-  );
   return {
     claim(claim) {
       const limit = Math.max(0, Math.floor(claim.limit));
@@ -99,8 +96,15 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
       const row = stats.get() ?? { pending: 0, dead: 0, oldest: null };
       return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
     },
-    anyPending: () => anyPending.get()?.found === 1,
+    anyPending: anyPendingStatement(db),
   };
+}
+
+function anyPendingStatement(db: Database.Database): SqliteCallbacks['anyPending'] {
+  const anyPending = db.prepare<[], { found: number }>(
+    `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS found`,
+  );
+  return () => anyPending.get()?.found === 1;
 }
 
 function renewStatement(db: Database.Database): SqliteCallbacks['renew'] {
