@@ -4,14 +4,14 @@
  * (500 text/plain with its SoapException), where no header can travel. A correct server: no MUST
  * failure; the contract's flaw is one SHOULD finding per HTTP case of Whoami, naming the header.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWsdl } from '../../contract/parse/index.js';
 import { runConformance, type Report } from '../../conformance/index.js';
 import { startAsmxPeer, type AsmxPeer } from '../helpers/asmx-peer.js';
 import { requirePeer } from '../helpers/peers.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const skip = requirePeer('asmx', 'conformance/asmx-header').reason;
 
@@ -20,7 +20,7 @@ describe.skipIf(skip !== undefined)(
   () => {
     let peer: AsmxPeer;
     let report: Report;
-    const dir = mkdtempSync(join(tmpdir(), 'smskit-asmx-header-'));
+    const dir = scratchDir('smskit-asmx-header-');
 
     beforeAll(async () => {
       peer = await startAsmxPeer('header');

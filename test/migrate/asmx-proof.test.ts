@@ -14,8 +14,7 @@
  * Skipped, with one line saying why, where Mono or ../shared/asmx-host is absent; the zeep
  * traffic only where zeep is installed.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +39,7 @@ import { KNOWN } from '../peers/asmx-known-differences.js';
 import { richHandlers } from '../peers/rich-handlers.js';
 import { DOTNET_TOKEN, NODE_SOAP_PASSWORD, runDotnet, runNodeSoap, runZeep, ZEEP_PYTHON } from './drive.js';
 import { requirePeer } from '../helpers/peers.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const skipReason = requirePeer('asmx', 'migrate/asmx-proof').reason;
 if (skipReason === undefined) requirePeer('zeep', 'migrate/asmx-proof (the zeep traffic)');
@@ -87,7 +87,7 @@ async function startBrokenRich(): Promise<{ origin: string; close(): Promise<voi
 const differingIds = (groups: readonly DifferenceGroup[]): Set<number> => new Set(groups.flatMap((g) => g.exchanges));
 
 describe.skipIf(skipReason !== undefined)('record in front of genuine ASMX, replay against smskit', () => {
-  const work = mkdtempSync(join(tmpdir(), 'smskit-proof-'));
+  const work = scratchDir('smskit-proof-');
   const asmx = new Map<AsmxPeerSite | 'stamp2', AsmxPeer>();
   const recordings: Record<string, LoadedRecording> = {};
   const captureOrder: Record<string, Capture[]> = {};

@@ -13,7 +13,7 @@ import { startSmsServer, type SmsServer } from '../../service/server.js';
 import { type AsmxPeer, startAsmxPeer } from '../helpers/asmx-peer.js';
 import { repoRoot } from '../helpers/cli.js';
 import { requirePeer } from '../helpers/peers.js';
-import { tempDir } from '../../tools/serve-process.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const peer = requirePeer('asmx', 'peers/status-asmx');
 const COMMITTED = readFileSync(join(repoRoot, 'wsdl/statusapi.wsdl'), 'utf8');
@@ -45,12 +45,12 @@ function members(xml: string, parent: string): string[] {
 describe.skipIf(peer.skip)('the status contract against genuine ASMX', () => {
   let asmx: AsmxPeer;
   let smskit: SmsServer;
-  const dir = tempDir('status-asmx');
+  const dir = scratchDir('smskit-status-asmx-');
   let id: string;
   beforeAll(async () => {
     asmx = await startAsmxPeer('status');
     smskit = await startSmsServer({
-      dbPath: join(dir.path, 'db.sqlite'),
+      dbPath: join(dir, 'db.sqlite'),
       scrypt: { logN: 10, r: 8, p: 1 },
       statusWsdl: COMMITTED,
     });
@@ -63,7 +63,6 @@ describe.skipIf(peer.skip)('the status contract against genuine ASMX', () => {
   afterAll(async () => {
     await asmx?.stop();
     await smskit?.close();
-    dir.remove();
   });
 
   it('publishes the committed WSDL', async () => {
