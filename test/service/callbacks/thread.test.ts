@@ -2,7 +2,8 @@
  * The callback sender in its own thread, as `serve` runs it: the store stays on this side (the
  * in-memory queue here, its calls answered over the thread's port), the callbacks arrive signed
  * and in order, the stats come back, a failing store call is logged, close settles what it held,
- * and on Linux the thread runs at nice 19 while the rest of the process keeps its priority.
+ * the thread starts only once an event is queued, and on Linux it runs at nice 19 while the rest
+ * of the process keeps its priority.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,6 +136,30 @@ describe('the callback sender thread', () => {
       const looked = looks;
       await new Promise((resolve) => setTimeout(resolve, 3 * (FAST.idlePollMs ?? 10)));
       expect(looks).toBe(looked);
+    },
+    THREAD_TEST_MS,
+  );
+
+  it(
+    'logs a failing look for queued events once, and keeps looking',
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = memoryCallbackStore();
+      const look = store.hasPendingCallbacks.bind(store);
+      let failures = 3;
+      store.hasPendingCallbacks = async () => {
+        if (failures-- > 0) throw new Error('cannot look for queued callbacks: database is locked');
+        return look();
+      };
+      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+      const log: string[] = [];
+      sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
+      sender.start();
+      await waitFor('the event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      expect(log).toEqual([
+        'callbacks: looking for queued events failed: cannot look for queued callbacks: database is locked',
+      ]);
     },
     THREAD_TEST_MS,
   );
