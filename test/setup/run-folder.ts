@@ -1,8 +1,9 @@
 /**
  * Vitest global setup: a folder for the run, where test files share work done once per run
- * (test/helpers/once-per-run.ts: the packed and installed package, compiled peer services).
- * Only made here; the first file that needs a piece of work does it, so a run without such a
- * file does none. Removed when the run ends.
+ * (test/helpers/once-per-run.ts: the packed and installed package, compiled peer services) and
+ * make their own scratch folders (test/helpers/scratch.ts). Only made here; the first file that
+ * needs a piece of work does it, so a run without such a file does none. Removed when the run
+ * ends, with everything in it.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
