@@ -13,7 +13,7 @@ import { readContract } from '../../contract/read/index.js';
 import { type FuzzFinding, runFuzz } from '../../fuzz/index.js';
 import { type AsmxPeer, startAsmxPeer } from '../helpers/asmx-peer.js';
 import { requirePeer } from '../helpers/peers.js';
-import { type PeerProcess, startPeer } from '../peers/stacks/harness.js';
+import { type PeerProcess, startPhpPeer } from '../peers/stacks/harness.js';
 import { type RunningStack, type Stack, startStack } from '../peers/stacks/start.js';
 
 /** A finding's class: where (SOAP or GET/POST), which input, the first check, the mutation's kind. */
@@ -92,13 +92,12 @@ const PHP_SKIP = requirePeer('php', 'fuzz/peers').reason;
 describe.skipIf(PHP_SKIP !== undefined)('PHP SoapServer under the fuzzer', () => {
   let peer: PeerProcess;
   beforeAll(async () => {
-    peer = await startPeer('php', ['test/peers/stacks/php/server.php'], { ready: (url) => `${url}?wsdl` });
+    peer = await startPhpPeer();
   }, 120_000);
   afterAll(() => peer?.close());
 
-  // 100 cases: the peer runs each request in a PHP process of its own (about 0.3 s each).
-  it('finds exactly its known defects in 100 cases', async () => {
-    await fuzzStack(`${peer.url}?wsdl`, peer.url, EXPECTED.php!, 100);
+  it('finds exactly its known defects in 200 cases', async () => {
+    await fuzzStack(`${peer.url}?wsdl`, peer.url, EXPECTED.php!, 200);
   }, 180_000);
 });
 

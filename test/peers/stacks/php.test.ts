@@ -19,7 +19,7 @@ import {
   failuresAt,
   mustFailures,
   type PeerProcess,
-  startPeer,
+  startPhpPeer,
 } from './harness.js';
 import { requirePeer } from '../../helpers/peers.js';
 
@@ -35,7 +35,6 @@ function detailEntries(detail: XmlElement | undefined, path = ''): string[] {
   });
 }
 
-const SERVER = fileURLToPath(new URL('./php/server.php', import.meta.url));
 const CLIENT = fileURLToPath(new URL('./php/client.php', import.meta.url));
 const CONTRACT = fileURLToPath(new URL('./php/orders.wsdl', import.meta.url));
 const SKIP = requirePeer('php', 'peers/stacks/php').reason;
@@ -44,7 +43,7 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
   let peer: PeerProcess;
   const clients: Record<string, GeneratedClient> = {};
   beforeAll(async () => {
-    peer = await startPeer('php', [SERVER], { ready: (url) => `${url}?wsdl` });
+    peer = await startPhpPeer();
     for (const binding of ['soap11', 'soap12'])
       clients[binding] = await generatedClient(`${peer.url}?wsdl`, { binding });
   }, 120_000);
