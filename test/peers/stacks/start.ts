@@ -26,10 +26,16 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 const BUILD_MS = 180_000;
 /** The JAX-WS service's class path: its build folder is put in front. */
 const JAXWS_CLASSPATH = '/usr/share/java/*';
+/**
+ * javac, wsgen and the JAX-WS service run on the JVM's quick compiler only: a test's few hundred
+ * requests end long before the optimising one pays back the CPU it spends (the JAX-WS fuzz test,
+ * build included: 23.4 → 16.0 CPU-seconds). The JVM says "Picked up JAVA_TOOL_OPTIONS" on stderr.
+ */
+const JVM_ENV = { ...process.env, JAVA_TOOL_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' };
 
 /** Runs a build step in `cwd`; its output is shown only when it fails. */
-function build(cwd: string, command: string, args: readonly string[]): void {
-  execFileSync(command, args, { cwd, stdio: 'pipe', timeout: BUILD_MS });
+function build(cwd: string, command: string, args: readonly string[], env?: NodeJS.ProcessEnv): void {
+  execFileSync(command, args, { cwd, env, stdio: 'pipe', timeout: BUILD_MS });
 }
 
 /** Compiles the stack's service into `dir`: `orders` and `Orders.wsdl` for gSOAP, the classes for JAX-WS, `orders.exe` for WCF. */
@@ -37,8 +43,8 @@ function compile(stack: BuiltStack, dir: string): void {
   switch (stack) {
     case 'jaxws': {
       const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
-      build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources]);
-      build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders']);
+      build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources], JVM_ENV);
+      build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders'], JVM_ENV);
       return;
     }
     case 'wcf': {
@@ -70,6 +76,7 @@ export function builtStack(stack: BuiltStack): Promise<string> {
 /** Starts the JAX-WS service (its document and rpc endpoints) from its build. */
 export function startJaxws(dir: string): Promise<PeerProcess> {
   return startPeer('java', ['-cp', `${dir}:${JAXWS_CLASSPATH}`, 'orders.Main'], {
+    env: JVM_ENV,
     ready: (url) => `${url}/orders-rpc?wsdl`,
   });
 }
