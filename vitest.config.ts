@@ -63,8 +63,9 @@ export default defineConfig({
     pool: 'forks',
     // One worker per core, at least two (Vitest's default is one fewer: on a 2-core machine every
     // file in turn). Four on two cores were tried: a fresh clone 13 min 42 s → 12 min 42 s, but CI
-    // with every peer 991 → 974 s of vitest, with a delivery test timing out: the suite is bound
-    // by its ~1,300 CPU-seconds, not by its waits, so more workers only contend.
+    // with every peer 991 → 974 s of vitest, with a delivery test timing out; three on a fresh
+    // clone took longer than two (676 s against 642 on the same code). The suite is bound by its
+    // CPU-seconds (~1,000 on a fresh clone), not by its waits, so more workers only contend.
     maxWorkers: WORKERS,
     projects: [
       {
