@@ -21,7 +21,7 @@ const RUNTIME = fileURLToPath(new URL('../../../runtime/index.ts', import.meta.u
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface PeerProcess {
-  /** Its service URL, as it printed it. */
+  /** Its service URL, from what it printed. */
   readonly url: string;
   /** Everything it wrote to stderr (for failure messages). */
   stderr(): string;
@@ -85,10 +85,9 @@ export async function startPeer(
 const PHP_ROUTER = fileURLToPath(new URL('./php/server.php', import.meta.url));
 
 /**
- * The PHP order service (php/server.php) under PHP's built-in web server: one process serves every
- * request, as a PHP deployment's FPM workers do. It prints its address on stderr. (Started as a
- * PHP process per request instead, the peer cost ~0.25 CPU-seconds a request: 28 of the fuzz
- * test's 100 cases.)
+ * The PHP order service (php/server.php) under PHP's built-in web server, which prints its address
+ * on stderr: one process serves every request, as a PHP deployment's FPM workers do. A PHP process
+ * per request cost the fuzz test ~28 CPU-seconds for 100 cases; 200 now take ~6.
  */
 export function startPhpPeer(): Promise<PeerProcess> {
   const started = /Development Server \((http:\/\/[^)\s]+)\) started/;
