@@ -31,11 +31,11 @@ const JAXWS_CLASSPATH = '/usr/share/java/*';
  * requests end long before the optimising one pays back the CPU it spends (the JAX-WS fuzz test,
  * build included: 23.4 → 16.0 CPU-seconds). The JVM says "Picked up JAVA_TOOL_OPTIONS" on stderr.
  */
-const JVM_ENV = { ...process.env, JAVA_TOOL_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' };
+const JVM_ENV = { JAVA_TOOL_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' };
 
-/** Runs a build step in `cwd`; its output is shown only when it fails. */
-function build(cwd: string, command: string, args: readonly string[], env?: NodeJS.ProcessEnv): void {
-  execFileSync(command, args, { cwd, env, stdio: 'pipe', timeout: BUILD_MS });
+/** Runs a build step in `cwd` with `env` added to this process's; its output is shown only when it fails. */
+function build(cwd: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): void {
+  execFileSync(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'pipe', timeout: BUILD_MS });
 }
 
 /** Compiles the stack's service into `dir`: `orders` and `Orders.wsdl` for gSOAP, the classes for JAX-WS, `orders.exe` for WCF. */

@@ -6,7 +6,7 @@
  * of the process keeps its priority.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallbackSender } from '../../../service/callbacks/sender.js';
 import { startCallbackSenderThread } from '../../../service/callbacks/thread.js';
 import { type CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver.js';
@@ -112,30 +112,20 @@ describe('the callback sender thread', () => {
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);
       const store = memoryCallbackStore();
-      const look = store.hasPendingCallbacks.bind(store);
-      let looks = 0;
-      store.hasPendingCallbacks = () => {
-        looks++;
-        return look();
-      };
+      const looks = vi.spyOn(store, 'hasPendingCallbacks');
       // A running sender claims at every idle poll: no claim means no sender.
-      const claim = store.claimCallbacks.bind(store);
-      let claims = 0;
-      store.claimCallbacks = (request) => {
-        claims++;
-        return claim(request);
-      };
+      const claims = vi.spyOn(store, 'claimCallbacks');
       sender = startCallbackSenderThread({ store, settings: FAST });
       sender.start();
-      await waitFor('three looks at the queue', () => looks >= 3);
-      expect(claims).toBe(0);
+      await waitFor('three looks at the queue', () => looks.mock.calls.length >= 3);
+      expect(claims).not.toHaveBeenCalled();
       expect(sender.stats().running).toBe(false);
       store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
       await waitFor('the event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
       await waitFor('the thread running', () => sender!.stats().running);
-      const looked = looks;
+      const looked = looks.mock.calls.length;
       await new Promise((resolve) => setTimeout(resolve, 3 * (FAST.idlePollMs ?? 10)));
-      expect(looks).toBe(looked);
+      expect(looks).toHaveBeenCalledTimes(looked);
     },
     THREAD_TEST_MS,
   );
@@ -146,12 +136,11 @@ describe('the callback sender thread', () => {
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);
       const store = memoryCallbackStore();
-      const look = store.hasPendingCallbacks.bind(store);
-      let failures = 3;
-      store.hasPendingCallbacks = async () => {
-        if (failures-- > 0) throw new Error('cannot look for queued callbacks: database is locked');
-        return look();
-      };
+      const locked = new Error('cannot look for queued callbacks: database is locked');
+      vi.spyOn(store, 'hasPendingCallbacks')
+        .mockRejectedValueOnce(locked)
+        .mockRejectedValueOnce(locked)
+        .mockRejectedValueOnce(locked);
       store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
       const log: string[] = [];
       sender = startCallbackSenderThread({ store, settings: FAST, log: (line) => log.push(line) });
