@@ -2,10 +2,11 @@
  * What the callback sender asks of the store: the queue of state changes to tell each account's
  * receiver about (docs/status.md).
  *
- * A state change and its callback event are one commit: the store queues the event in the same
- * transaction that records the change (a trigger on the history table), so no change goes without
- * its event across a crash. Sent events leave the queue; events the sender gave up on stay, `dead`,
- * until an operator re-queues them.
+ * A state change and its callback event are one commit, so no change goes without its event across
+ * a crash: PostgreSQL queues a row in the same transaction (a trigger on the history table); SQLite
+ * reads the events from the history itself, behind a cursor, and writes rows only for events that
+ * must wait or died (./sqlite/callback-cursor.ts). Sent events leave the queue; events the sender
+ * gave up on stay, `dead`, until an operator re-queues them.
  *
  * Order: an event is handed out only when no earlier `pending` event of the same message is left
  * (handed out or not), so a later state never overtakes an earlier one. A dead event does not hold

@@ -1,12 +1,16 @@
 /**
  * The callback queue's statements on SQLite (see ../callbacks.ts for what each call means, and
- * the seventh migration in ./migrations.ts for the table and the trigger that fills it).
- * Synchronous: the writes run inside a transaction their caller opens (the writer thread's batch,
- * or an immediate transaction of their own), the reads on the event loop's connection.
+ * migrations 7 and 8 in ./migrations.ts for the tables). Events come from two places: the history
+ * itself, read from a cursor (./callback-cursor.ts: most events, which never get a row), and the
+ * `callback_queue` rows written for the events that must wait (retries, an event behind an earlier
+ * one of its message, events re-queued by an operator) or died. A claim hands out due rows first,
+ * then new events. Synchronous: the writes run inside a transaction their caller opens (the writer
+ * thread's batch, or an immediate transaction of their own), the reads on the event loop's
+ * connection.
  *
- * A claim is two statements however many it takes (the UPDATE that leases them, one SELECT that
- * reads them from a JSON list of their seqs); a settlement is three (the sent deleted, the rest
- * updated from a JSON list, the next event of each finished message released).
+ * A claim of rows is two statements however many it takes (the UPDATE that leases them, one SELECT
+ * that reads them from a JSON list of their seqs); settling rows is three (the sent deleted, the
+ * rest updated from a JSON list, the next event of each finished message released).
  */
 import type Database from 'better-sqlite3';
 import {
@@ -25,6 +29,8 @@ import type {
   CallbackStats,
   QueuedCallback,
 } from '../callbacks.js';
+import { historyCallbacks, UNSENT_EVENTS } from './callback-cursor.js';
+import type { HeldEvents } from './callback-memory.js';
 
 export type CallbackRetryFilter = Omit<CallbackQuery, 'eventState' | 'afterSeq' | 'limit'>;
 
@@ -40,7 +46,53 @@ export interface SqliteCallbacks {
   anyPending(): boolean;
 }
 
-export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
+export function sqliteCallbacks(db: Database.Database, memory: HeldEvents): SqliteCallbacks {
+  const history = historyCallbacks(db, memory);
+  const claimRows = rowClaimStatements(db);
+  const settle = settleStatements(db);
+  const renew = renewStatement(db);
+  const deadForAccount = db.prepare<[string, string]>(
+    `UPDATE callback_queue SET state = 'dead', due_at = NULL, lease_owner = NULL, lease_until = NULL, last_error = ?
+     WHERE account = ? AND state = 'pending'`,
+  );
+  const switchOff = db.prepare<[number, string]>(
+    'UPDATE accounts SET callbacks_disabled_at = ? WHERE email = ? AND callbacks_disabled_at IS NULL',
+  );
+  return {
+    claim(claim) {
+      history.begin();
+      const limit = Math.max(0, Math.floor(claim.limit));
+      const rows = claimRows(claim, limit);
+      const events = rows.length < limit ? [...rows, ...history.claim(claim, limit - rows.length)] : rows;
+      // RETURNING gives no order, and the list is short: sorted here rather than by a temporary B-tree.
+      return events.sort((a, b) => a.seq - b.seq);
+    },
+    settle(owner, outcomes) {
+      if (outcomes.length === 0) return;
+      history.begin();
+      const { rows, finished } = history.settle(owner, outcomes);
+      settle(owner, rows, finished);
+    },
+    renew(owner, seqs, leaseUntil) {
+      const rows = history.renew(owner, seqs, leaseUntil);
+      if (rows.length > 0) renew(owner, rows, leaseUntil);
+    },
+    disable(account, at, reason) {
+      history.begin();
+      deadForAccount.run(reason, account);
+      history.dieUnread(account, reason);
+      switchOff.run(at, account);
+    },
+    hasten: hastenStatement(db),
+    retry: (filter, now) => retryDead(db, filter, now),
+    list: (query) => listQueued(db, query),
+    stats: statsStatement(db),
+    anyPending: anyPendingStatement(db),
+  };
+}
+
+/** Leases due queue rows (each message's earliest pending one) and reads their events. */
+function rowClaimStatements(db: Database.Database): (claim: CallbackClaim, limit: number) => CallbackEvent[] {
   type Lease = { owner: string; until: number; now: number; limit: number };
   const lease = db.prepare<[Lease], { seq: number }>(
     // Walks the due index in order and stops at the LIMIT: only due events are in it (a message's
@@ -61,48 +113,51 @@ export function sqliteCallbacks(db: Database.Database): SqliteCallbacks {
        JOIN accounts AS a ON a.email = o.account
      WHERE a.callback_url IS NOT NULL`,
   );
-  const settle = settleStatements(db);
-  const deadForAccount = db.prepare<[string, string]>(
-    `UPDATE callback_queue SET state = 'dead', due_at = NULL, lease_owner = NULL, lease_until = NULL, last_error = ?
-     WHERE account = ? AND state = 'pending'`,
-  );
-  const switchOff = db.prepare<[number, string]>(
-    'UPDATE accounts SET callbacks_disabled_at = ? WHERE email = ? AND callbacks_disabled_at IS NULL',
-  );
-  const stats = db.prepare<[], { pending: number; dead: number; oldest: number | null }>(
+  return (claim, limit) => {
+    const seqs = lease.all({ owner: claim.owner, until: claim.leaseUntil, now: claim.now, limit });
+    return seqs.length === 0 ? [] : read.all(JSON.stringify(seqs.map((row) => row.seq))).map(callbackEventFromRow);
+  };
+}
+
+/** An account with its receiver on: one probe of a partial index (empty for most services). */
+const ANY_RECEIVER = `EXISTS (SELECT 1 FROM accounts INDEXED BY accounts_callbacks
+                              WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL)`;
+/**
+ * Events not sent yet are counted up to this many: /metrics and /healthz count at every scrape,
+ * and a backlog behind a slow receiver is read from the history row by row. A deeper backlog
+ * counts as this many plus its queue rows (docs/status.md).
+ */
+export const UNSENT_COUNTED = 100_000;
+
+function statsStatement(db: Database.Database): SqliteCallbacks['stats'] {
+  const rows = db.prepare<[], { pending: number; dead: number; oldest: number | null }>(
     `SELECT (SELECT count(*) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS pending,
             (SELECT count(*) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'dead') AS dead,
             (SELECT min(queued_at) FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS oldest`,
   );
-  return {
-    claim(claim) {
-      const limit = Math.max(0, Math.floor(claim.limit));
-      const seqs = lease.all({ owner: claim.owner, until: claim.leaseUntil, now: claim.now, limit });
-      if (seqs.length === 0) return [];
-      // RETURNING gives no order, and the list is short: sorted here rather than by a temporary B-tree.
-      const rows = read.all(JSON.stringify(seqs.map((row) => row.seq)));
-      return rows.sort((a, b) => a.seq - b.seq).map(callbackEventFromRow);
-    },
-    settle,
-    renew: renewStatement(db),
-    disable(account, at, reason) {
-      deadForAccount.run(reason, account);
-      switchOff.run(at, account);
-    },
-    hasten: hastenStatement(db),
-    retry: (filter, now) => retryDead(db, filter, now),
-    list: (query) => listQueued(db, query),
-    stats() {
-      const row = stats.get() ?? { pending: 0, dead: 0, oldest: null };
-      return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
-    },
-    anyPending: anyPendingStatement(db),
+  const unsent = db.prepare<[], { pending: number; oldest: number | null }>(
+    `SELECT count(*) AS pending, min(at) AS oldest
+     FROM (SELECT e.at FROM ${UNSENT_EVENTS} AND ${ANY_RECEIVER} ORDER BY e.seq LIMIT ${UNSENT_COUNTED})`,
+  );
+  return () => {
+    const queued = rows.get() ?? { pending: 0, dead: 0, oldest: null };
+    const history = unsent.get() ?? { pending: 0, oldest: null };
+    const oldest = [queued.oldest, history.oldest].filter((at): at is number => at !== null);
+    return {
+      pending: queued.pending + history.pending,
+      dead: queued.dead,
+      oldestPendingAt: oldest.length === 0 ? null : Math.min(...oldest),
+    };
   };
 }
 
+/** A pending row, or, while an account has a receiver, history the sender has not read. */
 function anyPendingStatement(db: Database.Database): SqliteCallbacks['anyPending'] {
   const anyPending = db.prepare<[], { found: number }>(
-    `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending') AS found`,
+    `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending')
+            OR (${ANY_RECEIVER}
+                AND (SELECT coalesce(max(seq), 0) FROM outbox_events) > (SELECT settled FROM callback_cursor WHERE id = 1))
+            AS found`,
   );
   return () => anyPending.get()?.found === 1;
 }
@@ -128,7 +183,10 @@ function hastenStatement(db: Database.Database): SqliteCallbacks['hasten'] {
   return (account, now) => hasten.run({ account, now }).changes;
 }
 
-function settleStatements(db: Database.Database): SqliteCallbacks['settle'] {
+/** Settles queue rows; `finished` holds the messages already known to go on (events settled from the history). */
+function settleStatements(
+  db: Database.Database,
+): (owner: string, outcomes: readonly CallbackOutcome[], finished: Set<string>) => void {
   const sent = db.prepare<[string, string], { message_id: string }>(
     `DELETE FROM callback_queue WHERE lease_owner = ? AND seq IN (SELECT value FROM json_each(?))
      RETURNING message_id`,
@@ -149,13 +207,11 @@ function settleStatements(db: Database.Database): SqliteCallbacks['settle'] {
                    FROM json_each(?) AS j)
        AND due_at IS NULL`,
   );
-  return (owner, outcomes) => {
-    if (outcomes.length === 0) return;
+  return (owner, outcomes, finished) => {
     const done = outcomes.filter((o) => o.kind === 'sent').map((o) => o.seq);
     const changed = outcomes
       .filter((o) => o.kind !== 'sent')
       .map((o) => [o.seq, o.kind, o.kind === 'retry' ? o.nextAttemptAt : null, o.error]);
-    const finished = new Set<string>();
     if (done.length > 0) for (const row of sent.all(owner, JSON.stringify(done))) finished.add(row.message_id);
     if (changed.length > 0) {
       for (const row of others.all({ owner, list: JSON.stringify(changed) }))
@@ -165,11 +221,12 @@ function settleStatements(db: Database.Database): SqliteCallbacks['settle'] {
   };
 }
 
-function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>) {
+/** The filters as a WHERE clause on `q`, whose event state is the column `eventState`. */
+function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>, eventState: string) {
   const clauses: string[] = [];
   const values: Array<string | number> = [];
   if (query.eventState !== undefined) {
-    clauses.push('q.state = ?');
+    clauses.push(`${eventState} = ?`);
     values.push(query.eventState);
   }
   if (query.account !== undefined) {
@@ -187,12 +244,21 @@ function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' |
   return { sql: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, values };
 }
 
+/** The queue rows and the events not sent yet from the history (pending, no try yet), oldest first. */
 function listQueued(db: Database.Database, query: CallbackQuery): QueuedCallback[] {
-  const { sql, values } = whereOf(query);
+  const { sql, values } = whereOf(query, 'q.event_state');
   return db
     .prepare<unknown[], QueuedCallbackColumns>(
-      `SELECT ${QUEUED_CALLBACK_COLUMNS} FROM callback_queue AS q JOIN outbox_events AS e ON e.seq = q.seq
-       ${sql} ORDER BY q.seq LIMIT ?`,
+      `SELECT * FROM (
+         SELECT ${QUEUED_CALLBACK_COLUMNS} FROM callback_queue AS q JOIN outbox_events AS e ON e.seq = q.seq
+         UNION ALL
+         SELECT e.seq, e.message_id, o.account, e.state, 'pending', e.at, 0,
+                CASE WHEN EXISTS (SELECT 1 FROM callback_queue AS p INDEXED BY callback_queue_message
+                                  WHERE p.message_id = e.message_id AND p.state = 'pending')
+                     THEN NULL ELSE e.at END,
+                NULL
+         FROM ${UNSENT_EVENTS}
+       ) AS q ${sql} ORDER BY q.seq LIMIT ?`,
     )
     .all(...values, Math.max(0, Math.floor(query.limit)))
     .map(queuedCallbackFromRow);
@@ -204,7 +270,7 @@ function listQueued(db: Database.Database, query: CallbackQuery): QueuedCallback
  * events of its message that were not handed out yet.
  */
 function retryDead(db: Database.Database, filter: CallbackRetryFilter, now: number): number {
-  const { sql, values } = whereOf({ ...filter, eventState: 'dead' });
+  const { sql, values } = whereOf({ ...filter, eventState: 'dead' }, 'q.state');
   const requeued = db
     .prepare<unknown[], { message_id: string }>(
       `UPDATE callback_queue AS q SET state = 'pending', tries = 0, queued_at = ?, due_at = NULL, last_error = NULL

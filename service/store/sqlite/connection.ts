@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { StorageError } from '../../errors.js';
 import { sqliteAccounts, type SqliteAccounts } from './accounts.js';
 import { sqliteCallbacks, type SqliteCallbacks } from './callbacks.js';
+import { HeldEvents } from './callback-memory.js';
 import { sqliteDelivery, type SqliteDelivery } from './delivery.js';
 import { type Durability, type OpenOptions, openDatabase, toStorageError } from './open.js';
 import { isAcceptance, runWriteOp, WRITE_FAILURE, type WriteOp } from './write-ops.js';
@@ -35,7 +36,7 @@ export interface ConnectionOptions extends OpenOptions {
   readonly deliveryDurability?: Durability;
 }
 
-function connect(options: OpenOptions): Connection {
+function connect(options: OpenOptions, callbackMemory: HeldEvents): Connection {
   const db = openDatabase(options);
   const insert = db.prepare(OUTBOX_INSERT);
   const insertRows = (rows: readonly InsertRow[]): void => {
@@ -50,7 +51,7 @@ function connect(options: OpenOptions): Connection {
     outbox: sqliteOutbox(db),
     queries: sqliteOutboxQueries(db),
     delivery: sqliteDelivery(db),
-    callbacks: sqliteCallbacks(db),
+    callbacks: sqliteCallbacks(db, callbackMemory),
   };
 }
 
@@ -86,9 +87,11 @@ export class SqliteConnection {
   private readonly deliverySync: 'FULL' | 'NORMAL';
   /** What `writeTogether` last set on a connection (a reopened one starts from the opening value). */
   private readonly synchronousOf = new WeakMap<Database.Database, 'FULL' | 'NORMAL'>();
+  /** The callback sender's events in flight: a reopened connection keeps them (./callback-cursor.ts). */
+  private readonly callbackMemory = new HeldEvents();
 
   constructor(private readonly options: ConnectionOptions) {
-    this.conn = connect(options);
+    this.conn = connect(options, this.callbackMemory);
     this.acceptSync = options.durability === 'normal' ? 'NORMAL' : 'FULL';
     this.deliverySync = options.deliveryDurability === 'full' ? 'FULL' : 'NORMAL';
   }
@@ -102,7 +105,7 @@ export class SqliteConnection {
     try {
       if (this.reopen) {
         if (this.conn.db.open) this.conn.db.close();
-        this.conn = connect(this.options);
+        this.conn = connect(this.options, this.callbackMemory);
         this.reopen = false;
       }
       return work(this.conn);

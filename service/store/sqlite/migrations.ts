@@ -200,6 +200,77 @@ export const MIGRATIONS: readonly string[] = [
        last_error = 'the account''s callbacks were switched off'
      WHERE account = NEW.email AND state = 'pending';
    END;`,
+
+  // Callbacks without a queue row per state change: the sender reads the history itself, from a
+  // cursor (./callback-cursor.ts), and a row is written only for an event that must wait (a retry,
+  // one held behind an earlier event of its message) or died. The row per change cost delivery a
+  // sixth of its rate. So the cursor can trust the history's order, a seq is never used twice:
+  // AUTOINCREMENT, where a plain rowid reuses the highest seq once retention deleted it (which
+  // would also give a new event an old webhook-id). `callbacks_since`: the history seq from which
+  // an account's changes are told (set when its receiver is switched on), as the old trigger
+  // queued only changes made while it was on. The switch-off trigger also makes dead rows of the
+  // account's events the sender has not read yet, as it did of their queue rows. With no other
+  // receiver on, switching one on moves the cursor to the end of the history: nothing before it
+  // is wanted, and the sender need not read through it.
+  `CREATE TABLE outbox_events_v8 (
+     seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+     message_id TEXT NOT NULL,
+     at         INTEGER NOT NULL,
+     state      TEXT NOT NULL,
+     attempt    INTEGER NOT NULL,
+     route      TEXT,
+     smsc_id    TEXT,
+     code       TEXT,
+     text       TEXT
+   ) STRICT;
+   INSERT INTO outbox_events_v8 (seq, message_id, at, state, attempt, route, smsc_id, code, text)
+     SELECT seq, message_id, at, state, attempt, route, smsc_id, code, text FROM outbox_events;
+   DROP TABLE outbox_events;
+   ALTER TABLE outbox_events_v8 RENAME TO outbox_events;
+   CREATE INDEX outbox_events_message ON outbox_events (message_id, seq);
+   ALTER TABLE accounts ADD COLUMN callbacks_since INTEGER NOT NULL DEFAULT 0;
+   UPDATE accounts SET callbacks_since = (SELECT coalesce(max(seq), 0) FROM outbox_events);
+   CREATE TABLE callback_cursor (
+     id      INTEGER PRIMARY KEY CHECK (id = 1),
+     scanned INTEGER NOT NULL,   -- every event up to here was handed out, queued as a row, or not wanted
+     settled INTEGER NOT NULL,   -- every event up to here was sent or queued as a row (≤ scanned)
+     turn    INTEGER NOT NULL    -- bumped by each sender call: tells the sender which of its calls committed
+   ) STRICT;
+   INSERT INTO callback_cursor (id, scanned, settled, turn)
+     SELECT 1, coalesce(max(seq), 0), coalesce(max(seq), 0), 0 FROM outbox_events;
+   CREATE TRIGGER callbacks_switched_on AFTER UPDATE OF callback_url, callbacks_disabled_at ON accounts
+   WHEN NEW.callback_url IS NOT NULL AND NEW.callbacks_disabled_at IS NULL
+    AND (OLD.callback_url IS NULL OR OLD.callbacks_disabled_at IS NOT NULL)
+   BEGIN
+     UPDATE accounts SET callbacks_since = (SELECT coalesce(max(seq), 0) FROM outbox_events) WHERE email = NEW.email;
+     UPDATE callback_cursor SET scanned = max(scanned, (SELECT coalesce(max(seq), 0) FROM outbox_events)),
+                                settled = max(settled, (SELECT coalesce(max(seq), 0) FROM outbox_events))
+     WHERE NOT EXISTS (SELECT 1 FROM accounts INDEXED BY accounts_callbacks
+                       WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL AND email != NEW.email);
+   END;
+   CREATE TRIGGER callbacks_added AFTER INSERT ON accounts
+   WHEN NEW.callback_url IS NOT NULL AND NEW.callbacks_disabled_at IS NULL
+   BEGIN
+     UPDATE accounts SET callbacks_since = (SELECT coalesce(max(seq), 0) FROM outbox_events) WHERE email = NEW.email;
+     UPDATE callback_cursor SET scanned = max(scanned, (SELECT coalesce(max(seq), 0) FROM outbox_events)),
+                                settled = max(settled, (SELECT coalesce(max(seq), 0) FROM outbox_events))
+     WHERE NOT EXISTS (SELECT 1 FROM accounts INDEXED BY accounts_callbacks
+                       WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL AND email != NEW.email);
+   END;
+   DROP TRIGGER callback_queue_stopped;
+   CREATE TRIGGER callback_queue_stopped AFTER UPDATE OF callback_url, callbacks_disabled_at ON accounts
+   WHEN (NEW.callback_url IS NULL OR NEW.callbacks_disabled_at IS NOT NULL)
+    AND OLD.callback_url IS NOT NULL AND OLD.callbacks_disabled_at IS NULL
+   BEGIN
+     UPDATE callback_queue SET state = 'dead', due_at = NULL, lease_owner = NULL, lease_until = NULL,
+       last_error = 'the account''s callbacks were switched off'
+     WHERE account = NEW.email AND state = 'pending';
+     INSERT INTO callback_queue (seq, message_id, account, queued_at, state, last_error)
+     SELECT e.seq, e.message_id, o.account, e.at, 'dead', 'the account''s callbacks were switched off'
+     FROM outbox_events AS e JOIN outbox AS o ON o.id = e.message_id
+     WHERE e.seq > (SELECT scanned FROM callback_cursor) AND e.seq > OLD.callbacks_since AND o.account = NEW.email
+     ON CONFLICT (seq) DO NOTHING;
+   END;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

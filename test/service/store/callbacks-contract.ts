@@ -115,11 +115,12 @@ export function describeCallbacks(factory: StoreFactory): void {
 
     it('queues nothing for a change that was rolled back', () =>
       using(factory, async (t, callbacks) => {
-        if (t.rolledBack === undefined) throw new Error('the factory must give rolledBack');
+        if (t.rolledBack === undefined || t.pendingCallbacksSql === undefined)
+          throw new Error('the factory must give rolledBack and pendingCallbacksSql');
         const a = (await t.store.enqueue(message(ALICE))).id;
         const inside = await t.rolledBack(
           `INSERT INTO outbox_events (message_id, at, state, attempt, route) VALUES ('${a}', ${T0}, 'sending', 1, 'smsc')`,
-          'SELECT count(*) AS n FROM callback_queue',
+          t.pendingCallbacksSql,
         );
         // Queued inside the transaction, gone with it.
         expect(inside).toBe(1);
@@ -260,10 +261,15 @@ export function describeCallbacks(factory: StoreFactory): void {
         await store.updateAccount(ALICE, { callbackUrl: URL_A, callbacksDisabledAt: null });
         const b = (await store.enqueue(message(ALICE))).id;
         await claimMessages(store, T0 + 500);
-        expect(shape(await callbacks.claimCallbacks(claim()))).toEqual([[b, 'sending', 'queued', 0]]);
-        // Removing the URL kills what is pending.
+        const [inFlight] = await callbacks.claimCallbacks(claim());
+        expect(shape([inFlight!])).toEqual([[b, 'sending', 'queued', 0]]);
+        // Removing the URL kills what is pending; an event in flight dies when its try fails.
         await store.updateAccount(ALICE, { callbackUrl: null });
+        await callbacks.settleCallbacks('sender-a', [
+          { seq: inFlight!.seq, kind: 'retry', nextAttemptAt: T0 + 20_000, error: 'HTTP 503' },
+        ]);
         expect(await callbacks.callbackStats()).toMatchObject({ pending: 0, dead: 3 });
+        expect(await callbacks.claimCallbacks(claim({ now: T0 + 30_000 }))).toEqual([]);
       }));
 
     it('re-queues dead events by filter with a fresh budget, each message in order', () =>

@@ -23,6 +23,8 @@ export interface StoreUnderTest {
    * (as `n`) inside it, and rolls back: what a change that failed before its commit leaves.
    */
   rolledBack?(statements: string, count: string): Promise<number>;
+  /** SQL that counts, as `n`, the callback events waiting to be sent (each store keeps them its own way). */
+  readonly pendingCallbacksSql?: string;
 }
 
 export interface StoreFactory {

@@ -42,6 +42,7 @@ describeStore('postgres', {
       store,
       another: (more = {}) => openStore({ ...more, db: url, poolSize: 4 }),
       dispose: () => store.close(),
+      pendingCallbacksSql: `SELECT count(*) AS n FROM callback_queue WHERE state = 'pending'`,
       async rolledBack(statements, count) {
         const client = await (store as PostgresStore).pool.connect();
         try {

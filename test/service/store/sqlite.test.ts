@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
+import { UNSENT_EVENTS } from '../../../service/store/sqlite/callback-cursor.js';
 import { describeStore } from './contract.js';
+
+/** Events read from the history and not sent, with the queue rows of those that wait. */
+const PENDING_CALLBACKS = `SELECT (SELECT count(*) FROM ${UNSENT_EVENTS})
+  + (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS n`;
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +24,7 @@ describeStore('sqlite', {
       another: async (more = {}) => openSqliteStore({ ...more, path }),
       dispose: () => store.close(),
       rolledBack: async (statements, count) => rolledBack(store, statements, count),
+      pendingCallbacksSql: PENDING_CALLBACKS,
     };
   },
 });
@@ -33,6 +39,7 @@ describeStore('sqlite, writer thread', {
       another: async (more = {}) => openSqliteStore({ ...more, path, writerThread: true }),
       dispose: () => store.close(),
       rolledBack: async (statements, count) => rolledBack(store, statements, count),
+      pendingCallbacksSql: PENDING_CALLBACKS,
     };
   },
 });
