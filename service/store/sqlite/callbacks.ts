@@ -123,11 +123,11 @@ function rowClaimStatements(db: Database.Database): (claim: CallbackClaim, limit
 const ANY_RECEIVER = `EXISTS (SELECT 1 FROM accounts INDEXED BY accounts_callbacks
                               WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL)`;
 /**
- * Events not sent yet are counted up to this many: /metrics and /healthz count at every scrape,
- * and a backlog behind a slow receiver is read from the history row by row. A deeper backlog
- * counts as this many plus its queue rows (docs/status.md).
+ * Events not sent yet are counted up to this many: /metrics and /healthz count at every scrape, on
+ * the event loop, and a backlog behind a slow receiver is read from the history row by row (a few
+ * µs each). A deeper backlog counts as this many plus its queue rows (docs/status.md).
  */
-export const UNSENT_COUNTED = 100_000;
+export const UNSENT_COUNTED = 10_000;
 
 function statsStatement(db: Database.Database): SqliteCallbacks['stats'] {
   const rows = db.prepare<[], { pending: number; dead: number; oldest: number | null }>(
@@ -221,12 +221,11 @@ function settleStatements(
   };
 }
 
-/** The filters as a WHERE clause on `q`, whose event state is the column `eventState`. */
-function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>, eventState: string) {
+function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>) {
   const clauses: string[] = [];
   const values: Array<string | number> = [];
   if (query.eventState !== undefined) {
-    clauses.push(`${eventState} = ?`);
+    clauses.push('q.state = ?');
     values.push(query.eventState);
   }
   if (query.account !== undefined) {
@@ -244,24 +243,55 @@ function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' |
   return { sql: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, values };
 }
 
-/** The queue rows and the events not sent yet from the history (pending, no try yet), oldest first. */
+/**
+ * The queue rows and the events not sent yet from the history (pending, no try yet), oldest first.
+ * Two reads, each in seq order up to the limit, merged here: a UNION ALL under one ORDER BY was
+ * sorted whole, every row of both read for the first few.
+ */
 function listQueued(db: Database.Database, query: CallbackQuery): QueuedCallback[] {
-  const { sql, values } = whereOf(query, 'q.event_state');
-  return db
+  const limit = Math.max(0, Math.floor(query.limit));
+  const queued = whereOf(query);
+  const rows = db
     .prepare<unknown[], QueuedCallbackColumns>(
-      `SELECT * FROM (
-         SELECT ${QUEUED_CALLBACK_COLUMNS} FROM callback_queue AS q JOIN outbox_events AS e ON e.seq = q.seq
-         UNION ALL
-         SELECT e.seq, e.message_id, o.account, e.state, 'pending', e.at, 0,
-                CASE WHEN EXISTS (SELECT 1 FROM callback_queue AS p INDEXED BY callback_queue_message
-                                  WHERE p.message_id = e.message_id AND p.state = 'pending')
-                     THEN NULL ELSE e.at END,
-                NULL
-         FROM ${UNSENT_EVENTS}
-       ) AS q ${sql} ORDER BY q.seq LIMIT ?`,
+      `SELECT ${QUEUED_CALLBACK_COLUMNS} FROM callback_queue AS q JOIN outbox_events AS e ON e.seq = q.seq
+       ${queued.sql} ORDER BY q.seq LIMIT ?`,
     )
-    .all(...values, Math.max(0, Math.floor(query.limit)))
+    .all(...queued.values, limit);
+  if (query.eventState === 'dead') return rows.map(queuedCallbackFromRow);
+  const unsent = unsentFilter(query);
+  const fromHistory = db
+    .prepare<unknown[], QueuedCallbackColumns>(
+      `SELECT e.seq, e.message_id, o.account, e.state, 'pending' AS event_state, e.at AS queued_at, 0 AS tries,
+              CASE WHEN EXISTS (SELECT 1 FROM callback_queue AS p INDEXED BY callback_queue_message
+                                WHERE p.message_id = e.message_id AND p.state = 'pending')
+                   THEN NULL ELSE e.at END AS due_at,
+              NULL AS last_error
+       FROM ${UNSENT_EVENTS} ${unsent.sql} ORDER BY e.seq LIMIT ?`,
+    )
+    .all(...unsent.values, limit);
+  return [...rows, ...fromHistory]
+    .sort((a, b) => a.seq - b.seq)
+    .slice(0, limit)
     .map(queuedCallbackFromRow);
+}
+
+/** The filters as more conditions on UNSENT_EVENTS (`e`, `o`). */
+function unsentFilter(query: CallbackQuery): { sql: string; values: Array<string | number> } {
+  const clauses: string[] = [];
+  const values: Array<string | number> = [];
+  if (query.account !== undefined) {
+    clauses.push('o.account = ?');
+    values.push(query.account);
+  }
+  if (query.messageId !== undefined) {
+    clauses.push('e.message_id = ?');
+    values.push(query.messageId);
+  }
+  if (query.afterSeq !== undefined) {
+    clauses.push('e.seq > ?');
+    values.push(query.afterSeq);
+  }
+  return { sql: clauses.map((clause) => `AND ${clause}`).join(' '), values };
 }
 
 /**
@@ -270,7 +300,7 @@ function listQueued(db: Database.Database, query: CallbackQuery): QueuedCallback
  * events of its message that were not handed out yet.
  */
 function retryDead(db: Database.Database, filter: CallbackRetryFilter, now: number): number {
-  const { sql, values } = whereOf({ ...filter, eventState: 'dead' }, 'q.state');
+  const { sql, values } = whereOf({ ...filter, eventState: 'dead' });
   const requeued = db
     .prepare<unknown[], { message_id: string }>(
       `UPDATE callback_queue AS q SET state = 'pending', tries = 0, queued_at = ?, due_at = NULL, last_error = NULL

@@ -208,10 +208,11 @@ export const MIGRATIONS: readonly string[] = [
   // AUTOINCREMENT, where a plain rowid reuses the highest seq once retention deleted it (which
   // would also give a new event an old webhook-id). `callbacks_since`: the history seq from which
   // an account's changes are told (set when its receiver is switched on), as the old trigger
-  // queued only changes made while it was on. The switch-off trigger also makes dead rows of the
-  // account's events the sender has not read yet, as it did of their queue rows. With no other
-  // receiver on, switching one on moves the cursor to the end of the history: nothing before it
-  // is wanted, and the sender need not read through it.
+  // queued only changes made while it was on. `smskit callbacks --state` lists rows by state in
+  // seq order (now that rows are few, an index more costs little). The switch-off trigger also
+  // makes dead rows of the account's events the sender has not read yet, as it did of their queue
+  // rows. With no other receiver on, switching one on moves the cursor to the end of the history:
+  // nothing before it is wanted, and the sender need not read through it.
   `CREATE TABLE outbox_events_v8 (
      seq        INTEGER PRIMARY KEY AUTOINCREMENT,
      message_id TEXT NOT NULL,
@@ -228,6 +229,7 @@ export const MIGRATIONS: readonly string[] = [
    DROP TABLE outbox_events;
    ALTER TABLE outbox_events_v8 RENAME TO outbox_events;
    CREATE INDEX outbox_events_message ON outbox_events (message_id, seq);
+   CREATE INDEX callback_queue_listing ON callback_queue (state, seq);
    ALTER TABLE accounts ADD COLUMN callbacks_since INTEGER NOT NULL DEFAULT 0;
    UPDATE accounts SET callbacks_since = (SELECT coalesce(max(seq), 0) FROM outbox_events);
    CREATE TABLE callback_cursor (

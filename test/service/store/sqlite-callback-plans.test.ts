@@ -155,6 +155,17 @@ describe('SQLite callback queue: no statement reads a whole table', () => {
     expect(sql.flatMap(wholeTableScans)).toEqual([]);
   });
 
+  it('the listing (smskit callbacks, and each look of --follow)', async () => {
+    const sql = await statementsOf(async () => {
+      const listed = await store.callbacks.listCallbacks({ limit: 5 });
+      expect(listed.map((e) => e.eventState)).toEqual(Array(5).fill('pending'));
+      await store.callbacks.listCallbacks({ account: ACCOUNT, afterSeq: 100, limit: 5 });
+      await store.callbacks.listCallbacks({ eventState: 'dead', limit: 5 });
+    });
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.flatMap(wholeTableScans)).toEqual([]);
+  });
+
   it('the look for a pending event (serve, until its sender thread starts)', async () => {
     let pending = false;
     const sql = await statementsOf(async () => {
