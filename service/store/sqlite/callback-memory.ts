@@ -44,6 +44,7 @@ interface Snapshot {
   readonly turn: number;
   readonly handed: Map<number, Handed>;
   readonly waiting: Map<string, Waiting[]>;
+  readonly resumed: boolean;
 }
 
 export class HeldEvents {
@@ -52,7 +53,10 @@ export class HeldEvents {
   private waiting = new Map<string, Waiting[]>();
   private waitingCount = 0;
   private readonly snapshots: Snapshot[] = [];
-  /** Whether this process made a call yet: its first sends again what a previous process left in flight. */
+  /**
+   * Whether a call of this process committed its start: the first sends again what a previous
+   * process left in flight (set by the caller after `beginTurn`, so a rollback clears it again).
+   */
   resumed = false;
 
   get waitingSize(): number {
@@ -66,6 +70,7 @@ export class HeldEvents {
       const before = this.snapshots[firstLost]!;
       this.handed = before.handed;
       this.waiting = before.waiting;
+      this.resumed = before.resumed;
       this.waitingCount = [...this.waiting.values()].reduce((n, list) => n + list.length, 0);
       this.snapshots.length = firstLost;
     }
@@ -75,6 +80,7 @@ export class HeldEvents {
       turn,
       handed: new Map([...this.handed].map(([seq, event]) => [seq, { ...event }])),
       waiting: new Map([...this.waiting].map(([messageId, list]) => [messageId, [...list]])),
+      resumed: this.resumed,
     });
   }
 

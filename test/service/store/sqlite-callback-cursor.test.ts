@@ -134,6 +134,22 @@ describe('SQLite callbacks read from the history', () => {
     }
   });
 
+  it('a process whose first call rolled back still sends again what the last one had in flight', async () => {
+    const path = join(dir, `cursor-${files++}.db`);
+    const first = await freshStore(path);
+    const ids = await sendingEvents(first, ALICE, 2);
+    await first.callbacks.claimCallbacks(claim());
+    await first.close();
+    const second = openSqliteStore({ path });
+    try {
+      await rolledBack(second, () => second.callbacks.claimCallbacks(claim({ owner: 'after' })));
+      const resent = await second.callbacks.claimCallbacks(claim({ owner: 'after' }));
+      expect(resent.map((e) => e.messageId)).toEqual(ids);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('never gives a seq twice, even after the newest history row is deleted', async () => {
     const store = await freshStore();
     try {
