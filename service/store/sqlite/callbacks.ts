@@ -221,25 +221,36 @@ function settleStatements(
   };
 }
 
-function whereOf(query: CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>) {
+type Filter = CallbackRetryFilter & Pick<CallbackQuery, 'eventState' | 'afterSeq'>;
+/** Where each filter is, in the statement it is added to. */
+type FilterColumns = Readonly<Record<'account' | 'messageId' | 'seq', string>> & { readonly eventState?: string };
+const QUEUE_COLUMNS: FilterColumns = {
+  eventState: 'q.state',
+  account: 'q.account',
+  messageId: 'q.message_id',
+  seq: 'q.seq',
+};
+/** In UNSENT_EVENTS every event is pending, so the event state is no column there. */
+const UNSENT_COLUMNS: FilterColumns = { account: 'o.account', messageId: 'e.message_id', seq: 'e.seq' };
+
+/** The filters as conditions on `columns`, joined by AND, with their values in order. */
+function conditionsOf(query: Filter, columns: FilterColumns): { clauses: string[]; values: Array<string | number> } {
   const clauses: string[] = [];
   const values: Array<string | number> = [];
-  if (query.eventState !== undefined) {
-    clauses.push('q.state = ?');
-    values.push(query.eventState);
-  }
-  if (query.account !== undefined) {
-    clauses.push('q.account = ?');
-    values.push(query.account);
-  }
-  if (query.messageId !== undefined) {
-    clauses.push('q.message_id = ?');
-    values.push(query.messageId);
-  }
-  if (query.afterSeq !== undefined) {
-    clauses.push('q.seq > ?');
-    values.push(query.afterSeq);
-  }
+  const add = (column: string | undefined, operator: string, value: string | number | undefined) => {
+    if (column === undefined || value === undefined) return;
+    clauses.push(`${column} ${operator} ?`);
+    values.push(value);
+  };
+  add(columns.eventState, '=', query.eventState);
+  add(columns.account, '=', query.account);
+  add(columns.messageId, '=', query.messageId);
+  add(columns.seq, '>', query.afterSeq);
+  return { clauses, values };
+}
+
+function whereOf(query: Filter) {
+  const { clauses, values } = conditionsOf(query, QUEUE_COLUMNS);
   return { sql: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, values };
 }
 
@@ -277,20 +288,7 @@ function listQueued(db: Database.Database, query: CallbackQuery): QueuedCallback
 
 /** The filters as more conditions on UNSENT_EVENTS (`e`, `o`). */
 function unsentFilter(query: CallbackQuery): { sql: string; values: Array<string | number> } {
-  const clauses: string[] = [];
-  const values: Array<string | number> = [];
-  if (query.account !== undefined) {
-    clauses.push('o.account = ?');
-    values.push(query.account);
-  }
-  if (query.messageId !== undefined) {
-    clauses.push('e.message_id = ?');
-    values.push(query.messageId);
-  }
-  if (query.afterSeq !== undefined) {
-    clauses.push('e.seq > ?');
-    values.push(query.afterSeq);
-  }
+  const { clauses, values } = conditionsOf(query, UNSENT_COLUMNS);
   return { sql: clauses.map((clause) => `AND ${clause}`).join(' '), values };
 }
 

@@ -16,7 +16,8 @@ const BOB = 'bob@example.com';
 const URL_A = 'https://hooks.example.com/sms';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-const message = (account: string, smsto = '+14155550123'): NewMessage => ({
+/** A message of `account` (the callback tests' own: its text must never reach a callback). */
+export const message = (account: string, smsto = '+14155550123'): NewMessage => ({
   account,
   keyword: 'ACME',
   smsto,

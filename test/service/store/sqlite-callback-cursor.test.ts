@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallbackClaim } from '../../../service/store/callbacks.js';
 import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
-import type { NewMessage } from '../../../service/store/records.js';
+import { message } from './callbacks-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-callback-cursor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,17 +21,6 @@ let files = 0;
 const T0 = 1_800_000_000_000;
 const ALICE = 'alice@example.com';
 const BOB = 'bob@example.com';
-
-const message = (account: string): NewMessage => ({
-  account,
-  keyword: 'ACME',
-  smsto: '+14155550123',
-  carrierCode: 'att',
-  encoding: 'gsm7',
-  segments: 1,
-  port: null,
-  smsmsg: 'cursor',
-});
 
 const claim = (over: Partial<CallbackClaim> = {}): CallbackClaim => ({
   owner: 'sender',
