@@ -1,7 +1,8 @@
 /**
  * The event loop's side of the callback sender's thread (./sender-thread.ts): from start() on it
- * looks for a pending event at the sender's idle pace and starts the thread at the first one (a
- * service whose accounts have no receiver never pays for a thread), runs the store calls the
+ * asks the store at the sender's idle pace whether a sender is needed (an event pending, or an
+ * account with a receiver) and starts the thread at the first yes (a service whose accounts have
+ * no receiver never pays for a thread), runs the store calls the
  * thread posts on the service's store, keeps its latest stats for /metrics and /healthz, and on
  * close() lets it settle what it holds before the store closes. A thread that stops unexpectedly
  * is logged and started again after a second: the events it held come back when their leases
@@ -15,7 +16,7 @@ import type { CallbackSender, CallbackSenderStats, SenderStore } from './sender.
 import type { FromThread, SenderThreadData, ToThread } from './thread-protocol.js';
 
 export interface CallbackThreadOptions {
-  readonly store: SenderStore & Pick<CallbackStore, 'hasPendingCallbacks'>;
+  readonly store: SenderStore & Pick<CallbackStore, 'callbackSenderNeeded'>;
   readonly settings?: CallbackSettingsInput;
   readonly log?: (line: string) => void;
 }
@@ -51,7 +52,7 @@ class SenderThread {
   private closing: Promise<void> | undefined;
   private restart: NodeJS.Timeout | undefined;
   private started = false;
-  /** The next look for a pending event, while there is no thread. */
+  /** The next look whether a sender is needed, while there is no thread. */
   private look: NodeJS.Timeout | undefined;
   /** A look failed and was logged: the next failure is not, until one succeeds. */
   private lookFailed = false;
@@ -73,10 +74,10 @@ class SenderThread {
   private lookForEvents(): void {
     this.look = undefined;
     if (this.worker !== undefined || this.closing !== undefined) return;
-    this.options.store.hasPendingCallbacks().then(
-      (pending) => {
+    this.options.store.callbackSenderNeeded().then(
+      (needed) => {
         this.lookFailed = false;
-        if (pending) this.startThread();
+        if (needed) this.startThread();
         else this.lookAgain();
       },
       (error: unknown) => {

@@ -43,7 +43,9 @@ const HASTEN = `UPDATE callback_queue SET due_at = $2
   WHERE account = $1 AND state = 'pending' AND due_at > $2 AND lease_owner IS NULL`;
 const SETTLE = 'SELECT smskit_settle_callbacks($1, $2::bigint[], $3::text[], $4::bigint[], $5::text[])';
 
-const ANY_PENDING = `SELECT EXISTS (SELECT 1 FROM callback_queue WHERE state = 'pending') AS found`;
+/** A pending event, or an account with its receiver on (see CallbackStore.callbackSenderNeeded). */
+const SENDER_NEEDED = `SELECT EXISTS (SELECT 1 FROM callback_queue WHERE state = 'pending')
+  OR EXISTS (SELECT 1 FROM accounts WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL) AS found`;
 
 export const STATS = `SELECT (SELECT count(*) FROM callback_queue WHERE state = 'pending') AS pending,
   (SELECT count(*) FROM callback_queue WHERE state = 'dead') AS dead,
@@ -107,12 +109,12 @@ export function postgresCallbacks(pool: Pool, reads: Queryable): CallbackStore {
       const row = rows[0] ?? { pending: 0, dead: 0, oldest: null };
       return { pending: row.pending, dead: row.dead, oldestPendingAt: row.oldest };
     },
-    hasPendingCallbacks: () => hasPending(reads),
+    callbackSenderNeeded: () => senderNeeded(reads),
   };
 }
 
-async function hasPending(reads: Queryable): Promise<boolean> {
-  const { rows } = await reads.query<{ found: boolean }>(ANY_PENDING);
+async function senderNeeded(reads: Queryable): Promise<boolean> {
+  const { rows } = await reads.query<{ found: boolean }>(SENDER_NEEDED);
   return rows[0]?.found === true;
 }
 

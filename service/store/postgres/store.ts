@@ -242,6 +242,6 @@ function postgresCallbackStore(callbacks: CallbackStore, call: Call): CallbackSt
     retryCallbacks: (filter, now) => call('cannot re-queue callbacks', () => callbacks.retryCallbacks(filter, now)),
     listCallbacks: (query) => call('cannot list callbacks', () => callbacks.listCallbacks(query)),
     callbackStats: () => call('cannot count callbacks', () => callbacks.callbackStats()),
-    hasPendingCallbacks: () => call('cannot look for queued callbacks', () => callbacks.hasPendingCallbacks()),
+    callbackSenderNeeded: () => call('cannot look for queued callbacks', () => callbacks.callbackSenderNeeded()),
   };
 }

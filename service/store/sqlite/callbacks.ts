@@ -43,7 +43,7 @@ export interface SqliteCallbacks {
   retry(filter: CallbackRetryFilter, now: number): number;
   list(query: CallbackQuery): QueuedCallback[];
   stats(): CallbackStats;
-  anyPending(): boolean;
+  senderNeeded(): boolean;
 }
 
 export function sqliteCallbacks(db: Database.Database, memory: HeldEvents): SqliteCallbacks {
@@ -87,7 +87,7 @@ export function sqliteCallbacks(db: Database.Database, memory: HeldEvents): Sqli
     retry: (filter, now) => retryDead(db, filter, now),
     list: (query) => listQueued(db, query),
     stats: statsStatement(db),
-    anyPending: anyPendingStatement(db),
+    senderNeeded: senderNeededStatement(db),
   };
 }
 
@@ -151,15 +151,13 @@ function statsStatement(db: Database.Database): SqliteCallbacks['stats'] {
   };
 }
 
-/** A pending row, or, while an account has a receiver, history the sender has not read. */
-function anyPendingStatement(db: Database.Database): SqliteCallbacks['anyPending'] {
-  const anyPending = db.prepare<[], { found: number }>(
+/** A pending row, or an account with its receiver on (its events come from the history). */
+function senderNeededStatement(db: Database.Database): SqliteCallbacks['senderNeeded'] {
+  const needed = db.prepare<[], { found: number }>(
     `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending')
-            OR (${ANY_RECEIVER}
-                AND (SELECT coalesce(max(seq), 0) FROM outbox_events) > (SELECT settled FROM callback_cursor WHERE id = 1))
-            AS found`,
+            OR ${ANY_RECEIVER} AS found`,
   );
-  return () => anyPending.get()?.found === 1;
+  return () => needed.get()?.found === 1;
 }
 
 function renewStatement(db: Database.Database): SqliteCallbacks['renew'] {

@@ -143,7 +143,7 @@ function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter 
     retryCallbacks: (filter, now) => write('retryCallbacks', filter, now),
     listCallbacks: (query) => read('cannot list callbacks', (c) => c.callbacks.list(query)),
     callbackStats: () => read('cannot count callbacks', (c) => c.callbacks.stats()),
-    hasPendingCallbacks: () => read('cannot look for queued callbacks', (c) => c.callbacks.anyPending()),
+    callbackSenderNeeded: () => read('cannot look for queued callbacks', (c) => c.callbacks.senderNeeded()),
   };
 }
 

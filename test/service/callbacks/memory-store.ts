@@ -199,7 +199,7 @@ export function memoryCallbackStore(clock: () => number = Date.now): MemoryCallb
         }
       return count;
     },
-    async hasPendingCallbacks(): Promise<boolean> {
+    async callbackSenderNeeded(): Promise<boolean> {
       return [...rows.values()].some((r) => r.state === 'pending');
     },
     async callbackStats(): Promise<CallbackStats> {

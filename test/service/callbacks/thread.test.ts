@@ -107,12 +107,12 @@ describe('the callback sender thread', () => {
   );
 
   it(
-    'starts no thread while nothing is queued, and starts it at the first event',
+    'starts no thread while the store needs no sender, and starts it when it does (here the first event)',
     async () => {
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);
       const store = memoryCallbackStore();
-      const looks = vi.spyOn(store, 'hasPendingCallbacks');
+      const looks = vi.spyOn(store, 'callbackSenderNeeded');
       // A running sender claims at every idle poll: no claim means no sender.
       const claims = vi.spyOn(store, 'claimCallbacks');
       sender = startCallbackSenderThread({ store, settings: FAST });
@@ -137,7 +137,7 @@ describe('the callback sender thread', () => {
       receiver = await startCallbackReceiver(secret);
       const store = memoryCallbackStore();
       const locked = new Error('cannot look for queued callbacks: database is locked');
-      vi.spyOn(store, 'hasPendingCallbacks')
+      vi.spyOn(store, 'callbackSenderNeeded')
         .mockRejectedValueOnce(locked)
         .mockRejectedValueOnce(locked)
         .mockRejectedValueOnce(locked);

@@ -114,6 +114,22 @@ export function describeCallbacks(factory: StoreFactory): void {
         } satisfies CallbackEvent);
       }));
 
+    it('needs a sender once an account has a receiver, before its first change, and none while no account has one', async () => {
+      const t = await factory.fresh();
+      try {
+        const row = { passwordHash: 'x', keywords: ['ACME'], disabled: false, createdAt: T0 };
+        await t.store.insertAccount({ ...row, email: BOB });
+        await t.store.enqueue(message(BOB));
+        expect(await t.store.callbacks.callbackSenderNeeded()).toBe(false);
+        await t.store.updateAccount(BOB, { callbackUrl: URL_A, callbackSecret: SECRET });
+        expect(await t.store.callbacks.callbackSenderNeeded()).toBe(true);
+        await t.store.updateAccount(BOB, { callbackUrl: null });
+        expect(await t.store.callbacks.callbackSenderNeeded()).toBe(false);
+      } finally {
+        await t.dispose();
+      }
+    });
+
     it('queues nothing for a change that was rolled back', () =>
       using(factory, async (t, callbacks) => {
         if (t.rolledBack === undefined || t.pendingCallbacksSql === undefined)

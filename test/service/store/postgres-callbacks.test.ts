@@ -159,7 +159,7 @@ describe.skipIf(skip !== undefined)('postgres callback queue: several instances'
         (await store.callbacks.claimCallbacks({ owner: 'o', now: T0 + 10_000, leaseUntil: T0 + 60_000, limit: 10 }))
           .length,
       ).toBe(10);
-      expect(await store.callbacks.hasPendingCallbacks()).toBe(true);
+      expect(await store.callbacks.callbackSenderNeeded()).toBe(true);
     } finally {
       await store.close();
     }
@@ -189,7 +189,7 @@ describe.skipIf(skip !== undefined)('postgres callback queue: several instances'
       ]);
       // Nothing queued for changes made before the account had a receiver.
       expect(await store.callbacks.callbackStats()).toEqual({ pending: 0, dead: 0, oldestPendingAt: null });
-      expect(await store.callbacks.hasPendingCallbacks()).toBe(false);
+      expect(await store.callbacks.callbackSenderNeeded()).toBe(false);
     } finally {
       await store.close();
     }

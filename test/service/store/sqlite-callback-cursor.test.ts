@@ -166,24 +166,23 @@ describe('SQLite callbacks read from the history', () => {
       expect(cursorOf(store)).toEqual({ scanned: newest, settled: newest - 1 });
       await store.callbacks.settleCallbacks('sender', [{ seq: events[0]!.seq, kind: 'sent' }]);
       expect(cursorOf(store)).toEqual({ scanned: newest, settled: newest });
-      expect(await store.callbacks.hasPendingCallbacks()).toBe(false);
       expect(await store.callbacks.callbackStats()).toEqual({ pending: 0, dead: 0, oldestPendingAt: null });
     } finally {
       await store.close();
     }
   });
 
-  it('a receiver switched on reads from then on: the cursor skips the history before it', async () => {
+  it('a receiver switched on reads from then on: the cursor skips the history before it, the sender is needed at once', async () => {
     const store = await freshStore();
     try {
       await store.updateAccount(ALICE, { callbackUrl: null });
       await sendingEvents(store, ALICE, 5);
-      expect(await store.callbacks.hasPendingCallbacks()).toBe(false);
+      expect(await store.callbacks.callbackSenderNeeded()).toBe(false);
       await store.updateAccount(ALICE, { callbackUrl: 'https://hooks.example.com/' });
+      expect(await store.callbacks.callbackSenderNeeded()).toBe(true);
       const newest = (store.database.prepare('SELECT max(seq) AS seq FROM outbox_events').get() as { seq: number }).seq;
       expect(cursorOf(store)).toEqual({ scanned: newest, settled: newest });
       const [later] = await sendingEvents(store, ALICE, 1);
-      expect(await store.callbacks.hasPendingCallbacks()).toBe(true);
       expect((await store.callbacks.claimCallbacks(claim())).map((e) => e.messageId)).toEqual([later]);
     } finally {
       await store.close();

@@ -166,10 +166,10 @@ describe('SQLite callback queue: no statement reads a whole table', () => {
     expect(sql.flatMap(wholeTableScans)).toEqual([]);
   });
 
-  it('the look for a pending event (serve, until its sender thread starts)', async () => {
+  it('the look whether a sender is needed (serve, until its sender thread starts)', async () => {
     let pending = false;
     const sql = await statementsOf(async () => {
-      pending = await store.callbacks.hasPendingCallbacks();
+      pending = await store.callbacks.callbackSenderNeeded();
     });
     expect(pending).toBe(true);
     expect(sql.length).toBeGreaterThan(0);
