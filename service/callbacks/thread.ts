@@ -2,9 +2,9 @@
  * The event loop's side of the callback sender's thread (./sender-thread.ts): from start() on it
  * asks the store at the sender's idle pace whether a sender is needed (an event pending, or an
  * account with a receiver) and starts the thread at the first yes (a service whose accounts have
- * no receiver never pays for a thread), runs the store calls the
- * thread posts on the service's store, keeps its latest stats for /metrics and /healthz, and on
- * close() lets it settle what it holds before the store closes. A thread that stops unexpectedly
+ * no receiver never pays for a thread), runs the store calls the thread posts on the service's
+ * store, keeps its latest stats for /metrics and /healthz, and on close() lets it settle what it
+ * holds before the store closes. A thread that stops unexpectedly
  * is logged and started again after a second: the events it held come back when their leases
  * run out (at least once, as after a crash).
  */
