@@ -21,6 +21,11 @@ import { CALLBACK_EVENT_COLUMNS, type CallbackEventColumns, callbackEventFromRow
 import type { CallbackClaim, CallbackEvent, CallbackOutcome } from '../callbacks.js';
 import { type Handed, type HeldEvents, NOTHING_HELD, type Waiting } from './callback-memory.js';
 
+/** The account (`a`) has its receiver on. */
+const RECEIVER_ON = 'a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL';
+/** The change (`e`) is one the account's receiver is told of: made while the receiver was on, and it still is. */
+const TOLD = `${RECEIVER_ON} AND e.seq > a.callbacks_since`;
+
 /**
  * The events read from the history and not yet known sent (`FROM` this, as `e`, `o` and `a`):
  * after `settled`, of an account whose receiver was on at the change and still is, without a
@@ -29,7 +34,7 @@ import { type Handed, type HeldEvents, NOTHING_HELD, type Waiting } from './call
  */
 export const UNSENT_EVENTS = `outbox_events AS e CROSS JOIN outbox AS o CROSS JOIN accounts AS a
   WHERE e.seq > (SELECT settled FROM callback_cursor WHERE id = 1) AND o.id = e.message_id AND a.email = o.account
-    AND a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL AND e.seq > a.callbacks_since
+    AND ${TOLD}
     AND NOT EXISTS (SELECT 1 FROM callback_queue AS q WHERE q.seq = e.seq)`;
 
 /** History rows a claim reads at most when looking for new events (most may be other accounts'). */
@@ -100,7 +105,7 @@ class HistoryReader implements HistoryCallbacks {
   begin(): void {
     const row = this.cursor.get();
     if (row === undefined) throw new Error('callback_cursor has no row: the schema is not migrated');
-    this.memory.beginTurn(row.turn, row.turn + 1);
+    this.memory.beginTurn(row.turn);
     this.setTurn.run(row.turn + 1);
     if (!this.memory.resumed) {
       this.memory.resumed = true;
@@ -270,7 +275,7 @@ function queueRowStatement(db: Database.Database) {
             CASE WHEN receiver_on THEN @state ELSE 'dead' END,
             CASE WHEN receiver_on OR @state = 'dead' THEN @last_error
                  ELSE 'the account''s callbacks were switched off' END
-     FROM (SELECT o.account, (a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL) AS receiver_on
+     FROM (SELECT o.account, (${RECEIVER_ON}) AS receiver_on
            FROM outbox AS o JOIN accounts AS a ON a.email = o.account WHERE o.id = @message_id) AS o
      WHERE true
      ON CONFLICT (seq) DO NOTHING`,
@@ -283,10 +288,10 @@ function scanStatement(db: Database.Database) {
   // receiver) are read and passed over: the cursor moves on through them.
   return db.prepare<[number, number], ScannedRow>(
     `SELECT e.seq, e.message_id, e.at, o.account,
-            CASE WHEN a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL AND e.seq > a.callbacks_since
+            CASE WHEN ${TOLD}
                       AND NOT EXISTS (SELECT 1 FROM callback_queue AS q WHERE q.seq = e.seq)
                  THEN 1 ELSE 0 END AS wanted,
-            CASE WHEN a.callback_url IS NOT NULL
+            CASE WHEN ${TOLD}
                       AND EXISTS (SELECT 1 FROM callback_queue AS p INDEXED BY callback_queue_message
                                   WHERE p.message_id = e.message_id AND p.state = 'pending')
                  THEN 1 ELSE 0 END AS behind
@@ -302,7 +307,7 @@ function readStatement(db: Database.Database): (events: readonly [number, Handed
            FROM json_each(?)) AS claimed
        JOIN outbox_events AS e ON e.seq = claimed.seq JOIN outbox AS o ON o.id = claimed.message_id
        JOIN accounts AS a ON a.email = o.account
-     WHERE a.callback_url IS NOT NULL AND a.callbacks_disabled_at IS NULL`,
+     WHERE ${RECEIVER_ON}`,
   );
   return (events) => {
     const list = events.map(([seq, event]) => [seq, event.messageId, event.tries, event.at]);

@@ -44,6 +44,7 @@ interface Snapshot {
   readonly turn: number;
   readonly handed: Map<number, Handed>;
   readonly waiting: Map<string, Waiting[]>;
+  readonly waitingCount: number;
   readonly resumed: boolean;
 }
 
@@ -63,23 +64,24 @@ export class HeldEvents {
     return this.waitingCount;
   }
 
-  /** Before the call of `turn`; first puts back what calls after `committedTurn` did. */
-  beginTurn(committedTurn: number, turn: number): void {
+  /** Before the call of turn `committedTurn + 1`; first puts back what calls after `committedTurn` did. */
+  beginTurn(committedTurn: number): void {
     const firstLost = this.snapshots.findIndex((snapshot) => snapshot.turn > committedTurn);
     if (firstLost >= 0) {
       const before = this.snapshots[firstLost]!;
       this.handed = before.handed;
       this.waiting = before.waiting;
+      this.waitingCount = before.waitingCount;
       this.resumed = before.resumed;
-      this.waitingCount = [...this.waiting.values()].reduce((n, list) => n + list.length, 0);
       this.snapshots.length = firstLost;
     }
     while (this.snapshots[0] !== undefined && this.snapshots[0].turn <= committedTurn - KEPT_TURNS)
       this.snapshots.shift();
     this.snapshots.push({
-      turn,
+      turn: committedTurn + 1,
       handed: new Map([...this.handed].map(([seq, event]) => [seq, { ...event }])),
       waiting: new Map([...this.waiting].map(([messageId, list]) => [messageId, [...list]])),
+      waitingCount: this.waitingCount,
       resumed: this.resumed,
     });
   }
