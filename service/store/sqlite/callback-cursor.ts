@@ -137,7 +137,7 @@ class HistoryReader implements HistoryCallbacks {
     for (const seq of seqs) {
       const event = this.memory.handed.get(seq);
       if (event === undefined) others.push(seq);
-      else if (event.owner === owner) event.leaseUntil = leaseUntil;
+      else if (event.owner === owner) this.memory.handed.set(seq, { ...event, leaseUntil });
     }
     return others;
   }
@@ -163,10 +163,12 @@ class HistoryReader implements HistoryCallbacks {
 
   /** Events whose turn came, or whose sender did not settle them in time, to `claim.owner`, one try more. */
   private rehand(claim: CallbackClaim, limit: number): CallbackEvent[] {
-    const due = this.memory.due(claim.now, limit);
+    const due = this.memory.due(claim.now, limit).map(([seq, event]): [number, Handed] => {
+      const handed = { ...event, owner: claim.owner, leaseUntil: claim.leaseUntil, tries: event.tries + 1 };
+      this.memory.handed.set(seq, handed);
+      return [seq, handed];
+    });
     if (due.length === 0) return [];
-    for (const [, event] of due)
-      Object.assign(event, { owner: claim.owner, leaseUntil: claim.leaseUntil, tries: event.tries + 1 });
     const events = this.readEvents(due);
     // Not read back: its account's receiver was switched off meanwhile. It dies as the rest did.
     const found = new Set(events.map((e) => e.seq));

@@ -4,8 +4,10 @@
  * HMAC-SHA256 computed in the test; and the same receiver refuses a tampered body, a wrong
  * secret and a timestamp more than 5 minutes old, each on its own.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCallbackSigner } from '../../../service/callbacks/signing.js';
 import { type CallbackReceiver, hmacCheck, startCallbackReceiver, svixCheck } from '../../helpers/callback-receiver.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { type Harness, newSecret, startSender } from './fixtures.js';
@@ -29,6 +31,19 @@ async function replay(url: string, headers: Record<string, string>, body: string
 }
 
 describe('callback signatures', () => {
+  it('are the reference package’s, for secrets of any length; a secret it refuses is refused', () => {
+    const signer = createCallbackSigner('test');
+    const body = JSON.stringify({ type: 'message.state', data: { text: 'é €' } });
+    for (const bytes of [1, 16, 24, 32, 64]) {
+      const secret = `whsec_${randomBytes(bytes).toString('base64')}`;
+      const at = 1_800_000_000_123;
+      const signed = signer.headers('SMS-1.7', body, secret, at)['webhook-signature'];
+      expect(signed).toBe(new Webhook(secret).sign('SMS-1.7', new Date(1_800_000_000_000), body));
+    }
+    expect(() => signer.headers('SMS-1.7', body, 'whsec_!!!', 0)).toThrow(/padding/);
+    expect(() => signer.headers('SMS-1.7', body, 'whsec_', 0)).toThrow(/empty/);
+  });
+
   it('are verified by svix and by a plain HMAC; a tampered body, a wrong secret and an old timestamp are refused', async () => {
     const secret = newSecret();
     receiver = await startCallbackReceiver(secret);

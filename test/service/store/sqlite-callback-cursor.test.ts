@@ -105,6 +105,42 @@ describe('SQLite callbacks read from the history', () => {
     }
   });
 
+  it('a new try that rolled back leaves the event due, with its tries as they were', async () => {
+    const store = await freshStore();
+    try {
+      await sendingEvents(store, ALICE, 1);
+      // Its lease ends at T0 + 40 s: another sender takes it over later, and that rolls back.
+      const [event] = await store.callbacks.claimCallbacks(claim());
+      const late = claim({ owner: 'other', now: T0 + 50_000, leaseUntil: T0 + 80_000 });
+      const lost = await rolledBack(store, () => store.callbacks.claimCallbacks(late));
+      expect([lost[0]?.seq, lost[0]?.tries]).toEqual([event!.seq, 1]);
+      const [again] = await store.callbacks.claimCallbacks(late);
+      expect([again?.seq, again?.tries]).toEqual([event!.seq, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a settlement that rolled back keeps the message's next event waiting, sent once when it is settled", async () => {
+    const store = await freshStore();
+    try {
+      const [id] = await sendingEvents(store, ALICE, 1);
+      const accepted = { kind: 'accepted', id: id!, owner: 'worker', at: T0 + 200, attempt: 1, route: 'smsc' } as const;
+      await store.delivery.apply([{ ...accepted, peerIds: ['P1'] }]);
+      // `sending` goes out; `accepted` waits behind it.
+      const [sending] = await store.callbacks.claimCallbacks(claim());
+      expect(await store.callbacks.claimCallbacks(claim())).toEqual([]);
+      const sent = { seq: sending!.seq, kind: 'sent' } as const;
+      await rolledBack(store, () => store.callbacks.settleCallbacks('sender', [sent]));
+      expect(await store.callbacks.claimCallbacks(claim())).toEqual([]);
+      await store.callbacks.settleCallbacks('sender', [sent]);
+      const next = await store.callbacks.claimCallbacks(claim());
+      expect(next.map((e) => [e.messageId, e.state, e.previousState])).toEqual([[id, 'accepted', 'sending']]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a process that starts again sends what the last one had in flight, and nothing it had settled', async () => {
     const path = join(dir, `cursor-${files++}.db`);
     const first = await freshStore(path);
