@@ -48,8 +48,16 @@ export interface SqliteCallbacks {
 
 export function sqliteCallbacks(db: Database.Database, memory: HeldEvents): SqliteCallbacks {
   const history = historyCallbacks(db, memory);
+  // Most services have no queue row at all (a receiver that keeps up needs none): the row
+  // statements are skipped then. One probe of an index, where the row claim alone cost ~40 µs on
+  // an empty queue, at every claim.
+  const anyPendingRow = db
+    .prepare<[], number>(
+      `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_listing WHERE state = 'pending')`,
+    )
+    .pluck();
   const claimRows = rowClaimStatements(db);
-  const settle = settleStatements(db);
+  const settle = settleStatements(db, () => anyPendingRow.get() === 1);
   const renew = renewStatement(db);
   const deadForAccount = db.prepare<[string, string]>(
     `UPDATE callback_queue SET state = 'dead', due_at = NULL, lease_owner = NULL, lease_until = NULL, last_error = ?
@@ -62,7 +70,7 @@ export function sqliteCallbacks(db: Database.Database, memory: HeldEvents): Sqli
     claim(claim) {
       history.begin();
       const limit = Math.max(0, Math.floor(claim.limit));
-      const rows = claimRows(claim, limit);
+      const rows = anyPendingRow.get() === 1 ? claimRows(claim, limit) : [];
       const events = rows.length < limit ? [...rows, ...history.claim(claim, limit - rows.length)] : rows;
       // RETURNING gives no order, and the list is short: sorted here rather than by a temporary B-tree.
       return events.sort((a, b) => a.seq - b.seq);
@@ -181,9 +189,13 @@ function hastenStatement(db: Database.Database): SqliteCallbacks['hasten'] {
   return (account, now) => hasten.run({ account, now }).changes;
 }
 
-/** Settles queue rows; `finished` holds the messages already known to go on (events settled from the history). */
+/**
+ * Settles queue rows; `finished` holds the messages already known to go on (events settled from
+ * the history). `anyPendingRow` says whether a message may have an event waiting as a row.
+ */
 function settleStatements(
   db: Database.Database,
+  anyPendingRow: () => boolean,
 ): (owner: string, outcomes: readonly CallbackOutcome[], finished: Set<string>) => void {
   const sent = db.prepare<[string, string], { message_id: string }>(
     `DELETE FROM callback_queue WHERE lease_owner = ? AND seq IN (SELECT value FROM json_each(?))
@@ -215,7 +227,7 @@ function settleStatements(
       for (const row of others.all({ owner, list: JSON.stringify(changed) }))
         if (row.state === 'dead') finished.add(row.message_id);
     }
-    if (finished.size > 0) release.run(JSON.stringify([...finished]));
+    if (finished.size > 0 && anyPendingRow()) release.run(JSON.stringify([...finished]));
   };
 }
 

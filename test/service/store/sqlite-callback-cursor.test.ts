@@ -141,6 +141,27 @@ describe('SQLite callbacks read from the history', () => {
     }
   });
 
+  it('a retried event holds its message’s next one as a row, which is due once the retry is sent', async () => {
+    const store = await freshStore();
+    try {
+      const [id] = await sendingEvents(store, ALICE, 1);
+      const accepted = { kind: 'accepted', id: id!, owner: 'worker', at: T0 + 200, attempt: 1, route: 'smsc' } as const;
+      await store.delivery.apply([{ ...accepted, peerIds: ['P1'] }]);
+      const [sending] = await store.callbacks.claimCallbacks(claim());
+      const retry = { seq: sending!.seq, kind: 'retry', nextAttemptAt: T0 + 20_000, error: 'HTTP 503' } as const;
+      await store.callbacks.settleCallbacks('sender', [retry]);
+      const later = claim({ now: T0 + 20_000 });
+      const [again] = await store.callbacks.claimCallbacks(later);
+      expect([again?.seq, again?.tries]).toEqual([sending!.seq, 1]);
+      expect(await store.callbacks.claimCallbacks(later)).toEqual([]);
+      await store.callbacks.settleCallbacks('sender', [{ seq: sending!.seq, kind: 'sent' }]);
+      const next = await store.callbacks.claimCallbacks(later);
+      expect(next.map((e) => [e.messageId, e.state])).toEqual([[id, 'accepted']]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a process that starts again sends what the last one had in flight, and nothing it had settled', async () => {
     const path = join(dir, `cursor-${files++}.db`);
     const first = await freshStore(path);
