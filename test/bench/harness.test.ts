@@ -2,10 +2,11 @@
  * The bench's own machinery, which `npm test` never runs otherwise: a child bundled from the
  * sources (lib/bundle.ts) starts and answers, with the generated code's `smskit/runtime` taken
  * from the sources and the WSDL found beside its own source; the in-process driver
- * (bench/in-process.ts) gets a 200 for every binding; and the round order
- * (lib/stats.ts roundOrder) balances who runs first and who runs after whom.
+ * (bench/in-process.ts) gets a 200 for every binding; the round order (lib/stats.ts
+ * roundOrder) balances who runs first and who runs after whom; and a bad round length is refused
+ * before anything runs.
  */
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleFolder, bundleModule } from '../../bench/lib/bundle.js';
 import { FIXED_INPUT, sendRequest } from '../../bench/lib/payloads.js';
@@ -101,5 +102,18 @@ describe('targetsVerdict', () => {
     expect(targetsVerdict([row(true), row(false)], 1)).toBe(
       '1 section(s) FAILED (their targets were not judged); 1 of 2 judged target(s) missed.',
     );
+  });
+});
+
+describe('npm run bench -- --seconds', () => {
+  it.each(['2.5'])('refuses %s with the usage and exit 2, before anything runs', (value) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--seconds', value], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('bench: --seconds needs a whole number of seconds, at least 1');
+    expect(run.stderr).toContain('[--seconds N]');
   });
 });
