@@ -1,13 +1,11 @@
 /**
- * The abort signal of each try: aborted when the try's time is up or when the sender stops.
- *
- * One AbortController and one plain timer per try, and a set of the live ones that a stop aborts
- * in one pass: `AbortSignal.any([stop, AbortSignal.timeout(ms)])` did the same with a listener
- * on the long-lived stop signal and a weakly held timer signal per try, and cost about a fifth of
- * the sender's CPU per callback in a profile of the bench's delivery run.
+ * How each try is cut off: at its timeout, or when the sender stops (every live try, and any
+ * begun after). A try gives the abort to call; one plain timer per try and a set of the live
+ * tries' aborts, which a stop calls in one pass. An AbortController per try (and before it
+ * `AbortSignal.any([stop, AbortSignal.timeout(ms)])`) did the same through event targets, and was
+ * a large share of the sender's CPU per callback in profiles of the bench's delivery run.
  */
 export interface TrySignal {
-  readonly signal: AbortSignal;
   /** Whether the try's time ran out (rather than the sender stopping). */
   timedOut(): boolean;
   /** The try is over: its timer is cleared and a later stop no longer touches it. */
@@ -17,41 +15,52 @@ export interface TrySignal {
 export interface TrySignals {
   /** Whether stopAll() was called: tries in flight were cut off. */
   readonly stopped: boolean;
-  begin(timeoutMs: number): TrySignal;
+  /** Starts a try; `abort` is called at most once, with a TimeoutError or an AbortError. */
+  begin(timeoutMs: number, abort: (reason: Error) => void): TrySignal;
   /** Aborts every try in flight, and every try begun after. */
   stopAll(): void;
 }
 
+const stopReason = (): Error => new DOMException('the sender stopped', 'AbortError');
+
 export function createTrySignals(): TrySignals {
-  const live = new Set<AbortController>();
+  const live = new Set<(reason: Error) => void>();
   let stopped = false;
   return {
     get stopped() {
       return stopped;
     },
-    begin(timeoutMs) {
-      const controller = new AbortController();
+    begin(timeoutMs, abort) {
       let expired = false;
+      let over = false;
+      const abortOnce = (reason: Error): void => {
+        if (over) return;
+        over = true;
+        clearTimeout(timer);
+        live.delete(abortOnce);
+        abort(reason);
+      };
       const timer = setTimeout(() => {
         expired = true;
-        controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
+        abortOnce(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
       }, timeoutMs);
       timer.unref();
-      if (stopped) controller.abort(new DOMException('the sender stopped', 'AbortError'));
-      else live.add(controller);
+      if (stopped) abortOnce(stopReason());
+      else live.add(abortOnce);
       return {
-        signal: controller.signal,
         timedOut: () => expired,
         end() {
+          over = true;
           clearTimeout(timer);
-          live.delete(controller);
+          live.delete(abortOnce);
         },
       };
     },
     stopAll() {
       stopped = true;
-      for (const controller of live) controller.abort(new DOMException('the sender stopped', 'AbortError'));
+      const aborts = [...live];
       live.clear();
+      for (const abort of aborts) abort(stopReason());
     },
   };
 }
