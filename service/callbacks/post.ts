@@ -76,7 +76,8 @@ function failure(error: unknown, request: PostRequest, timedOut: boolean): PostR
  * One exchange as undici's dispatch handler: the status from the answer's head, its body counted
  * and dropped (over `maxResponseBytes` the exchange is cut off: the status stands, the connection
  * is closed), the try's abort passed to undici's controller. `request()` did the same through a
- * body stream read by an async iterator and an AbortSignal, at several times the CPU per callback.
+ * body stream read by an async iterator and an AbortSignal per try: with it the sender's thread
+ * spent about a fifth more CPU per delivered message (bench/profile-delivery.ts, 2026-11-29).
  */
 class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
