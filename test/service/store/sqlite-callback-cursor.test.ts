@@ -59,6 +59,15 @@ async function sendingEvents(store: SqliteStore, account: string, count: number)
   return ids;
 }
 
+/** One message of Alice's claimed for delivery and then accepted: `sending` and `accepted` events. */
+async function sendingThenAccepted(store: SqliteStore): Promise<string> {
+  const [id] = await sendingEvents(store, ALICE, 1);
+  await store.delivery.apply([
+    { kind: 'accepted', id: id!, owner: 'worker', at: T0 + 200, attempt: 1, route: 'smsc', peerIds: ['P1'] },
+  ]);
+  return id!;
+}
+
 /** Runs `call` inside a transaction that is then rolled back, as a failed writer batch is. */
 async function rolledBack<T>(store: SqliteStore, call: () => Promise<T>): Promise<T> {
   store.database.exec('BEGIN IMMEDIATE');
@@ -124,9 +133,7 @@ describe('SQLite callbacks read from the history', () => {
   it("a settlement that rolled back keeps the message's next event waiting, sent once when it is settled", async () => {
     const store = await freshStore();
     try {
-      const [id] = await sendingEvents(store, ALICE, 1);
-      const accepted = { kind: 'accepted', id: id!, owner: 'worker', at: T0 + 200, attempt: 1, route: 'smsc' } as const;
-      await store.delivery.apply([{ ...accepted, peerIds: ['P1'] }]);
+      const id = await sendingThenAccepted(store);
       // `sending` goes out; `accepted` waits behind it.
       const [sending] = await store.callbacks.claimCallbacks(claim());
       expect(await store.callbacks.claimCallbacks(claim())).toEqual([]);
@@ -144,9 +151,7 @@ describe('SQLite callbacks read from the history', () => {
   it('a retried event holds its message’s next one as a row, which is due once the retry is sent', async () => {
     const store = await freshStore();
     try {
-      const [id] = await sendingEvents(store, ALICE, 1);
-      const accepted = { kind: 'accepted', id: id!, owner: 'worker', at: T0 + 200, attempt: 1, route: 'smsc' } as const;
-      await store.delivery.apply([{ ...accepted, peerIds: ['P1'] }]);
+      const id = await sendingThenAccepted(store);
       const [sending] = await store.callbacks.claimCallbacks(claim());
       const retry = { seq: sending!.seq, kind: 'retry', nextAttemptAt: T0 + 20_000, error: 'HTTP 503' } as const;
       await store.callbacks.settleCallbacks('sender', [retry]);
