@@ -2,7 +2,8 @@
  * The signature, checked by a receiver we did not write: every callback the sender makes is
  * verified with svix's Webhook (its own implementation of Standard Webhooks) and with a plain
  * HMAC-SHA256 computed in the test; and the same receiver refuses a tampered body, a wrong
- * secret and a timestamp more than 5 minutes old, each on its own.
+ * secret and a timestamp more than 5 minutes old, each on its own. The signer (Node's HMAC) gives
+ * the reference package's own signature, and refuses the secrets it refuses.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
