@@ -87,7 +87,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private read = 0;
   private cut = false;
   private done = false;
-  readonly attempt: TrySignal;
+  private readonly attempt: TrySignal;
 
   constructor(
     private readonly request: PostRequest,

@@ -33,11 +33,14 @@ export function createTrySignals(): TrySignals {
     begin(timeoutMs, abort) {
       let expired = false;
       let over = false;
-      const abortOnce = (reason: Error): void => {
-        if (over) return;
+      const end = (): void => {
         over = true;
         clearTimeout(timer);
         live.delete(abortOnce);
+      };
+      const abortOnce = (reason: Error): void => {
+        if (over) return;
+        end();
         abort(reason);
       };
       const timer = setTimeout(() => {
@@ -47,14 +50,7 @@ export function createTrySignals(): TrySignals {
       timer.unref();
       if (stopped) abortOnce(stopReason());
       else live.add(abortOnce);
-      return {
-        timedOut: () => expired,
-        end() {
-          over = true;
-          clearTimeout(timer);
-          live.delete(abortOnce);
-        },
-      };
+      return { timedOut: () => expired, end };
     },
     stopAll() {
       stopped = true;

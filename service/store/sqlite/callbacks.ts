@@ -51,11 +51,7 @@ export function sqliteCallbacks(db: Database.Database, memory: HeldEvents): Sqli
   // Most services have no queue row at all (a receiver that keeps up needs none): the row
   // statements are skipped then. One probe of an index, where the row claim alone cost ~40 µs on
   // an empty queue, at every claim.
-  const anyPendingRow = db
-    .prepare<[], number>(
-      `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_listing WHERE state = 'pending')`,
-    )
-    .pluck();
+  const anyPendingRow = db.prepare<[], number>(`SELECT ${ANY_PENDING_ROW}`).pluck();
   const claimRows = rowClaimStatements(db);
   const settle = settleStatements(db, () => anyPendingRow.get() === 1);
   const renew = renewStatement(db);
@@ -127,6 +123,8 @@ function rowClaimStatements(db: Database.Database): (claim: CallbackClaim, limit
   };
 }
 
+/** A queue row pending (handed out or not): one probe of an index. */
+const ANY_PENDING_ROW = `EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending')`;
 /** An account with its receiver on: one probe of a partial index (empty for most services). */
 const ANY_RECEIVER = `EXISTS (SELECT 1 FROM accounts INDEXED BY accounts_callbacks
                               WHERE callback_url IS NOT NULL AND callbacks_disabled_at IS NULL)`;
@@ -161,10 +159,7 @@ function statsStatement(db: Database.Database): SqliteCallbacks['stats'] {
 
 /** A pending row, or an account with its receiver on (its events come from the history). */
 function senderNeededStatement(db: Database.Database): SqliteCallbacks['senderNeeded'] {
-  const needed = db.prepare<[], { found: number }>(
-    `SELECT EXISTS (SELECT 1 FROM callback_queue INDEXED BY callback_queue_state WHERE state = 'pending')
-            OR ${ANY_RECEIVER} AS found`,
-  );
+  const needed = db.prepare<[], { found: number }>(`SELECT ${ANY_PENDING_ROW} OR ${ANY_RECEIVER} AS found`);
   return () => needed.get()?.found === 1;
 }
 
