@@ -3,11 +3,12 @@
  * Linux, where a thread's priority is its own): sending callbacks then uses only the CPU that
  * acceptance and delivery leave. On a saturated machine status waits in the queue (durably) and
  * catches up as soon as there is room; on an idle one it goes at once. The store calls go to the
- * event loop (./thread-protocol.ts); the stats are posted when they change, at most every 200 ms.
+ * event loop, or to the SQLite writer thread (./thread-protocol.ts); the stats are posted when they change, at most every 200 ms.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { senderStoreOverPort } from '../store/sqlite/callback-channel.js';
 import { createCallbackSender, type SenderStore } from './sender.js';
 import type { FromThread, SenderStoreCall, SenderThreadData, ToThread } from './thread-protocol.js';
 
@@ -42,13 +43,16 @@ function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): voi
         waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
         post({ kind: 'call', id, method, args });
       });
-  const store = {
-    claimCallbacks: call('claimCallbacks'),
-    settleCallbacks: call('settleCallbacks'),
-    renewCallbackLeases: call('renewCallbackLeases'),
-    disableCallbacks: call('disableCallbacks'),
-    hastenCallbacks: call('hastenCallbacks'),
-  } as SenderStore;
+  const store: SenderStore =
+    data.writerPort === undefined
+      ? ({
+          claimCallbacks: call('claimCallbacks'),
+          settleCallbacks: call('settleCallbacks'),
+          renewCallbackLeases: call('renewCallbackLeases'),
+          disableCallbacks: call('disableCallbacks'),
+          hastenCallbacks: call('hastenCallbacks'),
+        } as SenderStore)
+      : writerStore(data.writerPort, log);
 
   const sender = createCallbackSender({ store, settings: data.settings, log });
   let lastStats = '';
@@ -85,6 +89,19 @@ function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): voi
         });
     }
   });
+}
+
+/**
+ * The store calls straight to the SQLite writer thread. If that thread goes away (it restarts on
+ * the event loop's next write), this thread ends: started again, it gets a port to the new one,
+ * and the events it held come back as after a crash.
+ */
+function writerStore(port: MessagePort, log: (line: string) => void): SenderStore {
+  port.once('close', () => {
+    log('callbacks: the store writer thread went away; the sender thread starts again');
+    process.exit(1);
+  });
+  return senderStoreOverPort(port);
 }
 
 if (parentPort !== null) main(parentPort, workerData as SenderThreadData);

@@ -12,6 +12,7 @@
  * (handed out or not), so a later state never overtakes an earlier one. A dead event does not hold
  * the later ones back; each event carries its `seq` so a receiver can still put them in order.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { MessageState } from './records.js';
 
 export type CallbackEventState = 'pending' | 'dead';
@@ -124,4 +125,11 @@ export interface CallbackStore {
    * a bench round's first callbacks ~0.3 CPU-seconds, and delivery with it).
    */
   callbackSenderNeeded(): Promise<boolean>;
+  /**
+   * Where the store's writes run on a thread of their own (SQLite with its writer thread): a port
+   * on which the sender's thread posts its calls (claim, settle, renew, disable, hasten) straight
+   * to that thread, with `senderStoreOverPort`. Absent elsewhere: the sender thread's calls are
+   * then run by the event loop.
+   */
+  callbackWriterChannel?(): MessagePort;
 }

@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import type { CallbackStore } from '../callbacks.js';
 import type { DeliveryStore } from '../delivery.js';
 import type { Store, StoreOptions } from '../store.js';
+import { senderCalls } from './callback-channel.js';
 import { SqliteConnection } from './connection.js';
 import { GroupCommit } from './group-commit.js';
 import { timeOutReceiptsOnSqlite } from './receipt-timeout.js';
@@ -133,17 +134,12 @@ function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter 
   };
   const read = connection.read.bind(connection);
   return {
-    claimCallbacks: (claim) => write('claimCallbacks', claim),
-    settleCallbacks: (owner, outcomes) =>
-      outcomes.length === 0 ? Promise.resolve() : write('settleCallbacks', owner, outcomes),
-    renewCallbackLeases: (owner, seqs, leaseUntil) =>
-      seqs.length === 0 ? Promise.resolve() : write('renewCallbackLeases', owner, seqs, leaseUntil),
-    disableCallbacks: (account, at, reason) => write('disableCallbacks', account, at, reason),
-    hastenCallbacks: (account, now) => write('hastenCallbacks', account, now),
+    ...senderCalls(write),
     retryCallbacks: (filter, now) => write('retryCallbacks', filter, now),
     listCallbacks: (query) => read('cannot list callbacks', (c) => c.callbacks.list(query)),
     callbackStats: () => read('cannot count callbacks', (c) => c.callbacks.stats()),
     callbackSenderNeeded: () => read('cannot look for queued callbacks', (c) => c.callbacks.senderNeeded()),
+    ...(writer === undefined ? {} : { callbackWriterChannel: () => writer.openChannel() }),
   };
 }
 

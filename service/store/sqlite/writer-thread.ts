@@ -4,12 +4,15 @@
  * write that arrives while the previous batch commits is committed with the next one, as one
  * transaction (acceptance and delivery changes share the fsync: ./connection.ts `writeTogether`).
  *
- * Messages in: JSON arrays of `{ seq, op, args }` (an op of ./write-ops.ts) and `{ close: true }`.
- * Out: a JSON array of `{ seq, value }` or `{ seq, error }` per batch, after its COMMIT returned, and
- * `{ failed }` when the database cannot be opened. After `close` the thread commits what it has,
- * closes the connection and ends (the event loop's side waits for its exit).
+ * Messages in: JSON arrays of `{ seq, op, args }` (an op of ./write-ops.ts), `{ close: true }`, and
+ * `{ client: port }`: a MessagePort of another thread (the callback sender's), whose requests join
+ * the same batches and whose replies go back on it, not through the event loop.
+ * Out: a JSON array of `{ seq, value }` or `{ seq, error }` per batch and asker, after its COMMIT
+ * returned, and `{ failed }` when the database cannot be opened. After `close` the thread commits
+ * what it has, closes the connection and its clients' ports, and ends (the event loop's side waits
+ * for its exit).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { StorageError } from '../../errors.js';
 import { type ConnectionOptions, type PendingWrite, SqliteConnection, type WriteOutcome } from './connection.js';
 import { toStorageError } from './open.js';
@@ -34,6 +37,12 @@ export interface SerializedStorageError {
 /** The thread could not open the database: every write waiting fails with this. */
 export type WriterNotice = { readonly failed: SerializedStorageError };
 
+/** What the event loop posts besides requests. */
+export type WriterControl = { readonly close: true } | { readonly client: MessagePort };
+
+/** Where a request came from, and where its reply goes. */
+type Asker = Pick<MessagePort, 'postMessage'>;
+
 function serialize(error: StorageError): SerializedStorageError {
   return { code: error.code, message: error.message, driverCode: error.driverCode };
 }
@@ -51,7 +60,8 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
     port.postMessage({ failed: serialize(failure) } satisfies WriterNotice);
     return;
   }
-  let pending: (WriteRequest & PendingWrite)[] = [];
+  let pending: (WriteRequest & PendingWrite & { readonly from: Asker })[] = [];
+  const clients = new Set<MessagePort>();
   let scheduled = false;
   let closing = false;
   const commit = (): void => {
@@ -60,22 +70,42 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
     pending = [];
     if (batch.length > 0) {
       const outcomes = connection.writeTogether(batch);
-      port.postMessage(JSON.stringify(batch.map((request, index) => reply(request.seq, outcomes[index]!))));
+      const replies = new Map<Asker, WriteReply[]>();
+      batch.forEach((request, index) => {
+        const list = replies.get(request.from) ?? [];
+        if (list.length === 0) replies.set(request.from, list);
+        list.push(reply(request.seq, outcomes[index]!));
+      });
+      for (const [asker, list] of replies) asker.postMessage(JSON.stringify(list));
     }
     if (closing) {
       connection.closed = true;
       connection.close();
+      for (const client of clients) client.close();
       port.close();
     }
   };
-  port.on('message', (message: string | { close: true }) => {
-    if (typeof message !== 'string') closing = true;
-    else pending.push(...(JSON.parse(message) as WriteRequest[]));
-    // The end of this turn: every request posted together is committed together.
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(commit);
+  // The end of this turn: every request posted together, by any asker, is committed together.
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(commit);
+  };
+  const receive = (from: Asker, message: string): void => {
+    for (const request of JSON.parse(message) as WriteRequest[]) pending.push({ ...request, from });
+    schedule();
+  };
+  port.on('message', (message: string | WriterControl) => {
+    if (typeof message === 'string') return receive(port, message);
+    if ('client' in message) {
+      const client = message.client;
+      clients.add(client);
+      client.on('message', (request: string) => receive(client, request));
+      client.once('close', () => clients.delete(client));
+      return;
     }
+    closing = true;
+    schedule();
   });
 }
 

@@ -7,18 +7,24 @@
  * If the thread stops (it should not), every waiting write fails with a StorageError naming
  * why, nothing of those is acknowledged, and the next write starts a new thread.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { StorageError } from '../../errors.js';
 import { threadEntry } from '../../threads/thread-entry.js';
 import type { ConnectionOptions } from './connection.js';
 import type { WriteOp, WriteOps } from './write-ops.js';
-import type { SerializedStorageError, WriteReply, WriteRequest, WriterNotice } from './writer-thread.js';
+import type { SerializedStorageError, WriteReply, WriteRequest, WriterControl, WriterNotice } from './writer-thread.js';
 
 type Waiting = { readonly resolve: (value: unknown) => void; readonly reject: (error: StorageError) => void };
 
 export interface SqliteWriter {
   /** Posts one write; resolves with its result after its batch committed. */
   write<Op extends WriteOp>(op: Op, ...args: Parameters<WriteOps[Op]>): Promise<ReturnType<WriteOps[Op]>>;
+  /**
+   * A port on which another thread (the callback sender's) posts its own writes to the writer
+   * thread and gets their replies: they join the same batches without passing through the event
+   * loop. Hand it over with `connectWriter` on the other side.
+   */
+  openChannel(): MessagePort;
   /** Commits what was posted, closes the thread's connection, ends the thread. */
   close(): Promise<void>;
 }
@@ -27,25 +33,35 @@ export function startSqliteWriter(options: ConnectionOptions): SqliteWriter {
   return new ThreadedWriter(options);
 }
 
-class ThreadedWriter implements SqliteWriter {
-  private worker: Worker | undefined;
+/** The writes of a thread holding a port from `openChannel`; they fail once the writer thread is gone. */
+export function connectWriter(port: MessagePort): Pick<SqliteWriter, 'write'> {
+  const client = new WriterClient(port);
+  port.on('message', (message: string) => client.receive(message));
+  port.once('close', () => client.failAll('the SQLite writer thread stopped'));
+  // Referenced only while writes wait, like the event loop's side.
+  port.unref();
+  return { write: (op, ...args) => client.write(op, ...args) };
+}
+
+/** What a client posts to and holds open while writes wait: the writer's Worker, or a port of its channel. */
+type WriterEnd = { postMessage(message: string): void; ref(): void; unref(): void };
+
+/** One asker's side of the writer thread: numbered requests, posted once per turn, replies settled by number. */
+class WriterClient {
   private readonly waiting = new Map<number, Waiting>();
   private seq = 0;
   private outgoing: WriteRequest[] = [];
   private posting: NodeJS.Immediate | undefined;
-  private closed: Promise<void> | undefined;
+  private failed = false;
 
-  constructor(private readonly options: ConnectionOptions) {
-    this.worker = this.start();
-  }
+  constructor(private readonly end: WriterEnd) {}
 
   write<Op extends WriteOp>(op: Op, ...args: Parameters<WriteOps[Op]>): Promise<ReturnType<WriteOps[Op]>> {
-    if (this.closed !== undefined) return Promise.reject(new StorageError('StorageClosed', 'the store is closed'));
-    const worker = (this.worker ??= this.start());
+    if (this.failed) return Promise.reject(writeFailure('the SQLite writer thread stopped'));
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
       // Held while writes wait, so a process with nothing else to do still sees them commit.
-      if (this.waiting.size === 0) worker.ref();
+      if (this.waiting.size === 0) this.end.ref();
       this.waiting.set(seq, { resolve: resolve as (value: unknown) => void, reject });
       this.outgoing.push({ seq, op, args });
       // One message per turn of the event loop, however many writes it made: a post costs more
@@ -54,13 +70,69 @@ class ThreadedWriter implements SqliteWriter {
     });
   }
 
-  private post(): void {
+  post(): void {
+    if (this.posting !== undefined) clearImmediate(this.posting);
     this.posting = undefined;
     const requests = this.outgoing;
     this.outgoing = [];
     // As JSON text: the requests are plain data, and V8 writes and reads a batch of them as JSON
     // in under half the time its structured clone (what postMessage does with objects) takes.
-    if (requests.length > 0) this.worker?.postMessage(JSON.stringify(requests));
+    if (requests.length > 0) this.end.postMessage(JSON.stringify(requests));
+  }
+
+  receive(message: string): void {
+    for (const reply of JSON.parse(message) as WriteReply[]) this.settle(reply);
+  }
+
+  private settle(reply: WriteReply): void {
+    const waiter = this.waiting.get(reply.seq);
+    if (waiter === undefined) return;
+    this.waiting.delete(reply.seq);
+    if (this.waiting.size === 0) this.end.unref();
+    if ('error' in reply) {
+      waiter.reject(new StorageError(reply.error.code, reply.error.message, reply.error.driverCode));
+    } else waiter.resolve(reply.value);
+  }
+
+  /** Every write waiting, and those not yet posted (so never written by a thread started later), fail. */
+  failAll(reason: SerializedStorageError | string): void {
+    this.failed = true;
+    if (this.posting !== undefined) clearImmediate(this.posting);
+    this.posting = undefined;
+    this.outgoing = [];
+    const failure = writeFailure(reason);
+    for (const waiter of this.waiting.values()) waiter.reject(failure);
+    if (this.waiting.size > 0) this.end.unref();
+    this.waiting.clear();
+  }
+}
+
+function writeFailure(reason: SerializedStorageError | string): StorageError {
+  return typeof reason === 'string'
+    ? new StorageError('StorageError', `cannot write to the store: ${reason}`)
+    : new StorageError(reason.code, reason.message, reason.driverCode);
+}
+
+class ThreadedWriter implements SqliteWriter {
+  private worker: Worker | undefined;
+  /** The event loop's requests to the current worker (a new one with each worker). */
+  private client: WriterClient | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.start();
+  }
+
+  write<Op extends WriteOp>(op: Op, ...args: Parameters<WriteOps[Op]>): Promise<ReturnType<WriteOps[Op]>> {
+    if (this.closed !== undefined) return Promise.reject(new StorageError('StorageClosed', 'the store is closed'));
+    return this.running().client.write(op, ...args);
+  }
+
+  openChannel(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    if (this.closed !== undefined) port2.close();
+    else this.running().worker.postMessage({ client: port2 } satisfies WriterControl, [port2]);
+    return port1;
   }
 
   close(): Promise<void> {
@@ -71,14 +143,18 @@ class ThreadedWriter implements SqliteWriter {
       // Held until the thread has committed the last writes and exited: with nothing else to do,
       // the process would otherwise end first, the last batch with it.
       worker.ref();
-      if (this.posting !== undefined) clearImmediate(this.posting);
-      this.post();
-      worker.postMessage({ close: true });
+      this.client?.post();
+      worker.postMessage({ close: true } satisfies WriterControl);
     });
     return this.closed;
   }
 
-  private start(): Worker {
+  private running(): { worker: Worker; client: WriterClient } {
+    if (this.worker === undefined || this.client === undefined) this.start();
+    return { worker: this.worker!, client: this.client! };
+  }
+
+  private start(): void {
     const entry = threadEntry(import.meta.url, './writer-thread.mjs', './writer-thread.ts');
     const { path, durability, deliveryDurability, busyTimeoutMs } = this.options;
     // Only what opens the connection: the store's other options (a clock, callbacks) stay here.
@@ -89,38 +165,22 @@ class ThreadedWriter implements SqliteWriter {
       ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }),
     };
     const worker = new Worker(entry.source, { eval: entry.eval, workerData });
+    const client = new WriterClient(worker);
     worker.on('message', (message: string | WriterNotice) => {
-      if (typeof message === 'string') for (const reply of JSON.parse(message) as WriteReply[]) this.settle(reply);
-      else if ('failed' in message) this.failAll(message.failed);
+      if (typeof message === 'string') client.receive(message);
+      else if ('failed' in message) client.failAll(message.failed);
     });
-    worker.on('error', (error) => this.failAll(error.message));
+    worker.on('error', (error) => client.failAll(error.message));
     worker.once('exit', (code) => {
-      if (this.worker === worker) this.worker = undefined;
-      this.failAll(`the SQLite writer thread stopped (exit code ${code})`);
+      if (this.worker === worker) {
+        this.worker = undefined;
+        this.client = undefined;
+      }
+      client.failAll(`the SQLite writer thread stopped (exit code ${code})`);
     });
     // Between writes the thread must not keep a finished process alive.
     worker.unref();
-    return worker;
-  }
-
-  private settle(reply: WriteReply): void {
-    const waiter = this.waiting.get(reply.seq);
-    if (waiter === undefined) return;
-    this.waiting.delete(reply.seq);
-    if (this.waiting.size === 0) this.worker?.unref();
-    if ('error' in reply) {
-      waiter.reject(new StorageError(reply.error.code, reply.error.message, reply.error.driverCode));
-    } else waiter.resolve(reply.value);
-  }
-
-  private failAll(reason: SerializedStorageError | string): void {
-    const failure =
-      typeof reason === 'string'
-        ? new StorageError('StorageError', `cannot write to the store: ${reason}`)
-        : new StorageError(reason.code, reason.message, reason.driverCode);
-    for (const waiter of this.waiting.values()) waiter.reject(failure);
-    this.waiting.clear();
-    // Not yet posted: failed with the rest, so never written by a thread started later.
-    this.outgoing = [];
+    this.worker = worker;
+    this.client = client;
   }
 }

@@ -3,12 +3,17 @@
  * in-memory queue here, its calls answered over the thread's port), the callbacks arrive signed
  * and in order, the stats come back, a failing store call is logged, close settles what it held,
  * the thread starts only once an event is queued, and on Linux it runs at nice 19 while the rest
- * of the process keeps its priority.
+ * of the process keeps its priority. On SQLite with its writer thread, the sender's calls go
+ * straight to that thread, and a sender whose writer went away starts again.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallbackSender } from '../../../service/callbacks/sender.js';
 import { startCallbackSenderThread } from '../../../service/callbacks/thread.js';
+import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
+import { message } from '../store/callbacks-contract.js';
 import { type CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { FAST, newSecret, seen } from './fixtures.js';
@@ -25,6 +30,36 @@ afterEach(async () => {
   sender = undefined;
   receiver = undefined;
 });
+
+const dir = mkdtempSync(join(tmpdir(), 'smskit-callback-thread-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** A SQLite store with its writer thread, one account whose receiver is `url`, and `count` messages claimed for delivery (a `sending` event each). */
+async function sqliteWithEvents(url: string, secret: string, count: number): Promise<SqliteStore> {
+  const store = openSqliteStore({ path: join(dir, `thread-${files++}.db`), writerThread: true });
+  const email = 'alice@example.com';
+  await store.insertAccount({
+    email,
+    passwordHash: 'x',
+    keywords: ['ACME'],
+    disabled: false,
+    createdAt: Date.now(),
+    callbackUrl: url,
+    callbackSecret: secret,
+  });
+  for (let i = 0; i < count; i++) await store.enqueue(message(email));
+  const now = Date.now();
+  await store.delivery.claim({
+    route: 'smsc',
+    carriers: { except: [] },
+    limit: count,
+    owner: 'w',
+    now,
+    leaseUntil: now + 60_000,
+  });
+  return store;
+}
 
 /** The nice value of each of this process's threads (field 19 of /proc/self/task/ID/stat). */
 function niceValues(): number[] {
@@ -168,6 +203,59 @@ describe('the callback sender thread', () => {
           .filter((nice) => nice !== 19)
           .every((nice) => nice === before[0]),
       ).toBe(true);
+    },
+    THREAD_TEST_MS,
+  );
+
+  it(
+    "on SQLite with a writer thread, makes its store calls straight to that thread, never through the event loop's store",
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = await sqliteWithEvents(receiver.url, secret, 20);
+      try {
+        const relayed = ['claimCallbacks', 'settleCallbacks', 'renewCallbackLeases'] as const;
+        const spies = relayed.map((name) => vi.spyOn(store.callbacks, name));
+        sender = startCallbackSenderThread({ store: store.callbacks, settings: FAST });
+        sender.start();
+        await waitFor('20 callbacks', () => receiver!.received.length >= 20, { timeoutMs: 60_000 });
+        await waitFor('all settled', async () => (await store.callbacks.callbackStats()).pending === 0);
+        await sender.close(1_000);
+        expect(receiver.received.every((r) => r.verified)).toBe(true);
+        for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+        // Settled in the store: a new sender finds nothing to send again.
+        const again = await store.callbacks.claimCallbacks({
+          owner: 'x',
+          now: Date.now(),
+          leaseUntil: Date.now() + 1,
+          limit: 100,
+        });
+        expect(again).toEqual([]);
+      } finally {
+        await sender?.close(100);
+        await store.close();
+      }
+    },
+    THREAD_TEST_MS,
+  );
+
+  it(
+    'on SQLite, a sender whose writer thread went away ends and is started again',
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = await sqliteWithEvents(receiver.url, secret, 1);
+      const log: string[] = [];
+      sender = startCallbackSenderThread({ store: store.callbacks, settings: FAST, log: (line) => log.push(line) });
+      sender.start();
+      await waitFor('the event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      // The store closing ends its writer thread under the running sender.
+      await store.close();
+      await waitFor('the restart logged', () => log.some((line) => line.includes('starting it again')), {
+        timeoutMs: 30_000,
+      });
+      expect(log).toContain('callbacks: the store writer thread went away; the sender thread starts again');
+      expect(log).toContain('callbacks: the sender thread stopped (exit code 1); starting it again in 1 s');
     },
     THREAD_TEST_MS,
   );

@@ -1,7 +1,8 @@
 /**
  * What the SQLite writer thread adds to the store contract (which sqlite.test.ts runs on it
  * too): writes of one turn share a transaction, yet one write's failure is that write's alone;
- * the event loop runs while the thread commits; close commits what was posted.
+ * the event loop runs while the thread commits; close commits what was posted; another thread's
+ * writes come on a channel of their own and fail once the writer is gone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { type NewMessage, openSqliteStore } from '../../../service/store/index.js';
+import { connectWriter } from '../../../service/store/sqlite/writer.js';
 import { message } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-writer-'));
@@ -94,5 +96,37 @@ describe('the SQLite writer thread', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it("takes another thread's writes on a channel, answers them there, and fails them once it is gone", async () => {
+    const store = fresh();
+    const port = store.callbacks.callbackWriterChannel!();
+    const channel = connectWriter(port);
+    try {
+      const queued = await store.enqueue(message('over the channel'));
+      const request = {
+        route: 'smsc',
+        carriers: { except: [] },
+        limit: 10,
+        owner: 'w',
+        now: T0,
+        leaseUntil: T0 + 60_000,
+      };
+      // A write from each side in one turn: both answered, each to its asker.
+      const [mine, theirs] = await Promise.all([
+        store.enqueue(message('from the event loop')),
+        channel.write('claim', request),
+      ]);
+      // The claim may run after the other side's insert in the same batch and take it too.
+      expect(theirs.map((claimed) => claimed.id)).toContain(queued.id);
+      expect(await store.getMessage(queued.id)).toMatchObject({ state: 'sending' });
+      expect(await store.getMessage(mine.id)).toMatchObject({ smsmsg: 'from the event loop' });
+    } finally {
+      await store.close();
+    }
+    // The writer thread ended with the store: the channel says so rather than waiting forever.
+    await expect(channel.write('recoverExpiredLeases', T0)).rejects.toThrow(
+      'cannot write to the store: the SQLite writer thread stopped',
+    );
   });
 });
