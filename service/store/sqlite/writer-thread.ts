@@ -43,6 +43,9 @@ export type WriterControl = { readonly close: true } | { readonly client: Messag
 /** Where a request came from, and where its reply goes. */
 type Asker = Pick<MessagePort, 'postMessage'>;
 
+/** How long a client's requests wait for the event loop's to join them (ms). */
+const CLIENT_WAIT_MS = 5;
+
 function serialize(error: StorageError): SerializedStorageError {
   return { code: error.code, message: error.message, driverCode: error.driverCode };
 }
@@ -62,10 +65,12 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
   }
   let pending: (WriteRequest & PendingWrite & { readonly from: Asker })[] = [];
   const clients = new Set<MessagePort>();
-  let scheduled = false;
+  let scheduled: 'this turn' | 'soon' | undefined;
+  let soon: NodeJS.Timeout | undefined;
   let closing = false;
   const commit = (): void => {
-    scheduled = false;
+    clearTimeout(soon);
+    scheduled = undefined;
     const batch = pending;
     pending = [];
     if (batch.length > 0) {
@@ -85,15 +90,23 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
       port.close();
     }
   };
-  // The end of this turn: every request posted together, by any asker, is committed together.
-  const schedule = (): void => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(commit);
+  // The event loop's requests: at the end of this turn, with whatever else came. A client's alone
+  // wait a moment for the event loop's next batch to share its transaction: committed on their
+  // own, the sender's calls added a transaction each (a WAL write and its locks) to the writer.
+  const schedule = (from: Asker): void => {
+    if (scheduled === 'this turn') return;
+    if (from === port || closing) {
+      clearTimeout(soon);
+      scheduled = 'this turn';
+      setImmediate(commit);
+    } else if (scheduled === undefined) {
+      scheduled = 'soon';
+      soon = setTimeout(commit, CLIENT_WAIT_MS);
+    }
   };
   const receive = (from: Asker, message: string): void => {
     for (const request of JSON.parse(message) as WriteRequest[]) pending.push({ ...request, from });
-    schedule();
+    schedule(from);
   };
   port.on('message', (message: string | WriterControl) => {
     if (typeof message === 'string') return receive(port, message);
@@ -105,7 +118,7 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
       return;
     }
     closing = true;
-    schedule();
+    schedule(port);
   });
 }
 
