@@ -3,7 +3,8 @@
  * Linux, where a thread's priority is its own): sending callbacks then uses only the CPU that
  * acceptance and delivery leave. On a saturated machine status waits in the queue (durably) and
  * catches up as soon as there is room; on an idle one it goes at once. The store calls go to the
- * event loop, or to the SQLite writer thread (./thread-protocol.ts); the stats are posted when they change, at most every 200 ms.
+ * event loop, or to the SQLite writer thread (./thread-protocol.ts); the stats are posted when
+ * they change, at most every 200 ms.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';

@@ -35,7 +35,10 @@ const dir = mkdtempSync(join(tmpdir(), 'smskit-callback-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-/** A SQLite store with its writer thread, one account whose receiver is `url`, and `count` messages claimed for delivery (a `sending` event each). */
+/**
+ * A SQLite store with its writer thread, one account whose receiver is `url`, and `count` messages
+ * claimed for delivery (a `sending` event each).
+ */
 async function sqliteWithEvents(url: string, secret: string, count: number): Promise<SqliteStore> {
   const store = openSqliteStore({ path: join(dir, `thread-${files++}.db`), writerThread: true });
   const email = 'alice@example.com';
@@ -208,7 +211,7 @@ describe('the callback sender thread', () => {
   );
 
   it(
-    "on SQLite with a writer thread, makes its store calls straight to that thread, never through the event loop's store",
+    "on SQLite with a writer thread, makes its store calls straight to it, never through the event loop's store",
     async () => {
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);

@@ -18,6 +18,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const T0 = 1_800_000_000_000;
 
+/** A delivery claim of up to 10 queued messages at T0. */
+const CLAIM_ALL = {
+  route: 'smsc',
+  carriers: { except: [] },
+  limit: 10,
+  owner: 'w',
+  now: T0,
+  leaseUntil: T0 + 60_000,
+};
+
 function fresh() {
   return openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, clock: () => T0 });
 }
@@ -31,14 +41,7 @@ describe('the SQLite writer thread', () => {
       const bad = { ...message('bad'), encoding: 'latin1' } as unknown as NewMessage;
       const [refused, claimed, accepted] = await Promise.allSettled([
         store.enqueue(bad),
-        store.delivery.claim({
-          route: 'smsc',
-          carriers: { except: [] },
-          limit: 10,
-          owner: 'w',
-          now: T0,
-          leaseUntil: T0 + 60_000,
-        }),
+        store.delivery.claim(CLAIM_ALL),
         store.enqueue(message('second')),
       ]);
       // The two enqueues of one turn are one insert: both fail together, as a batch always did.
@@ -104,18 +107,10 @@ describe('the SQLite writer thread', () => {
     const channel = connectWriter(port);
     try {
       const queued = await store.enqueue(message('over the channel'));
-      const request = {
-        route: 'smsc',
-        carriers: { except: [] },
-        limit: 10,
-        owner: 'w',
-        now: T0,
-        leaseUntil: T0 + 60_000,
-      };
       // A write from each side in one turn: both answered, each to its asker.
       const [mine, theirs] = await Promise.all([
         store.enqueue(message('from the event loop')),
-        channel.write('claim', request),
+        channel.write('claim', CLAIM_ALL),
       ]);
       // The claim may run after the other side's insert in the same batch and take it too.
       expect(theirs.map((claimed) => claimed.id)).toContain(queued.id);
