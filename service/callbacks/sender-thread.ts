@@ -3,13 +3,13 @@
  * Linux, where a thread's priority is its own): sending callbacks then uses only the CPU that
  * acceptance and delivery leave. On a saturated machine status waits in the queue (durably) and
  * catches up as soon as there is room; on an idle one it goes at once. The store calls go to the
- * event loop, or to the SQLite writer thread (./thread-protocol.ts); the stats are posted when
- * they change, at most every 200 ms.
+ * event loop, or to the store itself (./thread-protocol.ts); the stats are posted when they
+ * change, at most every 200 ms.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { senderStoreOverPort } from '../store/sqlite/callback-channel.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSenderStore } from '../store/sender-store.js';
 import { createCallbackSender, type SenderStore } from './sender.js';
 import type { FromThread, SenderStoreCall, SenderThreadData, ToThread } from './thread-protocol.js';
 
@@ -28,34 +28,16 @@ function lowerOwnPriority(): string | undefined {
   }
 }
 
-function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): void {
+async function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): Promise<void> {
   const post = (message: FromThread): void => port.postMessage(message);
   const log = (line: string): void => post({ kind: 'log', line });
   const unlowered = lowerOwnPriority();
   if (unlowered !== undefined) log(`callbacks: sending at normal CPU priority (could not lower it: ${unlowered})`);
 
-  let nextId = 0;
-  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  const call =
-    (method: SenderStoreCall) =>
-    (...args: unknown[]): Promise<never> =>
-      new Promise((resolve, reject) => {
-        const id = ++nextId;
-        waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        post({ kind: 'call', id, method, args });
-      });
-  const store: SenderStore =
-    data.writerPort === undefined
-      ? ({
-          claimCallbacks: call('claimCallbacks'),
-          settleCallbacks: call('settleCallbacks'),
-          renewCallbackLeases: call('renewCallbackLeases'),
-          disableCallbacks: call('disableCallbacks'),
-          hastenCallbacks: call('hastenCallbacks'),
-        } as SenderStore)
-      : writerStore(data.writerPort, log);
-
-  const sender = createCallbackSender({ store, settings: data.settings, log });
+  const relay = relayedStore(post);
+  // Messages posted meanwhile wait in the port until the listener below is attached.
+  const own = data.connection === undefined ? undefined : await openSenderStore(data.connection, { log, lost });
+  const sender = createCallbackSender({ store: own?.calls ?? relay.store, settings: data.settings, log });
   let lastStats = '';
   const postStats = (): void => {
     const stats = sender.stats();
@@ -74,15 +56,11 @@ function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): voi
         return postStats();
       case 'wake':
         return sender.wake();
-      case 'answer': {
-        const waiter = waiting.get(message.id);
-        waiting.delete(message.id);
-        if ('error' in message) waiter?.reject(new Error(message.error));
-        else waiter?.resolve(message.value);
-        return;
-      }
+      case 'answer':
+        return relay.answer(message);
       case 'close':
-        void sender.close(message.drainMs).then(() => {
+        void sender.close(message.drainMs).then(async () => {
+          await own?.close();
           clearInterval(statsTimer);
           postStats();
           post({ kind: 'closed' });
@@ -90,19 +68,46 @@ function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): voi
         });
     }
   });
-}
 
-/**
- * The store calls straight to the SQLite writer thread. If that thread goes away (it restarts on
- * the event loop's next write), this thread ends: started again, it gets a port to the new one,
- * and the events it held come back as after a crash.
- */
-function writerStore(port: MessagePort, log: (line: string) => void): SenderStore {
-  port.once('close', () => {
+  /**
+   * The SQLite writer thread went away (it restarts on the event loop's next write): this thread
+   * ends too; started again, it gets a port to the new one, and the events it held come back as
+   * after a crash.
+   */
+  function lost(): void {
     log('callbacks: the store writer thread went away; the sender thread starts again');
     process.exit(1);
-  });
-  return senderStoreOverPort(port);
+  }
 }
 
-if (parentPort !== null) main(parentPort, workerData as SenderThreadData);
+/** The store calls posted to the event loop, which runs them on the service's store and answers. */
+function relayedStore(post: (message: FromThread) => void) {
+  let nextId = 0;
+  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const call =
+    (method: SenderStoreCall) =>
+    (...args: unknown[]): Promise<never> =>
+      new Promise((resolve, reject) => {
+        const id = ++nextId;
+        waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        post({ kind: 'call', id, method, args });
+      });
+  const store = {
+    claimCallbacks: call('claimCallbacks'),
+    settleCallbacks: call('settleCallbacks'),
+    renewCallbackLeases: call('renewCallbackLeases'),
+    disableCallbacks: call('disableCallbacks'),
+    hastenCallbacks: call('hastenCallbacks'),
+  } as SenderStore;
+  return {
+    store,
+    answer(message: Extract<ToThread, { kind: 'answer' }>): void {
+      const waiter = waiting.get(message.id);
+      waiting.delete(message.id);
+      if ('error' in message) waiter?.reject(new Error(message.error));
+      else waiter?.resolve(message.value);
+    },
+  };
+}
+
+if (parentPort !== null) void main(parentPort, workerData as SenderThreadData);

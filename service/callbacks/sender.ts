@@ -15,7 +15,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
-import type { CallbackEvent, CallbackOutcome, CallbackStore } from '../store/callbacks.js';
+import type { CallbackEvent, CallbackOutcome, SenderCalls } from '../store/callbacks.js';
 import { guardedLookup } from './address-guard.js';
 import { type CallbackSenderSettings, type CallbackSettingsInput, callbackSettings } from './options.js';
 import type { FailureReason } from './post.js';
@@ -30,10 +30,7 @@ import { createTargetCache } from './target.js';
 const SETTLE_GATHER_MS = 10;
 
 /** The store calls a sender makes (listing and counting are the operator's). */
-export type SenderStore = Pick<
-  CallbackStore,
-  'claimCallbacks' | 'settleCallbacks' | 'renewCallbackLeases' | 'disableCallbacks' | 'hastenCallbacks'
->;
+export type SenderStore = SenderCalls;
 
 export interface CallbackSenderOptions {
   readonly store: SenderStore;

@@ -3,7 +3,7 @@
  * asks the store at the sender's idle pace whether a sender is needed (an event pending, or an
  * account with a receiver) and starts the thread at the first yes (a service whose accounts have
  * no receiver never pays for a thread), runs the store calls the thread posts on the service's
- * store (unless the store gives the thread a port to its writer thread), keeps its latest stats
+ * store (unless the store says how the thread reaches it itself), keeps its latest stats
  * for /metrics and /healthz, and on close() lets it settle what it holds before the store
  * closes. A thread that stops unexpectedly is logged and started again after a second: the
  * events it held come back when their leases run out (at least once, as after a crash).
@@ -16,7 +16,7 @@ import type { CallbackSender, CallbackSenderStats, SenderStore } from './sender.
 import type { FromThread, SenderThreadData, ToThread } from './thread-protocol.js';
 
 export interface CallbackThreadOptions {
-  readonly store: SenderStore & Pick<CallbackStore, 'callbackSenderNeeded' | 'callbackWriterChannel'>;
+  readonly store: SenderStore & Pick<CallbackStore, 'callbackSenderNeeded' | 'senderConnection'>;
   readonly settings?: CallbackSettingsInput;
   readonly log?: (line: string) => void;
 }
@@ -116,13 +116,13 @@ class SenderThread {
 
   private spawn(): void {
     const entry = threadEntry(import.meta.url, './callback-thread.mjs', './sender-thread.ts');
-    // With a writer thread (SQLite), the thread's store calls go to it directly; else to us.
-    const writerPort = this.options.store.callbackWriterChannel?.();
-    const data: SenderThreadData = { settings: this.options.settings ?? {}, ...(writerPort && { writerPort }) };
+    // Where the store says how, the thread's store calls go to it directly; else they come to us.
+    const connection = this.options.store.senderConnection?.();
+    const data: SenderThreadData = { settings: this.options.settings ?? {}, ...(connection && { connection }) };
     const thread = new Worker(entry.source, {
       eval: entry.eval,
       workerData: data,
-      transferList: writerPort === undefined ? [] : [writerPort],
+      transferList: connection?.kind === 'sqlite-writer' ? [connection.port] : [],
     });
     this.worker = thread;
     thread.on('message', (message: FromThread) => {

@@ -126,10 +126,27 @@ export interface CallbackStore {
    */
   callbackSenderNeeded(): Promise<boolean>;
   /**
-   * Where the store's writes run on a thread of their own (SQLite with its writer thread): a port
-   * on which the sender's thread posts its calls (claim, settle, renew, disable, hasten) straight
-   * to that thread, with `senderStoreOverPort`. Absent elsewhere: the sender thread's calls are
-   * then run by the event loop.
+   * How the sender's thread reaches this store itself, so that its calls (claim, settle, renew,
+   * disable, hasten) and the events they carry never pass through the event loop: on SQLite a
+   * port to the writer thread, on PostgreSQL a pool of the thread's own (../sender-store.ts opens
+   * it there). Absent where neither applies (SQLite without a writer thread): the event loop then
+   * runs the thread's calls.
    */
-  callbackWriterChannel?(): MessagePort;
+  senderConnection?(): SenderConnection;
 }
+
+/** The store calls a callback sender makes (listing and counting are the operator's). */
+export type SenderCalls = Pick<
+  CallbackStore,
+  'claimCallbacks' | 'settleCallbacks' | 'renewCallbackLeases' | 'disableCallbacks' | 'hastenCallbacks'
+>;
+
+/** What `CallbackStore.senderConnection` hands to the sender's thread (a port is transferred). */
+export type SenderConnection =
+  | { readonly kind: 'sqlite-writer'; readonly port: MessagePort }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly connectTimeoutMs?: number;
+      readonly statementTimeoutMs?: number;
+    };

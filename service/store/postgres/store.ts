@@ -15,6 +15,8 @@ import type { Store, StoreOptions } from '../store.js';
 import { AccountCache } from './account-cache.js';
 import { postgresAccounts } from './accounts.js';
 import { postgresCallbacks } from './callbacks.js';
+import { type Call, mappedCall } from './calls.js';
+import { callbackPoolOptions, mappedSenderCalls } from './sender-calls.js';
 import { createPool, inTransaction, withClient } from './connect.js';
 import * as statements from './delivery.js';
 import { timeOutReceiptsOnPostgres } from './receipt-timeout.js';
@@ -91,17 +93,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
   });
-  // The callback sender's claims and settlements (./callbacks.ts), beside delivery's and never in
-  // its way; a lost settlement only sends an event again, so they need not wait for the WAL flush.
-  const callbackPool = await createPool({
-    url: options.url,
-    poolSize: Math.min(CALLBACK_POOL_SIZE, Math.max(1, Math.floor(options.poolSize ?? CALLBACK_POOL_SIZE))),
-    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
-    ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
-    applicationName: 'smskit callbacks',
-    settings: { plan_cache_mode: 'force_custom_plan', synchronous_commit: 'off' },
-    onIdleError: (error) => options.log?.(toStorageError(error, `database connection to ${where} lost`).message),
-  });
+  // The callback sender's claims and settlements when it runs on the event loop; `serve`'s sender
+  // thread opens the same pool of its own (./sender-calls.ts).
+  const callbackPool = await createPool(callbackPoolOptions(options, options.log));
   // One connection that only LISTENs for account changes (./account-cache.ts), opened on the first read.
   const listenerPool = await createPool({
     url: options.url,
@@ -115,8 +109,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
 /** The delivery pool's connections: a claim per route, one batch of changes, lease and expiry upkeep. */
 const DELIVERY_POOL_SIZE = 3;
-/** The callback pool's connections: a claim and a settlement at a time, and an operator's re-queue. */
-const CALLBACK_POOL_SIZE = 2;
 
 /** `smskit db migrate` on PostgreSQL: one connection, the migration, closed again. */
 export async function migratePostgres(url: string): Promise<{ from: number; to: number }> {
@@ -144,9 +136,6 @@ async function checkSchema(pool: Pool, options: PostgresStoreOptions): Promise<v
   });
 }
 
-/** One store call with its failure mapped; refused once the store is closed. */
-type Call = <R>(what: string, work: () => Promise<R>) => Promise<R>;
-
 interface Pools {
   /** Acceptance, accounts, reads. */
   readonly pool: Pool;
@@ -163,21 +152,14 @@ function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresSto
   const queries = postgresOutboxQueries(pool);
   const commits = new PgGroupCommit(pool, options);
   let closed = false;
-  const call: Call = async (what, work) => {
-    if (closed) throw new StorageError('StorageClosed', 'the store is closed');
-    try {
-      return await work();
-    } catch (error) {
-      throw toStorageError(error, what);
-    }
-  };
+  const call = mappedCall(() => closed);
   return {
     kind: 'postgres',
     pool,
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
     delivery: postgresDeliveryStore(deliveryPool, call),
-    callbacks: postgresCallbackStore(postgresCallbacks(callbackPool, pool), call),
+    callbacks: postgresCallbackStore(postgresCallbacks(callbackPool, pool), call, options),
     getAccount: (email) => call('cannot read the account', () => accounts.getAccount(email)),
     listAccounts: () => call('cannot list accounts', () => accounts.listAccounts()),
     insertAccount: (row) => call('cannot add the account', () => accounts.insertAccount(row)),
@@ -228,20 +210,18 @@ function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
 }
 
 /** The callback queue's calls, each with its failure mapped and refused once the store is closed. */
-function postgresCallbackStore(callbacks: CallbackStore, call: Call): CallbackStore {
+function postgresCallbackStore(callbacks: CallbackStore, call: Call, options: PostgresStoreOptions): CallbackStore {
   return {
-    claimCallbacks: (claim) => call('cannot claim callbacks to send', () => callbacks.claimCallbacks(claim)),
-    settleCallbacks: (owner, outcomes) =>
-      call('cannot record callback outcomes', () => callbacks.settleCallbacks(owner, outcomes)),
-    renewCallbackLeases: (owner, seqs, leaseUntil) =>
-      call('cannot renew callback leases', () => callbacks.renewCallbackLeases(owner, seqs, leaseUntil)),
-    disableCallbacks: (account, at, reason) =>
-      call('cannot switch callbacks off', () => callbacks.disableCallbacks(account, at, reason)),
-    hastenCallbacks: (account, now) =>
-      call('cannot bring callbacks forward', () => callbacks.hastenCallbacks(account, now)),
+    ...mappedSenderCalls(callbacks, call),
     retryCallbacks: (filter, now) => call('cannot re-queue callbacks', () => callbacks.retryCallbacks(filter, now)),
     listCallbacks: (query) => call('cannot list callbacks', () => callbacks.listCallbacks(query)),
     callbackStats: () => call('cannot count callbacks', () => callbacks.callbackStats()),
     callbackSenderNeeded: () => call('cannot look for queued callbacks', () => callbacks.callbackSenderNeeded()),
+    senderConnection: () => ({
+      kind: 'postgres',
+      url: options.url,
+      ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+      ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+    }),
   };
 }

@@ -5,13 +5,11 @@
  * claimed event and copying it on to the sender's thread.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { CallbackStore } from '../callbacks.js';
+import type { SenderCalls } from '../callbacks.js';
 import type { WriteOps } from './write-ops.js';
 import { connectWriter } from './writer.js';
 
-type SenderOp = 'claimCallbacks' | 'settleCallbacks' | 'renewCallbackLeases' | 'disableCallbacks' | 'hastenCallbacks';
-
-export type SenderCalls = Pick<CallbackStore, SenderOp>;
+type SenderOp = keyof SenderCalls;
 
 type WriteSenderOp = <Op extends SenderOp>(
   op: Op,

@@ -139,7 +139,9 @@ function sqliteCallbackStore(connection: SqliteConnection, writer: SqliteWriter 
     listCallbacks: (query) => read('cannot list callbacks', (c) => c.callbacks.list(query)),
     callbackStats: () => read('cannot count callbacks', (c) => c.callbacks.stats()),
     callbackSenderNeeded: () => read('cannot look for queued callbacks', (c) => c.callbacks.senderNeeded()),
-    ...(writer === undefined ? {} : { callbackWriterChannel: () => writer.openChannel() }),
+    ...(writer === undefined
+      ? {}
+      : { senderConnection: () => ({ kind: 'sqlite-writer' as const, port: writer.openChannel() }) }),
   };
 }
 

@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallbackSender } from '../../../service/callbacks/sender.js';
 import { startCallbackSenderThread } from '../../../service/callbacks/thread.js';
-import { openSqliteStore, type SqliteStore } from '../../../service/store/index.js';
+import { openSqliteStore, type SqliteStore, type Store } from '../../../service/store/index.js';
+import { openPostgresStore } from '../../../service/store/postgres/store.js';
+import { requirePeer } from '../../helpers/peers.js';
+import type { PostgresCluster } from '../../helpers/postgres-cluster.js';
+import { startTestCluster } from '../../helpers/postgres-test-cluster.js';
 import { message } from '../store/callbacks-contract.js';
 import { type CallbackReceiver, startCallbackReceiver } from '../../helpers/callback-receiver.js';
 import { waitFor } from '../../helpers/wait-for.js';
@@ -35,12 +39,18 @@ const dir = mkdtempSync(join(tmpdir(), 'smskit-callback-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-/**
- * A SQLite store with its writer thread, one account whose receiver is `url`, and `count` messages
- * claimed for delivery (a `sending` event each).
- */
+const noPostgres = requirePeer('postgres', 'service/callbacks/thread on PostgreSQL').reason;
+let cluster: Promise<PostgresCluster> | undefined;
+afterAll(async () => (await cluster)?.stop());
+
+/** A SQLite store with its writer thread, and `count` events of an account whose receiver is `url`. */
 async function sqliteWithEvents(url: string, secret: string, count: number): Promise<SqliteStore> {
   const store = openSqliteStore({ path: join(dir, `thread-${files++}.db`), writerThread: true });
+  return withEvents(store, url, secret, count);
+}
+
+/** One account whose receiver is `url`, and `count` messages claimed for delivery (a `sending` event each). */
+async function withEvents<S extends Store>(store: S, url: string, secret: string, count: number): Promise<S> {
   const email = 'alice@example.com';
   await store.insertAccount({
     email,
@@ -93,6 +103,32 @@ async function sendOneAfterABadClaim(bad: () => never): Promise<string[]> {
   sender.start();
   await waitFor('the event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
   return log;
+}
+
+/**
+ * Runs the sender's thread on `store` until its 20 events are sent and settled: the receiver got
+ * them all, and the store's claim, settle and renew calls on this side were never made.
+ */
+async function sendsWithoutTheEventLoop(store: Store): Promise<void> {
+  try {
+    const relayed = ['claimCallbacks', 'settleCallbacks', 'renewCallbackLeases'] as const;
+    const spies = relayed.map((name) => vi.spyOn(store.callbacks, name));
+    sender = startCallbackSenderThread({ store: store.callbacks, settings: FAST });
+    sender.start();
+    await waitFor('20 callbacks', () => receiver!.received.length >= 20, { timeoutMs: 60_000 });
+    await waitFor('all settled', async () => (await store.callbacks.callbackStats()).pending === 0);
+    await sender.close(1_000);
+    expect(receiver!.received.every((r) => r.verified)).toBe(true);
+    expect(receiver!.received.map(seen).every((r) => r.state === 'sending')).toBe(true);
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    for (const spy of spies) spy.mockRestore();
+    // Settled in the store: a new claim finds nothing to send again.
+    const now = Date.now();
+    expect(await store.callbacks.claimCallbacks({ owner: 'x', now, leaseUntil: now + 1, limit: 100 })).toEqual([]);
+  } finally {
+    await sender?.close(100);
+    await store.close();
+  }
 }
 
 describe('the callback sender thread', () => {
@@ -215,29 +251,21 @@ describe('the callback sender thread', () => {
     async () => {
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);
-      const store = await sqliteWithEvents(receiver.url, secret, 20);
-      try {
-        const relayed = ['claimCallbacks', 'settleCallbacks', 'renewCallbackLeases'] as const;
-        const spies = relayed.map((name) => vi.spyOn(store.callbacks, name));
-        sender = startCallbackSenderThread({ store: store.callbacks, settings: FAST });
-        sender.start();
-        await waitFor('20 callbacks', () => receiver!.received.length >= 20, { timeoutMs: 60_000 });
-        await waitFor('all settled', async () => (await store.callbacks.callbackStats()).pending === 0);
-        await sender.close(1_000);
-        expect(receiver.received.every((r) => r.verified)).toBe(true);
-        for (const spy of spies) expect(spy).not.toHaveBeenCalled();
-        // Settled in the store: a new sender finds nothing to send again.
-        const again = await store.callbacks.claimCallbacks({
-          owner: 'x',
-          now: Date.now(),
-          leaseUntil: Date.now() + 1,
-          limit: 100,
-        });
-        expect(again).toEqual([]);
-      } finally {
-        await sender?.close(100);
-        await store.close();
-      }
+      await sendsWithoutTheEventLoop(await sqliteWithEvents(receiver.url, secret, 20));
+    },
+    THREAD_TEST_MS,
+  );
+
+  it.skipIf(noPostgres !== undefined)(
+    "on PostgreSQL, makes its store calls on a pool of its own, never through the event loop's store",
+    async () => {
+      cluster ??= startTestCluster({ settings: { fsync: 'off' } });
+      const c = await cluster;
+      c.createDatabase('thread');
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = await openPostgresStore({ url: c.socketUrl('thread') });
+      await sendsWithoutTheEventLoop(await withEvents(store, receiver.url, secret, 20));
     },
     THREAD_TEST_MS,
   );

@@ -103,8 +103,9 @@ describe('the SQLite writer thread', () => {
 
   it("takes another thread's writes on a channel, answers them there, and fails them once it is gone", async () => {
     const store = fresh();
-    const port = store.callbacks.callbackWriterChannel!();
-    const channel = connectWriter(port);
+    const connection = store.callbacks.senderConnection!();
+    if (connection.kind !== 'sqlite-writer') throw new Error(`a port to the writer, not ${connection.kind}`);
+    const channel = connectWriter(connection.port);
     try {
       const queued = await store.enqueue(message('over the channel'));
       // A write from each side in one turn: both answered, each to its asker.
