@@ -3,9 +3,9 @@
  * say to each other. The thread has no store of its own: each store call it makes is posted to
  * the event loop, which runs it on the service's store and posts the answer back, or, where the
  * store gives a `connection` (SQLite's writer thread, a PostgreSQL pool), to the store itself:
- * the event loop then neither reads the claimed events nor copies them on. Those calls are batches (a claim, a settlement,
- * a lease renewal); the work per callback (the body, the signature, the HTTP exchange) stays in
- * the thread.
+ * the event loop then neither reads the claimed events nor copies them on. Those calls are
+ * batches (a claim, a settlement, a lease renewal); the work per callback (the body, the
+ * signature, the HTTP exchange) stays in the thread.
  */
 import type { SenderConnection } from '../store/callbacks.js';
 import type { CallbackSenderStats, SenderStore } from './sender.js';

@@ -147,6 +147,7 @@ export type SenderConnection =
   | {
       readonly kind: 'postgres';
       readonly url: string;
+      readonly poolSize?: number;
       readonly connectTimeoutMs?: number;
       readonly statementTimeoutMs?: number;
     };

@@ -14,7 +14,7 @@ import { redactUrl, toStorageError } from './errors.js';
 /** The callback pool's connections: a claim and a settlement at a time, and an operator's re-queue. */
 const CALLBACK_POOL_SIZE = 2;
 
-type PoolSettings = Omit<Extract<SenderConnection, { kind: 'postgres' }>, 'kind'> & { readonly poolSize?: number };
+type PoolSettings = Omit<Extract<SenderConnection, { kind: 'postgres' }>, 'kind'>;
 
 export function callbackPoolOptions(settings: PoolSettings, log?: (line: string) => void): PoolOptions {
   const where = redactUrl(settings.url);

@@ -220,6 +220,7 @@ function postgresCallbackStore(callbacks: CallbackStore, call: Call, options: Po
     senderConnection: () => ({
       kind: 'postgres',
       url: options.url,
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
       ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     }),
