@@ -128,7 +128,7 @@ export interface CallbackStore {
   /**
    * How the sender's thread reaches this store itself, so that its calls (claim, settle, renew,
    * disable, hasten) and the events they carry never pass through the event loop: on SQLite a
-   * port to the writer thread, on PostgreSQL a pool of the thread's own (../sender-store.ts opens
+   * port to the writer thread, on PostgreSQL a pool of the thread's own (./sender-store.ts opens
    * it there). Absent where neither applies (SQLite without a writer thread): the event loop then
    * runs the thread's calls.
    */

@@ -63,18 +63,67 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
     port.postMessage({ failed: serialize(failure) } satisfies WriterNotice);
     return;
   }
-  let pending: (WriteRequest & PendingWrite & { readonly from: Asker })[] = [];
-  const clients = new Set<MessagePort>();
-  let scheduled: 'this turn' | 'soon' | undefined;
-  let soon: NodeJS.Timeout | undefined;
-  let closing = false;
-  const commit = (): void => {
-    clearTimeout(soon);
-    scheduled = undefined;
-    const batch = pending;
-    pending = [];
+  const batches = new Batches(connection, port);
+  port.on('message', (message: string | WriterControl) => {
+    if (typeof message === 'string') batches.receive(port, message);
+    else if ('client' in message) batches.addClient(message.client);
+    else batches.close();
+  });
+}
+
+/** The requests of every asker, committed together, each reply posted back to its asker. */
+class Batches {
+  private pending: (WriteRequest & PendingWrite & { readonly from: Asker })[] = [];
+  private readonly clients = new Set<MessagePort>();
+  private scheduled: 'this turn' | 'soon' | undefined;
+  private soon: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly connection: SqliteConnection,
+    private readonly eventLoop: MessagePort,
+  ) {}
+
+  receive(from: Asker, message: string): void {
+    for (const request of JSON.parse(message) as WriteRequest[]) this.pending.push({ ...request, from });
+    this.schedule(from);
+  }
+
+  addClient(client: MessagePort): void {
+    this.clients.add(client);
+    client.on('message', (request: string) => this.receive(client, request));
+    client.once('close', () => this.clients.delete(client));
+  }
+
+  close(): void {
+    this.closing = true;
+    this.schedule(this.eventLoop);
+  }
+
+  /**
+   * The event loop's requests: at the end of this turn, with whatever else came. A client's alone
+   * wait a moment for the event loop's next batch to share its transaction: committed on their
+   * own, the sender's calls added a transaction each (a WAL write and its locks) to the writer.
+   */
+  private schedule(from: Asker): void {
+    if (this.scheduled === 'this turn') return;
+    if (from === this.eventLoop || this.closing) {
+      clearTimeout(this.soon);
+      this.scheduled = 'this turn';
+      setImmediate(() => this.commit());
+    } else if (this.scheduled === undefined) {
+      this.scheduled = 'soon';
+      this.soon = setTimeout(() => this.commit(), CLIENT_WAIT_MS);
+    }
+  }
+
+  private commit(): void {
+    clearTimeout(this.soon);
+    this.scheduled = undefined;
+    const batch = this.pending;
+    this.pending = [];
     if (batch.length > 0) {
-      const outcomes = connection.writeTogether(batch);
+      const outcomes = this.connection.writeTogether(batch);
       const replies = new Map<Asker, WriteReply[]>();
       batch.forEach((request, index) => {
         const list = replies.get(request.from) ?? [];
@@ -83,43 +132,13 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
       });
       for (const [asker, list] of replies) asker.postMessage(JSON.stringify(list));
     }
-    if (closing) {
-      connection.closed = true;
-      connection.close();
-      for (const client of clients) client.close();
-      port.close();
+    if (this.closing) {
+      this.connection.closed = true;
+      this.connection.close();
+      for (const client of this.clients) client.close();
+      this.eventLoop.close();
     }
-  };
-  // The event loop's requests: at the end of this turn, with whatever else came. A client's alone
-  // wait a moment for the event loop's next batch to share its transaction: committed on their
-  // own, the sender's calls added a transaction each (a WAL write and its locks) to the writer.
-  const schedule = (from: Asker): void => {
-    if (scheduled === 'this turn') return;
-    if (from === port || closing) {
-      clearTimeout(soon);
-      scheduled = 'this turn';
-      setImmediate(commit);
-    } else if (scheduled === undefined) {
-      scheduled = 'soon';
-      soon = setTimeout(commit, CLIENT_WAIT_MS);
-    }
-  };
-  const receive = (from: Asker, message: string): void => {
-    for (const request of JSON.parse(message) as WriteRequest[]) pending.push({ ...request, from });
-    schedule(from);
-  };
-  port.on('message', (message: string | WriterControl) => {
-    if (typeof message === 'string') return receive(port, message);
-    if ('client' in message) {
-      const client = message.client;
-      clients.add(client);
-      client.on('message', (request: string) => receive(client, request));
-      client.once('close', () => clients.delete(client));
-      return;
-    }
-    closing = true;
-    schedule(port);
-  });
+  }
 }
 
 if (parentPort !== null) main(parentPort, workerData as ConnectionOptions);
