@@ -3,8 +3,9 @@
  * in-memory queue here, its calls answered over the thread's port), the callbacks arrive signed
  * and in order, the stats come back, a failing store call is logged, close settles what it held,
  * the thread starts only once an event is queued, and on Linux it runs at nice 19 while the rest
- * of the process keeps its priority. On SQLite with its writer thread, the sender's calls go
- * straight to that thread, and a sender whose writer went away starts again.
+ * of the process keeps its priority. With a store that says how (SQLite's writer thread, a
+ * PostgreSQL pool), the thread makes its store calls itself, and on SQLite a sender whose writer
+ * went away starts again.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
