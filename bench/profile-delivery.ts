@@ -3,18 +3,21 @@
  * 10) and the SMSC simulator, N messages sent over HTTP POST (32 at a time), then waited for until
  * every one is final. Prints the CPU each process spent per delivered message (user + system, from
  * /proc: steadier than a msg/s figure on a shared machine) and the wall-clock rates.
- *   npx tsx bench/profile-delivery.ts [messages] [--profile DIR] [--strace]
+ *   npx tsx bench/profile-delivery.ts [messages] [--profile DIR] [--strace] [--callbacks MS] [--postgres]
  * --profile: the serve process writes a --cpu-prof profile into DIR/serve when it stops.
  * --strace: counts serve's system calls (all threads) over the measured part, per message: fsyncs,
  * writes to sockets and to the database (strace slows the process: read the counts, not the rates).
  * --callbacks MS: the account has a callback URL (a receiver in its own process answering after
  * MS ms); with MS 0 the run also waits for every callback; the receiver's CPU is printed beside.
+ * --postgres: the store is PostgreSQL (a throw-away local cluster, as the store section makes),
+ * not a SQLite file; the cluster's own CPU is not counted.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { type PostgresCluster, startPostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { ask, cpuSeconds, forkChild, installCleanup, killAll, nextMessage, stopChild } from './lib/procs.js';
 import { ACCOUNT_INPUT, runCli, startService } from './lib/serve.js';
 import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from './lib/smsc.js';
@@ -30,6 +33,7 @@ const messages = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
 const profileDir = option('--profile');
 const traced = args.includes('--strace');
 const callbackDelay = option('--callbacks');
+const onPostgres = args.includes('--postgres');
 
 /** CPU seconds per thread of a live process (by thread id, from /proc/PID/task; the first is the event loop). */
 function threadCpu(pid: number): Map<string, number> {
@@ -74,12 +78,25 @@ function perMessage(summary: string, count: number): string {
   return lines.join(', ');
 }
 
-function openCount(db: string): number {
+const OPEN = `SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending', 'accepted')`;
+
+/** Messages not final yet, in the SQLite file or the PostgreSQL database `db`. */
+async function openCount(db: string): Promise<number> {
+  if (db.startsWith('postgres')) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      return Number((await client.query<{ n: string }>(OPEN)).rows[0]?.n ?? 0);
+    } finally {
+      await client.end();
+    }
+  }
   const handle = new Database(db, { readonly: true });
   try {
     return (
       handle
-        .prepare<[], { n: number }>(`SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending', 'accepted')`)
+        .prepare<[], { n: number }>(OPEN)
         .get()?.n ?? 0
     );
   } finally {
@@ -107,7 +124,12 @@ async function startReceiver(db: string, delayMs: string) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-profile-delivery-'));
+let cluster: PostgresCluster | undefined;
 try {
+  if (onPostgres) {
+    cluster = await startPostgresCluster({ settings: { synchronous_commit: 'on', fsync: 'on' } });
+    cluster.createDatabase('profile');
+  }
   const smsc = await forkBenchSmsc();
   const routes = writeBenchRoutes(dir, await smscPort(smsc));
   if (profileDir !== undefined) process.env.BENCH_PROFILE = profileDir;
@@ -115,12 +137,13 @@ try {
     ['--routes', routes, ...(callbackDelay === undefined ? [] : ['--allow-private-callbacks'])],
     ROUTES_ENV,
     dir,
+    cluster?.socketUrl('profile'),
   );
   service.child.stderr?.pipe(process.stderr);
   const receiver = callbackDelay === undefined ? undefined : await startReceiver(service.db, callbackDelay);
   // A warm-up message pays the password check and the bind before the clock starts.
   await sendCount(service.origin, 1, 1);
-  while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  while ((await openCount(service.db)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const received = async () =>
     receiver === undefined ? 0 : (await ask<{ received: number }>(receiver, {}, 10_000, 'receiver')).received;
   while (receiver !== undefined && (await received()) < (callbackDelay === '0' ? 3 : 1))
@@ -136,7 +159,7 @@ try {
   const started = performance.now();
   await sendCount(service.origin, messages, 32);
   const accepted = performance.now();
-  while (openCount(service.db) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  while ((await openCount(service.db)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();
   // Three state changes per delivered message (sending, accepted, delivered), one callback each.
   // A slow receiver's backlog is not waited for: what it costs delivery is the figure.
@@ -170,5 +193,6 @@ try {
   if (receiver !== undefined) await stopChild(receiver);
 } finally {
   killAll();
+  cluster?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
