@@ -94,11 +94,7 @@ async function openCount(db: string): Promise<number> {
   }
   const handle = new Database(db, { readonly: true });
   try {
-    return (
-      handle
-        .prepare<[], { n: number }>(OPEN)
-        .get()?.n ?? 0
-    );
+    return handle.prepare<[], { n: number }>(OPEN).get()?.n ?? 0;
   } finally {
     handle.close();
   }
