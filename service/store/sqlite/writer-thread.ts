@@ -85,7 +85,8 @@ class Batches {
   ) {}
 
   receive(from: Asker, message: string): void {
-    for (const request of JSON.parse(message) as WriteRequest[]) this.pending.push({ ...request, from });
+    // The requests were just parsed: each is marked with its asker rather than copied.
+    for (const request of JSON.parse(message) as WriteRequest[]) this.pending.push(Object.assign(request, { from }));
     this.schedule(from);
   }
 

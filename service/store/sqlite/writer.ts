@@ -113,14 +113,18 @@ function writeFailure(reason: SerializedStorageError | string): StorageError {
     : new StorageError(reason.code, reason.message, reason.driverCode);
 }
 
+/** A writer thread and the event loop's requests to it (a new client with each thread). */
+interface RunningThread {
+  readonly worker: Worker;
+  readonly client: WriterClient;
+}
+
 class ThreadedWriter implements SqliteWriter {
-  private worker: Worker | undefined;
-  /** The event loop's requests to the current worker (a new one with each worker). */
-  private client: WriterClient | undefined;
+  private thread: RunningThread | undefined;
   private closed: Promise<void> | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
-    this.start();
+    this.thread = this.start();
   }
 
   write<Op extends WriteOp>(op: Op, ...args: Parameters<WriteOps[Op]>): Promise<ReturnType<WriteOps[Op]>> {
@@ -137,24 +141,24 @@ class ThreadedWriter implements SqliteWriter {
 
   close(): Promise<void> {
     this.closed ??= new Promise((resolve) => {
-      const worker = this.worker;
-      if (worker === undefined) return resolve();
-      worker.once('exit', () => resolve());
+      const thread = this.thread;
+      if (thread === undefined) return resolve();
+      thread.worker.once('exit', () => resolve());
       // Held until the thread has committed the last writes and exited: with nothing else to do,
       // the process would otherwise end first, the last batch with it.
-      worker.ref();
-      this.client?.post();
-      worker.postMessage({ close: true } satisfies WriterControl);
+      thread.worker.ref();
+      thread.client.post();
+      thread.worker.postMessage({ close: true } satisfies WriterControl);
     });
     return this.closed;
   }
 
-  private running(): { worker: Worker; client: WriterClient } {
-    if (this.worker === undefined || this.client === undefined) this.start();
-    return { worker: this.worker!, client: this.client! };
+  private running(): RunningThread {
+    this.thread ??= this.start();
+    return this.thread;
   }
 
-  private start(): void {
+  private start(): RunningThread {
     const entry = threadEntry(import.meta.url, './writer-thread.mjs', './writer-thread.ts');
     const { path, durability, deliveryDurability, busyTimeoutMs } = this.options;
     // Only what opens the connection: the store's other options (a clock, callbacks) stay here.
@@ -165,22 +169,18 @@ class ThreadedWriter implements SqliteWriter {
       ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }),
     };
     const worker = new Worker(entry.source, { eval: entry.eval, workerData });
-    const client = new WriterClient(worker);
+    const thread = { worker, client: new WriterClient(worker) };
     worker.on('message', (message: string | WriterNotice) => {
-      if (typeof message === 'string') client.receive(message);
-      else if ('failed' in message) client.failAll(message.failed);
+      if (typeof message === 'string') thread.client.receive(message);
+      else if ('failed' in message) thread.client.failAll(message.failed);
     });
-    worker.on('error', (error) => client.failAll(error.message));
+    worker.on('error', (error) => thread.client.failAll(error.message));
     worker.once('exit', (code) => {
-      if (this.worker === worker) {
-        this.worker = undefined;
-        this.client = undefined;
-      }
-      client.failAll(`the SQLite writer thread stopped (exit code ${code})`);
+      if (this.thread === thread) this.thread = undefined;
+      thread.client.failAll(`the SQLite writer thread stopped (exit code ${code})`);
     });
     // Between writes the thread must not keep a finished process alive.
     worker.unref();
-    this.worker = worker;
-    this.client = client;
+    return thread;
   }
 }
