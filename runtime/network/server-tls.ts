@@ -57,7 +57,7 @@ export function serverTlsOptions(options: ServerTlsOptions): tls.TlsOptions {
   try {
     tls.createSecureContext(settings);
   } catch (error) {
-    throw new TypeError(`${WHERE}: ${tlsMaterialFailure(error, options.passphrase !== undefined)}`, { cause: error });
+    throw new TypeError(`${WHERE}: ${tlsMaterialFailure(error, options)}`, { cause: error });
   }
   return settings;
 }

@@ -62,22 +62,41 @@ function createContext(options: ClientTlsOptions, where: string): tls.SecureCont
       ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
     });
   } catch (error) {
-    throw new TypeError(`${where}: ${tlsMaterialFailure(error, options.passphrase !== undefined)}`, { cause: error });
+    throw new TypeError(`${where}: ${tlsMaterialFailure(error, options)}`, { cause: error });
   }
 }
 
 /** Why OpenSSL refused the material, in words (Node's messages name OpenSSL routines, never key bytes). */
-export function tlsMaterialFailure(error: unknown, passphraseGiven: boolean): string {
+export function tlsMaterialFailure(
+  error: unknown,
+  material: { readonly key?: Pem | undefined; readonly passphrase?: string | undefined },
+): string {
   const code = String((error as { code?: unknown }).code ?? '');
   const message = error instanceof Error ? error.message : String(error);
+  const passphraseGiven = material.passphrase !== undefined;
   if (code === 'ERR_OSSL_BAD_DECRYPT' || /bad decrypt|bad password/i.test(message))
     return !passphraseGiven
       ? 'the key is encrypted: pass its passphrase'
       : 'the key cannot be decrypted with the passphrase given';
   if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH') return 'the key does not belong to the certificate';
   if (code === 'ERR_OSSL_PEM_NO_START_LINE') return 'a certificate is not PEM text (-----BEGIN CERTIFICATE-----)';
+  // A wrong passphrase mostly fails the cipher's padding check (bad decrypt, above); about one in
+  // 750 passes it, and the bytes it decrypts to then fail to parse as a key.
+  if (
+    passphraseGiven &&
+    isEncryptedKey(material.key) &&
+    (code === 'ERR_OSSL_UNSUPPORTED' || code.startsWith('ERR_OSSL_ASN1'))
+  )
+    return 'the key cannot be decrypted with the passphrase given';
   if (code === 'ERR_OSSL_UNSUPPORTED') return 'the key is not a PEM private key OpenSSL can read';
   return `the certificate or key cannot be used (${message})`;
+}
+
+/** PKCS#8 (BEGIN ENCRYPTED PRIVATE KEY) or traditional OpenSSL (Proc-Type: 4,ENCRYPTED) encryption. */
+function isEncryptedKey(key: Pem | undefined): boolean {
+  if (key === undefined) return false;
+  const text = typeof key === 'string' ? key : key.toString('latin1');
+  return text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || /^Proc-Type:\s*4,\s*ENCRYPTED/m.test(text);
 }
 
 /** Node silently ignores CA text without a certificate in it: refuse it instead of trusting nothing new. */

@@ -13,6 +13,22 @@ import { requirePeer } from '../helpers/peers.js';
 const BINDINGS: readonly Protocol[] = ['soap11', 'soap12', 'http-get', 'http-post'];
 const MESSAGE_ID = /^SMS-[0-9A-HJKMNP-TV-Z]{26}$/;
 const SKIP = requirePeer('openssl', 'security/mtls').reason;
+/**
+ * A throw-away encrypted key (passphrase "the-right-one") and a wrong passphrase, found by trying
+ * many, whose AES-CBC decryption happens to end in valid padding: OpenSSL then fails to parse the
+ * decrypted bytes (DECODER unsupported) instead of reporting a bad decrypt.
+ */
+const PADDING_PASSING = {
+  key: `-----BEGIN ENCRYPTED PRIVATE KEY-----
+MIHsMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAhPT217sSlbYQICCAAw
+DAYIKoZIhvcNAgkFADAdBglghkgBZQMEASoEENRFgqi/BtGjTvrdqV2Xf6AEgZDL
+OGRh4bwDOQbMivTqwjJM3jIiBBhPLpaCD2xHg3cyDs3Ogofe4AwzDQBhIfJjxkaM
+akC9Bm7DxooCMh3cAfYFkMgOR7Ft3wrzJC3SkMhlzZf64R3yhpDcuwtY1+ZrZRjD
+07aVYusRzT+QPjtlv9G8dcuF6JtbUrdh6o1C4VMgKSGtQCmGgie59apbJHIb4uU=
+-----END ENCRYPTED PRIVATE KEY-----
+`,
+  wrongPassphrase: 'wrong-375',
+};
 
 async function transportFailure(promise: Promise<unknown>): Promise<TransportError> {
   const error = await promise.then(
@@ -127,6 +143,18 @@ describe.skipIf(SKIP !== undefined)('mutual TLS', () => {
       );
       expect(message).toBe('options.tls: the key cannot be decrypted with the passphrase given');
       expect(message).not.toContain(passphrase);
+    });
+
+    it('a wrong passphrase whose decryption passes the padding check (one in ~750) is still named as such', () => {
+      const message = messageOf(
+        () =>
+          new ServiceAPIClient({
+            url: service.endpoint,
+            binding: 'soap11',
+            tls: { cert: certs.client.cert, key: PADDING_PASSING.key, passphrase: PADDING_PASSING.wrongPassphrase },
+          }),
+      );
+      expect(message).toBe('options.tls: the key cannot be decrypted with the passphrase given');
     });
 
     it('a key that does not belong to the certificate', () => {
