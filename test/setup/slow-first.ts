@@ -25,6 +25,10 @@ export const SLOW_FILES: readonly string[] = [
   'test/reliability/fuzz.test.ts', // ~40 s
   'test/docs/doc-run-4.test.ts',
   'test/reliability/delivery-crash.test.ts', // ~35 s
+  // Mostly waiting for Mono's WCF host (~17 s, ~3 CPU-seconds) and gSOAP's build (~8 s, ~1):
+  // started late, they ran alone at the very end of the run, the other worker idle.
+  'test/peers/stacks/wcf.test.ts',
+  'test/peers/stacks/gsoap.test.ts',
   'test/cli/bundle.test.ts', // ~30 s
   'test/reliability/delivery-crash-net-smpp.test.ts', // ~30 s
   'test/security/cli.test.ts', // ~30 s
