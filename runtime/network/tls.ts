@@ -74,20 +74,18 @@ export function tlsMaterialFailure(
   const code = String((error as { code?: unknown }).code ?? '');
   const message = error instanceof Error ? error.message : String(error);
   const passphraseGiven = material.passphrase !== undefined;
-  if (code === 'ERR_OSSL_BAD_DECRYPT' || /bad decrypt|bad password/i.test(message))
+  // A wrong passphrase mostly fails the cipher's padding check (bad decrypt); about one in 750
+  // passes it, and the bytes it decrypts to then fail to parse as a key.
+  const decryptedUnreadable =
+    passphraseGiven &&
+    isEncryptedKey(material.key) &&
+    (code === 'ERR_OSSL_UNSUPPORTED' || code.startsWith('ERR_OSSL_ASN1'));
+  if (code === 'ERR_OSSL_BAD_DECRYPT' || /bad decrypt|bad password/i.test(message) || decryptedUnreadable)
     return !passphraseGiven
       ? 'the key is encrypted: pass its passphrase'
       : 'the key cannot be decrypted with the passphrase given';
   if (code === 'ERR_OSSL_X509_KEY_VALUES_MISMATCH') return 'the key does not belong to the certificate';
   if (code === 'ERR_OSSL_PEM_NO_START_LINE') return 'a certificate is not PEM text (-----BEGIN CERTIFICATE-----)';
-  // A wrong passphrase mostly fails the cipher's padding check (bad decrypt, above); about one in
-  // 750 passes it, and the bytes it decrypts to then fail to parse as a key.
-  if (
-    passphraseGiven &&
-    isEncryptedKey(material.key) &&
-    (code === 'ERR_OSSL_UNSUPPORTED' || code.startsWith('ERR_OSSL_ASN1'))
-  )
-    return 'the key cannot be decrypted with the passphrase given';
   if (code === 'ERR_OSSL_UNSUPPORTED') return 'the key is not a PEM private key OpenSSL can read';
   return `the certificate or key cannot be used (${message})`;
 }
