@@ -58,6 +58,11 @@ export default defineConfig({
     // `account add` and each verification against its hash cost a quarter of a CPU-second, over
     // hundreds of them a run (docs/service.md, "The cost of new hashes").
     env: { NODE_OPTIONS: nodeOptions, SMSKIT_REQUIRE_BUNDLE: '1', SMSKIT_SCRYPT_LOG_N: '10' },
+    // Each project transforms the sources its files import; kept on disk, a module is transformed
+    // once a run for all three projects instead of once per project (and not at all on a rerun
+    // with the file unchanged). Keyed by the file's content and the resolve settings, in
+    // node_modules/.experimental-vitest-cache (`npx vitest --clearCache` empties it).
+    experimental: { fsModuleCache: true },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

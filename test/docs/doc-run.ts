@@ -26,10 +26,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
-import { npmEnv, npmSkipReason, run } from '../helpers/consumer-project.js';
+import { npmEnv, npmSkipReason } from '../helpers/consumer-project.js';
 import { sharedConsumer } from '../helpers/shared-consumer.js';
 import { type DocBlock, docBlocks, outputMatches, RUN_LANGUAGES } from './doc-blocks.js';
 import { needsNpmNpx, shortcutPath, userPath } from './npx-shortcut.js';
+import { compileProject } from './project-compiler.js';
 import { STAND_INS, type StandIn } from './stand-ins.js';
 import { runUnit } from './systemd-unit.js';
 
@@ -193,10 +194,10 @@ class DocProject {
     if (this.uncompiled.length === 0) return;
     const blocks = this.uncompiled;
     this.uncompiled = [];
-    const tsc = run(join(this.dir, 'node_modules', '.bin', 'tsc'), ['-p', '.'], this.dir, 120_000);
+    const tsc = compileProject(this.dir);
     if (tsc.status !== 0)
       throw new Error(
-        `tsc failed (src/doc-<line>.ts is the example at that line) on ${blocks.map(describeBlock).join('; ')}:\n${tsc.stdout}${tsc.stderr}`,
+        `tsc -p . failed (src/doc-<line>.ts is the example at that line) on ${blocks.map(describeBlock).join('; ')}:\n${tsc.output}`,
       );
   }
 
