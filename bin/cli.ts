@@ -10,10 +10,12 @@ import { commands } from './commands/index.js';
 import { COMMAND_EXIT_CODES, EXIT_OK, EXIT_USAGE, exitCodeHelp } from './exit-codes.js';
 import { explainMissing, suggestFlags } from './suggest.js';
 import { toolVersion } from './tool-version.js';
+import { chooseWasmCompiler } from './wasm-compiler.js';
 
 async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose');
   const commandName = chosenCommand(argv);
+  chooseWasmCompiler(commandName);
   let exitCode: number = EXIT_OK;
   const parser = yargs(argv)
     .scriptName('smskit')
