@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/setup/slow-first.js';
 
@@ -57,7 +58,15 @@ export default defineConfig({
     // Password hashes at scrypt N = 2^10, not 2^15, in every process a test starts: at 15 each
     // `account add` and each verification against its hash cost a quarter of a CPU-second, over
     // hundreds of them a run (docs/service.md, "The cost of new hashes").
-    env: { NODE_OPTIONS: nodeOptions, SMSKIT_REQUIRE_BUNDLE: '1', SMSKIT_SCRYPT_LOG_N: '10' },
+    // Worker threads (the SQLite writer, the callback sender) of processes running the sources
+    // start from that bundle too, not through tsx (service/threads/thread-entry.ts): a file of
+    // store contract tests on the writer thread took 23.5 CPU-seconds through tsx, 8.3 so.
+    env: {
+      NODE_OPTIONS: nodeOptions,
+      SMSKIT_REQUIRE_BUNDLE: '1',
+      SMSKIT_SCRYPT_LOG_N: '10',
+      SMSKIT_THREAD_BUNDLE: fileURLToPath(new URL('dist/cli/', import.meta.url)),
+    },
     // Each project transforms the sources its files import; kept on disk, a module is transformed
     // once a run for all three projects instead of once per project (and not at all on a rerun
     // with the file unchanged). Keyed by the file's content and the resolve settings, in
