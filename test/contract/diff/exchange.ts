@@ -40,6 +40,8 @@ export interface RunningVersion {
   readonly version: Version;
   readonly url: string;
   readonly last: Received;
+  /** Clients calling this server, kept for the pair's later calls: by client descriptor, then binding and profile. */
+  readonly clients: Map<ServiceDescriptor, Map<string, ServiceClient>>;
   close(): Promise<void>;
 }
 
@@ -63,7 +65,12 @@ export async function startVersion(version: Version): Promise<RunningVersion> {
     target.listener(req, res);
   };
   const listening: Listening = await listen(dispatch);
-  return { version, url: listening.url, last, close: () => listening.close() };
+  const clients = new Map<ServiceDescriptor, Map<string, ServiceClient>>();
+  const close = async (): Promise<void> => {
+    await Promise.all([...clients.values()].flatMap((byKey) => [...byKey.values()].map((c) => c.close())));
+    await listening.close();
+  };
+  return { version, url: listening.url, last, clients, close };
 }
 
 function addressPaths(d: ServiceDescriptor): string[] {
@@ -157,13 +164,7 @@ export async function exchange(
     ? Object.fromEntries(op.inputHeaders.map((h) => [h.prop, sampler.value(d.elements[h.element]!.value)]))
     : {};
   const mustUnderstand = profile === 'must-understand' ? op.inputHeaders.map((h) => h.prop) : [];
-  const url = `${server.url}${addressPath(binding.address ?? 'http://localhost/')}`;
-  const call = new ServiceClient(d, {
-    url,
-    binding: protocol,
-    timeoutMs: 5000,
-    headers: { [PROFILE_HEADER]: profile },
-  });
+  const call = clientFor(server, d, protocol, binding.address, profile);
   for (const key of Object.keys(server.last)) delete server.last[key as keyof Received];
   try {
     const options = soap && op.inputHeaders.length > 0 ? { soapHeaders, mustUnderstand } : {};
@@ -177,9 +178,31 @@ export async function exchange(
     return mismatches.length === 0 ? { works: true, detail: 'ok' } : { works: false, detail: mismatches.join('; ') };
   } catch (error) {
     return { works: false, detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-  } finally {
-    await call.close();
   }
+}
+
+/** One client per (descriptor, binding, profile) and server, as an application keeps one: its connections are reused. */
+function clientFor(
+  server: RunningVersion,
+  d: ServiceDescriptor,
+  protocol: Protocol,
+  address: string | undefined,
+  profile: Profile,
+): ServiceClient {
+  let byKey = server.clients.get(d);
+  if (byKey === undefined) server.clients.set(d, (byKey = new Map()));
+  const key = `${protocol} ${profile}`;
+  let client = byKey.get(key);
+  if (client === undefined) {
+    client = new ServiceClient(d, {
+      url: `${server.url}${addressPath(address ?? 'http://localhost/')}`,
+      binding: protocol,
+      timeoutMs: 5000,
+      headers: { [PROFILE_HEADER]: profile },
+    });
+    byKey.set(key, client);
+  }
+  return client;
 }
 
 /** What the receiver read differs from what the sender wrote, on the members the receiver declares. */
