@@ -7,8 +7,9 @@
  *
  * - sh: `bash -e -o pipefail`, in the project, with the user's PATH (npx-shortcut.ts: a bare
  *   `smskit` fails as it would for a user, write `npx smskit`), exit 0 unless `exit=`.
- * - ts: written to the project (src/doc-<line>.ts unless `file=`), compiled by the project's
- *   tsc (strict, NodeNext, skipLibCheck); with `run`, run by plain node.
+ * - ts: written to the project (src/doc-<line>.ts unless `file=`), compiled as the project's
+ *   `tsc -p .` compiles it (strict, NodeNext, skipLibCheck; project-compiler.ts); with `run`,
+ *   run by plain node.
  * - json/yaml: parsed; with `file=`, written to the project for the blocks after it.
  *
  * The documents are split in four parts of about the same length, one test file each
