@@ -31,7 +31,7 @@ import { npmEnv, npmSkipReason } from '../helpers/consumer-project.js';
 import { sharedConsumer } from '../helpers/shared-consumer.js';
 import { type DocBlock, docBlocks, outputMatches, RUN_LANGUAGES } from './doc-blocks.js';
 import { needsNpmNpx, shortcutPath, userPath } from './npx-shortcut.js';
-import { compileProject } from './project-compiler.js';
+import { compileProject, DOC_TSCONFIG } from './project-compiler.js';
 import { STAND_INS, type StandIn } from './stand-ins.js';
 import { runUnit } from './systemd-unit.js';
 
@@ -61,22 +61,6 @@ declare const listener: SmskitRequestListener;
   runtime: `import type { Logger, ServiceDescriptor } from 'smskit/runtime';
 declare const descriptor: ServiceDescriptor, wsdlText: string, logger: Logger;
 `,
-};
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    // As `tsc --init` writes it. The shipped declarations are checked without it by the package
-    // test; here it saves checking all of @types/node again at every compile (~10 s each).
-    skipLibCheck: true,
-    outDir: 'dist',
-    rootDir: 'src',
-    types: ['node'],
-  },
-  include: ['src'],
 };
 
 function freePort(): Promise<number> {
@@ -367,7 +351,7 @@ function docRunSuite(documents: readonly string[]): void {
         for (const entry of readdirSync(template))
           if (entry === 'node_modules') symlinkSync(join(template, entry), join(dir, entry), 'dir');
           else cpSync(join(template, entry), join(dir, entry));
-        writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+        writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(DOC_TSCONFIG, null, 2)}\n`);
         const project = new DocProject(dir, examples);
         try {
           for (const block of blocks) await runBlock(project, block);

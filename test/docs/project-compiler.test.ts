@@ -7,27 +7,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
-import { compileProject } from './project-compiler.js';
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    skipLibCheck: true,
-    outDir: 'dist',
-    rootDir: 'src',
-    types: ['node'],
-  },
-  include: ['src'],
-};
+import { compileProject, DOC_TSCONFIG } from './project-compiler.js';
 
 describe('compiling a doc-run project', () => {
   const scratch = scratchDir('smskit-project-compiler-');
 
   /** A project as the doc-run makes one: the repository's node_modules linked in, one source file. */
-  function project(name: string, source: string, tsconfig: object = TSCONFIG): string {
+  function project(name: string, source: string, tsconfig: object = DOC_TSCONFIG): string {
     const dir = join(scratch, name);
     mkdirSync(join(dir, 'src'), { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -57,7 +43,7 @@ describe('compiling a doc-run project', () => {
   });
 
   it('reports an option error of tsconfig.json and a missing module', () => {
-    const options = { ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, target: 'ES1999' } };
+    const options = { ...DOC_TSCONFIG, compilerOptions: { ...DOC_TSCONFIG.compilerOptions, target: 'ES1999' } };
     const badOption = project('bad-option', 'export const n = 1;\n', options);
     const outcome = compileProject(badOption);
     expect(outcome.status).toBe(2);
