@@ -5,7 +5,7 @@
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { CliError, exitCodeFor, formatCliError, UsageError } from './cli-error.js';
-import type { CliCommand } from './commands/command.js';
+import { type CliCommand, commandName } from './commands/command.js';
 import { commands } from './commands/index.js';
 import { COMMAND_EXIT_CODES, EXIT_OK, EXIT_USAGE, exitCodeHelp } from './exit-codes.js';
 import { explainMissing, suggestFlags } from './suggest.js';
@@ -14,8 +14,8 @@ import { chooseWasmCompiler } from './wasm-compiler.js';
 
 async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose');
-  const commandName = chosenCommand(argv);
-  chooseWasmCompiler(commandName);
+  const chosenName = chosenCommand(argv);
+  chooseWasmCompiler(chosenName);
   let exitCode: number = EXIT_OK;
   const parser = yargs(argv)
     .scriptName('smskit')
@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       if (error) throw error;
-      const help = commandName === undefined ? 'smskit --help' : `smskit ${commandName} --help`;
+      const help = chosenName === undefined ? 'smskit --help' : `smskit ${chosenName} --help`;
       const known = knownFlags(parser);
       const explained = explainMissing(message, argv, known);
       const text = explained !== message ? explained : `${message}${suggestFlags(message, known)}`;
@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     const help =
-      error instanceof UsageError ? ` (see smskit${commandName === undefined ? '' : ` ${commandName}`} --help)` : '';
+      error instanceof UsageError ? ` (see smskit${chosenName === undefined ? '' : ` ${chosenName}`} --help)` : '';
     process.stderr.write(`${formatCliError(error, verbose)}${help}\n`);
     return exitCodeFor(error);
   }
@@ -76,7 +76,7 @@ function withHelp(yargs: Argv, command: CliCommand): Argv {
 
 /** The command the user named (first word that is a command name), for "see smskit <command> --help". */
 function chosenCommand(argv: readonly string[]): string | undefined {
-  const names = new Set(commands.map((c) => String(Array.isArray(c.command) ? c.command[0] : c.command).split(' ')[0]));
+  const names = new Set(commands.map(commandName));
   return argv.find((arg) => names.has(arg));
 }
 

@@ -8,7 +8,8 @@
  * (465-482 → 499) for 2.1 → 2.0.
  *
  * Not for `serve` and `record`: they run for days, and serve's callback sender posts thousands of
- * requests a second under load, where the optimized parser earns its compile back.
+ * requests a second under load, where the optimized parser should earn its compile back (not measured:
+ * they keep V8's default).
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -13,3 +13,8 @@ export interface CliCommand {
   readonly exitCodes: ExitCodes;
   readonly run: (args: Record<string, unknown>) => Promise<number>;
 }
+
+/** The name a user types for the command (`generate` of `generate [wsdl]`). */
+export function commandName(command: CliCommand): string {
+  return String(Array.isArray(command.command) ? command.command[0] : command.command).split(' ')[0]!;
+}

@@ -7,12 +7,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { commandName } from '../../bin/commands/command.js';
 import { commands } from '../../bin/commands/index.js';
 import { closestFlag, suggestFlags } from '../../bin/suggest.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 
 const bin = fileURLToPath(new URL('../../bin/smskit.js', import.meta.url));
-const names = commands.map((c) => String(Array.isArray(c.command) ? c.command[0] : c.command).split(' ')[0]!);
+const names = commands.map(commandName);
 
 describe('help', () => {
   it('-h is --help, for the program and for a command', () => {

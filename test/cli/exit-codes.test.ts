@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandName } from '../../bin/commands/command.js';
 import { commands } from '../../bin/commands/index.js';
 import {
   COMMAND_EXIT_CODES,
@@ -16,9 +17,7 @@ import {
 } from '../../bin/exit-codes.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 
-const nameOf = (command: (typeof commands)[number]): string =>
-  String(Array.isArray(command.command) ? command.command[0] : command.command).split(' ')[0]!;
-const names = commands.map(nameOf);
+const names = commands.map(commandName);
 /** yargs wraps the help to the terminal's width: compare with runs of white space as one space. */
 const flat = (text: string): string => text.replace(/\s+/g, ' ');
 
@@ -54,7 +53,7 @@ describe('exit codes', () => {
   it('every command has an entry, and it is the one its help is rendered from', () => {
     expect(new Set(names)).toEqual(new Set(Object.keys(COMMAND_EXIT_CODES).filter((n) => n !== 'smskit')));
     for (const command of commands)
-      expect(command.exitCodes).toEqual(COMMAND_EXIT_CODES[nameOf(command) as CommandName]);
+      expect(command.exitCodes).toEqual(COMMAND_EXIT_CODES[commandName(command) as CommandName]);
   });
 
   it('smskit --help shows the program-wide codes', () => {

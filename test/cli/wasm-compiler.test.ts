@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { wasmFlagsFor } from '../../bin/wasm-compiler.js';
+import { commandName } from '../../bin/commands/command.js';
 import { commands } from '../../bin/commands/index.js';
 
-const names = commands.map((c) => String(Array.isArray(c.command) ? c.command[0] : c.command).split(' ')[0]!);
+const names = commands.map(commandName);
 
 describe('the WebAssembly compiler each command asks V8 for', () => {
   it.each(['serve', 'record'])('%s keeps the optimizing tier', (command) => {
