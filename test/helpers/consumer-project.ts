@@ -11,6 +11,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { extraCaCertsSetAside } from '../setup/extra-ca-certs.js';
 import { repoRoot } from './cli.js';
 import { inCi } from './peers.js';
 
@@ -141,8 +142,10 @@ export function installConsumer(project: string, packages: readonly string[], gr
 /** The install of installConsumer; npm's error code when it could not reach the registry (outside CI only). */
 export function installOrOffline(project: string, packages: readonly string[]): string | undefined {
   const args = ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...packages];
-  let install = run(NPM, args, project, 300_000);
-  if (install.status !== 0) install = run(NPM, args, project, 300_000);
+  // The registry may be behind a proxy whose CA only the machine's extra certificates hold.
+  const env = extraCaCertsSetAside();
+  let install = run(NPM, args, project, 300_000, env);
+  if (install.status !== 0) install = run(NPM, args, project, 300_000, env);
   const offline = install.status === 0 ? undefined : OFFLINE.exec(install.stderr)?.[0];
   if (offline === undefined || inCi) {
     ok(install, `npm install of the tarball (tried twice${inCi ? '; in CI a registry error fails too' : ''})`);
