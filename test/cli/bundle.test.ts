@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot, runCli } from '../helpers/cli.js';
 
 const COPIED = [
   'bin',
@@ -300,6 +300,17 @@ describe('bin/smskit.js with a fresh bundle', () => {
   });
 });
 
+describe("the test run's own commands", () => {
+  it('start the bundle the setup checked without checking it again (SMSKIT_BUNDLE_VERIFIED)', () => {
+    const manifest = join(repoRoot, 'dist', 'cli', 'manifest.json');
+    const { builtAt } = JSON.parse(readFileSync(manifest, 'utf8')) as { builtAt: string };
+    expect(process.env.SMSKIT_BUNDLE_VERIFIED).toBe(`${manifest}@${builtAt}`);
+    expect(runCli(['--version'], { env: { SMSKIT_DEBUG_LOADER: '1' } }).stderr).toBe(
+      'loader: bundle (checked by the parent: SMSKIT_BUNDLE_VERIFIED)\n',
+    );
+  });
+});
+
 describe('bin/smskit.js with a stale or broken bundle falls back to tsx', () => {
   it('a source file touched since the build', () => {
     const file = join(copy, 'bin', 'commands', 'generate.ts');
@@ -344,6 +355,26 @@ describe('bin/smskit.js with a stale or broken bundle falls back to tsx', () => 
     expect(result.stderr).toBe(
       'smskit: SMSKIT_REQUIRE_BUNDLE=1 and the CLI bundle is stale (bin/tool-version.ts changed since the build): run node scripts/build-cli.mjs\n',
     );
+    putBack(saved, ['bin/tool-version.ts']);
+  });
+
+  it("unless a parent checked this very build (SMSKIT_BUNDLE_VERIFIED: the manifest's path and build time)", () => {
+    const saved = readFileSync(manifestPath(), 'utf8');
+    const { builtAt } = JSON.parse(saved) as { builtAt: string };
+    const file = join(copy, 'bin', 'tool-version.ts');
+    const before = statSync(file);
+    utimesSync(file, before.atime, new Date(before.mtimeMs + 2_000));
+    const thisBuild = `${manifestPath()}@${builtAt}`;
+    expect(split(cli(['--version'], { SMSKIT_BUNDLE_VERIFIED: thisBuild })).loader).toBe(
+      'loader: bundle (checked by the parent: SMSKIT_BUNDLE_VERIFIED)',
+    );
+    for (const other of [
+      `${manifestPath()}@2000-01-01T00:00:00.000Z`,
+      `${join(repoRoot, 'dist', 'cli', 'manifest.json')}@${builtAt}`,
+    ])
+      expect(split(cli(['--version'], { SMSKIT_BUNDLE_VERIFIED: other })).loader).toBe(
+        'loader: tsx (bin/tool-version.ts changed since the build)',
+      );
     putBack(saved, ['bin/tool-version.ts']);
   });
 
