@@ -4,7 +4,9 @@
  * non-zero when any of them fails. Arguments go to vitest (`npm test -- test/runtime`).
  *
  * The three checks run beside the tests, not ahead of them: tsc alone is ~25 s on one core, which
- * on a 2-core machine left the other core idle for as long. Their output is held and printed after
+ * on a 2-core machine left the other core idle for as long. Lint and typecheck run at the lowest
+ * CPU priority: the tests leave the cores ~15 % idle while they wait (servers starting, timeouts,
+ * an outage test's minute), and the checks fill those gaps instead of taking cores from tests. Their output is held and printed after
  * the tests' with one line each; a check that fails stops the tests at once and prints why, as a
  * failing step ahead of them did. `generate --check` finishes before vitest starts: vitest's
  * global setup may rebuild the CLI bundle that command runs from.
@@ -13,6 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { constants, setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,10 +24,15 @@ const require = createRequire(join(ROOT, 'package.json'));
 
 /** Each check: what the user would type, and the command that does it without npm's start-up. */
 const CHECKS = [
-  { name: 'lint (biome check .)', argv: [join(ROOT, 'node_modules', '.bin', 'biome'), 'check', '.'] },
+  {
+    name: 'lint (biome check .)',
+    argv: [join(ROOT, 'node_modules', '.bin', 'biome'), 'check', '.'],
+    idlePriority: true,
+  },
   {
     name: 'typecheck (tsc --noEmit)',
     argv: [process.execPath, require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'],
+    idlePriority: true,
   },
 ];
 const GENERATE_CHECK = {
@@ -35,12 +43,23 @@ const GENERATE_CHECK = {
 /** Every process started here, to pass a SIGTERM on to. */
 const children = new Set();
 
+/** The lowest priority (nice 19) where the system allows it; else the check runs as it is. */
+function lowerPriority(pid) {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not permitted here (or no such notion): the check only competes with the tests for CPU.
+  }
+}
+
 /** Runs a check with its output held; resolves with its exit status, output and duration. */
 function runCheck(check) {
   const started = performance.now();
   return new Promise((done) => {
     const child = spawn(check.argv[0], check.argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
+    if (check.idlePriority) lowerPriority(child.pid);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));

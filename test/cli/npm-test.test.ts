@@ -30,6 +30,7 @@ function fakeTool(name: string): string {
 const log = (line) => fs.appendFileSync(process.env.FAKE_LOG, line + '\\n');
 process.on('SIGTERM', () => { log('${name} stopped'); process.exit(143); });
 log('${name} started ' + process.argv.slice(2).join(' '));
+log('${name} priority ' + require('node:os').getPriority());
 const after = process.env.${variable}_AFTER;
 const end = () => setTimeout(() => {
   const code = Number(process.env.${variable}_EXIT ?? 0);
@@ -108,6 +109,17 @@ describe('npm test (scripts/test.mjs)', () => {
       'npm test: generate --check passed in N s',
       'npm test: lint (biome check .) passed in N s',
       'npm test: typecheck (tsc --noEmit) passed in N s',
+    ]);
+  });
+
+  it('runs lint and typecheck at the lowest CPU priority, the tests and generate --check at the usual one', () => {
+    const result = npmTest({});
+    expect(result.status).toBe(0);
+    expect(result.log.filter((line) => line.includes(' priority ')).sort()).toEqual([
+      'biome priority 19',
+      'generate priority 0',
+      'tsc priority 19',
+      'vitest priority 0',
     ]);
   });
 
