@@ -196,7 +196,9 @@ describe('client failures are typed, bounded and never unhandled', () => {
   const table = BINDINGS.flatMap((binding) =>
     CASES.map(([name, c]): [string, (typeof BINDINGS)[number], typeof c] => [`${binding}: ${name}`, binding, c]),
   );
-  it.each(table)(
+  // Concurrently: the cases are independent calls of their own clients, and the timeout ones spend
+  // their second waiting (eight of them one after another held a test worker ~9 s, mostly idle).
+  it.concurrent.each(table)(
     '%s',
     async (_name, binding, { given, want }) => {
       // Only the timeout cases run on the short limit: elsewhere a busy machine must not turn the
