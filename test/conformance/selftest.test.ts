@@ -59,7 +59,7 @@ describe('broken servers, one defect each', () => {
     expect(ALL_CHECKS.map((c) => c.id).filter((id) => !covered.has(id))).toEqual([]);
   });
 
-  it.each(matrix)('%s is caught by %s', async (name, expectedCheck) => {
+  it.concurrent.each(matrix)('%s is caught by %s', async (name, expectedCheck) => {
     const defect = DEFECTS.find((d) => d.name === name)!;
     const broken = await startBrokenServer(reference.url, defect.alter);
     try {
