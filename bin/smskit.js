@@ -48,7 +48,7 @@ function bundleRejection() {
   ) {
     return 'unknown manifest format';
   }
-  if (process.env.SMSKIT_BUNDLE_VERIFIED === verifiedBuild(manifest)) {
+  if (typeof manifest.builtAt === 'string' && process.env.SMSKIT_BUNDLE_VERIFIED === verifiedBuild(manifest)) {
     checkedByParent = true;
     return undefined;
   }

@@ -6,9 +6,9 @@
  * The three checks run beside the tests, not ahead of them: tsc alone is ~25 s on one core, which
  * on a 2-core machine left the other core idle for as long. Lint and typecheck run at the lowest
  * CPU priority: the tests leave the cores ~15 % idle while they wait (servers starting, timeouts,
- * an outage test's minute), and the checks fill those gaps instead of taking cores from tests. Their output is held and printed after
- * the tests' with one line each; a check that fails stops the tests at once and prints why, as a
- * failing step ahead of them did. `generate --check` finishes before vitest starts: vitest's
+ * an outage test's minute), and the checks fill those gaps instead of taking cores from tests.
+ * Their output is held and printed after the tests' with one line each; a check that fails stops
+ * the tests at once and prints why, as a failing step ahead of them did. `generate --check` finishes before vitest starts: vitest's
  * global setup may rebuild the CLI bundle that command runs from.
  *
  * Plain .mjs, as the build scripts: it must run before anything is compiled.

@@ -11,7 +11,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { extraCaCertsSetAside } from '../setup/extra-ca-certs.js';
+import { extraCaCertsAsFound } from '../setup/extra-ca-certs.js';
 import { repoRoot } from './cli.js';
 import { inCi } from './peers.js';
 
@@ -143,7 +143,7 @@ export function installConsumer(project: string, packages: readonly string[], gr
 export function installOrOffline(project: string, packages: readonly string[]): string | undefined {
   const args = ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', ...packages];
   // The registry may be behind a proxy whose CA only the machine's extra certificates hold.
-  const env = extraCaCertsSetAside();
+  const env = extraCaCertsAsFound();
   let install = run(NPM, args, project, 300_000, env);
   if (install.status !== 0) install = run(NPM, args, project, 300_000, env);
   const offline = install.status === 0 ? undefined : OFFLINE.exec(install.stderr)?.[0];

@@ -4,19 +4,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { extraCaCertsSetAside, SET_ASIDE, setAsideExtraCaCerts } from './extra-ca-certs.js';
+import { extraCaCertsAsFound, SET_ASIDE, setAsideExtraCaCerts } from './extra-ca-certs.js';
 
 describe('NODE_EXTRA_CA_CERTS during a test run', () => {
   it('is moved aside, then given back as it was; a machine without it gets nothing', () => {
     const env: NodeJS.ProcessEnv = { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', PATH: '/bin' };
     setAsideExtraCaCerts(env);
     expect(env).toEqual({ [SET_ASIDE]: '/etc/ssl/certs/ca-certificates.crt', PATH: '/bin' });
-    expect(extraCaCertsSetAside(env)).toEqual({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' });
+    expect(extraCaCertsAsFound(env)).toEqual({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' });
 
     const without: NodeJS.ProcessEnv = { PATH: '/bin' };
     setAsideExtraCaCerts(without);
     expect(without).toEqual({ PATH: '/bin' });
-    expect(extraCaCertsSetAside(without)).toEqual({});
+    expect(extraCaCertsAsFound(without)).toEqual({});
   });
 
   it('is not in a test worker, nor in a process a test starts', () => {

@@ -21,7 +21,7 @@ export function setAsideExtraCaCerts(env: NodeJS.ProcessEnv = process.env): void
 }
 
 /** The variable as the run found it, for a process that may need it (an install from the registry). */
-export function extraCaCertsSetAside(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function extraCaCertsAsFound(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const value = env[SET_ASIDE];
   return value === undefined ? {} : { NODE_EXTRA_CA_CERTS: value };
 }
