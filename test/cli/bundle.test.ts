@@ -18,7 +18,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestProject } from 'vitest/node';
 import { repoRoot, runCli } from '../helpers/cli.js';
+import checkBundle from '../setup/cli-bundle.js';
 
 const COPIED = [
   'bin',
@@ -308,6 +310,21 @@ describe("the test run's own commands", () => {
     expect(runCli(['--version'], { env: { SMSKIT_DEBUG_LOADER: '1' } }).stderr).toBe(
       'loader: bundle (checked by the parent: SMSKIT_BUNDLE_VERIFIED)\n',
     );
+  });
+
+  it('check the bundle themselves in watch mode, where sources change between reruns', () => {
+    const setAtStart = process.env.SMSKIT_BUNDLE_VERIFIED;
+    const inMode = (watch: boolean): string | undefined => {
+      delete process.env.SMSKIT_BUNDLE_VERIFIED;
+      checkBundle({ globalConfig: { watch } } as TestProject);
+      return process.env.SMSKIT_BUNDLE_VERIFIED;
+    };
+    try {
+      expect(inMode(true)).toBeUndefined();
+      expect(inMode(false)).toBe(setAtStart);
+    } finally {
+      process.env.SMSKIT_BUNDLE_VERIFIED = setAtStart;
+    }
   });
 });
 
