@@ -175,6 +175,8 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
       ),
     ).toEqual([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    // The SMS service is in the CLI bundle only: no entry point reaches a compiled copy of it.
+    expect(files.filter((f) => f.startsWith('dist/service/'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'smskit', 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
     };
