@@ -36,6 +36,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/service/store/postgres.test.ts', // ~25 s
   'test/conformance/hostile-targets.test.ts', // ~25 s
   'test/contract/diff/execution.test.ts', // ~20 s
+  'test/reliability/soak.test.ts', // ~13 s at a fixed rate, mostly waiting: not last
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
