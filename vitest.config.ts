@@ -30,8 +30,7 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
  * (vi.mock), or a folder that starts services with process-wide settings, stays isolated.
  * test/docs and test/reliability share too (2026-11-30): the doc-run parts then load TypeScript
  * and parse its declarations once per worker, not once per part (test/docs 114-118 → 104-112
- * CPU-seconds; five reliability files 21.2 → 17.3). test/package goes with test/docs: the run
- * folder, where the packed and installed package is shared, is one per project.
+ * CPU-seconds; five reliability files 21.2 → 17.3).
  */
 /** One per core, at least 2 (SMSKIT_TEST_WORKERS overrides: 1 runs every file in turn). */
 const WORKERS = Number(process.env.SMSKIT_TEST_WORKERS ?? Math.max(2, availableParallelism()));

@@ -16,10 +16,29 @@ declare module 'vitest' {
   }
 }
 
-export default function setup(project: TestProject): () => void {
-  const dir = mkdtempSync(join(tmpdir(), 'smskit-test-run-'));
-  // Readable by the users peers run as (PostgreSQL's programs run as `postgres` under root).
-  chmodSync(dir, 0o755);
-  project.provide('runFolder', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+/**
+ * The run's folder and how many projects use it. Vitest runs a global setup once per project (the
+ * three of vitest.config.ts, and the root), in one process but each with a fresh copy of this
+ * module, hence a global: they all get the same folder, so files of different projects share
+ * their work too, and it is removed with the last one's teardown.
+ */
+const RUN = Symbol.for('smskit.test.runFolder');
+type Shared = { readonly dir: string; users: number };
+const held = globalThis as { [RUN]?: Shared };
+
+export default function setup(project: Pick<TestProject, 'provide'>): () => void {
+  if (held[RUN] === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'smskit-test-run-'));
+    // Readable by the users peers run as (PostgreSQL's programs run as `postgres` under root).
+    chmodSync(dir, 0o755);
+    held[RUN] = { dir, users: 0 };
+  }
+  const run = held[RUN];
+  run.users++;
+  project.provide('runFolder', run.dir);
+  return () => {
+    if (--run.users > 0) return;
+    rmSync(run.dir, { recursive: true, force: true });
+    if (held[RUN] === run) delete held[RUN];
+  };
 }
