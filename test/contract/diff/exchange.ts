@@ -40,7 +40,7 @@ export interface RunningVersion {
   readonly version: Version;
   readonly url: string;
   readonly last: Received;
-  /** Clients calling this server, kept for the pair's later calls: by client descriptor, then binding and profile. */
+  /** Clients calling this server, kept for the pair's later calls: by client descriptor, then binding, address and profile. */
   readonly clients: Map<ServiceDescriptor, Map<string, ServiceClient>>;
   close(): Promise<void>;
 }
@@ -181,7 +181,7 @@ export async function exchange(
   }
 }
 
-/** One client per (descriptor, binding, profile) and server, as an application keeps one: its connections are reused. */
+/** One client per (descriptor, binding, address, profile) and server, as an application keeps one: its connections are reused. */
 function clientFor(
   server: RunningVersion,
   d: ServiceDescriptor,
@@ -191,7 +191,7 @@ function clientFor(
 ): ServiceClient {
   let byKey = server.clients.get(d);
   if (byKey === undefined) server.clients.set(d, (byKey = new Map()));
-  const key = `${protocol} ${profile}`;
+  const key = `${protocol} ${address ?? ''} ${profile}`;
   let client = byKey.get(key);
   if (client === undefined) {
     client = new ServiceClient(d, {
