@@ -4,11 +4,11 @@
  * exit 2; --max-failures, a baseline of known failures, and reports that say where they come
  * from. Ctrl-C and slow targets: progress, reports of what ran, exit 130, no stale file.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,17 +23,25 @@ import { contractModel } from '../fixtures/conformance/contract.js';
 import { DEFECTS } from '../fixtures/conformance/defects.js';
 import { startReferenceServer } from '../fixtures/conformance/reference-server.js';
 import { TEST_BODY_LIMIT } from '../fixtures/conformance/run.js';
-import { waitFor } from '../helpers/wait-for.js';
 import { startHtmlSite, startNotFound, startSlowProxy, type TestServer } from './gate-servers.js';
 
-function acceptsConnections(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
+/**
+ * The port python3 -m http.server bound when asked for port 0, read from the line it prints.
+ * Asking the system for a free port (instead of guessing one) means no other test's server can
+ * hold it, and the line is printed only once the socket listens.
+ */
+function boundPort(python: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let printed = '';
+    python.stdout!.setEncoding('utf8');
+    python.stdout!.on('data', (chunk: string) => {
+      printed += chunk;
+      const port = /Serving HTTP on \S+ port (\d+)/.exec(printed)?.[1];
+      if (port !== undefined) resolve(Number(port));
     });
-    socket.once('error', () => resolve(false));
+    python.once('exit', (code) =>
+      reject(new Error(`python3 -m http.server exited (${code}) before listening: ${printed}`)),
+    );
   });
 }
 
@@ -177,15 +185,13 @@ describe('runs that cannot be judged end with one line and exit 2', () => {
   });
 
   it.skipIf(!existsSync('/usr/bin/python3'))('the real python3 -m http.server', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
     const python = spawn(
       '/usr/bin/python3',
-      ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', scratch],
-      { stdio: 'ignore' },
+      ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', scratch],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     try {
-      // Python starts slowly on a loaded machine: go once it accepts connections, not after a guess.
-      await waitFor('python3 -m http.server listening', () => acceptsConnections(port));
+      const port = await boundPort(python);
       const result = await run(targetOf(`http://127.0.0.1:${port}`));
       expect(result.outcome).toBe('incomplete');
       expect(result.stderr).toMatch(/^smskit: every answer was an HTML page/m);
