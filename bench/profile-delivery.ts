@@ -124,7 +124,7 @@ let cluster: PostgresCluster | undefined;
 try {
   if (onPostgres) {
     cluster = await startPostgresCluster({ settings: { synchronous_commit: 'on', fsync: 'on' } });
-    cluster.createDatabase('profile');
+    await cluster.createDatabase('profile');
   }
   const smsc = await forkBenchSmsc();
   const routes = writeBenchRoutes(dir, await smscPort(smsc));

@@ -129,10 +129,10 @@ export async function runStoreSection(
     cluster = await startPostgresCluster({ settings: { synchronous_commit: 'on', fsync: 'on' } });
     const c = cluster;
     const env = { PGPASSWORD: c.password };
-    c.createDatabase('one');
+    await c.createDatabase('one');
     const one = await run(settings, 1, () => c.tcpUrl('one'), c.socketUrl('one'), env);
     line('one instance, PostgreSQL', one);
-    c.createDatabase('two');
+    await c.createDatabase('two');
     const two = await run(settings, 2, () => c.tcpUrl('two'), c.socketUrl('two'), env);
     line('two instances, PostgreSQL', two);
     const lost = (o: Outcome) => o.stored - o.delivered;

@@ -16,6 +16,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 const USER = 'smskit';
 
@@ -57,8 +58,13 @@ export interface PostgresCluster {
   socketUrl(database?: string): string;
   /** Connection string over TCP (scram-sha-256): give `password` in PGPASSWORD. */
   tcpUrl(database?: string): string;
-  /** A new empty database. */
-  createDatabase(name: string): void;
+  /**
+   * A new database: empty (a copy of template1), or a copy of `template` (a database no one is
+   * connected to). Made over a connection of this process, not a psql process (~80 ms of CPU
+   * each, through runuser as root), and by copying files (`STRATEGY = FILE_COPY`) rather than
+   * writing every page of the template to the WAL (~190 → ~120 ms of the server's CPU).
+   */
+  createDatabase(name: string, options?: { template?: string | undefined }): Promise<void>;
   /** Runs SQL as the cluster's superuser through psql (for test setup and inspection). */
   psql(sql: string, database?: string): string;
   /** Stops the server (fast shutdown: open connections are cut), keeping its data. */
@@ -182,7 +188,16 @@ export async function startPostgresCluster(options: ClusterOptions = {}): Promis
     socketUrl: (database = 'postgres') =>
       `postgres://${USER}@localhost/${database}?host=${encodeURIComponent(dir)}&port=${port}`,
     tcpUrl: (database = 'postgres') => `postgres://${USER}@127.0.0.1:${port}/${database}`,
-    createDatabase: (name) => void psql(`CREATE DATABASE "${name}"`),
+    async createDatabase(name, options = {}) {
+      const client = new pg.Client({ user: USER, host: dir, port, database: 'postgres' });
+      await client.connect();
+      try {
+        const template = options.template === undefined ? '' : ` TEMPLATE "${options.template}"`;
+        await client.query(`CREATE DATABASE "${name}"${template} STRATEGY = FILE_COPY`);
+      } finally {
+        await client.end();
+      }
+    },
     psql,
     stopServer,
     startServer,

@@ -127,7 +127,7 @@ describe.concurrent('callbacks across kill -9 on PostgreSQL', () => {
       let receiver: CallbackReceiver | undefined;
       let store: Store | undefined;
       try {
-        cluster.createDatabase('callbacks');
+        await cluster.createDatabase('callbacks');
         receiver = await startCallbackReceiver(SECRET);
         await setUpAccount(db, receiver, password);
         store = await openStore({ db: cluster.socketUrl('callbacks'), poolSize: 2 });

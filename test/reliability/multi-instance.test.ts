@@ -188,7 +188,7 @@ function checkDelivered(to: CrashSmsc, acknowledged: ReadonlyMap<string, string>
 
 /** `runs` kills of one of three instances, each on its next submit_sm, against `to`. */
 async function killRuns(to: CrashSmsc, runs: number, seed: number, name: string): Promise<void> {
-  cluster.createDatabase(name);
+  await cluster.createDatabase(name);
   const db = cluster.tcpUrl(name);
   await addAccount(db, ACCOUNT);
   const balancer = new RoundRobin();
@@ -260,7 +260,7 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
   );
 
   it('the database restarted under load: ServiceUnavailable meanwhile, nothing acknowledged lost, service resumes by itself', async () => {
-    cluster.createDatabase('restarted');
+    await cluster.createDatabase('restarted');
     const db = cluster.tcpUrl('restarted');
     await addAccount(db, ACCOUNT);
     const balancer = new RoundRobin();
@@ -315,7 +315,7 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       keep: 10_000,
       onMessage: (m) => seen.push({ source: m.source.address, at: performance.now() }),
     });
-    cluster.createDatabase('caps');
+    await cluster.createDatabase('caps');
     const db = cluster.tcpUrl('caps');
     await addAccount(db, ACCOUNT);
     // The backlog first (no routes), so both instances start on a full queue.

@@ -262,7 +262,7 @@ describe('the callback sender thread', () => {
     async () => {
       cluster ??= startTestCluster({ settings: { fsync: 'off' } });
       const c = await cluster;
-      c.createDatabase('thread');
+      await c.createDatabase('thread');
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);
       const store = await openPostgresStore({ url: c.socketUrl('thread') });

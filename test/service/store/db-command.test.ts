@@ -54,7 +54,7 @@ describe.skipIf(skip !== undefined)('smskit db migrate, account and outbox on Po
   it('migrates with the password from PGPASSWORD, then serves the account commands', async () => {
     const cluster = await startTestCluster({ settings: { fsync: 'off' } });
     try {
-      cluster.createDatabase('cli');
+      await cluster.createDatabase('cli');
       const db = cluster.tcpUrl('cli');
       const env = { PGPASSWORD: cluster.password };
       const migrated = await runCliAsync(['db', 'migrate', '--db', db], { env });

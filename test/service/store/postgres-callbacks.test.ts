@@ -23,7 +23,7 @@ async function freshDatabase(): Promise<{ c: PostgresCluster; url: string; name:
   cluster ??= startTestCluster({ settings: { fsync: 'off' } });
   const c = await cluster;
   const name = `callbacks_${counter++}`;
-  c.createDatabase(name);
+  await c.createDatabase(name);
   return { c, url: c.socketUrl(name), name };
 }
 

@@ -32,7 +32,7 @@ let databases = 0;
 async function freshStore(): Promise<{ c: PostgresCluster; name: string; store: PostgresStore }> {
   const c = await theCluster();
   const name = `round_trips_${databases++}`;
-  c.createDatabase(name);
+  await c.createDatabase(name);
   c.psql('CREATE EXTENSION pg_stat_statements', name);
   return { c, name, store: await openPostgresStore({ url: c.socketUrl(name), poolSize: 4 }) };
 }
@@ -164,7 +164,7 @@ describe.skipIf(skip !== undefined)('postgres store: round trips per batch', () 
   it('migrates a version 4 database to the batch function and settles what it holds', async () => {
     const c = await theCluster();
     const name = `round_trips_${databases++}`;
-    c.createDatabase(name);
+    await c.createDatabase(name);
     c.psql(
       `${PG_MIGRATIONS.slice(0, 4).join(';\n')};
        CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL);
