@@ -2,11 +2,14 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { setAsideExtraCaCerts } from './test/setup/extra-ca-certs.js';
+import { useRamTmpdir } from './test/setup/ram-tmpdir.js';
 import SlowFirstSequencer from './test/setup/slow-first.js';
 
 // Before any worker or child starts: none of them reads NODE_EXTRA_CA_CERTS's file (~45 ms a
 // process), npm's installs excepted (test/setup/extra-ca-certs.ts).
 setAsideExtraCaCerts();
+// The run's temporary files in RAM where there is a tmpfs with room (test/setup/ram-tmpdir.ts).
+useRamTmpdir();
 
 /**
  * The repo's own `smskit/*` imports (generated code, tests) resolve to the TypeScript sources

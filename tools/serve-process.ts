@@ -137,9 +137,9 @@ export function startServe(options: ServeOptions): Promise<ServeProcess> {
   });
 }
 
-/** A fresh directory under the OS temp dir; `remove()` deletes it and everything in it. */
-export function tempDir(prefix: string): { readonly path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), `smskit-${prefix}-`));
+/** A fresh directory under `parent` (the OS temp dir unless given); `remove()` deletes it and everything in it. */
+export function tempDir(prefix: string, parent = tmpdir()): { readonly path: string; remove(): void } {
+  const path = mkdtempSync(join(parent, `smskit-${prefix}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 

@@ -21,10 +21,12 @@ import {
   tempDir,
   type ServeProcess,
 } from '../../tools/serve-process.js';
+import { diskTmpdir } from '../setup/ram-tmpdir.js';
 
 const ACCOUNT = { email: 'disk@example.com', keywords: ['DISK'], password: 'Walrus-Copper-8812-pw' };
 const BINDINGS = ['soap11', 'soap12', 'http-get', 'http-post'] as const;
-const dir = tempDir('storage');
+// On a disk, not in the run's tmpfs: the read-only case needs a disk's chattr +i (below).
+const dir = tempDir('storage', diskTmpdir());
 const cleanups: Array<() => void> = [];
 afterAll(() => {
   for (const cleanup of cleanups.reverse()) {
@@ -40,12 +42,27 @@ afterAll(() => {
 function probe(command: string, args: string[]): boolean {
   return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 }
+/**
+ * chattr +i works here, and binds a descriptor opened before it as the server's is: on a disk
+ * its writes then fail, while tmpfs takes the flag yet lets them through.
+ */
 const chattrWorks = ((): boolean => {
   const file = join(dir.path, 'probe');
   writeFileSync(file, 'x');
-  const ok = probe('chattr', ['+i', file]);
-  if (ok) probe('chattr', ['-i', file]);
-  return ok;
+  const fd = openSync(file, 'a');
+  try {
+    if (!probe('chattr', ['+i', file])) return false;
+    try {
+      writeSync(fd, 'y');
+      return false;
+    } catch {
+      return true;
+    } finally {
+      probe('chattr', ['-i', file]);
+    }
+  } finally {
+    closeSync(fd);
+  }
 })();
 const mountPoint = join(dir.path, 'tiny');
 const mountWorks = ((): boolean => {
@@ -54,7 +71,10 @@ const mountWorks = ((): boolean => {
   cleanups.push(() => spawnSync('umount', ['-l', mountPoint]));
   return true;
 })();
-if (!chattrWorks) console.log('storage: chattr +i is not available here: the read-only case is skipped');
+if (!chattrWorks)
+  console.log(
+    'storage: chattr +i is not available here, or does not stop writes (tmpfs): the read-only case is skipped',
+  );
 if (!mountWorks) console.log('storage: mounting a tmpfs needs CAP_SYS_ADMIN: the full-disk case is skipped');
 
 interface Sent {
