@@ -3,7 +3,7 @@
  * room: a run writes ~0.9 GB there (PostgreSQL clusters and the databases each test copies,
  * SQLite files, consumer projects with their node_modules, generated code) and removes it again.
  * On a disk every byte is written back and every removal discarded by the kernel's own threads,
- * CPU the run's processes are never charged with: 1.85 million 512-byte blocks written by a
+ * CPU the run's processes are never charged with: ~1.8 million 512-byte blocks written by a
  * fresh clone's `npm test` on the 2-core machine, 0.09 million with the files in RAM.
  *
  * A TMPDIR the user set is kept as it is (`TMPDIR=/tmp npm test` keeps the files on disk). A
@@ -52,7 +52,7 @@ function removeAbandoned(root: string): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^smskit-test-(\d+)-/.exec(name)?.[1]);
+    const pid = name.startsWith(PREFIX) ? Number.parseInt(name.slice(PREFIX.length), 10) : Number.NaN;
     if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
       rmSync(join(root, name), { recursive: true, force: true });
   }
