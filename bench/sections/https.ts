@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Agent } from 'undici';
 import type { Protocol } from '../../runtime/index.js';
-import { makeCertificates } from '../../test/helpers/certificates.js';
+import { freshCertificates } from '../../test/helpers/certificates.js';
 import { PEERS } from '../../test/helpers/peers.js';
 import { BINDINGS, FIXED_INPUT, sendRequest } from '../lib/payloads.js';
 import { ask, cpuSeconds, forkChild, nextMessage, stopChild } from '../lib/procs.js';
@@ -39,7 +39,7 @@ export async function runHttpsSection(
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const skip = PEERS.openssl.probe();
   if (skip !== undefined) throw new Error(skip);
-  const certs = makeCertificates();
+  const certs = freshCertificates();
   const tls = { certFile: certs.server.certFile, keyFile: certs.server.keyFile };
   const trusting = new Agent({ connect: { ca: certs.ca } });
   const children: ChildProcess[] = [];

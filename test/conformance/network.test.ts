@@ -123,8 +123,8 @@ async function unreachable(promise: Promise<unknown>): Promise<string> {
 describe.skipIf(SKIP !== undefined)('the runner over TLS', () => {
   let certs: TestCertificates;
   const targets: Target[] = [];
-  beforeAll(() => {
-    certs = makeCertificates();
+  beforeAll(async () => {
+    certs = await makeCertificates();
   });
   afterAll(async () => {
     await Promise.all(targets.map((t) => t.close()));
@@ -188,7 +188,7 @@ describe.skipIf(SKIP !== undefined)('the runner through a proxy', () => {
     ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'].map((n) => [n, process.env[n]]),
   );
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     secure = await startTarget({ tls: { cert: certs.server.cert, key: certs.server.key } });
     plain = await startTarget();
   });
@@ -394,7 +394,7 @@ describe.skipIf(SKIP !== undefined)('redaction of every network secret', () => {
   let proxy: ForwardProxy;
   let report: Report;
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     const authorization = basic('api', HTTP_PASSWORD);
     target = await startTarget({
       tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca, requestCert: true },
@@ -477,7 +477,7 @@ describe.skipIf(SKIP !== undefined)('smskit conformance with the network flags',
   let certs: TestCertificates;
   let target: Target;
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     target = await startTarget({
       tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca, requestCert: true },
       authorization: basic('api', HTTP_PASSWORD),

@@ -4,11 +4,15 @@
  * second CA with its own client certificate (the "wrong CA"), an expired server certificate and
  * one for another host name. Nothing is committed: keys in a repository get copied into real
  * use. A machine without openssl skips the tests that need it (`requirePeer('openssl', …)`).
+ *
+ * One set is made a run, by the first file to ask (once-per-run.ts: ~20 openssl processes,
+ * which twelve files each ran before), and each caller gets a copy in a folder of its own.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { oncePerRun } from './once-per-run.js';
 
 export interface CertificateFiles {
   readonly cert: string;
@@ -79,8 +83,38 @@ unique_subject = no
 commonName = supplied
 `;
 
-export function makeCertificates(): TestCertificates {
+/** A copy of the run's certificates in a new folder; `remove()` deletes the copy. */
+export async function makeCertificates(): Promise<TestCertificates> {
+  const made = await oncePerRun(
+    'certificates',
+    'the test certificates',
+    () => mkdtempSync(join(tmpdir(), 'smskit-certs-run-')),
+    (dir) => {
+      const files = join(dir, 'files');
+      mkdirSync(files);
+      generate(files);
+      return files;
+    },
+  );
   const dir = mkdtempSync(join(tmpdir(), 'smskit-certs-'));
+  cpSync(made, dir, { recursive: true });
+  return certificatesIn(dir);
+}
+
+/** A set of its own, made now (outside a test run: the bench). */
+export function freshCertificates(): TestCertificates {
+  const dir = mkdtempSync(join(tmpdir(), 'smskit-certs-'));
+  try {
+    generate(dir);
+    return certificatesIn(dir);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Writes the whole set into `dir` with openssl. */
+function generate(dir: string): void {
   const config = join(dir, 'openssl.cnf');
   writeFileSync(config, REQ_CONFIG);
   const run = (args: readonly string[]): void => {
@@ -91,7 +125,6 @@ export function makeCertificates(): TestCertificates {
     });
     if (result.status !== 0) throw new Error(`openssl ${args.join(' ')} failed: ${result.stderr}`);
   };
-  const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
   const newKey = (name: string): void =>
     run(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', `${name}.key`]);
   const selfSignedCa = (name: string, cn: string): void => {
@@ -114,7 +147,7 @@ export function makeCertificates(): TestCertificates {
       `${name}.pem`,
     ]);
   };
-  const signed = (name: string, cn: string, ca: string, extensions: string): CertificateFiles => {
+  const signed = (name: string, cn: string, ca: string, extensions: string): void => {
     newKey(name);
     run(['req', '-new', '-config', config, '-key', `${name}.key`, '-subj', `/CN=${cn}`, '-out', `${name}.csr`]);
     run([
@@ -137,53 +170,56 @@ export function makeCertificates(): TestCertificates {
       '-out',
       `${name}.pem`,
     ]);
-    return files(dir, name);
   };
-  try {
-    selfSignedCa('ca', 'smskit test CA');
-    selfSignedCa('other-ca', 'smskit other test CA');
-    const server = signed('server', 'localhost', 'ca', 'server_ext');
-    const client = signed('client', 'smskit test client', 'ca', 'client_ext');
-    const otherClient = signed('other-client', 'smskit other client', 'other-ca', 'client_ext');
-    const wrongHostServer = signed('wrong-host', 'other.example', 'ca', 'wrong_host_ext');
-    const passphrase = 'test key passphrase 7';
-    run(['pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${passphrase}`, '-out', 'client-encrypted.key']);
-    return {
-      dir,
-      ca: read('ca.pem'),
-      caFile: join(dir, 'ca.pem'),
-      otherCa: read('other-ca.pem'),
-      otherCaFile: join(dir, 'other-ca.pem'),
-      server,
-      client,
-      clientEncrypted: {
-        cert: client.cert,
-        certFile: client.certFile,
-        key: read('client-encrypted.key'),
-        keyFile: join(dir, 'client-encrypted.key'),
-        passphrase,
-      },
-      otherClient,
-      expiredServer: expiredServer(dir, run, newKey, config),
-      wrongHostServer,
-      remove: () => rmSync(dir, { recursive: true, force: true }),
-    };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
+  selfSignedCa('ca', 'smskit test CA');
+  selfSignedCa('other-ca', 'smskit other test CA');
+  signed('server', 'localhost', 'ca', 'server_ext');
+  signed('client', 'smskit test client', 'ca', 'client_ext');
+  signed('other-client', 'smskit other client', 'other-ca', 'client_ext');
+  signed('wrong-host', 'other.example', 'ca', 'wrong_host_ext');
+  run(['pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', 'client-encrypted.key']);
+  expiredServer(dir, run, newKey, config);
+}
+
+const PASSPHRASE = 'test key passphrase 7';
+
+/** The set `generate` wrote into `dir`. */
+function certificatesIn(dir: string): TestCertificates {
+  const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
+  const client = files(dir, 'client');
+  return {
+    dir,
+    ca: read('ca.pem'),
+    caFile: join(dir, 'ca.pem'),
+    otherCa: read('other-ca.pem'),
+    otherCaFile: join(dir, 'other-ca.pem'),
+    server: files(dir, 'server'),
+    client,
+    clientEncrypted: {
+      cert: client.cert,
+      certFile: client.certFile,
+      key: read('client-encrypted.key'),
+      keyFile: join(dir, 'client-encrypted.key'),
+      passphrase: PASSPHRASE,
+    },
+    otherClient: files(dir, 'other-client'),
+    expiredServer: existsSync(join(dir, 'expired.pem')) ? files(dir, 'expired') : undefined,
+    wrongHostServer: files(dir, 'wrong-host'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
  * `openssl ca` with explicit start and end dates: the one way every openssl since 1.0 can make
  * a certificate whose validity is over (`x509 -days -1` and `-not_after` are not everywhere).
+ * An openssl that cannot writes no expired.pem, and the set has no expired certificate.
  */
 function expiredServer(
   dir: string,
   run: (args: readonly string[]) => void,
   newKey: (name: string) => void,
   config: string,
-): CertificateFiles | undefined {
+): void {
   try {
     writeFileSync(join(dir, 'index.txt'), '');
     writeFileSync(join(dir, 'serial'), '1000\n');
@@ -212,9 +248,8 @@ function expiredServer(
       '-out',
       'expired.pem',
     ]);
-    return files(dir, 'expired');
   } catch {
-    return undefined;
+    rmSync(join(dir, 'expired.pem'), { force: true });
   }
 }
 

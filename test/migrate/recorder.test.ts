@@ -188,7 +188,7 @@ describe.skipIf(requirePeer('openssl', 'migrate/recorder (an HTTPS upstream)').r
   'an HTTPS upstream',
   () => {
     it('is reached with the network options (its CA), and refused without them', async () => {
-      const certs = makeCertificates();
+      const certs = await makeCertificates();
       const listener = createRichServiceListener(richHandlers, { wsdl: asmxWsdl('rich') });
       const https = await listen(listener, {
         host: '127.0.0.1',

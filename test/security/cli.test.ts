@@ -60,7 +60,7 @@ describe.skipIf(SKIP !== undefined)('network flags of smskit send and smskit cal
   let proxy: ForwardProxy;
   let mtlsFlags: string[];
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     [mtls, plain, proxy] = await Promise.all([
       startTestService({ cert: certs.server.cert, key: certs.server.key, ca: certs.ca, requestCert: true }),
       startTestService(undefined),
@@ -359,7 +359,7 @@ describe.skipIf(SKIP !== undefined)('smskit serve over HTTPS', () => {
   const dir = tempDir('serve-tls');
   const db = join(dir.path, 'service.sqlite');
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     await addAccount(db, { email: ACCOUNT.email, keywords: [ACCOUNT.keyword], password: ACCOUNT.password });
   });
   afterAll(() => {

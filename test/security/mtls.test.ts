@@ -43,7 +43,7 @@ describe.skipIf(SKIP !== undefined)('mutual TLS', () => {
   let certs: TestCertificates;
   let service: TestService;
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     service = await startTestService({
       cert: certs.server.cert,
       key: certs.server.key,

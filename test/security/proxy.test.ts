@@ -43,7 +43,7 @@ describe.skipIf(SKIP !== undefined)('through a forward proxy', () => {
   let proxy: ForwardProxy;
   const saved = new Map<string, string | undefined>(PROXY_VARIABLES.map((name) => [name, process.env[name]]));
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     secure = await startTestService({ cert: certs.server.cert, key: certs.server.key });
     plain = await startTestService(undefined);
   });

@@ -28,7 +28,7 @@ describe.skipIf(SKIP !== undefined)('HTTPS with a company CA', () => {
   let certs: TestCertificates;
   let service: TestService;
   beforeAll(async () => {
-    certs = makeCertificates();
+    certs = await makeCertificates();
     service = await startTestService({ cert: certs.server.cert, key: certs.server.key });
   });
   afterAll(async () => {

@@ -189,7 +189,7 @@ describe.skipIf(mail.skip || requirePeer('openssl', 'delivery/email-route (START
     let sink: SmtpSink;
     let route: Route | undefined;
     beforeAll(async () => {
-      certs = makeCertificates();
+      certs = await makeCertificates();
       sink = await startSmtpSink({ tls: certs.server, auth: { user: 'relay-user', pass: 'relay secret ü' } });
     });
     afterAll(async () => {

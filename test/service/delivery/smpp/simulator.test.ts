@@ -163,7 +163,7 @@ describe('the simulator library', () => {
   it.skipIf(requirePeer('openssl', 'smpp/simulator (TLS)').reason !== undefined)(
     'TLS: the route binds over TLS trusting the given CA, and refuses an unknown one',
     async () => {
-      certificates = makeCertificates();
+      certificates = await makeCertificates();
       smsc = await startSmsc({
         systemId: 'smskit',
         password: 'secret',
