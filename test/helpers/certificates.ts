@@ -5,8 +5,8 @@
  * one for another host name. Nothing is committed: keys in a repository get copied into real
  * use. A machine without openssl skips the tests that need it (`requirePeer('openssl', …)`).
  *
- * One set is made a run, by the first file to ask (once-per-run.ts: ~20 openssl processes,
- * which twelve files each ran before), and each caller gets a copy in a folder of its own.
+ * One set is made a run, by the first file to ask (once-per-run.ts), rather than ~20 openssl
+ * processes in each of the dozen files that need one; each caller gets a copy of its own.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
