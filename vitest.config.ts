@@ -75,7 +75,10 @@ export default defineConfig({
     // Worker threads (the SQLite writer, the callback sender) of processes running the sources
     // start from that bundle too, not through tsx (service/threads/thread-entry.ts): a file of
     // store contract tests on the writer thread took 23.5 CPU-seconds through tsx, 8.3 so.
+    // Mono keeps a performance-counter area in /dev/shm/mono.<pid> for each process, which a
+    // peer the test kills leaves behind; the tests read no counters (test/peers/mono-shared-area.test.ts).
     env: {
+      MONO_DISABLE_SHARED_AREA: '1',
       NODE_OPTIONS: nodeOptions,
       SMSKIT_REQUIRE_BUNDLE: '1',
       SMSKIT_SCRYPT_LOG_N: '10',
