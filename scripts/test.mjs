@@ -8,8 +8,9 @@
  * CPU priority: the tests leave the cores ~15 % idle while they wait (servers starting, timeouts,
  * an outage test's minute), and the checks fill those gaps instead of taking cores from tests.
  * Their output is held and printed after the tests' with one line each; a check that fails stops
- * the tests at once and prints why, as a failing step ahead of them did. `generate --check` finishes before vitest starts: vitest's
- * global setup may rebuild the CLI bundle that command runs from.
+ * the tests at once and prints why, as a failing step ahead of them did. `generate --check`
+ * finishes before vitest starts: vitest's global setup may rebuild the CLI bundle that command
+ * runs from.
  *
  * Plain .mjs, as the build scripts: it must run before anything is compiled.
  */

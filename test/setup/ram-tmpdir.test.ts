@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DISK_TMPDIR, diskTmpdir, RAM_ROOT, RAM_TMPDIR, useRamTmpdir } from './ram-tmpdir.js';
+import { DISK_TMPDIR, diskTmpdir, MIN_FREE_BYTES, RAM_ROOT, RAM_TMPDIR, useRamTmpdir } from './ram-tmpdir.js';
 
 /** statfs's f_type of a tmpfs (linux/magic.h). */
 const TMPFS_MAGIC = 0x01021994;
@@ -64,7 +64,8 @@ describe('the test run’s temporary folder', () => {
     const made = process.env[RAM_TMPDIR];
     if (made === undefined) {
       // The run kept its folder: the user's TMPDIR, or a machine without a tmpfs with room.
-      const roomy = existsSync(RAM_ROOT) && statfsSync(RAM_ROOT).bavail * statfsSync(RAM_ROOT).bsize >= 2 * 1024 ** 3;
+      const free = existsSync(RAM_ROOT) ? statfsSync(RAM_ROOT) : undefined;
+      const roomy = free !== undefined && free.bavail * free.bsize >= MIN_FREE_BYTES;
       expect(process.env[DISK_TMPDIR] === undefined && (!roomy || process.env.TMPDIR !== undefined)).toBe(true);
       return;
     }
