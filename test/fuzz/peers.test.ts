@@ -7,6 +7,8 @@
  * finding fails the test, and so does a fuzzer that no longer finds a known defect.
  * The false findings the first runs showed were fixed in the fuzzer (decimals past the 18 digits
  * XSD requires, overloaded operations sharing a name, an in-out header left out) and are not here.
+ * The stacks are fuzzed side by side (concurrent suites, each with its own peer): each mostly
+ * waits for its peer, so together they hold a test worker about as long as the slowest one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../contract/read/index.js';
@@ -72,7 +74,7 @@ async function fuzzStack(wsdl: string, target: string, expected: readonly string
 
 const ASMX_SKIP = requirePeer('asmx', 'fuzz/peers').reason;
 
-describe.skipIf(ASMX_SKIP !== undefined).each(['echo', 'rich'] as const)(
+describe.skipIf(ASMX_SKIP !== undefined).concurrent.each(['echo', 'rich'] as const)(
   'genuine ASMX (%s) under the fuzzer',
   (site) => {
     let peer: AsmxPeer;
@@ -89,7 +91,7 @@ describe.skipIf(ASMX_SKIP !== undefined).each(['echo', 'rich'] as const)(
 
 const PHP_SKIP = requirePeer('php', 'fuzz/peers').reason;
 
-describe.skipIf(PHP_SKIP !== undefined)('PHP SoapServer under the fuzzer', () => {
+describe.skipIf(PHP_SKIP !== undefined).concurrent('PHP SoapServer under the fuzzer', () => {
   let peer: PeerProcess;
   beforeAll(async () => {
     peer = await startPhpPeer();
@@ -103,7 +105,7 @@ describe.skipIf(PHP_SKIP !== undefined)('PHP SoapServer under the fuzzer', () =>
 
 for (const stack of ['spyne', 'jaxws', 'wcf', 'gsoap'] as const satisfies readonly Stack[]) {
   const skip = requirePeer(stack, 'fuzz/peers').reason;
-  describe.skipIf(skip !== undefined)(`${stack} under the fuzzer`, () => {
+  describe.skipIf(skip !== undefined).concurrent(`${stack} under the fuzzer`, () => {
     let running: RunningStack;
     beforeAll(async () => {
       running = await startStack(stack);

@@ -146,7 +146,7 @@ export async function generatedClient(
 export async function conformanceOf(
   wsdlUrl: string,
   target: string,
-  options: { binding?: ('soap11' | 'soap12')[]; skip?: string[]; concurrency?: number } = {},
+  options: { binding?: ('soap11' | 'soap12')[]; skip?: string[]; concurrency?: number; timeoutMs?: number } = {},
 ): Promise<Report> {
   const { model } = await readContract(wsdlUrl);
   return runConformance({
@@ -155,6 +155,7 @@ export async function conformanceOf(
     retries: 0,
     ...(options.binding === undefined ? {} : { binding: options.binding }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     skip: ['wsdl', ...(options.skip ?? [])],
   });
 }
