@@ -17,7 +17,8 @@
  *   requests get ServiceUnavailable (a Server fault), nothing acknowledged is lost, and every
  *   instance serves and delivers again by itself, without a restart.
  * - throughput caps are per bind: two instances with `throughput: 20` share a backlog; each bind
- *   keeps to 20 msg/s and together they send more than one cap would allow.
+ *   keeps to 20 msg/s and together they send more than one cap would allow. This case runs beside
+ *   the simulator's kill runs (a database and an SMSC of its own), not after them.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -242,70 +243,12 @@ async function killRuns(to: CrashSmsc, runs: number, seed: number, name: string)
 }
 
 describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
-  it(`${RUNS} kill -9 of one instance under load against the simulator: nothing acknowledged lost, duplicates only flagged`, async () => {
+  it.concurrent(`${RUNS} kill -9 of one instance under load against the simulator: nothing acknowledged lost, duplicates only flagged`, async () => {
     await killRuns(smsc, RUNS, SEED, 'killed');
   }, 900_000);
 
-  it.skipIf(netSmpp?.skip ?? true)(
-    `${PERL_RUNS} kill -9 of one instance under load against Net::SMPP: nothing acknowledged lost, duplicates only flagged`,
-    async () => {
-      const perl = await startNetSmppSmsc(['--many']);
-      try {
-        await killRuns(perl, PERL_RUNS, SEED + 1, 'killed_perl');
-      } finally {
-        await perl.close();
-      }
-    },
-    900_000,
-  );
-
-  it('the database restarted under load: ServiceUnavailable meanwhile, nothing acknowledged lost, service resumes by itself', async () => {
-    await cluster.createDatabase('restarted');
-    const db = cluster.tcpUrl('restarted');
-    await addAccount(db, ACCOUNT);
-    const balancer = new RoundRobin();
-    for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
-    const traffic = load(balancer, 'restart');
-    try {
-      await waitFor('some acknowledged', () => traffic.acknowledged.size >= 50, { timeoutMs: 60_000 });
-      cluster.stopServer();
-      const before = traffic.answers.unavailable;
-      await waitFor('ServiceUnavailable while the database is down', () => traffic.answers.unavailable >= before + 10, {
-        timeoutMs: 60_000,
-      });
-      const ackedWhileDown = traffic.acknowledged.size;
-      cluster.startServer();
-      await waitFor(
-        'acknowledgements again after the restart',
-        () => traffic.acknowledged.size >= ackedWhileDown + 50,
-        { timeoutMs: 120_000 },
-      );
-      await traffic.stop();
-      // Every instance answers again (none needed a restart).
-      for (const instance of balancer.instances) {
-        const one = new RoundRobin();
-        one.instances.push(instance);
-        expect((await one.send(`after restart via ${instance?.pid}`)).kind).toBe('ok');
-      }
-      const store = await openStore({ db: cluster.socketUrl('restarted'), poolSize: 2 });
-      try {
-        const messages = await allFinal(store, traffic.acknowledged.size);
-        const { twice } = checkDelivered(smsc, traffic.acknowledged, messages);
-        expect(traffic.answers.refused).toBe(0);
-        console.log(
-          `multi-instance database restart: ${traffic.acknowledged.size} acknowledged, all delivered; ` +
-            `${twice} sent twice (all flagged); answers ${JSON.stringify(traffic.answers)}`,
-        );
-      } finally {
-        await store.close();
-      }
-    } finally {
-      await traffic.stop();
-      await Promise.all(balancer.instances.map((i) => i?.stop()));
-    }
-  }, 600_000);
-
-  it('caps throughput per bind: each instance keeps to its cap, two together send more than one cap', async () => {
+  // Beside the kill runs (their own database and SMSC): most of its time is the binds' pacing.
+  it.concurrent('caps throughput per bind: each instance keeps to its cap, two together send more than one cap', async () => {
     const CAP = 20;
     const MESSAGES = 200;
     const seen: Array<{ source: string; at: number }> = [];
@@ -371,4 +314,63 @@ describe.skipIf(skip !== undefined)('three instances on one PostgreSQL', () => {
       await capSmsc.close();
     }
   }, 300_000);
+
+  it.skipIf(netSmpp?.skip ?? true)(
+    `${PERL_RUNS} kill -9 of one instance under load against Net::SMPP: nothing acknowledged lost, duplicates only flagged`,
+    async () => {
+      const perl = await startNetSmppSmsc(['--many']);
+      try {
+        await killRuns(perl, PERL_RUNS, SEED + 1, 'killed_perl');
+      } finally {
+        await perl.close();
+      }
+    },
+    900_000,
+  );
+
+  it('the database restarted under load: ServiceUnavailable meanwhile, nothing acknowledged lost, service resumes by itself', async () => {
+    await cluster.createDatabase('restarted');
+    const db = cluster.tcpUrl('restarted');
+    await addAccount(db, ACCOUNT);
+    const balancer = new RoundRobin();
+    for (let i = 0; i < 3; i++) balancer.instances[i] = await startInstance(db);
+    const traffic = load(balancer, 'restart');
+    try {
+      await waitFor('some acknowledged', () => traffic.acknowledged.size >= 50, { timeoutMs: 60_000 });
+      cluster.stopServer();
+      const before = traffic.answers.unavailable;
+      await waitFor('ServiceUnavailable while the database is down', () => traffic.answers.unavailable >= before + 10, {
+        timeoutMs: 60_000,
+      });
+      const ackedWhileDown = traffic.acknowledged.size;
+      cluster.startServer();
+      await waitFor(
+        'acknowledgements again after the restart',
+        () => traffic.acknowledged.size >= ackedWhileDown + 50,
+        { timeoutMs: 120_000 },
+      );
+      await traffic.stop();
+      // Every instance answers again (none needed a restart).
+      for (const instance of balancer.instances) {
+        const one = new RoundRobin();
+        one.instances.push(instance);
+        expect((await one.send(`after restart via ${instance?.pid}`)).kind).toBe('ok');
+      }
+      const store = await openStore({ db: cluster.socketUrl('restarted'), poolSize: 2 });
+      try {
+        const messages = await allFinal(store, traffic.acknowledged.size);
+        const { twice } = checkDelivered(smsc, traffic.acknowledged, messages);
+        expect(traffic.answers.refused).toBe(0);
+        console.log(
+          `multi-instance database restart: ${traffic.acknowledged.size} acknowledged, all delivered; ` +
+            `${twice} sent twice (all flagged); answers ${JSON.stringify(traffic.answers)}`,
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await traffic.stop();
+      await Promise.all(balancer.instances.map((i) => i?.stop()));
+    }
+  }, 600_000);
 });
