@@ -470,7 +470,8 @@ describe('the reports say where they come from', () => {
   });
 });
 
-describe('Ctrl-C and slow targets (the real CLI)', () => {
+// Side by side: each waits on the slow proxy, and each writes reports of its own names only.
+describe.concurrent('Ctrl-C and slow targets (the real CLI)', () => {
   let slow: TestServer;
   beforeAll(async () => {
     slow = await startSlowProxy(reference.url, 250);
@@ -518,8 +519,8 @@ describe('Ctrl-C and slow targets (the real CLI)', () => {
     expect(xml).not.toContain('an older run');
     expect(xml).toContain('<property name="interrupted" value="true"/>');
     expect(xml).toContain('type="not-run"');
-    // Written beside the report and renamed over it: no temporary file is left.
-    expect(readdirSync(scratch).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // Written beside the report and renamed over it: no temporary file is left (.<name>.<pid>.<ms>.tmp).
+    expect(readdirSync(scratch).filter((f) => f.startsWith('.interrupted.') && f.endsWith('.tmp'))).toEqual([]);
   }, 60_000);
 
   it('SIGINT before the first answer: exit 130, every case not run, an HTML page that says nothing ran', async () => {

@@ -1,5 +1,5 @@
 /**
- * The short CI soak: SOAK_CALLS calls (default 1,800: 12 s at the default rate) to `smskit serve`
+ * The short CI soak: SOAK_CALLS calls (default 1,800: 6 s at the default rate) to `smskit serve`
  * at a steady rate of at most SOAK_RATE per second over all four bindings. Zero errors; RSS flat
  * (the last third's mean within a bound of the mean after warm-up, sampled by calls done, so a
  * slow machine only takes longer). `scripts/soak.ts` runs the same for minutes.
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatSoak, soak } from '../../tools/fuzz/soak.js';
 
 const CALLS = Number(process.env.SOAK_CALLS ?? 1_800);
-const RATE = Number(process.env.SOAK_RATE ?? 150);
+const RATE = Number(process.env.SOAK_RATE ?? 300);
 
 describe('soak', () => {
   it(`${CALLS} calls at up to ${RATE}/s over all bindings: zero errors, RSS flat`, async () => {
