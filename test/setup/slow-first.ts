@@ -20,12 +20,12 @@ export const SLOW_FILES: readonly string[] = [
   'test/reliability/callback-guarantee.test.ts', // ~70 s, mostly waiting (three cases side by side)
   'test/docs/doc-run-2.test.ts',
   'test/reliability/multi-instance.test.ts', // ~55 s
-  'test/fuzz/peers.test.ts', // ~40 s; ~30 s more in CI, with the genuine ASMX cases
+  'test/fuzz/peers.test.ts', // ~30-40 s, the stacks side by side (the genuine ASMX ones in CI too)
   'test/docs/doc-run-3.test.ts',
   'test/reliability/fuzz.test.ts', // ~40 s
   'test/docs/doc-run-4.test.ts',
   'test/reliability/delivery-crash.test.ts', // ~35 s
-  // Mostly waiting for Mono's WCF host (~17 s, ~3 CPU-seconds) and gSOAP's build (~8 s, ~1):
+  // Mostly waiting for Mono's WCF host (~11 s, ~3 CPU-seconds) and gSOAP's build (~3 s, ~1):
   // started late, they ran alone at the very end of the run, the other worker idle.
   'test/peers/stacks/wcf.test.ts',
   'test/peers/stacks/gsoap.test.ts',
@@ -36,7 +36,7 @@ export const SLOW_FILES: readonly string[] = [
   'test/service/store/postgres.test.ts', // ~25 s
   'test/conformance/hostile-targets.test.ts', // ~25 s
   'test/contract/diff/execution.test.ts', // ~20 s
-  'test/reliability/soak.test.ts', // ~13 s at a fixed rate, mostly waiting: not last
+  'test/reliability/soak.test.ts', // ~7 s at a fixed rate, mostly waiting: not last
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
