@@ -138,7 +138,11 @@ describe('smskit serve posts signed state changes to the account’s receiver', 
     const [dead] = await deadFor();
     expect(dead).toMatchObject({ messageId: gone, eventState: 'dead', account: 'app@example.com' });
     expect(String(dead?.lastError)).toMatch(/410/);
-    expect(server?.output().stderr).toMatch(/callbacks of app@example\.com disabled: .*410 Gone/);
+    // Logged once the switch-off is committed: the line may reach this process after the store shows it.
+    const served = (): string => server?.output().stderr ?? '';
+    await waitFor('the switch-off logged', () => /callbacks of app@example\.com disabled: .*410 Gone/.test(served()), {
+      state: served,
+    });
     const table = await runCliAsync(['callbacks', '--db', db, '--message', gone]);
     expect(table.stdout).toMatch(/^SEQ +MESSAGE +ACCOUNT +STATE +EVENT +TRIES/);
     const none = await runCliAsync(['callbacks', '--db', db, '--account', 'nobody@example.com']);
