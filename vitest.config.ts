@@ -66,6 +66,8 @@ export default defineConfig({
     globalSetup: ['test/setup/cli-bundle.ts', 'test/setup/run-folder.ts'],
     // The longest files start first, so none is left running alone at the end of the run.
     sequence: { sequencer: SlowFirstSequencer },
+    // SMSKIT_TEST_COSTS=<log>: one line per test file, its wall time and CPU (scripts/test-costs.ts ranks them).
+    setupFiles: process.env.SMSKIT_TEST_COSTS ? ['test/setup/file-costs.ts'] : [],
     // The skip audit runs beside the default reporter: in CI a skip not on
     // test/setup/expected-skips.ts fails the run.
     reporters: ['default', './test/setup/skip-audit.ts'],
