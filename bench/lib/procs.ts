@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { statCpuSeconds } from '../../tools/proc-stat.js';
 import { bundleFolder, bundleModule } from './bundle.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -132,14 +133,7 @@ export function peakRssMb(pid: number | undefined): number | undefined {
 
 /** CPU seconds (user + system) a live process has used so far, from /proc; undefined elsewhere. */
 export function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return undefined;
-  }
+  return pid === undefined ? undefined : statCpuSeconds(pid, 11, 12);
 }
 
 /**

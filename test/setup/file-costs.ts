@@ -10,8 +10,9 @@
  * process still running when the file ends (a server another file stops, PostgreSQL) is not in
  * it, and elsewhere it reads 0.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
+import { statCpuSeconds } from '../../tools/proc-stat.js';
 
 /** One test file's line in the log. */
 export interface FileCost {
@@ -27,19 +28,12 @@ export interface FileCost {
 }
 
 /** CPU-seconds of this process's reaped children, or 0 where /proc is not there to say. */
-export function reapedChildrenCpu(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name (which may hold spaces), from the state: cutime is the 14th, cstime the 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
+function reapedChildrenCpu(): number {
+  return statCpuSeconds('self', 13, 14) ?? 0;
 }
 
 /** Starts counting now; the function returned gives the file's line. */
-export function startCounting(): (file: string) => FileCost {
+function startCounting(): (file: string) => FileCost {
   const own = process.cpuUsage();
   const children = reapedChildrenCpu();
   const start = Date.now();
