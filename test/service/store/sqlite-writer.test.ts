@@ -2,15 +2,19 @@
  * What the SQLite writer thread adds to the store contract (which sqlite.test.ts runs on it
  * too): writes of one turn share a transaction, yet one write's failure is that write's alone;
  * the event loop runs while the thread commits; close commits what was posted; another thread's
- * writes come on a channel of their own and fail once the writer is gone.
+ * writes come on a channel of their own and fail once the writer is gone; a client keeps at most
+ * one message with the thread.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MessageChannel } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { type NewMessage, openSqliteStore } from '../../../service/store/index.js';
 import { connectWriter } from '../../../service/store/sqlite/writer.js';
+import type { WriteReply, WriteRequest } from '../../../service/store/sqlite/writer-thread.js';
 import { message } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-writer-'));
@@ -87,15 +91,21 @@ describe('the SQLite writer thread', () => {
   });
 
   it('commits what was posted before close, then refuses', async () => {
-    const store = fresh();
+    const store = openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, maxBatch: 100_000 });
     const pending = Array.from({ length: 50 }, (_, i) => store.enqueue(message(`late${i}`)));
+    // A batch the thread takes a while over, then writes of the next turn, held while it is with
+    // the thread: close posts those too.
+    await nextTurn();
+    pending.push(...Array.from({ length: 5_000 }, (_, i) => store.enqueue(message(`bulk${i}`))));
+    await nextTurn();
+    pending.push(...Array.from({ length: 5 }, (_, i) => store.enqueue(message(`held${i}`))));
     await store.close();
     const answered = await Promise.allSettled(pending);
     expect(answered.every((a) => a.status === 'fulfilled')).toBe(true);
     await expect(store.enqueue(message('after'))).rejects.toMatchObject({ code: 'StorageClosed' });
     const reopened = openSqliteStore({ path: join(dir, `writer-${counter - 1}.db`) });
     try {
-      expect(await reopened.countOutbox()).toBe(50);
+      expect(await reopened.countOutbox()).toBe(5_055);
     } finally {
       await reopened.close();
     }
@@ -124,5 +134,37 @@ describe('the SQLite writer thread', () => {
     await expect(channel.write('recoverExpiredLeases', T0)).rejects.toThrow(
       'cannot write to the store: the SQLite writer thread stopped',
     );
+  });
+
+  it('keeps one message with the thread: what is written meanwhile goes as one message after its reply', async () => {
+    // The test plays the writer thread on the far end of a channel.
+    const { port1, port2 } = new MessageChannel();
+    const received: WriteRequest[][] = [];
+    port2.on('message', (text: string) => received.push(JSON.parse(text) as WriteRequest[]));
+    const answer = (requests: readonly WriteRequest[]) =>
+      port2.postMessage(JSON.stringify(requests.map((r): WriteReply => ({ seq: r.seq, value: r.seq }))));
+    const client = connectWriter(port1);
+    try {
+      const first = [client.write('recoverExpiredLeases', 1), client.write('recoverExpiredLeases', 2)];
+      await expect.poll(() => received.length).toBe(1);
+      // Three more writes over three turns while the first message waits for its reply: none posted.
+      const later: Array<Promise<unknown>> = [];
+      for (let turn = 0; turn < 3; turn++) {
+        later.push(client.write('recoverExpiredLeases', 10 + turn));
+        await nextTurn();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(received).toHaveLength(1);
+      answer(received[0]!);
+      expect(await Promise.all(first)).toEqual(received[0]!.map((r) => r.seq));
+      // The reply lets the three go, together.
+      await expect.poll(() => received.length).toBe(2);
+      expect(received[1]!.map((r) => r.args[0])).toEqual([10, 11, 12]);
+      answer(received[1]!);
+      expect(await Promise.all(later)).toEqual(received[1]!.map((r) => r.seq));
+    } finally {
+      port1.close();
+      port2.close();
+    }
   });
 });
