@@ -16,17 +16,36 @@ export type IdGenerator = (nowMs: number) => string;
 
 export function createIdGenerator(): IdGenerator {
   let lastTime = -1;
-  const random = new Uint8Array(10);
+  const random = new Uint8Array(RANDOM_BYTES);
+  const fresh = randomPool();
   return (nowMs: number): string => {
     const now = Math.min(Math.max(Math.floor(nowMs), 0), MAX_TIME);
     if (now > lastTime) {
       lastTime = now;
-      randomFillSync(random);
+      fresh(random);
     } else if (!increment(random)) {
       lastTime += 1; // 2^80 ids in one millisecond: borrow the next one rather than repeat
-      randomFillSync(random);
+      fresh(random);
     }
     return `SMS-${encodeTime(lastTime)}${encodeRandom(random)}`;
+  };
+}
+
+const RANDOM_BYTES = 10;
+/** Random parts drawn from the CSPRNG at a time: one call per id cost ~10 µs of a busy event loop. */
+const POOL_IDS = 128;
+
+/** Fills `into` with the next unused bytes of a pool refilled from the CSPRNG when spent; each byte is used once. */
+function randomPool(): (into: Uint8Array) => void {
+  const pool = new Uint8Array(RANDOM_BYTES * POOL_IDS);
+  let used = pool.length;
+  return (into) => {
+    if (used + into.length > pool.length) {
+      randomFillSync(pool);
+      used = 0;
+    }
+    into.set(pool.subarray(used, used + into.length));
+    used += into.length;
   };
 }
 

@@ -422,4 +422,12 @@ describe('message ids', () => {
     expect(next(0)).toMatch(MESSAGE_ID_PATTERN);
     expect(createIdGenerator()(Date.UTC(2024, 0, 1)).slice(4, 14)).toBe('01HK153X00');
   });
+
+  it('draw a fresh random part for each new millisecond, across refills of their random pool', () => {
+    const next = createIdGenerator();
+    const randomParts = Array.from({ length: 1_000 }, (_, ms) => next(ms).slice(14));
+    expect(new Set(randomParts).size).toBe(randomParts.length);
+    // Not all zero, nor one repeated byte: the bytes came from the generator.
+    expect(new Set(randomParts.join('')).size).toBeGreaterThan(20);
+  });
 });
