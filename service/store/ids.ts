@@ -32,7 +32,10 @@ export function createIdGenerator(): IdGenerator {
 }
 
 const RANDOM_BYTES = 10;
-/** Random parts drawn from the CSPRNG at a time: one call per id cost ~10 µs of a busy event loop. */
+/**
+ * Random parts drawn from the CSPRNG at a time (one is used for each new millisecond's first id):
+ * a call for each cost ~10 µs of a busy event loop.
+ */
 const POOL_IDS = 128;
 
 /** Fills `into` with the next unused bytes of a pool refilled from the CSPRNG when spent; each byte is used once. */

@@ -52,7 +52,8 @@ type WriterEnd = { postMessage(message: string): void; ref(): void; unref(): voi
  * the next message once the reply has come (or at the end of the turn when nothing is with it).
  * Each post copies the batch and wakes the thread, which on a busy machine takes the event
  * loop's core (bench/README.md, "One message with the writer at a time"); a message posted
- * during a commit would only have waited in the thread's queue for the same next batch.
+ * during a commit would only have waited in the thread's queue for the same next batch. (The
+ * thread now waits for the reply's trip to the event loop before the next batch arrives.)
  */
 class WriterClient {
   private readonly waiting = new Map<number, Waiting>();
@@ -61,6 +62,8 @@ class WriterClient {
   private posting: NodeJS.Immediate | undefined;
   /** Requests posted whose replies have not come yet. */
   private unanswered = 0;
+  /** Set by `holdUntilExit`: replies no longer let the process end. */
+  private held = false;
   private failed = false;
 
   constructor(private readonly end: WriterEnd) {}
@@ -73,10 +76,16 @@ class WriterClient {
       if (this.waiting.size === 0) this.end.ref();
       this.waiting.set(seq, { resolve: resolve as (value: unknown) => void, reject });
       this.outgoing.push({ seq, op, args });
-      // One message per turn of the event loop, however many writes it made: a post costs more
-      // than the copy of what it carries.
-      this.posting ??= setImmediate(() => this.post());
+      // At most one message per turn of the event loop, however many writes it made, and none
+      // while one is with the thread (the reply's arrival posts these).
+      if (this.unanswered === 0) this.posting ??= setImmediate(() => this.post());
     });
+  }
+
+  /** From now on the process stays up until the other end lets go (the writer is closing). */
+  holdUntilExit(): void {
+    this.held = true;
+    this.end.ref();
   }
 
   /** Posts what waits; `final` (the writer is closing) posts it even while a message is with the thread. */
@@ -85,11 +94,12 @@ class WriterClient {
     this.posting = undefined;
     if (this.unanswered > 0 && !final) return;
     const requests = this.outgoing;
-    this.outgoing = [];
-    this.unanswered += requests.length;
+    if (requests.length === 0) return;
     // As JSON text: the requests are plain data, and V8 writes and reads a batch of them as JSON
     // in under half the time its structured clone (what postMessage does with objects) takes.
-    if (requests.length > 0) this.end.postMessage(JSON.stringify(requests));
+    this.end.postMessage(JSON.stringify(requests));
+    this.outgoing = [];
+    this.unanswered += requests.length;
   }
 
   receive(message: string): void {
@@ -103,7 +113,7 @@ class WriterClient {
     const waiter = this.waiting.get(reply.seq);
     if (waiter === undefined) return;
     this.waiting.delete(reply.seq);
-    if (this.waiting.size === 0) this.end.unref();
+    if (this.waiting.size === 0 && !this.held) this.end.unref();
     if ('error' in reply) {
       waiter.reject(new StorageError(reply.error.code, reply.error.message, reply.error.driverCode));
     } else waiter.resolve(reply.value);
@@ -118,7 +128,7 @@ class WriterClient {
     this.unanswered = 0;
     const failure = writeFailure(reason);
     for (const waiter of this.waiting.values()) waiter.reject(failure);
-    if (this.waiting.size > 0) this.end.unref();
+    if (this.waiting.size > 0 && !this.held) this.end.unref();
     this.waiting.clear();
   }
 }
@@ -161,8 +171,8 @@ class ThreadedWriter implements SqliteWriter {
       if (thread === undefined) return resolve();
       thread.worker.once('exit', () => resolve());
       // Held until the thread has committed the last writes and exited: with nothing else to do,
-      // the process would otherwise end first, the last batch with it.
-      thread.worker.ref();
+      // the process would otherwise end first, the last batch with it (and this promise unsettled).
+      thread.client.holdUntilExit();
       thread.client.post(true);
       thread.worker.postMessage({ close: true } satisfies WriterControl);
     });

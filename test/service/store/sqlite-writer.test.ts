@@ -5,11 +5,13 @@
  * writes come on a channel of their own and fail once the writer is gone; a client keeps at most
  * one message with the thread.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { type NewMessage, openSqliteStore } from '../../../service/store/index.js';
@@ -109,6 +111,27 @@ describe('the SQLite writer thread', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('close settles in a process with nothing else to keep it up, writes pending at the call', () => {
+    // A script's last lines: writes not awaited, then close. Before the fix the last reply let the
+    // process end ahead of the thread's exit: close never settled (exit code 13, nothing printed).
+    const store = fileURLToPath(new URL('../../../service/store/index.ts', import.meta.url));
+    const script = join(dir, 'close-last.mjs');
+    writeFileSync(
+      script,
+      `import { openSqliteStore } from ${JSON.stringify(store)};
+       const store = openSqliteStore({ path: process.argv[2], writerThread: true });
+       const message = ${JSON.stringify(message('pending at close'))};
+       const pending = [1, 2, 3].map(() => store.enqueue(message));
+       await store.close();
+       console.log('closed,', (await Promise.all(pending)).length, 'written');`,
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script, join(dir, `writer-${counter++}.db`)], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: 'closed, 3 written\n' });
   });
 
   it("takes another thread's writes on a channel, answers them there, and fails them once it is gone", async () => {
