@@ -95,8 +95,8 @@ describe('the SQLite writer thread', () => {
   it('commits what was posted before close, then refuses', async () => {
     const store = openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, maxBatch: 100_000 });
     const pending = Array.from({ length: 50 }, (_, i) => store.enqueue(message(`late${i}`)));
-    // A batch the thread takes a while over, then writes of the next turn, held while it is with
-    // the thread: close posts those too.
+    // The first 50 go to the thread; the writes of the next two turns are held while those are
+    // with it: close posts them too.
     await nextTurn();
     pending.push(...Array.from({ length: 5_000 }, (_, i) => store.enqueue(message(`bulk${i}`))));
     await nextTurn();
