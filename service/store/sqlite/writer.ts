@@ -60,8 +60,6 @@ class WriterClient {
   private seq = 0;
   private outgoing: WriteRequest[] = [];
   private posting: NodeJS.Immediate | undefined;
-  /** Requests posted whose replies have not come yet. */
-  private unanswered = 0;
   /** Set by `holdUntilExit`: replies no longer let the process end. */
   private held = false;
   private failed = false;
@@ -78,7 +76,7 @@ class WriterClient {
       this.outgoing.push({ seq, op, args });
       // At most one message per turn of the event loop, however many writes it made, and none
       // while one is with the thread (the reply's arrival posts these).
-      if (this.unanswered === 0) this.posting ??= setImmediate(() => this.post());
+      if (this.unanswered() === 0) this.posting ??= setImmediate(() => this.post());
     });
   }
 
@@ -92,24 +90,27 @@ class WriterClient {
   post(final = false): void {
     if (this.posting !== undefined) clearImmediate(this.posting);
     this.posting = undefined;
-    if (this.unanswered > 0 && !final) return;
+    if (this.unanswered() > 0 && !final) return;
     const requests = this.outgoing;
     if (requests.length === 0) return;
     // As JSON text: the requests are plain data, and V8 writes and reads a batch of them as JSON
     // in under half the time its structured clone (what postMessage does with objects) takes.
     this.end.postMessage(JSON.stringify(requests));
     this.outgoing = [];
-    this.unanswered += requests.length;
+  }
+
+  /** Requests posted whose replies have not come yet: every unsettled write waits, the unposted in `outgoing` too. */
+  private unanswered(): number {
+    return this.waiting.size - this.outgoing.length;
   }
 
   receive(message: string): void {
     for (const reply of JSON.parse(message) as WriteReply[]) this.settle(reply);
     // At the end of the turn, so that the writes the settled promises' continuations make join it.
-    if (this.unanswered === 0 && this.outgoing.length > 0) this.posting ??= setImmediate(() => this.post());
+    if (this.unanswered() === 0 && this.outgoing.length > 0) this.posting ??= setImmediate(() => this.post());
   }
 
   private settle(reply: WriteReply): void {
-    this.unanswered = Math.max(0, this.unanswered - 1);
     const waiter = this.waiting.get(reply.seq);
     if (waiter === undefined) return;
     this.waiting.delete(reply.seq);
@@ -125,7 +126,6 @@ class WriterClient {
     if (this.posting !== undefined) clearImmediate(this.posting);
     this.posting = undefined;
     this.outgoing = [];
-    this.unanswered = 0;
     const failure = writeFailure(reason);
     for (const waiter of this.waiting.values()) waiter.reject(failure);
     if (this.waiting.size > 0 && !this.held) this.end.unref();
