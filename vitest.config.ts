@@ -35,8 +35,9 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
  * and parse its declarations once per worker, not once per part (test/docs 114-118 → 104-112
  * CPU-seconds; five reliability files 21.2 → 17.3).
  */
-/** One per core, at least 2 (SMSKIT_TEST_WORKERS overrides: 1 runs every file in turn). */
-const WORKERS = Number(process.env.SMSKIT_TEST_WORKERS ?? Math.max(2, availableParallelism()));
+/** One more than the cores (SMSKIT_TEST_WORKERS=N overrides: 1 runs every file in turn). */
+const REQUESTED_WORKERS = Number.parseInt(process.env.SMSKIT_TEST_WORKERS ?? '', 10);
+const WORKERS = REQUESTED_WORKERS > 0 ? REQUESTED_WORKERS : availableParallelism() + 1;
 
 const SHARED_WORKER = [
   'architecture',
@@ -94,11 +95,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // One worker per core, at least two (Vitest's default is one fewer: on a 2-core machine every
-    // file in turn). Four on two cores were tried: a fresh clone 13 min 42 s → 12 min 42 s, but CI
-    // with every peer 991 → 974 s of vitest, with a delivery test timing out; three on a fresh
-    // clone took longer than two (676 s against 642 on the same code). The suite is bound by its
-    // CPU-seconds (~1,000 on a fresh clone), not by its waits, so more workers only contend.
+    // One more worker than cores (Vitest's default is one fewer: on a 2-core machine every file in
+    // turn). Since the files of most folders share a worker, the suite's CPU-seconds fell (~1,000 →
+    // ~790 on a fresh clone) and its waits (a 60 s callback outage, peers starting) left the two
+    // cores ~10 % idle with two workers; a third fills them at the same CPU-seconds (fresh clone,
+    // 2026-11-30, alternated: two 485 / 502 s of vitest, three 480 / 447 s). Earlier, with every
+    // file in a process of its own, three took longer than two (676 s against 642) and four timed
+    // a delivery test out: the run was bound by its CPU then.
     maxWorkers: WORKERS,
     projects: [
       {

@@ -25,9 +25,14 @@ import { buildCli, DEFAULT_OUT_DIR } from './build-cli.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Compiles the library with the project's own TypeScript; returns the compiler's exit status. */
+/**
+ * Compiles the library with the project's TypeScript 7 (its native tsc: ~2 CPU-seconds where 5.9
+ * took ~11; the same JavaScript, declarations differing only in quote style); returns the
+ * compiler's exit status.
+ */
 function compileLibrary(root) {
-  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const typescript = createRequire(join(root, 'package.json')).resolve('typescript-7/package.json');
+  const tsc = join(dirname(typescript), 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
     cwd: root,
     stdio: 'inherit',

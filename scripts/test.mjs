@@ -23,6 +23,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(ROOT, 'package.json'));
 
+/** A file of an installed package, whether or not its "exports" name it. */
+function packageFile(name, path) {
+  return join(dirname(require.resolve(`${name}/package.json`)), path);
+}
+
 /** Each check: what the user would type, and the command that does it without npm's start-up. */
 const CHECKS = [
   {
@@ -31,8 +36,11 @@ const CHECKS = [
     idlePriority: true,
   },
   {
+    // TypeScript 7's native compiler (the devDependency typescript-7): the same check in ~8
+    // CPU-seconds where TypeScript 5.9's tsc took ~26. The 5.9 package stays for what uses the
+    // compiler's JavaScript API (the doc-run projects' compiles).
     name: 'typecheck (tsc --noEmit)',
-    argv: [process.execPath, require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'],
+    argv: [process.execPath, packageFile('typescript-7', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit'],
     idlePriority: true,
   },
 ];
@@ -90,11 +98,10 @@ if (generated.status !== 0) {
   process.exit(1);
 }
 
-const vitest = spawn(
-  process.execPath,
-  [join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs'), 'run', ...process.argv.slice(2)],
-  { cwd: ROOT, stdio: 'inherit' },
-);
+const vitest = spawn(process.execPath, [packageFile('vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 children.add(vitest);
 const testsDone = new Promise((done) =>
   vitest.on('close', (code, signal) => done(code ?? (signal === null ? 1 : 128))),

@@ -49,8 +49,8 @@ beforeAll(() => {
   write('package.json', '{ "name": "fake", "type": "module" }\n');
   write('node_modules/.bin/biome', '#!/bin/sh\nexec node "$(dirname "$0")/../biome.cjs" "$@"\n', 0o755);
   write('node_modules/biome.cjs', fakeTool('biome'));
-  write('node_modules/typescript/package.json', '{ "name": "typescript", "version": "0.0.0" }\n');
-  write('node_modules/typescript/bin/tsc', fakeTool('tsc'));
+  write('node_modules/typescript-7/package.json', '{ "name": "typescript", "version": "0.0.0" }\n');
+  write('node_modules/typescript-7/bin/tsc', fakeTool('tsc'));
   write('node_modules/vitest/package.json', '{ "name": "vitest", "version": "0.0.0" }\n');
   write(
     'node_modules/vitest/vitest.mjs',

@@ -36,7 +36,8 @@ const LIBRARY = [
 ];
 /** Packages used as programs or for their types, never imported by name. */
 const TOOLS: Record<string, string> = {
-  typescript: 'tsc: the type check and the library build',
+  typescript: "the compiler API for the doc-run projects' compiles",
+  'typescript-7': "TypeScript 7's native tsc: the type check of npm test and the library build",
   vitest: 'the test runner',
   esbuild: 'the CLI bundle (scripts/build-cli.mjs)',
   tsx: 'runs the sources in a clone when the bundle is stale (bin/smskit.js)',
