@@ -38,7 +38,7 @@ const CHECKS = [
   {
     // TypeScript 7's native compiler (the devDependency typescript-7): the same check in ~8
     // CPU-seconds where TypeScript 5.9's tsc took ~26. The 5.9 package stays for what uses the
-    // compiler's JavaScript API (the doc-run projects' compiles).
+    // compiler's JavaScript API (the doc-run projects' compiles, the architecture tests).
     name: 'typecheck (tsc --noEmit)',
     argv: [process.execPath, packageFile('typescript-7', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit'],
     idlePriority: true,

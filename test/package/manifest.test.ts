@@ -36,7 +36,7 @@ const LIBRARY = [
 ];
 /** Packages used as programs or for their types, never imported by name. */
 const TOOLS: Record<string, string> = {
-  typescript: "the compiler API for the doc-run projects' compiles",
+  typescript: "the compiler API: the doc-run projects' compiles, the architecture tests' readings",
   'typescript-7': "TypeScript 7's native tsc: the type check of npm test and the library build",
   vitest: 'the test runner',
   esbuild: 'the CLI bundle (scripts/build-cli.mjs)',
