@@ -49,19 +49,6 @@ const GENERATE_CHECK = {
   argv: [process.execPath, join(ROOT, 'bin', 'smskit.js'), 'generate', '--check'],
 };
 
-/**
- * The tests' processes with glibc's malloc asking for transparent huge pages for its heaps
- * (glibc 2.35 and later; any other C library ignores the variable). A page fault costs ~14 µs on
- * the 2-core VM the suite is timed on, and the processes of one run fault ~9.7 million times;
- * with this, ~15 % fewer (three files of CLI tests, five alternated pairs: 25.6 → 24.2
- * CPU-seconds). A tunable the user set is kept.
- */
-function withHugePageMalloc(env) {
-  const tunables = env.GLIBC_TUNABLES ?? '';
-  if (tunables.includes('glibc.malloc.hugetlb=')) return env;
-  return { ...env, GLIBC_TUNABLES: [tunables, 'glibc.malloc.hugetlb=1'].filter(Boolean).join(':') };
-}
-
 /** Every process started here, to pass a SIGTERM on to. */
 const children = new Set();
 
@@ -113,7 +100,6 @@ if (generated.status !== 0) {
 
 const vitest = spawn(process.execPath, [packageFile('vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], {
   cwd: ROOT,
-  env: withHugePageMalloc(process.env),
   stdio: 'inherit',
 });
 children.add(vitest);

@@ -31,7 +31,6 @@ const log = (line) => fs.appendFileSync(process.env.FAKE_LOG, line + '\\n');
 process.on('SIGTERM', () => { log('${name} stopped'); process.exit(143); });
 log('${name} started ' + process.argv.slice(2).join(' '));
 log('${name} priority ' + require('node:os').getPriority());
-log('${name} tunables ' + (process.env.GLIBC_TUNABLES ?? '(none)'));
 const after = process.env.${variable}_AFTER;
 const end = () => setTimeout(() => {
   const code = Number(process.env.${variable}_EXIT ?? 0);
@@ -122,16 +121,6 @@ describe('npm test (scripts/test.mjs)', () => {
       'tsc priority 19',
       'vitest priority 0',
     ]);
-  });
-
-  it("starts the tests with glibc's malloc on huge pages, keeping the user's tunables", () => {
-    const tunables = (env: Record<string, string>) =>
-      npmTest(env).log.filter((line) => line.startsWith('vitest tunables '));
-    expect(tunables({})).toEqual(['vitest tunables glibc.malloc.hugetlb=1']);
-    expect(tunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toEqual([
-      'vitest tunables glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
-    ]);
-    expect(tunables({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' })).toEqual(['vitest tunables glibc.malloc.hugetlb=0']);
   });
 
   it("exits with the tests' status when every check passes", () => {
