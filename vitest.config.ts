@@ -98,10 +98,10 @@ export default defineConfig({
     // One more worker than cores (Vitest's default is one fewer: on a 2-core machine every file in
     // turn). Since the files of most folders share a worker, the suite's CPU-seconds fell (~1,000 →
     // ~790 on a fresh clone) and its waits (a 60 s callback outage, peers starting) left the two
-    // cores ~10 % idle with two workers; a third fills them at the same CPU-seconds (fresh clone,
-    // 2026-11-30, alternated: two 485 / 502 s of vitest, three 480 / 447 s). Earlier, with every
-    // file in a process of its own, three took longer than two (676 s against 642) and four timed
-    // a delivery test out: the run was bound by its CPU then.
+    // cores ~10 % idle with two workers; a third fills them at the same CPU-seconds (fresh clones,
+    // 2026-11-30, in pairs: two workers 485 / 502 / 481 s of vitest, three 480 / 447 / 421 s).
+    // Earlier, with every file in a process of its own, three took longer than two (676 s against
+    // 642) and four timed a delivery test out: the run was bound by its CPU then.
     maxWorkers: WORKERS,
     projects: [
       {
