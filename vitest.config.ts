@@ -24,6 +24,10 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
   ? inherited
   : `${inherited} --conditions=smskit-source`.trim();
 
+/** One more than the cores (SMSKIT_TEST_WORKERS=N overrides: 1 runs every file in turn). */
+const REQUESTED_WORKERS = Number.parseInt(process.env.SMSKIT_TEST_WORKERS ?? '', 10);
+const WORKERS = REQUESTED_WORKERS > 0 ? REQUESTED_WORKERS : availableParallelism() + 1;
+
 /**
  * Folders whose test files may share a worker process, one after another, instead of each
  * starting a fresh one: importing the sources again for every file was most of their time (test/runtime
@@ -35,10 +39,6 @@ const nodeOptions = inherited.includes('--conditions=smskit-source')
  * and parse its declarations once per worker, not once per part (test/docs 114-118 → 104-112
  * CPU-seconds; five reliability files 21.2 → 17.3).
  */
-/** One more than the cores (SMSKIT_TEST_WORKERS=N overrides: 1 runs every file in turn). */
-const REQUESTED_WORKERS = Number.parseInt(process.env.SMSKIT_TEST_WORKERS ?? '', 10);
-const WORKERS = REQUESTED_WORKERS > 0 ? REQUESTED_WORKERS : availableParallelism() + 1;
-
 const SHARED_WORKER = [
   'architecture',
   'cli',
