@@ -2,8 +2,8 @@
  * The package as a user gets it. `npm pack` (which builds it), install the tarball into an
  * empty project, `npx smskit generate` a client there (from a running service's ?wsdl and from
  * the built-in contract), compile it with that project's `tsc` (strict, declarations checked
- * too), run it with plain `node` against `smskit serve`, and run `npx smskit conformance` from
- * that folder. Nothing of the repository is on the way: the project sees only the tarball.
+ * too) and with TypeScript 7's native one, run it with plain `node` against `smskit serve`, and
+ * run `npx smskit conformance` from that folder. Nothing of the repository is on the way: the project sees only the tarball.
  *
  * Offline-friendly: the install takes the tarball's dependencies from npm's cache (which
  * `npm ci` of this repo filled) with --prefer-offline; when npm needs the registry for something
@@ -34,6 +34,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
 import { NPX, npmEnv, npmSkipReason, ok, type Run, run } from '../helpers/consumer-project.js';
 import { sharedConsumer } from '../helpers/shared-consumer.js';
 
@@ -212,6 +213,16 @@ describe.skipIf(SKIP !== undefined)('the packed package in a new project', () =>
       if (offline !== undefined) ctx.skip(offline);
       ok(run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project), 'tsc');
       expect(existsSync(join(project, 'dist', 'app.js'))).toBe(true);
+    },
+    COMMAND_MS,
+  );
+
+  it(
+    "the project compiles with TypeScript 7's native tsc as well (what `npm install typescript` gives today)",
+    (ctx) => {
+      if (offline !== undefined) ctx.skip(offline);
+      const tsc7 = join(repoRoot, 'node_modules', 'typescript-7', 'bin', 'tsc');
+      ok(run(process.execPath, [tsc7, '-p', '.', '--noEmit'], project), 'tsc (TypeScript 7)');
     },
     COMMAND_MS,
   );
