@@ -3,7 +3,8 @@
  * empty project, `npx smskit generate` a client there (from a running service's ?wsdl and from
  * the built-in contract), compile it with that project's `tsc` (strict, declarations checked
  * too) and with TypeScript 7's native one, run it with plain `node` against `smskit serve`, and
- * run `npx smskit conformance` from that folder. Nothing of the repository is on the way: the project sees only the tarball.
+ * run `npx smskit conformance` from that folder. Nothing of the repository is on the way (but the
+ * TypeScript 7 compiler, a tool): the project sees only the tarball.
  *
  * Offline-friendly: the install takes the tarball's dependencies from npm's cache (which
  * `npm ci` of this repo filled) with --prefer-offline; when npm needs the registry for something
