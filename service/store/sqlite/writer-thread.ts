@@ -5,8 +5,9 @@
  * transaction (acceptance and delivery changes share the fsync: ./connection.ts `writeTogether`).
  *
  * Messages in: JSON arrays of `{ seq, op, args }` (an op of ./write-ops.ts), `{ close: true }`, and
- * `{ client: port }`: a MessagePort of another thread (the callback sender's), whose requests join
- * the same batches and whose replies go back on it, not through the event loop.
+ * `{ client: port, prompt }`: a MessagePort of another thread (the delivery engine's, the callback
+ * sender's), whose requests join the same batches and whose replies go back on it, not through
+ * the event loop; a prompt client's are committed at once, as the event loop's are.
  * Out: a JSON array of `{ seq, value }` or `{ seq, error }` per batch and asker, after its COMMIT
  * returned, and `{ failed }` when the database cannot be opened. After `close` the thread commits
  * what it has, closes the connection and its clients' ports, and ends (the event loop's side waits
@@ -38,7 +39,7 @@ export interface SerializedStorageError {
 export type WriterNotice = { readonly failed: SerializedStorageError };
 
 /** What the event loop posts besides requests. */
-export type WriterControl = { readonly close: true } | { readonly client: MessagePort };
+export type WriterControl = { readonly close: true } | { readonly client: MessagePort; readonly prompt: boolean };
 
 /** Where a request came from, and where its reply goes. */
 type Asker = Pick<MessagePort, 'postMessage'>;
@@ -66,7 +67,7 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
   const batches = new Batches(connection, port);
   port.on('message', (message: string | WriterControl) => {
     if (typeof message === 'string') batches.receive(port, message);
-    else if ('client' in message) batches.addClient(message.client);
+    else if ('client' in message) batches.addClient(message.client, message.prompt);
     else batches.close();
   });
 }
@@ -75,6 +76,8 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
 class Batches {
   private pending: (WriteRequest & PendingWrite & { readonly from: Asker })[] = [];
   private readonly clients = new Set<MessagePort>();
+  /** Clients whose writes are committed at once, as the event loop's are (the delivery engine's). */
+  private readonly prompt = new Set<Asker>();
   private scheduled: 'this turn' | 'soon' | undefined;
   private soon: NodeJS.Timeout | undefined;
   private closing = false;
@@ -90,10 +93,14 @@ class Batches {
     this.schedule(from);
   }
 
-  addClient(client: MessagePort): void {
+  addClient(client: MessagePort, prompt: boolean): void {
     this.clients.add(client);
+    if (prompt) this.prompt.add(client);
     client.on('message', (request: string) => this.receive(client, request));
-    client.once('close', () => this.clients.delete(client));
+    client.once('close', () => {
+      this.clients.delete(client);
+      this.prompt.delete(client);
+    });
   }
 
   close(): void {
@@ -102,13 +109,14 @@ class Batches {
   }
 
   /**
-   * The event loop's requests: at the end of this turn, with whatever else came. A client's alone
-   * wait a moment for the event loop's next batch to share its transaction: committed on their
-   * own, the sender's calls added a transaction each (a WAL write and its locks) to the writer.
+   * The event loop's and a prompt client's requests: at the end of this turn, with whatever else
+   * came. Another client's alone wait a moment for the event loop's next batch to share its
+   * transaction: committed on their own, the callback sender's calls added a transaction each (a
+   * WAL write and its locks) to the writer.
    */
   private schedule(from: Asker): void {
     if (this.scheduled === 'this turn') return;
-    if (from === this.eventLoop || this.closing) {
+    if (from === this.eventLoop || this.prompt.has(from) || this.closing) {
       clearTimeout(this.soon);
       this.scheduled = 'this turn';
       setImmediate(() => this.commit());
