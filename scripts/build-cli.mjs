@@ -158,7 +158,6 @@ export async function buildCli({ root = ROOT, outDir = join(root, DEFAULT_OUT_DI
       cli: 'bin/cli.ts',
       'writer-thread': 'service/store/sqlite/writer-thread.ts',
       'callback-thread': 'service/callbacks/sender-thread.ts',
-      'delivery-thread': 'service/delivery/engine-thread.ts',
     },
     outdir: outDir,
     bundle: true,

@@ -60,12 +60,6 @@ export interface SmsAppOptions {
    * (callbacks/sender-thread.ts); `serve` does. Not with `clock` (a thread has its own).
    */
   readonly callbackThread?: boolean;
-  /**
-   * Run the delivery engine in a thread of its own, below the event loop's CPU priority
-   * (delivery/engine-thread.ts); `serve` does. Only where the store can hand the thread a
-   * connection of its own (SQLite with `writerThread`); not with `clock`.
-   */
-  readonly deliveryThread?: boolean;
 }
 
 export interface SmsApp {
@@ -111,7 +105,6 @@ const OPTION_NAMES = new Set([
   'deliveryTiming',
   'callbacks',
   'callbackThread',
-  'deliveryThread',
 ]);
 
 /** Rejects unknown and out-of-range options; throws a plain Error naming the option. */
@@ -136,9 +129,8 @@ export function checkSmsAppOptions(options: SmsAppOptions): void {
     if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new Error(`${name} must be a number >= 0`);
   }
   if (options.callbacks !== undefined && options.callbacks !== false) callbackSettings(options.callbacks);
-  for (const name of ['callbackThread', 'deliveryThread'] as const)
-    if (options[name] === true && options.clock !== undefined)
-      throw new Error(`${name} cannot be used with clock: the thread keeps its own time`);
+  if (options.callbackThread === true && options.clock !== undefined)
+    throw new Error('callbackThread cannot be used with clock: the thread keeps its own time');
 }
 
 export async function openSmsApp(options: SmsAppOptions): Promise<SmsApp> {
@@ -246,18 +238,6 @@ function createCallbacks(store: Store, options: SmsAppOptions): CallbackSender |
 }
 
 async function createEngine(store: Store, config: DeliveryConfig, options: SmsAppOptions): Promise<DeliveryEngine> {
-  const threadConnection = store.delivery.threadConnection;
-  if (options.deliveryThread === true && threadConnection !== undefined && options.routesFile !== undefined) {
-    const { startDeliveryThread } = await import('./delivery/thread.js');
-    return startDeliveryThread({
-      store: { threadConnection },
-      onCommitted: (wake) => store.onCommitted(wake),
-      routesFile: options.routesFile,
-      ...(options.carriersFile === undefined ? {} : { carriersFile: options.carriersFile }),
-      ...(options.deliveryTiming === undefined ? {} : { timing: options.deliveryTiming }),
-      ...(options.log === undefined ? {} : { log: options.log }),
-    });
-  }
   const { createDeliveryEngine } = await import('./delivery/engine.js');
   return createDeliveryEngine({
     store: store.delivery,

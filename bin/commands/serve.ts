@@ -185,7 +185,6 @@ async function startService(options: ServeOptions, log: (line: string) => void):
       // callbacks on a thread of the lowest CPU priority, so they never take acceptance's or delivery's.
       writerThread: true,
       callbackThread: true,
-      deliveryThread: true,
       ...(options.dbPoolSize === undefined ? {} : { poolSize: options.dbPoolSize }),
       log,
       host: options.host,

@@ -1,29 +1,38 @@
 /**
- * The callback sender in a worker thread of its own, at the lowest CPU priority (on Linux, where
- * a thread's priority is its own: nice 19 and the idle scheduling class, below the delivery
- * thread's nice 19): sending callbacks then uses only the CPU that acceptance and delivery
- * leave. On a saturated machine status waits in the queue (durably) and
+ * The callback sender in a worker thread of its own, at the lowest CPU priority (nice 19 on
+ * Linux, where a thread's priority is its own): sending callbacks then uses only the CPU that
+ * acceptance and delivery leave. On a saturated machine status waits in the queue (durably) and
  * catches up as soon as there is room; on an idle one it goes at once. The store calls go to the
  * event loop, or to the store itself (./thread-protocol.ts); the stats are posted when they
  * change, at most every 200 ms.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSenderStore } from '../store/sender-store.js';
-import { setOwnThreadIdleClass, setOwnThreadPriority } from '../threads/priority.js';
 import { createCallbackSender, type SenderStore } from './sender.js';
 import type { FromThread, SenderStoreCall, SenderThreadData, ToThread } from './thread-protocol.js';
 
 const STATS_EVERY_MS = 200;
 const LOWEST_PRIORITY = 19;
 
+/** Nice 19 for this thread only (Linux: /proc/thread-self names its id); elsewhere a reason it stayed. */
+function lowerOwnPriority(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    setPriority(threadId, LOWEST_PRIORITY);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 async function main(port: NonNullable<typeof parentPort>, data: SenderThreadData): Promise<void> {
   const post = (message: FromThread): void => port.postMessage(message);
   const log = (line: string): void => post({ kind: 'log', line });
-  const unlowered = setOwnThreadPriority(LOWEST_PRIORITY);
+  const unlowered = lowerOwnPriority();
   if (unlowered !== undefined) log(`callbacks: sending at normal CPU priority (could not lower it: ${unlowered})`);
-  // Below the delivery thread's nice 19 too: status waits for the messages themselves.
-  const notIdle = unlowered === undefined ? setOwnThreadIdleClass() : undefined;
-  if (notIdle !== undefined) log(`callbacks: sending at nice 19, not in the idle scheduling class (${notIdle})`);
 
   const relay = relayedStore(post);
   // Messages posted meanwhile wait in the port until the listener below is attached.

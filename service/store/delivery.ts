@@ -7,7 +7,6 @@
  * that dies leaves its messages `sending`; once the lease has run out any worker takes them back
  * (`recoverExpiredLeases`), flagged as possible duplicates because the peer may have them.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Receipt } from './records.js';
 import type { Encoding } from '../sms/segments.js';
 
@@ -97,14 +96,4 @@ export interface DeliveryStore {
   expireOverdue(createdBefore: number, now: number): Promise<number>;
   /** Applies a route's receipt timeout (see ReceiptTimeout); returns how many became `unknown`. */
   timeOutReceipts(request: ReceiptTimeout): Promise<number>;
-  /**
-   * How a delivery engine in a thread of its own (../delivery/thread.ts) reaches this store
-   * itself: on SQLite a port to the writer thread, whose batches its calls join at once. Absent
-   * where that does not apply (SQLite without a writer thread): the engine then runs on the
-   * event loop.
-   */
-  threadConnection?(): DeliveryConnection;
 }
-
-/** What `DeliveryStore.threadConnection` hands to the delivery thread (the port is transferred). */
-export type DeliveryConnection = { readonly kind: 'sqlite-writer'; readonly port: MessagePort };

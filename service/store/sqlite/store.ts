@@ -56,13 +56,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     kind: 'sqlite',
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
-    delivery:
-      writer === undefined
-        ? sqliteDeliveryStore(connection)
-        : {
-            ...threadedDeliveryStore(writer),
-            threadConnection: () => ({ kind: 'sqlite-writer', port: writer.openChannel(true) }),
-          },
+    delivery: writer === undefined ? sqliteDeliveryStore(connection) : threadedDeliveryStore(writer),
     callbacks: sqliteCallbackStore(connection, writer),
     getAccount: (email) => read('cannot read the account', (c) => c.accounts.getAccount(email)),
     listAccounts: () => read('cannot list accounts', (c) => c.accounts.listAccounts()),
@@ -110,11 +104,8 @@ function sqliteDeliveryStore(connection: SqliteConnection): DeliveryStore {
   };
 }
 
-/**
- * The same calls on the writer thread, where each joins the next batch's transaction: from the
- * event loop, or from the delivery engine's own thread over a port (`deliveryStoreOverPort`).
- */
-export function threadedDeliveryStore(writer: Pick<SqliteWriter, 'write'>): DeliveryStore {
+/** The same calls on the writer thread, where each joins the next batch's transaction. */
+function threadedDeliveryStore(writer: SqliteWriter): DeliveryStore {
   return {
     claim: (request) => writer.write('claim', request),
     apply: (changes) => writer.write('apply', changes),

@@ -5,9 +5,8 @@
  * transaction (acceptance and delivery changes share the fsync: ./connection.ts `writeTogether`).
  *
  * Messages in: JSON arrays of `{ seq, op, args }` (an op of ./write-ops.ts), `{ close: true }`, and
- * `{ client: port, prompt }`: a MessagePort of another thread (the delivery engine's, the callback
- * sender's), whose requests join the same batches and whose replies go back on it, not through
- * the event loop; a prompt client's are committed at once, as the event loop's are.
+ * `{ client: port }`: a MessagePort of another thread (the callback sender's), whose requests join
+ * the same batches and whose replies go back on it, not through the event loop.
  * Out: a JSON array of `{ seq, value }` or `{ seq, error }` per batch and asker, after its COMMIT
  * returned, and `{ failed }` when the database cannot be opened. After `close` the thread commits
  * what it has, closes the connection and its clients' ports, and ends (the event loop's side waits
@@ -39,7 +38,7 @@ export interface SerializedStorageError {
 export type WriterNotice = { readonly failed: SerializedStorageError };
 
 /** What the event loop posts besides requests. */
-export type WriterControl = { readonly close: true } | { readonly client: MessagePort; readonly prompt: boolean };
+export type WriterControl = { readonly close: true } | { readonly client: MessagePort };
 
 /** Where a request came from, and where its reply goes. */
 type Asker = Pick<MessagePort, 'postMessage'>;
@@ -67,7 +66,7 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
   const batches = new Batches(connection, port);
   port.on('message', (message: string | WriterControl) => {
     if (typeof message === 'string') batches.receive(port, message);
-    else if ('client' in message) batches.addClient(message.client, message.prompt);
+    else if ('client' in message) batches.addClient(message.client);
     else batches.close();
   });
 }
@@ -76,8 +75,6 @@ function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions):
 class Batches {
   private pending: (WriteRequest & PendingWrite & { readonly from: Asker })[] = [];
   private readonly clients = new Set<MessagePort>();
-  /** Clients whose writes are committed at once, as the event loop's are (the delivery engine's). */
-  private readonly prompt = new Set<Asker>();
   private scheduled: 'this turn' | 'soon' | undefined;
   private soon: NodeJS.Timeout | undefined;
   private closing = false;
@@ -93,14 +90,10 @@ class Batches {
     this.schedule(from);
   }
 
-  addClient(client: MessagePort, prompt: boolean): void {
+  addClient(client: MessagePort): void {
     this.clients.add(client);
-    if (prompt) this.prompt.add(client);
     client.on('message', (request: string) => this.receive(client, request));
-    client.once('close', () => {
-      this.clients.delete(client);
-      this.prompt.delete(client);
-    });
+    client.once('close', () => this.clients.delete(client));
   }
 
   close(): void {
@@ -109,14 +102,13 @@ class Batches {
   }
 
   /**
-   * The event loop's and a prompt client's requests: at the end of this turn, with whatever else
-   * came. Another client's alone wait a moment for the event loop's next batch to share its
-   * transaction: committed on their own, the callback sender's calls added a transaction each (a
-   * WAL write and its locks) to the writer.
+   * The event loop's requests: at the end of this turn, with whatever else came. A client's alone
+   * wait a moment for the event loop's next batch to share its transaction: committed on their
+   * own, the sender's calls added a transaction each (a WAL write and its locks) to the writer.
    */
   private schedule(from: Asker): void {
     if (this.scheduled === 'this turn') return;
-    if (from === this.eventLoop || this.prompt.has(from) || this.closing) {
+    if (from === this.eventLoop || this.closing) {
       clearTimeout(this.soon);
       this.scheduled = 'this turn';
       setImmediate(() => this.commit());

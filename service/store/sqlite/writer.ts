@@ -20,13 +20,11 @@ export interface SqliteWriter {
   /** Posts one write; resolves with its result after its batch committed. */
   write<Op extends WriteOp>(op: Op, ...args: Parameters<WriteOps[Op]>): Promise<ReturnType<WriteOps[Op]>>;
   /**
-   * A port on which another thread (the callback sender's, the delivery engine's) posts its own
-   * writes to the writer thread and gets their replies: they join the same batches without
-   * passing through the event loop. Hand it over with `connectWriter` on the other side.
-   * `prompt`: its writes are committed with the next batch at once, as the event loop's are;
-   * otherwise they wait a moment for the event loop's next batch to share its transaction.
+   * A port on which another thread (the callback sender's) posts its own writes to the writer
+   * thread and gets their replies: they join the same batches without passing through the event
+   * loop. Hand it over with `connectWriter` on the other side.
    */
-  openChannel(prompt?: boolean): MessagePort;
+  openChannel(): MessagePort;
   /** Commits what was posted, closes the thread's connection, ends the thread. */
   close(): Promise<void>;
 }
@@ -160,10 +158,10 @@ class ThreadedWriter implements SqliteWriter {
     return this.running().client.write(op, ...args);
   }
 
-  openChannel(prompt = false): MessagePort {
+  openChannel(): MessagePort {
     const { port1, port2 } = new MessageChannel();
     if (this.closed !== undefined) port2.close();
-    else this.running().worker.postMessage({ client: port2, prompt } satisfies WriterControl, [port2]);
+    else this.running().worker.postMessage({ client: port2 } satisfies WriterControl, [port2]);
     return port1;
   }
 
