@@ -50,6 +50,9 @@ function decodeComponent(text: string): string | { why: string } {
   return out;
 }
 
+/** `FormFields.single` for a name given more than once. */
+export const MORE_THAN_ONCE: unique symbol = Symbol('more than once');
+
 /**
  * The name/value pairs of a query string or form body, in order. A handful of fields is looked
  * up by name with a scan: no hashing of every name a request brings.
@@ -62,6 +65,17 @@ export class FormFields implements Iterable<[string, string]> {
   get(name: string): string | null {
     for (let i = 0; i < this.flat.length; i += 2) if (this.flat[i] === name) return this.flat[i + 1]!;
     return null;
+  }
+
+  /** The value given for `name` when it is given once; null when none, MORE_THAN_ONCE when several. */
+  single(name: string): string | null | typeof MORE_THAN_ONCE {
+    let found: string | null = null;
+    for (let i = 0; i < this.flat.length; i += 2) {
+      if (this.flat[i] !== name) continue;
+      if (found !== null) return MORE_THAN_ONCE;
+      found = this.flat[i + 1]!;
+    }
+    return found;
   }
 
   getAll(name: string): string[] {

@@ -18,7 +18,7 @@ import { CodecError } from '../errors.js';
 import { checkEnumeration, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
 import { decodeLexical, type PrimitiveValue } from '../codec/shared.js';
 import { isPrimitiveName, PRIMITIVES, type HttpParamForm, type PrimitiveName } from '../primitives.js';
-import type { FormFields } from './form.js';
+import { type FormFields, MORE_THAN_ONCE } from './form.js';
 
 /** How one value is written as parameter text, where ASMX's HTTP readers differ from XML. */
 type HttpForm = HttpParamForm | 'flags';
@@ -201,7 +201,10 @@ export function decodeParams(
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
     const texts = p.repeated || p.form === 'bytes' ? search.getAll(p.name) : undefined;
-    const text = texts === undefined ? search.get(p.name) : texts.length === 0 ? null : '';
+    const text = texts === undefined ? search.single(p.name) : texts.length === 0 ? null : '';
+    // As the SOAP bindings refuse an element that occurs more than once: one of the values would be lost.
+    if (text === MORE_THAN_ONCE)
+      return { error: `Invalid value for parameter: ${p.name}. It is given more than once.`, code: 'InvalidParameter' };
     if (text === null) {
       if (p.required || !passAbsentOptional)
         return { error: `Missing parameter: ${p.name}.`, code: 'MissingParameter' };

@@ -18,7 +18,9 @@ import { withBody } from './with-body.js';
 import { isWsdlQuery } from './wsdl.js';
 
 export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: ServerResponse): void {
-  const url = req.url ?? '/';
+  const target = requestTarget(req);
+  if (typeof target !== 'string') return writePlain(res, 400, target.refusal);
+  const url = target;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q + 1);
@@ -29,6 +31,36 @@ export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: Ser
   if (req.method === 'GET') return routeGet(setup, route, q >= 0, query, req, res);
   writeMethodNotAllowed(setup, req, res, route);
 }
+
+/**
+ * The request's path and query, from its target in origin form (`/path?query`) or absolute form
+ * (`http://host/path?query`, what a request through a proxy carries: RFC 9112 §3.2.2, which also
+ * says the target's authority then stands for Host, so it replaces it); a refusal for more than
+ * one Host line or a Host value that is no host[:port] (RFC 9112 §3.2: 400).
+ */
+function requestTarget(req: IncomingMessage): string | { readonly refusal: string } {
+  let hosts = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return { refusal: 'Bad request: more than one Host header.' };
+  const host = req.headers.host;
+  if (host !== undefined && !HOST_VALUE.test(host))
+    return { refusal: 'Bad request: the Host header is not a host[:port].' };
+  const url = req.url ?? '/';
+  if (url.startsWith('/')) return url;
+  const absolute = ABSOLUTE_FORM.exec(url);
+  if (absolute === null) return url;
+  const authority = absolute[1]!;
+  if (!HOST_VALUE.test(authority)) return { refusal: 'Bad request: the request target names no host[:port].' };
+  req.headers.host = authority;
+  const rest = absolute[2] ?? '';
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** RFC 3986 host (reg-name, IPv4, or an IP literal in brackets) and an optional port. */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
+/** scheme://authority then the path and query (the path may be empty: "/" then). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)(\/[^#]*|\?[^#]*)?$/;
 
 function answerHelpPage(
   setup: ServerSetup,
@@ -46,7 +78,8 @@ function answerHelpPage(
 function routePost(setup: ServerSetup, route: ServedAddress, req: IncomingMessage, res: ServerResponse): void {
   const contentType = parseContentType(req.headers['content-type']);
   const taker = route.bodies.get(contentType.mediaType);
-  if (taker?.soap !== undefined && !isAcceptedCharset(contentType.charset))
+  // A form too: its %XX bytes are read as UTF-8, so another charset's text would be stored wrong.
+  if (taker !== undefined && !isAcceptedCharset(contentType.charset))
     return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
   if (taker !== undefined) return void withBody(setup, route, taker, contentType, req, res);
   if (route.bodies.size > 0) return writeUnsupportedType(res, route, contentType.mediaType);

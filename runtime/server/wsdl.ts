@@ -12,8 +12,17 @@ const ADDRESS = /(<(?:[A-Za-z_][\w.-]*:)?address\b[^>]*?\blocation\s*=\s*)(["'])
 const SAFE_HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/**
+ * Whether the query asks for the contract: a `wsdl` parameter, with or without a value, among any
+ * others and in any case (`?wsdl`, `?WSDL`, `?wsdl=`, `?wsdl&x=1`), as ASMX reads it.
+ */
 export function isWsdlQuery(query: string): boolean {
-  return query.length === 4 && query.toLowerCase() === 'wsdl';
+  if (query.length === 4) return query.toLowerCase() === 'wsdl';
+  for (const part of query.split('&')) {
+    const name = part.split('=', 1)[0]!;
+    if (name.length === 4 && name.toLowerCase() === 'wsdl') return true;
+  }
+  return false;
 }
 
 /** The scheme://host:port the request was addressed to. */

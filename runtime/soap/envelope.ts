@@ -132,6 +132,8 @@ function sortHeaderBlocks(
 ): Extract<SoapDecoded, { ok: false }> | undefined {
   const notUnderstood: NameDescriptor[] = [];
   for (const block of blocks) {
+    const problem = headerBlockProblem(version, block);
+    if (problem !== undefined) return { ok: false, version, fault: { kind: 'client', message: problem } };
     if (understandsWsSecurity && isSecurityHeader(block)) securityHeaders.push(block);
     else if (version.mustUnderstand(block) && !isDeclaredHeader(d, op.inputHeaders, block))
       notUnderstood.push({ ns: block.ns, local: block.local });
@@ -144,6 +146,24 @@ function sortHeaderBlocks(
     fault: { kind: 'mustUnderstand', message: `Header not understood: ${names}.`, notUnderstood },
   };
 }
+
+/**
+ * A header block the receiver cannot honour as sent: a mustUnderstand value that is no boolean
+ * (SOAP 1.1 §4.2.3 allows "0" and "1", SOAP 1.2 Part 1 §5.2.3 an xs:boolean; read as false, a
+ * block its sender meant to be mandatory would be ignored), or a mandatory block without a
+ * namespace (SOAP 1.1 §4.2, SOAP 1.2 Part 1 §5.2.1: a header block MUST be namespace-qualified,
+ * and a NotUnderstood block could not even name it).
+ */
+function headerBlockProblem(version: SoapVersion, block: XmlElement): string | undefined {
+  const value = block.attributes.find((a) => a.ns === version.envNs && a.local === 'mustUnderstand')?.value;
+  if (value !== undefined && !MUST_UNDERSTAND_VALUES.has(value.trim()))
+    return `Header block ${block.local}: mustUnderstand="${value}" is not a boolean (use "1" or "0").`;
+  if (block.ns === '' && version.mustUnderstand(block))
+    return `Header block ${block.local} is marked mustUnderstand but has no namespace; a SOAP header block must be namespace-qualified.`;
+  return undefined;
+}
+
+const MUST_UNDERSTAND_VALUES = new Set(['0', '1', 'true', 'false']);
 
 /** The declared request header blocks marked mustUnderstand, by property. */
 function markedHeaders(

@@ -101,4 +101,28 @@ describe('an absent GET/POST parameter is refused with ASMX wording and the Miss
       await client.close();
     }
   });
+
+  it.each([
+    ['SOAP 1.1', 'text/xml; charset=utf-8', 'http://schemas.xmlsoap.org/soap/envelope/'],
+    ['SOAP 1.2', 'application/soap+xml; charset=utf-8', 'http://www.w3.org/2003/05/soap-envelope'],
+  ])('%s: a parameter sent as xsi:nil is MissingParameter naming it, as ASMX reads it', async (_n, type, envNs) => {
+    const fields = Object.entries(FULL)
+      .map(([name, value]) =>
+        name === 'smsto' ? '<smsto xsi:nil="true"/>' : `<${name}>${value.replace('&', '&amp;')}</${name}>`,
+      )
+      .join('');
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': type,
+        ...(type.startsWith('text/xml') ? { soapaction: '"http://smskit.dev/serviceapi/SMSSend"' } : {}),
+      },
+      body:
+        `<soap:Envelope xmlns:soap="${envNs}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
+        `<soap:Body><SMSSend xmlns="http://smskit.dev/serviceapi/">${fields}</SMSSend></soap:Body></soap:Envelope>`,
+    });
+    const body = await response.text();
+    expect(response.status).toBe(500);
+    expect(body).toMatch(/<code [^>]*>MissingParameter<\/code><field [^>]*>smsto<\/field>/);
+  });
 });

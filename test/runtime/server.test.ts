@@ -179,6 +179,33 @@ describe('SOAP faults', () => {
     if (envNs === SOAP12) expect(fault.headerBlocks).toEqual(['NotUnderstood']);
   });
 
+  it.each([
+    ['SOAP 1.1', SOAP11, 'soap:Client'],
+    ['SOAP 1.2', SOAP12, 'soap:Sender'],
+  ])(
+    'a mustUnderstand value that is no boolean -> %s Client fault, the message not processed',
+    async (_n, envNs, code) => {
+      const post = envNs === SOAP11 ? soap11Post : soap12Post;
+      const header = `<x:Ticket xmlns:x="urn:sec" soap:mustUnderstand="yes">t</x:Ticket>`;
+      const res = await post(server.endpoint, envelope(envNs, sendBody(FIELDS), header));
+      expect(expectFault(res, envNs, code).message).toBe(
+        'Header block Ticket: mustUnderstand="yes" is not a boolean (use "1" or "0").',
+      );
+    },
+  );
+
+  it.each([
+    ['SOAP 1.1', SOAP11, '1', 'soap:Client'],
+    ['SOAP 1.2', SOAP12, 'true', 'soap:Sender'],
+  ])('a mandatory header block without a namespace -> %s Client fault, well-formed', async (_n, envNs, flag, code) => {
+    const post = envNs === SOAP11 ? soap11Post : soap12Post;
+    const header = `<Ticket soap:mustUnderstand="${flag}">t</Ticket>`;
+    const res = await post(server.endpoint, envelope(envNs, sendBody(FIELDS), header));
+    const fault = expectFault(res, envNs, code);
+    expect(fault.message).toContain('Ticket is marked mustUnderstand but has no namespace');
+    expect(fault.headerBlocks ?? []).toEqual([]);
+  });
+
   it('an unknown SOAPAction -> Client fault naming it', async () => {
     const res = await soap11Post(server.endpoint, envelope(SOAP11, sendBody(FIELDS)), '"urn:nope"');
     const fault = expectFault(res, SOAP11, 'soap:Client');
@@ -364,6 +391,27 @@ describe('HTTP-level errors', () => {
     }
   });
 
+  it('GET/POST: a parameter given twice is refused, never one of its values dropped', async () => {
+    const twice = `${new URLSearchParams(FIELDS)}&smsto=%2B447700900123`;
+    const get = await raw(`${server.endpoint}/SMSSend?${twice}`);
+    expectPlain(get, 500, /^Invalid value for parameter: smsto\. It is given more than once\.$/);
+    const post = await raw(`${server.endpoint}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: twice,
+    });
+    expectPlain(post, 500, /^Invalid value for parameter: smsto\. It is given more than once\.$/);
+  });
+
+  it('POST: a form in another charset than UTF-8 -> 415, its text never read as UTF-8', async () => {
+    const res = await raw(`${server.endpoint}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' },
+      body: `${new URLSearchParams({ ...FIELDS, smsmsg: 'x' })}`.replace('smsmsg=x', 'smsmsg=H%E9llo'),
+    });
+    expectPlain(res, 415, /^Unsupported charset: iso-8859-1\. Use utf-8\.$/);
+  });
+
   it('GET/POST: an invalid parameter value -> 500 text/plain one line', async () => {
     const strict = await startStrictServer();
     try {
@@ -440,11 +488,43 @@ describe('?wsdl', () => {
     expect(viaHost.text).toContain('location="http://sms.example.com:8443/serviceapi.asmx"');
   });
 
-  it('does not trust X-Forwarded-Proto by default, and never echoes an unsafe Host', async () => {
-    const res = await raw(`${server.endpoint}?wsdl`, { headers: { 'x-forwarded-proto': 'https', host: 'evil"><x' } });
+  it('does not trust X-Forwarded-Proto by default, and refuses a Host that is no host[:port] (400, never echoed)', async () => {
+    const res = await raw(`${server.endpoint}?wsdl`, { headers: { 'x-forwarded-proto': 'https' } });
     expect(res.text).not.toContain('https://');
-    expect(res.text).not.toContain('evil');
     expect(res.text).toContain(`location="${server.endpoint}"`);
+    const evil = await raw(`${server.endpoint}?wsdl`, { headers: { host: 'evil"><x' } });
+    expectPlain(evil, 400, /^Bad request: the Host header is not a host\[:port\]\.$/);
+    expect(evil.text).not.toContain('evil');
+  });
+
+  it('refuses a request with two Host lines (400: RFC 9112 §3.2)', async () => {
+    const answer = await rawSocket(server.url, [
+      'GET /serviceapi.asmx?wsdl HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n',
+    ]);
+    expect(answer).toMatch(/^HTTP\/1.1 400 /);
+    expect(answer).toContain('more than one Host header');
+  });
+
+  it("serves a request in absolute form (through a proxy), the target's authority standing for Host", async () => {
+    const { host } = new URL(server.url);
+    const answer = await rawSocket(server.url, [
+      `GET http://sms.example.com:8443/serviceapi.asmx?wsdl HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(answer).toMatch(/^HTTP\/1.1 200 /);
+    expect(answer).toContain('location="http://sms.example.com:8443/serviceapi.asmx"');
+    const send = await rawSocket(server.url, [
+      `GET ${server.endpoint}/SMSSend?${new URLSearchParams(FIELDS)} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(send).toMatch(/^HTTP\/1.1 200 /);
+  });
+
+  it('serves the contract for a wsdl parameter among others or with a value, as ASMX does', async () => {
+    for (const query of ['wsdl&x=1', 'WSDL=', 'x=1&wsdl']) {
+      const res = await raw(`${server.endpoint}?${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.contentType, query).toBe('text/xml; charset=utf-8');
+      expect(res.text, query).toContain('<wsdl:definitions');
+    }
   });
 });
 
