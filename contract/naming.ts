@@ -233,6 +233,18 @@ export interface MemberNameRequest {
 }
 
 /**
+ * What every object has from Object.prototype (`constructor`, `toString`, `__proto__`, ...): no
+ * property takes these names. Read from a value that leaves the field out, `constructor` is a
+ * function, not undefined; assigned from the wire, `__proto__` would set the object's prototype.
+ */
+const OBJECT_MEMBERS: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
+
+/** A scope for the property names of one object type: `reserved` and Object.prototype's members taken. */
+export function propertyNameScope(reserved: Iterable<string> = []): NameScope {
+  return new NameScope([...OBJECT_MEMBERS, ...reserved]);
+}
+
+/**
  * Property names of one object type, in wire order: the element or attribute local name;
  * clashes (an attribute and an element of the same name, the same local name in two
  * namespaces, `value` next to simpleContent text) follow the documented rule with the
@@ -242,7 +254,7 @@ export function allocatePropertyNames(
   members: readonly MemberNameRequest[],
   reserved: Iterable<string> = [],
 ): string[] {
-  const scope = new NameScope(reserved);
+  const scope = propertyNameScope(reserved);
   return members.map((m) => {
     const kind: NameKind = m.kind === 'attribute' ? 'attribute' : 'property';
     const base = m.kind === 'any' ? 'any' : m.local;

@@ -17,7 +17,7 @@ import {
   type MaxOccurs,
   type QName,
 } from '../model/index.js';
-import { NameScope, candidatesFor } from '../naming.js';
+import { type NameScope, candidatesFor, propertyNameScope } from '../naming.js';
 import { refuse } from '../errors.js';
 import { resolveValue, SOAP_ENCODING_NS, XML_VALUE, type PlannedValue, type TypeLookup } from './values.js';
 
@@ -90,7 +90,7 @@ function planOne(
   if (type.arrayItem !== undefined) {
     const [item] = nameFields(
       [rawElement(type.arrayItem, lookup, { optional: false, repeated: false, inChoice: false })],
-      new NameScope(),
+      propertyNameScope(),
     );
     return { fields: [], attributes: [], inheritedFields: 0, inheritedAttributes: 0, arrayItem: item!, derived: [] };
   }
@@ -102,7 +102,7 @@ function planOne(
     text = value.kind === 'type' ? plan(value.key).text : value;
   }
   const inherited = [...(base?.fields ?? []).map((f) => f.prop), ...(base?.attributes ?? []).map((a) => a.prop)];
-  const scope = new NameScope([...inherited, ...(text !== undefined ? ['value'] : [])]);
+  const scope = propertyNameScope([...inherited, ...(text !== undefined ? ['value'] : [])]);
   const raw: RawField[] = [];
   if (type.content !== undefined)
     flattenGroup(type.content, { optional: false, repeated: false, inChoice: false }, lookup, raw);

@@ -177,28 +177,12 @@ export function decodeComplex(
       if (bit !== 0 ? (seen & bit) !== 0 : out[slot.prop] !== undefined)
         throw new CodecError('CODEC_UNEXPECTED', childPath(path, child.local, 0), 'occurs more than once');
       seen |= bit;
-      if (!nilForAbsent(slot, child)) out[slot.prop] = decodeChild(d, slot, child, path, 0);
+      out[slot.prop] = decodeChild(d, slot, child, path, 0);
     }
     last = slot.position;
   }
   for (const slot of layout.required) checkPresence(slot, out[slot.prop], path);
   return out;
-}
-
-/**
- * An empty xsi:nil="true" element for an optional field that is not nillable: read as absent, as
- * .NET's XmlSerializer (ASMX, WCF) and JAXB read it, rather than refused (XSD forbids it, but
- * clients send it for "no value", and absent is what the field allows).
- */
-function nilForAbsent(slot: FieldSlot, child: XmlElement): boolean {
-  const field = slot.field;
-  return (
-    !field.nillable &&
-    field.minOccurs === 0 &&
-    child.attributes.length !== 0 &&
-    child.children.length === 0 &&
-    isNil(child)
-  );
 }
 
 function addRepeated(

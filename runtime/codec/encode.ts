@@ -18,7 +18,7 @@ import type { XmlElement } from '../xml/types.js';
 import { checkMembers, concreteType, isPolymorphic, xsiTypeAttribute } from './polymorphism.js';
 import { layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
-import { XSI_NS } from '../namespaces.js';
+import { XML_NS, XSI_NS } from '../namespaces.js';
 import { encodeLexical, resolveValue, type ResolvedValue } from './shared.js';
 
 const XSI_DECL = ` xmlns:xsi="${XSI_NS}"`;
@@ -358,6 +358,10 @@ function encodeAttributes(
     }
     if (attribute.name.ns === '') {
       out += ` ${attribute.name.local}="${text}"`;
+    } else if (attribute.name.ns === XML_NS) {
+      // xml:lang, xml:space: the xml prefix is bound by definition, and no other may be bound to
+      // its namespace (Namespaces in XML §3).
+      out += ` xml:${attribute.name.local}="${text}"`;
     } else {
       // Qualified attributes need a prefix (a default namespace does not apply to attributes).
       const prefix = `a${++prefixes}`;

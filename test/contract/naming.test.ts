@@ -129,6 +129,17 @@ describe('naming: collisions follow the documented rule', () => {
     ]);
   });
 
+  it("properties: never a name every object already has (an omitted field would read as Object.prototype's)", () => {
+    expect(
+      allocatePropertyNames([
+        { local: 'constructor', ns: 'urn:t', kind: 'element' },
+        { local: '__proto__', ns: 'urn:t', kind: 'element' },
+        { local: 'toString', ns: '', kind: 'attribute' },
+        { local: 'name', ns: 'urn:t', kind: 'element' },
+      ]),
+    ).toEqual(['constructorElement', '__proto__Element', 'toStringAttribute', 'name']);
+  });
+
   it('methods: operation name, then MessageName for overloads, never `close`', () => {
     const names = allocateMethodNames([
       { key: '1', operation: 'Add', messageName: 'AddInt' },
