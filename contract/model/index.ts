@@ -204,6 +204,11 @@ export interface SoapHeaderUse {
   readonly use: 'literal' | 'encoded';
   /** The part is declared by `type`: `element` is then the part name in the message's namespace. */
   readonly byType?: true;
+  /**
+   * The message or its part could not be found (never declared, or left out by the parser): why.
+   * `element` is then only a stand-in, and the operations using the header are left out.
+   */
+  readonly unresolved?: string;
 }
 
 export interface SoapBodyUse {

@@ -75,21 +75,14 @@ function readHeader(ctx: SoapContext, el: XmlElement): SoapHeaderUse {
   const messageName = requiredQNameAttr(ctx.file, el, 'message');
   const partName = requiredAttr(ctx.file, el, 'part');
   const message = ctx.messages.get(clark(messageName));
-  if (message === undefined) {
-    throw new GeneratorError(
-      'WSDL_UNRESOLVED_REFERENCE',
-      `<${tagName(el)}> message ${showQName(messageName)} is not defined`,
-      at(ctx.file, el),
-    );
-  }
+  // Not a refusal of the file: only the operations that use this header are left out, with the
+  // reason (plan/binding-carriage.ts; a message the parser left out gives its own reason there).
+  const stand = { message: messageName, part: partName, element: qname(messageName.ns, partName), use };
+  if (message === undefined)
+    return { ...stand, unresolved: `<${tagName(el)}> message ${showQName(messageName)} is not declared` };
   const part = message.parts.find((p) => p.name === partName);
-  if (part === undefined) {
-    throw new GeneratorError(
-      'WSDL_UNRESOLVED_REFERENCE',
-      `<${tagName(el)}> message ${showQName(messageName)} has no part "${partName}"`,
-      at(ctx.file, el),
-    );
-  }
+  if (part === undefined)
+    return { ...stand, unresolved: `<${tagName(el)}> message ${showQName(messageName)} has no part "${partName}"` };
   if (part.element === undefined) {
     // The block's element is then the part's name in the message's namespace (how rpc-style
     // stacks write it); the plan decides whether a binding can carry that.

@@ -10,7 +10,8 @@
  *   either empty or a `mime:mimeXml` part naming an element.
  */
 import { GeneratorError } from '../errors.js';
-import type { Binding, BindingOperation, WsdlModel } from '../model/index.js';
+import { type Binding, type BindingOperation, clark, type WsdlModel } from '../model/index.js';
+import { throwIfOmitted } from './omitted.js';
 import type { SchemaPlan } from './schema.js';
 import {
   findMessage,
@@ -48,6 +49,10 @@ function soapProblem(model: WsdlModel, binding: Binding, op: BindingOperation): 
   soapShape(model, binding, op, 'input');
   soapShape(model, binding, op, 'output');
   for (const header of [...op.inputHeaders, ...op.outputHeaders]) {
+    if (header.unresolved !== undefined) {
+      throwIfOmitted(model, `message:${clark(header.message)}`);
+      return header.unresolved;
+    }
     if (header.use === 'encoded')
       return `SOAP header ${header.part} is use="encoded"; only literal headers are supported`;
     if (model.schema.elements[`{${header.element.ns}}${header.element.local}`] === undefined) {

@@ -13,6 +13,7 @@ import { repoRoot } from '../fixtures/models/golden-inputs.js';
 
 const MIXED = 'test/fixtures/wsdl-partial/mixed-carriage.wsdl';
 const NOTHING_LEFT = 'test/fixtures/wsdl-partial/nothing-left.wsdl';
+const BROKEN_HEADERS = 'test/fixtures/wsdl-partial/broken-headers.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -25,6 +26,23 @@ function generateWithWarnings(file: string): { files: Map<string, string>; warni
 }
 
 describe('operations a binding cannot carry', () => {
+  it('a header whose message is left out or not declared leaves out its operation, not the file', () => {
+    const { files, warnings } = generateWithWarnings(BROKEN_HEADERS);
+    expect(warnings.filter((w) => w.code === 'OPERATION_OMITTED').map((w) => [w.source.line, w.message])).toEqual([
+      [
+        27,
+        'operation Trace is left out of binding HeadersSoap (soap11): <wsdl:part element="tns:Trace">: element {urn:headers}Trace is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        32,
+        'operation Audit is left out of binding HeadersSoap (soap11): <soap:header> message {urn:headers}AuditHeader is not declared; no other binding carries it, so the generated code has no method for it',
+      ],
+    ]);
+    const client = [...files].find(([name]) => name.endsWith('client.ts'))?.[1] ?? '';
+    expect(client).toMatch(/\bPing\(/);
+    expect(client).not.toMatch(/\bTrace\(|\bAudit\(/);
+  });
+
   it('warns once per left-out operation and binding, with the WSDL line', () => {
     const { warnings } = generateWithWarnings(MIXED);
     expect(warnings.map((w) => [w.code, w.source.file, w.source.line, w.message])).toEqual([

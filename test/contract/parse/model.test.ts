@@ -361,14 +361,15 @@ describe('parse: bindings', () => {
     ]);
   });
 
-  it('refuses a soap:header naming a missing part', () => {
-    const error = refusal(
+  it('keeps a soap:header naming a missing part as unresolved, with why (its operation is left out by the plan)', () => {
+    const model = parseText(
       wsdl(
         schema,
         messages + portType + binding(op('A', '<soap:header message="tns:H" part="nope" use="literal"/>') + op('B')),
       ),
     );
-    expect(error.code).toBe('WSDL_UNRESOLVED_REFERENCE');
-    expect(error.what).toMatch(/message \{urn:t\}H has no part "nope"/);
+    expect(model.bindings[0]!.operations[0]!.inputHeaders[0]?.unresolved).toBe(
+      '<soap:header> message {urn:t}H has no part "nope"',
+    );
   });
 });
