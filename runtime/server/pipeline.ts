@@ -40,7 +40,8 @@ export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: Ser
  */
 function requestTarget(req: IncomingMessage): string | { readonly refusal: string } {
   let hosts = 0;
-  const raw = req.rawHeaders;
+  // Absent on a request made in process (the bench's driver, a framework's adapter).
+  const raw = req.rawHeaders ?? [];
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
   if (hosts > 1) return { refusal: 'Bad request: more than one Host header.' };
   const host = req.headers.host;
