@@ -183,6 +183,11 @@ export interface PortTypeOperation {
   readonly outputName?: string;
   readonly input?: QName;
   readonly output?: QName;
+  /**
+   * The output comes before the input (a solicit-response operation, WSDL 1.1 §2.4.3): the
+   * service would send first. Absent for the usual order.
+   */
+  readonly outputFirst?: true;
   readonly faults: readonly { readonly name: string; readonly message: QName }[];
   readonly documentation?: string;
   readonly source: SourceLocation;

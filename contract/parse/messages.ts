@@ -61,6 +61,8 @@ function readOperation(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): Port
     name: requiredAttr(doc.file, f, 'name'),
     message: messageRef(wsdl, doc, f),
   }));
+  const outputFirst =
+    input !== undefined && output !== undefined && el.children.indexOf(output) < el.children.indexOf(input);
   const inputName = input === undefined ? undefined : attr(input, 'name');
   const outputName = output === undefined ? undefined : attr(output, 'name');
   const documentation = wsdlDocumentation(el, WSDL_NS);
@@ -70,6 +72,7 @@ function readOperation(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): Port
     ...(outputName === undefined ? {} : { outputName }),
     ...(input === undefined ? {} : { input: messageRef(wsdl, doc, input) }),
     ...(output === undefined ? {} : { output: messageRef(wsdl, doc, output) }),
+    ...(outputFirst ? { outputFirst: true as const } : {}),
     faults,
     ...(documentation === undefined ? {} : { documentation }),
     source: at(doc.file, el),

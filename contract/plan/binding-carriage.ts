@@ -34,15 +34,29 @@ export function carriageProblem(
   op: BindingOperation,
 ): { reason: string; cause?: GeneratorError } | undefined {
   try {
-    const reason = SOAP_PROTOCOLS.has(binding.protocol)
-      ? soapProblem(model, binding, op)
-      : httpProblem(model, schema, op);
+    const reason =
+      exchangeProblem(op) ??
+      (SOAP_PROTOCOLS.has(binding.protocol) ? soapProblem(model, binding, op) : httpProblem(model, schema, op));
     return reason === undefined ? undefined : { reason };
   } catch (err) {
     // The shape functions refuse with the construct's own message; here that refusal is local.
     if (err instanceof GeneratorError) return { reason: err.what, cause: err };
     throw err;
   }
+}
+
+/**
+ * The operations in which the service would speak first: a notification (an output only) and a
+ * solicit-response (output, then input). Over HTTP the client always sends first, so no binding
+ * carries them (WSDL 1.1 §2.4.3-4 defines no binding for them; WS-I BP R2303).
+ */
+function exchangeProblem(op: BindingOperation): string | undefined {
+  const { input, output, outputFirst } = op.portTypeOperation;
+  if (input === undefined && output !== undefined)
+    return 'it is a notification operation (an output and no input), which no HTTP binding can carry';
+  if (outputFirst === true)
+    return 'it is a solicit-response operation (its output before its input), which no HTTP binding can carry';
+  return undefined;
 }
 
 function soapProblem(model: WsdlModel, binding: Binding, op: BindingOperation): string | undefined {

@@ -14,6 +14,7 @@ import { repoRoot } from '../fixtures/models/golden-inputs.js';
 const MIXED = 'test/fixtures/wsdl-partial/mixed-carriage.wsdl';
 const NOTHING_LEFT = 'test/fixtures/wsdl-partial/nothing-left.wsdl';
 const BROKEN_HEADERS = 'test/fixtures/wsdl-partial/broken-headers.wsdl';
+const SERVER_FIRST = 'test/fixtures/wsdl-partial/server-first.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -26,6 +27,23 @@ function generateWithWarnings(file: string): { files: Map<string, string>; warni
 }
 
 describe('operations a binding cannot carry', () => {
+  it('leaves out notification and solicit-response operations (the service would send first), naming which', () => {
+    const { files, warnings } = generateWithWarnings(SERVER_FIRST);
+    expect(warnings.filter((w) => w.code === 'OPERATION_OMITTED').map((w) => [w.source.line, w.message])).toEqual([
+      [
+        26,
+        'operation Tick is left out of binding FirstSoap (soap11): it is a notification operation (an output and no input), which no HTTP binding can carry; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        30,
+        'operation Ask is left out of binding FirstSoap (soap11): it is a solicit-response operation (its output before its input), which no HTTP binding can carry; no other binding carries it, so the generated code has no method for it',
+      ],
+    ]);
+    const client = [...files].find(([name]) => name.endsWith('client.ts'))?.[1] ?? '';
+    expect(client).toMatch(/\bPing\(/);
+    expect(client).not.toMatch(/\bTick\(|\bAsk\(/);
+  });
+
   it('a header whose message is left out or not declared leaves out its operation, not the file', () => {
     const { files, warnings } = generateWithWarnings(BROKEN_HEADERS);
     expect(warnings.filter((w) => w.code === 'OPERATION_OMITTED').map((w) => [w.source.line, w.message])).toEqual([
