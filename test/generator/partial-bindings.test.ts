@@ -44,21 +44,25 @@ describe('operations a binding cannot carry', () => {
     expect(client).not.toMatch(/\bTick\(|\bAsk\(/);
   });
 
-  it('a header whose message is left out or not declared leaves out its operation, not the file', () => {
+  it('a header or body naming a message or part that is not there leaves out its operation, not the file', () => {
     const { files, warnings } = generateWithWarnings(BROKEN_HEADERS);
     expect(warnings.filter((w) => w.code === 'OPERATION_OMITTED').map((w) => [w.source.line, w.message])).toEqual([
       [
-        27,
+        29,
         'operation Trace is left out of binding HeadersSoap (soap11): <wsdl:part element="tns:Trace">: element {urn:headers}Trace is not defined; no other binding carries it, so the generated code has no method for it',
       ],
       [
-        32,
+        34,
         'operation Audit is left out of binding HeadersSoap (soap11): <soap:header> message {urn:headers}AuditHeader is not declared; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        39,
+        'operation Count is left out of binding HeadersSoap (soap11): <soap:body parts="params"> names "params", which message PingIn has no part of (operation Count of binding HeadersSoap, input); no other binding carries it, so the generated code has no method for it',
       ],
     ]);
     const client = [...files].find(([name]) => name.endsWith('client.ts'))?.[1] ?? '';
     expect(client).toMatch(/\bPing\(/);
-    expect(client).not.toMatch(/\bTrace\(|\bAudit\(/);
+    expect(client).not.toMatch(/\bTrace\(|\bAudit\(|\bCount\(/);
   });
 
   it('warns once per left-out operation and binding, with the WSDL line', () => {

@@ -8,7 +8,7 @@ import type { ServiceDescriptor } from 'smskit/runtime';
 /**
  * Wire descriptor of service `Headers`; bindings: soap11: binding HeadersSoap (port HeadersSoap).
  *
- * Left out: operation Trace is left out of binding HeadersSoap (soap11): <wsdl:part element="tns:Trace">: element {urn:headers}Trace is not defined; no other binding carries it, so the generated code has no method for it (WSDL line 27); operation Audit is left out of binding HeadersSoap (soap11): <soap:header> message {urn:headers}AuditHeader is not declared; no other binding carries it, so the generated code has no method for it (WSDL line 32).
+ * Left out: operation Trace is left out of binding HeadersSoap (soap11): <wsdl:part element="tns:Trace">: element {urn:headers}Trace is not defined; no other binding carries it, so the generated code has no method for it (WSDL line 29); operation Audit is left out of binding HeadersSoap (soap11): <soap:header> message {urn:headers}AuditHeader is not declared; no other binding carries it, so the generated code has no method for it (WSDL line 34); operation Count is left out of binding HeadersSoap (soap11): <soap:body parts="params"> names "params", which message PingIn has no part of (operation Count of binding HeadersSoap, input); no other binding carries it, so the generated code has no method for it (WSDL line 39).
  */
 export const HeadersDescriptor: ServiceDescriptor = {
   name: 'Headers',
