@@ -71,6 +71,12 @@ export function readSoapResponse(
   body: Uint8Array,
   withHeaders: boolean,
 ): { output: unknown; soapHeaders: Record<string, unknown> } {
+  const answersNothing = op.output.kind === 'empty' && op.outputHeaders.length === 0;
+  // An operation that answers nothing (a one-way operation, no wsdl:output) gets 200 or 202 with
+  // no body from a JAX-WS @Oneway or WCF IsOneWay service: WS-I BP R2714 forbids it an envelope,
+  // and R2750 has the client accept either status.
+  if (answersNothing && (status === 200 || status === 202) && body.length === 0)
+    return { output: undefined, soapHeaders: {} };
   const root = responseRoot(status, contentType, body);
   // A fault may come in the other version's envelope (a 1.1 VersionMismatch answering 1.2).
   const envelopeVersion = root.ns === SOAP11_ENV_NS ? soap11 : root.ns === SOAP12_ENV_NS ? soap12 : undefined;
@@ -84,7 +90,7 @@ export function readSoapResponse(
   const { bodyChild, headerBlocks } = envelopeChildren(root, envelopeVersion.envNs);
   if (bodyChild !== undefined && bodyChild.local === 'Fault' && bodyChild.ns === envelopeVersion.envNs)
     throw envelopeVersion.readFault(bodyChild, status);
-  if (status !== 200)
+  if (status !== 200 && !(status === 202 && answersNothing))
     throw new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} without a SOAP fault`, { httpStatus: status });
   if (envelopeVersion !== version)
     throw new TransportError(

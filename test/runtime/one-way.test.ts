@@ -1,0 +1,121 @@
+/**
+ * A one-way operation (no wsdl:output) as JAX-WS `@Oneway` and WCF `IsOneWay` services answer it:
+ * 202 or 200 with no body (WS-I BP R2714 forbids them an envelope; R2750 has the client accept
+ * either). The generated client's call resolves; an operation that declares an output still
+ * fails on an empty answer, and a one-way call still reports a fault or another status.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toDescriptor } from '../../contract/descriptor/index.js';
+import { contractFromText } from '../../contract/read/index.js';
+import { createRequestListener, listen, ServiceClient, TransportError } from '../../runtime/index.js';
+
+const NS = 'urn:oneway';
+const WSDL = `<?xml version="1.0" encoding="utf-8"?>
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="${NS}" targetNamespace="${NS}">
+  <wsdl:types>
+    <s:schema elementFormDefault="qualified" targetNamespace="${NS}">
+      <s:element name="Log"><s:complexType><s:sequence><s:element minOccurs="0" name="text" type="s:string"/></s:sequence></s:complexType></s:element>
+      <s:element name="Echo"><s:complexType><s:sequence><s:element minOccurs="0" name="text" type="s:string"/></s:sequence></s:complexType></s:element>
+      <s:element name="EchoResponse"><s:complexType><s:sequence><s:element minOccurs="0" name="EchoResult" type="s:string"/></s:sequence></s:complexType></s:element>
+    </s:schema>
+  </wsdl:types>
+  <wsdl:message name="LogIn"><wsdl:part name="parameters" element="tns:Log"/></wsdl:message>
+  <wsdl:message name="EchoIn"><wsdl:part name="parameters" element="tns:Echo"/></wsdl:message>
+  <wsdl:message name="EchoOut"><wsdl:part name="parameters" element="tns:EchoResponse"/></wsdl:message>
+  <wsdl:portType name="OneWaySoap">
+    <wsdl:operation name="Log"><wsdl:input message="tns:LogIn"/></wsdl:operation>
+    <wsdl:operation name="Echo"><wsdl:input message="tns:EchoIn"/><wsdl:output message="tns:EchoOut"/></wsdl:operation>
+  </wsdl:portType>
+  <wsdl:binding name="OneWaySoap" type="tns:OneWaySoap">
+    <soap:binding transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Log">
+      <soap:operation soapAction="${NS}/Log" style="document"/>
+      <wsdl:input><soap:body use="literal"/></wsdl:input>
+    </wsdl:operation>
+    <wsdl:operation name="Echo">
+      <soap:operation soapAction="${NS}/Echo" style="document"/>
+      <wsdl:input><soap:body use="literal"/></wsdl:input>
+      <wsdl:output><soap:body use="literal"/></wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
+  <wsdl:service name="OneWay">
+    <wsdl:port name="OneWaySoap" binding="tns:OneWaySoap"><soap:address location="http://localhost/oneway"/></wsdl:port>
+  </wsdl:service>
+</wsdl:definitions>`;
+
+/** What the stand-in server answers next: a status and a body (empty for none). */
+let answer: { status: number; body: string } = { status: 202, body: '' };
+const received: string[] = [];
+let server: http.Server;
+let client: ServiceClient;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(answer.status, answer.body === '' ? {} : { 'content-type': 'text/xml; charset=utf-8' });
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const descriptor = toDescriptor(contractFromText(WSDL, 'oneway.wsdl'));
+  client = new ServiceClient(descriptor, { url: `http://127.0.0.1:${port}/oneway`, binding: 'soap11' });
+});
+afterAll(async () => {
+  await client?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('a one-way operation', () => {
+  it.each([202, 200])('resolves on HTTP %i with no body, the request sent', async (status) => {
+    answer = { status, body: '' };
+    await expect(client.call('Log', { text: `hello ${status}` })).resolves.toBeUndefined();
+    expect(received.at(-1)).toContain(`<text>hello ${status}</text>`);
+  });
+
+  it('still reports a SOAP fault, and another status as an error', async () => {
+    answer = {
+      status: 500,
+      body: '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>no</faultstring></soap:Fault></soap:Body></soap:Envelope>',
+    };
+    await expect(client.call('Log', { text: 'x' })).rejects.toMatchObject({ code: 'Client', message: 'no' });
+    answer = { status: 404, body: '' };
+    await expect(client.call('Log', { text: 'x' })).rejects.toBeInstanceOf(TransportError);
+  });
+
+  it('an operation that declares an output still fails on an empty answer', async () => {
+    answer = { status: 202, body: '' };
+    await expect(client.call('Echo', { text: 'x' })).rejects.toBeInstanceOf(TransportError);
+  });
+
+  it('an smskit server answers it 200 with an empty envelope, which the client accepts too', async () => {
+    const descriptor = toDescriptor(contractFromText(WSDL, 'oneway.wsdl'));
+    const logged: unknown[] = [];
+    const handlers = {
+      Log: async (input: unknown) => void logged.push(input),
+      Echo: async () => ({}),
+    };
+    const own = await listen(createRequestListener(descriptor, handlers), { host: '127.0.0.1', port: 0 });
+    const ownClient = new ServiceClient(descriptor, { url: `${own.url}/oneway`, binding: 'soap11' });
+    try {
+      await expect(ownClient.call('Log', { text: 'to smskit' })).resolves.toBeUndefined();
+      expect(logged).toEqual([{ text: 'to smskit' }]);
+      const raw = await fetch(`${own.url}/oneway`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}/Log"` },
+        body: `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Log xmlns="${NS}"/></soap:Body></soap:Envelope>`,
+      });
+      expect(raw.status).toBe(200);
+      expect(await raw.text()).toMatch(/<soap:Body\s*\/>|<soap:Body><\/soap:Body>/);
+    } finally {
+      await ownClient.close();
+      await own.close();
+    }
+  });
+});
