@@ -80,11 +80,12 @@ export function soapShape(
   const messageName = direction === 'input' ? op.portTypeOperation.input : op.portTypeOperation.output;
   if (messageName === undefined) return { kind: 'empty' };
   const message = findMessage(model, messageName, op);
-  const unknown = body?.parts?.find((name) => !message.parts.some((p) => p.name === name));
+  const named = body?.parts ?? [];
+  const unknown = named.find((name) => !message.parts.some((p) => p.name === name));
   if (unknown !== undefined)
     refuse(
       'MISSING_REFERENCE',
-      `<soap:body parts="${body!.parts!.join(' ')}"> names "${unknown}", which message ${message.name.local} has no part of (${where}, ${direction})`,
+      `<soap:body parts="${named.join(' ')}"> names "${unknown}", which message ${message.name.local} has no part of (${where}, ${direction})`,
       op.source,
     );
   const parts = bodyParts(op, direction, messageName, message.parts);

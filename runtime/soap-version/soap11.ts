@@ -13,6 +13,7 @@ import {
   child,
   detailEntries,
   envelopeOpen,
+  mustUnderstandValue,
   qnameText,
   textOf,
   type FaultKind,
@@ -101,7 +102,7 @@ export const soap11: SoapVersion = {
     let targeted = true;
     for (const a of block.attributes) {
       if (a.ns !== SOAP11_ENV_NS) continue;
-      if (a.local === 'mustUnderstand') must = a.value.trim() === '1' || a.value.trim() === 'true';
+      if (a.local === 'mustUnderstand') must = mustUnderstandValue(a.value) === true;
       else if (a.local === 'actor') targeted = a.value.trim() === ACTOR_NEXT;
     }
     return must && targeted;

@@ -15,6 +15,7 @@ import {
   child,
   detailEntries,
   envelopeOpen,
+  mustUnderstandValue,
   qnameText,
   textOf,
   type FaultKind,
@@ -113,7 +114,7 @@ export const soap12: SoapVersion = {
     for (const a of block.attributes) {
       if (a.ns !== SOAP12_ENV_NS) continue;
       const v = a.value.trim();
-      if (a.local === 'mustUnderstand') must = v === 'true' || v === '1';
+      if (a.local === 'mustUnderstand') must = mustUnderstandValue(v) === true;
       else if (a.local === 'role') targeted = v === ROLE_NEXT || v === ROLE_ULTIMATE || v === '';
     }
     return must && targeted;

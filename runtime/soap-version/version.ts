@@ -80,3 +80,14 @@ export function qnameText(el: XmlElement | undefined): { ns: string; local: stri
   if (colon < 0) return { ns: el?.namespaces[''] ?? '', local: text };
   return { ns: el?.namespaces[text.slice(0, colon)] ?? '', local: text.slice(colon + 1) };
 }
+
+/**
+ * A mustUnderstand attribute's value as a boolean, or undefined when it is none: SOAP 1.1 §4.2.3
+ * allows "0" and "1", SOAP 1.2 Part 1 §5.2.3 an xs:boolean; both versions read all four.
+ */
+export function mustUnderstandValue(value: string): boolean | undefined {
+  const v = value.trim();
+  if (v === '1' || v === 'true') return true;
+  if (v === '0' || v === 'false') return false;
+  return undefined;
+}

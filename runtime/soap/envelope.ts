@@ -11,7 +11,7 @@ import type { XmlDocument, XmlElement } from '../xml/types.js';
 import { isSecurityHeader } from '../wsse/read.js';
 import type { SoapEndpoint, SoapEndpoints } from './endpoint.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../namespaces.js';
-import type { FaultSpec, SoapVersion } from '../soap-version/version.js';
+import { type FaultSpec, mustUnderstandValue, type SoapVersion } from '../soap-version/version.js';
 
 export type SoapDecoded =
   | {
@@ -156,14 +156,12 @@ function sortHeaderBlocks(
  */
 function headerBlockProblem(version: SoapVersion, block: XmlElement): string | undefined {
   const value = block.attributes.find((a) => a.ns === version.envNs && a.local === 'mustUnderstand')?.value;
-  if (value !== undefined && !MUST_UNDERSTAND_VALUES.has(value.trim()))
+  if (value !== undefined && mustUnderstandValue(value) === undefined)
     return `Header block ${block.local}: mustUnderstand="${value}" is not a boolean (use "1" or "0").`;
   if (block.ns === '' && version.mustUnderstand(block))
     return `Header block ${block.local} is marked mustUnderstand but has no namespace; a SOAP header block must be namespace-qualified.`;
   return undefined;
 }
-
-const MUST_UNDERSTAND_VALUES = new Set(['0', '1', 'true', 'false']);
 
 /** The declared request header blocks marked mustUnderstand, by property. */
 function markedHeaders(
