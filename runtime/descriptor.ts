@@ -132,6 +132,11 @@ export interface OperationDescriptor {
   readonly output: BodyDescriptor;
   readonly inputHeaders: readonly HeaderDescriptor[];
   readonly outputHeaders: readonly HeaderDescriptor[];
+  /**
+   * SOAP bindings: the operation has no wsdl:output (WSDL 1.1 §2.4.1, one-way). A server answers
+   * it 202 with no body, never an envelope (WS-I BP R2714); `output` is then 'empty'.
+   */
+  readonly oneWay?: true;
   readonly documentation?: string;
 }
 

@@ -137,6 +137,7 @@ function describeSoapOperation(
     output: body('output'),
     inputHeaders: describeHeaders(model, op, op.inputHeaders),
     outputHeaders: describeHeaders(model, op, op.outputHeaders),
+    ...(op.portTypeOperation.output === undefined ? { oneWay: true } : {}),
     ...documentation(op),
   };
 }

@@ -39,6 +39,16 @@ export function writeEmpty(res: ServerResponse): void {
   res.end();
 }
 
+/**
+ * A one-way SOAP operation's answer: 202 Accepted with no body and no Content-Type (WS-I BP
+ * R2714 forbids an envelope; JAX-WS @Oneway and ASMX OneWay methods answer so).
+ */
+export function writeAccepted(res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(202, ['Content-Length', '0']);
+  res.end();
+}
+
 /** A one-line text/plain answer; for GET/POST errors the fault family rides in a header. */
 export function writePlain(
   res: ServerResponse,

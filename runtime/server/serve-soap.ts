@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Written } from '../codec/plain-writer.js';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, writeSoapFault, writeText } from './answers.js';
+import { answerUnexpected, writeAccepted, writeSoapFault, writeText } from './answers.js';
 import { internalFault, requestFault } from './faults.js';
 import { invokeHandler, type Invoked } from './invoke.js';
 import type { ServedAddress } from './routes.js';
@@ -78,6 +78,7 @@ function writeOutcome(setup: ServerSetup, decoded: Decoded, outcome: Invoked, re
   try {
     if (res.destroyed) return;
     const { version } = decoded;
+    if (decoded.op.oneWay === true) return answerOneWay(setup, decoded, outcome, res);
     if ('fault' in outcome) return writeSoapFault(res, version, outcome.fault);
     const encoded = encodeResponse(setup, decoded, outcome);
     if ('text' in encoded) writeText(res, 200, version.contentType, encoded.text, encoded.bytes);
@@ -85,6 +86,23 @@ function writeOutcome(setup: ServerSetup, decoded: Decoded, outcome: Invoked, re
   } catch (err) {
     answerUnexpected(setup, res, err);
   }
+}
+
+/**
+ * A one-way operation is answered 202 once its handler has settled, and a handler's refusal
+ * cannot reach the client (WS-I BP R2714, R2727: the 202 says the message arrived, not that it
+ * was processed): it is logged, by its code only, as unexpected failures already are. A request
+ * that cannot be read or routed still gets its fault, as JAX-WS answers an unreadable one.
+ */
+function answerOneWay(setup: ServerSetup, decoded: Decoded, outcome: Invoked, res: ServerResponse): void {
+  if ('fault' in outcome && outcome.fault.kind === 'client') {
+    const code = outcome.fault.detail?.entries.code;
+    setup.logger.error(
+      `${decoded.op.name} (${decoded.version.protocol}): the handler refused a one-way call` +
+        `${code === undefined ? '' : ` (${code})`}; answered 202 all the same, a one-way operation has no fault to send`,
+    );
+  }
+  writeAccepted(res);
 }
 
 /** The fault for a request that could not be read or decoded, in the version it is answered in. */

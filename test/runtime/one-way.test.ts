@@ -2,18 +2,22 @@
  * A one-way operation (no wsdl:output) as JAX-WS `@Oneway` and WCF `IsOneWay` services answer it:
  * 202 or 200 with no body (WS-I BP R2714 forbids them an envelope; R2750 has the client accept
  * either). The generated client's call resolves; an operation that declares an output still
- * fails on an empty answer, and a one-way call still reports a fault or another status.
+ * fails on an empty answer, and a one-way call still reports a fault or another status. An smskit
+ * server answers such an operation so itself.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDescriptor } from '../../contract/descriptor/index.js';
 import { contractFromText } from '../../contract/read/index.js';
-import { createRequestListener, listen, ServiceClient, TransportError } from '../../runtime/index.js';
+import { createRequestListener, listen, ServiceClient, ServiceError, TransportError } from '../../runtime/index.js';
+
+const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
+const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope';
 
 const NS = 'urn:oneway';
 const WSDL = `<?xml version="1.0" encoding="utf-8"?>
-<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/"
     xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="${NS}" targetNamespace="${NS}">
   <wsdl:types>
     <s:schema elementFormDefault="qualified" targetNamespace="${NS}">
@@ -41,8 +45,21 @@ const WSDL = `<?xml version="1.0" encoding="utf-8"?>
       <wsdl:output><soap:body use="literal"/></wsdl:output>
     </wsdl:operation>
   </wsdl:binding>
+  <wsdl:binding name="OneWaySoap12" type="tns:OneWaySoap">
+    <soap12:binding transport="http://schemas.xmlsoap.org/soap/http"/>
+    <wsdl:operation name="Log">
+      <soap12:operation soapAction="${NS}/Log" style="document"/>
+      <wsdl:input><soap12:body use="literal"/></wsdl:input>
+    </wsdl:operation>
+    <wsdl:operation name="Echo">
+      <soap12:operation soapAction="${NS}/Echo" style="document"/>
+      <wsdl:input><soap12:body use="literal"/></wsdl:input>
+      <wsdl:output><soap12:body use="literal"/></wsdl:output>
+    </wsdl:operation>
+  </wsdl:binding>
   <wsdl:service name="OneWay">
     <wsdl:port name="OneWaySoap" binding="tns:OneWaySoap"><soap:address location="http://localhost/oneway"/></wsdl:port>
+    <wsdl:port name="OneWaySoap12" binding="tns:OneWaySoap12"><soap12:address location="http://localhost/oneway"/></wsdl:port>
   </wsdl:service>
 </wsdl:definitions>`;
 
@@ -94,8 +111,10 @@ describe('a one-way operation', () => {
     await expect(client.call('Echo', { text: 'x' })).rejects.toBeInstanceOf(TransportError);
   });
 
-  it('an smskit server answers it 200 with an empty envelope, which the client accepts too', async () => {
+  it('an smskit server answers it 202 with no body on SOAP 1.1 and 1.2, which the client accepts', async () => {
     const descriptor = toDescriptor(contractFromText(WSDL, 'oneway.wsdl'));
+    expect(descriptor.bindings[0]!.operations.find((o) => o.name === 'Log')?.oneWay).toBe(true);
+    expect(descriptor.bindings[0]!.operations.find((o) => o.name === 'Echo')?.oneWay).toBeUndefined();
     const logged: unknown[] = [];
     const handlers = {
       Log: async (input: unknown) => void logged.push(input),
@@ -106,15 +125,68 @@ describe('a one-way operation', () => {
     try {
       await expect(ownClient.call('Log', { text: 'to smskit' })).resolves.toBeUndefined();
       expect(logged).toEqual([{ text: 'to smskit' }]);
-      const raw = await fetch(`${own.url}/oneway`, {
+      for (const [contentType, envelope] of [
+        [`text/xml; charset=utf-8`, SOAP11_ENV],
+        [`application/soap+xml; charset=utf-8; action="${NS}/Log"`, SOAP12_ENV],
+      ] as const) {
+        const raw = await fetch(`${own.url}/oneway`, {
+          method: 'POST',
+          headers: { 'content-type': contentType, soapaction: `"${NS}/Log"` },
+          body: `<soap:Envelope xmlns:soap="${envelope}"><soap:Body><Log xmlns="${NS}"><text>raw</text></Log></soap:Body></soap:Envelope>`,
+        });
+        expect(raw.status, contentType).toBe(202);
+        expect(raw.headers.get('content-type'), contentType).toBeNull();
+        expect(await raw.text(), contentType).toBe('');
+      }
+      expect(logged).toHaveLength(3);
+      // An operation with an output is answered with its envelope as before.
+      const echo = await fetch(`${own.url}/oneway`, {
         method: 'POST',
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}/Log"` },
-        body: `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Log xmlns="${NS}"/></soap:Body></soap:Envelope>`,
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}/Echo"` },
+        body: `<soap:Envelope xmlns:soap="${SOAP11_ENV}"><soap:Body><Echo xmlns="${NS}"/></soap:Body></soap:Envelope>`,
       });
-      expect(raw.status).toBe(200);
-      expect(await raw.text()).toMatch(/<soap:Body\s*\/>|<soap:Body><\/soap:Body>/);
+      expect(echo.status).toBe(200);
+      expect(await echo.text()).toContain('EchoResponse');
     } finally {
       await ownClient.close();
+      await own.close();
+    }
+  });
+
+  it("an smskit server answers 202 when the handler fails (logged by code), and a fault when the request can't be read", async () => {
+    const descriptor = toDescriptor(contractFromText(WSDL, 'oneway.wsdl'));
+    const lines: string[] = [];
+    let failWith: Error = new ServiceError('NOT_NOW', 'refused for x@example.com');
+    const handlers = {
+      Log: async () => {
+        throw failWith;
+      },
+      Echo: async () => ({}),
+    };
+    const listener = createRequestListener(descriptor, handlers, { logger: { error: (line) => lines.push(line) } });
+    const own = await listen(listener, { host: '127.0.0.1', port: 0 });
+    const post = (body: string) =>
+      fetch(`${own.url}/oneway`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS}/Log"` },
+        body,
+      });
+    const valid = `<soap:Envelope xmlns:soap="${SOAP11_ENV}"><soap:Body><Log xmlns="${NS}"/></soap:Body></soap:Envelope>`;
+    try {
+      const refused = await post(valid);
+      expect([refused.status, await refused.text()]).toEqual([202, '']);
+      expect(lines).toEqual([
+        'Log (soap11): the handler refused a one-way call (NOT_NOW); answered 202 all the same, a one-way operation has no fault to send',
+      ]);
+      failWith = new Error('boom');
+      const failed = await post(valid);
+      expect([failed.status, await failed.text()]).toEqual([202, '']);
+      expect(lines[1]).toMatch(/^Log \(soap11\): the handler failed: Error/);
+      expect(lines.join('\n')).not.toContain('x@example.com');
+      const unreadable = await post(`<soap:Envelope xmlns:soap="${SOAP11_ENV}"><soap:Body><Log xmlns="${NS}"><text>`);
+      expect(unreadable.status).toBe(500);
+      expect(await unreadable.text()).toContain('faultcode');
+    } finally {
       await own.close();
     }
   });
