@@ -85,7 +85,12 @@ export type SuccessShape =
       readonly schema: ServiceDescriptor;
     }
   /** HTTP GET/POST of an operation without output: 200, any (usually empty) body. */
-  | { readonly kind: 'empty' };
+  | { readonly kind: 'empty' }
+  /**
+   * A one-way SOAP operation (no wsdl:output): 202 or 200 and no body, never an envelope (WS-I
+   * BP R2714, R2750). `version` is the request's: a refusal comes as a fault in it.
+   */
+  | { readonly kind: 'one-way'; readonly version: '1.1' | '1.2' };
 
 /** Which fault code a negative case expects. */
 export type FaultFamily = 'client' | 'server' | 'version-mismatch' | 'must-understand';

@@ -29,6 +29,7 @@ import {
 import { assertCaseKinds, type KindTable } from './kind-check.js';
 import { unusableCase } from './kind-case.js';
 import { ALL_CHECKS } from '../validate/checks/index.js';
+import { isSoapShape } from '../validate/checks/support.js';
 import { PLAIN_TEXT } from './samples.js';
 import { NO_FACTS, type SchemaFacts } from './schema-facts.js';
 import { summarizeDescriptor } from '../validate/wsdl-summary.js';
@@ -153,13 +154,13 @@ export function validateCatalogue(cases: readonly Case[]): void {
             ? 'a fault is expected on a binding without SOAP'
             : c.unusable === undefined &&
                 c.expect.kind === 'success' &&
-                c.expect.shape.kind === 'soap' &&
+                isSoapShape(c.expect.shape) &&
                 c.binding !== 'soap11' &&
                 c.binding !== 'soap12'
               ? 'the success shape does not match the binding'
               : c.unusable === undefined &&
                   c.expect.kind === 'success' &&
-                  c.expect.shape.kind !== 'soap' &&
+                  !isSoapShape(c.expect.shape) &&
                   (c.binding === 'soap11' || c.binding === 'soap12')
                 ? 'the success shape does not match the binding'
                 : undefined;

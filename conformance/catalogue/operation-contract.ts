@@ -4,8 +4,8 @@
  * blocks, and the shape of a successful answer. Nothing here knows any service: names,
  * namespaces and order all come from the descriptor.
  *
- * An operation the runner cannot exercise (not document/literal, one-way, a parameter an HTTP
- * binding cannot carry) gets a contract with `unusable` set: its cases are reported as skipped with
+ * An operation the runner cannot exercise (not document/literal, an empty output message, a
+ * parameter an HTTP binding cannot carry) gets a contract with `unusable` set: its cases are reported as skipped with
  * that reason, and the rest of the run goes on.
  */
 import type {
@@ -136,8 +136,10 @@ function soapContract(
       op,
       'not a document/literal operation with an input element (rpc or no input message)',
     );
+  const version = binding.protocol === 'soap11' ? '1.1' : '1.2';
+  if (op.oneWay === true) return oneWayContract(d, binding, op, op.input.element, version);
   if (op.output.kind !== 'element')
-    return unusableContract(binding, op, 'a one-way operation (no output message): there is no answer to check');
+    return unusableContract(binding, op, 'the operation answers an empty output message: there is no result to check');
   const input = d.elements[op.input.element];
   const output = d.elements[op.output.element];
   if (input === undefined || output === undefined)
@@ -150,7 +152,6 @@ function soapContract(
   if (outputType === undefined || outputType.arrayItem !== undefined)
     return unusableContract(binding, op, 'the output element is not a wrapper of result elements');
   const params = (complexOf(d, input.value)?.fields ?? []).map(param);
-  const version = binding.protocol === 'soap11' ? '1.1' : '1.2';
   const required = options.requireResults === true;
   const fields = outputType.fields.map((f) => expectedField(d, f, required));
   return {
@@ -160,6 +161,21 @@ function soapContract(
     params,
     success: { kind: 'soap', version, element: output.name, fields, headers: outputHeaders(d, op), schema: d },
   };
+}
+
+/** A one-way operation: its input as any other's; the answer expected is 202 or 200 without a body. */
+function oneWayContract(
+  d: ServiceDescriptor,
+  binding: BindingDescriptor,
+  op: OperationDescriptor,
+  inputElement: string,
+  version: '1.1' | '1.2',
+): OperationContract {
+  const input = d.elements[inputElement];
+  if (input === undefined)
+    return unusableContract(binding, op, `the message element ${inputElement} is not in the descriptor`);
+  const params = (complexOf(d, input.value)?.fields ?? []).map(param);
+  return { protocol: binding.protocol, binding, operation: op, params, success: { kind: 'one-way', version } };
 }
 
 /** The SOAP output wrapper's field an HTTP result maps to (ASMX: the same method's result). */

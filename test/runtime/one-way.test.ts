@@ -5,6 +5,7 @@
  * fails on an empty answer, and a one-way call still reports a fault or another status. An smskit
  * server answers such an operation so itself.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,52 +17,8 @@ const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope';
 
 const NS = 'urn:oneway';
-const WSDL = `<?xml version="1.0" encoding="utf-8"?>
-<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/"
-    xmlns:s="http://www.w3.org/2001/XMLSchema" xmlns:tns="${NS}" targetNamespace="${NS}">
-  <wsdl:types>
-    <s:schema elementFormDefault="qualified" targetNamespace="${NS}">
-      <s:element name="Log"><s:complexType><s:sequence><s:element minOccurs="0" name="text" type="s:string"/></s:sequence></s:complexType></s:element>
-      <s:element name="Echo"><s:complexType><s:sequence><s:element minOccurs="0" name="text" type="s:string"/></s:sequence></s:complexType></s:element>
-      <s:element name="EchoResponse"><s:complexType><s:sequence><s:element minOccurs="0" name="EchoResult" type="s:string"/></s:sequence></s:complexType></s:element>
-    </s:schema>
-  </wsdl:types>
-  <wsdl:message name="LogIn"><wsdl:part name="parameters" element="tns:Log"/></wsdl:message>
-  <wsdl:message name="EchoIn"><wsdl:part name="parameters" element="tns:Echo"/></wsdl:message>
-  <wsdl:message name="EchoOut"><wsdl:part name="parameters" element="tns:EchoResponse"/></wsdl:message>
-  <wsdl:portType name="OneWaySoap">
-    <wsdl:operation name="Log"><wsdl:input message="tns:LogIn"/></wsdl:operation>
-    <wsdl:operation name="Echo"><wsdl:input message="tns:EchoIn"/><wsdl:output message="tns:EchoOut"/></wsdl:operation>
-  </wsdl:portType>
-  <wsdl:binding name="OneWaySoap" type="tns:OneWaySoap">
-    <soap:binding transport="http://schemas.xmlsoap.org/soap/http"/>
-    <wsdl:operation name="Log">
-      <soap:operation soapAction="${NS}/Log" style="document"/>
-      <wsdl:input><soap:body use="literal"/></wsdl:input>
-    </wsdl:operation>
-    <wsdl:operation name="Echo">
-      <soap:operation soapAction="${NS}/Echo" style="document"/>
-      <wsdl:input><soap:body use="literal"/></wsdl:input>
-      <wsdl:output><soap:body use="literal"/></wsdl:output>
-    </wsdl:operation>
-  </wsdl:binding>
-  <wsdl:binding name="OneWaySoap12" type="tns:OneWaySoap">
-    <soap12:binding transport="http://schemas.xmlsoap.org/soap/http"/>
-    <wsdl:operation name="Log">
-      <soap12:operation soapAction="${NS}/Log" style="document"/>
-      <wsdl:input><soap12:body use="literal"/></wsdl:input>
-    </wsdl:operation>
-    <wsdl:operation name="Echo">
-      <soap12:operation soapAction="${NS}/Echo" style="document"/>
-      <wsdl:input><soap12:body use="literal"/></wsdl:input>
-      <wsdl:output><soap12:body use="literal"/></wsdl:output>
-    </wsdl:operation>
-  </wsdl:binding>
-  <wsdl:service name="OneWay">
-    <wsdl:port name="OneWaySoap" binding="tns:OneWaySoap"><soap:address location="http://localhost/oneway"/></wsdl:port>
-    <wsdl:port name="OneWaySoap12" binding="tns:OneWaySoap12"><soap12:address location="http://localhost/oneway"/></wsdl:port>
-  </wsdl:service>
-</wsdl:definitions>`;
+/** A one-way `Log` beside a request-response `Echo`, on SOAP 1.1 and 1.2 (also the conformance runner's one-way contract). */
+const WSDL = readFileSync('test/fixtures/runtime/one-way.wsdl', 'utf8');
 
 /** What the stand-in server answers next: a status and a body (empty for none). */
 let answer: { status: number; body: string } = { status: 202, body: '' };

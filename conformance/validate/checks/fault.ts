@@ -22,13 +22,14 @@ import {
   answerKind,
   defineCheck,
   expectedFaultVersion,
+  isSoapShape,
   mismatch,
   truncate,
 } from './support.js';
 
 const appliesToFaults = (testCase: Case): boolean =>
   testCase.expect.kind === 'fault' ||
-  (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind === 'soap');
+  (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && isSoapShape(testCase.expect.shape));
 
 /** The family a fault must have: the negative case's, or Client/Sender for a refusal. */
 function expectedFamily(testCase: Case): FaultFamily {

@@ -7,7 +7,7 @@
  */
 import { bodyText, contentTypeOf } from '../response-view.js';
 import type { Case, Exchange } from '../../types.js';
-import { acceptedStatus, answerKind, defineCheck, mismatch, truncate } from './support.js';
+import { acceptedStatus, answerKind, defineCheck, isSoapShape, mismatch, truncate } from './support.js';
 
 export const errorStatusCheck = defineCheck({
   id: 'http.error-status',
@@ -47,7 +47,7 @@ function judgedAsErrorText(exchange: Exchange, testCase: Case): boolean {
   return (
     answerKind(exchange, testCase) === 'refusal' &&
     testCase.expect.kind === 'success' &&
-    testCase.expect.shape.kind !== 'soap'
+    !isSoapShape(testCase.expect.shape)
   );
 }
 
@@ -58,7 +58,7 @@ export const errorTextCheck = defineCheck({
   title: 'HTTP GET/POST errors are 500 text/plain with a one-line message',
   applies: (testCase) =>
     (testCase.expect.kind === 'http-error' && testCase.expect.message !== undefined) ||
-    (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && testCase.expect.shape.kind !== 'soap'),
+    (testCase.expect.kind === 'success' && testCase.expect.allowRefusal && !isSoapShape(testCase.expect.shape)),
   run(exchange, testCase) {
     if (!judgedAsErrorText(exchange, testCase)) return [];
     const found = [];

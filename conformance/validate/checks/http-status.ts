@@ -6,7 +6,8 @@ export const statusOkCheck = defineCheck({
   level: 'must',
   source: 'spec §4 rule 1',
   title: 'Success is answered with HTTP 200',
-  applies: (testCase) => testCase.expect.kind === 'success',
+  // A one-way operation has its own statuses (./one-way.ts).
+  applies: (testCase) => testCase.expect.kind === 'success' && testCase.expect.shape.kind !== 'one-way',
   run(exchange, testCase) {
     if (!judgedAsSuccess(exchange, testCase)) return [];
     const { status } = exchange.response;

@@ -7,6 +7,7 @@ import { faultAnswerCheck, faultCodeCheck, faultShapeCheck, faultStatusCheck, fa
 import { statusOkCheck } from './http-status.js';
 import { xmlRootCheck } from './http-xml-root.js';
 import { noStackTraceCheck } from './no-stack-trace.js';
+import { oneWayNoEnvelopeCheck, oneWayStatusCheck } from './one-way.js';
 import { responseElementCheck } from './response-element.js';
 import {
   arrayItemCheck,
@@ -23,6 +24,7 @@ import { encodingCheck, noDtdCheck, wellFormedCheck } from './xml-document.js';
 
 export const ALL_CHECKS: readonly Check[] = [
   statusOkCheck,
+  oneWayStatusCheck,
   contentTypeCheck,
   wellFormedCheck,
   noDtdCheck,
@@ -45,6 +47,7 @@ export const ALL_CHECKS: readonly Check[] = [
   faultShapeCheck,
   noStackTraceCheck,
   responseHeadersCheck,
+  oneWayNoEnvelopeCheck,
   errorStatusCheck,
   headerUnsendableCheck,
   wsdlStructureCheck,

@@ -17,6 +17,11 @@ export function successShape(testCase: Case): SuccessShape | undefined {
   return testCase.expect.kind === 'success' ? testCase.expect.shape : undefined;
 }
 
+/** A SOAP binding's success: an envelope with a result, or a one-way operation's empty answer; its refusal is a fault. */
+export function isSoapShape(shape: SuccessShape): shape is Extract<SuccessShape, { kind: 'soap' | 'one-way' }> {
+  return shape.kind === 'soap' || shape.kind === 'one-way';
+}
+
 /** The media types that mean "an XML document" on the wire. */
 export function isXmlMediaType(type: string): boolean {
   return type === 'text/xml' || type === 'application/xml' || type === 'application/soap+xml' || type.endsWith('+xml');
@@ -46,7 +51,7 @@ export function answerKind(exchange: Exchange, testCase: Case): 'success' | 'ref
   if (expect.kind !== 'success') return undefined;
   if (acceptedStatus(exchange, testCase) !== undefined) return 'refusal';
   if (!expect.allowRefusal) return 'success';
-  if (expect.shape.kind === 'soap') {
+  if (isSoapShape(expect.shape)) {
     const view = soapViewOf(exchange);
     return view !== undefined && isFaultElement(view.bodyChildren[0]) ? 'refusal' : 'success';
   }
@@ -65,7 +70,7 @@ export function judgedAsSuccess(exchange: Exchange, testCase: Case): boolean {
 export function expectedFaultVersion(exchange: Exchange, testCase: Case): '1.1' | '1.2' | undefined {
   const expect = testCase.expect;
   if (expect.kind === 'fault') return expect.version;
-  if (answerKind(exchange, testCase) === 'refusal' && expect.kind === 'success' && expect.shape.kind === 'soap')
+  if (answerKind(exchange, testCase) === 'refusal' && expect.kind === 'success' && isSoapShape(expect.shape))
     return expect.shape.version;
   return undefined;
 }
