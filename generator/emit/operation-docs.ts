@@ -12,7 +12,16 @@ export function operationDocs(op: PlannedOperation, extra?: string): OptionalKin
   });
   const name =
     op.method === op.name ? `Operation \`${op.name}\`.` : `Operation \`${op.name}\` (method \`${op.method}\`).`;
-  return jsDoc(cleanDocumentation(op.documentation), `${name} Bindings:\n${lines.join('\n')}`, extra);
+  return jsDoc(cleanDocumentation(op.documentation), `${name} Bindings:\n${lines.join('\n')}`, oneWayText(op), extra);
+}
+
+/** A one-way operation's promise says the message arrived, not what became of it (WS-I BP R2727). */
+function oneWayText(op: PlannedOperation): string | undefined {
+  const oneWay = op.bound.some(({ operation }) => operation.portTypeOperation.output === undefined);
+  return oneWay
+    ? 'One-way (no output message): the service answers 202 with no body once it has the message.\n' +
+        'That says it arrived, not that it was processed: a refusal is not sent back.'
+    : undefined;
 }
 
 /** Where the operation is missing and why: the service's bindings that cannot carry it. */
