@@ -137,7 +137,20 @@ export interface OperationDescriptor {
    * it 202 with no body, never an envelope (WS-I BP R2714); `output` is then 'empty'.
    */
   readonly oneWay?: true;
+  /**
+   * SOAP bindings: the wsdl:faults whose detail is one declared element (WS-I BP R2205), in
+   * WSDL order. A client reads such a detail into `SoapFaultError.fault`; a handler throws
+   * `DeclaredFault` to send one.
+   */
+  readonly faults?: readonly FaultDescriptor[];
   readonly documentation?: string;
+}
+
+/** A declared fault: its wsdl:fault name and the element its detail holds. */
+export interface FaultDescriptor {
+  readonly name: string;
+  /** Clark key into `elements`. */
+  readonly element: string;
 }
 
 export interface BindingDescriptor {

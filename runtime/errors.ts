@@ -63,8 +63,36 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * A fault the operation declares (a wsdl:fault whose detail is one element, `faults` in its
+ * descriptor), thrown by a handler to send it: the server writes `detail` as that element inside
+ * the fault's detail, with `message` (default: the fault's name) as the fault string, as a
+ * Client/Sender fault unless `code` says 'server' (JAX-WS sends its declared faults as Server
+ * faults, WCF as Sender ones). A name the operation does not declare, or a value its element
+ * cannot carry, is logged and answered as a generic Server fault. On HTTP GET/POST, which have
+ * no fault detail, it is a 500 text/plain line, as a ServiceError.
+ */
+export class DeclaredFault<Name extends string = string, Detail = unknown> extends Error {
+  override readonly name = 'DeclaredFault';
+  readonly faultName: Name;
+  readonly detail: Detail;
+  readonly code: 'client' | 'server';
+  constructor(faultName: Name, detail: Detail, options: { message?: string; code?: 'client' | 'server' } = {}) {
+    super(options.message ?? faultName);
+    this.faultName = faultName;
+    this.detail = detail;
+    this.code = options.code ?? 'client';
+  }
+}
+
+/** A declared fault as a client reads it: the wsdl:fault's name and its detail element's value. */
+export interface ReceivedFault<Name extends string = string, Detail = unknown> {
+  readonly name: Name;
+  readonly value: Detail;
+}
+
 /** A fault answered by the peer. For HTTP GET/POST error texts `code` is 'HTTP'. */
-export class SoapFaultError extends Error {
+export class SoapFaultError<Declared extends ReceivedFault = ReceivedFault> extends Error {
   override readonly name = 'SoapFaultError';
   /**
    * Local name of the fault code: 'Client' | 'Server' | 'VersionMismatch' | 'MustUnderstand'
@@ -78,6 +106,11 @@ export class SoapFaultError extends Error {
   readonly detail: Readonly<Record<string, string>>;
   /** The raw detail element, for faults whose detail is structured. */
   readonly detailXml: XmlElement | undefined;
+  /**
+   * The declared fault the detail holds, decoded (the operation's descriptor lists its
+   * wsdl:faults); undefined for any other fault, or a detail its element's schema cannot read.
+   */
+  readonly fault: Declared | undefined;
   readonly httpStatus: number;
   readonly binding: Protocol;
   constructor(init: {
@@ -86,6 +119,7 @@ export class SoapFaultError extends Error {
     message: string;
     detail?: Record<string, string>;
     detailXml?: XmlElement | undefined;
+    fault?: Declared | undefined;
     httpStatus: number;
     binding: Protocol;
   }) {
@@ -94,6 +128,7 @@ export class SoapFaultError extends Error {
     this.subcode = init.subcode;
     this.detail = init.detail ?? {};
     this.detailXml = init.detailXml;
+    this.fault = init.fault;
     this.httpStatus = init.httpStatus;
     this.binding = init.binding;
   }

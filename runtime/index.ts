@@ -26,6 +26,8 @@ export type {
 } from './network/index.js';
 export {
   ServiceError,
+  DeclaredFault,
+  type ReceivedFault,
   SoapFaultError,
   TransportError,
   CodecError,

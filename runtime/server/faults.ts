@@ -4,7 +4,8 @@
  * fault on the wire and one line in the log, which never quotes request values.
  */
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../descriptor.js';
-import { CodecError, type ServiceError } from '../errors.js';
+import { encodeElement } from '../codec/index.js';
+import { CodecError, type DeclaredFault, type ServiceError } from '../errors.js';
 import type { FaultSpec } from '../soap-version/version.js';
 import { XmlReadError } from '../xml/reader.js';
 import type { Logger } from './options.js';
@@ -50,6 +51,39 @@ export function serviceFault(d: ServiceDescriptor, err: ServiceError): FaultSpec
     message: err.message,
     detail: { ns: d.targetNamespace, entries: { code: err.code, ...err.detail } },
   };
+}
+
+/**
+ * A DeclaredFault a handler threw. On SOAP its value is written as the fault's declared element
+ * in the detail; a name the operation does not declare, or a value the element cannot carry, is
+ * the handler's mistake: logged (by name and path, never values) and answered as a generic
+ * Server fault. HTTP GET/POST carry no detail: the fault's message alone, as a ServiceError's.
+ */
+export function declaredFault(
+  logger: Logger,
+  d: ServiceDescriptor,
+  op: OperationDescriptor,
+  binding: Protocol,
+  err: DeclaredFault,
+): FaultSpec {
+  if (binding !== 'soap11' && binding !== 'soap12') return { kind: err.code, message: err.message };
+  const declared = op.faults?.find((f) => f.name === err.faultName);
+  const element = declared === undefined ? undefined : d.elements[declared.element];
+  if (element === undefined) {
+    const names = op.faults?.map((f) => f.name).join(', ') || 'none';
+    logger.error(
+      `${op.name} (${binding}): the handler threw DeclaredFault ${err.faultName}, which the operation does not declare (its declared faults: ${names})`,
+    );
+    return GENERIC_SERVER_FAULT;
+  }
+  try {
+    const path = `fault ${err.faultName}`;
+    const detailElement = encodeElement(d, element.name, element.value, err.detail, element.nillable, '', path, true);
+    return { kind: err.code, message: err.message, detailElement };
+  } catch (encoding) {
+    logger.error(`${op.name} (${binding}): DeclaredFault ${err.faultName} cannot be sent: ${describeError(encoding)}`);
+    return GENERIC_SERVER_FAULT;
+  }
 }
 
 /**

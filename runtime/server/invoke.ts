@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationDescriptor, Protocol } from '../descriptor.js';
-import { ServiceError } from '../errors.js';
+import { DeclaredFault, ServiceError } from '../errors.js';
 import type { FaultSpec } from '../soap-version/version.js';
 import type { VerifiedIdentity } from '../wsse/types.js';
 import { CallContext } from './context.js';
-import { GENERIC_SERVER_FAULT, internalFault, serviceFault } from './faults.js';
+import { declaredFault, GENERIC_SERVER_FAULT, internalFault, serviceFault } from './faults.js';
 import type { ServerSetup } from './setup.js';
 
 export type Invoked =
@@ -56,7 +56,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** The fault a handler's error becomes; nothing is logged for a client that already went away. */
 function handlerFault(setup: ServerSetup, call: Call, err: unknown, res: ServerResponse): FaultSpec {
   if (res.destroyed) return GENERIC_SERVER_FAULT;
-  return err instanceof ServiceError
-    ? serviceFault(setup.d, err)
-    : internalFault(setup.logger, err, call.op, call.binding, 'the handler');
+  if (err instanceof ServiceError) return serviceFault(setup.d, err);
+  if (err instanceof DeclaredFault) return declaredFault(setup.logger, setup.d, call.op, call.binding, err);
+  return internalFault(setup.logger, err, call.op, call.binding, 'the handler');
 }

@@ -74,6 +74,7 @@ export const soap11: SoapVersion = {
       for (const [name, value] of Object.entries(fault.detail.entries))
         detail += `<${name} xmlns="${ns}">${escapeText(value, `detail/${name}`)}</${name}>`;
     }
+    detail += fault.detailElement ?? '';
     return (
       `${this.envelopeOpen}<soap:Body><soap:Fault><faultcode>${FAULT_CODES[fault.kind]}</faultcode>` +
       `<faultstring>${escapeText(fault.message, 'faultstring')}</faultstring>` +

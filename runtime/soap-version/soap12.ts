@@ -78,6 +78,7 @@ export const soap12: SoapVersion = {
       for (const [name, value] of Object.entries(fault.detail.entries))
         detail += `<${name} xmlns="${ns}">${escapeText(value, `Detail/${name}`)}</${name}>`;
     }
+    detail += fault.detailElement ?? '';
     return (
       `${this.envelopeOpen}${faultHeader(fault)}<soap:Body><soap:Fault>` +
       `<soap:Code><soap:Value>${FAULT_CODES[fault.kind]}</soap:Value></soap:Code>` +

@@ -15,6 +15,8 @@ export interface FaultSpec {
   readonly message: string;
   /** Leaf elements for the detail, written in `ns`. */
   readonly detail?: { readonly ns: string; readonly entries: Readonly<Record<string, string>> };
+  /** A declared fault's detail element, encoded (written after `detail`'s entries). */
+  readonly detailElement?: string;
   /** MustUnderstand: the header blocks that were not understood. */
   readonly notUnderstood?: readonly NameDescriptor[];
 }

@@ -11,6 +11,7 @@ import { soap11 } from '../soap-version/soap11.js';
 import { soap12 } from '../soap-version/soap12.js';
 import type { SoapVersion } from '../soap-version/version.js';
 import { writeSecurityHeader } from '../wsse/header.js';
+import { withDeclaredFault } from './declared-fault.js';
 import type { UsernameTokenOptions } from '../wsse/types.js';
 
 /**
@@ -89,7 +90,7 @@ export function readSoapResponse(
   }
   const { bodyChild, headerBlocks } = envelopeChildren(root, envelopeVersion.envNs);
   if (bodyChild !== undefined && bodyChild.local === 'Fault' && bodyChild.ns === envelopeVersion.envNs)
-    throw envelopeVersion.readFault(bodyChild, status);
+    throw withDeclaredFault(d, op, envelopeVersion.readFault(bodyChild, status));
   if (status !== 200 && !(status === 202 && answersNothing))
     throw new TransportError('BAD_RESPONSE', `Unexpected HTTP ${status} without a SOAP fault`, { httpStatus: status });
   if (envelopeVersion !== version)
