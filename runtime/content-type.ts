@@ -96,7 +96,31 @@ export function unquote(value: string): string {
   return value;
 }
 
-/** Charsets we decode (the reader takes UTF-8; US-ASCII is a subset). */
-export function isAcceptedCharset(charset: string | undefined): boolean {
-  return charset === undefined || charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii';
+/**
+ * The encodings a charset parameter can name that the runtime reads, by charset name: UTF-8
+ * (US-ASCII is a subset) and UTF-16, whose byte order `utf-16le`/`utf-16be` fix and `utf-16`
+ * leaves to the byte-order mark (big-endian without one: RFC 2781 §4.3).
+ */
+export type CharsetEncoding = 'utf-8' | 'utf-16' | 'utf-16le' | 'utf-16be';
+const CHARSET_ENCODINGS: ReadonlyMap<string, CharsetEncoding> = new Map([
+  ['utf-8', 'utf-8'],
+  ['utf8', 'utf-8'],
+  ['us-ascii', 'utf-8'],
+  ['utf-16', 'utf-16'],
+  ['utf-16le', 'utf-16le'],
+  ['utf-16be', 'utf-16be'],
+]);
+
+/** The encoding a (lowercased) charset names, when the runtime reads it. */
+export function charsetEncoding(charset: string): CharsetEncoding | undefined {
+  return CHARSET_ENCODINGS.get(charset);
+}
+
+/** What a binding declares its bodies may be in (BindingWire.charsets), and how a 415 names it. */
+export type CharsetFamily = 'utf-8' | 'utf-16';
+
+/** The family of a (lowercased) charset, when the runtime reads it. */
+export function charsetFamily(charset: string): CharsetFamily | undefined {
+  const encoding = CHARSET_ENCODINGS.get(charset);
+  return encoding === undefined ? undefined : encoding === 'utf-8' ? 'utf-8' : 'utf-16';
 }

@@ -2,6 +2,7 @@
  * What the bindings put on the wire: the request a client builds and sends (or the conformance
  * runner), what each binding declares its requests look like, and the path of a port address.
  */
+import type { CharsetFamily } from './content-type.js';
 import type { Protocol } from './descriptor.js';
 
 /** A request as the bindings build it and the client (or the conformance runner) sends it. */
@@ -33,4 +34,9 @@ export interface BindingWire {
   readonly mediaTypes: readonly string[];
   /** How an answer naming what the server accepts (415) shows this binding's media types. */
   readonly shownAs: string;
+  /**
+   * The charsets its request bodies may be in, in the order a 415 names them (a body without a
+   * charset parameter is read as the binding reads it: by its BOM and XML declaration, or UTF-8).
+   */
+  readonly charsets: readonly CharsetFamily[];
 }

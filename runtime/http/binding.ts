@@ -21,6 +21,8 @@ import { XSD_NS, XSI_NS } from '../namespaces.js';
 import { compileParam, type CompiledParam, type ParamOperation } from './params.js';
 import type { Protocol } from '../descriptor.js';
 import { elementOf } from '../message.js';
+import { parseContentType } from '../content-type.js';
+import { xmlBodyInput } from '../xml/body-encoding.js';
 import { XmlReadError } from '../xml/reader.js';
 import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
@@ -207,10 +209,7 @@ export function decodeHttpResponse(
   headers: Record<string, string | string[] | undefined>,
   body: Uint8Array,
 ): unknown {
-  const mediaType = String(headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
+  const { mediaType, charset } = parseContentType(String(headers['content-type'] ?? ''));
   if (status !== 200) throw httpError(protocol, status, mediaType, headers, body);
   if (hop.result === undefined) return {};
   if (!mediaType.endsWith('xml'))
@@ -223,7 +222,8 @@ export function decodeHttpResponse(
   const { nilAsNull } = hop.result;
   let value: unknown;
   try {
-    const root = readXml(body).root;
+    // UTF-8, or UTF-16 by its BOM or charset, as a SOAP response is read (soap/client.ts).
+    const root = readXml(xmlBodyInput(body, charset), { charset }).root;
     if (root.local !== element.name.local || root.ns !== element.name.ns) {
       throw new TransportError(
         'BAD_RESPONSE',

@@ -7,7 +7,13 @@ import type { BindingWire, WireRequest } from '../wire.js';
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
 
 /** A GET without a body: the parameters are the query string. */
-export const HTTP_GET_WIRE: BindingWire = { protocol: 'http-get', methods: ['GET'], mediaTypes: [], shownAs: '' };
+export const HTTP_GET_WIRE: BindingWire = {
+  protocol: 'http-get',
+  methods: ['GET'],
+  mediaTypes: [],
+  shownAs: '',
+  charsets: [],
+};
 
 /** Client: the request for an operation (path is the port address path + location + query). */
 export function buildGetRequest(

@@ -13,6 +13,8 @@ export const HTTP_POST_WIRE: BindingWire = {
   methods: ['POST'],
   mediaTypes: [FORM_CONTENT_TYPE],
   shownAs: FORM_CONTENT_TYPE,
+  // Its %XX bytes are read as UTF-8, so another charset's text would be stored wrong.
+  charsets: ['utf-8'],
 };
 
 export function buildPostRequest(

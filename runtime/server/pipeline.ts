@@ -8,10 +8,10 @@
  * here waits on them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAcceptedCharset, parseContentType } from '../content-type.js';
+import { charsetFamily, parseContentType } from '../content-type.js';
 import { writeMethodNotAllowed, writePlain, writeUnsupportedType, writeWsdl } from './answers.js';
 import { answerHelp, helpPageAt } from './help/index.js';
-import { lookupRoute, type ServedAddress } from './routes.js';
+import { lookupRoute, type BodyTaker, type ServedAddress } from './routes.js';
 import { serveHttp } from './serve-http.js';
 import type { ServerSetup } from './setup.js';
 import { withBody } from './with-body.js';
@@ -79,12 +79,22 @@ function answerHelpPage(
 function routePost(setup: ServerSetup, route: ServedAddress, req: IncomingMessage, res: ServerResponse): void {
   const contentType = parseContentType(req.headers['content-type']);
   const taker = route.bodies.get(contentType.mediaType);
-  // A form too: its %XX bytes are read as UTF-8, so another charset's text would be stored wrong.
-  if (taker !== undefined && !isAcceptedCharset(contentType.charset))
-    return writePlain(res, 415, `Unsupported charset: ${contentType.charset}. Use utf-8.`);
+  if (taker !== undefined && !takesCharset(taker, contentType.charset))
+    return writePlain(
+      res,
+      415,
+      `Unsupported charset: ${contentType.charset}. Use ${taker.wire.charsets.join(' or ')}.`,
+    );
   if (taker !== undefined) return void withBody(setup, route, taker, contentType, req, res);
   if (route.bodies.size > 0) return writeUnsupportedType(res, route, contentType.mediaType);
   writeMethodNotAllowed(setup, req, res, route);
+}
+
+/** Whether the body's charset is one its binding declares (none given, or utf-8, decided without a lookup). */
+function takesCharset(taker: BodyTaker, charset: string | undefined): boolean {
+  if (charset === undefined || charset === 'utf-8') return true;
+  const family = charsetFamily(charset);
+  return family !== undefined && taker.wire.charsets.includes(family);
 }
 
 function routeGet(

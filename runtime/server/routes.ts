@@ -15,10 +15,13 @@ import { soap12 } from '../soap-version/soap12.js';
 import type { SoapVersion } from '../soap-version/version.js';
 import { addressPath, type BindingWire } from '../wire.js';
 
-/** What takes a POST body of one media type at an address (both fields always set: one object shape). */
+/**
+ * What takes a POST body of one media type at an address, with the declaration of its binding
+ * (all fields always set: one object shape).
+ */
 export type BodyTaker =
-  | { readonly soap: SoapVersion; readonly post?: undefined }
-  | { readonly soap?: undefined; readonly post: HttpOperation };
+  | { readonly soap: SoapVersion; readonly post?: undefined; readonly wire: BindingWire }
+  | { readonly soap?: undefined; readonly post: HttpOperation; readonly wire: BindingWire };
 
 /** What is served at one path: the bindings' endpoints and operations there. */
 export interface ServedAddress {
@@ -88,12 +91,14 @@ function withDeclarations(served: Served): ServedAddress {
   for (const version of [soap11, soap12]) {
     if (served[version.protocol] !== undefined) wires.push(version.wire);
     if (soap)
-      for (const mediaType of version.wire.mediaTypes) bodies.set(mediaType, { soap: version, post: undefined });
+      for (const mediaType of version.wire.mediaTypes)
+        bodies.set(mediaType, { soap: version, post: undefined, wire: version.wire });
   }
   if (served.get !== undefined) wires.push(HTTP_GET_WIRE);
   if (served.post !== undefined) {
     wires.push(HTTP_POST_WIRE);
-    for (const mediaType of HTTP_POST_WIRE.mediaTypes) bodies.set(mediaType, { soap: undefined, post: served.post });
+    for (const mediaType of HTTP_POST_WIRE.mediaTypes)
+      bodies.set(mediaType, { soap: undefined, post: served.post, wire: HTTP_POST_WIRE });
   }
   return { ...served, bodies, wires };
 }

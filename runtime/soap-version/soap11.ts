@@ -50,7 +50,14 @@ let lastAction: { raw: string | undefined; action: string | undefined } = { raw:
 
 export const soap11: SoapVersion = {
   protocol: 'soap11',
-  wire: { protocol: 'soap11', methods: ['POST'], mediaTypes: ['text/xml'], shownAs: 'text/xml (SOAP 1.1)' },
+  wire: {
+    protocol: 'soap11',
+    methods: ['POST'],
+    mediaTypes: ['text/xml'],
+    shownAs: 'text/xml (SOAP 1.1)',
+    // XML 1.0 §4.3.3 has every XML processor read both, and WS-I BP R4003 allows both.
+    charsets: ['utf-8', 'utf-16'],
+  },
   envNs: SOAP11_ENV_NS,
   contentType: 'text/xml; charset=utf-8',
   mustUnderstandAttribute: ' soap:mustUnderstand="1"',

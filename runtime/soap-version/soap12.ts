@@ -55,6 +55,8 @@ export const soap12: SoapVersion = {
     methods: ['POST'],
     mediaTypes: ['application/soap+xml'],
     shownAs: 'application/soap+xml (SOAP 1.2)',
+    // XML 1.0 §4.3.3 has every XML processor read both, and WS-I BP R4003 allows both.
+    charsets: ['utf-8', 'utf-16'],
   },
   envNs: SOAP12_ENV_NS,
   contentType: 'application/soap+xml; charset=utf-8',

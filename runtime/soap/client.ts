@@ -2,6 +2,8 @@
 import type { OperationDescriptor, ServiceDescriptor } from '../descriptor.js';
 import { CodecError, TransportError } from '../errors.js';
 import { decodeBody, decodeHeaders, encodeBody, encodeHeaders, isDeclaredHeader } from '../message.js';
+import { parseContentType } from '../content-type.js';
+import { xmlBodyInput } from '../xml/body-encoding.js';
 import { XmlReadError } from '../xml/reader.js';
 import { readXmlFast as readXml } from '../xml/fast-reader.js';
 import type { XmlElement } from '../xml/types.js';
@@ -113,9 +115,14 @@ export function readSoapResponse(
   }
 }
 
-/** The response document's root, once its content type says XML and it reads as XML. */
+/**
+ * The response document's root, once its content type says XML and it reads as XML: UTF-8, or
+ * UTF-16 as its BOM or charset says (some .NET and WCF services answer a UTF-16 request so).
+ * Another charset leaves the bytes to be read as UTF-8, strictly, as before: an ASCII body
+ * still reads, and any other fails as not UTF-8 rather than being misread.
+ */
 function responseRoot(status: number, contentType: string, body: Uint8Array): XmlElement {
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  const { mediaType, charset } = parseContentType(contentType);
   if (!mediaType.endsWith('xml')) {
     throw new TransportError(
       'BAD_RESPONSE',
@@ -124,7 +131,7 @@ function responseRoot(status: number, contentType: string, body: Uint8Array): Xm
     );
   }
   try {
-    return readXml(body).root;
+    return readXml(xmlBodyInput(body, charset), { charset }).root;
   } catch (err) {
     if (err instanceof XmlReadError)
       throw new TransportError('BAD_RESPONSE', `The response (HTTP ${status}) is not well-formed XML: ${err.message}`, {

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ServiceDescriptor } from '../descriptor.js';
 import type { ContentType } from '../content-type.js';
+import { xmlBodyInput } from '../xml/body-encoding.js';
 import { ShapeCache, type ShapeMatch } from '../xml/shape-cache.js';
 import type { XmlReadLimits } from '../xml/types.js';
 import type { SoapEndpoint, SoapEndpoints } from './endpoint.js';
@@ -45,8 +46,9 @@ export class SoapRequestDecoder {
 
   /**
    * `fallback` is the version the Content-Type suggests: it is used for faults when the
-   * envelope cannot tell (malformed XML, unknown version). Throws XmlReadError for a document
-   * that is not well-formed (or over a limit), as readXml does.
+   * envelope cannot tell (malformed XML, unknown version). The body may be UTF-8 or UTF-16, as
+   * its BOM or the Content-Type's charset says (xml/body-encoding.ts). Throws XmlReadError for a
+   * document that is not well-formed (or over a limit, or not in its encoding), as readXml does.
    */
   decode(
     endpoints: SoapEndpoints,
@@ -55,7 +57,7 @@ export class SoapRequestDecoder {
     contentType: ContentType,
     body: Uint8Array,
   ): SoapDecoded {
-    const found = this.shapes.lookup(body);
+    const found = this.shapes.lookup(xmlBodyInput(body, contentType.charset), contentType.charset);
     const understands = this.understandsWsSecurity;
     if ('root' in found)
       return decodeSoapDocument(this.d, endpoints, fallback, headers, contentType, found, understands);
@@ -88,7 +90,7 @@ export class SoapRequestDecoder {
     contentType: ContentType,
     body: Uint8Array,
   ): SoapRouted {
-    const found = this.shapes.lookup(body);
+    const found = this.shapes.lookup(xmlBodyInput(body, contentType.charset), contentType.charset);
     const doc = 'root' in found ? found : found.document();
     return routeSoapDocument(this.d, endpoints, fallback, headers, contentType, doc, this.understandsWsSecurity);
   }

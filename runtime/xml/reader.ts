@@ -13,6 +13,7 @@ import { SaxesParser, type SaxesTagNS, type XMLDecl } from 'saxes';
 import type { XmlAttribute, XmlDocument, XmlNode, XmlReadLimits } from './types.js';
 import { XmlReadError, locateIndex } from './errors.js';
 import { XML_NS } from '../namespaces.js';
+import { charsetEncoding } from '../content-type.js';
 
 export { XmlReadError, type XmlReadErrorCode } from './errors.js';
 export { attr, childElements, resolveQNameValue, textContent } from './helpers.js';
@@ -21,6 +22,13 @@ export interface XmlReadOptions {
   readonly limits?: XmlReadLimits;
   /** Only used to give error messages a context; positions are in the error's fields. */
   readonly fileName?: string;
+  /**
+   * The charset the transport named for bytes (an HTTP Content-Type's, lowercased). One naming
+   * UTF-8 settles how they are read, and the XML declaration's encoding is then not checked:
+   * RFC 7303 §3 makes the charset parameter authoritative over it. None, or another (a UTF-16
+   * body is given as text, see body-encoding.ts), leaves the declaration checked.
+   */
+  readonly charset?: string | undefined;
 }
 
 const DEFAULT_LIMITS: Required<XmlReadLimits> = {
@@ -294,16 +302,18 @@ function previousLineStart(input: string, index: number): number {
 
 /**
  * Reads a complete XML document. Bytes must be UTF-8 (a BOM is skipped); a string is taken as
- * already decoded. Throws `XmlReadError` on the first problem.
+ * already decoded (an HTTP body in UTF-16: body-encoding.ts). Throws `XmlReadError` on the
+ * first problem.
  */
 export function readXml(input: string | Uint8Array, options?: XmlReadOptions): XmlDocument {
   const isBytes = typeof input !== 'string';
   const text = isBytes ? decodeUtf8(input) : stripBom(input);
   const limits = options?.limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...options.limits };
-  state.reset(text, limits, isBytes);
+  const checkEncoding = isBytes && !namesUtf8(options?.charset);
+  state.reset(text, limits, checkEncoding);
   try {
     parser.write(text).close();
-    if (isBytes && (state.declaredEncoding === 'us-ascii' || state.declaredEncoding === 'ascii')) {
+    if (checkEncoding && (state.declaredEncoding === 'us-ascii' || state.declaredEncoding === 'ascii')) {
       checkAscii(input);
     }
     const root = state.root;
@@ -318,6 +328,10 @@ export function readXml(input: string | Uint8Array, options?: XmlReadOptions): X
   } finally {
     state.reset('', DEFAULT_LIMITS, false);
   }
+}
+
+function namesUtf8(charset: string | undefined): boolean {
+  return charset !== undefined && charsetEncoding(charset) === 'utf-8';
 }
 
 function withFileName(error: unknown, fileName: string | undefined): unknown {

@@ -23,7 +23,7 @@
  * document of at most `maxDocumentBytes`; a lookup costs at most one failed comparison per
  * shape before the fast reader runs. One cache serves one set of limits.
  */
-import { readXml } from './reader.js';
+import { readXml, type XmlReadOptions } from './reader.js';
 import { fastPathText, plainTextEnd, readXmlFast, scanText, type ScanRecord } from './fast-reader.js';
 import type { XmlDocument, XmlElement, XmlNode, XmlReadLimits } from './types.js';
 
@@ -61,9 +61,13 @@ export class ShapeCache {
     this.maxDocumentBytes = options.maxDocumentBytes ?? 16 * 1024;
   }
 
-  /** Reads like readXmlFast (same trees, same errors), through a known shape when one fits. */
-  read(input: Uint8Array): XmlDocument {
-    const found = this.lookup(input);
+  /**
+   * Reads like readXmlFast (same trees, same errors), through a known shape when one fits.
+   * `charset`: the one the transport named, for readXml (XmlReadOptions.charset); text (a body
+   * decoded from UTF-16) is read by readXml alone.
+   */
+  read(input: Uint8Array | string, charset?: string): XmlDocument {
+    const found = this.lookup(input, charset);
     return 'root' in found ? found : found.document();
   }
 
@@ -72,11 +76,11 @@ export class ShapeCache {
    * a caller that can work from the texts alone (a shape decoder learnt for the shape) skips it.
    * The match is valid until the next lookup or read; call `document()` or `release()` once.
    */
-  lookup(input: Uint8Array): XmlDocument | ShapeMatch {
+  lookup(input: Uint8Array | string, charset?: string): XmlDocument | ShapeMatch {
     const text = input.length <= this.maxDocumentBytes ? fastPathText(input) : undefined;
     if (text === undefined) {
       this.misses++;
-      return this.readUncached(input);
+      return readXmlFast(input, this.options(charset));
     }
     const shapes = this.shapes;
     for (let i = 0; i < shapes.length; i++) {
@@ -93,7 +97,7 @@ export class ShapeCache {
     this.misses++;
     const record: ScanRecord = { elementOffsets: [], textSpans: [], plainText: true };
     const doc = scanText(text, this.limits, record);
-    if (doc === undefined) return readXml(input, this.options());
+    if (doc === undefined) return readXml(input, this.options(charset));
     if (record.plainText) {
       if (shapes.length >= this.maxShapes) shapes.pop();
       shapes.unshift(new Shape(text, doc, record));
@@ -106,12 +110,8 @@ export class ShapeCache {
     return this.shapes.length;
   }
 
-  private readUncached(input: Uint8Array): XmlDocument {
-    return readXmlFast(input, this.options());
-  }
-
-  private options(): { limits?: XmlReadLimits } {
-    return this.limits === undefined ? {} : { limits: this.limits };
+  private options(charset: string | undefined): XmlReadOptions {
+    return this.limits === undefined ? { charset } : { limits: this.limits, charset };
   }
 }
 

@@ -338,6 +338,93 @@ describe('transport failures are typed and never hang', () => {
   });
 });
 
+describe('responses in UTF-16 (as some .NET and WCF services answer), and the HTTP charset over the declaration', () => {
+  const TEXT = 'Grüße 你好 📱';
+  const ENV = {
+    soap11: 'http://schemas.xmlsoap.org/soap/envelope/',
+    soap12: 'http://www.w3.org/2003/05/soap-envelope',
+  };
+  const MEDIA = { soap11: 'text/xml', soap12: 'application/soap+xml', 'http-get': 'text/xml' };
+  type Answered = 'soap11' | 'soap12' | 'http-get';
+  const document = (binding: Answered, inner: string, encoding = 'utf-16'): string =>
+    binding === 'http-get'
+      ? `<?xml version="1.0" encoding="${encoding}"?><string xmlns="${NS}">${inner}</string>`
+      : `<?xml version="1.0" encoding="${encoding}"?><soap:Envelope xmlns:soap="${ENV[binding]}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+  const result = (binding: Answered): string =>
+    binding === 'http-get'
+      ? TEXT
+      : `<SMSSendResponse xmlns="${NS}"><SMSSendResult>${TEXT}</SMSSendResult></SMSSendResponse>`;
+  /** `text` in UTF-16 of the given byte order, with or without a byte-order mark (U+FEFF first). */
+  const utf16 = (text: string, order: 'le' | 'be', bom: boolean): Buffer => {
+    const le = Buffer.from(bom ? `\uFEFF${text}` : text, 'utf16le');
+    return order === 'le' ? le : le.swap16();
+  };
+  /** What the stand-in answers at each path: the charset parameter and the bytes. */
+  const answers: Record<string, (binding: Answered) => { charset: string; body: Buffer }> = {
+    'le-bom': (b) => ({ charset: '; charset=utf-16', body: utf16(document(b, result(b)), 'le', true) }),
+    'be-bom': (b) => ({ charset: '; charset=utf-16', body: utf16(document(b, result(b)), 'be', true) }),
+    'le-named': (b) => ({ charset: '; charset=utf-16le', body: utf16(document(b, result(b)), 'le', false) }),
+    'bom-only': (b) => ({ charset: '', body: utf16(document(b, result(b)), 'be', true) }),
+    'latin1-declared': (b) => ({
+      charset: '; charset=utf-8',
+      body: Buffer.from(document(b, result(b), 'iso-8859-1')),
+    }),
+    'odd-bytes': (b) => {
+      const body = utf16(document(b, result(b)), 'le', true);
+      return { charset: '; charset=utf-16', body: body.subarray(0, body.length - 1) };
+    },
+  };
+  let standIn: Listening;
+  beforeAll(async () => {
+    standIn = await listen((req, res) => {
+      const [, key, op] = req.url!.split('?')[0]!.split('/');
+      const binding: Answered =
+        op === 'SMSSend'
+          ? 'http-get'
+          : String(req.headers['content-type']).startsWith('application/soap+xml')
+            ? 'soap12'
+            : 'soap11';
+      const { charset, body } = answers[key!]!(binding);
+      res.writeHead(200, { 'content-type': `${MEDIA[binding]}${charset}`, 'content-length': body.length });
+      res.end(body);
+    }, {});
+  });
+  afterAll(async () => {
+    await standIn.close();
+  });
+
+  async function call(key: string, binding: Answered): Promise<unknown> {
+    const client = new ServiceClient(serviceApiDescriptor, { url: `${standIn.url}/${key}`, binding, timeoutMs: 5000 });
+    try {
+      return await client.call<object, { SMSSendResult: string }>('SMSSend', { ...BASE, smsmsg: 'm' }).then(
+        (out) => out.SMSSendResult,
+        (e: unknown) => e,
+      );
+    } finally {
+      await client.close();
+    }
+  }
+
+  describe.each(['soap11', 'soap12', 'http-get'] as const)('over %s', (binding) => {
+    it.each([
+      ['charset=utf-16, UTF-16LE with a BOM', 'le-bom'],
+      ['charset=utf-16, UTF-16BE with a BOM', 'be-bom'],
+      ['charset=utf-16le without a BOM', 'le-named'],
+      ['no charset, UTF-16BE found by its BOM', 'bom-only'],
+      ['charset=utf-8 on ASCII whose declaration names iso-8859-1 (RFC 7303 §3)', 'latin1-declared'],
+    ])('%s: the result read intact', async (_name, key) => {
+      expect(await call(key, binding)).toBe(TEXT);
+    });
+
+    it('UTF-16 that cannot be read (an odd byte count) -> BAD_RESPONSE naming the encoding', async () => {
+      const err = await call('odd-bytes', binding);
+      expect(err).toBeInstanceOf(TransportError);
+      expect((err as TransportError).code).toBe('BAD_RESPONSE');
+      expect((err as TransportError).message).toMatch(/not well-formed XML: .*not valid UTF-16LE/);
+    });
+  });
+});
+
 describe('options are validated', () => {
   it('rejects unknown options, bindings and operations', async () => {
     expect(

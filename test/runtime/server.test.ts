@@ -410,6 +410,12 @@ describe('HTTP-level errors', () => {
       body: `${new URLSearchParams({ ...FIELDS, smsmsg: 'x' })}`.replace('smsmsg=x', 'smsmsg=H%E9llo'),
     });
     expectPlain(res, 415, /^Unsupported charset: iso-8859-1\. Use utf-8\.$/);
+    const utf16Form = await raw(`${server.endpoint}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-16' },
+      body: Buffer.from(new URLSearchParams(FIELDS).toString(), 'utf16le'),
+    });
+    expectPlain(utf16Form, 415, /^Unsupported charset: utf-16\. Use utf-8\.$/);
   });
 
   it('GET/POST: an invalid parameter value -> 500 text/plain one line', async () => {
@@ -471,6 +477,91 @@ describe('HTTP-level errors', () => {
   it('408 when the headers are too slow (slowloris)', async () => {
     const answer = await rawSocket(server.url, ['POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\n']);
     expect(answer).toMatch(/^HTTP\/1.1 408 /);
+  });
+});
+
+/** `text` in UTF-16 of the given byte order, with or without a byte-order mark (U+FEFF first). */
+function utf16(text: string, order: 'le' | 'be', bom: boolean): Buffer {
+  const le = Buffer.from(bom ? `\uFEFF${text}` : text, 'utf16le');
+  return order === 'le' ? le : le.swap16();
+}
+
+/** A SOAP envelope declaring UTF-16, as a .NET client writing through a UTF-16 XmlWriter sends it. */
+function utf16Envelope(envNs: string, fields: Record<string, string>): string {
+  return envelope(envNs, sendBody(fields)).replace('encoding="utf-8"', 'encoding="utf-16"');
+}
+
+describe('request charsets: UTF-8 and UTF-16 (XML 1.0 §4.3.3, WS-I BP R4003), the HTTP charset over the declaration', () => {
+  const VERSIONS = [
+    ['SOAP 1.1', SOAP11, 'text/xml', 'soap:Client'],
+    ['SOAP 1.2', SOAP12, 'application/soap+xml', 'soap:Sender'],
+  ] as const;
+  const post = (contentType: string, body: Buffer): Promise<RawResponse> =>
+    raw(server.endpoint, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const utf8Answer = (envNs: string, fields: Record<string, string>): Promise<RawResponse> =>
+    (envNs === SOAP11 ? soap11Post : soap12Post)(server.endpoint, envelope(envNs, sendBody(fields)));
+  const INTERNATIONAL = { ...FIELDS, smsmsg: 'Grüße 你好 📱' };
+
+  describe.each(VERSIONS)('%s', (_name, envNs, mediaType) => {
+    it.each([
+      ['charset=utf-16, UTF-16LE with a BOM', 'charset=utf-16', 'le', true],
+      ['charset=utf-16, UTF-16BE with a BOM', 'charset=utf-16', 'be', true],
+      ['charset=utf-16le without a BOM (RFC 2781 §3.3)', 'charset=utf-16le', 'le', false],
+      ['charset=utf-16be without a BOM', 'charset=utf-16be', 'be', false],
+      ['no charset, UTF-16LE found by its BOM (XML 1.0 Appendix F)', '', 'le', true],
+      ['no charset, UTF-16BE found by its BOM', '', 'be', true],
+    ] as const)(
+      '%s: read exactly as the UTF-8 equivalent, non-ASCII text intact',
+      async (_case, charset, order, bom) => {
+        const contentType = charset === '' ? mediaType : `${mediaType}; ${charset}`;
+        const res = await post(contentType, utf16(utf16Envelope(envNs, INTERNATIONAL), order, bom));
+        expect(res.status).toBe(200);
+        expect(res.text).toContain(`<SMSSendResult>${JSON.stringify(INTERNATIONAL)}</SMSSendResult>`);
+        expect(res.text).toBe((await utf8Answer(envNs, INTERNATIONAL)).text);
+      },
+    );
+
+    it('charset=utf-8 on an ASCII body whose declaration names iso-8859-1: the HTTP charset wins (RFC 7303 §3)', async () => {
+      const body = envelope(envNs, sendBody(FIELDS)).replace('encoding="utf-8"', 'encoding="iso-8859-1"');
+      const res = await post(`${mediaType}; charset=utf-8`, Buffer.from(body, 'latin1'));
+      expect(res.status).toBe(200);
+      expect(res.text).toBe((await utf8Answer(envNs, FIELDS)).text);
+    });
+  });
+
+  it.each(VERSIONS)(
+    '%s: UTF-16 that cannot be read -> a Client fault in its version, never a 500 Server fault',
+    async (_name, envNs, mediaType, code) => {
+      const good = utf16(utf16Envelope(envNs, FIELDS), 'le', true);
+      const loneSurrogate = Buffer.concat([good.subarray(0, 40), Buffer.from([0x00, 0xd8]), good.subarray(40)]);
+      for (const [contentType, body] of [
+        [`${mediaType}; charset=utf-16`, good.subarray(0, good.length - 1)], // an odd number of bytes
+        [`${mediaType}; charset=utf-16`, loneSurrogate], // a high surrogate with no low one after it
+        [mediaType, Buffer.concat([good, Buffer.from([0x3c])])], // found by its BOM, then an odd byte
+      ] as const) {
+        const fault = expectFault(await post(contentType, body), envNs, code);
+        expect(fault.message).toMatch(
+          /^Server was unable to read the request: unsupported encoding \(line \d+, column \d+\)\.$/,
+        );
+      }
+      // UTF-8 labelled utf-16 (no BOM, so big-endian: RFC 2781 §4.3) is no XML at all.
+      const mislabelled = await post(`${mediaType}; charset=utf-16`, Buffer.from(envelope(envNs, sendBody(FIELDS))));
+      expect(expectFault(mislabelled, envNs, code).message).toMatch(/^Server was unable to read the request: /);
+    },
+  );
+
+  it('the body limit counts the bytes received: a UTF-16 body over it is refused (413) though its UTF-8 form fits', async () => {
+    const fields = { ...FIELDS, smsmsg: 'x'.repeat(40 * 1024) };
+    expect((await utf8Answer(SOAP11, fields)).status).toBe(200);
+    const res = await post('text/xml; charset=utf-16', utf16(utf16Envelope(SOAP11, fields), 'le', true));
+    expectPlain(res, 413, /^Request body too large \(limit 65536 bytes\)\.$/);
+  });
+
+  it('another charset -> 415 naming it and the two a SOAP body may use', async () => {
+    for (const charset of ['iso-8859-1', 'utf-32', 'windows-1252']) {
+      const res = await post(`text/xml; charset=${charset}`, Buffer.from(envelope(SOAP11, sendBody(FIELDS))));
+      expectPlain(res, 415, new RegExp(`^Unsupported charset: ${charset}\\. Use utf-8 or utf-16\\.$`));
+    }
   });
 });
 
