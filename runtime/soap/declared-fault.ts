@@ -10,7 +10,11 @@ import { SoapFaultError } from '../errors.js';
 import { childElements } from '../xml/helpers.js';
 import type { XmlElement } from '../xml/types.js';
 
-export function withDeclaredFault(d: ServiceDescriptor, op: OperationDescriptor, error: SoapFaultError): SoapFaultError {
+export function withDeclaredFault(
+  d: ServiceDescriptor,
+  op: OperationDescriptor,
+  error: SoapFaultError,
+): SoapFaultError {
   const faults = op.faults;
   if (faults === undefined || error.detailXml === undefined) return error;
   for (const node of childElements(error.detailXml)) {
