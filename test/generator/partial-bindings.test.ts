@@ -15,6 +15,7 @@ const MIXED = 'test/fixtures/wsdl-partial/mixed-carriage.wsdl';
 const NOTHING_LEFT = 'test/fixtures/wsdl-partial/nothing-left.wsdl';
 const BROKEN_HEADERS = 'test/fixtures/wsdl-partial/broken-headers.wsdl';
 const SERVER_FIRST = 'test/fixtures/wsdl-partial/server-first.wsdl';
+const UNDECLARED_MESSAGES = 'test/fixtures/wsdl-partial/undeclared-messages.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -63,6 +64,65 @@ describe('operations a binding cannot carry', () => {
     const client = [...files].find(([name]) => name.endsWith('client.ts'))?.[1] ?? '';
     expect(client).toMatch(/\bPing\(/);
     expect(client).not.toMatch(/\bTrace\(|\bAudit\(|\bCount\(/);
+  });
+
+  it('an input or output naming an undeclared message leaves out its operation in every binding, not the file', () => {
+    const model = parseWsdl(UNDECLARED_MESSAGES);
+    expect(
+      model.warnings
+        .filter((w) => w.code === 'OPERATION_MESSAGE_UNDECLARED')
+        .map((w) => [w.source.file, w.source.line, w.message]),
+    ).toEqual([
+      [
+        UNDECLARED_MESSAGES,
+        20,
+        'operation Echo of portType MessagesSoap is left out of every binding: <wsdl:output message="tns:EchoOut">: message {urn:messages}EchoOut is not defined',
+      ],
+      [
+        UNDECLARED_MESSAGES,
+        23,
+        'operation Ask of portType MessagesSoap is left out of every binding: <wsdl:input message="tns:AskIn">: message {urn:messages}AskIn is not defined',
+      ],
+    ]);
+    const { files, warnings } = generateWithWarnings(UNDECLARED_MESSAGES);
+    expect(warnings.filter((w) => w.code === 'OPERATION_OMITTED').map((w) => [w.source.line, w.message])).toEqual([
+      [
+        35,
+        'operation Echo is left out of binding MessagesSoap (soap11): <wsdl:output message="tns:EchoOut">: message {urn:messages}EchoOut is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        36,
+        'operation Ask is left out of binding MessagesSoap (soap11): <wsdl:input message="tns:AskIn">: message {urn:messages}AskIn is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        47,
+        'operation Echo is left out of binding MessagesSoap12 (soap12): <wsdl:output message="tns:EchoOut">: message {urn:messages}EchoOut is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        48,
+        'operation Ask is left out of binding MessagesSoap12 (soap12): <wsdl:input message="tns:AskIn">: message {urn:messages}AskIn is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+    ]);
+    const client = files.get('messages/client.ts') ?? '';
+    expect(client).toMatch(/\bPing\(/);
+    expect(client).not.toMatch(/\bEcho\(|\bAsk\(/);
+  });
+
+  it('a fault naming an undeclared message keeps its operation (faults are not generated), with a warning at its line', () => {
+    const model = parseWsdl(UNDECLARED_MESSAGES);
+    expect(
+      model.warnings.filter((w) => w.code === 'FAULT_MESSAGE_UNDECLARED').map((w) => [w.source.line, w.message]),
+    ).toEqual([
+      [
+        29,
+        'fault TooLoud of operation Shout of portType MessagesSoap: <wsdl:fault message="tns:TooLoudFault">: message {urn:messages}TooLoudFault is not defined; the operation is kept, as faults are not generated (a fault\'s detail is read as XML)',
+      ],
+    ]);
+    const descriptor = toDescriptor(model);
+    expect(descriptor.bindings.map((b) => b.operations.map((o) => o.name))).toEqual([
+      ['Ping', 'Shout'],
+      ['Ping', 'Shout'],
+    ]);
   });
 
   it('warns once per left-out operation and binding, with the WSDL line', () => {

@@ -373,3 +373,42 @@ describe('parse: bindings', () => {
     );
   });
 });
+
+describe('parse: a portType operation naming a message that is not declared', () => {
+  const given = wsdl(
+    '<s:element name="E" type="s:string"/>',
+    `<wsdl:message name="M"><wsdl:part name="p" element="tns:E"/></wsdl:message>
+<wsdl:portType name="P"><wsdl:operation name="Op">
+<wsdl:input message="tns:Typo"/>
+<wsdl:output message="tns:M"/>
+<wsdl:fault name="F" message="tns:NoFault"/>
+</wsdl:operation></wsdl:portType>`,
+  );
+
+  it('keeps the reference with its refusal and line, for the plan to leave out only that operation', () => {
+    const op = parseText(given).portTypes[0]!.operations[0]!;
+    expect(op.input).toEqual({ ns: 'urn:t', local: 'Typo' });
+    expect(op.unresolvedInput).toEqual({
+      what: '<wsdl:input message="tns:Typo">: message {urn:t}Typo is not defined',
+      source: { file: 'mem.wsdl', line: 4 },
+    });
+    expect(op.unresolvedOutput).toBeUndefined();
+    expect(op.faults).toEqual([
+      {
+        name: 'F',
+        message: { ns: 'urn:t', local: 'NoFault' },
+        unresolved: {
+          what: '<wsdl:fault message="tns:NoFault">: message {urn:t}NoFault is not defined',
+          source: { file: 'mem.wsdl', line: 6 },
+        },
+      },
+    ]);
+  });
+
+  it('warns at the line of each such reference', () => {
+    expect(parseText(given).warnings.map((w) => [w.code, w.source.line])).toEqual([
+      ['OPERATION_MESSAGE_UNDECLARED', 4],
+      ['FAULT_MESSAGE_UNDECLARED', 6],
+    ]);
+  });
+});
