@@ -16,6 +16,7 @@ const NOTHING_LEFT = 'test/fixtures/wsdl-partial/nothing-left.wsdl';
 const BROKEN_HEADERS = 'test/fixtures/wsdl-partial/broken-headers.wsdl';
 const SERVER_FIRST = 'test/fixtures/wsdl-partial/server-first.wsdl';
 const UNDECLARED_MESSAGES = 'test/fixtures/wsdl-partial/undeclared-messages.wsdl';
+const OCCURS_REVERSED = 'test/fixtures/wsdl-partial/occurs-reversed.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -123,6 +124,30 @@ describe('operations a binding cannot carry', () => {
       ['Ping', 'Shout'],
       ['Ping', 'Shout'],
     ]);
+  });
+
+  it('a type with maxOccurs below minOccurs leaves out the operations that need it, naming the line', () => {
+    const reason =
+      '<s:element minOccurs="3" maxOccurs="2">: maxOccurs 2 is less than minOccurs 3, which no schema allows (XSD 1.0 Part 1 §3.9.6)';
+    const model = parseWsdl(OCCURS_REVERSED);
+    expect(
+      model.warnings.filter((w) => w.code === 'DEFINITION_OMITTED').map((w) => [w.source.line, w.message]),
+    ).toEqual([
+      [14, `type {urn:occurs}Counts is left out: ${reason}`],
+      [14, `element {urn:occurs}Tally is left out: it uses type {urn:occurs}Counts, which is left out: ${reason}`],
+      [14, `message {urn:occurs}TallyIn is left out: it uses element {urn:occurs}Tally, which is left out: ${reason}`],
+    ]);
+    const { files, warnings } = generateWithWarnings(OCCURS_REVERSED);
+    expect(warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'OPERATION_OMITTED',
+        29,
+        `operation Tally is left out of binding OccursSoap (soap11): ${reason}; no other binding carries it, so the generated code has no method for it`,
+      ],
+    ]);
+    const client = files.get('occurs/client.ts') ?? '';
+    expect(client).toMatch(/\bPing\(/);
+    expect(client).not.toMatch(/\bTally\(/);
   });
 
   it('warns once per left-out operation and binding, with the WSDL line', () => {

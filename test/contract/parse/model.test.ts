@@ -374,6 +374,56 @@ describe('parse: bindings', () => {
   });
 });
 
+describe('parse: maxOccurs below minOccurs is a schema error (XSD 1.0 Part 1 §3.9.6), named where it is written', () => {
+  const cases: [string, { given: string; want: string }][] = [
+    [
+      'an element',
+      {
+        given: '<s:element minOccurs="2" maxOccurs="1" name="n" type="s:int"/>',
+        want: '<s:element minOccurs="2" maxOccurs="1">: maxOccurs 1 is less than minOccurs 2, which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+    [
+      'maxOccurs="0" without minOccurs',
+      {
+        given: '<s:element maxOccurs="0" name="n" type="s:int"/>',
+        want: '<s:element maxOccurs="0">: maxOccurs 0 is less than minOccurs 1 (absent: 1), which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+    [
+      'minOccurs="2" without maxOccurs',
+      {
+        given: '<s:element minOccurs="2" name="n" type="s:int"/>',
+        want: '<s:element minOccurs="2">: maxOccurs 1 (absent: 1) is less than minOccurs 2, which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+    [
+      'a nested group',
+      {
+        given: '<s:choice minOccurs="4" maxOccurs="3"><s:element name="n" type="s:int"/></s:choice>',
+        want: '<s:choice minOccurs="4" maxOccurs="3">: maxOccurs 3 is less than minOccurs 4, which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    const error = refusal(wsdl(`<s:complexType name="T"><s:sequence>${given}</s:sequence></s:complexType>`));
+    expect([error.code, error.line, error.what]).toEqual(['WSDL_INVALID', 2, want]);
+  });
+
+  it('accepts equal bounds and unbounded', () => {
+    const model = parseText(
+      wsdl(
+        '<s:complexType name="T"><s:sequence><s:element minOccurs="2" maxOccurs="2" name="a" type="s:int"/><s:element minOccurs="5" maxOccurs="unbounded" name="b" type="s:int"/></s:sequence></s:complexType>',
+      ),
+    );
+    const type = model.schema.types['{urn:t}T'] as ComplexType;
+    expect(type.content!.particles.map((p) => [p.minOccurs, p.maxOccurs])).toEqual([
+      [2, 2],
+      [5, 'unbounded'],
+    ]);
+  });
+});
+
 describe('parse: a portType operation naming a message that is not declared', () => {
   const given = wsdl(
     '<s:element name="E" type="s:string"/>',
