@@ -17,6 +17,7 @@ const BROKEN_HEADERS = 'test/fixtures/wsdl-partial/broken-headers.wsdl';
 const SERVER_FIRST = 'test/fixtures/wsdl-partial/server-first.wsdl';
 const UNDECLARED_MESSAGES = 'test/fixtures/wsdl-partial/undeclared-messages.wsdl';
 const OCCURS_REVERSED = 'test/fixtures/wsdl-partial/occurs-reversed.wsdl';
+const DUPLICATE_PORTS = 'test/fixtures/wsdl-partial/duplicate-port-names.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -148,6 +149,21 @@ describe('operations a binding cannot carry', () => {
     const client = files.get('occurs/client.ts') ?? '';
     expect(client).toMatch(/\bPing\(/);
     expect(client).not.toMatch(/\bTally\(/);
+  });
+
+  it('two ports of one name are both carried, each for its binding, with a warning at the second', () => {
+    const model = parseWsdl(DUPLICATE_PORTS);
+    expect(model.warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'DUPLICATE_PORT_NAME',
+        28,
+        `port PortsSoap is declared again (first at ${DUPLICATE_PORTS}:27); WSDL 1.1 §2.7 wants port names unique in the document: both are read, each for its own binding, but a tool that looks ports up by name may see only one`,
+      ],
+    ]);
+    expect(toDescriptor(model).bindings.map((b) => [b.protocol, b.name])).toEqual([
+      ['soap11', 'PortsSoap'],
+      ['soap12', 'PortsSoap12'],
+    ]);
   });
 
   it('warns once per left-out operation and binding, with the WSDL line', () => {

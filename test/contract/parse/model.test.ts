@@ -424,6 +424,18 @@ describe('parse: maxOccurs below minOccurs is a schema error (XSD 1.0 Part 1 §3
   });
 });
 
+describe('parse: port names are unique in the document (WSDL 1.1 §2.7)', () => {
+  it('warns at a port whose name another service of the document already used, and keeps both', () => {
+    const binding = `<wsdl:portType name="P"/><wsdl:binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding>`;
+    const service = (name: string) =>
+      `<wsdl:service name="${name}"><wsdl:port name="Same" binding="tns:B"><soap:address location="http://x/${name}"/></wsdl:port></wsdl:service>`;
+    const model = parseText(wsdl('', `${binding}\n${service('S1')}\n${service('S2')}`));
+    expect(model.services.map((s) => s.ports.map((p) => p.address))).toEqual([['http://x/S1'], ['http://x/S2']]);
+    expect(model.warnings.map((w) => [w.code, w.source.line])).toEqual([['DUPLICATE_PORT_NAME', 4]]);
+    expect(model.warnings[0]!.message).toMatch(/^port Same is declared again \(first at mem\.wsdl:3\)/);
+  });
+});
+
 describe('parse: a portType operation naming a message that is not declared', () => {
   const given = wsdl(
     '<s:element name="E" type="s:string"/>',
