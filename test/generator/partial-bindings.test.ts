@@ -18,6 +18,7 @@ const SERVER_FIRST = 'test/fixtures/wsdl-partial/server-first.wsdl';
 const UNDECLARED_MESSAGES = 'test/fixtures/wsdl-partial/undeclared-messages.wsdl';
 const OCCURS_REVERSED = 'test/fixtures/wsdl-partial/occurs-reversed.wsdl';
 const DUPLICATE_PORTS = 'test/fixtures/wsdl-partial/duplicate-port-names.wsdl';
+const TYPE_TYPO = 'test/fixtures/wsdl-partial/type-typo.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -149,6 +150,28 @@ describe('operations a binding cannot carry', () => {
     const client = files.get('occurs/client.ts') ?? '';
     expect(client).toMatch(/\bPing\(/);
     expect(client).not.toMatch(/\bTally\(/);
+  });
+
+  it('a typo in a type name leaves out the operations that need it, naming the line and the missing name', () => {
+    const reason = '<s:element type="tns:Stpe">: type {urn:typo}Stpe is not defined';
+    expect(parseWsdl(TYPE_TYPO).warnings.map((w) => [w.code, w.source.file, w.source.line, w.message])).toEqual([
+      ['DEFINITION_OMITTED', TYPE_TYPO, 14, `element {urn:typo}Count is left out: ${reason}`],
+      [
+        'DEFINITION_OMITTED',
+        TYPE_TYPO,
+        14,
+        `message {urn:typo}CountIn is left out: it uses element {urn:typo}Count, which is left out: ${reason}`,
+      ],
+    ]);
+    const { files, warnings } = generateWithWarnings(TYPE_TYPO);
+    expect(warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'OPERATION_OMITTED',
+        29,
+        `operation Count is left out of binding TypoSoap (soap11): ${reason}; no other binding carries it, so the generated code has no method for it`,
+      ],
+    ]);
+    expect(files.get('typo/client.ts')).toMatch(/\bPing\(/);
   });
 
   it('two ports of one name are both carried, each for its binding, with a warning at the second', () => {
