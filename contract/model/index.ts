@@ -184,12 +184,37 @@ export interface PortTypeOperation {
   readonly input?: QName;
   readonly output?: QName;
   /**
+   * The wsdl:input / wsdl:output names a message no wsdl:message declares (the name stays in
+   * `input` / `output`): every binding leaves the operation out for this reason, and the file is
+   * refused for it only when no operation is left.
+   */
+  readonly unresolvedInput?: UnresolvedReference;
+  readonly unresolvedOutput?: UnresolvedReference;
+  /**
    * The output comes before the input (a solicit-response operation, WSDL 1.1 §2.4.3): the
    * service would send first. Absent for the usual order.
    */
   readonly outputFirst?: true;
-  readonly faults: readonly { readonly name: string; readonly message: QName }[];
+  readonly faults: readonly PortTypeFault[];
   readonly documentation?: string;
+  readonly source: SourceLocation;
+}
+
+export interface PortTypeFault {
+  readonly name: string;
+  readonly message: QName;
+  /**
+   * The message is not declared. Faults are not generated (a fault's detail is read as XML), so
+   * the operation is kept and only a warning says so; nothing may look the message up.
+   */
+  readonly unresolved?: UnresolvedReference;
+}
+
+/** A reference to a definition that is not declared, kept so that only what uses it is left out. */
+export interface UnresolvedReference {
+  /** The refusal it would be, without location: `<wsdl:output message="tns:X">: message {urn:a}X is not defined`. */
+  readonly what: string;
+  /** The element that holds the reference. */
   readonly source: SourceLocation;
 }
 

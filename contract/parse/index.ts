@@ -11,12 +11,12 @@ import { type Binding, clark, type Message, type PortType, type WsdlModel } from
 import { readBinding } from './bindings.js';
 import { indexSchemas, indexWsdl } from './definition-index.js';
 import { loadDocuments, type ReadFile, type ReadUrl } from './documents.js';
-import { readMessage, readPortType } from './messages.js';
+import { readMessage, readPortType, unresolvedMessageWarnings } from './messages.js';
 import { WSDL_NS } from './namespaces.js';
 import { resolveSchemaSet, withoutBodyArrays } from './schema-set.js';
 import { withTypedHeaderElements } from './typed-headers.js';
 import { type BrokenDefinition, dropDependents, tolerate } from './broken.js';
-import { readService } from './services.js';
+import { duplicatePortWarnings, readService } from './services.js';
 import { wsdlDocumentation } from './xml-access.js';
 
 export interface ParseOptions {
@@ -76,7 +76,13 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     portTypes,
     messages,
     schema,
-    warnings: [...docs.warnings, ...omitted, ...typed.warnings],
+    warnings: [
+      ...docs.warnings,
+      ...omitted,
+      ...portTypes.flatMap(unresolvedMessageWarnings),
+      ...typed.warnings,
+      ...duplicatePortWarnings(services),
+    ],
     ...(broken.size === 0
       ? {}
       : {

@@ -6,9 +6,12 @@ import {
   qname,
   type Message,
   type MessagePart,
+  type ModelWarning,
   type PortType,
+  type PortTypeFault,
   type PortTypeOperation,
   type QName,
+  type UnresolvedReference,
 } from '../model/index.js';
 import type { Definition, SchemaIndex, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
@@ -57,21 +60,25 @@ function readOperation(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): Port
   const name = requiredAttr(doc.file, el, 'name');
   const input = firstChild(el, WSDL_NS, 'input');
   const output = firstChild(el, WSDL_NS, 'output');
-  const faults = children(el, WSDL_NS, 'fault').map((f) => ({
-    name: requiredAttr(doc.file, f, 'name'),
-    message: messageRef(wsdl, doc, f),
-  }));
+  const faults = children(el, WSDL_NS, 'fault').map((f): PortTypeFault => {
+    const ref = messageRef(wsdl, doc, f);
+    return { name: requiredAttr(doc.file, f, 'name'), ...ref };
+  });
   const outputFirst =
     input !== undefined && output !== undefined && el.children.indexOf(output) < el.children.indexOf(input);
   const inputName = input === undefined ? undefined : attr(input, 'name');
   const outputName = output === undefined ? undefined : attr(output, 'name');
+  const inputRef = input === undefined ? undefined : messageRef(wsdl, doc, input);
+  const outputRef = output === undefined ? undefined : messageRef(wsdl, doc, output);
   const documentation = wsdlDocumentation(el, WSDL_NS);
   return {
     name,
     ...(inputName === undefined ? {} : { inputName }),
     ...(outputName === undefined ? {} : { outputName }),
-    ...(input === undefined ? {} : { input: messageRef(wsdl, doc, input) }),
-    ...(output === undefined ? {} : { output: messageRef(wsdl, doc, output) }),
+    ...(inputRef === undefined ? {} : { input: inputRef.message }),
+    ...(outputRef === undefined ? {} : { output: outputRef.message }),
+    ...(inputRef?.unresolved === undefined ? {} : { unresolvedInput: inputRef.unresolved }),
+    ...(outputRef?.unresolved === undefined ? {} : { unresolvedOutput: outputRef.unresolved }),
     ...(outputFirst ? { outputFirst: true as const } : {}),
     faults,
     ...(documentation === undefined ? {} : { documentation }),
@@ -79,16 +86,59 @@ function readOperation(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): Port
   };
 }
 
-function messageRef(wsdl: WsdlIndex, doc: WsdlDocument, el: XmlElement): QName {
+/**
+ * The message a wsdl:input, wsdl:output or wsdl:fault names. One that is not declared is not a
+ * refusal of the file: it is kept with the refusal it would be, so that only the operations
+ * using it are left out (plan/binding-carriage.ts), each binding naming the reason.
+ */
+function messageRef(
+  wsdl: WsdlIndex,
+  doc: WsdlDocument,
+  el: XmlElement,
+): { message: QName; unresolved?: UnresolvedReference } {
   const name = qnameAttr(doc.file, el, 'message');
   if (name === undefined)
     throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> has no message attribute`, at(doc.file, el));
-  if (!wsdl.messages.has(clark(name))) {
-    throw new GeneratorError(
-      'WSDL_UNRESOLVED_REFERENCE',
-      `<${tagName(el)} message="${attr(el, 'message')}">: message ${showQName(name)} is not defined`,
-      at(doc.file, el),
+  if (wsdl.messages.has(clark(name))) return { message: name };
+  return {
+    message: name,
+    unresolved: {
+      what: `<${tagName(el)} message="${attr(el, 'message')}">: message ${showQName(name)} is not defined`,
+      source: at(doc.file, el),
+    },
+  };
+}
+
+/**
+ * One warning per wsdl:input, wsdl:output or wsdl:fault of the portType naming an undeclared
+ * message, at the line that names it: the operation is left out of every binding (input,
+ * output), or kept without that fault (faults are not generated).
+ */
+export function unresolvedMessageWarnings(portType: PortType): ModelWarning[] {
+  return portType.operations.flatMap((op) => {
+    const where = `operation ${op.name} of portType ${portType.name.local}`;
+    const leftOut = [op.unresolvedInput, op.unresolvedOutput].flatMap((ref) =>
+      ref === undefined
+        ? []
+        : [
+            {
+              code: 'OPERATION_MESSAGE_UNDECLARED',
+              message: `${where} is left out of every binding: ${ref.what}`,
+              source: ref.source,
+            },
+          ],
     );
-  }
-  return name;
+    const faults = op.faults.flatMap(({ name, unresolved }) =>
+      unresolved === undefined
+        ? []
+        : [
+            {
+              code: 'FAULT_MESSAGE_UNDECLARED',
+              message: `fault ${name} of ${where}: ${unresolved.what}; the operation is kept, as faults are not generated (a fault's detail is read as XML)`,
+              source: unresolved.source,
+            },
+          ],
+    );
+    return [...leftOut, ...faults];
+  });
 }

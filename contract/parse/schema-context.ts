@@ -20,13 +20,27 @@ export function newSchemaContext(index: SchemaIndex): SchemaContext {
   return { index, globalElements: new Map(), expanding: new Set(), synthesizedTypes: new Map() };
 }
 
+/**
+ * A particle's minOccurs and maxOccurs. maxOccurs below minOccurs is a schema error (XSD 1.0
+ * Part 1 §3.9.6, Particle Correct; .NET and Xerces refuse it too): no count of elements could
+ * satisfy it, so the definition holding it cannot be read — it is left out with whatever uses it.
+ */
 export function occurs(doc: SchemaDocument, el: XmlElement): { minOccurs: number; maxOccurs: MaxOccurs } {
   const min = attr(el, 'minOccurs')?.trim();
   const max = attr(el, 'maxOccurs')?.trim();
-  return {
-    minOccurs: min === undefined ? 1 : nonNegative(doc, el, 'minOccurs', min),
-    maxOccurs: max === undefined ? 1 : max === 'unbounded' ? 'unbounded' : nonNegative(doc, el, 'maxOccurs', max),
-  };
+  const minOccurs = min === undefined ? 1 : nonNegative(doc, el, 'minOccurs', min);
+  const maxOccurs = max === undefined ? 1 : max === 'unbounded' ? 'unbounded' : nonNegative(doc, el, 'maxOccurs', max);
+  if (maxOccurs !== 'unbounded' && maxOccurs < minOccurs) {
+    const written = [min === undefined ? '' : ` minOccurs="${min}"`, max === undefined ? '' : ` maxOccurs="${max}"`];
+    const shown = (name: string, value: number, given: string | undefined) =>
+      `${name} ${value}${given === undefined ? ' (absent: 1)' : ''}`;
+    throw new GeneratorError(
+      'WSDL_INVALID',
+      `<${tagName(el)}${written.join('')}>: ${shown('maxOccurs', maxOccurs, max)} is less than ${shown('minOccurs', minOccurs, min)}, which no schema allows (XSD 1.0 Part 1 §3.9.6)`,
+      at(doc.file, el),
+    );
+  }
+  return { minOccurs, maxOccurs };
 }
 
 function nonNegative(doc: SchemaDocument, el: XmlElement, name: string, value: string): number {

@@ -1,7 +1,7 @@
 /** wsdl:service and its ports: the binding each port uses and the address it is published at. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type Port, type Service } from '../model/index.js';
+import { clark, type ModelWarning, qname, type Port, type Service } from '../model/index.js';
 import type { Definition, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { HTTP_BINDING_NS, SOAP11_BINDING_NS, SOAP12_BINDING_NS, WSDL_NS } from './namespaces.js';
@@ -52,4 +52,31 @@ function readPort(wsdl: WsdlIndex, file: string, el: XmlElement): Port {
     ...(address?.type === 'element' ? { addressNamespace: address.ns } : {}),
     source: at(file, el),
   };
+}
+
+/**
+ * WSDL 1.1 §2.7: a port's name is "unique among all ports defined within the enclosing WSDL
+ * document". Nothing here looks a port up by name (each binding is chosen by its protocol), so
+ * both ports are kept and carried, and a warning at the later one says that messages naming the
+ * port are ambiguous and that other tools may keep only one of them.
+ */
+export function duplicatePortWarnings(services: readonly Service[]): ModelWarning[] {
+  const first = new Map<string, Port>();
+  const warnings: ModelWarning[] = [];
+  for (const port of services.flatMap((s) => s.ports)) {
+    const key = `${port.source.file}\u0000${port.name}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, port);
+      continue;
+    }
+    warnings.push({
+      code: 'DUPLICATE_PORT_NAME',
+      message:
+        `port ${port.name} is declared again (first at ${earlier.source.file}:${earlier.source.line}); WSDL 1.1 §2.7 wants ` +
+        'port names unique in the document: both are read, each for its own binding, but a tool that looks ports up by name may see only one',
+      source: port.source,
+    });
+  }
+  return warnings;
 }

@@ -34,6 +34,7 @@ export function carriageProblem(
   op: BindingOperation,
 ): { reason: string; cause?: GeneratorError } | undefined {
   try {
+    throwIfMessageUndeclared(op);
     const reason =
       exchangeProblem(op) ??
       (SOAP_PROTOCOLS.has(binding.protocol) ? soapProblem(model, binding, op) : httpProblem(model, schema, op));
@@ -43,6 +44,16 @@ export function carriageProblem(
     if (err instanceof GeneratorError) return { reason: err.what, cause: err };
     throw err;
   }
+}
+
+/**
+ * A wsdl:input or wsdl:output naming a message that is not declared: no binding can carry the
+ * operation. The refusal keeps the reference's own code and line, so that a file left with no
+ * operation is refused for it exactly, not for a vaguer reason at the binding.
+ */
+function throwIfMessageUndeclared(op: BindingOperation): void {
+  const ref = op.portTypeOperation.unresolvedInput ?? op.portTypeOperation.unresolvedOutput;
+  if (ref !== undefined) throw new GeneratorError('WSDL_UNRESOLVED_REFERENCE', ref.what, ref.source);
 }
 
 /**

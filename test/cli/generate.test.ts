@@ -74,6 +74,20 @@ describe('smskit generate', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('leaves out an operation whose type name has a typo: exit 0, a warning per omission naming file, line and name', () => {
+    const out = join(work, 'out');
+    const wsdl = 'test/fixtures/wsdl-partial/type-typo.wsdl';
+    const result = runCli(['generate', '--wsdl', wsdl, '--out', out]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^wrote \d+ files to /);
+    const missing = '<s:element type="tns:Stpe">: type {urn:typo}Stpe is not defined';
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `smskit: warning: ${wsdl}:14: element {urn:typo}Count is left out: ${missing}`,
+      `smskit: warning: ${wsdl}:14: message {urn:typo}CountIn is left out: it uses element {urn:typo}Count, which is left out: ${missing}`,
+      `smskit: warning: ${wsdl}:29: operation Count is left out of binding TypoSoap (soap11): ${missing}; no other binding carries it, so the generated code has no method for it`,
+    ]);
+  });
+
   it('leaves the previous output untouched when generation fails', () => {
     const out = join(work, 'out');
     expect(runCli(['generate', '--out', out]).status).toBe(0);

@@ -15,6 +15,10 @@ const MIXED = 'test/fixtures/wsdl-partial/mixed-carriage.wsdl';
 const NOTHING_LEFT = 'test/fixtures/wsdl-partial/nothing-left.wsdl';
 const BROKEN_HEADERS = 'test/fixtures/wsdl-partial/broken-headers.wsdl';
 const SERVER_FIRST = 'test/fixtures/wsdl-partial/server-first.wsdl';
+const UNDECLARED_MESSAGES = 'test/fixtures/wsdl-partial/undeclared-messages.wsdl';
+const OCCURS_REVERSED = 'test/fixtures/wsdl-partial/occurs-reversed.wsdl';
+const DUPLICATE_PORTS = 'test/fixtures/wsdl-partial/duplicate-port-names.wsdl';
+const TYPE_TYPO = 'test/fixtures/wsdl-partial/type-typo.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -63,6 +67,126 @@ describe('operations a binding cannot carry', () => {
     const client = [...files].find(([name]) => name.endsWith('client.ts'))?.[1] ?? '';
     expect(client).toMatch(/\bPing\(/);
     expect(client).not.toMatch(/\bTrace\(|\bAudit\(|\bCount\(/);
+  });
+
+  it('an input or output naming an undeclared message leaves out its operation in every binding, not the file', () => {
+    const model = parseWsdl(UNDECLARED_MESSAGES);
+    expect(
+      model.warnings
+        .filter((w) => w.code === 'OPERATION_MESSAGE_UNDECLARED')
+        .map((w) => [w.source.file, w.source.line, w.message]),
+    ).toEqual([
+      [
+        UNDECLARED_MESSAGES,
+        20,
+        'operation Echo of portType MessagesSoap is left out of every binding: <wsdl:output message="tns:EchoOut">: message {urn:messages}EchoOut is not defined',
+      ],
+      [
+        UNDECLARED_MESSAGES,
+        23,
+        'operation Ask of portType MessagesSoap is left out of every binding: <wsdl:input message="tns:AskIn">: message {urn:messages}AskIn is not defined',
+      ],
+    ]);
+    const { files, warnings } = generateWithWarnings(UNDECLARED_MESSAGES);
+    expect(warnings.filter((w) => w.code === 'OPERATION_OMITTED').map((w) => [w.source.line, w.message])).toEqual([
+      [
+        35,
+        'operation Echo is left out of binding MessagesSoap (soap11): <wsdl:output message="tns:EchoOut">: message {urn:messages}EchoOut is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        36,
+        'operation Ask is left out of binding MessagesSoap (soap11): <wsdl:input message="tns:AskIn">: message {urn:messages}AskIn is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        47,
+        'operation Echo is left out of binding MessagesSoap12 (soap12): <wsdl:output message="tns:EchoOut">: message {urn:messages}EchoOut is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+      [
+        48,
+        'operation Ask is left out of binding MessagesSoap12 (soap12): <wsdl:input message="tns:AskIn">: message {urn:messages}AskIn is not defined; no other binding carries it, so the generated code has no method for it',
+      ],
+    ]);
+    const client = files.get('messages/client.ts') ?? '';
+    expect(client).toMatch(/\bPing\(/);
+    expect(client).not.toMatch(/\bEcho\(|\bAsk\(/);
+  });
+
+  it('a fault naming an undeclared message keeps its operation (faults are not generated), with a warning at its line', () => {
+    const model = parseWsdl(UNDECLARED_MESSAGES);
+    expect(
+      model.warnings.filter((w) => w.code === 'FAULT_MESSAGE_UNDECLARED').map((w) => [w.source.line, w.message]),
+    ).toEqual([
+      [
+        29,
+        'fault TooLoud of operation Shout of portType MessagesSoap: <wsdl:fault message="tns:TooLoudFault">: message {urn:messages}TooLoudFault is not defined; the operation is kept, as faults are not generated (a fault\'s detail is read as XML)',
+      ],
+    ]);
+    const descriptor = toDescriptor(model);
+    expect(descriptor.bindings.map((b) => b.operations.map((o) => o.name))).toEqual([
+      ['Ping', 'Shout'],
+      ['Ping', 'Shout'],
+    ]);
+  });
+
+  it('a type with maxOccurs below minOccurs leaves out the operations that need it, naming the line', () => {
+    const reason =
+      '<s:element minOccurs="3" maxOccurs="2">: maxOccurs 2 is less than minOccurs 3, which no schema allows (XSD 1.0 Part 1 §3.9.6)';
+    const model = parseWsdl(OCCURS_REVERSED);
+    expect(
+      model.warnings.filter((w) => w.code === 'DEFINITION_OMITTED').map((w) => [w.source.line, w.message]),
+    ).toEqual([
+      [14, `type {urn:occurs}Counts is left out: ${reason}`],
+      [14, `element {urn:occurs}Tally is left out: it uses type {urn:occurs}Counts, which is left out: ${reason}`],
+      [14, `message {urn:occurs}TallyIn is left out: it uses element {urn:occurs}Tally, which is left out: ${reason}`],
+    ]);
+    const { files, warnings } = generateWithWarnings(OCCURS_REVERSED);
+    expect(warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'OPERATION_OMITTED',
+        29,
+        `operation Tally is left out of binding OccursSoap (soap11): ${reason}; no other binding carries it, so the generated code has no method for it`,
+      ],
+    ]);
+    const client = files.get('occurs/client.ts') ?? '';
+    expect(client).toMatch(/\bPing\(/);
+    expect(client).not.toMatch(/\bTally\(/);
+  });
+
+  it('a typo in a type name leaves out the operations that need it, naming the line and the missing name', () => {
+    const reason = '<s:element type="tns:Stpe">: type {urn:typo}Stpe is not defined';
+    expect(parseWsdl(TYPE_TYPO).warnings.map((w) => [w.code, w.source.file, w.source.line, w.message])).toEqual([
+      ['DEFINITION_OMITTED', TYPE_TYPO, 14, `element {urn:typo}Count is left out: ${reason}`],
+      [
+        'DEFINITION_OMITTED',
+        TYPE_TYPO,
+        14,
+        `message {urn:typo}CountIn is left out: it uses element {urn:typo}Count, which is left out: ${reason}`,
+      ],
+    ]);
+    const { files, warnings } = generateWithWarnings(TYPE_TYPO);
+    expect(warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'OPERATION_OMITTED',
+        29,
+        `operation Count is left out of binding TypoSoap (soap11): ${reason}; no other binding carries it, so the generated code has no method for it`,
+      ],
+    ]);
+    expect(files.get('typo/client.ts')).toMatch(/\bPing\(/);
+  });
+
+  it('two ports of one name are both carried, each for its binding, with a warning at the second', () => {
+    const model = parseWsdl(DUPLICATE_PORTS);
+    expect(model.warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'DUPLICATE_PORT_NAME',
+        28,
+        `port PortsSoap is declared again (first at ${DUPLICATE_PORTS}:27); WSDL 1.1 §2.7 wants port names unique in the document: both are read, each for its own binding, but a tool that looks ports up by name may see only one`,
+      ],
+    ]);
+    expect(toDescriptor(model).bindings.map((b) => [b.protocol, b.name])).toEqual([
+      ['soap11', 'PortsSoap'],
+      ['soap12', 'PortsSoap12'],
+    ]);
   });
 
   it('warns once per left-out operation and binding, with the WSDL line', () => {

@@ -152,6 +152,17 @@ const cases: [string, { given: string; want: Want }][] = [
     },
   ],
   [
+    'invalid: maxOccurs below minOccurs (the only operation needs it)',
+    {
+      given: 'occurs-reversed.wsdl',
+      want: {
+        code: 'WSDL_INVALID',
+        line: 11,
+        what: /^<s:element minOccurs="3" maxOccurs="2">: maxOccurs 2 is less than minOccurs 3, which no schema allows \(XSD 1\.0 Part 1 §3\.9\.6\)$/,
+      },
+    },
+  ],
+  [
     'invalid: binding operation without portType counterpart',
     {
       given: 'operation-mismatch.wsdl',

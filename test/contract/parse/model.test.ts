@@ -373,3 +373,104 @@ describe('parse: bindings', () => {
     );
   });
 });
+
+describe('parse: maxOccurs below minOccurs is a schema error (XSD 1.0 Part 1 §3.9.6), named where it is written', () => {
+  const cases: [string, { given: string; want: string }][] = [
+    [
+      'an element',
+      {
+        given: '<s:element minOccurs="2" maxOccurs="1" name="n" type="s:int"/>',
+        want: '<s:element minOccurs="2" maxOccurs="1">: maxOccurs 1 is less than minOccurs 2, which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+    [
+      'maxOccurs="0" without minOccurs',
+      {
+        given: '<s:element maxOccurs="0" name="n" type="s:int"/>',
+        want: '<s:element maxOccurs="0">: maxOccurs 0 is less than minOccurs 1 (absent: 1), which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+    [
+      'minOccurs="2" without maxOccurs',
+      {
+        given: '<s:element minOccurs="2" name="n" type="s:int"/>',
+        want: '<s:element minOccurs="2">: maxOccurs 1 (absent: 1) is less than minOccurs 2, which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+    [
+      'a nested group',
+      {
+        given: '<s:choice minOccurs="4" maxOccurs="3"><s:element name="n" type="s:int"/></s:choice>',
+        want: '<s:choice minOccurs="4" maxOccurs="3">: maxOccurs 3 is less than minOccurs 4, which no schema allows (XSD 1.0 Part 1 §3.9.6)',
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_name, { given, want }) => {
+    const error = refusal(wsdl(`<s:complexType name="T"><s:sequence>${given}</s:sequence></s:complexType>`));
+    expect([error.code, error.line, error.what]).toEqual(['WSDL_INVALID', 2, want]);
+  });
+
+  it('accepts equal bounds and unbounded', () => {
+    const model = parseText(
+      wsdl(
+        '<s:complexType name="T"><s:sequence><s:element minOccurs="2" maxOccurs="2" name="a" type="s:int"/><s:element minOccurs="5" maxOccurs="unbounded" name="b" type="s:int"/></s:sequence></s:complexType>',
+      ),
+    );
+    const type = model.schema.types['{urn:t}T'] as ComplexType;
+    expect(type.content!.particles.map((p) => [p.minOccurs, p.maxOccurs])).toEqual([
+      [2, 2],
+      [5, 'unbounded'],
+    ]);
+  });
+});
+
+describe('parse: port names are unique in the document (WSDL 1.1 §2.7)', () => {
+  it('warns at a port whose name another service of the document already used, and keeps both', () => {
+    const binding = `<wsdl:portType name="P"/><wsdl:binding name="B" type="tns:P"><soap:binding transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding>`;
+    const service = (name: string) =>
+      `<wsdl:service name="${name}"><wsdl:port name="Same" binding="tns:B"><soap:address location="http://x/${name}"/></wsdl:port></wsdl:service>`;
+    const model = parseText(wsdl('', `${binding}\n${service('S1')}\n${service('S2')}`));
+    expect(model.services.map((s) => s.ports.map((p) => p.address))).toEqual([['http://x/S1'], ['http://x/S2']]);
+    expect(model.warnings.map((w) => [w.code, w.source.line])).toEqual([['DUPLICATE_PORT_NAME', 4]]);
+    expect(model.warnings[0]!.message).toMatch(/^port Same is declared again \(first at mem\.wsdl:3\)/);
+  });
+});
+
+describe('parse: a portType operation naming a message that is not declared', () => {
+  const given = wsdl(
+    '<s:element name="E" type="s:string"/>',
+    `<wsdl:message name="M"><wsdl:part name="p" element="tns:E"/></wsdl:message>
+<wsdl:portType name="P"><wsdl:operation name="Op">
+<wsdl:input message="tns:Typo"/>
+<wsdl:output message="tns:M"/>
+<wsdl:fault name="F" message="tns:NoFault"/>
+</wsdl:operation></wsdl:portType>`,
+  );
+
+  it('keeps the reference with its refusal and line, for the plan to leave out only that operation', () => {
+    const op = parseText(given).portTypes[0]!.operations[0]!;
+    expect(op.input).toEqual({ ns: 'urn:t', local: 'Typo' });
+    expect(op.unresolvedInput).toEqual({
+      what: '<wsdl:input message="tns:Typo">: message {urn:t}Typo is not defined',
+      source: { file: 'mem.wsdl', line: 4 },
+    });
+    expect(op.unresolvedOutput).toBeUndefined();
+    expect(op.faults).toEqual([
+      {
+        name: 'F',
+        message: { ns: 'urn:t', local: 'NoFault' },
+        unresolved: {
+          what: '<wsdl:fault message="tns:NoFault">: message {urn:t}NoFault is not defined',
+          source: { file: 'mem.wsdl', line: 6 },
+        },
+      },
+    ]);
+  });
+
+  it('warns at the line of each such reference', () => {
+    expect(parseText(given).warnings.map((w) => [w.code, w.source.line])).toEqual([
+      ['OPERATION_MESSAGE_UNDECLARED', 4],
+      ['FAULT_MESSAGE_UNDECLARED', 6],
+    ]);
+  });
+});
