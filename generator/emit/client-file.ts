@@ -6,19 +6,23 @@ import type { MethodDeclarationStructure, OptionalKind, StatementStructures } fr
 import { StructureKind } from './kinds.js';
 import { quoteString } from '../../contract/naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
-import { omittedText, operationDocs } from './operation-docs.js';
+import { faultsText, omittedText, operationDocs } from './operation-docs.js';
+import type { WsdlModel } from '../../contract/model/index.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { SchemaPlan } from '../../contract/plan/schema.js';
 import type { PlannedBinding, PlannedOperation, ServicePlan } from '../../contract/plan/service.js';
 
 export function clientStatements(
+  model: WsdlModel,
   schema: SchemaPlan,
   service: ServicePlan,
   runtimeImport: string,
 ): StatementStructures[] {
   const types = new OperationTypes(schema);
-  const methods = service.operations.flatMap((op) => clientMethods(op, service, types));
+  const methods = service.operations.flatMap((op) =>
+    clientMethods(op, service, types, faultsText(model, schema, op, 'client')),
+  );
   return [...clientImports(service, types, runtimeImport), clientOptionsAlias(service), clientClass(service, methods)];
 }
 
@@ -107,6 +111,7 @@ function clientMethods(
   op: PlannedOperation,
   service: ServicePlan,
   types: OperationTypes,
+  faults: string | undefined,
 ): OptionalKind<MethodDeclarationStructure>[] {
   const { input, output, requestHeaders, responseHeaders } = types.of(op);
   const method = quoteString(op.method);
@@ -123,7 +128,7 @@ function clientMethods(
     name: op.method,
     parameters,
     returnType: `Promise<${output}>`,
-    docs: operationDocs(op, omittedText(op, service)),
+    docs: operationDocs(op, faults, omittedText(op, service)),
     statements: [`return this.#client.call<${input ?? 'undefined'}, ${output}>(${args});`],
   };
   if (op.headersMethod === undefined || responseHeaders === undefined) return [call];

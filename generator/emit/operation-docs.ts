@@ -1,9 +1,13 @@
 /** JSDoc of a service method: WSDL documentation, then how each binding carries it. */
 import type { OptionalKind, JSDocStructure } from 'ts-morph';
 import { cleanDocumentation, jsDoc } from './docs.js';
+import { faultDetailElement } from '../../contract/plan/faults.js';
+import type { SchemaPlan } from '../../contract/plan/schema.js';
 import { operationKey, type PlannedOperation, type ServicePlan } from '../../contract/plan/service.js';
+import type { WsdlModel } from '../../contract/model/index.js';
+import { TypeText } from './type-text.js';
 
-export function operationDocs(op: PlannedOperation, extra?: string): OptionalKind<JSDocStructure>[] {
+export function operationDocs(op: PlannedOperation, ...extra: (string | undefined)[]): OptionalKind<JSDocStructure>[] {
   const lines = op.bound.map(({ binding, operation }) => {
     if (binding.protocol === 'soap11' || binding.protocol === 'soap12') {
       return `- ${binding.protocol} (${binding.name.local}): SOAPAction \`${operation.soapAction ?? ''}\``;
@@ -12,7 +16,12 @@ export function operationDocs(op: PlannedOperation, extra?: string): OptionalKin
   });
   const name =
     op.method === op.name ? `Operation \`${op.name}\`.` : `Operation \`${op.name}\` (method \`${op.method}\`).`;
-  return jsDoc(cleanDocumentation(op.documentation), `${name} Bindings:\n${lines.join('\n')}`, oneWayText(op), extra);
+  return jsDoc(
+    cleanDocumentation(op.documentation),
+    `${name} Bindings:\n${lines.join('\n')}`,
+    oneWayText(op),
+    ...extra,
+  );
 }
 
 /** A one-way operation's promise says the message arrived, not what became of it (WS-I BP R2727). */
@@ -32,4 +41,51 @@ export function omittedText(op: PlannedOperation, service: ServicePlan): string 
       .map((o) => `- ${binding.protocol} (${binding.name.local}): ${o.reason}`),
   );
   return lines.length > 0 ? `Not available on:\n${lines.join('\n')}` : undefined;
+}
+
+/**
+ * The operation's wsdl:faults (those of its SOAP bindings): how a client reads a declared one and
+ * how a handler sends it, and why any other is not typed (its detail stays raw XML).
+ */
+export function faultsText(
+  model: WsdlModel,
+  schema: SchemaPlan,
+  op: PlannedOperation,
+  side: 'client' | 'server',
+): string | undefined {
+  const soap = op.bound.find(({ binding }) => binding.protocol === 'soap11' || binding.protocol === 'soap12');
+  const faults = soap?.operation.portTypeOperation.faults ?? [];
+  if (faults.length === 0) return undefined;
+  // Type names for the text only: a TypeText of its own, so nothing is imported for them.
+  const names = new TypeText(schema);
+  const typed: string[] = [];
+  const untyped: string[] = [];
+  for (const { name, message } of faults) {
+    const element = faultDetailElement(model, message);
+    const planned = typeof element === 'string' ? schema.elements.get(element) : undefined;
+    if (planned === undefined) {
+      untyped.push(
+        `- \`${name}\`: ${typeof element === 'string' ? `its element ${element} is left out` : element.untyped}`,
+      );
+      continue;
+    }
+    const type = names.value(planned.value);
+    typed.push(
+      side === 'client'
+        ? `- \`${name}\`: \`SoapFaultError.fault\` is \`{ name: '${name}', value: ${type} }\` (\`ReceivedFault<'${name}', ${type}>\`)`
+        : `- \`${name}\`: \`throw new DeclaredFault('${name}', detail)\`, \`detail\` of type \`${type}\``,
+    );
+  }
+  const heading =
+    side === 'client'
+      ? 'Declared faults (SOAP), read from the fault detail:'
+      : 'Declared faults (SOAP), sent by throwing:';
+  const notTyped =
+    side === 'client'
+      ? 'Not typed (its detail stays raw XML, `detailXml`):'
+      : 'Not typed (a handler cannot send its detail):';
+  return [
+    ...(typed.length > 0 ? [`${heading}\n${typed.join('\n')}`] : []),
+    ...(untyped.length > 0 ? [`${notTyped}\n${untyped.join('\n')}`] : []),
+  ].join('\n\n');
 }

@@ -6,19 +6,23 @@ import type { MethodSignatureStructure, OptionalKind, StatementStructures } from
 import { StructureKind } from './kinds.js';
 import { propertyKey } from '../../contract/naming.js';
 import { jsDoc } from './docs.js';
-import { omittedText, operationDocs } from './operation-docs.js';
+import { faultsText, omittedText, operationDocs } from './operation-docs.js';
+import type { WsdlModel } from '../../contract/model/index.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { SchemaPlan } from '../../contract/plan/schema.js';
 import type { PlannedOperation, ServicePlan } from '../../contract/plan/service.js';
 
 export function serverStatements(
+  model: WsdlModel,
   schema: SchemaPlan,
   service: ServicePlan,
   runtimeImport: string,
 ): StatementStructures[] {
   const types = new OperationTypes(schema);
-  const signatures = service.operations.map((op) => handlerSignature(op, service, types));
+  const signatures = service.operations.map((op) =>
+    handlerSignature(op, service, types, faultsText(model, schema, op, 'server')),
+  );
   return [
     ...serverImports(service, types, runtimeImport),
     handlersInterface(service, signatures),
@@ -85,6 +89,7 @@ function handlerSignature(
   op: PlannedOperation,
   service: ServicePlan,
   types: OperationTypes,
+  faults: string | undefined,
 ): OptionalKind<MethodSignatureStructure> {
   const { input, output } = types.of(op);
   return {
@@ -94,7 +99,7 @@ function handlerSignature(
       { name: 'context', type: contextType(op, types) },
     ],
     returnType: `${output} | Promise<${output}>`,
-    docs: operationDocs(op, omittedText(op, service)),
+    docs: operationDocs(op, faults, omittedText(op, service)),
   };
 }
 

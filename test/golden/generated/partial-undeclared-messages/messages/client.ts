@@ -37,6 +37,9 @@ export class MessagesClient {
    * Operation `Shout`. Bindings:
    * - soap11 (MessagesSoap): SOAPAction `urn:messages/Shout`
    * - soap12 (MessagesSoap12): SOAPAction `urn:messages/Shout`
+   *
+   * Not typed (its detail stays raw XML, `detailXml`):
+   * - `TooLoud`: its message TooLoudFault is not declared
    */
   Shout(input: Ping, options?: CallOptions): Promise<PingResponse> {
     return this.#client.call<Ping, PingResponse>('Shout', input, options);

@@ -19,6 +19,9 @@ export interface MessagesHandlers {
    * Operation `Shout`. Bindings:
    * - soap11 (MessagesSoap): SOAPAction `urn:messages/Shout`
    * - soap12 (MessagesSoap12): SOAPAction `urn:messages/Shout`
+   *
+   * Not typed (a handler cannot send its detail):
+   * - `TooLoud`: its message TooLoudFault is not declared
    */
   Shout(input: Ping, context: RequestContext): PingResponse | Promise<PingResponse>;
 }
