@@ -75,6 +75,11 @@ describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their U
       expect(fault).toBeInstanceOf(SoapFaultError);
       expect((fault as SoapFaultError).code).toBe('Server');
       expect((fault as SoapFaultError).message).toBe('an order needs a customer');
+      // The @WebFault's bean, as JAX-WS writes it: the exception's message in the declared element.
+      expect((fault as SoapFaultError).fault).toEqual({
+        name: 'OrderRefused',
+        value: { message: 'an order needs a customer' },
+      });
     });
 
     it('passes the conformance runner at MUST level (a declared fault is a Server fault: SHOULD)', async () => {
@@ -97,6 +102,10 @@ describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their U
       const fault = await rpc.client.placeOrder!({ order: { customer: '' } }).catch((e: unknown) => e);
       expect(fault).toBeInstanceOf(SoapFaultError);
       expect((fault as SoapFaultError).message).toBe('an order needs a customer');
+      expect((fault as SoapFaultError).fault).toEqual({
+        name: 'OrderRefused',
+        value: { message: 'an order needs a customer' },
+      });
     });
 
     it('passes the conformance runner at MUST level (a declared fault is a Server fault: SHOULD)', async () => {

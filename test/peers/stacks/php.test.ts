@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { toDescriptor } from '../../../contract/descriptor/index.js';
 import { parseWsdl } from '../../../contract/parse/index.js';
-import { createRequestListener, listen, ServiceError, SoapFaultError } from '../../../runtime/index.js';
+import { createRequestListener, DeclaredFault, listen, SoapFaultError } from '../../../runtime/index.js';
 import type { XmlElement } from '../../../runtime/xml/types.js';
 import {
   conformanceOf,
@@ -92,6 +92,7 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
       expect(detailEntries((fault as SoapFaultError).detailXml)).toEqual([
         '{urn:smskit:peers:php-orders}OrderRefused/{urn:smskit:peers:php-orders}reason=no customer',
       ]);
+      expect((fault as SoapFaultError).fault).toEqual({ name: 'OrderRefused', value: { reason: 'no customer' } });
     });
   });
 
@@ -111,7 +112,12 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
           PlaceOrder: async (input: {
             order: { customer: string; lines: { sku: string; quantity: number }[] } & { priority: string };
           }) => {
-            if (input.order.customer === '') throw new ServiceError('OrderRefused', 'an order needs a customer');
+            if (input.order.customer === '')
+              throw new DeclaredFault(
+                'OrderRefused',
+                { reason: 'no customer' },
+                { message: 'an order needs a customer' },
+              );
             const lines = input.order.lines ?? [];
             return {
               total: lines.reduce((sum, line) => sum + line.quantity, 0),
@@ -132,7 +138,12 @@ describe.skipIf(SKIP !== undefined)('PHP SoapServer order service, read from its
           echo: 'Grüße 你好 📱 <&>"\'',
           receipt: { total: 7, skus: ['A-1', 'B-2'], priority: 'HIGH' },
           // PHP keeps the prefix smskit writes (soap:) in faultcode.
-          fault: { code: version === '1.1' ? 'soap:Client' : 'soap:Sender', text: 'an order needs a customer' },
+          // The DeclaredFault's element, as PHP decodes a declared fault's detail.
+          fault: {
+            code: version === '1.1' ? 'soap:Client' : 'soap:Sender',
+            text: 'an order needs a customer',
+            detail: { OrderRefused: { reason: 'no customer' } },
+          },
         });
       } finally {
         await server.close();

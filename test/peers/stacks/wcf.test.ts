@@ -70,10 +70,15 @@ describe.skipIf(SKIP !== undefined)('Mono WCF order service named "service", rea
     expect(await generated.client.ListSkus!({ prefix: 'X', count: 2 })).toEqual({ ListSkusResult: ['X-1', 'X-2'] });
   });
 
-  it('PlaceOrder without a customer: the declared fault and its text', async () => {
+  it('PlaceOrder without a customer: the declared fault, its text, its detail (raw: the WSDL declares no fault)', async () => {
     const fault = await generated.client.PlaceOrder!({ order: { customer: '' } }).catch((e: unknown) => e);
     expect(fault).toBeInstanceOf(SoapFaultError);
     expect((fault as SoapFaultError).message).toBe('an order needs a customer');
+    // Mono's WCF publishes no wsdl:fault for [FaultContract] (its portType operations have none):
+    // nothing declares the detail, so it stays raw XML, where the FaultException<T>'s value is.
+    expect((fault as SoapFaultError).fault).toBeUndefined();
+    const refused = (fault as SoapFaultError).detailXml?.children[0];
+    expect(refused).toMatchObject({ ns: 'urn:smskit:peers:wcf-orders', local: 'OrderRefused' });
   });
 
   it('conformance: what the runner finds at MUST level', async () => {

@@ -20,6 +20,6 @@ try {
   $client->PlaceOrder(['order' => ['customer' => '', 'lines' => [], 'priority' => 'LOW']]);
   $out['fault'] = null;
 } catch (SoapFault $fault) {
-  $out['fault'] = ['code' => $fault->faultcode, 'text' => $fault->getMessage()];
+  $out['fault'] = ['code' => $fault->faultcode, 'text' => $fault->getMessage(), 'detail' => $fault->detail ?? null];
 }
 echo json_encode($out, JSON_UNESCAPED_UNICODE), "\n";
