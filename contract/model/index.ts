@@ -204,7 +204,7 @@ export interface PortTypeFault {
   readonly name: string;
   readonly message: QName;
   /**
-   * The message is not declared. Faults are not generated (a fault's detail is read as XML), so
+   * The message is not declared. The fault is then not typed (its detail is read as XML), so
    * the operation is kept and only a warning says so; nothing may look the message up.
    */
   readonly unresolved?: UnresolvedReference;

@@ -112,7 +112,7 @@ function messageRef(
 /**
  * One warning per wsdl:input, wsdl:output or wsdl:fault of the portType naming an undeclared
  * message, at the line that names it: the operation is left out of every binding (input,
- * output), or kept without that fault (faults are not generated).
+ * output), or kept with that fault untyped (its detail read as XML).
  */
 export function unresolvedMessageWarnings(portType: PortType): ModelWarning[] {
   return portType.operations.flatMap((op) => {
@@ -134,7 +134,7 @@ export function unresolvedMessageWarnings(portType: PortType): ModelWarning[] {
         : [
             {
               code: 'FAULT_MESSAGE_UNDECLARED',
-              message: `fault ${name} of ${where}: ${unresolved.what}; the operation is kept, as faults are not generated (a fault's detail is read as XML)`,
+              message: `fault ${name} of ${where}: ${unresolved.what}; the operation is kept, that fault untyped (its detail is read as XML)`,
               source: unresolved.source,
             },
           ],

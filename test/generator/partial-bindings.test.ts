@@ -111,14 +111,14 @@ describe('operations a binding cannot carry', () => {
     expect(client).not.toMatch(/\bEcho\(|\bAsk\(/);
   });
 
-  it('a fault naming an undeclared message keeps its operation (faults are not generated), with a warning at its line', () => {
+  it('a fault naming an undeclared message keeps its operation (that fault untyped), with a warning at its line', () => {
     const model = parseWsdl(UNDECLARED_MESSAGES);
     expect(
       model.warnings.filter((w) => w.code === 'FAULT_MESSAGE_UNDECLARED').map((w) => [w.source.line, w.message]),
     ).toEqual([
       [
         29,
-        'fault TooLoud of operation Shout of portType MessagesSoap: <wsdl:fault message="tns:TooLoudFault">: message {urn:messages}TooLoudFault is not defined; the operation is kept, as faults are not generated (a fault\'s detail is read as XML)',
+        'fault TooLoud of operation Shout of portType MessagesSoap: <wsdl:fault message="tns:TooLoudFault">: message {urn:messages}TooLoudFault is not defined; the operation is kept, that fault untyped (its detail is read as XML)',
       ],
     ]);
     const descriptor = toDescriptor(model);
