@@ -88,7 +88,7 @@ export type SuccessShape =
   | { readonly kind: 'empty' }
   /**
    * A one-way SOAP operation (no wsdl:output): 202 or 200 and no body, never an envelope (WS-I
-   * BP R2714, R2750). `version` is the request's: a refusal comes as a fault in it.
+   * BP R2714, R1112). `version` is the request's: a refusal a server sends anyway comes as a fault in it.
    */
   | { readonly kind: 'one-way'; readonly version: '1.1' | '1.2' };
 

@@ -156,8 +156,8 @@ function planAndPrint(model: WsdlModel, options: GenerateOptions, print: FilePri
     };
     put('types.ts', typesStatements(plan.schema, service, runtimeImport));
     put('descriptor.ts', descriptorStatements(descriptor, service, runtimeImport));
-    put('client.ts', clientStatements(model, plan.schema, service, runtimeImport));
-    put('server.ts', serverStatements(model, plan.schema, service, runtimeImport));
+    put('client.ts', clientStatements(plan.schema, service, runtimeImport));
+    put('server.ts', serverStatements(plan.schema, service, runtimeImport));
     put('index.ts', serviceIndexStatements());
   }
   files.set('index.ts', print(header, rootIndexStatements(plan.services)));

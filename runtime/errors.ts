@@ -1,8 +1,10 @@
 /**
- * The runtime's error types, one per concern, each with a stable `code`.
+ * The runtime's error types, one per concern, each with a stable `code` (`DeclaredFault` has
+ * its wsdl:fault's name instead).
  *
  * - `CodecError`: a value cannot be encoded or decoded by the descriptor (names the element path).
  * - `ServiceError`: thrown by a handler to refuse a request; becomes a Client/Sender fault.
+ * - `DeclaredFault`: thrown by a handler to send a fault the operation declares, its detail typed.
  * - `SoapFaultError`: client side, the peer answered with a fault (or a GET/POST error text).
  * - `TransportError`: client side, no usable HTTP answer (refused, DNS, timeout, TLS, reset...).
  */
@@ -67,7 +69,7 @@ export class ServiceError extends Error {
  * A fault the operation declares (a wsdl:fault whose detail is one element, `faults` in its
  * descriptor), thrown by a handler to send it: the server writes `detail` as that element inside
  * the fault's detail, with `message` (default: the fault's name) as the fault string, as a
- * Client/Sender fault unless `code` says 'server' (JAX-WS sends its declared faults as Server
+ * Client/Sender fault unless `faultCode` says 'server' (JAX-WS sends its declared faults as Server
  * faults, WCF as Sender ones). A name the operation does not declare, or a value its element
  * cannot carry, is logged and answered as a generic Server fault. On HTTP GET/POST, which have
  * no fault detail, it is a 500 text/plain line, as a ServiceError.
@@ -76,12 +78,13 @@ export class DeclaredFault<Name extends string = string, Detail = unknown> exten
   override readonly name = 'DeclaredFault';
   readonly faultName: Name;
   readonly detail: Detail;
-  readonly code: 'client' | 'server';
-  constructor(faultName: Name, detail: Detail, options: { message?: string; code?: 'client' | 'server' } = {}) {
+  /** The fault's family: its faultcode (SOAP 1.1) or Code (SOAP 1.2). */
+  readonly faultCode: 'client' | 'server';
+  constructor(faultName: Name, detail: Detail, options: { message?: string; faultCode?: 'client' | 'server' } = {}) {
     super(options.message ?? faultName);
     this.faultName = faultName;
     this.detail = detail;
-    this.code = options.code ?? 'client';
+    this.faultCode = options.faultCode ?? 'client';
   }
 }
 

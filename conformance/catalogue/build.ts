@@ -94,7 +94,18 @@ function operationCases(ctx: Omit<CaseContext, 'plain'>): Case[] {
   const soap = SOAP_BINDINGS.includes(ctx.contract.protocol);
   cases.push(...(soap ? soapNegativeCases(full) : httpNegativeCases(full)));
   cases.push(...invalidValueCases(full));
-  return cases;
+  return ctx.contract.success.kind === 'one-way' ? cases.map(oneWayNegative) : cases;
+}
+
+/**
+ * A one-way operation's negative case also accepts 202 or 200 with no envelope: WS-I BP R2714
+ * forbids a one-way response any envelope, a fault too, so WCF `IsOneWay` and a JAX-WS service
+ * that acknowledges first answer 202 whatever they later make of the message. A fault stays
+ * right (smskit and JAX-WS fault a request they cannot read); only what was posted qualifies.
+ */
+function oneWayNegative(c: Case): Case {
+  if (c.expect.kind !== 'fault' || c.request.method !== 'POST') return c;
+  return { ...c, expect: { ...c.expect, acceptStatuses: [...c.expect.acceptStatuses, 202, 200] } };
 }
 
 /**

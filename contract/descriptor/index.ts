@@ -31,7 +31,7 @@ import { refuse } from '../errors.js';
 import type { PlannedAttribute, PlannedField } from '../plan/members.js';
 import { planModel, type ModelPlan } from '../plan/index.js';
 import type { PlannedComplex, SchemaPlan } from '../plan/schema.js';
-import { faultDetailElement } from '../plan/faults.js';
+import { typedFaults } from '../plan/faults.js';
 import {
   findMessage,
   headerProps,
@@ -140,23 +140,14 @@ function describeSoapOperation(
     inputHeaders: describeHeaders(model, op, op.inputHeaders),
     outputHeaders: describeHeaders(model, op, op.outputHeaders),
     ...(op.portTypeOperation.output === undefined ? { oneWay: true } : {}),
-    ...declaredFaults(model, schema, op),
+    ...declaredFaults(operation),
     ...documentation(op),
   };
 }
 
-/**
- * The operation's wsdl:faults whose message is one part naming a declared element, the form
- * WS-I BP R2205 requires and JAX-WS, WCF and PHP publish. Any other (a part by type, several
- * parts, an undeclared message or element) stays untyped: its fault still arrives as a
- * SoapFaultError with the raw detail, and the generated JSDoc says why it is not typed.
- */
-function declaredFaults(model: WsdlModel, schema: SchemaPlan, op: BindingOperation): { faults?: FaultDescriptor[] } {
-  const faults = op.portTypeOperation.faults.flatMap(({ name, message }) => {
-    const element = faultDetailElement(model, message);
-    // An element the schema plan left out (a construct it cannot model) is not in the descriptor.
-    return typeof element === 'string' && schema.elements.has(element) ? [{ name, element }] : [];
-  });
+/** The faults the runtime reads and writes: the typed ones (plan/faults.ts says which and why). */
+function declaredFaults(operation: PlannedOperation): { faults?: FaultDescriptor[] } {
+  const faults = typedFaults(operation.faults);
   return faults.length > 0 ? { faults } : {};
 }
 

@@ -13,6 +13,7 @@
  * value) — the same shape ASMX gives the SOAP wrappers, so adding a SOAP binding later keeps
  * the property names.
  */
+import { planFaults, type PlannedFault } from './faults.js';
 import {
   clark,
   type Binding,
@@ -83,6 +84,8 @@ export interface PlannedOperation {
   readonly headersMethod?: string;
   /** The binding operations that carry it, in binding order. */
   readonly bound: readonly { readonly binding: Binding; readonly operation: BindingOperation }[];
+  /** Its wsdl:faults (of its first SOAP binding's portType operation; none without one). */
+  readonly faults: readonly PlannedFault[];
 }
 
 /** The SOAP header blocks of one direction, declared as one interface in types.ts. */
@@ -261,7 +264,15 @@ function planOperation(
   const first = bound[0]!.operation;
   const soap = bound.find((b) => SOAP_PROTOCOLS.has(b.binding.protocol));
   const documentation = first.documentation ?? first.portTypeOperation.documentation;
-  const common = { key, name: first.name, method, bound, ...(documentation !== undefined ? { documentation } : {}) };
+  const faults = soap === undefined ? [] : planFaults(model, schema, soap.operation.portTypeOperation);
+  const common = {
+    key,
+    name: first.name,
+    method,
+    bound,
+    faults,
+    ...(documentation !== undefined ? { documentation } : {}),
+  };
   if (soap !== undefined) {
     return {
       ...common,

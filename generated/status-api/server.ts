@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { StatusAPIDescriptor } from './descriptor.js';
 import type { GetMessageStatus, GetMessageStatusResponse } from './types.js';
 
-/** Handlers of service `StatusAPI`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `StatusAPI`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface StatusAPIHandlers {
   /**
    * Returns the delivery state of one message the account sent (its id as SMSSend returned it).

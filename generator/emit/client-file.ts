@@ -7,21 +7,19 @@ import { StructureKind } from './kinds.js';
 import { quoteString } from '../../contract/naming.js';
 import { cleanDocumentation, jsDoc } from './docs.js';
 import { faultsText, omittedText, operationDocs } from './operation-docs.js';
-import type { WsdlModel } from '../../contract/model/index.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { SchemaPlan } from '../../contract/plan/schema.js';
 import type { PlannedBinding, PlannedOperation, ServicePlan } from '../../contract/plan/service.js';
 
 export function clientStatements(
-  model: WsdlModel,
   schema: SchemaPlan,
   service: ServicePlan,
   runtimeImport: string,
 ): StatementStructures[] {
   const types = new OperationTypes(schema);
   const methods = service.operations.flatMap((op) =>
-    clientMethods(op, service, types, faultsText(model, schema, op, 'client')),
+    clientMethods(op, service, types, faultsText(schema, op, 'client')),
   );
   return [...clientImports(service, types, runtimeImport), clientOptionsAlias(service), clientClass(service, methods)];
 }

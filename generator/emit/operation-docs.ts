@@ -1,10 +1,8 @@
 /** JSDoc of a service method: WSDL documentation, then how each binding carries it. */
 import type { OptionalKind, JSDocStructure } from 'ts-morph';
 import { cleanDocumentation, jsDoc } from './docs.js';
-import { faultDetailElement } from '../../contract/plan/faults.js';
 import type { SchemaPlan } from '../../contract/plan/schema.js';
 import { operationKey, type PlannedOperation, type ServicePlan } from '../../contract/plan/service.js';
-import type { WsdlModel } from '../../contract/model/index.js';
 import { TypeText } from './type-text.js';
 
 export function operationDocs(op: PlannedOperation, ...extra: (string | undefined)[]): OptionalKind<JSDocStructure>[] {
@@ -28,8 +26,8 @@ export function operationDocs(op: PlannedOperation, ...extra: (string | undefine
 function oneWayText(op: PlannedOperation): string | undefined {
   const oneWay = op.bound.some(({ operation }) => operation.portTypeOperation.output === undefined);
   return oneWay
-    ? 'One-way (no output message): the service answers 202 with no body once it has the message.\n' +
-        'That says it arrived, not that it was processed: a refusal is not sent back.'
+    ? 'One-way (no output message): over SOAP the service answers 202 (or 200) with no body.\n' +
+        'That says the message arrived, not that it was processed: a refusal is not sent back.'
     : undefined;
 }
 
@@ -44,32 +42,22 @@ export function omittedText(op: PlannedOperation, service: ServicePlan): string 
 }
 
 /**
- * The operation's wsdl:faults (those of its SOAP bindings): how a client reads a declared one and
- * how a handler sends it, and why any other is not typed (its detail stays raw XML).
+ * The operation's wsdl:faults: how a client reads a typed one and how a handler sends it, and
+ * why any other is not typed (its detail stays raw XML); see contract/plan/faults.ts.
  */
-export function faultsText(
-  model: WsdlModel,
-  schema: SchemaPlan,
-  op: PlannedOperation,
-  side: 'client' | 'server',
-): string | undefined {
-  const soap = op.bound.find(({ binding }) => binding.protocol === 'soap11' || binding.protocol === 'soap12');
-  const faults = soap?.operation.portTypeOperation.faults ?? [];
-  if (faults.length === 0) return undefined;
+export function faultsText(schema: SchemaPlan, op: PlannedOperation, side: 'client' | 'server'): string | undefined {
+  if (op.faults.length === 0) return undefined;
   // Type names for the text only: a TypeText of its own, so nothing is imported for them.
   const names = new TypeText(schema);
   const typed: string[] = [];
   const untyped: string[] = [];
-  for (const { name, message } of faults) {
-    const element = faultDetailElement(model, message);
-    const planned = typeof element === 'string' ? schema.elements.get(element) : undefined;
-    if (planned === undefined) {
-      untyped.push(
-        `- \`${name}\`: ${typeof element === 'string' ? `its element ${element} is left out` : element.untyped}`,
-      );
+  for (const fault of op.faults) {
+    if ('untyped' in fault) {
+      untyped.push(`- \`${fault.name}\`: ${fault.untyped}`);
       continue;
     }
-    const type = names.value(planned.value);
+    const { name } = fault;
+    const type = names.value(schema.elements.get(fault.element)!.value);
     typed.push(
       side === 'client'
         ? `- \`${name}\`: \`SoapFaultError.fault\` is \`{ name: '${name}', value: ${type} }\` (\`ReceivedFault<'${name}', ${type}>\`)`

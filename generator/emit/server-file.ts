@@ -7,21 +7,19 @@ import { StructureKind } from './kinds.js';
 import { propertyKey } from '../../contract/naming.js';
 import { jsDoc } from './docs.js';
 import { faultsText, omittedText, operationDocs } from './operation-docs.js';
-import type { WsdlModel } from '../../contract/model/index.js';
 import { methodTypeImports, OperationTypes } from './operation-types.js';
 import { runtime, runtimeImportDeclaration } from './runtime-imports.js';
 import type { SchemaPlan } from '../../contract/plan/schema.js';
 import type { PlannedOperation, ServicePlan } from '../../contract/plan/service.js';
 
 export function serverStatements(
-  model: WsdlModel,
   schema: SchemaPlan,
   service: ServicePlan,
   runtimeImport: string,
 ): StatementStructures[] {
   const types = new OperationTypes(schema);
   const signatures = service.operations.map((op) =>
-    handlerSignature(op, service, types, faultsText(model, schema, op, 'server')),
+    handlerSignature(op, service, types, faultsText(schema, op, 'server')),
   );
   return [
     ...serverImports(service, types, runtimeImport),
@@ -58,7 +56,7 @@ function handlersInterface(
     name: service.names.handlers,
     docs: jsDoc(
       `Handlers of service \`${service.service.name.local}\`: one method per operation, the same on every binding. ` +
-        'Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault.',
+        'Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged).',
     ),
     methods: signatures,
   };

@@ -1,7 +1,8 @@
 /**
  * Which fault a failure becomes, and what the log says about it. A request the server cannot
- * read is the client's mistake (a Client fault saying where); anything else is a generic Server
- * fault on the wire and one line in the log, which never quotes request values.
+ * read is the client's mistake (a Client fault saying where); a handler's ServiceError or
+ * DeclaredFault is the fault it names; anything else is a generic Server fault on the wire and
+ * one line in the log, which never quotes request values.
  */
 import type { OperationDescriptor, Protocol, ServiceDescriptor } from '../descriptor.js';
 import { encodeElement } from '../codec/index.js';
@@ -66,7 +67,7 @@ export function declaredFault(
   binding: Protocol,
   err: DeclaredFault,
 ): FaultSpec {
-  if (binding !== 'soap11' && binding !== 'soap12') return { kind: err.code, message: err.message };
+  if (binding !== 'soap11' && binding !== 'soap12') return { kind: err.faultCode, message: err.message };
   const declared = op.faults?.find((f) => f.name === err.faultName);
   const element = declared === undefined ? undefined : d.elements[declared.element];
   if (element === undefined) {
@@ -79,7 +80,7 @@ export function declaredFault(
   try {
     const path = `fault ${err.faultName}`;
     const detailElement = encodeElement(d, element.name, element.value, err.detail, element.nillable, '', path, true);
-    return { kind: err.code, message: err.message, detailElement };
+    return { kind: err.faultCode, message: err.message, detailElement };
   } catch (encoding) {
     logger.error(`${op.name} (${binding}): DeclaredFault ${err.faultName} cannot be sent: ${describeError(encoding)}`);
     return GENERIC_SERVER_FAULT;

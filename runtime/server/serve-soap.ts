@@ -90,16 +90,16 @@ function writeOutcome(setup: ServerSetup, decoded: Decoded, outcome: Invoked, re
 
 /**
  * A one-way operation is answered 202 once its handler has settled, and a handler's refusal
- * cannot reach the client (WS-I BP R2714, R2727: the 202 says the message arrived, not that it
- * was processed): it is logged, by its code only, as unexpected failures already are. A request
- * that cannot be read or routed still gets its fault, as JAX-WS answers an unreadable one.
+ * cannot reach the client (WS-I BP R2714 forbids the envelope; R2727: a 2xx says the message
+ * arrived, not that it was processed): it is logged by its class and code or fault name, as
+ * unexpected failures already are. A request that cannot be read or routed still gets its
+ * fault, as JAX-WS answers an unreadable one (a deliberate deviation from R2714: the sender
+ * learns that nothing was delivered).
  */
 function answerOneWay(setup: ServerSetup, decoded: Decoded, outcome: Invoked, res: ServerResponse): void {
-  if ('fault' in outcome && outcome.fault.kind === 'client') {
-    const code = outcome.fault.detail?.entries.code;
+  if ('fault' in outcome && outcome.refusal !== undefined) {
     setup.logger.error(
-      `${decoded.op.name} (${decoded.version.protocol}): the handler refused a one-way call` +
-        `${code === undefined ? '' : ` (${code})`}; answered 202 all the same, a one-way operation has no fault to send`,
+      `${decoded.op.name} (${decoded.version.protocol}): the handler refused a one-way call (${outcome.refusal}); answered 202 all the same, a one-way operation has no fault to send`,
     );
   }
   writeAccepted(res);

@@ -77,7 +77,7 @@ export function readSoapResponse(
   const answersNothing = op.output.kind === 'empty' && op.outputHeaders.length === 0;
   // An operation that answers nothing (a one-way operation, no wsdl:output) gets 200 or 202 with
   // no body from a JAX-WS @Oneway or WCF IsOneWay service: WS-I BP R2714 forbids it an envelope,
-  // and R2750 has the client accept either status.
+  // and R1112 has a success without one come as 200 or 202.
   if (answersNothing && (status === 200 || status === 202) && body.length === 0)
     return { output: undefined, soapHeaders: {} };
   const root = responseRoot(status, contentType, body);

@@ -313,9 +313,10 @@ export function readXml(input: string | Uint8Array, options?: XmlReadOptions): X
   state.reset(text, limits, checkEncoding);
   try {
     parser.write(text).close();
-    if (checkEncoding && (state.declaredEncoding === 'us-ascii' || state.declaredEncoding === 'ascii')) {
-      checkAscii(input);
-    }
+    // US-ASCII named by the charset or (when no charset settles it) by the declaration: a byte
+    // above 0x7F is not in the encoding, which XML 1.0 §4.3.3 makes a fatal error.
+    const declaredAscii = state.declaredEncoding === 'us-ascii' || state.declaredEncoding === 'ascii';
+    if (isBytes && (options?.charset === 'us-ascii' || (checkEncoding && declaredAscii))) checkAscii(input);
     const root = state.root;
     if (root === undefined) throw new XmlReadError('XML_MALFORMED', 'The document has no root element', 1, 1);
     return state.declaredEncoding === undefined

@@ -1,9 +1,11 @@
 /**
  * The runner on a one-way operation (test/fixtures/runtime/one-way.wsdl: `Log` has no output,
  * `Echo` has one): an smskit server, which answers `Log` 202 with no body, passes every case; a
- * server answering 200 with no body (allowed by WS-I BP R2750) passes too; an empty envelope
- * with 200 fails only `soap.one-way-no-envelope` (SHOULD, R2714); a 500 without a fault fails
- * `soap.one-way-status` (MUST).
+ * server answering 200 with no body (WS-I BP R1112) passes too, and so does one that answers
+ * every POST 202, negative cases included (R2714 forbids a one-way response a fault); an empty
+ * envelope with 200 or a 204 fails only `soap.one-way-no-envelope` (SHOULD), as does a fault
+ * refusing a valid call (which fails the plain case at MUST too, as for any operation); a 500
+ * without a fault fails `soap.one-way-status` (MUST).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +80,45 @@ describe('a one-way operation', () => {
       expect(failingChecks(await run(broken.url))).toEqual(['soap.one-way-no-envelope@should']);
     } finally {
       await broken.close();
+    }
+  });
+
+  it('a server answering every POST to it 202 with no body, as R2714 has it (WCF IsOneWay), passes', async () => {
+    const broken = await startBrokenServer(
+      server.url,
+      onLog((req, res) => (req.method === 'POST' ? { status: 202, headers: {}, body: '' } : res)),
+    );
+    try {
+      expect(failingChecks(await run(broken.url))).toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('204 passes the MUST check and fails the SHOULD one; a fault refusing a valid call fails the SHOULD one too', async () => {
+    const noContent = await startBrokenServer(
+      server.url,
+      onLog((_, res) => (res.status === 202 ? { status: 204, headers: {}, body: '' } : res)),
+    );
+    const fault = `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>no</faultstring><detail/></soap:Fault></soap:Body></soap:Envelope>`;
+    const refusing = await startBrokenServer(
+      server.url,
+      onLog((req, res) =>
+        res.status === 202 && String(req.headers['content-type']).startsWith('text/xml')
+          ? { status: 500, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: fault }
+          : res,
+      ),
+    );
+    try {
+      expect(failingChecks(await run(noContent.url))).toEqual(['soap.one-way-no-envelope@should']);
+      // The plain case allows no refusal: a fault there is a failed call (MUST), as for any operation.
+      expect(failingChecks(await run(refusing.url))).toEqual([
+        'soap.one-way-no-envelope@should',
+        'soap.one-way-status@must',
+      ]);
+    } finally {
+      await noContent.close();
+      await refusing.close();
     }
   });
 

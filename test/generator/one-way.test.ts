@@ -1,7 +1,7 @@
 /**
  * A one-way operation (no wsdl:output) in generated code: the descriptor marks it `oneWay`, the
  * client's method resolves to void, and the JSDoc of both sides says what its 202 means; an
- * operation with an output has neither.
+ * operation with an output has neither. A wsdl:fault it declares anyway is left untyped.
  */
 import { beforeAll, expect, it } from 'vitest';
 import { generate, parseWsdl } from '../../generator/index.js';
@@ -21,7 +21,10 @@ it('marks a one-way operation in the descriptor and says what its answer means',
   for (const side of [client, file('server.ts')]) {
     const logDoc = side.slice(side.indexOf('Operation `Log`'), side.indexOf('Operation `Echo`'));
     const echoDoc = side.slice(side.indexOf('Operation `Echo`'));
-    expect(logDoc).toContain('One-way (no output message): the service answers 202 with no body');
+    expect(logDoc).toContain('One-way (no output message): over SOAP the service answers 202 (or 200) with no body.');
     expect(echoDoc).not.toContain('One-way');
+    // Its wsdl:fault (which WSDL 1.1 §2.4.1 gives a one-way operation none of) is not typed.
+    expect(logDoc).toContain('- `LogRefused`: a one-way operation answers no fault (WSDL 1.1 §2.4.1)');
   }
+  expect(file('descriptor.ts')).not.toContain('faults:');
 });

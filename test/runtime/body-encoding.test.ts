@@ -66,6 +66,13 @@ describe('readXml with the transport charset', () => {
       expect(readXml(latin1Declared, { charset }).declaredEncoding).toBe('iso-8859-1');
   });
 
+  it('charset=us-ascii refuses a byte above 0x7F, whatever the declaration says (XML 1.0 §4.3.3)', () => {
+    const bytes = new TextEncoder().encode('<?xml version="1.0" encoding="utf-8"?><a>café</a>');
+    expect(readXml(bytes, { charset: 'utf-8' }).root.children).toHaveLength(1);
+    expect(() => readXml(bytes, { charset: 'us-ascii' })).toThrow(XmlReadError);
+    expect(() => readXml(bytes, { charset: 'us-ascii' })).toThrow(/US-ASCII/);
+  });
+
   it('no charset, or one naming another encoding, leaves the declaration checked', () => {
     for (const options of [{}, { charset: 'utf-16' }, { charset: 'iso-8859-1' }])
       expect(() => readXml(latin1Declared, options)).toThrow(/names encoding "iso-8859-1"/);

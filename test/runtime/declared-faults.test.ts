@@ -78,7 +78,7 @@ describe('declared faults', () => {
   );
 
   it('are written as the element, qualified as its schema says; code server when asked', async () => {
-    thrown = new DeclaredFault('OrderRefused', { reason: 'r' }, { code: 'server' });
+    thrown = new DeclaredFault('OrderRefused', { reason: 'r' }, { faultCode: 'server' });
     const response = await rawCall();
     const text = await response.text();
     expect(response.status).toBe(500);

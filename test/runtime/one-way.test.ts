@@ -1,7 +1,7 @@
 /**
  * A one-way operation (no wsdl:output) as JAX-WS `@Oneway` and WCF `IsOneWay` services answer it:
- * 202 or 200 with no body (WS-I BP R2714 forbids them an envelope; R2750 has the client accept
- * either). The generated client's call resolves; an operation that declares an output still
+ * 202 or 200 with no body (WS-I BP R2714 forbids them an envelope; R1112 names both statuses
+ * for a success without one). The generated client's call resolves; an operation that declares an output still
  * fails on an empty answer, and a one-way call still reports a fault or another status. An smskit
  * server answers such an operation so itself.
  */
@@ -11,7 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDescriptor } from '../../contract/descriptor/index.js';
 import { contractFromText } from '../../contract/read/index.js';
-import { createRequestListener, listen, ServiceClient, ServiceError, TransportError } from '../../runtime/index.js';
+import {
+  createRequestListener,
+  DeclaredFault,
+  listen,
+  ServiceClient,
+  ServiceError,
+  TransportError,
+} from '../../runtime/index.js';
 
 const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope';
@@ -133,12 +140,18 @@ describe('a one-way operation', () => {
       const refused = await post(valid);
       expect([refused.status, await refused.text()]).toEqual([202, '']);
       expect(lines).toEqual([
-        'Log (soap11): the handler refused a one-way call (NOT_NOW); answered 202 all the same, a one-way operation has no fault to send',
+        'Log (soap11): the handler refused a one-way call (ServiceError NOT_NOW); answered 202 all the same, a one-way operation has no fault to send',
       ]);
       failWith = new Error('boom');
       const failed = await post(valid);
       expect([failed.status, await failed.text()]).toEqual([202, '']);
       expect(lines[1]).toMatch(/^Log \(soap11\): the handler failed: Error/);
+      failWith = new DeclaredFault('LogRefused', { why: 'x@example.com' }, { faultCode: 'server' });
+      const declared = await post(valid);
+      expect([declared.status, await declared.text()]).toEqual([202, '']);
+      expect(lines[2]).toBe(
+        'Log (soap11): the handler refused a one-way call (DeclaredFault LogRefused); answered 202 all the same, a one-way operation has no fault to send',
+      );
       expect(lines.join('\n')).not.toContain('x@example.com');
       const unreadable = await post(`<soap:Envelope xmlns:soap="${SOAP11_ENV}"><soap:Body><Log xmlns="${NS}"><text>`);
       expect(unreadable.status).toBe(500);

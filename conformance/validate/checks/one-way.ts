@@ -1,44 +1,60 @@
 /**
- * A one-way SOAP operation's answer (no wsdl:output). `soap.one-way-status` (MUST): 202 or 200,
- * the statuses WS-I BP R2750 has every client accept, and what JAX-WS and .NET clients take as
- * sent; anything else fails their call. `soap.one-way-no-envelope` (SHOULD): no body at all, as
- * R2714 says (an empty envelope with 200 is what SOAP itself allows, and some stacks answer so).
+ * A one-way SOAP operation's answer (no wsdl:output). `soap.one-way-status` (MUST): a 2xx, what
+ * success is over HTTP (WS-I BP R1124, RFC 9110 §15.3): anything else fails a JAX-WS or .NET
+ * client's call. `soap.one-way-no-envelope` (SHOULD): 202 or 200 (R1112) and no body at all
+ * (R2714), a refusal included: an empty envelope with 200 is what SOAP alone allows and some
+ * stacks answer, and a fault envelope is what R2714 forbids a one-way refusal.
  */
 import type { Case, Mismatch } from '../../types.js';
 import { bodyText } from '../response-view.js';
-import { defineCheck, judgedAsSuccess, mismatch, successShape, truncate } from './support.js';
+import { answerKind, defineCheck, judgedAsSuccess, mismatch, successShape, truncate } from './support.js';
 
 const appliesToOneWay = (testCase: Case): boolean => successShape(testCase)?.kind === 'one-way';
 
 export const oneWayStatusCheck = defineCheck({
   id: 'soap.one-way-status',
   level: 'must',
-  source: 'WS-I BP 1.1 R2750 (a one-way request is answered 200 or 202)',
-  title: 'A one-way operation is answered 202 or 200',
+  source: 'WS-I BP 1.1 R1124; RFC 9110 §15.3 (success is a 2xx)',
+  title: 'A one-way operation is answered with a 2xx status',
   applies: appliesToOneWay,
   run(exchange, testCase): Mismatch[] {
     if (!judgedAsSuccess(exchange, testCase)) return [];
     const { status } = exchange.response;
-    return status === 202 || status === 200
+    return status >= 200 && status < 300
       ? []
-      : [mismatch('202 or 200', String(status), `a one-way call must be answered 202 or 200, got ${status}`)];
+      : [mismatch('2xx (202)', String(status), `a one-way call must be answered with a 2xx, got ${status}`)];
   },
 });
 
 export const oneWayNoEnvelopeCheck = defineCheck({
   id: 'soap.one-way-no-envelope',
   level: 'should',
-  source: 'WS-I BP 1.1 R2714 (a one-way response carries no SOAP envelope)',
-  title: 'A one-way operation is answered with no body',
+  source: 'WS-I BP 1.1 R2714 (no envelope in a one-way response), R1112 (200 or 202 without one)',
+  title: 'A one-way operation is answered 202 or 200 with no body',
   applies: appliesToOneWay,
   run(exchange, testCase): Mismatch[] {
-    if (!judgedAsSuccess(exchange, testCase) || exchange.response.body.length === 0) return [];
-    return [
-      mismatch(
-        'no body',
-        truncate(bodyText(exchange), 120),
-        'a one-way call is answered without a body: the 202 says the message arrived, and there is nothing to answer',
-      ),
-    ];
+    const answer = answerKind(exchange, testCase);
+    const { status, body } = exchange.response;
+    if (answer === 'refusal')
+      return [
+        mismatch(
+          'no body',
+          truncate(bodyText(exchange), 120),
+          'a one-way call was refused with a fault envelope; a one-way response carries none, a refusal included',
+        ),
+      ];
+    if (answer !== 'success' || status < 200 || status >= 300) return [];
+    const found: Mismatch[] = [];
+    if (status !== 200 && status !== 202)
+      found.push(mismatch('202 or 200', String(status), `a one-way call is answered 202 or 200, got ${status}`));
+    if (body.length > 0)
+      found.push(
+        mismatch(
+          'no body',
+          truncate(bodyText(exchange), 120),
+          'a one-way call is answered without a body: the 202 says the message arrived, and there is nothing to answer',
+        ),
+      );
+    return found;
   },
 });

@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { RichServiceDescriptor } from './descriptor.js';
 import type { SumValues, SumValuesResponse, EchoStrings, EchoStringsResponse, EchoLongs, EchoLongsResponse, EchoLines, EchoLinesResponse, EchoColor, EchoColorResponse, EchoColors, EchoColorsResponse, EchoAccess, EchoAccessResponse, EchoOrder, EchoOrderResponse, EchoShapes, EchoShapesResponse, MakeShape, MakeShapeResponse, TotalArea, TotalAreaResponse, EchoScalars, EchoScalarsResponse, DescribeScalars, DescribeScalarsResponse, DescribeHttpScalars, DescribeHttpScalarsResponse, EchoBytes, EchoBytesResponse, EchoNullableInt, EchoNullableIntResponse, NextDate, NextDateResponse, WhoAmI, WhoAmIResponse, Add, AddResponse, AddDoubles, AddDoublesResponse, Ping, PingResponse, RecordElement, RecordResponse, EmptyList, EmptyListResponse, NullList, NullListResponse, NoOrder, NoOrderResponse, NullString, NullStringResponse, WhoAmIRequestHeaders, WhoAmIResponseHeaders } from './types.js';
 
-/** Handlers of service `RichService`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `RichService`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface RichServiceHandlers {
   /**
    * Operation `SumValues`. Bindings:

@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { GeocoderService_V04_01Descriptor } from './descriptor.js';
 import type { GeocodeAddressParsed, GeocodeAddressParsedResponse, GeocodeAddressParsedAdvanced, GeocodeAddressParsedAdvancedResponse, GeocodeAddressNonParsed, GeocodeAddressNonParsedResponse, GeocodeAddressNonParsedAdvanced, GeocodeAddressNonParsedAdvancedResponse } from './types.js';
 
-/** Handlers of service `GeocoderService_V04_01`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `GeocoderService_V04_01`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface GeocoderService_V04_01Handlers {
   /**
    * Operation `GeocodeAddressParsed`. Bindings:

@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { Sql_endpointDescriptor } from './descriptor.js';
 import type { DayAsNumber, DayAsNumberResponse } from './types.js';
 
-/** Handlers of service `sql_endpoint`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `sql_endpoint`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface Sql_endpointHandlers {
   /**
    * Operation `DayAsNumber`. Bindings:

@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { ServiceAPIDescriptor } from './descriptor.js';
 import type { SMSSend, SMSSendResponse, SMSSendToPort, SMSSendToPortResponse } from './types.js';
 
-/** Handlers of service `ServiceAPI`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `ServiceAPI`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface ServiceAPIHandlers {
   /**
    * Sends one text message (SMS) to a mobile number and returns the message id assigned by the outbox.

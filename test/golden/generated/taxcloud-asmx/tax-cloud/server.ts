@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { TaxCloudDescriptor } from './descriptor.js';
 import type { VerifyAddress, VerifyAddressResponse, LookupForDate, LookupForDateResponse, Lookup, LookupResponse, Authorized, AuthorizedResponse, AuthorizedWithCapture, AuthorizedWithCaptureResponse, Captured, CapturedResponse, Returned, ReturnedResponse, GetTICGroups, GetTICGroupsResponse, GetTICs, GetTICsResponse, GetTICsByGroup, GetTICsByGroupResponse, AddExemptCertificate, AddExemptCertificateResponse, DeleteExemptCertificate, DeleteExemptCertificateResponse, GetExemptCertificates, GetExemptCertificatesResponse } from './types.js';
 
-/** Handlers of service `TaxCloud`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `TaxCloud`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface TaxCloudHandlers {
   /**
    * Operation `VerifyAddress`. Bindings:

@@ -7,7 +7,7 @@ import { createRequestListener, type OperationHandler, type RequestContext, type
 import { WeatherWebServiceDescriptor } from './descriptor.js';
 import type { GetSupportCity, GetSupportCityResponse, GetSupportProvince, GetSupportProvinceResponse, GetSupportDataSet, GetSupportDataSetResponse, GetWeatherbyCityName, GetWeatherbyCityNameResponse, GetWeatherbyCityNamePro, GetWeatherbyCityNameProResponse } from './types.js';
 
-/** Handlers of service `WeatherWebService`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `WeatherWebService`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface WeatherWebServiceHandlers {
   /**
    * <br /><h3>查询本天气预报Web Services支持的国内外城市或地区信息</h3><p>输入参数：byProvinceName = 指定的洲或国内的省份，若为ALL或空则表示返回全部城市；返回数据：一个一维字符串数组 String()，结构为：城市名称(城市代码)。</p><br />
