@@ -138,6 +138,7 @@ function planAndPrint(model: WsdlModel, options: GenerateOptions, print: FilePri
       line: 1,
     });
   const plan = planModel(model);
+  for (const warning of plan.schema.warnings) options.onWarning?.(warning);
   for (const service of plan.services) for (const warning of service.warnings) options.onWarning?.(warning);
   const descriptors = plan.services.map((service) => describeService(model, plan.schema, service));
   const contractHash = contractHashOf(plan, descriptors);

@@ -17,6 +17,7 @@ import type { Definition, SchemaIndex, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
 import { WSDL_NS } from './namespaces.js';
 import { checkElementRef, resolveTypeRef } from './type-refs.js';
+import { throwIfAbstractElement } from './substitution-groups.js';
 import {
   at,
   attr,
@@ -44,6 +45,7 @@ export function readMessage(schema: SchemaIndex, def: Definition<WsdlDocument>):
     }
     if (element !== undefined) {
       checkElementRef(schema, element, { file, el, attribute: 'element' });
+      throwIfAbstractElement(schema, element, { file, el, attribute: 'element' });
       return { name, element };
     }
     return { name, type: resolveTypeRef(schema, type!, { file, el, attribute: 'type' }) };

@@ -13,6 +13,8 @@ import {
   clark,
   type ComplexType,
   type ElementDecl,
+  type GroupParticle,
+  type ModelWarning,
   type QName,
   type SchemaType,
   type SimpleType,
@@ -22,7 +24,8 @@ import { elementParticles } from '../model/particles.js';
 import { NameScope, candidatesFor, toTypeIdentifier } from '../naming.js';
 import { planComplexMembers, type PlannedMembers } from './members.js';
 import { refuse } from '../errors.js';
-import { isXmlContent } from './xml-content.js';
+import { isXmlContent, orderKeptAsXml } from './xml-content.js';
+import { interleavedGroupWarning } from './repeating-groups.js';
 import { throwIfOmitted } from './omitted.js';
 import { resolveValue, simpleValue, type PlannedValue, type PrimitiveValue, type TypeLookup } from './values.js';
 
@@ -57,7 +60,10 @@ export interface PlannedSimple {
   readonly value: PrimitiveValue;
 }
 
-/** A named complex type whose content is only wildcards / a DataSet schema: `type X = XmlElement`. */
+/**
+ * A named complex type kept as XML, `type X = XmlElement`: its content is only wildcards / a
+ * DataSet schema, mixed, or holds `orderedGroup`, a repeating group whose members' order is data.
+ */
 export interface PlannedXmlAlias {
   readonly kind: 'xml';
   readonly key: string;
@@ -65,6 +71,7 @@ export interface PlannedXmlAlias {
   readonly sourceName: string;
   readonly wireName: QName;
   readonly type: ComplexType;
+  readonly orderedGroup?: GroupParticle;
 }
 
 export type PlannedType = PlannedComplex | PlannedSimple | PlannedXmlAlias;
@@ -83,6 +90,8 @@ export interface SchemaPlan {
   readonly lookup: TypeLookup;
   /** Every type name taken, for the service-level names that must stay clear of them. */
   readonly scope: NameScope;
+  /** Types kept as XML although they declare elements (repeating-groups.ts), one warning each. */
+  readonly warnings: readonly ModelWarning[];
 }
 
 interface Candidate {
@@ -109,7 +118,16 @@ export function planSchema(model: WsdlModel, reserved: Iterable<string>): Schema
   for (const [key, decl] of Object.entries(model.schema.elements)) {
     elements.set(key, { key, decl, value: resolveValue(decl.type, lookup, decl.source) });
   }
-  return { types, byKey, elements, lookup, scope };
+  return { types, byKey, elements, lookup, scope, warnings: interleavedWarnings(candidates) };
+}
+
+function interleavedWarnings(candidates: readonly Candidate[]): ModelWarning[] {
+  return candidates.flatMap((c) => {
+    const group = c.type.kind === 'complex' ? orderKeptAsXml(c.type) : undefined;
+    if (group === undefined) return [];
+    const what = c.origin === 'type' ? `type ${clark(c.wireName)}` : `the type of element ${clark(c.wireName)}`;
+    return [interleavedGroupWarning(what, group)];
+  });
 }
 
 function collectCandidates(model: WsdlModel, anonymous: Map<object, string>): Candidate[] {
@@ -215,7 +233,8 @@ function buildTypes(
     if (c.type.kind === 'simple') {
       out.push({ kind: 'simple', ...common, type: c.type, value: simpleValue(c.type, lookup, c.type.source, 0) });
     } else if (xmlValued.has(c.key)) {
-      out.push({ kind: 'xml', ...common, type: c.type });
+      const orderedGroup = orderKeptAsXml(c.type);
+      out.push({ kind: 'xml', ...common, type: c.type, ...(orderedGroup === undefined ? {} : { orderedGroup }) });
     } else {
       out.push({ kind: 'complex', ...common, origin: c.origin, type: c.type, ...members.get(c.key)! });
     }

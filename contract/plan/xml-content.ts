@@ -2,11 +2,26 @@
  * DataSet-style content: a complex type whose particles are only `xs:any` wildcards and
  * `<element ref="s:schema"/>` (ASMX DataSet results) carries arbitrary XML; the generated
  * code gives the whole element to the caller as an `XmlElement` rather than splitting it
- * into a schema part and a diffgram part. Mixed content is treated the same way.
+ * into a schema part and a diffgram part. Mixed content is treated the same way, and so is
+ * content whose members' order is data (repeating-groups.ts).
  */
-import type { ComplexType, Particle } from '../model/index.js';
+import type { ComplexType, GroupParticle, Particle } from '../model/index.js';
+import { interleavedGroup } from './repeating-groups.js';
 
 export function isXmlContent(type: ComplexType): boolean {
+  return isWildcardOrMixed(type) || orderKeptAsXml(type) !== undefined;
+}
+
+/**
+ * The repeating group of several members for which a type that would otherwise be an object
+ * is kept as XML (one property per member would lose their order), if any.
+ */
+export function orderKeptAsXml(type: ComplexType): GroupParticle | undefined {
+  if (type.arrayItem !== undefined || isWildcardOrMixed(type)) return undefined;
+  return interleavedGroup(type);
+}
+
+function isWildcardOrMixed(type: ComplexType): boolean {
   if (type.arrayItem !== undefined || type.simpleContent !== undefined) return false;
   // Mixed content (text between child elements) has no object form; the XML tree keeps it all.
   if (type.mixed) return true;

@@ -91,7 +91,9 @@ function xmlAlias(type: PlannedXmlAlias, text: TypeText): TypeAliasDeclarationSt
     text.value({ kind: 'xml' }),
     jsDoc(
       cleanDocumentation(type.type.documentation),
-      `Complex type ${wireName(type.wireName)}: wildcard / DataSet content, kept as XML.`,
+      type.orderedGroup === undefined
+        ? `Complex type ${wireName(type.wireName)}: wildcard / DataSet content, kept as XML.`
+        : `Complex type ${wireName(type.wireName)}, kept as XML: its repeating ${type.orderedGroup.kind} (WSDL line ${type.orderedGroup.source.line}) holds several members whose order is data, which one property per member would lose; the XmlElement keeps every child in document order.`,
     ),
   );
 }
