@@ -8,7 +8,7 @@ import { GroupsDescriptor } from './descriptor.js';
 import type { Ping, PingResponse, Tag, Pick } from './types.js';
 import type { XmlElement } from 'smskit/runtime';
 
-/** Handlers of service `Groups`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault); anything else becomes a Server/Receiver fault. */
+/** Handlers of service `Groups`: one method per operation, the same on every binding. Throw the runtime `ServiceError` to refuse a request (Client/Sender fault), or `DeclaredFault` for a fault the operation declares; anything else becomes a Server/Receiver fault. A one-way operation sends no fault (its refusals are logged). */
 export interface GroupsHandlers {
   /**
    * Operation `Ping`. Bindings:
