@@ -306,6 +306,11 @@ export interface Port {
   readonly address?: string;
   /** Namespace of the address element (portaplus uses soap:address on soap12 bindings). */
   readonly addressNamespace?: string;
+  /**
+   * `binding` names no wsdl:binding: the port is left out (the plan warns), and the file is
+   * refused for it only when no port of any service is left.
+   */
+  readonly unresolvedBinding?: UnresolvedReference;
   readonly source: SourceLocation;
 }
 

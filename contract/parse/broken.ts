@@ -8,7 +8,7 @@
 import { GeneratorError } from '../errors.js';
 import { clark, type Message, type ModelWarning, type SchemaSet, type SourceLocation } from '../model/index.js';
 
-/** A definition left out: `key` is `type:{ns}local`, `element:{ns}local` or `message:{ns}local`. */
+/** A definition left out: `key` is `type:`, `element:`, `message:` or `binding:` and its `{ns}local`. */
 export interface BrokenDefinition {
   readonly key: string;
   readonly code: string;
@@ -77,12 +77,17 @@ export function dropDependents(
       if (check(`element:${name}`, element)) delete elements[name];
     kept = kept.filter((m) => !check(`message:${clark(m.name)}`, m.parts));
   }
-  const warnings = [...broken.values()].map((b) => ({
+  const warnings = [...broken.values()].map(omissionWarning);
+  return { schema: { ...schema, types, elements }, messages: kept, warnings };
+}
+
+/** The warning for a definition left out, at the line of its reason. */
+export function omissionWarning(b: BrokenDefinition): ModelWarning {
+  return {
     code: 'DEFINITION_OMITTED',
     message: `${describe(b.key)} is left out: ${b.via === undefined ? '' : `it uses ${describe(b.via)}, which is left out: `}${b.what}`,
     source: b.source,
-  }));
-  return { schema: { ...schema, types, elements }, messages: kept, warnings };
+  };
 }
 
 /** `type:{ns}local` -> `type {ns}local`. */

@@ -15,7 +15,7 @@ import { readMessage, readPortType, unresolvedMessageWarnings } from './messages
 import { WSDL_NS } from './namespaces.js';
 import { resolveSchemaSet, withoutBodyArrays } from './schema-set.js';
 import { withTypedHeaderElements } from './typed-headers.js';
-import { type BrokenDefinition, dropDependents, tolerate } from './broken.js';
+import { type BrokenDefinition, dropDependents, omissionWarning, tolerate } from './broken.js';
 import { duplicatePortWarnings, readService } from './services.js';
 import { wsdlDocumentation } from './xml-access.js';
 
@@ -56,7 +56,11 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     messages: new Map(messages.map((m) => [clark(m.name), m])),
     portTypes: new Map(portTypes.map((p) => [clark(p.name), p])),
   };
-  const bindings = [...wsdlIndex.bindings.values()].map((def) => readBinding(ctx, def));
+  // A binding that cannot be read (its portType not declared, say) is left out with the ports
+  // that use it; the file is refused for it only when no port is left (plan/service.ts).
+  const bindings = [...wsdlIndex.bindings.values()].flatMap(
+    (def) => tolerate(`binding:{${def.doc.targetNamespace}}${def.name}`, broken, () => readBinding(ctx, def)) ?? [],
+  );
   const typed = withTypedHeaderElements(
     withoutBodyArrays(keptSchema, soapBodyMessages(bindings, messages)),
     bindings,
@@ -79,6 +83,7 @@ export function parseWsdl(file: string, options?: ParseOptions): WsdlModel {
     warnings: [
       ...docs.warnings,
       ...omitted,
+      ...[...broken.values()].filter((b) => b.key.startsWith('binding:')).map(omissionWarning),
       ...portTypes.flatMap(unresolvedMessageWarnings),
       ...typed.warnings,
       ...duplicatePortWarnings(services),

@@ -1,6 +1,5 @@
 /** wsdl:service and its ports: the binding each port uses and the address it is published at. */
 import type { XmlElement } from '../../runtime/xml/types.js';
-import { GeneratorError } from '../errors.js';
 import { clark, type ModelWarning, qname, type Port, type Service } from '../model/index.js';
 import type { Definition, WsdlIndex } from './definition-index.js';
 import type { WsdlDocument } from './documents.js';
@@ -33,13 +32,13 @@ export function readService(wsdl: WsdlIndex, def: Definition<WsdlDocument>): Ser
 function readPort(wsdl: WsdlIndex, file: string, el: XmlElement): Port {
   const name = requiredAttr(file, el, 'name');
   const binding = requiredQNameAttr(file, el, 'binding');
-  if (!wsdl.bindings.has(clark(binding))) {
-    throw new GeneratorError(
-      'WSDL_UNRESOLVED_REFERENCE',
-      `<${tagName(el)} binding="${attr(el, 'binding')}">: binding ${showQName(binding)} is not defined`,
-      at(file, el),
-    );
-  }
+  // Kept with the refusal it would be: only this port is left out (plan/service.ts).
+  const unresolvedBinding = wsdl.bindings.has(clark(binding))
+    ? undefined
+    : {
+        what: `<${tagName(el)} binding="${attr(el, 'binding')}">: binding ${showQName(binding)} is not defined`,
+        source: at(file, el),
+      };
   // The address element's namespace is kept: some stacks put soap:address on soap12 ports.
   const address = el.children.find(
     (c) => c.type === 'element' && c.local === 'address' && ADDRESS_NAMESPACES.has(c.ns),
@@ -50,6 +49,7 @@ function readPort(wsdl: WsdlIndex, file: string, el: XmlElement): Port {
     binding,
     ...(location === undefined ? {} : { address: location }),
     ...(address?.type === 'element' ? { addressNamespace: address.ns } : {}),
+    ...(unresolvedBinding === undefined ? {} : { unresolvedBinding }),
     source: at(file, el),
   };
 }

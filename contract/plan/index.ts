@@ -33,6 +33,9 @@ export function planModel(model: WsdlModel): ModelPlan {
  */
 function refuseWhenNothingIsLeft(plan: ModelPlan): void {
   if (plan.services.some((s) => s.operations.length > 0)) return;
+  // A port with no binding to carry leaves its service nothing to plan: its own refusal is the cause.
+  const portRefusal = plan.services.find((s) => s.bindings.length === 0)?.portRefusals[0];
+  if (portRefusal !== undefined) throw portRefusal;
   // A definition the parser left out is the real cause: refuse with its own code and location.
   const cause = plan.services
     .flatMap((s) => s.bindings.flatMap((b) => b.omitted))

@@ -2,9 +2,10 @@
  * The service plan: which binding serves each protocol, which operations the service has,
  * their method names, and what each method takes and returns (one shape on every binding).
  *
- * Binding choice: ports are taken in document order; the first port of each protocol wins and
- * every later port of the same protocol is recorded in `notes` (shown in the generated
- * descriptor's JSDoc), never dropped silently.
+ * Binding choice (port-bindings.ts): ports are taken in document order; the first port of each
+ * protocol wins and every later port of the same protocol is recorded in `notes` (shown in the
+ * generated descriptor's JSDoc), never dropped silently; a port with no binding to carry is left
+ * out with a warning.
  *
  * Method input/output: the SOAP wrapper element's value when the operation has a SOAP binding
  * in the service. An operation bound only to HTTP GET/POST gets synthesised types:
@@ -14,16 +15,7 @@
  * the property names.
  */
 import { planFaults, type PlannedFault } from './faults.js';
-import {
-  clark,
-  type Binding,
-  type BindingOperation,
-  type ModelWarning,
-  type Port,
-  type SoapHeaderUse,
-  type Service,
-  type WsdlModel,
-} from '../model/index.js';
+import type { Binding, BindingOperation, ModelWarning, SoapHeaderUse, Service, WsdlModel } from '../model/index.js';
 import {
   allocateMethodNames,
   candidatesFor,
@@ -34,7 +26,6 @@ import {
   serviceIdentifiers,
   toTypeIdentifier,
 } from '../naming.js';
-import { carriageProblem } from './binding-carriage.js';
 import type { GeneratorError } from '../errors.js';
 import {
   findMessage,
@@ -50,24 +41,9 @@ import {
 } from './message-shapes.js';
 
 export type { MethodShape, SyntheticField } from './message-shapes.js';
-import { refuse } from '../errors.js';
+export type { OmittedOperation, PlannedBinding } from './port-bindings.js';
+import { chooseBindings, type PlannedBinding } from './port-bindings.js';
 import type { SchemaPlan } from './schema.js';
-
-export interface PlannedBinding {
-  readonly binding: Binding;
-  readonly port: Port;
-  /** The binding's operations that it can carry, in binding order. */
-  readonly operations: readonly BindingOperation[];
-  /** The binding's operations it cannot carry, with the reason (see binding-carriage.ts). */
-  readonly omitted: readonly OmittedOperation[];
-}
-
-export interface OmittedOperation {
-  readonly operation: BindingOperation;
-  readonly reason: string;
-  /** The refusal behind the reason, when there is one. */
-  readonly cause?: GeneratorError;
-}
 
 export interface PlannedOperation {
   /** Identity across bindings: operation name + input (Message)name. */
@@ -104,54 +80,12 @@ export interface ServicePlan {
   readonly notes: readonly string[];
   /** Operations left out of a binding, or of the service, and why (file and line of each). */
   readonly warnings: readonly ModelWarning[];
+  /** The refusal each port left out would be: the file is refused with one when nothing is left. */
+  readonly portRefusals: readonly GeneratorError[];
 }
 
 export function operationKey(op: BindingOperation): string {
   return `${op.name}\u0000${op.inputName ?? op.portTypeOperation.inputName ?? ''}`;
-}
-
-/**
- * One binding per protocol: the first port's in document order that carries at least one
- * operation (so an rpc/encoded SOAP 1.1 binding beside a literal one does not hide it), else the
- * first. A binding passed over because it carries nothing is named in a warning with the reason;
- * one passed over because another serves its protocol, in a note.
- */
-function chooseBindings(
-  model: WsdlModel,
-  service: Service,
-  schema: SchemaPlan,
-): { bindings: PlannedBinding[]; notes: string[]; warnings: ModelWarning[] } {
-  const candidates = service.ports.map((port) => {
-    const binding = model.bindings.find((b) => clark(b.name) === clark(port.binding));
-    if (binding === undefined)
-      refuse('MISSING_REFERENCE', `port ${port.name} refers to missing binding ${clark(port.binding)}`, port.source);
-    return sortByCarriage(model, schema, binding, port);
-  });
-  const bindings: PlannedBinding[] = [];
-  const notes: string[] = [];
-  const warnings: ModelWarning[] = [];
-  for (const candidate of candidates) {
-    const { binding, port } = candidate;
-    const sameProtocol = candidates.filter((c) => c.binding.protocol === binding.protocol);
-    const chosen = sameProtocol.find((c) => c.operations.length > 0) ?? sameProtocol[0]!;
-    if (chosen === candidate) {
-      bindings.push(candidate);
-      continue;
-    }
-    if (candidate.operations.length === 0 && candidate.omitted.length > 0) {
-      warnings.push({
-        code: 'BINDING_OMITTED',
-        message: `binding ${binding.name.local} (${binding.protocol}, port ${port.name}) is left out: ${candidate.omitted[0]!.reason}`,
-        source: binding.source,
-      });
-      continue;
-    }
-    notes.push(
-      `port ${port.name} (binding ${binding.name.local}) is not used: ${binding.protocol} is served by port ` +
-        `${chosen.port.name} (binding ${chosen.binding.name.local}), the first in document order`,
-    );
-  }
-  return { bindings, notes, warnings };
 }
 
 export function planService(model: WsdlModel, service: Service, schema: SchemaPlan, folder: string): ServicePlan {
@@ -188,19 +122,8 @@ export function planService(model: WsdlModel, service: Service, schema: SchemaPl
     operations,
     notes: chosen.notes,
     warnings,
+    portRefusals: chosen.portCauses,
   };
-}
-
-/** Splits a binding's operations into those it can carry and those it cannot (with why). */
-function sortByCarriage(model: WsdlModel, schema: SchemaPlan, binding: Binding, port: Port): PlannedBinding {
-  const operations: BindingOperation[] = [];
-  const omitted: OmittedOperation[] = [];
-  for (const operation of binding.operations) {
-    const problem = carriageProblem(model, schema, binding, operation);
-    if (problem === undefined) operations.push(operation);
-    else omitted.push({ operation, ...problem });
-  }
-  return { binding, port, operations, omitted };
 }
 
 function omissionWarnings(bindings: readonly PlannedBinding[], grouped: ReadonlyMap<string, unknown>): ModelWarning[] {

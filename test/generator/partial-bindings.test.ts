@@ -20,6 +20,7 @@ const OCCURS_REVERSED = 'test/fixtures/wsdl-partial/occurs-reversed.wsdl';
 const DUPLICATE_PORTS = 'test/fixtures/wsdl-partial/duplicate-port-names.wsdl';
 const TYPE_TYPO = 'test/fixtures/wsdl-partial/type-typo.wsdl';
 const SUBSTITUTION = 'test/fixtures/wsdl-partial/substitution-groups.wsdl';
+const BROKEN_PORTS = 'test/fixtures/wsdl-partial/broken-ports.wsdl';
 
 beforeAll(() => {
   process.chdir(repoRoot);
@@ -284,6 +285,33 @@ describe('operations a binding cannot carry', () => {
     expect(files.get('mixed/descriptor.ts')).toContain(
       'Left out: operation Echo is left out of binding MixedHttpGet (http-get)',
     );
+  });
+
+  it('leaves out a port whose binding is not declared, or names a portType that is not, and keeps the others', () => {
+    const { files, warnings } = generateWithWarnings(BROKEN_PORTS);
+    expect(parseWsdl(BROKEN_PORTS).warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'DEFINITION_OMITTED',
+        23,
+        'binding {urn:ports}PortsSoap12 is left out: binding {urn:ports}PortsSoap12 type="tns:OldPortsSoap": portType {urn:ports}OldPortsSoap is not defined',
+      ],
+    ]);
+    expect(warnings.map((w) => [w.code, w.source.line, w.message])).toEqual([
+      [
+        'PORT_OMITTED',
+        29,
+        'port PortsSoap12 of service Ports is left out: its binding PortsSoap12 is left out: binding {urn:ports}PortsSoap12 type="tns:OldPortsSoap": portType {urn:ports}OldPortsSoap is not defined',
+      ],
+      [
+        'PORT_OMITTED',
+        30,
+        'port PortsHttpGet of service Ports is left out: <wsdl:port binding="tns:PortsHttpGet">: binding {urn:ports}PortsHttpGet is not defined',
+      ],
+    ]);
+    expect(
+      toDescriptor(parseWsdl(BROKEN_PORTS)).bindings.map((b) => [b.protocol, b.operations.map((o) => o.name)]),
+    ).toEqual([['soap11', ['Ping']]]);
+    expect(files.get('ports/client.ts')).toContain('Ping(input: Ping');
   });
 
   it('refuses the file only when no operation is left, naming the first reason and its line', () => {
