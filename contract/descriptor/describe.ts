@@ -11,7 +11,9 @@ import type {
   ServiceDescriptor,
   ValueDescriptor,
 } from '../../runtime/descriptor.js';
-import { toDescriptor } from './index.js';
+import { describeService } from './index.js';
+import { planModel } from '../plan/index.js';
+import type { ServicePlan } from '../plan/service.js';
 import type { WsdlModel } from '../model/index.js';
 
 export interface MemberDescription {
@@ -29,8 +31,11 @@ export interface OperationDescription {
   readonly output: readonly MemberDescription[];
   readonly inputHeaders: readonly MemberDescription[];
   readonly outputHeaders: readonly MemberDescription[];
-  /** The portType's declared faults: name and the element (or type) of its message's part. */
-  readonly faults: readonly { readonly name: string; readonly detail: string }[];
+  /**
+   * The portType's declared faults: name, the element (or type) of its message's part, and why
+   * its detail is not typed when it is not (plan/faults.ts; HTTP GET/POST carry no detail).
+   */
+  readonly faults: readonly { readonly name: string; readonly detail: string; readonly untyped?: string }[];
   readonly documentation?: string;
 }
 
@@ -57,38 +62,53 @@ export interface ContractDescription {
 }
 
 export function describeContract(model: WsdlModel): ContractDescription {
-  const services = model.services.map((service) => {
-    const d = toDescriptor(model, service.name);
+  const plan = planModel(model);
+  const services = model.services.map((service, i) => {
+    const d = describeService(model, plan.schema, plan.services[i]!);
+    const untypedOf = untypedFaults(plan.services[i]!);
     return {
       name: service.name.local,
       targetNamespace: d.targetNamespace,
       ...(service.documentation !== undefined ? { documentation: service.documentation.trim() } : {}),
       ports: d.bindings.map((b) => ({
         port: service.ports.find((p) => p.binding.local === b.name)?.name ?? b.name,
-        ...describePort(d, b, model),
+        ...describePort(d, b, model, untypedOf),
       })),
     };
   });
   return { file: model.file, services };
 }
 
+/** Per method, why each of its faults that is not typed is not (the plan's reason). */
+function untypedFaults(service: ServicePlan): (method: string, fault: string) => string | undefined {
+  const reasons = new Map(
+    service.operations.flatMap((op) =>
+      op.faults.flatMap((f) => ('untyped' in f ? [[`${op.method}\u0000${f.name}`, f.untyped] as const] : [])),
+    ),
+  );
+  return (method, fault) => reasons.get(`${method}\u0000${fault}`);
+}
+
 function describePort(
   d: ServiceDescriptor,
   binding: BindingDescriptor,
   model: WsdlModel,
+  untypedOf: (method: string, fault: string) => string | undefined,
 ): Omit<PortDescription, 'port'> {
   const modelBinding = model.bindings.find((b) => b.name.local === binding.name);
-  const faultsOf = (name: string) =>
-    (modelBinding?.operations.find((o) => o.name === name)?.portTypeOperation.faults ?? []).map((f) => {
+  const soap = binding.protocol === 'soap11' || binding.protocol === 'soap12';
+  const faultsOf = (op: OperationDescriptor) =>
+    (modelBinding?.operations.find((o) => o.name === op.name)?.portTypeOperation.faults ?? []).map((f) => {
       const part = model.messages.find((m) => m.name.ns === f.message.ns && m.name.local === f.message.local)?.parts[0];
       const detail = part?.element?.local ?? (part?.type?.kind === 'named' ? part.type.name.local : f.message.local);
-      return { name: f.name, detail };
+      const untyped = soap ? untypedOf(op.method, f.name) : 'HTTP GET/POST carry no fault detail';
+      return { name: f.name, detail, ...(untyped === undefined ? {} : { untyped }) };
     });
   return {
     binding: binding.name,
     protocol: binding.protocol,
     ...(binding.address !== undefined ? { address: binding.address } : {}),
-    operations: binding.operations.map((op) => ({ ...describeOperation(d, op), faults: faultsOf(op.name) })),
+    operations: binding.operations.map((op) => ({ ...describeOperation(d, op), faults: faultsOf(op) })),
     omitted: (binding.omitted ?? []).map((o) => ({ name: o.name, reason: o.reason })),
   };
 }
@@ -184,10 +204,7 @@ export function formatDescription(description: ContractDescription): string {
         );
         if (op.inputHeaders.length > 0) lines.push(`      headers in: ${members(op.inputHeaders)}`);
         if (op.outputHeaders.length > 0) lines.push(`      headers out: ${members(op.outputHeaders)}`);
-        if (op.faults.length > 0)
-          lines.push(
-            `      faults: ${op.faults.map((f) => (f.name === f.detail ? f.name : `${f.name} (${f.detail})`)).join(', ')}`,
-          );
+        if (op.faults.length > 0) lines.push(`      faults: ${op.faults.map(faultText).join(', ')}`);
         if (op.documentation !== undefined) lines.push(`      ${op.documentation.replace(/\s+/g, ' ')}`);
       }
       for (const o of port.omitted) lines.push(`    (${o.name} is not available here: ${o.reason})`);
@@ -204,4 +221,10 @@ function signature(op: OperationDescription): string {
 
 function members(list: readonly MemberDescription[]): string {
   return list.map((m) => `${m.name}${m.optional ? '?' : ''}: ${m.type}`).join(', ');
+}
+
+/** `OrderRefused`, `OrderRefused (OrderRefusedFault)`, and why its detail is untyped when it is. */
+function faultText(f: OperationDescription['faults'][number]): string {
+  const named = f.name === f.detail ? f.name : `${f.name} (${f.detail})`;
+  return f.untyped === undefined ? named : `${named} [untyped: ${f.untyped}]`;
 }
