@@ -214,7 +214,7 @@ async function callAndPrint(
     return EXIT_OK;
   } catch (error) {
     if (error instanceof runtime.SoapFaultError) {
-      process.stderr.write(faultLines(error));
+      process.stderr.write(faultLines(error, runtime.valueToJson));
       return EXIT_FAILED;
     }
     if (error instanceof runtime.TransportError) {
@@ -227,17 +227,26 @@ async function callAndPrint(
 
 /**
  * A fault as the user needs it: the code with its sub-code (SOAP 1.2 Subcode, or the dotted
- * suffix of a SOAP 1.1 faultcode such as `Client.Refused`), the text, and the detail's entries.
+ * suffix of a SOAP 1.1 faultcode such as `Client.Refused`), the text, and the detail: a declared
+ * fault's value as JSON (`toJson`: the runtime's valueToJson), else the detail's leaf entries.
  */
-export function faultLines(fault: {
-  code: string;
-  subcode: string | undefined;
-  message: string;
-  detail: Readonly<Record<string, string>>;
-}): string {
+export function faultLines(
+  fault: {
+    code: string;
+    subcode: string | undefined;
+    message: string;
+    detail: Readonly<Record<string, string>>;
+    fault?: { readonly name: string; readonly value: unknown } | undefined;
+  },
+  toJson: (value: unknown) => unknown = (value) => value,
+): string {
   const code = fault.subcode === undefined ? fault.code : `${fault.code} (sub-code ${fault.subcode})`;
   const detail =
-    Object.keys(fault.detail).length === 0 ? '' : `smskit: fault detail: ${JSON.stringify(fault.detail)}\n`;
+    fault.fault !== undefined
+      ? `smskit: declared fault ${fault.fault.name}: ${JSON.stringify(toJson(fault.fault.value))}\n`
+      : Object.keys(fault.detail).length === 0
+        ? ''
+        : `smskit: fault detail: ${JSON.stringify(fault.detail)}\n`;
   return `smskit: fault ${code}: ${fault.message}\n${detail}`;
 }
 

@@ -1,6 +1,7 @@
 /**
  * `smskit call` and `smskit inspect` on an rpc/literal contract as a user runs them: the call
- * goes through the operation wrapper, a fault shows its code, sub-code and detail, and inspect
+ * goes through the operation wrapper, a fault shows its code, sub-code and detail (a declared
+ * fault's value as JSON), and inspect
  * names the port beside its binding and lists the declared faults.
  */
 import { execFile } from 'node:child_process';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toDescriptor } from '../../contract/descriptor/index.js';
 import { parseWsdl } from '../../generator/index.js';
-import { createRequestListener, listen, type Listening, ServiceError } from '../../runtime/index.js';
+import { createRequestListener, DeclaredFault, listen, type Listening, ServiceError } from '../../runtime/index.js';
 import { repoRoot } from '../helpers/cli.js';
 import { faultLines } from '../../bin/commands/call.js';
 
@@ -31,6 +32,8 @@ beforeAll(async () => {
       placeOrder: async (input: { order: { customer: string }; note: string }) => {
         if (input.order.customer === '')
           throw new ServiceError('NoCustomer', 'an order needs a customer', { field: 'customer' });
+        if (input.note === 'declared')
+          throw new DeclaredFault('OrderRefused', { reason: 'out of stock' }, { message: 'refused' });
         return { return: input.note.length };
       },
       listSkus: async () => ({ return: [] }),
@@ -73,6 +76,22 @@ describe('smskit call on rpc/literal', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
       'smskit: fault Client: an order needs a customer\nsmskit: fault detail: {"code":"NoCustomer","field":"customer"}\n',
+    );
+  });
+
+  it("prints a declared fault's value as JSON", async () => {
+    const run = await smskit([
+      'call',
+      WSDL,
+      'placeOrder',
+      '--url',
+      `${server.url}/orders`,
+      '--input',
+      '{"order":{"customer":"ACME"},"note":"declared"}',
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      'smskit: fault Client: refused\nsmskit: declared fault OrderRefused: {"reason":"out of stock"}\n',
     );
   });
 
