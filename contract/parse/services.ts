@@ -32,7 +32,7 @@ export function readService(wsdl: WsdlIndex, def: Definition<WsdlDocument>): Ser
 function readPort(wsdl: WsdlIndex, file: string, el: XmlElement): Port {
   const name = requiredAttr(file, el, 'name');
   const binding = requiredQNameAttr(file, el, 'binding');
-  // Kept with the refusal it would be: only this port is left out (plan/service.ts).
+  // Kept with the refusal it would be: only this port is left out (plan/port-bindings.ts).
   const unresolvedBinding = wsdl.bindings.has(clark(binding))
     ? undefined
     : {
