@@ -63,16 +63,12 @@ describe('smskit call on rpc/literal', () => {
     }
   });
 
+  /** `smskit call` of placeOrder over SOAP 1.1 with this input (JSON). */
+  const placeOrder = (input: string) =>
+    smskit(['call', WSDL, 'placeOrder', '--url', `${server.url}/orders`, '--input', input]);
+
   it('prints the fault code and the detail', async () => {
-    const run = await smskit([
-      'call',
-      WSDL,
-      'placeOrder',
-      '--url',
-      `${server.url}/orders`,
-      '--input',
-      '{"order":{"customer":""},"note":""}',
-    ]);
+    const run = await placeOrder('{"order":{"customer":""},"note":""}');
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
       'smskit: fault Client: an order needs a customer\nsmskit: fault detail: {"code":"NoCustomer","field":"customer"}\n',
@@ -80,15 +76,7 @@ describe('smskit call on rpc/literal', () => {
   });
 
   it("prints a declared fault's value as JSON", async () => {
-    const run = await smskit([
-      'call',
-      WSDL,
-      'placeOrder',
-      '--url',
-      `${server.url}/orders`,
-      '--input',
-      '{"order":{"customer":"ACME"},"note":"declared"}',
-    ]);
+    const run = await placeOrder('{"order":{"customer":"ACME"},"note":"declared"}');
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
       'smskit: fault Client: refused\nsmskit: declared fault OrderRefused: {"reason":"out of stock"}\n',
