@@ -3,8 +3,8 @@
  * space, `%XX` a byte (the bytes of a run decoded as UTF-8 together), and `%uXXXX` one UTF-16 code
  * unit, which is how .NET's own HttpGetClientProtocol / HttpPostClientProtocol proxies send
  * non-ASCII text when no RequestEncoding is set (`Grüße` → `Gr%u00FC%u00DFe`). A `%u` that is not
- * followed by four hex digits, or that leaves half a surrogate pair, is refused: storing it
- * literally would be silent corruption. Without `%u` the text is read exactly as the WHATWG parser
+ * followed by four hex digits, or that leaves half a surrogate pair, is refused when the operation
+ * reads that parameter: storing it literally would be silent corruption. Without `%u` the text is read exactly as the WHATWG parser
  * (URLSearchParams) reads it: by parseStandard below, or by URLSearchParams itself when an escape
  * is one decodeURIComponent refuses.
  */
@@ -16,7 +16,8 @@ export interface MalformedEscape {
 
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const HEX2 = /^[0-9a-fA-F]{2}$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Half of a surrogate pair, standing alone: not a character. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextDecoder('utf-8');
 
 /** One name or value: decoded text, or why it cannot be. */
@@ -50,20 +51,41 @@ function decodeComponent(text: string): string | { why: string } {
   return out;
 }
 
+/** Whether a given parameter name is `wanted`, case aside (the exact spelling costs one compare). */
+function sameName(given: string, wanted: string): boolean {
+  return given === wanted || (given.length === wanted.length && given.toLowerCase() === wanted.toLowerCase());
+}
+
 /** `FormFields.single` for a name given more than once. */
 export const MORE_THAN_ONCE: unique symbol = Symbol('more than once');
 
 /**
  * The name/value pairs of a query string or form body, in order. A handful of fields is looked
- * up by name with a scan: no hashing of every name a request brings.
+ * up by name with a scan: no hashing of every name a request brings. Names match without regard
+ * to case, as ASP.NET's collection (OrdinalIgnoreCase) reads them for ASMX: a client that sent
+ * `SmsTo=` to ASMX must not be refused after the move.
  */
 export class FormFields implements Iterable<[string, string]> {
-  /** name, value, name, value, ... */
-  constructor(private readonly flat: readonly string[]) {}
+  /**
+   * `flat`: name, value, name, value, ... `unreadable`: name, why, ... for values whose `%u`
+   * escape cannot be read, left out of `flat`: refused only when the operation reads that name
+   * (ASP.NET keeps such an escape as text, so a parameter nobody reads never refuses a call).
+   */
+  constructor(
+    private readonly flat: readonly string[],
+    private readonly unreadable: readonly string[] = [],
+  ) {}
+
+  /** Why the value given for `name` cannot be read, when it cannot. */
+  malformedValue(name: string): MalformedEscape | undefined {
+    for (let i = 0; i < this.unreadable.length; i += 2)
+      if (sameName(this.unreadable[i]!, name)) return { malformed: { name, why: this.unreadable[i + 1]! } };
+    return undefined;
+  }
 
   /** The first value given for `name`, or null when there is none. */
   get(name: string): string | null {
-    for (let i = 0; i < this.flat.length; i += 2) if (this.flat[i] === name) return this.flat[i + 1]!;
+    for (let i = 0; i < this.flat.length; i += 2) if (sameName(this.flat[i]!, name)) return this.flat[i + 1]!;
     return null;
   }
 
@@ -71,7 +93,7 @@ export class FormFields implements Iterable<[string, string]> {
   single(name: string): string | null | typeof MORE_THAN_ONCE {
     let found: string | null = null;
     for (let i = 0; i < this.flat.length; i += 2) {
-      if (this.flat[i] !== name) continue;
+      if (!sameName(this.flat[i]!, name)) continue;
       if (found !== null) return MORE_THAN_ONCE;
       found = this.flat[i + 1]!;
     }
@@ -80,7 +102,7 @@ export class FormFields implements Iterable<[string, string]> {
 
   getAll(name: string): string[] {
     const values: string[] = [];
-    for (let i = 0; i < this.flat.length; i += 2) if (this.flat[i] === name) values.push(this.flat[i + 1]!);
+    for (let i = 0; i < this.flat.length; i += 2) if (sameName(this.flat[i]!, name)) values.push(this.flat[i + 1]!);
     return values;
   }
 
@@ -89,7 +111,7 @@ export class FormFields implements Iterable<[string, string]> {
   }
 }
 
-export function parseFormText(text: string): FormFields | MalformedEscape {
+export function parseFormText(text: string): FormFields {
   if (text.includes('%u')) return parseWithUnicodeEscapes(text);
   return parseStandard(text) ?? new FormFields([...new URLSearchParams(text)].flat());
 }
@@ -186,17 +208,22 @@ function hexDigit(c: number): number {
   return -1;
 }
 
-function parseWithUnicodeEscapes(text: string): FormFields | MalformedEscape {
+/**
+ * A pair whose name cannot be read names no parameter an operation has: it is skipped, as its
+ * literal text would match none. One whose value cannot be read is kept aside (FormFields).
+ */
+function parseWithUnicodeEscapes(text: string): FormFields {
   const flat: string[] = [];
+  const unreadable: string[] = [];
   for (const segment of text.split('&')) {
     if (segment === '') continue;
     const eq = segment.indexOf('=');
     const rawName = eq < 0 ? segment : segment.slice(0, eq);
     const name = decodeComponent(rawName);
-    if (typeof name !== 'string') return { malformed: { name: '', why: name.why } };
+    if (typeof name !== 'string') continue;
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1));
-    if (typeof value !== 'string') return { malformed: { name, why: value.why } };
-    flat.push(name, value);
+    if (typeof value !== 'string') unreadable.push(name, value.why);
+    else flat.push(name, value);
   }
-  return new FormFields(flat);
+  return new FormFields(flat, unreadable);
 }

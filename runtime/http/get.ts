@@ -1,7 +1,7 @@
 /** HTTP GET binding: `GET {address}{location}?a=1&b=2`; the response is the result element document. */
 import type { HttpOperation } from './binding.js';
 import { parseFormText } from './form.js';
-import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './params.js';
+import { encodeParams, decodeParams, type ParamDecodeError } from './params.js';
 import type { BindingWire, WireRequest } from '../wire.js';
 
 export const HTTP_GET_RESPONSE_TYPE = 'text/xml; charset=utf-8';
@@ -39,6 +39,5 @@ export function decodeGetRequest(
   passAbsentOptional = false,
 ): { input: Record<string, unknown> } | ParamDecodeError {
   const params = parseFormText(query);
-  if ('malformed' in params) return malformedEscapeError(params.malformed);
   return decodeParams(hop, params, passAbsentOptional);
 }

@@ -18,7 +18,7 @@ import { CodecError } from '../errors.js';
 import { checkEnumeration, primitiveCodec, resolveValue, type PrimitiveCodec } from '../codec/index.js';
 import { decodeLexical, type PrimitiveValue } from '../codec/shared.js';
 import { isPrimitiveName, PRIMITIVES, type HttpParamForm, type PrimitiveName } from '../primitives.js';
-import { type FormFields, MORE_THAN_ONCE } from './form.js';
+import { type FormFields, LONE_SURROGATE, MORE_THAN_ONCE } from './form.js';
 
 /** How one value is written as parameter text, where ASMX's HTTP readers differ from XML. */
 type HttpForm = HttpParamForm | 'flags';
@@ -172,6 +172,9 @@ function encodeParam(p: CompiledParam, value: unknown, path: string): string {
   checkEnumeration(p.enumeration, lexical, path);
   if (p.form === 'char') return String.fromCharCode(Number(lexical));
   if (p.form === 'flags') return lexical.trim().split(/\s+/).join(',');
+  // URLSearchParams would write half a surrogate pair as U+FFFD: refused, as SOAP refuses it.
+  if (LONE_SURROGATE.test(lexical))
+    throw new CodecError('CODEC_ILLEGAL_CHAR', path, 'half of a surrogate pair is not a character');
   return lexical;
 }
 
@@ -187,10 +190,8 @@ function encodeParam(p: CompiledParam, value: unknown, path: string): string {
 export type ParamDecodeError = { readonly error: string; readonly code: 'MissingParameter' | 'InvalidParameter' };
 
 /** A %u escape that cannot be decoded: refused like any invalid value, saying why. */
-export function malformedEscapeError(malformed: { readonly name: string; readonly why: string }): ParamDecodeError {
-  return malformed.name === ''
-    ? { error: `Invalid parameter name: ${malformed.why}.`, code: 'InvalidParameter' }
-    : { error: `Invalid value for parameter: ${malformed.name}. ${malformed.why}.`, code: 'InvalidParameter' };
+function malformedEscapeError(malformed: { readonly name: string; readonly why: string }): ParamDecodeError {
+  return { error: `Invalid value for parameter: ${malformed.name}. ${malformed.why}.`, code: 'InvalidParameter' };
 }
 
 export function decodeParams(
@@ -200,6 +201,8 @@ export function decodeParams(
 ): { input: Record<string, unknown> } | ParamDecodeError {
   const input: Record<string, unknown> = {};
   for (const p of hop.params) {
+    const malformed = search.malformedValue(p.name);
+    if (malformed !== undefined) return malformedEscapeError(malformed.malformed);
     const texts = p.repeated || p.form === 'bytes' ? search.getAll(p.name) : undefined;
     const text = texts === undefined ? search.single(p.name) : texts.length === 0 ? null : '';
     // As the SOAP bindings refuse an element that occurs more than once: one of the values would be lost.

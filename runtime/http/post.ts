@@ -2,7 +2,7 @@
 import { Buffer } from 'node:buffer';
 import type { HttpOperation } from './binding.js';
 import { parseFormText } from './form.js';
-import { encodeParams, decodeParams, malformedEscapeError, type ParamDecodeError } from './params.js';
+import { encodeParams, decodeParams, type ParamDecodeError } from './params.js';
 import type { BindingWire, WireRequest } from '../wire.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -40,6 +40,5 @@ export function decodePostRequest(
   // The server's bodies are Buffers already: a view over one would be an object per request.
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const params = parseFormText(bytes.toString('utf8'));
-  if ('malformed' in params) return malformedEscapeError(params.malformed);
   return decodeParams(hop, params, passAbsentOptional);
 }

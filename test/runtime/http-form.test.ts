@@ -2,13 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseFormText } from '../../runtime/http/form.js';
 import { compileHttpBinding, isUnusable } from '../../runtime/http/binding.js';
+import { buildGetRequest } from '../../runtime/http/get.js';
 import { decodePostRequest } from '../../runtime/http/post.js';
 import { ServiceAPIDescriptor } from '../../generated/service-api/index.js';
 
-const pairs = (text: string) => {
-  const parsed = parseFormText(text);
-  return 'malformed' in parsed ? parsed : [...parsed];
-};
+const pairs = (text: string) => [...parseFormText(text)];
 
 describe('parseFormText', () => {
   it.each([
@@ -49,13 +47,25 @@ describe('parseFormText', () => {
   });
 
   it.each([
-    ['too few hex digits', 'm=ab%u12', 'm', '"%u12" is a %u escape without four hex digits'],
-    ['a non-hex digit', 'm=%u00G1', 'm', '"%u00G1" is a %u escape without four hex digits'],
-    ['half a surrogate pair', 'm=%uD83D', 'm', 'a %u escape leaves half of a surrogate pair (not a whole character)'],
-    ['a low surrogate alone', 'm=x%uDCF1y', 'm', 'a %u escape leaves half of a surrogate pair (not a whole character)'],
-    ['in a name', 'n%uZZZZ=1', '', '"%uZZZZ" is a %u escape without four hex digits'],
-  ])('refuses %s, naming where', (_name, text, name, why) => {
-    expect(pairs(text)).toEqual({ malformed: { name, why } });
+    ['too few hex digits', 'm=ab%u12', '"%u12" is a %u escape without four hex digits'],
+    ['a non-hex digit', 'm=%u00G1', '"%u00G1" is a %u escape without four hex digits'],
+    ['half a surrogate pair', 'm=%uD83D', 'a %u escape leaves half of a surrogate pair (not a whole character)'],
+    ['a low surrogate alone', 'm=x%uDCF1y', 'a %u escape leaves half of a surrogate pair (not a whole character)'],
+  ])('keeps a value with %s aside, naming why, for the operation that reads it', (_name, text, why) => {
+    const parsed = parseFormText(`${text}&n=%u0041`);
+    expect([...parsed]).toEqual([['n', 'A']]);
+    expect(parsed.malformedValue('m')).toEqual({ malformed: { name: 'm', why } });
+    expect(parsed.malformedValue('M')).toEqual({ malformed: { name: 'M', why } });
+    expect(parsed.malformedValue('n')).toBeUndefined();
+  });
+
+  it('skips a pair whose name cannot be read (it names no parameter)', () => {
+    expect(pairs('n%uZZZZ=1&b=%u0042')).toEqual([['b', 'B']]);
+  });
+
+  it('matches names without regard to case, as ASP.NET reads them', () => {
+    const parsed = parseFormText('SmsTo=1&keyword=k');
+    expect([parsed.get('smsto'), parsed.single('SMSTO'), parsed.getAll('KeyWord')]).toEqual(['1', '1', ['k']]);
   });
 });
 
@@ -105,8 +115,7 @@ describe('parseFormText without %u: exactly the WHATWG parser', () => {
       let text = '';
       const length = Math.floor(random() * 12);
       for (let i = 0; i < length; i++) text += PIECES[Math.floor(random() * PIECES.length)];
-      const parsed = parseFormText(text);
-      const got = 'malformed' in parsed ? parsed : [...parsed];
+      const got = [...parseFormText(text)];
       if (JSON.stringify(got) !== JSON.stringify([...new URLSearchParams(text)])) mismatches++;
     }
     expect(mismatches).toBe(0);
@@ -131,7 +140,7 @@ describe('parseFormText on a long body', () => {
     } finally {
       String.prototype.indexOf = original;
     }
-    expect('malformed' in parsed ? parsed : [...parsed].length).toBe(100_001);
+    expect([...parsed].length).toBe(100_001);
     // One pass for each of '&', '=', '+' and '%': four reads of the text, not one per segment.
     expect(scanned).toBeLessThan(5 * text.length);
   });
@@ -160,5 +169,18 @@ describe('decodePostRequest', () => {
       },
     };
     for (const body of [buffer, plain, view]) expect(decodePostRequest(hop, body)).toEqual(expected);
+  });
+});
+
+describe('buildGetRequest', () => {
+  it('refuses half a surrogate pair, as SOAP does, where URLSearchParams would send U+FFFD', () => {
+    const d = ServiceAPIDescriptor;
+    const hop = compileHttpBinding(d, d.bindings.find((b) => b.protocol === 'http-get')!).get('SMSSend')!;
+    if (isUnusable(hop)) throw new Error(`SMSSend over HTTP GET is unusable: ${JSON.stringify(hop)}`);
+    const input = { keyword: 'KW', emailAddress: 'a@b.c', password: 'p', smsto: '+1', carrierCode: 'ATT' };
+    expect(buildGetRequest('/s.asmx', hop, { ...input, smsmsg: 'ok 📱' }, {}).path).toContain('smsmsg=ok+%F0%9F%93%B1');
+    expect(() => buildGetRequest('/s.asmx', hop, { ...input, smsmsg: '\uD800x' }, {})).toThrow(
+      expect.objectContaining({ code: 'CODEC_ILLEGAL_CHAR', path: 'SMSSend/smsmsg' }),
+    );
   });
 });

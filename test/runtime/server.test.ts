@@ -403,6 +403,31 @@ describe('HTTP-level errors', () => {
     expectPlain(post, 500, /^Invalid value for parameter: smsto\. It is given more than once\.$/);
   });
 
+  it('GET/POST: parameter names match without regard to case, as ASMX reads them', async () => {
+    const shouted = new URLSearchParams(
+      Object.entries(FIELDS).map(([k, v]): [string, string] => [k.toUpperCase(), v]),
+    ).toString();
+    const get = await raw(`${server.endpoint}/SMSSend?${shouted}`);
+    expect([get.status, get.contentType]).toEqual([200, 'text/xml; charset=utf-8']);
+    const post = await raw(`${server.endpoint}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: shouted,
+    });
+    expect(post.status).toBe(200);
+    // Two spellings of one name are one name given twice.
+    const twice = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(FIELDS)}&SMSTO=%2B1556`);
+    expectPlain(twice, 500, /^Invalid value for parameter: smsto\. It is given more than once\.$/);
+  });
+
+  it('GET/POST: a malformed %u escape refuses the call only in a parameter the operation reads', async () => {
+    const tracked = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(FIELDS)}&utm=100%up`);
+    expect(tracked.status).toBe(200);
+    const own = `${new URLSearchParams({ ...FIELDS, smsmsg: 'x' })}`.replace('smsmsg=x', 'smsmsg=100%up');
+    const refused = await raw(`${server.endpoint}/SMSSend?${own}`);
+    expectPlain(refused, 500, /^Invalid value for parameter: smsmsg\. "%up" is a %u escape without four hex digits\.$/);
+  });
+
   it('POST: a form in another charset than UTF-8 -> 415, its text never read as UTF-8', async () => {
     const res = await raw(`${server.endpoint}/SMSSend`, {
       method: 'POST',
