@@ -11,6 +11,8 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { serverTlsOptions, type ServerTlsOptions } from './network/server-tls.js';
 import { LISTENER_OPTIONS, type ServerOptions } from './server.js';
+import { writeBodyFailure } from './server/answers.js';
+import { DEFAULT_MAX_BODY_BYTES, declaredBodyFailure } from './server/body.js';
 
 export interface ListenOptions {
   readonly host?: string;
@@ -47,6 +49,7 @@ export async function listen(listener: RequestListener, options: ListenOptions =
           { ...httpOptions, ...serverTlsOptions(options.tls), handshakeTimeout: headersTimeoutMs },
           listener,
         );
+  answerExpectContinue(server, serverOptions.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   dropSilentConnections(server, headersTimeoutMs);
   if (options.tls !== undefined) dropSilentTlsConnections(server, headersTimeoutMs);
   server.on('clientError', answerClientError);
@@ -66,6 +69,21 @@ export async function listen(listener: RequestListener, options: ListenOptions =
     server,
     close: () => (closing ??= closeGracefully(server, options.closeTimeoutMs ?? 10_000)),
   };
+}
+
+/**
+ * `Expect: 100-continue`: Node answers 100 to every such request unless told otherwise, so a
+ * client declaring a body over the limit sent all of it to get 413 and a closed socket. A body
+ * the declared length already refuses gets its 400/413 instead of the 100 (RFC 9110 §10.1.1);
+ * any other request gets its 100 and goes to the listener as usual.
+ */
+function answerExpectContinue(server: http.Server, maxBodyBytes: number): void {
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const refused = declaredBodyFailure(req, maxBodyBytes);
+    if (refused !== undefined) return writeBodyFailure(res, refused);
+    res.writeContinue();
+    server.emit('request', req, res);
+  });
 }
 
 /**

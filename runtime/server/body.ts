@@ -74,8 +74,8 @@ export class BodyReader {
     const declared = req.headers['content-length'];
     if (declared !== undefined) {
       const length = contentLength(declared);
-      if (length < 0) return { status: 400, message: 'Invalid Content-Length.' };
-      if (length > this.limits.maxBytes) return { status: 413, message: tooLarge(this.limits) };
+      const refused = lengthFailure(length, this.limits.maxBytes);
+      if (refused !== undefined) return refused;
       if (length === 0) return EMPTY;
     }
     return new Promise<BodyRead>((settle) => this.stream(req as StatefulRequest, settle));
@@ -149,9 +149,29 @@ function contentLength(text: string): number {
   return n;
 }
 
-function tooLarge(limits: BodyLimits): string {
+function tooLarge(limits: Pick<BodyLimits, 'maxBytes'>): string {
   return `Request body too large (limit ${limits.maxBytes} bytes).`;
 }
+
+/**
+ * What a request's declared Content-Length alone decides: 400 for one that is no length, 413
+ * for one over the limit. Also asked before `100 Continue` (listen.ts), so that a client told
+ * to wait is told no before it sends a body that would only be refused (RFC 9110 §10.1.1).
+ */
+export function declaredBodyFailure(req: IncomingMessage, maxBytes: number): BodyFailure | undefined {
+  const declared = req.headers['content-length'];
+  return declared === undefined ? undefined : lengthFailure(contentLength(declared), maxBytes);
+}
+
+/** A declared length (-1: not a length) that refuses the body by itself. */
+function lengthFailure(length: number, maxBytes: number): BodyFailure | undefined {
+  if (length < 0) return { status: 400, message: 'Invalid Content-Length.' };
+  if (length > maxBytes) return { status: 413, message: tooLarge({ maxBytes }) };
+  return undefined;
+}
+
+/** The body limit when the options give none. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Ends the read once; returns the state if this call is the one that ended it. */
 function finish(req: StatefulRequest): BodyState | undefined {

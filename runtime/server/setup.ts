@@ -6,7 +6,7 @@
 import type { ServiceDescriptor } from '../descriptor.js';
 import { SoapRequestDecoder } from '../soap/request-decoder.js';
 import { UsernameTokenVerifier } from '../wsse/verify.js';
-import { BodyReader } from './body.js';
+import { BodyReader, DEFAULT_MAX_BODY_BYTES } from './body.js';
 import type { OperationHandler } from './context.js';
 import { compileHelp, helpPagesMode, type HelpSite } from './help/index.js';
 import {
@@ -55,7 +55,7 @@ export function compileServerSetup(
     handlers: byMethod,
     wsdl: options.wsdl === undefined ? undefined : new WsdlCache(options.wsdl),
     bodies: new BodyReader({
-      maxBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, 4 * 1024 * 1024),
+      maxBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
       timeoutMs: positiveOption('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     }),
     logger,

@@ -707,6 +707,16 @@ describe('listen and close', () => {
     expect(answer).toMatch(/^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 OK/);
   });
 
+  it('Expect: 100-continue with a declared body over the limit gets 413 at once, never 100 Continue', async () => {
+    // The server's limit is 64 KiB; the head alone is sent, the body never.
+    const answer = await rawSocket(server.url, [
+      `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: "${NS}SMSSend"\r\nExpect: 100-continue\r\nContent-Length: 100000000\r\n\r\n`,
+    ]);
+    expect(answer).toMatch(/^HTTP\/1.1 413 /);
+    expect(answer).not.toContain('100 Continue');
+    expect(answer).toContain('Request body too large (limit 65536 bytes).');
+  });
+
   it('conflicting Content-Length and Transfer-Encoding (smuggling shape) is refused with 400', async () => {
     const answer = await rawSocket(server.url, [
       'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
