@@ -195,7 +195,13 @@ function recordingServer(context: ExchangeContext): Server {
   const server = createServer((req, res) => {
     handle(context, req, res).catch((error: unknown) => {
       context.onWarning(`record: ${(error as Error).message}`);
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+      // Once the status line has gone, only an aborted connection tells the client the answer is
+      // incomplete (RFC 9112 §7.1): ending it would write a clean chunked terminator.
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
       res.end();
     });
   });
@@ -277,8 +283,8 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     return;
   }
   const responseHeaders = headerPairs(rawResponseHeaders(upstreamRes.headers));
-  const kept = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
-  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept };
+  const { body: kept, cut } = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
+  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept, cut };
   const finished = performance.now();
   // After the answer has gone: storing never delays the client.
   setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
@@ -286,7 +292,9 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
 
 /**
  * Sends the upstream's answer to the client (a WSDL with the recorder's address in it, anything
- * else streamed as it comes) and returns what of it the store keeps.
+ * else streamed as it comes) and returns what of it the store keeps. An upstream that fails
+ * mid-body has the client's connection aborted, never ended (RFC 9112 §7.1: an incomplete
+ * message must not be passed on as complete), and the answer is kept marked cut.
  */
 async function forwardAnswer(
   ctx: ExchangeContext,
@@ -295,7 +303,7 @@ async function forwardAnswer(
   upstreamRes: Dispatcher.ResponseData,
   responseHeaders: HeaderList,
   target: string,
-): Promise<Buffer> {
+): Promise<{ body: Buffer; cut: boolean }> {
   const passed = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
   const collected: Buffer[] = [];
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
@@ -315,17 +323,23 @@ async function forwardAnswer(
     res.writeHead(upstreamRes.statusCode, passed.flat());
     // Keep one byte past what will be stored, so the store knows to mark it cut; forward it all.
     let kept = 0;
-    for await (const chunk of upstreamRes.body) {
-      const bytes = chunk as Buffer;
-      if (kept <= ctx.keepBytes) {
-        collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
-        kept += bytes.length;
+    try {
+      for await (const chunk of upstreamRes.body) {
+        const bytes = chunk as Buffer;
+        if (kept <= ctx.keepBytes) {
+          collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
+          kept += bytes.length;
+        }
+        res.write(bytes);
       }
-      res.write(bytes);
+    } catch (error) {
+      ctx.onWarning(`record: the upstream's answer to ${target} broke off: ${(error as Error).message}`);
+      res.destroy();
+      return { body: Buffer.concat(collected), cut: true };
     }
     res.end();
   }
-  return Buffer.concat(collected);
+  return { body: Buffer.concat(collected), cut: false };
 }
 
 function rawResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {
@@ -342,7 +356,8 @@ interface Seen {
   readonly target: string;
   readonly requestHeaders: HeaderList;
   readonly body: Buffer;
-  readonly response: { status: number; headers: HeaderList; body: Buffer } | undefined;
+  /** `cut`: the upstream broke off mid-body; the body is what arrived. */
+  readonly response: { status: number; headers: HeaderList; body: Buffer; cut: boolean } | undefined;
 }
 
 function store(ctx: ExchangeContext, seen: Seen): void {
@@ -370,6 +385,7 @@ function store(ctx: ExchangeContext, seen: Seen): void {
               status: seen.response.status,
               headers: kept ? seen.response.headers : response.headers,
               ...ctx.writer.body(kept ? seen.response.body : response.body),
+              ...(seen.response.cut ? { truncated: true as const } : {}),
             },
       secrets: [...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)],
     };
