@@ -27,6 +27,8 @@ import {
   RecordingWriter,
   type StoreLimits,
 } from './recording.js';
+import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
+import { type StoreContext, store } from './recorder-store.js';
 import { Redactor, secretFieldsOfWsdl } from './redact.js';
 
 export interface RecorderOptions {
@@ -228,24 +230,20 @@ async function closeServer(server: Server, dispatcher: Dispatcher): Promise<void
   await dispatcher.close();
 }
 
-interface ExchangeContext {
+interface ExchangeContext extends StoreContext {
   readonly upstream: URL;
   readonly dispatcher: Dispatcher;
-  readonly redactor: Redactor;
-  readonly keepSecrets: boolean;
-  readonly writer: RecordingWriter;
   readonly maxRequestBytes: number;
   /** How much of an answer is kept for the store (its body limit). */
   readonly keepBytes: number;
-  readonly onExchange: ((exchange: Exchange) => void) | undefined;
-  readonly onWarning: (line: string) => void;
 }
 
 function forwardedHeaders(raw: readonly string[], upstream: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = { host: upstream.host };
+  // Answers come uncompressed, so a WSDL can be rewritten and a body redacted as it is read.
+  const out: Record<string, string | string[]> = { host: upstream.host, 'accept-encoding': IDENTITY_ONLY };
   for (const [name, value] of headerPairs(raw)) {
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || lower === 'accept-encoding') continue;
     const had = out[lower];
     out[lower] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
@@ -307,8 +305,16 @@ async function forwardAnswer(
   const passed = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
   const collected: Buffer[] = [];
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
-    const wsdl = Buffer.from(await upstreamRes.body.arrayBuffer());
-    collected.push(wsdl);
+    const coded = Buffer.from(await upstreamRes.body.arrayBuffer());
+    collected.push(coded);
+    // Compressed though identity was asked for: decoded before the rewrite, sent uncoded.
+    const decoded = decodedBody(passed, coded);
+    if (decoded === undefined) {
+      res.writeHead(upstreamRes.statusCode, passed.flat());
+      res.end(coded);
+      return { body: coded, cut: false };
+    }
+    const wsdl = decoded.body;
     ctx.redactor.learn(secretFieldsOfWsdl(wsdl.toString('utf8')));
     const rewritten = Buffer.from(
       wsdl
@@ -316,7 +322,7 @@ async function forwardAnswer(
         .split(`${ctx.upstream.origin}/`)
         .join(`http://${req.headers.host ?? ctx.upstream.host}/`),
     );
-    const headers = passed.filter(([n]) => n.toLowerCase() !== 'content-length');
+    const headers = decoded.headers.filter(([n]) => n.toLowerCase() !== 'content-length');
     res.writeHead(upstreamRes.statusCode, [...headers, ['Content-Length', String(rewritten.length)]].flat());
     res.end(rewritten);
   } else {
@@ -346,52 +352,4 @@ function rawResponseHeaders(headers: Record<string, string | string[] | undefine
   return Object.entries(headers).flatMap(([name, value]) =>
     value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => [name, v]),
   );
-}
-
-interface Seen {
-  readonly at: string;
-  readonly started: number;
-  readonly finished: number;
-  readonly method: string;
-  readonly target: string;
-  readonly requestHeaders: HeaderList;
-  readonly body: Buffer;
-  /** `cut`: the upstream broke off mid-body; the body is what arrived. */
-  readonly response: { status: number; headers: HeaderList; body: Buffer; cut: boolean } | undefined;
-}
-
-function store(ctx: ExchangeContext, seen: Seen): void {
-  try {
-    // Redaction runs either way: with secrets kept, it still tells which exchanges carry them,
-    // so a replay can refuse to send those to another host.
-    const request = ctx.redactor.message(seen.requestHeaders, seen.body, seen.target);
-    const response =
-      seen.response === undefined ? undefined : ctx.redactor.message(seen.response.headers, seen.response.body);
-    const kept = ctx.keepSecrets;
-    const exchange: Exchange = {
-      id: ctx.writer.nextId(),
-      at: seen.at,
-      ms: Math.round((seen.finished - seen.started) * 1000) / 1000,
-      request: {
-        method: seen.method,
-        target: kept ? seen.target : (request.target ?? seen.target),
-        headers: kept ? seen.requestHeaders : request.headers,
-        ...ctx.writer.body(kept ? seen.body : request.body),
-      },
-      response:
-        seen.response === undefined || response === undefined
-          ? undefined
-          : {
-              status: seen.response.status,
-              headers: kept ? seen.response.headers : response.headers,
-              ...ctx.writer.body(kept ? seen.response.body : response.body),
-              ...(seen.response.cut ? { truncated: true as const } : {}),
-            },
-      secrets: [...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)],
-    };
-    ctx.writer.write(exchange);
-    ctx.onExchange?.(exchange);
-  } catch (error) {
-    ctx.onWarning(`record: could not store an exchange: ${(error as Error).message}`);
-  }
 }

@@ -6,10 +6,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LoadedRecording, type Recorder, readRecording, startRecorder } from '../../migrate/index.js';
+import { ReplayServer } from '../../migrate/send.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const work = mkdtempSync(join(tmpdir(), 'smskit-recorder-wire-'));
@@ -52,5 +54,58 @@ describe('the recorder as an intermediary', () => {
     const rec = await recording(recorder, dir, 1);
     expect(rec.exchanges[0]!.response!.truncated).toBe(true);
     expect(Buffer.from(rec.exchanges[0]!.response!.body, 'base64').toString()).toContain('<partial>');
+  });
+
+  it('asks the upstream for no compression, and decodes an answer compressed anyway', async () => {
+    const seen: (string | undefined)[] = [];
+    const wsdl = (origin: string): string =>
+      `<definitions><service><port><address location="${origin}/svc.asmx"/></port></service></definitions>`;
+    let self = '';
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      const gzip = /gzip/.test(req.headers['accept-encoding'] ?? '') || req.url === '/svc.asmx?wsdl';
+      const body = req.url === '/svc.asmx?wsdl' ? wsdl(self) : '<r><password>hunter2</password></r>';
+      res.writeHead(200, { 'content-type': 'text/xml', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+      res.end(gzip ? gzipSync(body) : body);
+    });
+    self = origin;
+    const { recorder, dir } = await recorderFor(origin);
+    const answer = await request(`${recorder.url}/svc.asmx`, {
+      method: 'POST',
+      headers: { 'accept-encoding': 'gzip, deflate' },
+      body: '<x/>',
+    });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(await answer.body.text()).toContain('hunter2');
+    // Compressed though identity was asked for: rewritten decoded, sent without a coding.
+    const got = await request(`${recorder.url}/svc.asmx?wsdl`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(got.headers['content-encoding']).toBeUndefined();
+    expect(await got.body.text()).toBe(wsdl(recorder.url));
+    expect(seen).toEqual(['identity', 'identity']);
+    const rec = await recording(recorder, dir, 2);
+    const stored = rec.exchanges.map((e) => Buffer.from(e.response!.body, 'base64').toString());
+    expect(stored[0]).toBe('<r><password>***</password></r>');
+    expect(stored[1]).toBe(wsdl(origin));
+    expect(rec.exchanges[1]!.response!.headers.map(([n]) => n.toLowerCase())).not.toContain('content-encoding');
+  });
+
+  it('replays asking for no compression, and compares a compressed answer decoded', async () => {
+    const seen: (string | undefined)[] = [];
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-encoding': 'gzip' });
+      res.end(gzipSync('<ok/>'));
+    });
+    const server = new ReplayServer(origin, { timeoutMs: 5_000, connections: 1 });
+    const answer = await server.send({
+      method: 'POST',
+      target: '/svc.asmx',
+      headers: [['Accept-Encoding', 'gzip, br']],
+      body: Buffer.from('<x/>').toString('base64'),
+    });
+    await server.close();
+    expect(seen).toEqual(['identity']);
+    expect(answer.body.toString()).toBe('<ok/>');
+    expect(answer.headers['content-encoding']).toBeUndefined();
   });
 });
