@@ -28,6 +28,7 @@ import {
   type StoreLimits,
 } from './recording.js';
 import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
+import { connectionListed } from './hop-by-hop.js';
 import { type StoreContext, store } from './recorder-store.js';
 import { Redactor, secretFieldsOfWsdl } from './redact.js';
 
@@ -241,9 +242,11 @@ interface ExchangeContext extends StoreContext {
 function forwardedHeaders(raw: readonly string[], upstream: URL): Record<string, string | string[]> {
   // Answers come uncompressed, so a WSDL can be rewritten and a body redacted as it is read.
   const out: Record<string, string | string[]> = { host: upstream.host, 'accept-encoding': IDENTITY_ONLY };
-  for (const [name, value] of headerPairs(raw)) {
+  const pairs = headerPairs(raw);
+  const listed = connectionListed(pairs);
+  for (const [name, value] of pairs) {
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower === 'accept-encoding') continue;
+    if (HOP_BY_HOP.has(lower) || listed.has(lower) || lower === 'accept-encoding') continue;
     const had = out[lower];
     out[lower] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
@@ -302,7 +305,10 @@ async function forwardAnswer(
   responseHeaders: HeaderList,
   target: string,
 ): Promise<{ body: Buffer; cut: boolean }> {
-  const passed = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
+  const listed = connectionListed(responseHeaders);
+  const passed = responseHeaders.filter(
+    ([name]) => !HOP_BY_HOP.has(name.toLowerCase()) && !listed.has(name.toLowerCase()),
+  );
   const collected: Buffer[] = [];
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
     const coded = Buffer.from(await upstreamRes.body.arrayBuffer());

@@ -11,6 +11,7 @@ import type { ClientTlsOptions, ProxyOption } from '../runtime/network/types.js'
 import type { Answer } from './outline.js';
 import type { HeaderList, StoredRequest } from './recording.js';
 import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
+import { connectionListed } from './hop-by-hop.js';
 import { REDACTED } from './redact.js';
 
 export interface SendSettings {
@@ -59,9 +60,10 @@ export class ReplayServer {
   /** The headers as they will be sent (also what the curl line shows). */
   headersFor(request: StoredRequest): [string, string][] {
     const out: [string, string][] = [['Host', this.url.host]];
+    const listed = connectionListed(request.headers);
     for (const [name, value] of request.headers) {
       const lower = name.toLowerCase();
-      if (NOT_FORWARDED.has(lower)) continue;
+      if (NOT_FORWARDED.has(lower) || listed.has(lower)) continue;
       if (lower === 'authorization' && (this.#authorization !== undefined || value === REDACTED)) continue;
       out.push([name, value]);
     }

@@ -2,7 +2,13 @@
  * The recorder as an HTTP intermediary, against small hand-written upstreams: an answer that
  * breaks off, compression, the Connection header's own list, and the forwarding headers.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,5 +113,48 @@ describe('the recorder as an intermediary', () => {
     expect(seen).toEqual(['identity']);
     expect(answer.body.toString()).toBe('<ok/>');
     expect(answer.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('keeps the headers a Connection field lists on their hop, both ways, and in a replay', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'text/xml', connection: 'X-Up-Hop', 'x-up-hop': 'a', 'x-up-end': 'b' });
+      res.end('<ok/>');
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    // node:http, not undici: undici will not send a Connection header of the caller's.
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${recorder.url}/svc.asmx`, {
+        method: 'POST',
+        headers: { connection: 'keep-alive, X-Client-Hop', 'x-client-hop': '1', 'x-client-end': '2' },
+      });
+      req.on('response', resolve).on('error', reject).end('<x/>');
+    });
+    answer.resume();
+    expect(seen[0]!['x-client-hop']).toBeUndefined();
+    expect(seen[0]!['x-client-end']).toBe('2');
+    expect(answer.headers['x-up-hop']).toBeUndefined();
+    expect(answer.headers['x-up-end']).toBe('b');
+    const rec = await recording(recorder, dir, 1);
+    const server = new ReplayServer(origin, { timeoutMs: 5_000, connections: 1 });
+    const names = server.headersFor(rec.exchanges[0]!.request).map(([n]) => n.toLowerCase());
+    await server.close();
+    expect(names).not.toContain('x-client-hop');
+    expect(names).toContain('x-client-end');
+    expect(
+      server.headersFor({
+        method: 'GET',
+        target: '/',
+        body: '',
+        headers: [
+          ['Connection', 'X-A'],
+          ['X-A', '1'],
+        ],
+      }),
+    ).toEqual([
+      ['Host', new URL(origin).host],
+      ['Accept-Encoding', 'identity'],
+    ]);
   });
 });
