@@ -239,7 +239,14 @@ interface ExchangeContext extends StoreContext {
   readonly keepBytes: number;
 }
 
-function forwardedHeaders(raw: readonly string[], upstream: URL): Record<string, string | string[]> {
+/**
+ * The request's headers as the upstream gets them. The client's address is appended to
+ * X-Forwarded-For (so an upstream's per-address limits and logs see real clients, not the
+ * recorder), and X-Forwarded-Proto/-Host say how the client reached the recorder unless an
+ * earlier proxy said so already.
+ */
+function forwardedHeaders(req: IncomingMessage, upstream: URL): Record<string, string | string[]> {
+  const raw = req.rawHeaders;
   // Answers come uncompressed, so a WSDL can be rewritten and a body redacted as it is read.
   const out: Record<string, string | string[]> = { host: upstream.host, 'accept-encoding': IDENTITY_ONLY };
   const pairs = headerPairs(raw);
@@ -250,6 +257,12 @@ function forwardedHeaders(raw: readonly string[], upstream: URL): Record<string,
     const had = out[lower];
     out[lower] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
+  const earlier = out['x-forwarded-for'];
+  const chain = earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [earlier];
+  const client = req.socket.remoteAddress;
+  if (client !== undefined) out['x-forwarded-for'] = [...chain, client].join(', ');
+  out['x-forwarded-proto'] ??= 'http';
+  if (req.headers.host !== undefined) out['x-forwarded-host'] ??= req.headers.host;
   return out;
 }
 
@@ -273,7 +286,7 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
       origin: ctx.upstream.origin,
       path: target,
       method: method as Dispatcher.HttpMethod,
-      headers: forwardedHeaders(req.rawHeaders, ctx.upstream),
+      headers: forwardedHeaders(req, ctx.upstream),
       body: body.length === 0 && (method === 'GET' || method === 'HEAD') ? null : body,
     });
   } catch (error) {

@@ -157,4 +157,21 @@ describe('the recorder as an intermediary', () => {
       ['Accept-Encoding', 'identity'],
     ]);
   });
+
+  it('tells the upstream who the client is: X-Forwarded-For, -Proto and -Host', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers);
+      res.end('<ok/>');
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    await (await request(`${recorder.url}/svc.asmx`)).body.text();
+    await (await request(`${recorder.url}/svc.asmx`, { headers: { 'x-forwarded-for': '203.0.113.7' } })).body.text();
+    await recording(recorder, dir, 2);
+    expect(seen[0]!['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen[0]!['x-forwarded-proto']).toBe('http');
+    expect(seen[0]!['x-forwarded-host']).toBe(new URL(recorder.url).host);
+    expect(seen[0]!.host).toBe(new URL(origin).host);
+    expect(seen[1]!['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
+  });
 });
