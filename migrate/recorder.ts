@@ -27,6 +27,9 @@ import {
   RecordingWriter,
   type StoreLimits,
 } from './recording.js';
+import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
+import { connectionListed } from './hop-by-hop.js';
+import { type StoreContext, store } from './recorder-store.js';
 import { Redactor, secretFieldsOfWsdl } from './redact.js';
 
 export interface RecorderOptions {
@@ -195,7 +198,13 @@ function recordingServer(context: ExchangeContext): Server {
   const server = createServer((req, res) => {
     handle(context, req, res).catch((error: unknown) => {
       context.onWarning(`record: ${(error as Error).message}`);
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+      // Once the status line has gone, only an aborted connection tells the client the answer is
+      // incomplete (RFC 9112 §7.1): ending it would write a clean chunked terminator.
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
       res.end();
     });
   });
@@ -222,27 +231,38 @@ async function closeServer(server: Server, dispatcher: Dispatcher): Promise<void
   await dispatcher.close();
 }
 
-interface ExchangeContext {
+interface ExchangeContext extends StoreContext {
   readonly upstream: URL;
   readonly dispatcher: Dispatcher;
-  readonly redactor: Redactor;
-  readonly keepSecrets: boolean;
-  readonly writer: RecordingWriter;
   readonly maxRequestBytes: number;
   /** How much of an answer is kept for the store (its body limit). */
   readonly keepBytes: number;
-  readonly onExchange: ((exchange: Exchange) => void) | undefined;
-  readonly onWarning: (line: string) => void;
 }
 
-function forwardedHeaders(raw: readonly string[], upstream: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = { host: upstream.host };
-  for (const [name, value] of headerPairs(raw)) {
+/**
+ * The request's headers as the upstream gets them. The client's address is appended to
+ * X-Forwarded-For (so an upstream's per-address limits and logs see real clients, not the
+ * recorder), and X-Forwarded-Proto/-Host say how the client reached the recorder unless an
+ * earlier proxy said so already.
+ */
+function forwardedHeaders(req: IncomingMessage, upstream: URL): Record<string, string | string[]> {
+  const raw = req.rawHeaders;
+  // Answers come uncompressed, so a WSDL can be rewritten and a body redacted as it is read.
+  const out: Record<string, string | string[]> = { host: upstream.host, 'accept-encoding': IDENTITY_ONLY };
+  const pairs = headerPairs(raw);
+  const listed = connectionListed(pairs);
+  for (const [name, value] of pairs) {
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || listed.has(lower) || lower === 'accept-encoding') continue;
     const had = out[lower];
     out[lower] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
+  const earlier = out['x-forwarded-for'];
+  const chain = earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [earlier];
+  const client = req.socket.remoteAddress;
+  if (client !== undefined) out['x-forwarded-for'] = [...chain, client].join(', ');
+  out['x-forwarded-proto'] ??= 'http';
+  if (req.headers.host !== undefined) out['x-forwarded-host'] ??= req.headers.host;
   return out;
 }
 
@@ -266,7 +286,7 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
       origin: ctx.upstream.origin,
       path: target,
       method: method as Dispatcher.HttpMethod,
-      headers: forwardedHeaders(req.rawHeaders, ctx.upstream),
+      headers: forwardedHeaders(req, ctx.upstream),
       body: body.length === 0 && (method === 'GET' || method === 'HEAD') ? null : body,
     });
   } catch (error) {
@@ -277,8 +297,8 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
     return;
   }
   const responseHeaders = headerPairs(rawResponseHeaders(upstreamRes.headers));
-  const kept = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
-  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept };
+  const { body: kept, cut } = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
+  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept, cut };
   const finished = performance.now();
   // After the answer has gone: storing never delays the client.
   setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
@@ -286,7 +306,9 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
 
 /**
  * Sends the upstream's answer to the client (a WSDL with the recorder's address in it, anything
- * else streamed as it comes) and returns what of it the store keeps.
+ * else streamed as it comes) and returns what of it the store keeps. An upstream that fails
+ * mid-body has the client's connection aborted, never ended (RFC 9112 §7.1: an incomplete
+ * message must not be passed on as complete), and the answer is kept marked cut.
  */
 async function forwardAnswer(
   ctx: ExchangeContext,
@@ -295,12 +317,23 @@ async function forwardAnswer(
   upstreamRes: Dispatcher.ResponseData,
   responseHeaders: HeaderList,
   target: string,
-): Promise<Buffer> {
-  const passed = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
+): Promise<{ body: Buffer; cut: boolean }> {
+  const listed = connectionListed(responseHeaders);
+  const passed = responseHeaders.filter(
+    ([name]) => !HOP_BY_HOP.has(name.toLowerCase()) && !listed.has(name.toLowerCase()),
+  );
   const collected: Buffer[] = [];
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
-    const wsdl = Buffer.from(await upstreamRes.body.arrayBuffer());
-    collected.push(wsdl);
+    const coded = Buffer.from(await upstreamRes.body.arrayBuffer());
+    collected.push(coded);
+    // Compressed though identity was asked for: decoded before the rewrite, sent uncoded.
+    const decoded = decodedBody(passed, coded);
+    if (decoded === undefined) {
+      res.writeHead(upstreamRes.statusCode, passed.flat());
+      res.end(coded);
+      return { body: coded, cut: false };
+    }
+    const wsdl = decoded.body;
     ctx.redactor.learn(secretFieldsOfWsdl(wsdl.toString('utf8')));
     const rewritten = Buffer.from(
       wsdl
@@ -308,74 +341,34 @@ async function forwardAnswer(
         .split(`${ctx.upstream.origin}/`)
         .join(`http://${req.headers.host ?? ctx.upstream.host}/`),
     );
-    const headers = passed.filter(([n]) => n.toLowerCase() !== 'content-length');
+    const headers = decoded.headers.filter(([n]) => n.toLowerCase() !== 'content-length');
     res.writeHead(upstreamRes.statusCode, [...headers, ['Content-Length', String(rewritten.length)]].flat());
     res.end(rewritten);
   } else {
     res.writeHead(upstreamRes.statusCode, passed.flat());
     // Keep one byte past what will be stored, so the store knows to mark it cut; forward it all.
     let kept = 0;
-    for await (const chunk of upstreamRes.body) {
-      const bytes = chunk as Buffer;
-      if (kept <= ctx.keepBytes) {
-        collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
-        kept += bytes.length;
+    try {
+      for await (const chunk of upstreamRes.body) {
+        const bytes = chunk as Buffer;
+        if (kept <= ctx.keepBytes) {
+          collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
+          kept += bytes.length;
+        }
+        res.write(bytes);
       }
-      res.write(bytes);
+    } catch (error) {
+      ctx.onWarning(`record: the upstream's answer to ${target} broke off: ${(error as Error).message}`);
+      res.destroy();
+      return { body: Buffer.concat(collected), cut: true };
     }
     res.end();
   }
-  return Buffer.concat(collected);
+  return { body: Buffer.concat(collected), cut: false };
 }
 
 function rawResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {
   return Object.entries(headers).flatMap(([name, value]) =>
     value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => [name, v]),
   );
-}
-
-interface Seen {
-  readonly at: string;
-  readonly started: number;
-  readonly finished: number;
-  readonly method: string;
-  readonly target: string;
-  readonly requestHeaders: HeaderList;
-  readonly body: Buffer;
-  readonly response: { status: number; headers: HeaderList; body: Buffer } | undefined;
-}
-
-function store(ctx: ExchangeContext, seen: Seen): void {
-  try {
-    // Redaction runs either way: with secrets kept, it still tells which exchanges carry them,
-    // so a replay can refuse to send those to another host.
-    const request = ctx.redactor.message(seen.requestHeaders, seen.body, seen.target);
-    const response =
-      seen.response === undefined ? undefined : ctx.redactor.message(seen.response.headers, seen.response.body);
-    const kept = ctx.keepSecrets;
-    const exchange: Exchange = {
-      id: ctx.writer.nextId(),
-      at: seen.at,
-      ms: Math.round((seen.finished - seen.started) * 1000) / 1000,
-      request: {
-        method: seen.method,
-        target: kept ? seen.target : (request.target ?? seen.target),
-        headers: kept ? seen.requestHeaders : request.headers,
-        ...ctx.writer.body(kept ? seen.body : request.body),
-      },
-      response:
-        seen.response === undefined || response === undefined
-          ? undefined
-          : {
-              status: seen.response.status,
-              headers: kept ? seen.response.headers : response.headers,
-              ...ctx.writer.body(kept ? seen.response.body : response.body),
-            },
-      secrets: [...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)],
-    };
-    ctx.writer.write(exchange);
-    ctx.onExchange?.(exchange);
-  } catch (error) {
-    ctx.onWarning(`record: could not store an exchange: ${(error as Error).message}`);
-  }
 }

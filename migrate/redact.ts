@@ -7,9 +7,16 @@
  * WS-Security UsernameToken's Password and Nonce. Values become `***`; the exchange lists what
  * was replaced, so a replay knows which requests cannot be sent as they were.
  */
+import { parseContentType } from '../runtime/content-type.js';
+import { parseFormText } from '../runtime/http/form.js';
+import { xmlBodyInput } from '../runtime/xml/body-encoding.js';
 import type { HeaderList } from './recording.js';
+import { REDACTED, redactXml } from './redact-xml.js';
 
-export const REDACTED = '***';
+export { REDACTED };
+
+/** What a body becomes when it names a secret and cannot be read to replace it (never kept as sent). */
+export const UNREADABLE_BODY = '*** body not stored: it names a secret and could not be read to redact it ***';
 
 const SECRET_NAME = /password|passwd|passphrase|^pwd$|secret|token|api[-_]?key|credential|^pin$|^nonce$/i;
 /** Whether a field's local name is one the rule calls secret. */
@@ -64,21 +71,35 @@ export class Redactor {
       redacted.push(`header ${name}`);
       return [name, REDACTED];
     });
-    const text = body.toString('latin1');
-    let outText = this.#elements(text, redacted);
-    const media = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
-    if (/application\/x-www-form-urlencoded/i.test(media)) outText = this.#params(outText, redacted, 'form field');
+    const contentType = parseContentType(headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1]);
+    const outBody = this.#body(body, contentType.charset, contentType.mediaType, redacted);
     let outTarget = target;
     if (target?.includes('?')) {
       const at = target.indexOf('?');
       outTarget = target.slice(0, at + 1) + this.#params(target.slice(at + 1), redacted, 'query parameter');
     }
-    return {
-      headers: outHeaders,
-      body: outText === text ? body : Buffer.from(outText, 'latin1'),
-      target: outTarget,
-      redacted: [...new Set(redacted)],
-    };
+    return { headers: outHeaders, body: outBody, target: outTarget, redacted: [...new Set(redacted)] };
+  }
+
+  /**
+   * A body with its secrets replaced: XML read as text in its own encoding (UTF-16 by its BOM or
+   * charset, anything else byte for byte as latin1, which keeps every ASCII name), form fields by
+   * name. A body that names a secret but cannot be read is replaced whole.
+   */
+  #body(body: Buffer, charset: string | undefined, mediaType: string, redacted: string[]): Buffer {
+    let input: Uint8Array | string;
+    try {
+      input = xmlBodyInput(body, charset);
+    } catch {
+      redacted.push('body (undecodable)');
+      return Buffer.from(UNREADABLE_BODY);
+    }
+    const text = typeof input === 'string' ? input : body.toString('latin1');
+    let outText = this.#elements(text, redacted);
+    if (mediaType === 'application/x-www-form-urlencoded') outText = this.#params(outText, redacted, 'form field');
+    if (outText === text) return body;
+    if (outText === UNREADABLE_BODY) return Buffer.from(outText);
+    return typeof input === 'string' ? encodeUtf16Like(body, outText) : Buffer.from(outText, 'latin1');
   }
 
   /** Any text shown to a person (a report's body or curl line): secret elements and `name=value` fields. */
@@ -91,16 +112,22 @@ export class Redactor {
     );
   }
 
+  /** XML text with secret elements' content and attributes' values replaced; whole when it cannot be read and names a secret. */
   #elements(text: string, redacted: string[]): string {
     if (!text.includes('<')) return text;
-    return text.replace(
-      /<(([\w.-]+:)?([\w.-]+))(\s[^>]*)?>([^<]*)<\/\1\s*>/g,
-      (whole, qname: string, _prefix: string | undefined, local: string, attrs: string | undefined, value: string) => {
-        if (value === '' || !this.#isSecret(local)) return whole;
-        redacted.push(`element ${local}`);
-        return `<${qname}${attrs ?? ''}>${REDACTED}</${qname}>`;
-      },
-    );
+    const out = redactXml(text, (local) => this.#isSecret(local));
+    if (out !== undefined) {
+      redacted.push(...out.redacted);
+      return out.text;
+    }
+    if (!this.#namesSecret(text)) return text;
+    redacted.push('body (not readable as XML)');
+    return UNREADABLE_BODY;
+  }
+
+  #namesSecret(text: string): boolean {
+    for (const m of text.matchAll(/[\w.-]+/g)) if (this.#isSecret(m[0])) return true;
+    return false;
   }
 
   #params(query: string, redacted: string[], what: string): string {
@@ -109,16 +136,24 @@ export class Redactor {
       .map((pair) => {
         const eq = pair.indexOf('=');
         if (eq < 0) return pair;
-        let name: string;
-        try {
-          name = decodeURIComponent(pair.slice(0, eq).replace(/\+/g, ' '));
-        } catch {
-          return pair;
-        }
-        if (!this.#isSecret(name) || pair.slice(eq + 1) === '') return pair;
-        redacted.push(`${what} ${name}`);
+        // The runtime's own reading (it knows .NET's `%u0077`); a name it cannot read is taken as secret.
+        const fields = parseFormText(pair.slice(0, eq));
+        const name = 'malformed' in fields ? undefined : ([...fields][0]?.[0] ?? '');
+        if ((name !== undefined && !this.#isSecret(name)) || pair.slice(eq + 1) === '') return pair;
+        redacted.push(`${what} ${name ?? '(unreadable name)'}`);
         return `${pair.slice(0, eq)}=${REDACTED}`;
       })
       .join('&');
   }
 }
+
+/** UTF-16 text encoded as the original body was: its byte order, and its BOM if it had one. */
+function encodeUtf16Like(original: Buffer, text: string): Buffer {
+  const bigEndian = !(original[0] === 0xff && original[1] === 0xfe) && !looksLittleEndian(original);
+  const bom = (original[0] === 0xff && original[1] === 0xfe) || (original[0] === 0xfe && original[1] === 0xff);
+  const le = Buffer.from(`${bom ? '\ufeff' : ''}${text}`, 'utf16le');
+  return bigEndian ? le.swap16() : le;
+}
+
+/** A BOM-less UTF-16 body in little-endian order (`<` then a zero byte), as some clients send it. */
+const looksLittleEndian = (body: Buffer): boolean => body[0] === 0x3c && body[1] === 0x00;

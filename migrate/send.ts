@@ -10,6 +10,8 @@ import { readProxyOption } from '../runtime/network/proxy.js';
 import type { ClientTlsOptions, ProxyOption } from '../runtime/network/types.js';
 import type { Answer } from './outline.js';
 import type { HeaderList, StoredRequest } from './recording.js';
+import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
+import { connectionListed } from './hop-by-hop.js';
 import { REDACTED } from './redact.js';
 
 export interface SendSettings {
@@ -32,6 +34,8 @@ const NOT_FORWARDED = new Set([
   'transfer-encoding',
   'upgrade',
   'content-length',
+  // Replaced by identity: answers are compared as written, not as compressed.
+  'accept-encoding',
   // Node answers `Expect: 100-continue` itself (.NET clients send it); undici will not send it on.
   'expect',
 ]);
@@ -56,13 +60,15 @@ export class ReplayServer {
   /** The headers as they will be sent (also what the curl line shows). */
   headersFor(request: StoredRequest): [string, string][] {
     const out: [string, string][] = [['Host', this.url.host]];
+    const listed = connectionListed(request.headers);
     for (const [name, value] of request.headers) {
       const lower = name.toLowerCase();
-      if (NOT_FORWARDED.has(lower)) continue;
+      if (NOT_FORWARDED.has(lower) || listed.has(lower)) continue;
       if (lower === 'authorization' && (this.#authorization !== undefined || value === REDACTED)) continue;
       out.push([name, value]);
     }
     if (this.#authorization !== undefined) out.push(['Authorization', this.#authorization]);
+    out.push(['Accept-Encoding', IDENTITY_ONLY]);
     return out;
   }
 
@@ -75,7 +81,16 @@ export class ReplayServer {
       headers: this.headersFor(request).flat(),
       body: body.length === 0 && (request.method === 'GET' || request.method === 'HEAD') ? null : body,
     });
-    return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+    const answer = Buffer.from(await res.body.arrayBuffer());
+    // A server that compresses though identity was asked for: compared decoded (left as sent if it cannot be).
+    const pairs = answerHeaders({ status: res.statusCode, headers: res.headers, body: answer });
+    const decoded = decodedBody(pairs, answer);
+    if (decoded === undefined || decoded.headers === pairs)
+      return { status: res.statusCode, headers: res.headers, body: answer };
+    const headers = Object.fromEntries(
+      Object.entries(res.headers).filter(([n]) => !/^content-(encoding|length)$/i.test(n)),
+    );
+    return { status: res.statusCode, headers, body: decoded.body };
   }
 
   close(): Promise<void> {

@@ -21,13 +21,16 @@ export type Redactor = (text: string) => string;
 /** The spellings a secret takes on the wire. */
 /** Query/form fields, XML elements and header lines named like a credential. */
 const NAMED_RULES: readonly [RegExp, string][] = [
+  // password="..." attributes (before the query rule, which would stop at the quote)
+  [/(\s(?:[\w.-]+:)?[\w.-]*password[\w.-]*\s*=\s*)(?:"[^"]*"|'[^']*')/gi, `$1"${REDACTED}"`],
   // password=...& in query strings and form bodies
   [/((?:^|[?&\s'"])[^=&?\s'"]*password[^=&\s'"]*=)[^&\s'"]*/gi, `$1${REDACTED}`],
   // <password>...</password> with any prefix, and <x:Password ...>...</x:Password> (a WS-Security
   // UsernameToken's password or digest among them)
-  [/(<([\w.-]+:)?([\w.-]*password[\w.-]*)\b[^>]*>)[^<]*(<\/\2?\3>)/gi, `$1${REDACTED}$4`],
+  // (text and CDATA sections alike)
+  [/(<([\w.-]+:)?([\w.-]*password[\w.-]*)\b[^>]*>)(?:<!\[CDATA\[[\s\S]*?\]\]>|[^<])*(<\/\2?\3>)/gi, `$1${REDACTED}$4`],
   // <wsse:Nonce ...>...</wsse:Nonce>: with the time, what a digest password is computed from
-  [/(<([\w.-]+:)?(Nonce)\b[^>]*>)[^<]*(<\/\2?\3>)/g, `$1${REDACTED}$4`],
+  [/(<([\w.-]+:)?(Nonce)\b[^>]*>)(?:<!\[CDATA\[[\s\S]*?\]\]>|[^<])*(<\/\2?\3>)/g, `$1${REDACTED}$4`],
   // user:password@ in URLs
   [/(\w+:\/\/)[^/@\s'"]+@/g, `$1${REDACTED}@`],
   // Authorization / Cookie header values in curl commands and header dumps

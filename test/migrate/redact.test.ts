@@ -1,6 +1,7 @@
 /** Redaction by rule in recordings: the WSDL's secret names, HTTP authentication, query and form fields. */
 import { describe, expect, it } from 'vitest';
 import { Redactor, secretFieldsOfWsdl } from '../../migrate/redact.js';
+import { makeRedactor } from '../../report/redact.js';
 import { asmxWsdl } from '../helpers/smskit-peers.js';
 
 describe('secret fields of a WSDL', () => {
@@ -49,5 +50,69 @@ describe('Redactor', () => {
     const out = redactor.message([['Content-Type', 'text/xml']], body);
     expect(out.body).toBe(body);
     expect(out.redacted).toEqual([]);
+  });
+});
+
+describe('Redactor: secrets the element pattern missed', () => {
+  const redactor = new Redactor([]);
+  const xml = (inner: string): Buffer =>
+    Buffer.from(`<s:Envelope xmlns:s="x"><s:Body><Send>${inner}<msg>hi</msg></Send></s:Body></s:Envelope>`);
+  it('replaces a CDATA section (and anything else) inside a secret element', () => {
+    const out = redactor.message([['Content-Type', 'text/xml']], xml('<password><![CDATA[hunter2<x]]></password>'));
+    expect(out.body.toString()).not.toContain('hunter2');
+    expect(out.body.toString()).toContain('<password>***</password><msg>hi</msg>');
+    expect(out.redacted).toEqual(['element password']);
+  });
+  it('replaces the values of attributes named like a secret', () => {
+    const out = redactor.message(
+      [['Content-Type', 'text/xml']],
+      xml(`<Auth user="u" password="hunter2" apiKey='k-1'/>`),
+    );
+    const text = out.body.toString();
+    expect(text).toContain(`<Auth user="u" password="***" apiKey='***'/>`);
+    expect(out.redacted).toEqual(['attribute password', 'attribute apiKey']);
+  });
+  it('reads a UTF-16 body in its own encoding and writes it back so', () => {
+    const source = `<?xml version="1.0" encoding="utf-16"?><Send><password>hunter2</password></Send>`;
+    for (const [charset, bytes] of [
+      ['utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(source, 'utf16le')])],
+      ['utf-16le', Buffer.from(source, 'utf16le')],
+      ['utf-16', Buffer.from(source, 'utf16le').swap16()],
+    ] as const) {
+      const out = redactor.message([['Content-Type', `text/xml; charset=${charset}`]], bytes);
+      const decoded = new TextDecoder(bytes[0] === 0 ? 'utf-16be' : 'utf-16le').decode(out.body);
+      expect(decoded).toContain('<password>***</password>');
+      expect(decoded).not.toContain('hunter2');
+      expect(out.redacted).toEqual(['element password']);
+    }
+  });
+  it('replaces a UTF-16 body that is not UTF-16 whole', () => {
+    const bytes = Buffer.from([0xff, 0xfe, 0x3c, 0x00, 0x00, 0xd8, 0x3c]);
+    const out = redactor.message([['Content-Type', 'text/xml; charset=utf-16']], bytes);
+    expect(out.body.toString()).toContain('not stored');
+    expect(out.redacted).toEqual(['body (undecodable)']);
+  });
+  it('replaces a body that names a secret but cannot be read as XML whole', () => {
+    const out = redactor.message(
+      [['Content-Type', 'text/xml']],
+      Buffer.from('<Send><password x="1>hunter2</password>'),
+    );
+    expect(out.body.toString()).not.toContain('hunter2');
+    expect(out.redacted).toEqual(['body (not readable as XML)']);
+  });
+  it('reads a query or form name written with %u, as the runtime does', () => {
+    const out = redactor.message(
+      [['Content-Type', 'application/x-www-form-urlencoded']],
+      Buffer.from('user=a&pass%u0077ord=hunter2'),
+      '/svc.asmx/Send?pass%u0077ord=hunter2&bad%uZZ=v',
+    );
+    expect(out.body.toString()).toBe('user=a&pass%u0077ord=***');
+    expect(out.target).toBe('/svc.asmx/Send?pass%u0077ord=***&bad%uZZ=***');
+  });
+  it('shows CDATA and attribute secrets as *** in report text', () => {
+    const shown = new Redactor([]).text(`<password><![CDATA[hunter2]]></password><Auth apiKey="k-1"/>`);
+    expect(shown).toBe(`<password>***</password><Auth apiKey="***"/>`);
+    const named = makeRedactor([])(`<Password><![CDATA[hunter2]]></Password><Auth password="hunter2"/>`);
+    expect(named).not.toContain('hunter2');
   });
 });

@@ -1,0 +1,177 @@
+/**
+ * The recorder as an HTTP intermediary, against small hand-written upstreams: an answer that
+ * breaks off, compression, the Connection header's own list, and the forwarding headers.
+ */
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LoadedRecording, type Recorder, readRecording, startRecorder } from '../../migrate/index.js';
+import { ReplayServer } from '../../migrate/send.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const work = mkdtempSync(join(tmpdir(), 'smskit-recorder-wire-'));
+let dirs = 0;
+const open: Server[] = [];
+afterAll(async () => {
+  await Promise.all(open.map((s) => new Promise((r) => s.close(r))));
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  open.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function recorderFor(origin: string): Promise<{ recorder: Recorder; dir: string }> {
+  const dir = join(work, `rec-${++dirs}`);
+  return { recorder: await startRecorder({ upstream: origin, out: dir, port: 0, onWarning: () => undefined }), dir };
+}
+
+async function recording(recorder: Recorder, dir: string, count: number): Promise<LoadedRecording> {
+  await waitFor(`${count} exchanges stored`, () => recorder.recorded() >= count);
+  await recorder.close();
+  return readRecording(dir);
+}
+
+describe('the recorder as an intermediary', () => {
+  it('aborts the client when the upstream breaks off mid-body, and stores the answer cut', async () => {
+    const origin = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.write('<partial>'.repeat(100));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    const res = await request(`${recorder.url}/svc.asmx`, { method: 'POST', body: '<x/>' });
+    expect(res.statusCode).toBe(200);
+    await expect(res.body.text()).rejects.toThrow();
+    const rec = await recording(recorder, dir, 1);
+    expect(rec.exchanges[0]!.response!.truncated).toBe(true);
+    expect(Buffer.from(rec.exchanges[0]!.response!.body, 'base64').toString()).toContain('<partial>');
+  });
+
+  it('asks the upstream for no compression, and decodes an answer compressed anyway', async () => {
+    const seen: (string | undefined)[] = [];
+    const wsdl = (origin: string): string =>
+      `<definitions><service><port><address location="${origin}/svc.asmx"/></port></service></definitions>`;
+    let self = '';
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      const gzip = /gzip/.test(req.headers['accept-encoding'] ?? '') || req.url === '/svc.asmx?wsdl';
+      const body = req.url === '/svc.asmx?wsdl' ? wsdl(self) : '<r><password>hunter2</password></r>';
+      res.writeHead(200, { 'content-type': 'text/xml', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+      res.end(gzip ? gzipSync(body) : body);
+    });
+    self = origin;
+    const { recorder, dir } = await recorderFor(origin);
+    const answer = await request(`${recorder.url}/svc.asmx`, {
+      method: 'POST',
+      headers: { 'accept-encoding': 'gzip, deflate' },
+      body: '<x/>',
+    });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(await answer.body.text()).toContain('hunter2');
+    // Compressed though identity was asked for: rewritten decoded, sent without a coding.
+    const got = await request(`${recorder.url}/svc.asmx?wsdl`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(got.headers['content-encoding']).toBeUndefined();
+    expect(await got.body.text()).toBe(wsdl(recorder.url));
+    expect(seen).toEqual(['identity', 'identity']);
+    const rec = await recording(recorder, dir, 2);
+    const stored = rec.exchanges.map((e) => Buffer.from(e.response!.body, 'base64').toString());
+    expect(stored[0]).toBe('<r><password>***</password></r>');
+    expect(stored[1]).toBe(wsdl(origin));
+    expect(rec.exchanges[1]!.response!.headers.map(([n]) => n.toLowerCase())).not.toContain('content-encoding');
+  });
+
+  it('replays asking for no compression, and compares a compressed answer decoded', async () => {
+    const seen: (string | undefined)[] = [];
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers['accept-encoding']);
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-encoding': 'gzip' });
+      res.end(gzipSync('<ok/>'));
+    });
+    const server = new ReplayServer(origin, { timeoutMs: 5_000, connections: 1 });
+    const answer = await server.send({
+      method: 'POST',
+      target: '/svc.asmx',
+      headers: [['Accept-Encoding', 'gzip, br']],
+      body: Buffer.from('<x/>').toString('base64'),
+    });
+    await server.close();
+    expect(seen).toEqual(['identity']);
+    expect(answer.body.toString()).toBe('<ok/>');
+    expect(answer.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('keeps the headers a Connection field lists on their hop, both ways, and in a replay', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'text/xml', connection: 'X-Up-Hop', 'x-up-hop': 'a', 'x-up-end': 'b' });
+      res.end('<ok/>');
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    // node:http, not undici: undici will not send a Connection header of the caller's.
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${recorder.url}/svc.asmx`, {
+        method: 'POST',
+        headers: { connection: 'keep-alive, X-Client-Hop', 'x-client-hop': '1', 'x-client-end': '2' },
+      });
+      req.on('response', resolve).on('error', reject).end('<x/>');
+    });
+    answer.resume();
+    expect(seen[0]!['x-client-hop']).toBeUndefined();
+    expect(seen[0]!['x-client-end']).toBe('2');
+    expect(answer.headers['x-up-hop']).toBeUndefined();
+    expect(answer.headers['x-up-end']).toBe('b');
+    const rec = await recording(recorder, dir, 1);
+    const server = new ReplayServer(origin, { timeoutMs: 5_000, connections: 1 });
+    const names = server.headersFor(rec.exchanges[0]!.request).map(([n]) => n.toLowerCase());
+    await server.close();
+    expect(names).not.toContain('x-client-hop');
+    expect(names).toContain('x-client-end');
+    expect(
+      server.headersFor({
+        method: 'GET',
+        target: '/',
+        body: '',
+        headers: [
+          ['Connection', 'X-A'],
+          ['X-A', '1'],
+        ],
+      }),
+    ).toEqual([
+      ['Host', new URL(origin).host],
+      ['Accept-Encoding', 'identity'],
+    ]);
+  });
+
+  it('tells the upstream who the client is: X-Forwarded-For, -Proto and -Host', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const origin = await upstream((req, res) => {
+      seen.push(req.headers);
+      res.end('<ok/>');
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    await (await request(`${recorder.url}/svc.asmx`)).body.text();
+    await (await request(`${recorder.url}/svc.asmx`, { headers: { 'x-forwarded-for': '203.0.113.7' } })).body.text();
+    await recording(recorder, dir, 2);
+    expect(seen[0]!['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen[0]!['x-forwarded-proto']).toBe('http');
+    expect(seen[0]!['x-forwarded-host']).toBe(new URL(recorder.url).host);
+    expect(seen[0]!.host).toBe(new URL(origin).host);
+    expect(seen[1]!['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
+  });
+});
