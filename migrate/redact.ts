@@ -136,9 +136,10 @@ export class Redactor {
       .map((pair) => {
         const eq = pair.indexOf('=');
         if (eq < 0) return pair;
-        // The runtime's own reading (it knows .NET's `%u0077`); a name it cannot read is taken as secret.
-        const fields = parseFormText(pair.slice(0, eq));
-        const name = 'malformed' in fields ? undefined : ([...fields][0]?.[0] ?? '');
+        // The runtime's own reading (it knows .NET's `%u0077`); a name it cannot read (which it
+        // skips) is taken as secret.
+        const rawName = pair.slice(0, eq);
+        const name = rawName === '' ? '' : [...parseFormText(rawName)][0]?.[0];
         if ((name !== undefined && !this.#isSecret(name)) || pair.slice(eq + 1) === '') return pair;
         redacted.push(`${what} ${name ?? '(unreadable name)'}`);
         return `${pair.slice(0, eq)}=${REDACTED}`;
