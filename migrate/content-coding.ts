@@ -19,9 +19,15 @@ export function contentCodings(headers: HeaderList): string[] {
     .filter((c) => c !== '' && c !== 'identity');
 }
 
+/**
+ * The most a body may decode to: a few compressed kilobytes can expand to gigabytes (a
+ * decompression bomb), and a body over this is treated as one that does not decode.
+ */
+export const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+
 // A body stored cut at its limit still decodes as far as it goes.
-const PARTIAL = { finishFlush: constants.Z_SYNC_FLUSH };
-const PARTIAL_BR = { finishFlush: constants.BROTLI_OPERATION_FLUSH };
+const PARTIAL = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_DECODED_BYTES };
+const PARTIAL_BR = { finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_DECODED_BYTES };
 
 function decodeOne(coding: string, body: Buffer): Buffer | undefined {
   switch (coding) {
