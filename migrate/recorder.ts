@@ -28,7 +28,7 @@ import {
   type StoreLimits,
 } from './recording.js';
 import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
-import { connectionListed } from './hop-by-hop.js';
+import { HOP_BY_HOP, withoutHopFields } from './hop-by-hop.js';
 import { type StoreContext, store } from './recorder-store.js';
 import { Redactor, secretFieldsOfWsdl } from './redact.js';
 
@@ -65,20 +65,16 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
+/** What the recorder does not pass on, either way: besides the hop-by-hop fields, those it sets itself. */
+const NOT_PASSED = new Set([
+  ...HOP_BY_HOP,
   'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
   'host',
   // Node answers `Expect: 100-continue` itself (.NET clients send it); undici will not send it on.
   'expect',
 ]);
+/** A request also goes without its Accept-Encoding: identity is asked for in its place. */
+const NOT_PASSED_UPSTREAM = new Set([...NOT_PASSED, 'accept-encoding']);
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
@@ -249,11 +245,8 @@ function forwardedHeaders(req: IncomingMessage, upstream: URL): Record<string, s
   const raw = req.rawHeaders;
   // Answers come uncompressed, so a WSDL can be rewritten and a body redacted as it is read.
   const out: Record<string, string | string[]> = { host: upstream.host, 'accept-encoding': IDENTITY_ONLY };
-  const pairs = headerPairs(raw);
-  const listed = connectionListed(pairs);
-  for (const [name, value] of pairs) {
+  for (const [name, value] of withoutHopFields(headerPairs(raw), NOT_PASSED_UPSTREAM)) {
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || listed.has(lower) || lower === 'accept-encoding') continue;
     const had = out[lower];
     out[lower] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
@@ -318,10 +311,7 @@ async function forwardAnswer(
   responseHeaders: HeaderList,
   target: string,
 ): Promise<{ body: Buffer; cut: boolean }> {
-  const listed = connectionListed(responseHeaders);
-  const passed = responseHeaders.filter(
-    ([name]) => !HOP_BY_HOP.has(name.toLowerCase()) && !listed.has(name.toLowerCase()),
-  );
+  const passed = withoutHopFields(responseHeaders, NOT_PASSED);
   const collected: Buffer[] = [];
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
     const coded = Buffer.from(await upstreamRes.body.arrayBuffer());

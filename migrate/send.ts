@@ -11,7 +11,7 @@ import type { ClientTlsOptions, ProxyOption } from '../runtime/network/types.js'
 import type { Answer } from './outline.js';
 import type { HeaderList, StoredRequest } from './recording.js';
 import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
-import { connectionListed } from './hop-by-hop.js';
+import { HOP_BY_HOP, withoutHopFields } from './hop-by-hop.js';
 import { REDACTED } from './redact.js';
 
 export interface SendSettings {
@@ -24,15 +24,8 @@ export interface SendSettings {
 }
 
 const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
   'host',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
   'content-length',
   // Replaced by identity: answers are compared as written, not as compressed.
   'accept-encoding',
@@ -60,10 +53,8 @@ export class ReplayServer {
   /** The headers as they will be sent (also what the curl line shows). */
   headersFor(request: StoredRequest): [string, string][] {
     const out: [string, string][] = [['Host', this.url.host]];
-    const listed = connectionListed(request.headers);
-    for (const [name, value] of request.headers) {
+    for (const [name, value] of withoutHopFields(request.headers, NOT_FORWARDED)) {
       const lower = name.toLowerCase();
-      if (NOT_FORWARDED.has(lower) || listed.has(lower)) continue;
       if (lower === 'authorization' && (this.#authorization !== undefined || value === REDACTED)) continue;
       out.push([name, value]);
     }
