@@ -109,14 +109,17 @@ export function writeBodyFailure(res: ServerResponse, failure: BodyFailure): voi
 }
 
 /**
- * The methods the bindings served here declare, and GET for the service's own pages (the help
- * pages, ?wsdl) at a SOAP address; in alphabetical order: GET, POST.
+ * The methods the bindings served here declare, and GET and HEAD for the service's own pages (the
+ * help pages, ?wsdl) at a SOAP address; in alphabetical order: GET, HEAD, POST.
  */
 function allowedMethods(setup: ServerSetup, route: ServedAddress): string {
   const methods = new Set<string>();
   const soap = route.soap11 !== undefined || route.soap12 !== undefined;
   const helpServed = setup.help !== undefined && setup.help.mode !== 'off';
-  if (soap && (setup.wsdl !== undefined || helpServed)) methods.add('GET');
+  if (soap && (setup.wsdl !== undefined || helpServed)) {
+    methods.add('GET');
+    methods.add('HEAD');
+  }
   for (const wire of route.wires) for (const method of wire.methods) methods.add(method);
   return [...methods].sort().join(', ');
 }

@@ -24,11 +24,15 @@ export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: Ser
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q + 1);
-  if (req.method === 'GET' && answerHelpPage(setup, req, res, path, query)) return;
+  // HEAD reads a page as GET does, with the same header fields and no content (RFC 9110
+  // §9.3.2; node's response drops the body of an answer to HEAD itself).
+  const reading = req.method === 'GET' || req.method === 'HEAD';
+  if (reading && answerHelpPage(setup, req, res, path, query)) return;
   const route = lookupRoute(setup.routes, path);
   if (route === undefined) return writePlain(res, 404, 'Not found.');
   if (req.method === 'POST') return routePost(setup, route, req, res);
   if (req.method === 'GET') return routeGet(setup, route, q >= 0, query, req, res);
+  if (req.method === 'HEAD') return routeHead(setup, route, q >= 0, query, req, res);
   writeMethodNotAllowed(setup, req, res, route);
 }
 
@@ -108,5 +112,23 @@ function routeGet(
   const servesSoap = route.soap11 !== undefined || route.soap12 !== undefined;
   if (setup.wsdl !== undefined && hasQuery && servesSoap && isWsdlQuery(query)) return writeWsdl(setup, req, res);
   if (route.get !== undefined) return void serveHttp(setup, route.get, 'http-get', query, req, res);
+  writeMethodNotAllowed(setup, req, res, route);
+}
+
+/**
+ * HEAD: the WSDL's header fields as GET gives them. An HTTP GET operation is not run for a HEAD:
+ * its GET is not safe (SMSSend sends), and a link checker's or a monitor's HEAD must not send a
+ * message, so the operation's address answers 405 and its Allow leaves HEAD out.
+ */
+function routeHead(
+  setup: ServerSetup,
+  route: ServedAddress,
+  hasQuery: boolean,
+  query: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const servesSoap = route.soap11 !== undefined || route.soap12 !== undefined;
+  if (setup.wsdl !== undefined && hasQuery && servesSoap && isWsdlQuery(query)) return writeWsdl(setup, req, res);
   writeMethodNotAllowed(setup, req, res, route);
 }

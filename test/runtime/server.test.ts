@@ -283,12 +283,34 @@ describe('HTTP-level errors', () => {
   it('405 with Allow for a wrong method', async () => {
     const put = await raw(server.endpoint, { method: 'PUT', body: 'x' });
     expectPlain(put, 405);
-    expect(put.headers.allow).toBe('GET, POST');
+    expect(put.headers.allow).toBe('GET, HEAD, POST');
     const del = await raw(`${server.endpoint}/SMSSend`, { method: 'DELETE' });
     expectPlain(del, 405);
     expect(del.headers.allow).toBe('GET, POST');
     // GET is allowed here, and answers: the help page (test/runtime/help-pages.test.ts).
     expect((await raw(server.endpoint)).status).toBe(200);
+  });
+
+  it('HEAD: the help pages and the WSDL with the header fields GET gives them and no content', async () => {
+    for (const url of [server.endpoint, `${server.endpoint}?WSDL`, `${server.endpoint}?op=SMSSend`]) {
+      const get = await raw(url);
+      const head = await raw(url, { method: 'HEAD' });
+      expect(get.status).toBe(200);
+      expect(head.status).toBe(200);
+      expect(head.text).toBe('');
+      expect(head.contentType).toBe(get.contentType);
+      expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.text)));
+    }
+  });
+
+  it('HEAD on an HTTP GET operation does not run it: 405, and its Allow leaves HEAD out', async () => {
+    const query = new URLSearchParams(FIELDS).toString();
+    // The same request as GET runs the operation (the echo handler answers 200).
+    expect((await raw(`${server.endpoint}/SMSSend?${query}`)).status).toBe(200);
+    const head = await raw(`${server.endpoint}/SMSSend?${query}`, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.allow).toBe('GET, POST');
+    expect(head.text).toBe('');
   });
 
   it('GET without a page: 404 where GET is allowed (?wsdl), else 405 with an Allow that leaves GET out', async () => {
