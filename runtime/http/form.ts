@@ -63,7 +63,9 @@ export const MORE_THAN_ONCE: unique symbol = Symbol('more than once');
  * The name/value pairs of a query string or form body, in order. A handful of fields is looked
  * up by name with a scan: no hashing of every name a request brings. Names match without regard
  * to case, as ASP.NET's collection (OrdinalIgnoreCase) reads them for ASMX: a client that sent
- * `SmsTo=` to ASMX must not be refused after the move.
+ * `SmsTo=` to ASMX must not be refused after the move. A segment without `=` (`?smsto&…`) is a
+ * pair when iterated (name, empty value: the WHATWG reading) but gives no parameter its value:
+ * ASP.NET files it under no name, so ASMX answered `Missing parameter`, and so does smskit.
  */
 export class FormFields implements Iterable<[string, string]> {
   /**
@@ -74,7 +76,14 @@ export class FormFields implements Iterable<[string, string]> {
   constructor(
     private readonly flat: readonly string[],
     private readonly unreadable: readonly string[] = [],
+    /** Indexes in `flat` of the names that came without `=`. */
+    private readonly bare: ReadonlySet<number> | undefined = undefined,
   ) {}
+
+  /** Whether the pair at `i` in `flat` gives a value to the parameter `name`. */
+  private names(i: number, name: string): boolean {
+    return sameName(this.flat[i]!, name) && this.bare?.has(i) !== true;
+  }
 
   /** Why the value given for `name` cannot be read, when it cannot. */
   malformedValue(name: string): MalformedEscape | undefined {
@@ -85,7 +94,7 @@ export class FormFields implements Iterable<[string, string]> {
 
   /** The first value given for `name`, or null when there is none. */
   get(name: string): string | null {
-    for (let i = 0; i < this.flat.length; i += 2) if (sameName(this.flat[i]!, name)) return this.flat[i + 1]!;
+    for (let i = 0; i < this.flat.length; i += 2) if (this.names(i, name)) return this.flat[i + 1]!;
     return null;
   }
 
@@ -93,7 +102,7 @@ export class FormFields implements Iterable<[string, string]> {
   single(name: string): string | null | typeof MORE_THAN_ONCE {
     let found: string | null = null;
     for (let i = 0; i < this.flat.length; i += 2) {
-      if (!sameName(this.flat[i]!, name)) continue;
+      if (!this.names(i, name)) continue;
       if (found !== null) return MORE_THAN_ONCE;
       found = this.flat[i + 1]!;
     }
@@ -102,7 +111,7 @@ export class FormFields implements Iterable<[string, string]> {
 
   getAll(name: string): string[] {
     const values: string[] = [];
-    for (let i = 0; i < this.flat.length; i += 2) if (sameName(this.flat[i]!, name)) values.push(this.flat[i + 1]!);
+    for (let i = 0; i < this.flat.length; i += 2) if (this.names(i, name)) values.push(this.flat[i + 1]!);
     return values;
   }
 
@@ -113,7 +122,19 @@ export class FormFields implements Iterable<[string, string]> {
 
 export function parseFormText(text: string): FormFields {
   if (text.includes('%u')) return parseWithUnicodeEscapes(text);
-  return parseStandard(text) ?? new FormFields([...new URLSearchParams(text)].flat());
+  return parseStandard(text) ?? new FormFields([...new URLSearchParams(text)].flat(), [], bareNames(text));
+}
+
+/** `FormFields.bare` for the non-empty segments of `text`, in order, as URLSearchParams yields them. */
+function bareNames(text: string): ReadonlySet<number> | undefined {
+  let bare: Set<number> | undefined;
+  let at = 0;
+  for (const segment of text.split('&')) {
+    if (segment === '') continue;
+    if (!segment.includes('=')) (bare ??= new Set()).add(at);
+    at += 2;
+  }
+  return bare;
 }
 
 /**
@@ -124,6 +145,7 @@ export function parseFormText(text: string): FormFields {
  */
 function parseStandard(text: string): FormFields | undefined {
   const flat: string[] = [];
+  let bare: Set<number> | undefined;
   let start = 0;
   // The next '=', '+' and '%' at or after `start`, each found again only once passed: one pass
   // over the text (searching from every segment would be quadratic in a body of many segments
@@ -143,11 +165,12 @@ function parseStandard(text: string): FormFields | undefined {
       const name = standardComponent(text, start, split, plus, percent);
       const value = split < end ? standardComponent(text, split + 1, end, plus, percent) : '';
       if (name === undefined || value === undefined) return undefined;
+      if (split === end) (bare ??= new Set()).add(flat.length);
       flat.push(name, value);
     }
     start = end + 1;
   }
-  return new FormFields(flat);
+  return new FormFields(flat, [], bare);
 }
 
 /** The index of the first `char` at or after `from`, or the text's length when there is none. */
@@ -215,6 +238,7 @@ function hexDigit(c: number): number {
 function parseWithUnicodeEscapes(text: string): FormFields {
   const flat: string[] = [];
   const unreadable: string[] = [];
+  let bare: Set<number> | undefined;
   for (const segment of text.split('&')) {
     if (segment === '') continue;
     const eq = segment.indexOf('=');
@@ -223,7 +247,10 @@ function parseWithUnicodeEscapes(text: string): FormFields {
     if (typeof name !== 'string') continue;
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1));
     if (typeof value !== 'string') unreadable.push(name, value.why);
-    else flat.push(name, value);
+    else {
+      if (eq < 0) (bare ??= new Set()).add(flat.length);
+      flat.push(name, value);
+    }
   }
-  return new FormFields(flat, unreadable);
+  return new FormFields(flat, unreadable, bare);
 }

@@ -63,6 +63,19 @@ describe('parseFormText', () => {
     expect(pairs('n%uZZZZ=1&b=%u0042')).toEqual([['b', 'B']]);
   });
 
+  it.each([
+    ['the usual text', 'smsto&keyword=k&smsto'],
+    ['a %u escape elsewhere', 'smsto&keyword=%u006B&smsto'],
+    ['a malformed %XX elsewhere (the URLSearchParams path)', 'smsto&keyword=k&x=%E2%82&smsto'],
+  ])('a name without = gives no parameter its value, as ASP.NET reads it (%s)', (_name, text) => {
+    const parsed = parseFormText(text);
+    // Iterated, it is the WHATWG pair (name, empty value).
+    expect([...parsed][0]).toEqual(['smsto', '']);
+    expect([parsed.get('smsto'), parsed.single('smsto'), parsed.getAll('smsto')]).toEqual([null, null, []]);
+    expect(parsed.single('keyword')).toBe('k');
+    expect(parseFormText(`${text}&smsto=1`).single('smsto')).toBe('1');
+  });
+
   it('matches names without regard to case, as ASP.NET reads them', () => {
     const parsed = parseFormText('SmsTo=1&keyword=k');
     expect([parsed.get('smsto'), parsed.single('SMSTO'), parsed.getAll('KeyWord')]).toEqual(['1', '1', ['k']]);

@@ -442,6 +442,20 @@ describe('HTTP-level errors', () => {
     expectPlain(twice, 500, /^Invalid value for parameter: smsto\. It is given more than once\.$/);
   });
 
+  it('GET/POST: a name without = is no value for it (ASMX: Missing parameter), on both bindings', async () => {
+    const { keyword: _k, ...rest } = FIELDS;
+    const text = `keyword&${new URLSearchParams(rest)}`;
+    expectPlain(await raw(`${server.endpoint}/SMSSend?${text}`), 500, /^Missing parameter: keyword\.$/);
+    const post = await raw(`${server.endpoint}/SMSSend`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: text,
+    });
+    expectPlain(post, 500, /^Missing parameter: keyword\.$/);
+    // `keyword=` is the empty string, which the contract allows.
+    expect((await raw(`${server.endpoint}/SMSSend?keyword=&${new URLSearchParams(rest)}`)).status).toBe(200);
+  });
+
   it('GET/POST: a malformed %u escape refuses the call only in a parameter the operation reads', async () => {
     const tracked = await raw(`${server.endpoint}/SMSSend?${new URLSearchParams(FIELDS)}&utm=100%up`);
     expect(tracked.status).toBe(200);
