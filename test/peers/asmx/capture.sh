@@ -214,6 +214,13 @@ capture_echo() {
   http SMSSend error-crash keyword=kw emailAddress=user@example.com password=p4ss smsto=+15551234567 carrierCode=ATT smsmsg=crash
   # A missing HTTP parameter (smsmsg).
   http SMSSend error-missing-parameter keyword=kw emailAddress=user@example.com password=p4ss smsto=+15551234567 carrierCode=ATT
+  # smsmsg named without '=': ASP.NET files such a segment under no name.
+  local given
+  given=$(form keyword=kw emailAddress=user@example.com password=p4ss smsto=+15551234567 carrierCode=ATT)
+  exchange SMSSend.get.error-bare-name GET "/$asmx/SMSSend?$given&smsmsg" ''
+  exchange SMSSend.post.error-bare-name POST "/$asmx/SMSSend" "$given&smsmsg" 'Content-Type: application/x-www-form-urlencoded'
+  # Parameter names in another case: ASP.NET's collection matches them without regard to case.
+  http SMSSend upper-case-names KEYWORD=kw EMAILADDRESS=user@example.com PASSWORD=p4ss SMSTO=+15551234567 CarrierCode=ATT SmsMsg=hi
   # An unknown header the receiver must understand.
   soap SMSSend error-must-understand "<SMSSend xmlns=\"$NS\">$fields<smsmsg>hi</smsmsg></SMSSend>" \
     '<x:Unknown xmlns:x="urn:example:unknown" ENV:mustUnderstand="1">value</x:Unknown>'
