@@ -7,7 +7,7 @@
 # BASE_URL is a running peer (e.g. http://127.0.0.1:41234, as `asmx-host start` prints it); without
 # it (or with '') the script starts the peer itself with ../shared/asmx-host and stops it on exit.
 # OUT_DIR defaults to test/fixtures/asmx/captures/<service>; its *.txt files are replaced, and the
-# WSDL the peer serves is written next to it as <service>.wsdl (test/fixtures/asmx/<service>.wsdl).
+# WSDL the peer serves is written two levels up as <service>.wsdl (test/fixtures/asmx/<service>.wsdl).
 #
 # For each operation it sends one representative request per binding ASMX offers for it (SOAP 1.1,
 # SOAP 1.2, HTTP GET, HTTP POST; see the WSDL), some variants, and error cases. Each file is
@@ -419,10 +419,12 @@ capture_rich() {
   http NullString ''
 }
 
-# The WSDL, asked for with "Host: localhost" so its addresses are http://localhost/<name>.asmx:
-# what the committed fixture holds (a test rewrites the peer's real address the same way).
-wsdl_out=$(dirname "$out")/$service.wsdl
-curl -sS -f -H 'Host: localhost' -o "$wsdl_out" "$base/$asmx?WSDL"
+# The WSDL, asked for with "Host: localhost"; the peer still writes its own port into the
+# addresses, which become http://localhost/<name>.asmx: what the committed fixture holds (a test
+# rewrites the peer's real address the same way). It goes beside the captures' folder
+# (test/fixtures/asmx/<service>.wsdl for the default OUT_DIR).
+wsdl_out=$(dirname "$(dirname "$out")")/$service.wsdl
+curl -sS -f -H 'Host: localhost' "$base/$asmx?WSDL" | sed -E 's#//localhost:[0-9]+/#//localhost/#g' >"$wsdl_out"
 echo "capture: wrote $wsdl_out"
 
 "capture_$service"
