@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { charsetFamily, parseContentType } from '../content-type.js';
 import { writeMethodNotAllowed, writePlain, writeUnsupportedType, writeWsdl } from './answers.js';
 import { answerHelp, helpPageAt } from './help/index.js';
-import { lookupRoute, type BodyTaker, type ServedAddress } from './routes.js';
+import { equivalentPath, lookupRoute, type BodyTaker, type ServedAddress } from './routes.js';
 import { serveHttp } from './serve-http.js';
 import type { ServerSetup } from './setup.js';
 import { withBody } from './with-body.js';
@@ -22,7 +22,7 @@ export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: Ser
   if (typeof target !== 'string') return writePlain(res, 400, target.refusal);
   const url = target;
   const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
+  const path = equivalentPath(q < 0 ? url : url.slice(0, q));
   const query = q < 0 ? '' : url.slice(q + 1);
   // HEAD reads a page as GET does, with the same header fields and no content (RFC 9110
   // §9.3.2; node's response drops the body of an answer to HEAD itself).

@@ -3,6 +3,7 @@
  * endpoints at the port address, HTTP GET/POST operations at address + location), with what each
  * address takes by media type, built from the bindings' own declarations (BindingWire).
  * Lookups try the exact path first, then its lowercase form (ASMX paths are case-insensitive).
+ * Paths are compared as RFC 3986 §6.2.2 compares them: `%53` is `S` (see `equivalentPath`).
  */
 import type { ServiceDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
@@ -55,7 +56,8 @@ export interface RouteTable {
 /** `basePath` overrides the port addresses (for a descriptor without addresses, or mounting). */
 export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined): RouteTable {
   const served = new Map<string, Served>();
-  const routeAt = (path: string): Served => {
+  const routeAt = (address: string): Served => {
+    const path = equivalentPath(address);
     let route = served.get(path);
     if (route === undefined) served.set(path, (route = {}));
     return route;
@@ -82,6 +84,23 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
   for (const [path, route] of exact) if (!lower.has(path.toLowerCase())) lower.set(path.toLowerCase(), route);
   return { exact, lower, lastPath: undefined, lastRoute: undefined };
 }
+
+/**
+ * The path as RFC 3986 §6.2.2 normalises it: an escaped unreserved character (`%53`, `%2E`, `%7E`)
+ * is that character, and the hex digits of every other escape are upper case. Clients and proxies
+ * differ in what they escape, and RFC 3986 makes `/serviceapi%2Easmx/SMS%53end` the same path as
+ * `/serviceapi.asmx/SMSSend`; an escaped reserved character (`%2F`) stays escaped, as it names
+ * another path.
+ */
+export function equivalentPath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+  });
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /** The bindings at an address with what they declare: the media types they take, in the order a 415 lists them. */
 function withDeclarations(served: Served): ServedAddress {

@@ -280,6 +280,17 @@ describe('HTTP-level errors', () => {
     expectPlain(await raw(`${server.endpoint}/NoSuchOperation?a=1`), 404);
   });
 
+  it('an escaped unreserved character in the path is that character (RFC 3986 §6.2.2.2); an escaped / is not', async () => {
+    const query = new URLSearchParams(FIELDS).toString();
+    const escaped = server.endpoint.replace('serviceapi.asmx', 'serviceapi%2Easmx');
+    expect((await raw(`${escaped}/SMS%53end?${query}`)).status).toBe(200);
+    expect((await raw(`${server.endpoint}/SMS%73end?${query}`)).status).toBe(200);
+    const soap = await soap11Post(escaped, envelope(SOAP11, sendBody(FIELDS)), `"${NS}SMSSend"`);
+    expect(soap.status).toBe(200);
+    expect((await raw(escaped)).contentType).toBe('text/html; charset=utf-8');
+    expectPlain(await raw(`${server.endpoint}%2FSMSSend?${query}`), 404);
+  });
+
   it('405 with Allow for a wrong method', async () => {
     const put = await raw(server.endpoint, { method: 'PUT', body: 'x' });
     expectPlain(put, 405);
