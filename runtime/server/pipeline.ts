@@ -31,8 +31,7 @@ export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: Ser
   const route = lookupRoute(setup.routes, path);
   if (route === undefined) return writePlain(res, 404, 'Not found.');
   if (req.method === 'POST') return routePost(setup, route, req, res);
-  if (req.method === 'GET') return routeGet(setup, route, q >= 0, query, req, res);
-  if (req.method === 'HEAD') return routeHead(setup, route, q >= 0, query, req, res);
+  if (reading) return routeRead(setup, route, q >= 0, query, req, res);
   writeMethodNotAllowed(setup, req, res, route);
 }
 
@@ -101,26 +100,12 @@ function takesCharset(taker: BodyTaker, charset: string | undefined): boolean {
   return family !== undefined && taker.wire.charsets.includes(family);
 }
 
-function routeGet(
-  setup: ServerSetup,
-  route: ServedAddress,
-  hasQuery: boolean,
-  query: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void {
-  const servesSoap = route.soap11 !== undefined || route.soap12 !== undefined;
-  if (setup.wsdl !== undefined && hasQuery && servesSoap && isWsdlQuery(query)) return writeWsdl(setup, req, res);
-  if (route.get !== undefined) return void serveHttp(setup, route.get, 'http-get', query, req, res);
-  writeMethodNotAllowed(setup, req, res, route);
-}
-
 /**
- * HEAD: the WSDL's header fields as GET gives them. An HTTP GET operation is not run for a HEAD:
- * its GET is not safe (SMSSend sends), and a link checker's or a monitor's HEAD must not send a
- * message, so the operation's address answers 405 and its Allow leaves HEAD out.
+ * GET, and HEAD for the same header fields without content. An HTTP GET operation is not run for
+ * a HEAD: its GET is not safe (SMSSend sends), and a link checker's or a monitor's HEAD must not
+ * send a message, so the operation's address answers 405 and its Allow leaves HEAD out.
  */
-function routeHead(
+function routeRead(
   setup: ServerSetup,
   route: ServedAddress,
   hasQuery: boolean,
@@ -130,5 +115,7 @@ function routeHead(
 ): void {
   const servesSoap = route.soap11 !== undefined || route.soap12 !== undefined;
   if (setup.wsdl !== undefined && hasQuery && servesSoap && isWsdlQuery(query)) return writeWsdl(setup, req, res);
+  if (req.method === 'GET' && route.get !== undefined)
+    return void serveHttp(setup, route.get, 'http-get', query, req, res);
   writeMethodNotAllowed(setup, req, res, route);
 }

@@ -94,9 +94,9 @@ export function compileRoutes(d: ServiceDescriptor, basePath: string | undefined
  */
 export function equivalentPath(path: string): string {
   if (!path.includes('%')) return path;
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (escaped, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+    return UNRESERVED.test(char) ? char : escaped.toUpperCase();
   });
 }
 
