@@ -31,6 +31,12 @@ export const KNOWN: Readonly<Record<string, string>> = {
     "Mono's form reader takes a name without '=' as that name with an empty value, so this peer answers 200; .NET Framework's " +
     '(HttpValueCollection.FillFromEncodedBytes, as FillFromString for a query) files the segment under no name, and ASMX answers ' +
     '"Missing parameter: smsmsg.", as smskit does on both bindings (Mono answers so for HTTP GET).',
+  'echo/SMSSend.get.escapes':
+    "Mono's query reader leaves a %u escape as text (w%u00F6rld); .NET Framework's HttpUtility.UrlDecode reads it (wörld), as " +
+    'smskit does: .NET clients (HttpGetClientProtocol) send non-ASCII characters so.',
+  'echo/SMSSend.get.repeated':
+    'ASMX reads a parameter given twice as its values joined by a comma (NameValueCollection: "a,b"), a value no client sent; ' +
+    'smskit refuses it ("It is given more than once."), as the SOAP bindings refuse a second element.',
   'rich/EchoColor.get.numeric-value':
     "ASMX also reads an enum parameter given as the .NET member's number; the WSDL carries only the names, so smskit cannot.",
 };

@@ -230,6 +230,16 @@ capture_echo() {
   exchange SMSSend.soap11.error-malformed-xml POST "/$asmx" "$(envelope 11 "<SMSSend xmlns=\"$NS\"><smsmsg>hi</SMSSend>")" \
     'Content-Type: text/xml; charset=utf-8' "SOAPAction: \"${NS}SMSSend\""
   get Nope error-unknown-operation
+  # Forms clients send: an unquoted SOAPAction, no SOAPAction at all, a Content-Type without
+  # charset, '+', %20 and a %u escape in a query, a parameter given twice, a form body's charset.
+  local body
+  body=$(envelope 11 "<SMSSend xmlns=\"$NS\">$fields<smsmsg>hi</smsmsg></SMSSend>")
+  exchange SMSSend.soap11.unquoted-action POST "/$asmx" "$body" 'Content-Type: text/xml; charset=utf-8' "SOAPAction: ${NS}SMSSend"
+  exchange SMSSend.soap11.no-action POST "/$asmx" "$body" 'Content-Type: text/xml; charset=utf-8'
+  exchange SMSSend.soap11.no-charset POST "/$asmx" "$body" 'Content-Type: text/xml' "SOAPAction: \"${NS}SMSSend\""
+  exchange SMSSend.get.escapes GET "/$asmx/SMSSend?$given&smsmsg=big+hello%20w%u00F6rld" ''
+  exchange SMSSend.get.repeated GET "/$asmx/SMSSend?$given&smsmsg=a&smsmsg=b" ''
+  exchange SMSSend.post.charset POST "/$asmx/SMSSend" "$given&smsmsg=hi" 'Content-Type: application/x-www-form-urlencoded; charset=utf-8'
 }
 
 # ---- the rich peer: types and features real ASMX services use ----
