@@ -240,6 +240,14 @@ capture_echo() {
   exchange SMSSend.get.escapes GET "/$asmx/SMSSend?$given&smsmsg=big+hello%20w%u00F6rld" ''
   exchange SMSSend.get.repeated GET "/$asmx/SMSSend?$given&smsmsg=a&smsmsg=b" ''
   exchange SMSSend.post.charset POST "/$asmx/SMSSend" "$given&smsmsg=hi" 'Content-Type: application/x-www-form-urlencoded; charset=utf-8'
+  # Envelopes in the other version's media type, a byte-order mark, an empty body, a DOCTYPE.
+  local body12
+  body12=$(envelope 12 "<SMSSend xmlns=\"$NS\">$fields<smsmsg>hi</smsmsg></SMSSend>")
+  exchange SMSSend.soap11.error-as-soap12-type POST "/$asmx" "$body" "Content-Type: application/soap+xml; charset=utf-8; action=\"${NS}SMSSend\""
+  exchange SMSSend.soap12.as-soap11-type POST "/$asmx" "$body12" 'Content-Type: text/xml; charset=utf-8' "SOAPAction: \"${NS}SMSSend\""
+  exchange SMSSend.soap11.bom POST "/$asmx" $'\xef\xbb\xbf'"$body" 'Content-Type: text/xml; charset=utf-8' "SOAPAction: \"${NS}SMSSend\""
+  exchange SMSSend.soap11.error-empty-body POST "/$asmx" '' 'Content-Type: text/xml; charset=utf-8' "SOAPAction: \"${NS}SMSSend\""
+  exchange SMSSend.soap11.error-doctype POST "/$asmx" "<!DOCTYPE x [<!ENTITY e \"boo\">]>${body#*?>}" 'Content-Type: text/xml; charset=utf-8' "SOAPAction: \"${NS}SMSSend\""
 }
 
 # ---- the rich peer: types and features real ASMX services use ----
