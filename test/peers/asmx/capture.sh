@@ -421,6 +421,11 @@ capture_rich() {
   http Add error-missing-parameter a=2
   soap11 Add missing-element "<Add xmlns=\"$NS\"><a>2</a></Add>"
   get Add error-overflow a=2147483648 b=0
+  # Lexical forms: whitespace, a sign and leading zeros in an int; an exponent and -INF in a double.
+  soap11 Add lexical "<Add xmlns=\"$NS\"><a> +02 </a><b>40</b></Add>"
+  get Add lexical 'a=+02' 'b= 40'
+  soap11 AddDoubles lexical "<AddDoubles xmlns=\"$NS\"><a>1e2</a><b>-INF</b></AddDoubles>"
+  get AddDoubles lexical a=1e2 b=-0.5
 
   # Void methods.
   soap Ping '' "<Ping xmlns=\"$NS\" />"
