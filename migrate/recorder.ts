@@ -31,6 +31,7 @@ import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
 import { HOP_BY_HOP, withoutHopFields } from './hop-by-hop.js';
 import { type StoreContext, store } from './recorder-store.js';
 import { Redactor, secretFieldsOfWsdl } from './redact.js';
+import { upstreamSecretFields } from './upstream-wsdl.js';
 
 export interface RecorderOptions {
   /** The live service: its origin (a path, if any, names its WSDL endpoint for the secret fields). */
@@ -102,23 +103,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
-/** Fetches the upstream's WSDL once at start, for its secret field names; quietly none if it has none. */
-async function wsdlSecretFields(dispatcher: Dispatcher, upstream: URL): Promise<string[]> {
-  if (upstream.pathname === '/' || upstream.pathname === '') return [];
-  try {
-    const res = await dispatcher.request({
-      origin: upstream.origin,
-      path: `${upstream.pathname}?wsdl`,
-      method: 'GET',
-      headers: { host: upstream.host },
-    });
-    const text = await res.body.text();
-    return res.statusCode === 200 ? secretFieldsOfWsdl(text) : [];
-  } catch {
-    return [];
-  }
-}
-
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = upstreamUrl(options.upstream);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -128,7 +112,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     tls: options.tls,
     proxy: options.proxy === undefined ? undefined : readProxyOption(options.proxy),
   });
-  const redactor = new Redactor(await wsdlSecretFields(dispatcher, upstream));
+  const secrets = await upstreamSecretFields(dispatcher, upstream);
+  if (secrets.warning !== undefined) options.onWarning?.(`record: ${secrets.warning}`);
+  const redactor = new Redactor(secrets.fields);
   const keepSecrets = options.keepSecrets === true;
   const writer = recordingWriter(options, upstream, redactor, keepSecrets);
   const context: ExchangeContext = {

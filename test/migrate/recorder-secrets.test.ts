@@ -1,0 +1,91 @@
+/**
+ * What the recorder keeps out of a recording beyond the ordinary SOAP case: the secret names of a
+ * WSDL served compressed, and bodies that are neither XML nor form fields.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LoadedRecording, type Recorder, readRecording, startRecorder } from '../../migrate/index.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const work = mkdtempSync(join(tmpdir(), 'smskit-recorder-secrets-'));
+let dirs = 0;
+const open: Server[] = [];
+afterAll(async () => {
+  await Promise.all(open.map((s) => new Promise((r) => s.close(r))));
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  open.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function recorderFor(origin: string, warnings: string[] = []): Promise<{ recorder: Recorder; dir: string }> {
+  const dir = join(work, `rec-${++dirs}`);
+  const recorder = await startRecorder({ upstream: origin, out: dir, port: 0, onWarning: (w) => warnings.push(w) });
+  return { recorder, dir };
+}
+
+async function recording(recorder: Recorder, dir: string, count: number): Promise<LoadedRecording> {
+  await waitFor(`${count} exchanges stored`, () => recorder.recorded() >= count);
+  await recorder.close();
+  return readRecording(dir);
+}
+
+const storedRequest = (rec: LoadedRecording, i: number): string =>
+  Buffer.from(rec.exchanges[i]!.request.body, 'base64').toString('utf8');
+
+/** A WSDL declaring a secret field (`SessionToken`), which recording.json must list. */
+const WSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <types><xs:schema><xs:element name="Login"><xs:complexType><xs:sequence>
+    <xs:element name="user" type="xs:string"/><xs:element name="SessionToken" type="xs:string"/>
+  </xs:sequence></xs:complexType></xs:element></xs:schema></types>
+</definitions>`;
+
+describe('the secret names of a WSDL served compressed', () => {
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ])('are learned from a %s WSDL at start, before any client asks for it', async (coding, compress) => {
+    const origin = await upstream((req, res) => {
+      if (req.url === '/svc.asmx?wsdl') {
+        res.writeHead(200, { 'content-type': 'text/xml', 'content-encoding': coding });
+        res.end(compress(Buffer.from(WSDL)));
+        return;
+      }
+      req.resume();
+      res.end('<ok/>');
+    });
+    const { recorder, dir } = await recorderFor(`${origin}/svc.asmx`);
+    expect(recorder.secretFields()).toContain('SessionToken');
+    const body = '<Login><user>ann</user><SessionToken>open-sesame</SessionToken></Login>';
+    await (
+      await request(`${recorder.url}/svc.asmx`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body })
+    ).body.text();
+    const rec = await recording(recorder, dir, 1);
+    expect(rec.meta.secretFields).toContain('SessionToken');
+    expect(storedRequest(rec, 0)).toBe('<Login><user>ann</user><SessionToken>***</SessionToken></Login>');
+  });
+
+  it('says so when the WSDL cannot be decoded, rather than learning nothing in silence', async () => {
+    const origin = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-encoding': 'gzip' });
+      res.end('not gzip at all');
+    });
+    const warnings: string[] = [];
+    const { recorder } = await recorderFor(`${origin}/svc.asmx`, warnings);
+    await recorder.close();
+    expect(warnings).toEqual([
+      "record: could not read the upstream's WSDL (/svc.asmx?wsdl): its Content-Encoding could not be decoded; secret names come from the built-in rule alone",
+    ]);
+  });
+});
