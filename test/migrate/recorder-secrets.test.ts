@@ -89,3 +89,27 @@ describe('the secret names of a WSDL served compressed', () => {
     ]);
   });
 });
+
+describe('bodies that are neither XML nor form fields, through the recorder', () => {
+  it('stores JSON with its secret members replaced, and keeps none of free text that names a secret', async () => {
+    const origin = await upstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('your new password is hunter3');
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    const body = '{"user":"ann","login":{"password":"hunter2"}}';
+    const answer = await request(`${recorder.url}/api`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(await answer.body.text()).toBe('your new password is hunter3');
+    const rec = await recording(recorder, dir, 1);
+    expect(storedRequest(rec, 0)).toBe('{"user":"ann","login":{"password":"***"}}');
+    const stored = Buffer.from(rec.exchanges[0]!.response!.body, 'base64').toString();
+    expect(stored).not.toContain('hunter3');
+    expect(stored).toMatch(/^\*\*\* body not stored: .* \(28 bytes, hmac-sha256 [0-9a-f]{64}\) \*\*\*$/);
+    expect(rec.exchanges[0]!.secrets).toEqual(['member password', 'answer body (not XML, JSON or form fields)']);
+  });
+});
