@@ -2,43 +2,13 @@
  * What the recorder keeps out of a recording beyond the ordinary SOAP case: the secret names of a
  * WSDL served compressed, and bodies that are neither XML nor form fields.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type LoadedRecording, type Recorder, readRecording, startRecorder } from '../../migrate/index.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { describe, expect, it } from 'vitest';
+import type { LoadedRecording } from '../../migrate/index.js';
+import { handUpstreams, recording } from './hand-upstream.js';
 
-const work = mkdtempSync(join(tmpdir(), 'smskit-recorder-secrets-'));
-let dirs = 0;
-const open: Server[] = [];
-afterAll(async () => {
-  await Promise.all(open.map((s) => new Promise((r) => s.close(r))));
-  rmSync(work, { recursive: true, force: true });
-});
-
-async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  open.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function recorderFor(origin: string, warnings: string[] = []): Promise<{ recorder: Recorder; dir: string }> {
-  const dir = join(work, `rec-${++dirs}`);
-  const recorder = await startRecorder({ upstream: origin, out: dir, port: 0, onWarning: (w) => warnings.push(w) });
-  return { recorder, dir };
-}
-
-async function recording(recorder: Recorder, dir: string, count: number): Promise<LoadedRecording> {
-  await waitFor(`${count} exchanges stored`, () => recorder.recorded() >= count);
-  await recorder.close();
-  return readRecording(dir);
-}
+const { upstream, recorderFor } = handUpstreams('smskit-recorder-secrets-');
 
 const storedRequest = (rec: LoadedRecording, i: number): string =>
   Buffer.from(rec.exchanges[i]!.request.body, 'base64').toString('utf8');

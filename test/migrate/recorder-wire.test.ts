@@ -2,56 +2,15 @@
  * The recorder as an HTTP intermediary, against small hand-written upstreams: an answer that
  * breaks off, compression, the Connection header's own list, and the forwarding headers.
  */
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  type LoadedRecording,
-  type Recorder,
-  readRecording,
-  recordedDescriptor,
-  replay,
-  startRecorder,
-} from '../../migrate/index.js';
+import { describe, expect, it } from 'vitest';
+import { recordedDescriptor, replay } from '../../migrate/index.js';
 import { ReplayServer } from '../../migrate/send.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { handUpstreams, recording } from './hand-upstream.js';
 
-const work = mkdtempSync(join(tmpdir(), 'smskit-recorder-wire-'));
-let dirs = 0;
-const open: Server[] = [];
-afterAll(async () => {
-  await Promise.all(open.map((s) => new Promise((r) => s.close(r))));
-  rmSync(work, { recursive: true, force: true });
-});
-
-async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  open.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function recorderFor(origin: string): Promise<{ recorder: Recorder; dir: string }> {
-  const dir = join(work, `rec-${++dirs}`);
-  return { recorder: await startRecorder({ upstream: origin, out: dir, port: 0, onWarning: () => undefined }), dir };
-}
-
-async function recording(recorder: Recorder, dir: string, count: number): Promise<LoadedRecording> {
-  await waitFor(`${count} exchanges stored`, () => recorder.recorded() >= count);
-  await recorder.close();
-  return readRecording(dir);
-}
+const { upstream, recorderFor } = handUpstreams('smskit-recorder-wire-');
 
 describe('the recorder as an intermediary', () => {
   it('aborts the client when the upstream breaks off mid-body, and stores the answer cut', async () => {
@@ -82,13 +41,7 @@ describe('the recorder as an intermediary', () => {
       req.resume();
     });
     const warnings: string[] = [];
-    const dir = join(work, `rec-${++dirs}`);
-    const recorder = await startRecorder({
-      upstream: `${origin}/svc.asmx`,
-      out: dir,
-      port: 0,
-      onWarning: (w) => warnings.push(w),
-    });
+    const { recorder, dir } = await recorderFor(`${origin}/svc.asmx`, warnings);
     const res = await request(`${recorder.url}/svc.asmx?wsdl`);
     expect(res.statusCode).toBe(502);
     expect(await res.body.text()).toMatch(
