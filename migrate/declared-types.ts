@@ -106,6 +106,7 @@ export function recordedDescriptor(
     if (
       !/\?wsdl$/i.test(exchange.request.target) ||
       response === undefined ||
+      exchange.failure !== undefined ||
       response.status !== 200 ||
       response.truncated
     )

@@ -24,6 +24,8 @@ export interface Seen {
   readonly body: Buffer;
   /** `cut`: the upstream broke off mid-body; the body is what arrived. */
   readonly response: { status: number; headers: HeaderList; body: Buffer; cut: boolean } | undefined;
+  /** Why the exchange did not complete (no answer, or one that broke off); undefined when it did. */
+  readonly failure?: string | undefined;
 }
 
 /** A stored message's headers and body with its content coding undone; a body that cannot be is not stored. */
@@ -79,6 +81,7 @@ function storeUncoded(ctx: StoreContext, seen: Seen, requestCut: boolean): void 
             ...(seen.response.cut ? { truncated: true as const } : {}),
           },
     secrets: [...request.redacted, ...(response?.redacted ?? []).map((r) => `answer ${r}`)],
+    ...(seen.failure === undefined ? {} : { failure: seen.failure }),
   };
   ctx.writer.write(exchange);
   ctx.onExchange?.(exchange);

@@ -22,15 +22,17 @@ import type { ClientTlsOptions, ProxyOption } from '../runtime/network/types.js'
 import {
   DEFAULT_STORE_LIMITS,
   type Exchange,
-  type HeaderList,
   RECORDING_FORMAT,
   RecordingWriter,
   type StoreLimits,
 } from './recording.js';
-import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
-import { HOP_BY_HOP, withoutHopFields } from './hop-by-hop.js';
+import { IDENTITY_ONLY } from './content-coding.js';
+import { withoutHopFields } from './hop-by-hop.js';
+import { type AnswerContext, answerBadGateway, forwardAnswer, NOT_PASSED } from './recorder-answer.js';
 import { type StoreContext, store } from './recorder-store.js';
-import { Redactor, secretFieldsOfWsdl } from './redact.js';
+import { Redactor } from './redact.js';
+import { failureText, responseHeaderList } from './upstream-body.js';
+import { upstreamSecretFields } from './upstream-wsdl.js';
 
 export interface RecorderOptions {
   /** The live service: its origin (a path, if any, names its WSDL endpoint for the secret fields). */
@@ -65,14 +67,6 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-/** What the recorder does not pass on, either way: besides the hop-by-hop fields, those it sets itself. */
-const NOT_PASSED = new Set([
-  ...HOP_BY_HOP,
-  'proxy-authenticate',
-  'host',
-  // Node answers `Expect: 100-continue` itself (.NET clients send it); undici will not send it on.
-  'expect',
-]);
 /** A request also goes without its Accept-Encoding: identity is asked for in its place. */
 const NOT_PASSED_UPSTREAM = new Set([...NOT_PASSED, 'accept-encoding']);
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -102,23 +96,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
-/** Fetches the upstream's WSDL once at start, for its secret field names; quietly none if it has none. */
-async function wsdlSecretFields(dispatcher: Dispatcher, upstream: URL): Promise<string[]> {
-  if (upstream.pathname === '/' || upstream.pathname === '') return [];
-  try {
-    const res = await dispatcher.request({
-      origin: upstream.origin,
-      path: `${upstream.pathname}?wsdl`,
-      method: 'GET',
-      headers: { host: upstream.host },
-    });
-    const text = await res.body.text();
-    return res.statusCode === 200 ? secretFieldsOfWsdl(text) : [];
-  } catch {
-    return [];
-  }
-}
-
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = upstreamUrl(options.upstream);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -128,7 +105,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     tls: options.tls,
     proxy: options.proxy === undefined ? undefined : readProxyOption(options.proxy),
   });
-  const redactor = new Redactor(await wsdlSecretFields(dispatcher, upstream));
+  const secrets = await upstreamSecretFields(dispatcher, upstream);
+  if (secrets.warning !== undefined) options.onWarning?.(`record: ${secrets.warning}`);
+  const redactor = new Redactor(secrets.fields);
   const keepSecrets = options.keepSecrets === true;
   const writer = recordingWriter(options, upstream, redactor, keepSecrets);
   const context: ExchangeContext = {
@@ -227,12 +206,9 @@ async function closeServer(server: Server, dispatcher: Dispatcher): Promise<void
   await dispatcher.close();
 }
 
-interface ExchangeContext extends StoreContext {
-  readonly upstream: URL;
+interface ExchangeContext extends StoreContext, AnswerContext {
   readonly dispatcher: Dispatcher;
   readonly maxRequestBytes: number;
-  /** How much of an answer is kept for the store (its body limit). */
-  readonly keepBytes: number;
 }
 
 /**
@@ -259,8 +235,6 @@ function forwardedHeaders(req: IncomingMessage, upstream: URL): Record<string, s
   return out;
 }
 
-const isWsdlRequest = (target: string): boolean => /\?wsdl(?:&|=|$)/i.test(target);
-
 async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
   const at = new Date().toISOString();
@@ -283,82 +257,27 @@ async function handle(ctx: ExchangeContext, req: IncomingMessage, res: ServerRes
       body: body.length === 0 && (method === 'GET' || method === 'HEAD') ? null : body,
     });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(`smskit record: the upstream did not answer (${typeof code === 'string' ? code : 'error'})\n`);
-    store(ctx, { at, started, finished: performance.now(), method, target, requestHeaders, body, response: undefined });
+    const why = `the upstream did not answer (${failureText(error)})`;
+    answerBadGateway(res, why);
+    const failure = `${why}; the client was answered 502`;
+    store(ctx, {
+      at,
+      started,
+      finished: performance.now(),
+      method,
+      target,
+      requestHeaders,
+      body,
+      response: undefined,
+      failure,
+    });
     return;
   }
-  const responseHeaders = headerPairs(rawResponseHeaders(upstreamRes.headers));
-  const { body: kept, cut } = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
-  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: kept, cut };
+  const responseHeaders = responseHeaderList(upstreamRes.headers);
+  const answer = await forwardAnswer(ctx, req, res, upstreamRes, responseHeaders, target);
+  const response = { status: upstreamRes.statusCode, headers: responseHeaders, body: answer.body, cut: answer.cut };
   const finished = performance.now();
+  const failure = answer.failure;
   // After the answer has gone: storing never delays the client.
-  setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response }));
-}
-
-/**
- * Sends the upstream's answer to the client (a WSDL with the recorder's address in it, anything
- * else streamed as it comes) and returns what of it the store keeps. An upstream that fails
- * mid-body has the client's connection aborted, never ended (RFC 9112 §7.1: an incomplete
- * message must not be passed on as complete), and the answer is kept marked cut.
- */
-async function forwardAnswer(
-  ctx: ExchangeContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  upstreamRes: Dispatcher.ResponseData,
-  responseHeaders: HeaderList,
-  target: string,
-): Promise<{ body: Buffer; cut: boolean }> {
-  const passed = withoutHopFields(responseHeaders, NOT_PASSED);
-  const collected: Buffer[] = [];
-  if (isWsdlRequest(target) && upstreamRes.statusCode === 200) {
-    const coded = Buffer.from(await upstreamRes.body.arrayBuffer());
-    collected.push(coded);
-    // Compressed though identity was asked for: decoded before the rewrite, sent uncoded.
-    const decoded = decodedBody(passed, coded);
-    if (decoded === undefined) {
-      res.writeHead(upstreamRes.statusCode, passed.flat());
-      res.end(coded);
-      return { body: coded, cut: false };
-    }
-    const wsdl = decoded.body;
-    ctx.redactor.learn(secretFieldsOfWsdl(wsdl.toString('utf8')));
-    const rewritten = Buffer.from(
-      wsdl
-        .toString('utf8')
-        .split(`${ctx.upstream.origin}/`)
-        .join(`http://${req.headers.host ?? ctx.upstream.host}/`),
-    );
-    const headers = decoded.headers.filter(([n]) => n.toLowerCase() !== 'content-length');
-    res.writeHead(upstreamRes.statusCode, [...headers, ['Content-Length', String(rewritten.length)]].flat());
-    res.end(rewritten);
-  } else {
-    res.writeHead(upstreamRes.statusCode, passed.flat());
-    // Keep one byte past what will be stored, so the store knows to mark it cut; forward it all.
-    let kept = 0;
-    try {
-      for await (const chunk of upstreamRes.body) {
-        const bytes = chunk as Buffer;
-        if (kept <= ctx.keepBytes) {
-          collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
-          kept += bytes.length;
-        }
-        res.write(bytes);
-      }
-    } catch (error) {
-      ctx.onWarning(`record: the upstream's answer to ${target} broke off: ${(error as Error).message}`);
-      res.destroy();
-      return { body: Buffer.concat(collected), cut: true };
-    }
-    res.end();
-  }
-  return { body: Buffer.concat(collected), cut: false };
-}
-
-function rawResponseHeaders(headers: Record<string, string | string[] | undefined>): string[] {
-  return Object.entries(headers).flatMap(([name, value]) =>
-    value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => [name, v]),
-  );
+  setImmediate(() => store(ctx, { at, started, finished, method, target, requestHeaders, body, response, failure }));
 }

@@ -45,6 +45,13 @@ export interface Exchange {
   /** Undefined when the upstream did not answer (the client got 502). */
   readonly response: StoredResponse | undefined;
   /**
+   * Set when the exchange failed: why (`the upstream did not answer (ECONNREFUSED); the client
+   * was answered 502`, `the answer broke off after 512 bytes (UND_ERR_SOCKET); the client's
+   * connection was aborted`). The response, if any, is then what arrived (`truncated`), never a
+   * complete answer: a replay compares against it only with a reference server.
+   */
+  readonly failure?: string;
+  /**
    * The secrets this exchange carries, by rule (`header Authorization`, `element password`,
    * `answer header Set-Cookie`): replaced by `***` in the recording unless the recording's
    * `secretsKept` is true, in which case they are there as sent.

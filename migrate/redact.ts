@@ -1,22 +1,24 @@
 /**
  * What `smskit record` keeps out of a recording, by rule: HTTP authentication and cookies
  * (Authorization, Proxy-Authorization, Cookie, Set-Cookie), and the value of every field named
- * like a secret, in SOAP bodies (element text), query strings and form bodies. The names come
+ * like a secret, in SOAP bodies (element text), query strings, form bodies and JSON. The names come
  * from the service's WSDL (every element, attribute and part whose name matches the rule:
  * `password`, `Token`, `apiKey`...) plus the rule itself for names no WSDL declared, and a
  * WS-Security UsernameToken's Password and Nonce. Values become `***`; the exchange lists what
  * was replaced, so a replay knows which requests cannot be sent as they were.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { parseContentType } from '../runtime/content-type.js';
 import { parseFormText } from '../runtime/http/form.js';
 import { xmlBodyInput } from '../runtime/xml/body-encoding.js';
 import type { HeaderList } from './recording.js';
-import { REDACTED, redactXml } from './redact-xml.js';
+import { type BodyRules, redactBodyText, shownText } from './redact-body.js';
+import { REDACTED } from './redact-xml.js';
 
 export { REDACTED };
 
-/** What a body becomes when it names a secret and cannot be read to replace it (never kept as sent). */
-export const UNREADABLE_BODY = '*** body not stored: it names a secret and could not be read to redact it ***';
+/** How a body that names a secret and cannot be read to replace it begins, in place of its bytes. */
+export const WITHHELD_BODY = '*** body not stored: it names a secret and could not be read to redact it';
 
 const SECRET_NAME = /password|passwd|passphrase|^pwd$|secret|token|api[-_]?key|credential|^pin$|^nonce$/i;
 /** Whether a field's local name is one the rule calls secret. */
@@ -44,6 +46,11 @@ export interface Redaction {
 /** Redacts messages of one recording: the WSDL's secret names and the rule's. */
 export class Redactor {
   #fields: Set<string>;
+  readonly #digestKey = randomBytes(32);
+  readonly #rules: BodyRules = {
+    isSecret: (name) => this.#isSecret(name),
+    params: (text, redacted) => this.#params(text, redacted, 'form field'),
+  };
 
   constructor(fields: readonly string[] = []) {
     this.#fields = new Set(fields);
@@ -82,9 +89,9 @@ export class Redactor {
   }
 
   /**
-   * A body with its secrets replaced: XML read as text in its own encoding (UTF-16 by its BOM or
-   * charset, anything else byte for byte as latin1, which keeps every ASCII name), form fields by
-   * name. A body that names a secret but cannot be read is replaced whole.
+   * A body with its secrets replaced, read in its own encoding (UTF-16 by its BOM or charset,
+   * anything else byte for byte as latin1, which keeps every ASCII name) as what it is
+   * (redact-body.ts). A body that names a secret but cannot be read is not kept (#withheld).
    */
   #body(body: Buffer, charset: string | undefined, mediaType: string, redacted: string[]): Buffer {
     let input: Uint8Array | string;
@@ -92,42 +99,33 @@ export class Redactor {
       input = xmlBodyInput(body, charset);
     } catch {
       redacted.push('body (undecodable)');
-      return Buffer.from(UNREADABLE_BODY);
+      return this.#withheld(body);
     }
     const text = typeof input === 'string' ? input : body.toString('latin1');
-    let outText = this.#elements(text, redacted);
-    if (mediaType === 'application/x-www-form-urlencoded') outText = this.#params(outText, redacted, 'form field');
+    const outText = redactBodyText(text, mediaType, this.#rules, redacted);
+    if (outText === undefined) return this.#withheld(body);
     if (outText === text) return body;
-    if (outText === UNREADABLE_BODY) return Buffer.from(outText);
     return typeof input === 'string' ? encodeUtf16Like(body, outText) : Buffer.from(outText, 'latin1');
   }
 
-  /** Any text shown to a person (a report's body or curl line): secret elements and `name=value` fields. */
+  /**
+   * What a body becomes when it names a secret and cannot be read to replace it: its length and
+   * a digest in place of its bytes. The digest is keyed by this recorder's own random key, never
+   * stored: equal bodies of one recording have equal digests, and a digest cannot be used to test
+   * a guessed password.
+   */
+  #withheld(body: Buffer): Buffer {
+    const digest = createHmac('sha256', this.#digestKey).update(body).digest('hex');
+    return Buffer.from(`${WITHHELD_BODY} (${body.length} bytes, hmac-sha256 ${digest}) ***`);
+  }
+
+  /** Any text shown to a person (a report's body or curl line): secret members, elements and `name=value` fields. */
   text(text: string): string {
-    const ignored: string[] = [];
-    return this.#elements(text, ignored).replace(
+    return shownText(text, this.#rules.isSecret).replace(
       /([?&\s'"])([^=&?\s'"]+)=([^&\s'"]*)/g,
       (whole, lead: string, name: string, value: string) =>
         value !== '' && this.#isSecret(name) ? `${lead}${name}=${REDACTED}` : whole,
     );
-  }
-
-  /** XML text with secret elements' content and attributes' values replaced; whole when it cannot be read and names a secret. */
-  #elements(text: string, redacted: string[]): string {
-    if (!text.includes('<')) return text;
-    const out = redactXml(text, (local) => this.#isSecret(local));
-    if (out !== undefined) {
-      redacted.push(...out.redacted);
-      return out.text;
-    }
-    if (!this.#namesSecret(text)) return text;
-    redacted.push('body (not readable as XML)');
-    return UNREADABLE_BODY;
-  }
-
-  #namesSecret(text: string): boolean {
-    for (const m of text.matchAll(/[\w.-]+/g)) if (this.#isSecret(m[0])) return true;
-    return false;
   }
 
   #params(query: string, redacted: string[], what: string): string {

@@ -124,6 +124,9 @@ function skipReason(
   hosts: string[],
 ): string | undefined {
   if (exchange.request.truncated) return 'request body cut at recording (over --max-body-bytes)';
+  // A failed exchange's answer, if any, is only what arrived: never a complete answer to compare with.
+  if (options.reference === undefined && exchange.failure !== undefined)
+    return 'the recorded exchange failed (its `failure` says why): no complete answer to compare with';
   if (options.reference === undefined && exchange.response === undefined)
     return 'no recorded answer (the upstream did not answer)';
   if (options.reference === undefined && exchange.response?.truncated)

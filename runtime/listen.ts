@@ -13,6 +13,7 @@ import { serverTlsOptions, type ServerTlsOptions } from './network/server-tls.js
 import { LISTENER_OPTIONS, type ServerOptions } from './server.js';
 import { writeBodyFailure } from './server/answers.js';
 import { DEFAULT_MAX_BODY_BYTES, declaredBodyFailure } from './server/body.js';
+import { deferContinue } from './server/continue.js';
 
 export interface ListenOptions {
   readonly host?: string;
@@ -73,15 +74,16 @@ export async function listen(listener: RequestListener, options: ListenOptions =
 
 /**
  * `Expect: 100-continue`: Node answers 100 to every such request unless told otherwise, so a
- * client declaring a body over the limit sent all of it to get 413 and a closed socket. A body
- * the declared length already refuses gets its 400/413 instead of the 100 (RFC 9110 §10.1.1);
- * any other request gets its 100 and goes to the listener as usual.
+ * client sent its whole body to be refused. A body the declared length already refuses gets its
+ * 400/413 instead of the 100 (RFC 9110 §10.1.1); any other request goes to the listener with its
+ * 100 deferred until the body is read (server/continue.ts), so one the listener refuses from its
+ * head (404, 405, 415, an unknown SOAPAction) is answered without it.
  */
 function answerExpectContinue(server: http.Server, maxBodyBytes: number): void {
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const refused = declaredBodyFailure(req, maxBodyBytes);
     if (refused !== undefined) return writeBodyFailure(res, refused);
-    res.writeContinue();
+    deferContinue(req, res);
     server.emit('request', req, res);
   });
 }

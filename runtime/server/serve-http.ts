@@ -74,7 +74,8 @@ function writeOutcome(
   }
 }
 
-function writeNoUsernameToken(res: ServerResponse, hop: HttpOperation, binding: Protocol): void {
+/** An operation that requires a UsernameToken, called over HTTP GET or POST (which cannot carry one). */
+export function writeNoUsernameToken(res: ServerResponse, hop: HttpOperation, binding: Protocol): void {
   const method = binding === 'http-get' ? 'GET' : 'POST';
   const line = `${hop.op.name} requires a WS-Security UsernameToken, which HTTP ${method} cannot carry: call it over SOAP.`;
   writePlain(res, 403, line, 'Client');

@@ -1,14 +1,16 @@
 /**
- * The read step of the bindings that have a body (SOAP, HTTP POST): read it, then hand it to what
+ * The read step of the bindings that have a body (SOAP, HTTP POST): refuse what the head alone
+ * refuses (head-refusal.ts) without reading the body, else read it, then hand it to what
  * takes it at the request's address (the SOAP steps or the HTTP POST steps), so a request goes
  * down from the pipeline through here to its binding's steps and never back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContentType } from '../content-type.js';
-import { answerUnexpected, writeBodyFailure } from './answers.js';
+import { answerUnexpected, writeBodyFailure, writeSoapFault } from './answers.js';
 import type { BodyRead } from './body.js';
 import type { BodyTaker, ServedAddress } from './routes.js';
-import { serveHttp } from './serve-http.js';
+import { refusedSoapAction } from './head-refusal.js';
+import { serveHttp, writeNoUsernameToken } from './serve-http.js';
 import { serveSoap } from './serve-soap.js';
 import type { ServerSetup } from './setup.js';
 
@@ -29,6 +31,12 @@ export function withBody(
   res: ServerResponse,
 ): void | Promise<void> {
   try {
+    // What the head alone refuses is answered before the body is read (and, with Expect:
+    // 100-continue, before the client sends it).
+    if (taker.soap !== undefined) {
+      const refused = refusedSoapAction(route, taker.soap, req.headers, contentType);
+      if (refused !== undefined) return writeSoapFault(res, refused.version, refused.fault);
+    } else if (setup.wsSecurity?.required === true) return writeNoUsernameToken(res, taker.post, 'http-post');
     const read = setup.bodies.read(req);
     if (!(read instanceof Promise)) return bodyThen(setup, route, taker, contentType, req, res, read);
     return read.then(

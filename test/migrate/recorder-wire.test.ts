@@ -2,49 +2,15 @@
  * The recorder as an HTTP intermediary, against small hand-written upstreams: an answer that
  * breaks off, compression, the Connection header's own list, and the forwarding headers.
  */
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type LoadedRecording, type Recorder, readRecording, startRecorder } from '../../migrate/index.js';
+import { describe, expect, it } from 'vitest';
+import { recordedDescriptor, replay } from '../../migrate/index.js';
 import { ReplayServer } from '../../migrate/send.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { handUpstreams, recording } from './hand-upstream.js';
 
-const work = mkdtempSync(join(tmpdir(), 'smskit-recorder-wire-'));
-let dirs = 0;
-const open: Server[] = [];
-afterAll(async () => {
-  await Promise.all(open.map((s) => new Promise((r) => s.close(r))));
-  rmSync(work, { recursive: true, force: true });
-});
-
-async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  open.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function recorderFor(origin: string): Promise<{ recorder: Recorder; dir: string }> {
-  const dir = join(work, `rec-${++dirs}`);
-  return { recorder: await startRecorder({ upstream: origin, out: dir, port: 0, onWarning: () => undefined }), dir };
-}
-
-async function recording(recorder: Recorder, dir: string, count: number): Promise<LoadedRecording> {
-  await waitFor(`${count} exchanges stored`, () => recorder.recorded() >= count);
-  await recorder.close();
-  return readRecording(dir);
-}
+const { upstream, recorderFor } = handUpstreams('smskit-recorder-wire-');
 
 describe('the recorder as an intermediary', () => {
   it('aborts the client when the upstream breaks off mid-body, and stores the answer cut', async () => {
@@ -60,6 +26,53 @@ describe('the recorder as an intermediary', () => {
     const rec = await recording(recorder, dir, 1);
     expect(rec.exchanges[0]!.response!.truncated).toBe(true);
     expect(Buffer.from(rec.exchanges[0]!.response!.body, 'base64').toString()).toContain('<partial>');
+    expect(rec.exchanges[0]!.failure).toMatch(
+      /^the answer broke off after 900 bytes \(\w+\); the client's connection was aborted$/,
+    );
+  });
+
+  it('answers 502 for a WSDL that breaks off, and records the exchange as failed, with why', async () => {
+    const wsdl = '<definitions><types>'.padEnd(4000, ' ');
+    const origin = await upstream((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-length': String(wsdl.length * 2) });
+      res.write(wsdl);
+      // The start-up read breaks off too: only the client's request is counted below.
+      setTimeout(() => res.socket?.destroy(), 20);
+      req.resume();
+    });
+    const warnings: string[] = [];
+    const { recorder, dir } = await recorderFor(`${origin}/svc.asmx`, warnings);
+    const res = await request(`${recorder.url}/svc.asmx?wsdl`);
+    expect(res.statusCode).toBe(502);
+    expect(await res.body.text()).toMatch(
+      /^smskit record: the upstream's WSDL did not arrive whole \(the answer broke off after 4000 bytes/,
+    );
+    const rec = await recording(recorder, dir, 1);
+    const [exchange] = rec.exchanges;
+    expect(exchange!.failure).toMatch(/^the answer broke off after 4000 bytes \(\w+\); the client was answered 502$/);
+    expect(exchange!.response!.status).toBe(200);
+    expect(exchange!.response!.truncated).toBe(true);
+    expect(Buffer.from(exchange!.response!.body, 'base64').toString()).toBe(wsdl);
+    expect(warnings.join('\n')).toContain("record: the upstream's WSDL (/svc.asmx?wsdl): the answer broke off");
+    // Not a complete answer: a replay without a reference does not compare against it, and its
+    // WSDL is not taken for the declared types.
+    const replayed = await replay({
+      recording: rec,
+      recordingDir: dir,
+      target: origin,
+      network: { timeoutMs: 5_000 },
+      allowWrites: true,
+      operations: [],
+      sendCredentials: false,
+      concurrency: 1,
+      ratePerSecond: 0,
+      ignore: [],
+      tool: 'smskit test',
+    });
+    expect(replayed.skipped).toEqual([
+      { reason: 'the recorded exchange failed (its `failure` says why): no complete answer to compare with', count: 1 },
+    ]);
+    expect(recordedDescriptor(rec)).toBeUndefined();
   });
 
   it('asks the upstream for no compression, and decodes an answer compressed anyway', async () => {

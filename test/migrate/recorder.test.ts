@@ -175,6 +175,7 @@ describe('the recorder', () => {
     expect((await call(`${recorder.url}/x.asmx`, { body: 'x'.repeat(200) })).status).toBe(413);
     const rec = await recording(recorder, dir, 1);
     expect(rec.exchanges[0]!.response).toBeUndefined();
+    expect(rec.exchanges[0]!.failure).toBe('the upstream did not answer (ECONNREFUSED); the client was answered 502');
   });
 
   it('refuses a folder that already holds a recording', async () => {

@@ -116,3 +116,55 @@ describe('Redactor: secrets the element pattern missed', () => {
     expect(named).not.toContain('hunter2');
   });
 });
+
+describe('Redactor: bodies that are neither XML nor form fields', () => {
+  const redactor = new Redactor(['PinCode']);
+  const json = (body: string, type = 'application/json') =>
+    redactor.message([['Content-Type', type]], Buffer.from(body));
+  it('replaces the value of every JSON member named like a secret, at any depth, and nothing else', () => {
+    const body =
+      '{"user":"ann","password":"hunter2","id":12345678901234567890,\n "auth": {"apiKey": "k-1", "pass\\u0077ord": "p2"},' +
+      ' "cards":[{"PinCode":1234},{"PinCode":null}], "credentials": {"user": "u", "secret": ["a", {"b": "}"}]}, "note":"token: x"}';
+    const out = json(body);
+    expect(out.body.toString()).toBe(
+      '{"user":"ann","password":"***","id":12345678901234567890,\n "auth": {"apiKey": "***", "pass\\u0077ord": "***"},' +
+        ' "cards":[{"PinCode":"***"},{"PinCode":null}], "credentials": "***", "note":"token: x"}',
+    );
+    expect(out.redacted).toEqual(['member password', 'member apiKey', 'member PinCode', 'member credentials']);
+  });
+  it('reads JSON by its shape under another media type, and by a +json type', () => {
+    expect(json('[{"token":"t-1"}]', 'text/plain').body.toString()).toBe('[{"token":"***"}]');
+    expect(json('{"token":"t-1"}', 'application/problem+json').body.toString()).toBe('{"token":"***"}');
+  });
+  it('keeps a body that names no secret byte for byte, whatever its type', () => {
+    for (const [type, text] of [
+      ['application/json', '{"user":"ann","n":1}'],
+      ['text/plain', 'Server was unable to process request.'],
+      ['application/octet-stream', '\u0000\u0001binary'],
+    ] as const) {
+      const body = Buffer.from(text);
+      const out = redactor.message([['Content-Type', type]], body);
+      expect(out.body).toBe(body);
+      expect(out.redacted).toEqual([]);
+    }
+  });
+  it('keeps none of a body that names a secret and cannot be read: its length and a keyed digest instead', () => {
+    const plain = Buffer.from('user=ann password=hunter2');
+    const out = redactor.message([['Content-Type', 'text/plain']], plain);
+    const stored = out.body.toString();
+    expect(stored).not.toContain('hunter2');
+    expect(stored).toMatch(
+      /^\*\*\* body not stored: it names a secret and could not be read to redact it \(25 bytes, hmac-sha256 [0-9a-f]{64}\) \*\*\*$/,
+    );
+    expect(out.redacted).toEqual(['body (not XML, JSON or form fields)']);
+    const broken = json('{"password": "hunter2",');
+    expect(broken.body.toString()).toMatch(/^\*\*\* body not stored: .*\(23 bytes, hmac-sha256 /);
+    expect(broken.redacted).toEqual(['body (not readable as JSON)']);
+    // Equal bodies of one recording have equal digests; another recorder's key gives another.
+    expect(redactor.message([['Content-Type', 'text/plain']], plain).body.toString()).toBe(stored);
+    expect(new Redactor([]).message([['Content-Type', 'text/plain']], plain).body.toString()).not.toBe(stored);
+  });
+  it('shows JSON secrets as *** in report text', () => {
+    expect(new Redactor([]).text('{"a":{"password":"hunter2"}}')).toBe('{"a":{"password":"***"}}');
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * `Expect: 100-continue` answered only when the body is wanted (RFC 9110 §10.1.1): a client
+ * that asks waits for `100 Continue` before it uploads, so a request its head alone refuses (an
+ * unknown path, a method or media type not served there, a SOAPAction no operation has) gets its
+ * final status at once and its body is never sent for nothing. The 100 goes when something
+ * begins to read the body (a 'data' or 'readable' listener: the body reader's, or any other
+ * listener's own), so a request listener that is not smskit's still gets its body.
+ *
+ * An answer written before the 100 closes the connection (`Connection: close`, RFC 9110 §10.1.1
+ * and RFC 9112 §9.6): a client told no may send the body anyway, or may not, and the server
+ * cannot tell the next request's bytes from a body that never came. node:http does this itself
+ * for a final status sent without a 100 to a request that expected one; once the 100 has gone,
+ * the connection is kept alive as usual.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Whether the request's framing says it has a body (RFC 9112 §6.3): a Transfer-Encoding, or a Content-Length above 0. */
+function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/** On `checkContinue`: the 100 waits for the first read of the body; a request with no body needs none. */
+export function deferContinue(req: IncomingMessage, res: ServerResponse): void {
+  if (!hasBody(req)) return;
+  const onNewListener = (event: string | symbol): void => {
+    if (event !== 'data' && event !== 'readable') return;
+    req.off('newListener', onNewListener);
+    // An answer already begun cannot be preceded by a 100: its body is not wanted.
+    if (res.headersSent || res.destroyed) return;
+    res.writeContinue();
+  };
+  req.on('newListener', onNewListener);
+}
