@@ -158,6 +158,13 @@ function tooLarge(limits: Pick<BodyLimits, 'maxBytes'>): string {
  * for one over the limit. Also asked before `100 Continue` (listen.ts), so that a client told
  * to wait is told no before it sends a body that would only be refused (RFC 9110 §10.1.1).
  */
+/** Whether the request's framing says it has a body (RFC 9112 §6.3): a Transfer-Encoding, or a Content-Length above 0. */
+export function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
 export function declaredBodyFailure(req: IncomingMessage, maxBytes: number): BodyFailure | undefined {
   const declared = req.headers['content-length'];
   return declared === undefined ? undefined : lengthFailure(contentLength(declared), maxBytes);

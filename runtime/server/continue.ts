@@ -13,13 +13,7 @@
  * the connection is kept alive as usual.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** Whether the request's framing says it has a body (RFC 9112 §6.3): a Transfer-Encoding, or a Content-Length above 0. */
-function hasBody(req: IncomingMessage): boolean {
-  if (req.headers['transfer-encoding'] !== undefined) return true;
-  const length = req.headers['content-length'];
-  return length !== undefined && length !== '0';
-}
+import { hasBody } from './body.js';
 
 /** On `checkContinue`: the 100 waits for the first read of the body; a request with no body needs none. */
 export function deferContinue(req: IncomingMessage, res: ServerResponse): void {

@@ -85,7 +85,7 @@ describe('Expect: 100-continue decided by the head', () => {
       'a method not served there',
       head('PUT /serviceapi.asmx HTTP/1.1', 'Content-Type: text/xml; charset=utf-8\r\n'),
       405,
-      'Method not allowed. Use GET, POST.',
+      'Method not allowed. Use GET, HEAD, POST.',
     ],
     [
       'a media type not served there',
@@ -195,6 +195,62 @@ describe('Expect: 100-continue decided by the head', () => {
       expect(got.sentBody).toBe(false);
     } finally {
       await secured.close();
+    }
+  });
+});
+
+/**
+ * Streams a chunked body without end after the head; resolves when the server closes the
+ * connection (with what it answered and how much body it was sent), or after `giveUpMs`.
+ */
+function endlessBody(url: string, head: string, giveUpMs: number): Promise<{ answer: string; closed: boolean }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = '';
+    const chunk = `1000\r\n${'x'.repeat(4096)}\r\n`;
+    const pump = setInterval(() => {
+      if (socket.writable) socket.write(chunk);
+    }, 2);
+    const done = (closed: boolean): void => {
+      clearInterval(pump);
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ answer: answer.split('\r\n')[0] ?? '', closed });
+    };
+    const timer = setTimeout(() => done(false), giveUpMs);
+    socket.on('data', (d) => (answer += d.toString('latin1')));
+    socket.on('error', () => done(true));
+    socket.on('close', () => done(true));
+    socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n`);
+  });
+}
+
+describe('a body still arriving when the head is refused (no Expect)', () => {
+  it('is not read on: the answer ends the connection, whatever the body would have been', async () => {
+    const soap11Only = {
+      ...serviceApiDescriptor,
+      bindings: serviceApiDescriptor.bindings.filter((b) => b.protocol === 'soap11'),
+    };
+    const only = await listen(createRequestListener(soap11Only, echoHandlers, {}), {});
+    try {
+      const cases: [string, string, RegExp][] = [
+        [server.url, 'POST /nothing-here HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n', /^HTTP\/1\.1 404 /],
+        [server.url, 'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\n', /^HTTP\/1\.1 415 /],
+        [
+          only.url,
+          `POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: "urn:nope"\r\n`,
+          /^HTTP\/1\.1 500 /,
+        ],
+      ];
+      for (const [url, head, status] of cases) {
+        // node would otherwise read and discard the body until its request timeout (30 s here).
+        const { answer, closed } = await endlessBody(url, head, 4_000);
+        expect(answer).toMatch(status);
+        expect(closed).toBe(true);
+      }
+    } finally {
+      await only.close();
     }
   });
 });
