@@ -140,11 +140,18 @@ function occursText(m: ElementDecl): string {
   return `${m.minOccurs} to ${m.maxOccurs === 'unbounded' ? 'unbounded' : m.maxOccurs} times`;
 }
 
-/** `keyAndValue`, `circleOrSquare`: as JAXB's XJC names the property of such a group. */
+/** Members named in a group's property name; past them it ends in `OrMore` / `AndMore`. */
+const NAMED_MEMBERS = 3;
+
+/**
+ * `keyAndValue`, `circleOrSquare`: as JAXB's XJC names the property of such a group, the first
+ * three members only (`aOrBOrCOrMore`), so a long choice does not make a long name.
+ */
 function groupName(kind: 'sequence' | 'choice', members: readonly ElementDecl[]): string {
   const [first, ...rest] = members.map((m) => m.name.local);
   const join = kind === 'choice' ? 'Or' : 'And';
-  return first! + rest.map((n) => join + n.charAt(0).toUpperCase() + n.slice(1)).join('');
+  const named = rest.slice(0, NAMED_MEMBERS - 1).map((n) => join + n.charAt(0).toUpperCase() + n.slice(1));
+  return first! + named.join('') + (rest.length >= NAMED_MEMBERS ? `${join}More` : '');
 }
 
 /**
