@@ -88,8 +88,14 @@ export function findRequired(
   );
   if (own !== undefined) return [...path, own.name.local];
   for (const field of type.fields) {
-    if (field.maxOccurs !== 1) continue;
-    const found = findRequired(d, field.value, json[field.prop], [...path, field.name.local], depth + 1);
+    // A repeating group's members are children of this element: its first occurrence is looked into here.
+    const value = json[field.prop];
+    const found =
+      field.group !== undefined
+        ? findRequired(d, field.value, Array.isArray(value) ? value[0] : undefined, path, depth + 1)
+        : field.maxOccurs === 1
+          ? findRequired(d, field.value, value, [...path, field.name.local], depth + 1)
+          : undefined;
     if (found !== undefined) return found;
   }
   return undefined;

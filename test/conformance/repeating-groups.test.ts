@@ -7,6 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleValue } from '../../conformance/catalogue/samples.js';
+import { findLeaf, findRequired } from '../../conformance/catalogue/value-paths.js';
+import { targetsOf } from '../../fuzz/mutate/targets.js';
 import { schemaFacts } from '../../conformance/catalogue/schema-facts.js';
 import { walkElement } from '../../conformance/validate/schema-walk.js';
 import { toDescriptor } from '../../contract/descriptor/index.js';
@@ -103,5 +105,27 @@ describe('fuzzer values of repeating groups', () => {
       expect(occurrences.length).toBeGreaterThan(0);
       for (const o of occurrences) expect(Object.keys(o as object)).toHaveLength(1);
     }
+  });
+});
+
+describe('wire paths into a repeating group', () => {
+  const ledger = { owner: 'o', keyAndValue: [{ key: 'a', value: 1 }], total: 3 };
+
+  it("the fuzzer's mutation targets name the members where they are, in the parent", () => {
+    const targets = targetsOf(d, facts, element('Ledger').value, ledger, 'Ledger');
+    expect(targets.leaves.map((l) => l.path.join('/'))).toEqual([
+      'Ledger/owner',
+      'Ledger/key',
+      'Ledger/value',
+      'Ledger/total',
+    ]);
+    expect(targets.required.map((p) => p.join('/'))).toEqual(['Ledger/owner', 'Ledger/key']);
+  });
+
+  it("the runner's value lookups do too", () => {
+    const json = { owner: 'o', keyAndValue: [{ key: 'a', value: '1' }] };
+    expect(findLeaf(d, element('Ledger').value, json, (xsd) => xsd === 'int')?.path).toEqual(['value']);
+    const pairs = { kind: 'type', type: '{urn:groups}Pairs' } as const;
+    expect(findRequired(d, pairs, { keyAndValue: [{ key: 'a', value: '1' }] })).toEqual(['key']);
   });
 });

@@ -12,6 +12,9 @@ import { decodeElement, encodeElement } from '../../runtime/codec/index.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
 import { CodecError } from '../../runtime/errors.js';
 import { readXml } from '../../runtime/xml/reader.js';
+import { createRequestListener, listen } from '../../runtime/index.js';
+import { describeContract, formatDescription } from '../../contract/descriptor/describe.js';
+import { raw } from '../fixtures/runtime/harness.js';
 
 const groups = toDescriptor(parseWsdl('test/fixtures/wsdl-partial/repeating-groups.wsdl'));
 
@@ -225,5 +228,33 @@ describe('repeating groups: refused', () => {
   ];
   it.each(refusals)('%s', (_name, { run, want }) => {
     expect(refusal(run)).toEqual(want);
+  });
+});
+
+describe('repeating groups on a help page and in smskit inspect', () => {
+  it('the sample request of a repeating choice holds one member per occurrence', async () => {
+    const handlers = {
+      Ping: () => ({}),
+      Tag: () => ({}),
+      Draw: () => ({}),
+      Ledger: (x: unknown) => x,
+      Loose: () => ({}),
+      Pick: () => ({}),
+    };
+    const server = await listen(createRequestListener(groups, handlers, {}), {});
+    try {
+      const page = (await raw(`${server.url}/groups.asmx?op=Draw`)).text;
+      expect(page).toMatch(
+        /&lt;Draw xmlns=&quot;urn:groups&quot;&gt;\s*&lt;circle&gt;<var>int<\/var>&lt;\/circle&gt;\s*&lt;square&gt;<var>int<\/var>&lt;\/square&gt;/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('inspect shows a group as its members, one object per occurrence', () => {
+    const text = formatDescription(describeContract(parseWsdl('test/fixtures/wsdl-partial/repeating-groups.wsdl')));
+    expect(text).toContain('circleOrSquare?: (circle | square)[]');
+    expect(text).toContain('keyAndValue?: (key, value?)[]');
   });
 });
