@@ -10,7 +10,8 @@ import { sampleValue } from '../../conformance/catalogue/samples.js';
 import { findLeaf, findRequired } from '../../conformance/catalogue/value-paths.js';
 import { targetsOf } from '../../fuzz/mutate/targets.js';
 import { schemaFacts } from '../../conformance/catalogue/schema-facts.js';
-import { walkElement } from '../../conformance/validate/schema-walk.js';
+import { operationContracts } from '../../conformance/catalogue/operation-contract.js';
+import { walkElement, walkWrapper } from '../../conformance/validate/schema-walk.js';
 import { toDescriptor } from '../../contract/descriptor/index.js';
 import { parseWsdl } from '../../contract/parse/index.js';
 import { ValueArbitraries } from '../../fuzz/generate/values.js';
@@ -89,6 +90,21 @@ function withoutEmpty(value: unknown): unknown {
   const entries = Object.entries(value).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
   return Object.fromEntries(entries.map(([k, v]) => [k, withoutEmpty(v)]));
 }
+
+describe('a repeating group among the result elements of a response wrapper', () => {
+  const contract = operationContracts(d).find((c) => c.operation.name === 'Ledger')!;
+  const fields = contract.success.kind === 'soap' ? contract.success.fields : [];
+  const walk = (xml: string) => walkWrapper(d, readXml(xml).root, fields).map((f) => [f.rule, f.path, f.message]);
+
+  it('counts and orders its members as result elements', () => {
+    expect(
+      walk('<Ledger xmlns="urn:groups"><owner>o</owner><key>a</key><value>1</value><key>b</key></Ledger>'),
+    ).toEqual([]);
+    expect(walk('<Ledger xmlns="urn:groups"><key>a</key><owner>o</owner></Ledger>')).toEqual([
+      ['order', 'Ledger', 'the result elements are not in the order the schema declares'],
+    ]);
+  });
+});
 
 describe('fuzzer values of repeating groups', () => {
   const arbitraries = new ValueArbitraries(d, facts);
