@@ -4,6 +4,7 @@ import { GeneratorError } from '../errors.js';
 import { clark, type AnyParticle, type GroupParticle, type Particle } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
 import { readLocalElement } from './elements.js';
+import { withSubstitutes } from './substitution-groups.js';
 import { XSD_NS } from './namespaces.js';
 import { guarded, occurs, type SchemaContext } from './schema-context.js';
 import { unresolved } from './type-refs.js';
@@ -30,7 +31,7 @@ function readModelGroup(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement)
 }
 
 function readParticle(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): Particle | undefined {
-  if (el.local === 'element') return readLocalElement(ctx, doc, el);
+  if (el.local === 'element') return withSubstitutes(ctx, doc, el, readLocalElement(ctx, doc, el));
   if (el.local === 'any') return readAny(doc, el);
   if (GROUP_KINDS.has(el.local)) return readModelGroup(ctx, doc, el);
   if (el.local === 'group') return readGroupRef(ctx, doc, el);

@@ -18,7 +18,8 @@
  * saying why, rather than read one way when the sender may have meant the other.
  *
  * A repeating group of a single member, `(item)*`, is just an array of that member and is
- * planned as one.
+ * planned as one. A repeated reference to the head of a substitution group is a repeating choice
+ * of the elements that may stand in its place (parse/substitution-groups.ts), named after the head.
  */
 import type { ComplexType, ElementDecl, GroupParticle, MaxOccurs, ModelWarning, Particle } from '../model/index.js';
 import { elementParticles } from '../model/particles.js';
@@ -131,7 +132,7 @@ function classify(particle: GroupParticle, typeNames: readonly string[]): Repeat
       minOccurs: shape.minOccurs,
       maxOccurs: shape.maxOccurs,
       members,
-      name: groupName(kind, members),
+      name: shape.substitutionHead?.local ?? groupName(kind, members),
     },
   };
 }
