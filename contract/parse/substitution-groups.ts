@@ -4,9 +4,9 @@
  * its place, under its own name: `circle`, `square` (each declaring
  * `substitutionGroup="tns:shape"`, directly or through another member), and `shape` itself
  * unless it is abstract. So such a reference is read as the choice of those elements, with the
- * reference's occurrences, and carried as any choice is: one property per member when it occurs
- * at most once, one object per occurrence when it repeats (plan/repeating-groups.ts), named after
- * the head. The head's `block` (or the schema's `blockDefault`) holding `substitution` or `#all`
+ * reference's occurrences (particles.ts), and carried as any choice is: one property per member
+ * when it occurs at most once, one object per occurrence when it repeats
+ * (plan/repeating-groups.ts), named after the head. The head's `block` (or the schema's `blockDefault`) holding `substitution` or `#all`
  * allows no substitute, and the reference stays the head alone.
  *
  * A reference to an abstract element with nothing that may stand in its place, and a message
@@ -15,37 +15,20 @@
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, qname, type ElementDecl, type Particle, type QName } from '../model/index.js';
+import { clark, type QName } from '../model/index.js';
 import type { Definition, SchemaIndex } from './definition-index.js';
 import type { SchemaDocument } from './documents.js';
-import { readGlobalElement } from './elements.js';
-import { booleanAttr, type SchemaContext } from './schema-context.js';
+import { booleanAttr } from './schema-context.js';
 import { at, attr, qnameAttr, showQName, tagName } from './xml-access.js';
 
-/** The particle `decl` (read from `el`) stands for: itself, or the choice of its substitution group. */
-export function withSubstitutes(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, decl: ElementDecl): Particle {
-  if (decl.ref === undefined || decl.isSchemaRef === true) return decl;
-  const head = ctx.index.elements.get(clark(decl.ref));
-  if (head === undefined) return decl;
-  const members = blocksSubstitution(head) ? [] : substitutesOf(ctx.index, clark(decl.ref));
-  const abstract = booleanAttr(head.el, 'abstract');
-  if (members.length === 0) {
-    if (abstract) throwIfAbstractElement(ctx.index, decl.ref, { file: doc.file, el, attribute: 'ref' });
-    return decl;
-  }
-  const substitutes = members.map((key): ElementDecl => {
-    const def = ctx.index.elements.get(key)!;
-    return { ...readGlobalElement(ctx, def), ref: qname(def.doc.targetNamespace, def.name) };
-  });
-  const headItself: ElementDecl[] = abstract ? [] : [{ ...decl, minOccurs: 1, maxOccurs: 1 }];
-  return {
-    kind: 'choice',
-    minOccurs: decl.minOccurs,
-    maxOccurs: decl.maxOccurs,
-    particles: [...headItself, ...substitutes],
-    source: decl.source,
-    substitutionHead: decl.ref,
-  };
+/**
+ * What may stand where the element `head` (a Clark key) is referred to, besides itself: its
+ * substitution group's elements, or none when the head blocks substitution.
+ */
+export function substitutes(index: SchemaIndex, head: string): Definition<SchemaDocument>[] {
+  const def = index.elements.get(head);
+  if (def === undefined || blocksSubstitution(def)) return [];
+  return substitutesOf(index, head).map((key) => index.elements.get(key)!);
 }
 
 /** The head's `block` (else its schema's `blockDefault`) forbids every substitute. */
