@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generate, parseWsdl, toDescriptor } from '../../generator/index.js';
 import { decodeElement, encodeElement } from '../../runtime/codec/index.js';
-import { CodecError } from '../../runtime/errors.js';
 import { readXml } from '../../runtime/xml/reader.js';
+import { codecRefusal } from '../helpers/codec-refusal.js';
 import { repoRoot } from '../fixtures/models/golden-inputs.js';
 import { compileBeside } from '../helpers/compile-beside.js';
 
@@ -54,15 +54,6 @@ describe('on the wire', () => {
     encodeElement(d, element(local).name, element(local).value, value, false, '', local);
   const decode = (local: string, xml: string) =>
     decodeElement(d, element(local).value, readXml(xml).root, false, local);
-  const refusal = (run: () => unknown): [string, string, string] => {
-    try {
-      run();
-    } catch (error) {
-      if (error instanceof CodecError) return [error.code, error.path, error.message.slice(error.path.length + 2)];
-      throw error;
-    }
-    throw new Error('expected a CodecError');
-  };
 
   it('each substitute under its own name, in document order, both ways', () => {
     const value = { drawing: { shape: [{ circle: { label: 'c', radius: 1 } }, { square: { label: 's', side: 2 } }] } };
@@ -82,14 +73,12 @@ describe('on the wire', () => {
 
   it('refuses the abstract head itself, and a substitute where the head blocks substitution', () => {
     expect(
-      refusal(() =>
+      codecRefusal(() =>
         decode('Draw', '<Draw xmlns="urn:shapes"><drawing><shape><label>x</label></shape></drawing></Draw>'),
       ),
     ).toEqual(['CODEC_UNEXPECTED', 'Draw/drawing/shape', 'unexpected element {urn:shapes}shape']);
-    expect(refusal(() => decode('Stamp', '<Stamp xmlns="urn:shapes"><forgedStamp>x</forgedStamp></Stamp>'))).toEqual([
-      'CODEC_UNEXPECTED',
-      'Stamp/forgedStamp',
-      'unexpected element {urn:shapes}forgedStamp',
-    ]);
+    expect(
+      codecRefusal(() => decode('Stamp', '<Stamp xmlns="urn:shapes"><forgedStamp>x</forgedStamp></Stamp>')),
+    ).toEqual(['CODEC_UNEXPECTED', 'Stamp/forgedStamp', 'unexpected element {urn:shapes}forgedStamp']);
   });
 });

@@ -10,8 +10,8 @@ import { toDescriptor } from '../../contract/descriptor/index.js';
 import { parseWsdl } from '../../contract/parse/index.js';
 import { decodeElement, encodeElement } from '../../runtime/codec/index.js';
 import type { ServiceDescriptor } from '../../runtime/descriptor.js';
-import { CodecError } from '../../runtime/errors.js';
 import { readXml } from '../../runtime/xml/reader.js';
+import { codecRefusal } from '../helpers/codec-refusal.js';
 import { createRequestListener, listen } from '../../runtime/index.js';
 import { describeContract, formatDescription } from '../../contract/descriptor/describe.js';
 import { raw } from '../fixtures/runtime/harness.js';
@@ -47,16 +47,6 @@ function codec(d: ServiceDescriptor, ns: string) {
 
 const wire = codec(groups, 'urn:groups');
 const top = codec(bounded, 'urn:b');
-
-function refusal(run: () => unknown): [string, string, string] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CodecError) return [error.code, error.path, error.message.slice(error.path.length + 2)];
-    throw error;
-  }
-  throw new Error('expected a CodecError');
-}
 
 const cases: [string, { local: string; value: unknown; xml: string }][] = [
   [
@@ -227,7 +217,7 @@ describe('repeating groups: refused', () => {
     ],
   ];
   it.each(refusals)('%s', (_name, { run, want }) => {
-    expect(refusal(run)).toEqual(want);
+    expect(codecRefusal(run)).toEqual(want);
   });
 });
 
