@@ -55,6 +55,8 @@ export interface ExpectedField {
   readonly repeated: boolean;
   /** -1 for unbounded. */
   readonly maxOccurs: number;
+  /** A repeating group (FieldDescriptor.group): its members are the result elements, `value` its occurrence type. */
+  readonly group?: 'sequence' | 'choice';
 }
 
 /** A SOAP header block the operation declares in its output. */

@@ -179,7 +179,7 @@ export class NameScope {
   }
 }
 
-export type NameKind = 'type' | 'element' | 'nested' | 'synthetic' | 'attribute' | 'property' | 'method';
+export type NameKind = 'type' | 'element' | 'nested' | 'synthetic' | 'attribute' | 'property' | 'group' | 'method';
 
 const KIND_SUFFIX: Record<NameKind, string> = {
   type: 'Type',
@@ -188,6 +188,7 @@ const KIND_SUFFIX: Record<NameKind, string> = {
   synthetic: 'Type',
   attribute: 'Attribute',
   property: 'Element',
+  group: 'Group',
   method: 'Operation',
 };
 

@@ -47,6 +47,15 @@ export interface FieldDescriptor {
   readonly inChoice?: boolean;
   /** `xs:any` wildcard: every unmatched child element is collected here as XML. */
   readonly wildcard?: boolean;
+  /**
+   * A repeating group of several members, not an element: the property holds one object per
+   * occurrence of the group, of the complex type `value` names, whose fields are the group's
+   * members, written straight into the parent (no element of their own), occurrence after
+   * occurrence. `sequence`: each object holds the members of one occurrence, written in field
+   * order; `choice`: each holds exactly one member. `name.local` is the group's name (for paths
+   * in errors); minOccurs/maxOccurs count occurrences.
+   */
+  readonly group?: 'sequence' | 'choice';
 }
 
 export interface AttributeFieldDescriptor {

@@ -76,7 +76,7 @@ function primitiveOf(
 
 function expectedField(
   d: ServiceDescriptor,
-  field: Pick<FieldDescriptor, 'name' | 'value' | 'minOccurs' | 'maxOccurs' | 'nillable' | 'inChoice'>,
+  field: Pick<FieldDescriptor, 'name' | 'value' | 'minOccurs' | 'maxOccurs' | 'nillable' | 'inChoice' | 'group'>,
   forceRequired = false,
 ): ExpectedField {
   const primitive = primitiveOf(d, field.value);
@@ -89,6 +89,7 @@ function expectedField(
     maxOccurs: field.maxOccurs,
     ...(primitive === undefined ? {} : { xsd: primitive.xsd }),
     ...(primitive?.enumeration === undefined ? {} : { enumeration: primitive.enumeration }),
+    ...(field.group === undefined ? {} : { group: field.group }),
   };
 }
 

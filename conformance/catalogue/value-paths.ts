@@ -58,7 +58,9 @@ export function findLeaf(
   for (const field of type.fields) {
     const value = json[field.prop];
     const item = field.maxOccurs !== 1 && Array.isArray(value) ? value[0] : value;
-    const found = findLeaf(d, field.value, item, accept, [...path, field.name.local]);
+    // A repeating group has no element of its own: its members are children of this one.
+    const at = field.group === undefined ? [...path, field.name.local] : path;
+    const found = findLeaf(d, field.value, item, accept, at);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -77,12 +79,23 @@ export function findRequired(
   if (declared?.kind !== 'complex' || declared.arrayItem !== undefined) return undefined;
   const type = concrete(d, declared, json);
   const own = type.fields.find(
-    (f) => f.minOccurs >= 1 && f.inChoice !== true && f.wildcard !== true && json[f.prop] !== undefined,
+    (f) =>
+      f.minOccurs >= 1 &&
+      f.inChoice !== true &&
+      f.wildcard !== true &&
+      f.group === undefined &&
+      json[f.prop] !== undefined,
   );
   if (own !== undefined) return [...path, own.name.local];
   for (const field of type.fields) {
-    if (field.maxOccurs !== 1) continue;
-    const found = findRequired(d, field.value, json[field.prop], [...path, field.name.local], depth + 1);
+    // A repeating group's members are children of this element: its first occurrence is looked into here.
+    const value = json[field.prop];
+    const found =
+      field.group !== undefined
+        ? findRequired(d, field.value, Array.isArray(value) ? value[0] : undefined, path, depth + 1)
+        : field.maxOccurs === 1
+          ? findRequired(d, field.value, value, [...path, field.name.local], depth + 1)
+          : undefined;
     if (found !== undefined) return found;
   }
   return undefined;

@@ -39,6 +39,29 @@ export interface Member {
   readonly maxOccurs: number;
   readonly nillable: boolean;
   readonly wildcard?: boolean;
+  /** Its rank in schema order (default: its index); a repeating group's members share one. */
+  readonly order?: number;
+}
+
+/**
+ * The members a field stands for: itself, or a repeating group's members (FieldDescriptor.group),
+ * which appear in the parent, interleaved occurrence after occurrence, so they share one rank in
+ * the order check and count over all occurrences (the runtime's decoder checks each occurrence).
+ */
+function membersOfField(d: ServiceDescriptor, field: FieldDescriptor, order: number): Member[] {
+  const member = { ...memberOfField(field), order };
+  return field.group === undefined ? [member] : groupMembers(d, member, field.group);
+}
+
+function groupMembers(d: ServiceDescriptor, group: Member, kind: 'sequence' | 'choice'): Member[] {
+  const occurrence = group.value.kind === 'type' ? d.types[group.value.type] : undefined;
+  if (occurrence?.kind !== 'complex') return [];
+  return occurrence.fields.map((m) => ({
+    ...memberOfField(m),
+    required: group.required && kind === 'sequence' && m.minOccurs >= 1 && m.inChoice !== true,
+    maxOccurs: group.maxOccurs === -1 || m.maxOccurs === -1 ? -1 : group.maxOccurs * m.maxOccurs,
+    ...(group.order === undefined ? {} : { order: group.order }),
+  }));
 }
 
 function memberOfField(field: FieldDescriptor): Member {
@@ -137,7 +160,11 @@ class Walk {
       this.element({ ...el, attributes: [] }, type.text, false, path);
       return;
     }
-    this.members(el, type.fields.map(memberOfField), path);
+    this.members(
+      el,
+      type.fields.flatMap((f, i) => membersOfField(this.d, f, i)),
+      path,
+    );
   }
 
   array(el: XmlElement, item: FieldDescriptor, path: string): void {
@@ -207,7 +234,7 @@ class Walk {
   members(el: XmlElement, members: readonly Member[], path: string, top = false): void {
     const children = childElements(el);
     const declared = members.filter((m) => m.wildcard !== true);
-    const position = new Map(declared.map((m, i) => [m.name.local, i]));
+    const position = new Map(declared.map((m, i) => [m.name.local, m.order ?? i]));
     for (const member of declared) this.member(children, member, path, top);
     if (!members.some((m) => m.wildcard === true)) this.undeclared(children, position, path, top);
     this.order(el, children, position, path, top);
@@ -310,7 +337,11 @@ export function walkWrapper(
   fields: readonly ExpectedField[],
 ): SchemaFinding[] {
   const walk = new Walk(d);
-  walk.members(wrapper, fields.map(memberOfExpected), '', true);
+  const members = fields.flatMap((f, order) => {
+    const member = { ...memberOfExpected(f), order };
+    return f.group === undefined ? [member] : groupMembers(d, member, f.group);
+  });
+  walk.members(wrapper, members, '', true);
   return walk.findings;
 }
 

@@ -150,10 +150,21 @@ function bodyMembers(d: ServiceDescriptor, body: OperationDescriptor['input']): 
 }
 
 function fieldMember(d: ServiceDescriptor, field: FieldDescriptor): MemberDescription {
-  const item = typeText(d, field.value);
+  const item = field.group !== undefined ? groupText(d, field) : typeText(d, field.value);
   const nil = field.nillable ? ' | null' : '';
   const type = field.maxOccurs === 1 ? `${item}${nil}` : `${parenthesised(`${item}${nil}`)}[]`;
   return { name: field.prop, type, optional: field.minOccurs === 0 || field.inChoice === true };
+}
+
+/** A repeating group's occurrence: `(key, value?)` for a sequence, `(circle | square)` for a choice. */
+function groupText(d: ServiceDescriptor, field: FieldDescriptor): string {
+  const type = field.value.kind === 'type' ? d.types[field.value.type] : undefined;
+  if (type?.kind !== 'complex') return '?';
+  const members = type.fields.map(
+    (m) =>
+      `${m.name.local}${field.group === 'sequence' && m.minOccurs === 0 ? '?' : ''}${m.maxOccurs === 1 ? '' : '[]'}`,
+  );
+  return `(${members.join(field.group === 'choice' ? ' | ' : ', ')})`;
 }
 
 function parenthesised(type: string): string {

@@ -303,6 +303,7 @@ function toField(field: PlannedField): FieldDescriptor {
     nillable: field.nillable,
     ...(field.inChoice ? { inChoice: true } : {}),
     ...(field.wildcard ? { wildcard: true } : {}),
+    ...(field.group !== undefined ? { group: field.group } : {}),
   };
 }
 

@@ -84,6 +84,12 @@ export interface GroupParticle {
   readonly maxOccurs: MaxOccurs;
   readonly particles: readonly Particle[];
   readonly source: SourceLocation;
+  /**
+   * Set on the choice a reference to the head of a substitution group stands for
+   * (parse/substitution-groups.ts): its members are the head (unless abstract) and every element
+   * that may take its place, under their own names (XSD 1.0 Part 1 §3.3.4).
+   */
+  readonly substitutionHead?: QName;
 }
 
 export type Particle = ElementDecl | AnyParticle | GroupParticle;

@@ -8,7 +8,6 @@ import { XSD_NS } from './namespaces.js';
 import { booleanAttr, guarded, occurs, type SchemaContext } from './schema-context.js';
 import { readSimpleType } from './simple-types.js';
 import { checkElementRef, resolveTypeRef } from './type-refs.js';
-import { throwIfAbstractElement } from './substitution-groups.js';
 import { at, attr, documented, firstChild, qnameAttr, requiredAttr, xsdDocumentation } from './xml-access.js';
 
 /** Thrown when a global element is reached again while its anonymous type is being read. */
@@ -122,7 +121,6 @@ function elementRef(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, ref
     };
   }
   checkElementRef(ctx.index, ref, { file: doc.file, el, attribute: 'ref' });
-  throwIfAbstractElement(ctx.index, ref, { file: doc.file, el, attribute: 'ref' });
   const global = readGlobalElement(ctx, ctx.index.elements.get(clark(ref))!);
   return {
     kind: 'element',

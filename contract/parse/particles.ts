@@ -1,11 +1,12 @@
 /** Model groups (sequence / choice / all), group references, and wildcards, in document order. */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
-import { clark, type AnyParticle, type GroupParticle, type Particle } from '../model/index.js';
+import { clark, qname, type AnyParticle, type ElementDecl, type GroupParticle, type Particle } from '../model/index.js';
 import type { SchemaDocument } from './documents.js';
-import { readLocalElement } from './elements.js';
+import { readGlobalElement, readLocalElement } from './elements.js';
+import { substitutes, throwIfAbstractElement } from './substitution-groups.js';
 import { XSD_NS } from './namespaces.js';
-import { guarded, occurs, type SchemaContext } from './schema-context.js';
+import { booleanAttr, guarded, occurs, type SchemaContext } from './schema-context.js';
 import { unresolved } from './type-refs.js';
 import { at, attr, children, requiredQNameAttr, showQName, tagName } from './xml-access.js';
 
@@ -30,12 +31,39 @@ function readModelGroup(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement)
 }
 
 function readParticle(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement): Particle | undefined {
-  if (el.local === 'element') return readLocalElement(ctx, doc, el);
+  if (el.local === 'element') return withSubstitutes(ctx, doc, el, readLocalElement(ctx, doc, el));
   if (el.local === 'any') return readAny(doc, el);
   if (GROUP_KINDS.has(el.local)) return readModelGroup(ctx, doc, el);
   if (el.local === 'group') return readGroupRef(ctx, doc, el);
   if (el.local === 'annotation') return undefined;
   throw new GeneratorError('WSDL_INVALID', `<${tagName(el)}> is not allowed in a model group`, at(doc.file, el));
+}
+
+/**
+ * The particle `decl` (read from `el`) stands for: itself, or, where it refers to the head of a
+ * substitution group, the choice of the head (unless abstract) and every element that may take
+ * its place, with the reference's occurrences (substitution-groups.ts).
+ */
+function withSubstitutes(ctx: SchemaContext, doc: SchemaDocument, el: XmlElement, decl: ElementDecl): Particle {
+  if (decl.ref === undefined || decl.isSchemaRef === true) return decl;
+  const head = ctx.index.elements.get(clark(decl.ref));
+  if (head === undefined) return decl;
+  const members = substitutes(ctx.index, clark(decl.ref)).map(
+    (def): ElementDecl => ({ ...readGlobalElement(ctx, def), ref: qname(def.doc.targetNamespace, def.name) }),
+  );
+  if (members.length === 0) {
+    throwIfAbstractElement(ctx.index, decl.ref, { file: doc.file, el, attribute: 'ref' });
+    return decl;
+  }
+  const headItself: ElementDecl[] = booleanAttr(head.el, 'abstract') ? [] : [{ ...decl, minOccurs: 1, maxOccurs: 1 }];
+  return {
+    kind: 'choice',
+    minOccurs: decl.minOccurs,
+    maxOccurs: decl.maxOccurs,
+    particles: [...headItself, ...members],
+    source: decl.source,
+    substitutionHead: decl.ref,
+  };
 }
 
 function readAny(doc: SchemaDocument, el: XmlElement): AnyParticle {

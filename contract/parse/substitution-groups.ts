@@ -1,18 +1,42 @@
 /**
- * An abstract element (`<element name="shape" abstract="true">`) never appears on the wire: in
- * its place stands an element of its substitution group (`circle`, `square`: each declares
- * `substitutionGroup="tns:shape"`), under its own name. smskit writes and reads an element by
- * the name its declaration gives, so a reference to an abstract element would be written as that
- * element, which the schema forbids (XSD 1.0 Part 1 §3.3.4), and its substitutes read as
- * unexpected. Until substitutes are carried, the definition holding such a reference cannot be
- * read: it is left out (broken.ts) with whatever uses it, naming the substitutes.
+ * Substitution groups (XSD 1.0 Part 1 §2.2.2.2, §3.3.4): where a schema refers to an element
+ * (`<element ref="tns:shape"/>`), any element of that element's substitution group may stand in
+ * its place, under its own name: `circle`, `square` (each declaring
+ * `substitutionGroup="tns:shape"`, directly or through another member), and `shape` itself
+ * unless it is abstract. So such a reference is read as the choice of those elements, with the
+ * reference's occurrences (particles.ts), and carried as any choice is: one property per member
+ * when it occurs at most once, one object per occurrence when it repeats
+ * (plan/repeating-groups.ts), named after the head. The head's `block` (or the schema's `blockDefault`) holding `substitution` or `#all`
+ * allows no substitute, and the reference stays the head alone.
+ *
+ * A reference to an abstract element with nothing that may stand in its place, and a message
+ * part naming an abstract element (a body is one element, named by the part), cannot be carried:
+ * the definition holding it is left out (broken.ts) with whatever uses it, naming the substitutes.
  */
 import type { XmlElement } from '../../runtime/xml/types.js';
 import { GeneratorError } from '../errors.js';
 import { clark, type QName } from '../model/index.js';
-import type { SchemaIndex } from './definition-index.js';
+import type { Definition, SchemaIndex } from './definition-index.js';
+import type { SchemaDocument } from './documents.js';
 import { booleanAttr } from './schema-context.js';
 import { at, attr, qnameAttr, showQName, tagName } from './xml-access.js';
+
+/**
+ * What may stand where the element `head` (a Clark key) is referred to, besides itself: its
+ * substitution group's elements, or none when the head blocks substitution.
+ */
+export function substitutes(index: SchemaIndex, head: string): Definition<SchemaDocument>[] {
+  const def = index.elements.get(head);
+  if (def === undefined || blocksSubstitution(def)) return [];
+  return substitutesOf(index, head).map((key) => index.elements.get(key)!);
+}
+
+/** The head's `block` (else its schema's `blockDefault`) forbids every substitute. */
+function blocksSubstitution(head: Definition<SchemaDocument>): boolean {
+  const block = attr(head.el, 'block') ?? attr(head.doc.root, 'blockDefault') ?? '';
+  const tokens = block.trim().split(/\s+/);
+  return tokens.includes('#all') || tokens.includes('substitution');
+}
 
 /** Refuses `el`'s reference (`ref=`, a part's `element=`) to `name` when that element is abstract. */
 export function throwIfAbstractElement(
@@ -22,11 +46,11 @@ export function throwIfAbstractElement(
 ): void {
   const head = index.elements.get(clark(name));
   if (head === undefined || !booleanAttr(head.el, 'abstract')) return;
-  const members = substitutesOf(index, clark(name));
+  const members = blocksSubstitution(head) ? [] : substitutesOf(index, clark(name));
   const stand =
     members.length === 0
-      ? 'and no element declares it as its substitutionGroup, so nothing may stand in its place'
-      : `so only an element of its substitution group (${members.join(', ')}) may stand in its place, under its own name, which smskit does not carry yet`;
+      ? 'and no element may take its place (none declares it as its substitutionGroup, or its block forbids substitution), so nothing may stand in its place'
+      : `so only an element of its substitution group (${members.join(', ')}) may stand in its place, under its own name, which smskit carries where an element refers to it but not as a message part (a body is one element)`;
   throw new GeneratorError(
     'WSDL_UNSUPPORTED',
     `<${tagName(site.el)} ${site.attribute}="${attr(site.el, site.attribute) ?? ''}">: element ${showQName(name)} is abstract, ${stand} (written as ${name.local} itself it would break the schema)`,
@@ -34,9 +58,8 @@ export function throwIfAbstractElement(
   );
 }
 
-/** The elements whose substitution group is `head`, directly or through another, in index order. */
+/** The elements whose substitution group is `head`, directly or through another, in document order; abstract ones left out. */
 function substitutesOf(index: SchemaIndex, head: string): string[] {
-  const found: string[] = [];
   const heads = new Set([head]);
   for (let grew = true; grew; ) {
     grew = false;
@@ -45,9 +68,10 @@ function substitutesOf(index: SchemaIndex, head: string): string[] {
       const group = qnameAttr(def.doc.file, def.el, 'substitutionGroup');
       if (group === undefined || !heads.has(clark(group))) continue;
       heads.add(key);
-      found.push(key);
       grew = true;
     }
   }
-  return found.filter((key) => !booleanAttr(index.elements.get(key)!.el, 'abstract'));
+  return [...index.elements]
+    .filter(([key, def]) => key !== head && heads.has(key) && !booleanAttr(def.el, 'abstract'))
+    .map(([key]) => key);
 }

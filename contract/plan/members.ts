@@ -19,6 +19,7 @@ import {
 } from '../model/index.js';
 import { type NameScope, candidatesFor, propertyNameScope } from '../naming.js';
 import { refuse } from '../errors.js';
+import type { TypedGroup } from './repeating-groups.js';
 import { resolveValue, SOAP_ENCODING_NS, XML_VALUE, type PlannedValue, type TypeLookup } from './values.js';
 
 export interface PlannedField {
@@ -30,7 +31,12 @@ export interface PlannedField {
   readonly nillable: boolean;
   readonly inChoice: boolean;
   readonly wildcard: boolean;
-  readonly decl: ElementDecl | AnyParticle;
+  /**
+   * A repeating group of several members (repeating-groups.ts): the property holds one object
+   * per occurrence, of the occurrence type `value` names; `name.local` is the group's name.
+   */
+  readonly group?: 'sequence' | 'choice';
+  readonly decl: ElementDecl | AnyParticle | GroupParticle;
 }
 
 export interface PlannedAttribute {
@@ -137,6 +143,11 @@ function extensionBase(type: ComplexType, types: ReadonlyMap<string, ComplexType
 }
 
 function flattenGroup(group: GroupParticle, outer: GroupContext, lookup: TypeLookup, out: RawField[]): void {
+  const typed = lookup.typedGroup?.(group);
+  if (typed !== undefined) {
+    out.push(rawGroup(group, typed.key, typed.group, outer));
+    return;
+  }
   const choice = group.kind === 'choice' && group.particles.length > 1;
   const context: GroupContext = {
     optional: outer.optional || group.minOccurs === 0 || choice,
@@ -173,6 +184,21 @@ function rawElement(decl: ElementDecl, lookup: TypeLookup, context: GroupContext
   };
 }
 
+/** The property of a repeating group carried typed: an array of occurrence objects. */
+function rawGroup(particle: GroupParticle, key: string, group: TypedGroup, context: GroupContext): RawField {
+  return {
+    name: { ns: group.members[0]!.name.ns, local: group.name },
+    value: { kind: 'type', key },
+    minOccurs: context.optional ? 0 : group.minOccurs,
+    maxOccurs: group.maxOccurs,
+    nillable: false,
+    inChoice: context.inChoice,
+    wildcard: false,
+    group: group.kind,
+    decl: particle,
+  };
+}
+
 function rawAny(decl: AnyParticle, context: GroupContext): RawField {
   // The wildcard's "name" is its namespace constraint; the runtime matches unclaimed children.
   return {
@@ -186,11 +212,19 @@ function rawAny(decl: AnyParticle, context: GroupContext): RawField {
   };
 }
 
+/**
+ * Element and wildcard properties claim their names first, groups after: a group's name is
+ * made up (repeating-groups.ts), so it is the one to give way to an element of the same name.
+ */
 function nameFields(raw: readonly RawField[], scope: NameScope): PlannedField[] {
-  return raw.map((f) => {
+  const props = new Map<RawField, string>();
+  for (const f of raw) {
+    if (f.group !== undefined) continue;
     const base = f.wildcard ? 'any' : f.name.local;
-    return { ...f, prop: scope.claim(candidatesFor(base, 'property', f.wildcard ? '' : f.name.ns)) };
-  });
+    props.set(f, scope.claim(candidatesFor(base, 'property', f.wildcard ? '' : f.name.ns)));
+  }
+  for (const f of raw) if (f.group !== undefined) props.set(f, scope.claim(candidatesFor(f.name.local, 'group', '')));
+  return raw.map((f) => ({ ...f, prop: props.get(f)! }));
 }
 
 function nameAttributes(

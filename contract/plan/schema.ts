@@ -13,7 +13,6 @@ import {
   clark,
   type ComplexType,
   type ElementDecl,
-  type GroupParticle,
   type ModelWarning,
   type QName,
   type SchemaType,
@@ -25,11 +24,12 @@ import { NameScope, candidatesFor, toTypeIdentifier } from '../naming.js';
 import { planComplexMembers, type PlannedMembers } from './members.js';
 import { refuse } from '../errors.js';
 import { isXmlContent, orderKeptAsXml } from './xml-content.js';
-import { interleavedGroupWarning } from './repeating-groups.js';
+import { repeatingGroups, untypedGroupWarning, type TypedGroup, type UntypedGroup } from './repeating-groups.js';
 import { throwIfOmitted } from './omitted.js';
 import { resolveValue, simpleValue, type PlannedValue, type PrimitiveValue, type TypeLookup } from './values.js';
 
-export type TypeOrigin = 'type' | 'element' | 'nested';
+/** `group`: the object of one occurrence of a repeating group (repeating-groups.ts). */
+export type TypeOrigin = 'type' | 'element' | 'nested' | 'group';
 
 /** A complex type with its TS name; `fields` (wire order, inherited first) etc. from PlannedMembers. */
 export interface PlannedComplex extends PlannedMembers {
@@ -48,6 +48,8 @@ export interface PlannedComplex extends PlannedMembers {
    * and an abstract type cannot be sent.
    */
   readonly unionName?: string;
+  /** origin `group`: the repeating group one object of this type is an occurrence of. */
+  readonly group?: TypedGroup;
 }
 
 export interface PlannedSimple {
@@ -62,7 +64,8 @@ export interface PlannedSimple {
 
 /**
  * A named complex type kept as XML, `type X = XmlElement`: its content is only wildcards / a
- * DataSet schema, mixed, or holds `orderedGroup`, a repeating group whose members' order is data.
+ * DataSet schema, mixed, or holds `orderedGroup`, a repeating group whose occurrences cannot be
+ * found again in a document.
  */
 export interface PlannedXmlAlias {
   readonly kind: 'xml';
@@ -71,7 +74,7 @@ export interface PlannedXmlAlias {
   readonly sourceName: string;
   readonly wireName: QName;
   readonly type: ComplexType;
-  readonly orderedGroup?: GroupParticle;
+  readonly orderedGroup?: UntypedGroup;
 }
 
 export type PlannedType = PlannedComplex | PlannedSimple | PlannedXmlAlias;
@@ -101,6 +104,7 @@ interface Candidate {
   readonly wireName: QName;
   readonly type: SchemaType;
   readonly base?: string;
+  readonly group?: TypedGroup;
 }
 
 /** Builds the plan; `reserved` are names the generated modules use for other things. */
@@ -110,7 +114,9 @@ export function planSchema(model: WsdlModel, reserved: Iterable<string>): Schema
   const xmlValued = new Set<string>();
   const candidates = collectCandidates(model, anonymous);
   for (const c of candidates) if (c.type.kind === 'complex' && isXmlContent(c.type)) xmlValued.add(c.key);
-  const lookup = makeLookup(model, anonymous, xmlValued);
+  const groups = new Map<object, { key: string; group: TypedGroup }>();
+  candidates.push(...groupCandidates(candidates, xmlValued, groups));
+  const lookup = makeLookup(model, anonymous, xmlValued, groups);
   const names = nameCandidates(candidates, xmlValued, scope);
   const types = nameUnions(buildTypes(candidates, names, lookup, xmlValued), scope);
   const byKey = new Map(types.map((t) => [t.key, t] as const));
@@ -126,7 +132,7 @@ function interleavedWarnings(candidates: readonly Candidate[]): ModelWarning[] {
     const group = c.type.kind === 'complex' ? orderKeptAsXml(c.type) : undefined;
     if (group === undefined) return [];
     const what = c.origin === 'type' ? `type ${clark(c.wireName)}` : `the type of element ${clark(c.wireName)}`;
-    return [interleavedGroupWarning(what, group)];
+    return [untypedGroupWarning(what, group)];
   });
 }
 
@@ -176,6 +182,57 @@ function collectNested(parent: Candidate, anonymous: Map<object, string>, out: C
   }
 }
 
+/**
+ * One candidate per repeating group carried typed: the type of one occurrence, keyed
+ * `<parent key>#<name>` (`#` is in no NCName, so no other key has it) and registered by the
+ * group particle, which is how the member plan finds it.
+ */
+function groupCandidates(
+  candidates: readonly Candidate[],
+  xmlValued: ReadonlySet<string>,
+  groups: Map<object, { key: string; group: TypedGroup }>,
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const parent of candidates) {
+    if (parent.type.kind !== 'complex' || xmlValued.has(parent.key) || parent.type.arrayItem !== undefined) continue;
+    const seen = new Map<string, number>();
+    for (const found of repeatingGroups(parent.type)) {
+      if (!('typed' in found)) continue;
+      const group = found.typed;
+      const count = (seen.get(group.name) ?? 0) + 1;
+      seen.set(group.name, count);
+      const key = `${parent.key}#${group.name}${count > 1 ? `[${count}]` : ''}`;
+      groups.set(group.particle, { key, group });
+      const content = {
+        kind: group.kind,
+        minOccurs: 1,
+        maxOccurs: 1,
+        particles: group.members,
+        source: group.particle.source,
+      };
+      const type: ComplexType = {
+        kind: 'complex',
+        content,
+        attributes: [],
+        anyAttribute: false,
+        mixed: false,
+        abstract: false,
+        source: group.particle.source,
+      };
+      out.push({
+        key,
+        origin: 'group',
+        sourceName: group.name,
+        wireName: parent.wireName,
+        type,
+        base: parent.key,
+        group,
+      });
+    }
+  }
+  return out;
+}
+
 function nameCandidates(
   candidates: readonly Candidate[],
   xmlValued: ReadonlySet<string>,
@@ -194,8 +251,14 @@ function nameCandidates(
   return names;
 }
 
-function makeLookup(model: WsdlModel, anonymous: Map<object, string>, xmlValued: ReadonlySet<string>): TypeLookup {
+function makeLookup(
+  model: WsdlModel,
+  anonymous: Map<object, string>,
+  xmlValued: ReadonlySet<string>,
+  groups: ReadonlyMap<object, { key: string; group: TypedGroup }>,
+): TypeLookup {
   return {
+    typedGroup: (particle) => groups.get(particle),
     simpleType: (key) => {
       const t = model.schema.types[key];
       return t?.kind === 'simple' ? t : undefined;
@@ -236,7 +299,8 @@ function buildTypes(
       const orderedGroup = orderKeptAsXml(c.type);
       out.push({ kind: 'xml', ...common, type: c.type, ...(orderedGroup === undefined ? {} : { orderedGroup }) });
     } else {
-      out.push({ kind: 'complex', ...common, origin: c.origin, type: c.type, ...members.get(c.key)! });
+      const group = c.group === undefined ? {} : { group: c.group };
+      out.push({ kind: 'complex', ...common, origin: c.origin, type: c.type, ...members.get(c.key)!, ...group });
     }
   }
   return out;

@@ -8,6 +8,7 @@ import { SOAP_ENCODING_NS, XSD_NS } from '../../runtime/namespaces.js';
 import { refuse } from '../errors.js';
 import { tsTypeOfXsd, type TsPrimitive } from './type-map.js';
 import type { PrimitiveName } from '../../runtime/primitives.js';
+import type { TypedGroup } from './repeating-groups.js';
 
 export interface PrimitiveValue {
   readonly kind: 'primitive';
@@ -39,6 +40,8 @@ export interface TypeLookup {
   anonymousKey(type: object): string | undefined;
   /** Keys whose content is only wildcards / DataSet schema: their value is XML. */
   isXmlValued(key: string): boolean;
+  /** A repeating group carried typed (repeating-groups.ts): its occurrence type's key, by the group particle. */
+  typedGroup?(particle: object): { readonly key: string; readonly group: TypedGroup } | undefined;
   /** Throws the refusal a named type the parser left out stands for (parse/broken.ts), when it was. */
   throwIfOmitted?(key: string): void;
 }

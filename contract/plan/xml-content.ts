@@ -3,10 +3,10 @@
  * `<element ref="s:schema"/>` (ASMX DataSet results) carries arbitrary XML; the generated
  * code gives the whole element to the caller as an `XmlElement` rather than splitting it
  * into a schema part and a diffgram part. Mixed content is treated the same way, and so is
- * content whose members' order is data (repeating-groups.ts).
+ * a repeating group whose occurrences cannot be found again in a document (repeating-groups.ts).
  */
-import type { ComplexType, GroupParticle, Particle } from '../model/index.js';
-import { interleavedGroup } from './repeating-groups.js';
+import type { ComplexType, Particle } from '../model/index.js';
+import { untypedGroup, type UntypedGroup } from './repeating-groups.js';
 
 export function isXmlContent(type: ComplexType): boolean {
   return isWildcardOrMixed(type) || orderKeptAsXml(type) !== undefined;
@@ -14,11 +14,11 @@ export function isXmlContent(type: ComplexType): boolean {
 
 /**
  * The repeating group of several members for which a type that would otherwise be an object
- * is kept as XML (one property per member would lose their order), if any.
+ * is kept as XML (its occurrences cannot be told apart by the elements' names), if any.
  */
-export function orderKeptAsXml(type: ComplexType): GroupParticle | undefined {
+export function orderKeptAsXml(type: ComplexType): UntypedGroup | undefined {
   if (type.arrayItem !== undefined || isWildcardOrMixed(type)) return undefined;
-  return interleavedGroup(type);
+  return untypedGroup(type);
 }
 
 function isWildcardOrMixed(type: ComplexType): boolean {

@@ -88,6 +88,11 @@ class TargetWalk {
     for (const field of type.fields) {
       const member = value[field.prop];
       if (member === undefined || field.wildcard === true) continue;
+      // A repeating group has no element: its members sit in this element (FieldDescriptor.group).
+      if (field.group !== undefined) {
+        this.value(field.value, Array.isArray(member) ? member[0] : undefined, path, { typeKey, prop: field.prop });
+        continue;
+      }
       const at = [...path, field.name.local];
       if (field.minOccurs >= 1 && field.inChoice !== true) this.required.push(at);
       const one = field.maxOccurs !== 1 && Array.isArray(member) ? member[0] : member;

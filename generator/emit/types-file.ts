@@ -60,6 +60,7 @@ function declareType(type: PlannedType, schema: SchemaPlan, text: TypeText): Sta
     case 'xml':
       return xmlAlias(type, text);
     case 'complex':
+      if (type.group?.kind === 'choice') return choiceAlias(type, text);
       return type.arrayItem !== undefined
         ? arrayAlias(type, type.arrayItem, text)
         : complexInterface(type, schema, text);
@@ -93,7 +94,7 @@ function xmlAlias(type: PlannedXmlAlias, text: TypeText): TypeAliasDeclarationSt
       cleanDocumentation(type.type.documentation),
       type.orderedGroup === undefined
         ? `Complex type ${wireName(type.wireName)}: wildcard / DataSet content, kept as XML.`
-        : `Complex type ${wireName(type.wireName)}, kept as XML: its repeating ${type.orderedGroup.kind} (WSDL line ${type.orderedGroup.source.line}) holds several members whose order is data, which one property per member would lose; the XmlElement keeps every child in document order.`,
+        : `Complex type ${wireName(type.wireName)}, kept as XML: its repeating ${type.orderedGroup.particle.kind} (WSDL line ${type.orderedGroup.particle.source.line}) holds several members, and ${type.orderedGroup.reason}; the XmlElement keeps every child in document order.`,
     ),
   );
 }
@@ -128,9 +129,29 @@ function unionAlias(type: PlannedComplex, name: string, schema: SchemaPlan): Typ
   );
 }
 
+/**
+ * One occurrence of a repeating choice: an object holding the one member that occurred. Each
+ * variant forbids the others (`?: never`), so the compiler refuses an object of two members,
+ * which the wire cannot carry as one occurrence.
+ */
+function choiceAlias(type: PlannedComplex, text: TypeText): TypeAliasDeclarationStructure {
+  const variants = type.fields.map((f) => {
+    const others = type.fields.filter((o) => o !== f).map((o) => ` ${propertyKey(o.prop)}?: never;`);
+    return `{ ${propertyKey(f.prop)}: ${text.field(f)};${others.join('')} }`;
+  });
+  const members = type.fields.map((f) => `\`${f.prop}\`: ${wireName(f.name)} (${describeValue(f.value)})`);
+  return typeAlias(
+    type.tsName,
+    variants.join(' | '),
+    jsDoc(`${origin(type)}: the one member that occurred, in an object of its own. ${members.join('; ')}.`),
+  );
+}
+
 function origin(type: PlannedComplex): string {
   if (type.origin === 'type') return `Complex type ${wireName(type.wireName)}`;
   if (type.origin === 'element') return `Element ${wireName(type.wireName)} (anonymous type)`;
+  if (type.group !== undefined)
+    return `One occurrence of the repeating ${type.group.kind} (WSDL line ${type.group.particle.source.line}) of ${type.key.startsWith('element:') ? 'element' : 'type'} ${wireName(type.wireName)}`;
   return `Anonymous type of the local element ${wireName(type.wireName)}`;
 }
 
@@ -165,6 +186,7 @@ function elementDocumentation(type: PlannedComplex, schema: SchemaPlan): string 
 
 function fieldProperty(field: PlannedField, text: TypeText): OptionalKind<PropertySignatureStructure> {
   const decl = field.decl;
+  if (decl.kind !== 'element' && decl.kind !== 'any') return groupProperty(field, decl.source.line, text);
   const what = field.wildcard
     ? `Wildcard (xs:any, namespace ${field.name.ns}): unclaimed child elements, kept as XML.`
     : `Element ${wireName(field.name)}: ${describeValue(field.value)}.`;
@@ -177,6 +199,19 @@ function fieldProperty(field: PlannedField, text: TypeText): OptionalKind<Proper
       `${what} ${capitalise(occurrence(field.minOccurs, field.maxOccurs, field.nillable))}${field.inChoice ? ', choice member' : ''}.` +
         (decl.kind === 'element' && decl.defaultValue !== undefined ? ` Default \`${decl.defaultValue}\`.` : '') +
         (decl.kind === 'element' && decl.fixedValue !== undefined ? ` Fixed \`${decl.fixedValue}\`.` : ''),
+    ),
+  };
+}
+
+/** A repeating group's property: one object per occurrence, in document order. */
+function groupProperty(field: PlannedField, line: number, text: TypeText): OptionalKind<PropertySignatureStructure> {
+  const occurs = `occurrences: ${occurrence(field.minOccurs, field.maxOccurs, false)}`;
+  return {
+    name: propertyKey(field.prop),
+    type: text.field(field),
+    hasQuestionToken: field.minOccurs === 0 || field.inChoice,
+    docs: jsDoc(
+      `Repeating ${field.group} (WSDL line ${line}): one object per occurrence, in document order; on the wire each occurrence's members follow one another in this element, with no element of their own. ${capitalise(occurs)}${field.inChoice ? ', choice member' : ''}.`,
     ),
   };
 }

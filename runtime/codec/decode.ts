@@ -13,7 +13,8 @@
  */
 import type { ComplexTypeDescriptor, ServiceDescriptor, ValueDescriptor } from '../descriptor.js';
 import { CodecError } from '../errors.js';
-import type { XmlElement } from '../xml/types.js';
+import type { XmlElement, XmlNode } from '../xml/types.js';
+import { groupFor, readOccurrences } from './group-occurrences.js';
 import { checkOwnXsiType, isPolymorphic, receivedType } from './polymorphism.js';
 import { fieldFor, layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
@@ -158,20 +159,25 @@ export function decodeComplex(
   // The single-valued fields seen so far, one bit per field position below 31 (the others are
   // looked up in `out`): cheaper than reading a property of `out` per element.
   let seen = 0;
-  for (const child of el.children) {
+  const children = el.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
     if (child.type === 'text') {
       if (!isWhitespace(child.text))
         throw new CodecError('CODEC_UNEXPECTED', String(path), 'text inside element-only content');
       continue;
     }
-    const slot = fieldFor(layout, child, last);
+    let slot = fieldFor(layout, child, last);
+    if (layout.groups.length !== 0 && (slot === undefined || slot === layout.wildcard))
+      slot = groupFor(d, layout.groups, child, path) ?? slot;
     if (slot === undefined)
       throw new CodecError(
         'CODEC_UNEXPECTED',
         childPath(path, child.local, 0),
         `unexpected element {${child.ns}}${child.local}`,
       );
-    if (slot.repeated || slot.field.wildcard === true) addRepeated(d, slot, child, out, path);
+    if (slot.field.group !== undefined) i = readGroup(d, slot, children, i, out, path);
+    else if (slot.repeated || slot.field.wildcard === true) addRepeated(d, slot, child, out, path);
     else {
       const bit = slot.bit;
       if (bit !== 0 ? (seen & bit) !== 0 : out[slot.prop] !== undefined)
@@ -183,6 +189,32 @@ export function decodeComplex(
   }
   for (const slot of layout.required) checkPresence(slot, out[slot.prop], path);
   return out;
+}
+
+/**
+ * Reads the occurrences of the repeating group `slot` that start at `children[start]` into `out`;
+ * the index of the last child read. Its members' elements follow one another: a second run of
+ * them, after another field's element, is one the schema's order forbids.
+ */
+function readGroup(
+  d: ServiceDescriptor,
+  slot: FieldSlot,
+  children: readonly XmlNode[],
+  start: number,
+  out: Record<string, unknown>,
+  path: Path,
+): number {
+  if (out[slot.prop] !== undefined)
+    throw new CodecError(
+      'CODEC_UNEXPECTED',
+      childPath(path, (children[start] as XmlElement).local, 0),
+      `the occurrences of the repeating ${slot.field.group} ${slot.prop} must follow one another`,
+    );
+  const read = readOccurrences(d, slot, children, start, path, (member, child, occurrence, index) =>
+    decodeChild(d, member, child, occurrence, index),
+  );
+  out[slot.prop] = read.occurrences;
+  return read.next - 1;
 }
 
 function addRepeated(
@@ -215,7 +247,11 @@ function checkPresence(slot: FieldSlot, value: unknown, path: Path): void {
     throw new CodecError(
       'CODEC_MISSING',
       childPath(path, field.name.local, 0),
-      field.minOccurs === 1 ? 'required element is missing' : `${count} found, at least ${field.minOccurs} required`,
+      field.group !== undefined
+        ? `${count} occurrences of the repeating ${field.group} found, at least ${field.minOccurs} required`
+        : field.minOccurs === 1
+          ? 'required element is missing'
+          : `${count} found, at least ${field.minOccurs} required`,
     );
   }
 }

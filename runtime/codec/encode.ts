@@ -17,6 +17,7 @@ import { writeElement } from '../xml/writer.js';
 import type { XmlElement } from '../xml/types.js';
 import { checkMembers, concreteType, isPolymorphic, xsiTypeAttribute } from './polymorphism.js';
 import { layoutOf, resolveSlot, type FieldSlot, type FieldLayout } from './field-layout.js';
+import { checkChoiceOccurrence, groupOccurrenceType, occurrencePath } from './group-occurrences.js';
 import { atPath, childPath, PathNode, type Path } from './path.js';
 import { XML_NS, XSI_NS } from '../namespaces.js';
 import { encodeLexical, resolveValue, type ResolvedValue } from './shared.js';
@@ -226,34 +227,11 @@ function encodeField(
   const field = slot.field;
   if (field.wildcard === true) return encodeWildcard(value, parentNs, parent, field.name.local);
   if (slot.repeated) {
-    if (value === undefined) {
-      if (field.minOccurs > 0 && field.inChoice !== true)
-        throw new CodecError(
-          'CODEC_MISSING',
-          childPath(parent, field.name.local, 0),
-          `required (at least ${field.minOccurs})`,
-        );
-      return '';
-    }
-    if (!Array.isArray(value))
-      throw new CodecError(
-        'CODEC_INVALID_VALUE',
-        childPath(parent, field.name.local, 0),
-        'expected an array (maxOccurs > 1)',
-      );
-    if (value.length < field.minOccurs && field.inChoice !== true)
-      throw new CodecError(
-        'CODEC_MISSING',
-        childPath(parent, field.name.local, 0),
-        `${value.length} given, at least ${field.minOccurs} required`,
-      );
-    if (field.maxOccurs > 0 && value.length > field.maxOccurs)
-      throw new CodecError(
-        'CODEC_UNEXPECTED',
-        childPath(parent, field.name.local, 0),
-        `${value.length} given, at most ${field.maxOccurs} allowed`,
-      );
-    return encodeItems(d, slot, value, parentNs, parent, xsiInScope);
+    const items = checkedItems(slot, value, parent);
+    if (items === undefined) return '';
+    return field.group === undefined
+      ? encodeItems(d, slot, items, parentNs, parent, xsiInScope)
+      : encodeOccurrences(d, slot, items, parentNs, parent, xsiInScope);
   }
   if (value === undefined) {
     if (field.minOccurs > 0 && field.inChoice !== true)
@@ -261,6 +239,47 @@ function encodeField(
     return '';
   }
   return encodeChild(d, slot, value, parentNs, parent, 0, xsiInScope);
+}
+
+/** The values of a repeated field (undefined: none given), checked against its occurrences. */
+function checkedItems(slot: FieldSlot, value: unknown, parent: Path): readonly unknown[] | undefined {
+  const field = slot.field;
+  const path = (): string => childPath(parent, field.name.local, 0);
+  const required = field.inChoice !== true ? field.minOccurs : 0;
+  if (value === undefined) {
+    if (required > 0) throw new CodecError('CODEC_MISSING', path(), `required (at least ${field.minOccurs})`);
+    return undefined;
+  }
+  if (!Array.isArray(value)) throw new CodecError('CODEC_INVALID_VALUE', path(), 'expected an array (maxOccurs > 1)');
+  if (value.length < required)
+    throw new CodecError('CODEC_MISSING', path(), `${value.length} given, at least ${field.minOccurs} required`);
+  if (field.maxOccurs > 0 && value.length > field.maxOccurs)
+    throw new CodecError('CODEC_UNEXPECTED', path(), `${value.length} given, at most ${field.maxOccurs} allowed`);
+  return value;
+}
+
+/**
+ * The occurrences of a repeating group (group-occurrences.ts): each object's members in field
+ * order, straight into the parent element, one occurrence after another.
+ */
+function encodeOccurrences(
+  d: ServiceDescriptor,
+  slot: FieldSlot,
+  occurrences: readonly unknown[],
+  parentNs: string,
+  parent: Path,
+  xsiInScope: boolean,
+): string {
+  const type = groupOccurrenceType(d, slot, parent);
+  const layout = layoutOf(type);
+  let out = '';
+  for (let i = 0; i < occurrences.length; i++) {
+    const path = occurrencePath(parent, slot, i + 1);
+    const record = checkedRecord(type, occurrences[i], false, path);
+    if (slot.field.group === 'choice') checkChoiceOccurrence(layout, record, path);
+    out += encodeContent(d, layout, record, parentNs, path, xsiInScope);
+  }
+  return out;
 }
 
 function encodeItems(

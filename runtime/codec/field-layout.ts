@@ -57,6 +57,8 @@ export interface FieldLayout {
   readonly byLocal: ReadonlyMap<string, readonly FieldSlot[]>;
   /** The `xs:any` field: every child no field's name matches. */
   readonly wildcard: FieldSlot | undefined;
+  /** Repeating groups (`FieldDescriptor.group`): matched by their members' names (group-occurrences.ts). */
+  readonly groups: readonly FieldSlot[];
   /** Fields that must be present: not in a choice, not a wildcard, minOccurs above 0. */
   readonly required: readonly FieldSlot[];
   readonly attributes: readonly AttributeSlot[];
@@ -85,6 +87,7 @@ function makeLayout(type: ComplexTypeDescriptor): FieldLayout {
   const fields = type.fields.map((field, position): FieldSlot => {
     const named =
       field.wildcard !== true &&
+      field.group === undefined &&
       !type.fields.some(
         (other, i) =>
           i < position &&
@@ -96,6 +99,7 @@ function makeLayout(type: ComplexTypeDescriptor): FieldLayout {
   });
   for (const slot of fields) {
     if (slot.field.wildcard === true) wildcard = slot;
+    else if (slot.field.group !== undefined) continue;
     else byLocal.set(slot.field.name.local, [...(byLocal.get(slot.field.name.local) ?? []), slot]);
   }
   const members = new Set<string>();
@@ -106,6 +110,7 @@ function makeLayout(type: ComplexTypeDescriptor): FieldLayout {
     fields,
     byLocal,
     wildcard,
+    groups: fields.filter((s) => s.field.group !== undefined),
     required: fields.filter((s) => s.field.inChoice !== true && s.field.wildcard !== true && s.field.minOccurs !== 0),
     attributes: type.attributes.map((attribute) => ({ attribute, value: attribute.value, resolved: undefined })),
     item: type.arrayItem === undefined ? undefined : fieldSlot(type.arrayItem, 0, true),

@@ -8,13 +8,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Project, ts } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, parseWsdl } from '../../generator/index.js';
 import { repoRoot } from '../fixtures/models/golden-inputs.js';
+import { compileBeside } from '../helpers/compile-beside.js';
 
 const CONTRACT = readFileSync(join(repoRoot, 'wsdl/serviceapi.wsdl'), 'utf8');
-const VIRTUAL_ROOT = join(repoRoot, 'test/golden/.client-options');
 let work: string;
 
 beforeAll(() => {
@@ -45,29 +44,6 @@ function generated(wsdlText: string): Map<string, string> {
   return generate(parseWsdl(file), { toolVersion: '0.0.0-test' });
 }
 
-/** Diagnostics of `user` compiled beside the generated files, as `line: message`. */
-function diagnostics(files: Map<string, string>, user: string): string[] {
-  const project = new Project({ compilerOptions: compilerOptions(), skipAddingFilesFromTsConfig: true });
-  const root = join(VIRTUAL_ROOT, Math.random().toString(36).slice(2));
-  for (const [path, text] of files) project.createSourceFile(join(root, 'gen', path), text);
-  const source = project.createSourceFile(join(root, 'user.ts'), user);
-  return source
-    .getPreEmitDiagnostics()
-    .map(
-      (d) =>
-        `${d.getLineNumber()}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n')}`,
-    );
-}
-
-function compilerOptions(): ts.CompilerOptions {
-  const parsed = ts.getParsedCommandLineOfConfigFile(
-    join(repoRoot, 'tsconfig.json'),
-    {},
-    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-  );
-  return { ...parsed!.options, noEmit: true };
-}
-
 describe('generated client options', () => {
   it('names the bindings and the default addresses in the options type', () => {
     const client = generated(CONTRACT).get('service-api/client.ts')!;
@@ -93,7 +69,7 @@ new ServiceAPIClient({ binding: 'soap12' });
 // @ts-expect-error not a binding at all
 new ServiceAPIClient({ binding: 'soap13' });
 `;
-    expect(diagnostics(generated(narrowedContract()), user)).toEqual([]);
+    expect(compileBeside(generated(narrowedContract()), user, 'test/golden/.client-options')).toEqual([]);
   });
 
   it('a @ts-expect-error that nothing violates is reported (the check above can fail)', () => {
@@ -101,6 +77,8 @@ new ServiceAPIClient({ binding: 'soap13' });
 // @ts-expect-error the full contract has HTTP GET
 new ServiceAPIClient({ binding: 'http-get' });
 `;
-    expect(diagnostics(generated(CONTRACT), user)).toEqual(["2: Unused '@ts-expect-error' directive."]);
+    expect(compileBeside(generated(CONTRACT), user, 'test/golden/.client-options')).toEqual([
+      "2: Unused '@ts-expect-error' directive.",
+    ]);
   });
 });

@@ -133,8 +133,18 @@ export class Placeholders {
   }
 
   private items(field: FieldDescriptor): unknown[] | undefined {
+    if (field.group === 'choice') return this.choiceOccurrences(field);
     const first = this.value(field.value);
     return first === undefined ? undefined : [first, this.value(field.value)];
+  }
+
+  /** A repeating choice's occurrences hold one member each: the first two members, one per occurrence. */
+  private choiceOccurrences(field: FieldDescriptor): unknown[] | undefined {
+    const all = this.value(field.value);
+    if (all === undefined) return undefined;
+    return Object.entries(all as Record<string, unknown>)
+      .slice(0, 2)
+      .map(([prop, value]) => ({ [prop]: value }));
   }
 
   private firstConcrete(declared: ComplexTypeDescriptor): ComplexTypeDescriptor {

@@ -90,6 +90,35 @@ describe.skipIf(SKIP !== undefined)('JAX-WS RI order services, read from their U
     }, 120_000);
   });
 
+  describe('a JAXB @XmlElements list: a repeating choice, typed', () => {
+    let shapes: GeneratedClient;
+    beforeAll(async () => {
+      shapes = await generatedClient(`${peer.url}/shapes?wsdl`);
+    }, 120_000);
+    afterAll(async () => {
+      await shapes?.client.close();
+      shapes?.dispose();
+    });
+    const drawing = (...radii: number[]) => ({
+      title: 'd',
+      circleOrSquare: radii.map((n) => (n % 2 === 1 ? { circle: { radius: n } } : { square: { side: n } })),
+    });
+
+    it('JAXB reads the shapes in the order written, and its answer is read in document order', async () => {
+      expect(shapes.warnings).toBe('');
+      expect(await shapes.client.describe!({ drawing: drawing(1, 2, 3, 4) })).toEqual({
+        return: 'd circle 1 square 2 circle 3 square 4',
+      });
+      expect(await shapes.client.mirror!({ drawing: drawing(1, 2, 3) })).toEqual({ return: drawing(3, 2, 1) });
+    });
+
+    it('passes the conformance runner at MUST level', async () => {
+      const report = await conformanceOf(`${peer.url}/shapes?wsdl`, `${peer.url}/shapes`);
+      expect(mustFailures(report)).toEqual([]);
+      expect(report.summary.passed).toBeGreaterThan(5);
+    }, 120_000);
+  });
+
   describe('rpc/literal', () => {
     it('echoText, placeOrder (nested, array, enum), listSkus (a stringArray of items)', async () => {
       const text = 'Grüße 你好 📱 <&>"\'';

@@ -44,7 +44,8 @@ function compile(stack: BuiltStack, dir: string): void {
     case 'jaxws': {
       const sources = readdirSync(here('./jaxws/orders/')).map((f) => join(here('./jaxws/orders/'), f));
       build(dir, 'javac', ['-nowarn', '-cp', JAXWS_CLASSPATH, '-d', dir, ...sources], JVM_ENV);
-      build(dir, 'wsgen', ['-cp', dir, '-d', dir, 'orders.Orders'], JVM_ENV);
+      for (const service of ['orders.Orders', 'orders.Shapes'])
+        build(dir, 'wsgen', ['-cp', dir, '-d', dir, service], JVM_ENV);
       return;
     }
     case 'wcf': {

@@ -1,0 +1,6 @@
+package orders;
+
+/** A shape of a Drawing. */
+public class Circle {
+    public int radius;
+}

@@ -1,0 +1,6 @@
+package orders;
+
+/** A shape of a Drawing. */
+public class Square {
+    public int side;
+}
