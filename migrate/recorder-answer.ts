@@ -79,6 +79,9 @@ async function forwardWsdl(
   const coded = read.bytes;
   const decoded = decodedBody(passed, coded);
   if (decoded === undefined) {
+    ctx.onWarning(
+      `record: the upstream's WSDL (${(req.url ?? '/').split('?')[0]}?wsdl): its Content-Encoding could not be decoded; no secret names learned from it`,
+    );
     res.writeHead(upstreamRes.statusCode, passed.flat());
     res.end(coded);
     return { body: coded, cut: false };

@@ -15,7 +15,7 @@ export interface UpstreamSecrets {
   readonly warning?: string;
 }
 
-/** The secret names of `upstream`'s `?wsdl`; none (quietly) when the upstream serves no WSDL there. */
+/** The secret names of `upstream`'s `?wsdl`; none (quietly) when the upstream serves no WSDL there (404). */
 export async function upstreamSecretFields(dispatcher: Dispatcher, upstream: URL): Promise<UpstreamSecrets> {
   if (upstream.pathname === '/' || upstream.pathname === '') return { fields: [] };
   const path = `${upstream.pathname}?wsdl`;
@@ -36,7 +36,9 @@ export async function upstreamSecretFields(dispatcher: Dispatcher, upstream: URL
   }
   if (res.statusCode !== 200) {
     await res.body.dump().catch(() => undefined);
-    return { fields: [] };
+    // 404: no WSDL served there, nothing to say. Any other status (401, 403, 500) is one that
+    // hides a WSDL the names should have come from.
+    return res.statusCode === 404 ? { fields: [] } : unread(`the upstream answered ${res.statusCode}`);
   }
   const read = await readUpstreamBody(res.body, MAX_WSDL_BYTES);
   if (read.failure !== undefined) return unread(read.failure);

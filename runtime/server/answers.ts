@@ -6,7 +6,7 @@ import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UNCOUNTED } from '../codec/plain-writer.js';
 import type { FaultSpec, SoapVersion } from '../soap-version/version.js';
-import { type BodyFailure, hasBody } from './body.js';
+import type { BodyFailure } from './body.js';
 import { describeError, GENERIC_SERVER_FAULT } from './faults.js';
 import type { ServedAddress } from './routes.js';
 import type { ServerSetup } from './setup.js';
@@ -27,21 +27,9 @@ export function writeText(
   countedBytes = UNCOUNTED,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  closeIfBodyIncoming(res);
   const bytes = countedBytes === UNCOUNTED ? Buffer.byteLength(text) : countedBytes;
   res.writeHead(status, ['Content-Type', contentType, 'Content-Length', String(bytes)]);
   res.end(text, bytes === text.length ? 'latin1' : 'utf8');
-}
-
-/**
- * An answer written while the request's body is still arriving (a refusal from its head: 404,
- * 405, 415, an unknown SOAPAction) ends the connection after it: node would otherwise read and
- * discard the rest of that body before the next request, however long it ran, outside the
- * body reader's size and time limits. A body read whole leaves the connection as it was.
- */
-function closeIfBodyIncoming(res: ServerResponse): void {
-  const req = res.req;
-  if (req !== undefined && !req.complete && hasBody(req)) res.shouldKeepAlive = false;
 }
 
 /** A void operation over HTTP GET/POST: ASMX answers 200 with an empty body and no Content-Type. */
@@ -70,7 +58,6 @@ export function writePlain(
   errorCode?: string,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  closeIfBodyIncoming(res);
   const line = message.replace(/[\r\n]+/g, ' ');
   const headers = ['Content-Type', PLAIN, 'Content-Length', String(Buffer.byteLength(line))];
   if (faultCode !== undefined) headers.push('X-Smskit-Fault-Code', faultCode);
@@ -146,7 +133,6 @@ export function writeMethodNotAllowed(
   const allow = allowedMethods(setup, route);
   // The method is allowed here, only not with this query (`?wsdl` on a server without a WSDL).
   if (req.method !== undefined && allow.split(', ').includes(req.method)) return writePlain(res, 404, 'Not found.');
-  closeIfBodyIncoming(res);
   const line = `Method not allowed. Use ${allow}.`;
   res.writeHead(405, ['Content-Type', PLAIN, 'Content-Length', String(Buffer.byteLength(line)), 'Allow', allow]);
   res.end(line);

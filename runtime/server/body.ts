@@ -153,11 +153,6 @@ function tooLarge(limits: Pick<BodyLimits, 'maxBytes'>): string {
   return `Request body too large (limit ${limits.maxBytes} bytes).`;
 }
 
-/**
- * What a request's declared Content-Length alone decides: 400 for one that is no length, 413
- * for one over the limit. Also asked before `100 Continue` (listen.ts), so that a client told
- * to wait is told no before it sends a body that would only be refused (RFC 9110 §10.1.1).
- */
 /** Whether the request's framing says it has a body (RFC 9112 §6.3): a Transfer-Encoding, or a Content-Length above 0. */
 export function hasBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
@@ -165,6 +160,11 @@ export function hasBody(req: IncomingMessage): boolean {
   return length !== undefined && length !== '0';
 }
 
+/**
+ * What a request's declared Content-Length alone decides: 400 for one that is no length, 413
+ * for one over the limit. Also asked before `100 Continue` (listen.ts), so that a client told
+ * to wait is told no before it sends a body that would only be refused (RFC 9110 §10.1.1).
+ */
 export function declaredBodyFailure(req: IncomingMessage, maxBytes: number): BodyFailure | undefined {
   const declared = req.headers['content-length'];
   return declared === undefined ? undefined : lengthFailure(contentLength(declared), maxBytes);

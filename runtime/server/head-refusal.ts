@@ -27,6 +27,7 @@ export function refusedSoapAction(
     if (endpoint === undefined) continue;
     const action = endpoint.version.requestAction(headers, contentType);
     if (action === undefined || endpoint.byAction.has(action)) return undefined;
+    // Both versions refuse it: the fault is written in the one the Content-Type hints.
     if (refusal !== undefined && endpoint.version !== hinted) continue;
     const message = routeOperation(endpoint, action, undefined) as string;
     refusal = { version: endpoint.version, fault: { kind: 'client', message } };

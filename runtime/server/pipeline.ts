@@ -10,7 +10,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { charsetFamily, parseContentType } from '../content-type.js';
 import { writeMethodNotAllowed, writePlain, writeUnsupportedType, writeWsdl } from './answers.js';
+import { hasBody } from './body.js';
 import { answerHelp, helpPageAt } from './help/index.js';
+import { lingerOnUnreadBody } from './linger.js';
 import { equivalentPath, lookupRoute, type BodyTaker, type ServedAddress } from './routes.js';
 import { serveHttp } from './serve-http.js';
 import type { ServerSetup } from './setup.js';
@@ -18,6 +20,12 @@ import { withBody } from './with-body.js';
 import { isWsdlQuery } from './wsdl.js';
 
 export function handleRequest(setup: ServerSetup, req: IncomingMessage, res: ServerResponse): void {
+  routeRequest(setup, req, res);
+  // Answered already, from the head alone, while a body is still on its way.
+  if (res.writableEnded && !req.complete && hasBody(req)) lingerOnUnreadBody(req);
+}
+
+function routeRequest(setup: ServerSetup, req: IncomingMessage, res: ServerResponse): void {
   const target = requestTarget(req);
   if (typeof target !== 'string') return writePlain(res, 400, target.refusal);
   const url = target;

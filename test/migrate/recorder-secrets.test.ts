@@ -60,6 +60,52 @@ describe('the secret names of a WSDL served compressed', () => {
   });
 });
 
+describe('a WSDL the recorder could not read, said', () => {
+  it('at start: a status other than 404 hides a WSDL; 404 is a service without one, quietly', async () => {
+    for (const [status, said] of [
+      [
+        403,
+        [
+          "record: could not read the upstream's WSDL (/svc.asmx?wsdl): the upstream answered 403; secret names come from the built-in rule alone",
+        ],
+      ],
+      [404, []],
+    ] as const) {
+      const origin = await upstream((req, res) => {
+        req.resume();
+        res.writeHead(status);
+        res.end();
+      });
+      const warnings: string[] = [];
+      const { recorder } = await recorderFor(`${origin}/svc.asmx`, warnings);
+      await recorder.close();
+      expect(warnings).toEqual(said);
+    }
+  });
+
+  it('when a client asks for it and its Content-Encoding cannot be decoded', async () => {
+    let asked = 0;
+    const origin = await upstream((req, res) => {
+      req.resume();
+      // The recorder's own read at start gets a plain 404; the client's ask, an undecodable body.
+      if (asked++ === 0) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-encoding': 'gzip' });
+      res.end('not gzip at all');
+    });
+    const warnings: string[] = [];
+    const { recorder } = await recorderFor(`${origin}/svc.asmx`, warnings);
+    await (await request(`${recorder.url}/svc.asmx?wsdl`)).body.text();
+    await recorder.close();
+    expect(warnings).toEqual([
+      "record: the upstream's WSDL (/svc.asmx?wsdl): its Content-Encoding could not be decoded; no secret names learned from it",
+    ]);
+  });
+});
+
 describe('bodies that are neither XML nor form fields, through the recorder', () => {
   it('stores JSON with its secret members replaced, and keeps none of free text that names a secret', async () => {
     const origin = await upstream((req, res) => {

@@ -159,6 +159,22 @@ describe('Expect: 100-continue decided by the head', () => {
     }
   });
 
+  it("a listener of one's own that only drains the body (resume()) gets its 100 too", async () => {
+    const own: Listening = await listen((req, res) => {
+      let length = 0;
+      req.on('end', () => res.end(`drained ${length}`));
+      req.resume();
+      req.socket.on('data', (c: Buffer) => (length += c.length));
+    });
+    try {
+      const got = await exchange(own.url, head('POST /any HTTP/1.1', 'Connection: close\r\n'), SOAP);
+      expect(got.sentBody).toBe(true);
+      expect(got.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a SOAPAction no operation has, where only SOAP 1.1 is served: its fault before the body', async () => {
     const soap11Only = {
       ...serviceApiDescriptor,
@@ -227,7 +243,7 @@ function endlessBody(url: string, head: string, giveUpMs: number): Promise<{ ans
 }
 
 describe('a body still arriving when the head is refused (no Expect)', () => {
-  it('is not read on: the answer ends the connection, whatever the body would have been', async () => {
+  it('is read on for 1 MiB at most, then its connection is cut off', async () => {
     const soap11Only = {
       ...serviceApiDescriptor,
       bindings: serviceApiDescriptor.bindings.filter((b) => b.protocol === 'soap11'),
@@ -236,6 +252,7 @@ describe('a body still arriving when the head is refused (no Expect)', () => {
     try {
       const cases: [string, string, RegExp][] = [
         [server.url, 'POST /nothing-here HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n', /^HTTP\/1\.1 404 /],
+        [server.url, 'GET /serviceapi.asmx?wsdl HTTP/1.1\r\nHost: x\r\n', /^HTTP\/1\.1 200 /],
         [server.url, 'POST /serviceapi.asmx HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\n', /^HTTP\/1\.1 415 /],
         [
           only.url,
@@ -244,6 +261,7 @@ describe('a body still arriving when the head is refused (no Expect)', () => {
         ],
       ];
       for (const [url, head, status] of cases) {
+        // Read on for 1 MiB at most (a few hundred ms here), then cut off.
         // node would otherwise read and discard the body until its request timeout (30 s here).
         const { answer, closed } = await endlessBody(url, head, 4_000);
         expect(answer).toMatch(status);
@@ -252,5 +270,30 @@ describe('a body still arriving when the head is refused (no Expect)', () => {
     } finally {
       await only.close();
     }
+  });
+
+  it('a body of a usual size is read to its end: the connection stays open for the next request', async () => {
+    const { hostname, port } = new URL(server.url);
+    const text = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(port), hostname);
+      let got = '';
+      socket.on('data', (d) => {
+        got += d.toString('latin1');
+        if ((got.match(/HTTP\/1\.1 /g) ?? []).length === 2) {
+          socket.destroy();
+          resolve(got);
+        }
+      });
+      socket.on('close', () => resolve(got));
+      const body = 'x'.repeat(100_000);
+      socket.write(
+        `POST /nothing-here HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      // The rest of the body comes after the answer, as from a client still uploading.
+      setTimeout(() => socket.write(`${body}GET /serviceapi.asmx?wsdl HTTP/1.1\r\nHost: x\r\n\r\n`), 50);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 404 /);
+    expect(text).not.toMatch(/Connection: close/i);
+    expect(text).toMatch(/\r\n\r\nNot found\.HTTP\/1\.1 200 OK\r\n/);
   });
 });

@@ -291,6 +291,23 @@ describe('HTTP-level errors', () => {
     expectPlain(await raw(`${server.endpoint}%2FSMSSend?${query}`), 404);
   });
 
+  it('an address with an escaped unreserved character serves its help pages under either spelling', async () => {
+    const tilde = await startServer({ basePath: '/%7Euser/serviceapi.asmx' });
+    try {
+      const origin = new URL(tilde.url).origin;
+      for (const path of [
+        '/%7Euser/serviceapi.asmx',
+        '/~user/serviceapi.asmx',
+        '/%7euser/serviceapi.asmx?op=SMSSend',
+      ]) {
+        const page = await raw(`${origin}${path}`);
+        expect([path, page.status, page.contentType]).toEqual([path, 200, 'text/html; charset=utf-8']);
+      }
+    } finally {
+      await tilde.close();
+    }
+  });
+
   it('405 with Allow for a wrong method', async () => {
     const put = await raw(server.endpoint, { method: 'PUT', body: 'x' });
     expectPlain(put, 405);

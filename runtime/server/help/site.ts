@@ -7,6 +7,7 @@ import type { BindingDescriptor, OperationDescriptor, ServiceDescriptor } from '
 import { CodecError } from '../../errors.js';
 import { compileHttpBinding, isUnusable, soapWrappers, type HttpOperation } from '../../http/binding.js';
 import { addressPath } from '../../wire.js';
+import { equivalentPath } from '../routes.js';
 import { placeholderDescriptor, type PlaceholderDescriptor } from './placeholders.js';
 import { serviceDocumentation } from './docs.js';
 import type { HelpPagesMode } from './mode.js';
@@ -118,7 +119,9 @@ export function compileHelpSite(
   for (const binding of d.bindings) {
     const base = basePathOf(binding, basePath);
     const path = base === '' ? '/' : base;
-    if (!pages.has(path.toLowerCase())) pages.set(path.toLowerCase(), path);
+    // Keyed as requests are looked up: RFC 3986's equivalent form, then lower case.
+    const key = equivalentPath(path).toLowerCase();
+    if (!pages.has(key)) pages.set(key, path);
     if (binding.protocol === 'soap11' || binding.protocol === 'soap12') soapEndpoints.push({ binding, path });
   }
   let documentation: { text: string | undefined } | undefined;
