@@ -122,7 +122,7 @@ export class Redactor {
   /** Any text shown to a person (a report's body or curl line): secret members, elements and `name=value` fields. */
   text(text: string): string {
     return shownText(text, this.#rules.isSecret).replace(
-      /([?&\s'"])([^=&?\s'"]+)=([^&\s'"]*)/g,
+      /(^|[?&\s'"])([^=&?\s'"]+)=([^&\s'"]*)/g,
       (whole, lead: string, name: string, value: string) =>
         value !== '' && this.#isSecret(name) ? `${lead}${name}=${REDACTED}` : whole,
     );

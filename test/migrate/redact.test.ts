@@ -117,6 +117,14 @@ describe('Redactor: secrets the element pattern missed', () => {
   });
 });
 
+describe('Redactor: report text', () => {
+  it('replaces a secret field at the very start of a text, as after a ? or &', () => {
+    const r = new Redactor([]);
+    expect(r.text('password=hunter2&user=a')).toBe('password=***&user=a');
+    expect(r.text('GET /x?user=a&password=hunter2')).toBe('GET /x?user=a&password=***');
+  });
+});
+
 describe('Redactor: bodies that are neither XML nor form fields', () => {
   const redactor = new Redactor(['PinCode']);
   const json = (body: string, type = 'application/json') =>
