@@ -97,8 +97,11 @@ describe.concurrent('callbacks across a receiver outage', () => {
       await receiver.up();
       const upAt = performance.now();
       await drained(store, traffic.acknowledged.size);
-      // The first try the receiver takes brings the rest forward: no waiting out backoffs of up to a minute.
-      expect(performance.now() - upAt).toBeLessThan(30_000);
+      // Timed loosely: the sender's thread runs at nice 19 beside the suite's other workers, which
+      // decide its pace (a quiet CI run once took 32 s here). That the first try the receiver takes
+      // brings the rest forward, not each event's backoff, is timed where the test owns the clock
+      // (test/service/callbacks/sender.test.ts, "sends an account's backlog as soon as …").
+      expect(performance.now() - upAt).toBeLessThan(60_000);
       await expectAllArrived(store, traffic.acknowledged, receiver, `receiver down ${OUTAGE_MS / 1000} s`);
     } finally {
       await server?.stop();
