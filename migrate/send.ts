@@ -13,6 +13,7 @@ import type { HeaderList, StoredRequest } from './recording.js';
 import { decodedBody, IDENTITY_ONLY } from './content-coding.js';
 import { HOP_BY_HOP, withoutHopFields } from './hop-by-hop.js';
 import { REDACTED } from './redact.js';
+import { responseHeaderList } from './upstream-body.js';
 
 export interface SendSettings {
   readonly tls?: ClientTlsOptions | undefined;
@@ -74,7 +75,7 @@ export class ReplayServer {
     });
     const answer = Buffer.from(await res.body.arrayBuffer());
     // A server that compresses though identity was asked for: compared decoded (left as sent if it cannot be).
-    const pairs = answerHeaders({ status: res.statusCode, headers: res.headers, body: answer });
+    const pairs = responseHeaderList(res.headers);
     const decoded = decodedBody(pairs, answer);
     if (decoded === undefined || decoded.headers === pairs)
       return { status: res.statusCode, headers: res.headers, body: answer };
@@ -110,7 +111,5 @@ export function curlFor(server: ReplayServer, request: StoredRequest): string {
 
 /** An answer's headers as [name, value] pairs, for reports. */
 export function answerHeaders(answer: Answer): HeaderList {
-  return Object.entries(answer.headers).flatMap(([name, value]) =>
-    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
-  );
+  return responseHeaderList(answer.headers);
 }

@@ -21,8 +21,10 @@ export function failureText(error: unknown): string {
   return typeof code === 'string' ? code : (error as Error).message;
 }
 
-/** An undici answer's headers as a list, a repeated header once per value. */
-export function responseHeaderList(headers: Dispatcher.ResponseData['headers']): [string, string][] {
+/** An answer's headers (undici's, or a stored one's) as a list, a repeated header once per value. */
+export function responseHeaderList(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): [string, string][] {
   return Object.entries(headers).flatMap(([name, value]) =>
     value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
   );

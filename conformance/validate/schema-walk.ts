@@ -48,9 +48,8 @@ export interface Member {
  * which appear in the parent, interleaved occurrence after occurrence, so they share one rank in
  * the order check and count over all occurrences (the runtime's decoder checks each occurrence).
  */
-function membersOfField(d: ServiceDescriptor, field: FieldDescriptor, order: number): Member[] {
-  const member = { ...memberOfField(field), order };
-  return field.group === undefined ? [member] : groupMembers(d, member, field.group);
+function membersOf(d: ServiceDescriptor, member: Member, group: FieldDescriptor['group']): Member[] {
+  return group === undefined ? [member] : groupMembers(d, member, group);
 }
 
 function groupMembers(d: ServiceDescriptor, group: Member, kind: 'sequence' | 'choice'): Member[] {
@@ -162,7 +161,7 @@ class Walk {
     }
     this.members(
       el,
-      type.fields.flatMap((f, i) => membersOfField(this.d, f, i)),
+      type.fields.flatMap((f, order) => membersOf(this.d, { ...memberOfField(f), order }, f.group)),
       path,
     );
   }
@@ -337,10 +336,7 @@ export function walkWrapper(
   fields: readonly ExpectedField[],
 ): SchemaFinding[] {
   const walk = new Walk(d);
-  const members = fields.flatMap((f, order) => {
-    const member = { ...memberOfExpected(f), order };
-    return f.group === undefined ? [member] : groupMembers(d, member, f.group);
-  });
+  const members = fields.flatMap((f, order) => membersOf(d, { ...memberOfExpected(f), order }, f.group));
   walk.members(wrapper, members, '', true);
   return walk.findings;
 }
