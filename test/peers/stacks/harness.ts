@@ -38,7 +38,8 @@ export async function startPeer(
   options: {
     cwd?: string;
     env?: NodeJS.ProcessEnv;
-    ready: (url: string) => string;
+    /** What must answer 200 before the peer counts as started: one URL, or each of several. */
+    ready: (url: string) => string | readonly string[];
     timeoutMs?: number;
     urlIn?: (stdout: string, stderr: string) => string | undefined;
   },
@@ -66,15 +67,17 @@ export async function startPeer(
     });
     if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}: ${err.slice(-800)}`);
     const url = urlIn(out, err)!;
-    await waitFor(
-      'serving its WSDL',
-      async () =>
-        (await fetch(options.ready(url)).then(
-          (r) => r.status === 200,
-          () => false,
-        )) as boolean,
-      { timeoutMs: options.timeoutMs ?? 60_000, pollMs: 50, state: () => `stderr: ${err.slice(-500)}` },
-    );
+    const ready = options.ready(url);
+    for (const readyUrl of typeof ready === 'string' ? [ready] : ready)
+      await waitFor(
+        `serving ${readyUrl}`,
+        async () =>
+          (await fetch(readyUrl).then(
+            (r) => r.status === 200,
+            () => false,
+          )) as boolean,
+        { timeoutMs: options.timeoutMs ?? 60_000, pollMs: 50, state: () => `stderr: ${err.slice(-500)}` },
+      );
     return { url, stderr: () => err, close };
   } catch (error) {
     await close();

@@ -78,7 +78,9 @@ export function builtStack(stack: BuiltStack): Promise<string> {
 export function startJaxws(dir: string): Promise<PeerProcess> {
   return startPeer('java', ['-cp', `${dir}:${JAXWS_CLASSPATH}`, 'orders.Main'], {
     env: JVM_ENV,
-    ready: (url) => `${url}/orders-rpc?wsdl`,
+    // JAX-WS RI builds an endpoint's WSDL on its first request, seconds on a busy machine: each
+    // is asked for here, with start-up's patience, so a test's own read (10 s) meets a warm peer.
+    ready: (url) => ['orders-rpc', 'orders', 'shapes'].map((name) => `${url}/${name}?wsdl`),
   });
 }
 
