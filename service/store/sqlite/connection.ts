@@ -142,6 +142,20 @@ export class SqliteConnection {
   }
 
   /**
+   * A batch's writes as the transactions to commit them in, in order. Where acceptance waits for
+   * the disk and delivery's changes do not (the default durabilities), the acceptance writes go
+   * first in a transaction of their own, so that a send is answered without waiting for the
+   * batch's delivery statements (claims, answers, receipts), which follow in a second transaction
+   * with no fsync. Otherwise the batch is one transaction: one fsync for all of it.
+   */
+  transactionsFor<W extends PendingWrite>(writes: readonly W[]): (readonly W[])[] {
+    if (this.acceptSync !== 'FULL' || this.deliverySync !== 'NORMAL') return [writes];
+    const acceptance = writes.filter((w) => isAcceptance(w.op));
+    if (acceptance.length === 0 || acceptance.length === writes.length) return [writes];
+    return [acceptance, writes.filter((w) => !isAcceptance(w.op))];
+  }
+
+  /**
    * Runs several writes as one immediate transaction: one COMMIT, so at most one fsync for all
    * of them, and each page they share written to the WAL once. The commit waits for the disk
    * when any write asks for it (acceptance at `durability`, delivery at `deliveryDurability`).

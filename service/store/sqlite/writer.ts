@@ -49,7 +49,8 @@ type WriterEnd = { postMessage(message: string): void; ref(): void; unref(): voi
 /**
  * One asker's side of the writer thread: numbered requests, replies settled by number. At most one
  * message is with the thread at a time: what is written while it commits waits here and goes as
- * the next message once the reply has come (or at the end of the turn when nothing is with it).
+ * the next message once every reply to it has come (its acceptance may be answered before the
+ * rest), or at the end of the turn when nothing is with it.
  * Each post copies the batch and wakes the thread, which on a busy machine takes the event
  * loop's core (bench/README.md, "One message with the writer at a time"); a message posted
  * during a commit would only have waited in the thread's queue for the same next batch. (The

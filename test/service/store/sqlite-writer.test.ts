@@ -3,7 +3,7 @@
  * too): writes of one turn share a transaction, yet one write's failure is that write's alone;
  * the event loop runs while the thread commits; close commits what was posted; another thread's
  * writes come on a channel of their own and fail once the writer is gone; a client keeps at most
- * one message with the thread.
+ * one message with the thread; a send is answered before its batch's delivery changes run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +12,13 @@ import { MessageChannel } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../../service/errors.js';
 import { type NewMessage, openSqliteStore } from '../../../service/store/index.js';
+import { type Asker, Batches } from '../../../service/store/sqlite/batches.js';
+import { SqliteConnection } from '../../../service/store/sqlite/connection.js';
+import { toInsertRow } from '../../../service/store/sqlite/outbox.js';
 import { connectWriter } from '../../../service/store/sqlite/writer.js';
 import type { WriteReply, WriteRequest } from '../../../service/store/sqlite/writer-thread.js';
 import { message } from './contract.js';
@@ -189,5 +193,47 @@ describe('the SQLite writer thread', () => {
       port1.close();
       port2.close();
     }
+  });
+
+  it("answers a batch's acceptance before its delivery changes run, unless both wait for the disk", async () => {
+    const committedFirst = async (deliveryDurability: 'normal' | 'full') => {
+      const path = join(dir, `writer-${counter++}.db`);
+      const connection = new SqliteConnection({ path, durability: 'full', deliveryDurability });
+      const store = openSqliteStore({ path, clock: () => T0 });
+      const queued = await store.enqueue(message('queued before'));
+      const reader = new Database(path, { readonly: true });
+      // At each reply the test looks at the file from another connection: what has committed by then.
+      const seen: { seqs: number[]; queuedState: string | undefined }[] = [];
+      const asker: Asker = {
+        postMessage: (text: string) => {
+          const seqs = (JSON.parse(text) as WriteReply[]).map((r) => r.seq);
+          const row = reader.prepare('SELECT state FROM outbox WHERE id = ?').get(queued.id) as { state: string };
+          seen.push({ seqs, queuedState: row.state });
+        },
+      };
+      const batches = new Batches(connection, { postMessage: () => {}, close: () => {} });
+      const insert = [toInsertRow('SMS-NEW', T0, message('sent now'), 'queued')];
+      const requests: WriteRequest[] = [
+        { seq: 1, op: 'claim', args: [CLAIM_ALL] },
+        { seq: 2, op: 'insert', args: [insert] },
+      ];
+      try {
+        batches.receive(asker, JSON.stringify(requests));
+        await expect.poll(() => seen.flatMap((s) => s.seqs).length).toBe(2);
+        return seen;
+      } finally {
+        connection.close();
+        reader.close();
+        await store.close();
+      }
+    };
+    // Acceptance fsynced, delivery not (the defaults): the insert commits and is answered first,
+    // while the claim posted before it in the same batch has not run yet.
+    expect(await committedFirst('normal')).toEqual([
+      { seqs: [2], queuedState: 'queued' },
+      { seqs: [1], queuedState: 'sending' },
+    ]);
+    // Every change fsynced: one transaction, one fsync, one reply.
+    expect(await committedFirst('full')).toEqual([{ seqs: [1, 2], queuedState: 'sending' }]);
   });
 });
