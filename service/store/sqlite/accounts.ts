@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { AccountRow } from '../records.js';
 import { type AccountColumns, accountFromRow } from '../rows.js';
+import { AccountRowCache } from './account-cache.js';
 
 export interface AccountChange {
   readonly passwordHash?: string;
@@ -25,18 +26,24 @@ export interface SqliteAccounts {
 
 export function sqliteAccounts(db: Database.Database): SqliteAccounts {
   const get = db.prepare<[string], AccountColumns>('SELECT * FROM accounts WHERE email = ?');
+  const version = db.prepare<[], number>('SELECT version FROM accounts_version').pluck();
+  const kept = new AccountRowCache(
+    () => version.get() ?? 0,
+    (email) => {
+      const record = get.get(email);
+      return record === undefined ? undefined : accountFromRow(record);
+    },
+  );
   const all = db.prepare<[], AccountColumns>('SELECT * FROM accounts ORDER BY email');
   const insert = db.prepare(
     `INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test, callback_url, callback_secret)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return {
-    getAccount: (email) => {
-      const record = get.get(email);
-      return record === undefined ? undefined : accountFromRow(record);
-    },
+    getAccount: (email) => kept.get(email),
     listAccounts: () => all.all().map(accountFromRow),
     insertAccount: (row) => {
+      kept.forget();
       insert.run(
         row.email,
         row.passwordHash,
@@ -51,6 +58,7 @@ export function sqliteAccounts(db: Database.Database): SqliteAccounts {
     updateAccount: (email, change) => {
       const given = columnsOf(change);
       if (given.length === 0) return get.get(email) !== undefined;
+      kept.forget();
       const sets = given.map(([column]) => `${column} = ?`).join(', ');
       const values = given.map(([, value]) => value);
       return db.prepare(`UPDATE accounts SET ${sets} WHERE email = ?`).run(...values, email).changes === 1;

@@ -273,6 +273,22 @@ export const MIGRATIONS: readonly string[] = [
      WHERE e.seq > (SELECT scanned FROM callback_cursor) AND e.seq > OLD.callbacks_since AND o.account = NEW.email
      ON CONFLICT (seq) DO NOTHING;
    END;`,
+
+  // Account rows kept by a running server between changes (./account-cache.ts): every change to
+  // one, whoever makes it (the server, its writer thread, `smskit account` in another process),
+  // bumps this version, which the server reads every few milliseconds instead of reading the
+  // account of every request.
+  `CREATE TABLE accounts_version (
+     id      INTEGER PRIMARY KEY CHECK (id = 1),
+     version INTEGER NOT NULL
+   ) STRICT;
+   INSERT INTO accounts_version (id, version) VALUES (1, 0);
+   CREATE TRIGGER accounts_version_insert AFTER INSERT ON accounts
+   BEGIN UPDATE accounts_version SET version = version + 1; END;
+   CREATE TRIGGER accounts_version_update AFTER UPDATE ON accounts
+   BEGIN UPDATE accounts_version SET version = version + 1; END;
+   CREATE TRIGGER accounts_version_delete AFTER DELETE ON accounts
+   BEGIN UPDATE accounts_version SET version = version + 1; END;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
