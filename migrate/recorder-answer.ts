@@ -117,7 +117,9 @@ async function forwardStream(
         collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
         kept += bytes.length;
       }
-      res.write(bytes);
+      // A client that reads slowly holds the upstream back, through both connections' windows,
+      // rather than the recorder holding what the client has not taken yet.
+      if (!res.destroyed && !res.write(bytes)) await drainedOrClosed(res);
     }
   } catch (error) {
     const failure = `the answer broke off after ${received} bytes (${failureText(error)})`;
@@ -127,4 +129,17 @@ async function forwardStream(
   }
   res.end();
   return { body: Buffer.concat(collected), cut: false };
+}
+
+/** Resolves when `res` can take more, or has closed (a client gone takes nothing more). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

@@ -187,4 +187,46 @@ describe('the recorder as an intermediary', () => {
     expect(seen[0]!.host).toBe(new URL(origin).host);
     expect(seen[1]!['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
   });
+
+  it("passes a slow client's pace on to the upstream instead of holding the answer in memory", async () => {
+    const TOTAL = 64 * 1024 * 1024;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let handed = 0;
+    const origin = await upstream(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(TOTAL) });
+      // The upstream keeps to its own socket's pace: what it has handed over is what the far side took.
+      while (handed < TOTAL && !res.destroyed) {
+        handed += chunk.length;
+        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    const { recorder, dir } = await recorderFor(origin);
+    let handedWhilePaused = Number.NaN;
+    const received = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${recorder.url}/big.bin`, (res: IncomingMessage) => {
+        let bytes = 0;
+        res.once('data', () => {
+          // The client stops reading for a while: the upstream must be held back by then.
+          res.pause();
+          setTimeout(() => {
+            handedWhilePaused = handed;
+            res.resume();
+          }, 800);
+        });
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
+        res.on('end', () => resolve(bytes));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(handedWhilePaused).toBeLessThan(TOTAL / 4);
+    expect(received).toBe(TOTAL);
+    const rec = await recording(recorder, dir, 1);
+    expect(rec.exchanges[0]!.response!.truncated).toBe(true);
+    expect(rec.exchanges[0]!.failure).toBeUndefined();
+  });
 });
