@@ -97,7 +97,8 @@ describe('the account row cache', () => {
 });
 
 describe('account rows kept by the SQLite store', () => {
-  const interval = () => new Promise((resolve) => setTimeout(resolve, VERSION_CHECK_MS + 1));
+  // Well past the interval: a timer may fire up to the event loop's cached time early.
+  const interval = () => new Promise((resolve) => setTimeout(resolve, 3 * VERSION_CHECK_MS));
 
   it("sees another connection's change once VERSION_CHECK_MS has passed, and its own at once", async () => {
     const path = join(dir, `cache-${files++}.db`);
