@@ -9,7 +9,6 @@ import type { Results } from './lib/results.js';
 
 const path = process.argv[2] ?? new URL('./results.json', import.meta.url).pathname;
 const results = JSON.parse(readFileSync(path, 'utf8')) as Results;
-const measuredOn = (section: string): string =>
-  (results.carriedOver?.[section]?.date ?? results.date).slice(0, 10);
+const measuredOn = (section: string): string => (results.carriedOver?.[section]?.date ?? results.date).slice(0, 10);
 const rows = results.rows.map((row) => ({ ...row, section: `${row.section} (${measuredOn(row.section)})` }));
 console.log(renderTable(rows));
