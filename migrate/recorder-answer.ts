@@ -7,6 +7,7 @@
  * incomplete message must not be passed on as complete), and either is stored cut, with why.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { decodedBody } from './content-coding.js';
 import { HOP_BY_HOP, withoutHopFields } from './hop-by-hop.js';
@@ -57,7 +58,7 @@ export function forwardAnswer(
 ): Promise<Forwarded> {
   const passed = withoutHopFields(responseHeaders, NOT_PASSED);
   if (isWsdlRequest(target) && upstreamRes.statusCode === 200) return forwardWsdl(ctx, req, res, upstreamRes, passed);
-  return forwardStream(ctx, res, upstreamRes, passed, target);
+  return forwardStream(ctx, req, res, upstreamRes, passed, target);
 }
 
 /** A WSDL, read whole: compressed though identity was asked for, it is decoded before the rewrite and sent uncoded. */
@@ -97,18 +98,27 @@ async function forwardWsdl(
   return { body: coded, cut: false };
 }
 
-/** Any other answer, streamed; one byte past what will be stored is kept, so the store knows to mark it cut. */
+/**
+ * Any other answer, streamed at the client's pace; one byte past what will be stored is kept, so
+ * the store knows to mark it cut. A client that goes away ends the exchange: the rest of the
+ * answer is not read from the upstream (it may be endless), and the exchange is recorded failed.
+ */
 async function forwardStream(
   ctx: AnswerContext,
+  req: IncomingMessage,
   res: ServerResponse,
   upstreamRes: Dispatcher.ResponseData,
   passed: HeaderList,
   target: string,
 ): Promise<Forwarded> {
   res.writeHead(upstreamRes.statusCode, passed.flat());
+  // The connection's socket: a pipelined request's response has none of its own until the answers
+  // before it are done, and closes with nothing else to say that the client left.
+  const client = req.socket;
   const collected: Buffer[] = [];
   let kept = 0;
   let received = 0;
+  let clientLeft = false;
   try {
     for await (const chunk of upstreamRes.body) {
       const bytes = chunk as Buffer;
@@ -117,9 +127,13 @@ async function forwardStream(
         collected.push(bytes.subarray(0, ctx.keepBytes + 1 - kept));
         kept += bytes.length;
       }
+      if (res.destroyed || client.destroyed) {
+        clientLeft = true;
+        break; // leaving the loop destroys the upstream's body
+      }
       // A client that reads slowly holds the upstream back, through both connections' windows,
       // rather than the recorder holding what the client has not taken yet.
-      if (!res.destroyed && !res.write(bytes)) await drainedOrClosed(res);
+      if (!res.write(bytes)) await drainedOrGone(res, client);
     }
   } catch (error) {
     const failure = `the answer broke off after ${received} bytes (${failureText(error)})`;
@@ -127,19 +141,30 @@ async function forwardStream(
     res.destroy();
     return { body: Buffer.concat(collected), cut: true, failure: `${failure}; the client's connection was aborted` };
   }
+  if (clientLeft) {
+    const failure = `the client went away after ${received} bytes of the answer`;
+    ctx.onWarning(`record: the answer to ${target.split('?')[0]}: ${failure}`);
+    return {
+      body: Buffer.concat(collected),
+      cut: true,
+      failure: `${failure}; the rest was not read from the upstream`,
+    };
+  }
   res.end();
   return { body: Buffer.concat(collected), cut: false };
 }
 
-/** Resolves when `res` can take more, or has closed (a client gone takes nothing more). */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+/** Resolves when `res` can take more, or the client's connection has closed. */
+function drainedOrGone(res: ServerResponse, client: Socket): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);
       res.off('close', done);
+      client.off('close', done);
       resolve();
     };
     res.on('drain', done);
     res.on('close', done);
+    client.on('close', done);
   });
 }

@@ -9,7 +9,8 @@
  *
  * A successful verification is remembered for `cacheTtlMs` (see credential-cache.ts), because
  * scrypt costs far more CPU than the per-message budget; the account row (disabled flag,
- * keywords, current hash) is still read on every request.
+ * keywords, current hash) is the store's current one for every request (the stores keep rows
+ * between changes: a change from another process is seen within milliseconds, docs/service.md).
  */
 import { callbackSecretProblem, callbackUrlProblem, newCallbackSecret } from './callback-settings.js';
 import { createSharedVerifier, createVerifiedCache } from './credential-cache.js';
@@ -132,8 +133,8 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
   const perAccount = createFailureLimiter(limits.perAccount, clock);
   const perAddress = createFailureLimiter(limits.perAddress, clock);
   const cache = createVerifiedCache(options.cacheTtlMs ?? 10 * 60_000, options.cacheMaxEntries ?? 10_000, clock);
-  const verify = createSharedVerifier();
   const standIn = createStandInHash(params, async () => newestAccount(await store.listAccounts())?.passwordHash);
+  const signInOn = createSignIn(perAccount, cache, standIn);
   const recordLockout = (key: string, lockedUntil: number | null): void => {
     // Only so that `smskit account list` can show it; the in-memory limiter decides. A failed
     // write changes nothing for the answer.
@@ -156,13 +157,45 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
     if (email.length > MAX_EMAIL) throw failed(undefined, remoteAddress);
     const key = accountKey(email);
     if (remoteAddress !== undefined && perAddress.isBlocked(remoteAddress)) throw tooMany();
-    const row = await store.getAccount(key);
+    const kept = await store.getAccount(key);
+    let signIn = await signInOn(key, password, kept);
+    if (signIn.outcome !== 'signed in') {
+      // Refused on the row the store keeps, which may be a moment behind a change another process
+      // just made (a new password, the account enabled or unlocked): decided on the row as it is
+      // now, so such a change never costs a refusal, nor a failure towards the lockout.
+      const current = await store.getAccount(key, { fresh: true });
+      if (differsForSignIn(kept, current)) signIn = await signInOn(key, password, current);
+    }
+    if (signIn.outcome === 'locked') throw tooMany();
+    if (signIn.outcome === 'wrong') throw failed(key, remoteAddress, signIn.exists);
+    if (signIn.outcome === 'disabled') throw new SmsRefusal('AccountDisabled', 'this account is disabled');
+    perAccount.reset(key);
+    if (signIn.row.lockedUntil != null) recordLockout(key, null);
+    cache.remember(signIn.cacheKey, signIn.row.passwordHash);
+    return signIn.row;
+  };
+}
+
+/** What signing in on one account row comes to; the caller answers, counts and remembers. */
+type SignIn =
+  | { readonly outcome: 'signed in'; readonly row: AccountRow; readonly cacheKey: string }
+  | { readonly outcome: 'locked' }
+  | { readonly outcome: 'disabled' }
+  | { readonly outcome: 'wrong'; readonly exists: boolean };
+
+function createSignIn(
+  perAccount: ReturnType<typeof createFailureLimiter>,
+  cache: ReturnType<typeof createVerifiedCache>,
+  standIn: ReturnType<typeof createStandInHash>,
+): (key: string, password: string, row: AccountRow | undefined) => Promise<SignIn> {
+  const verify = createSharedVerifier();
+  return async (key, password, row) => {
     if (row !== undefined) standIn.seen(row.passwordHash);
     if (perAccount.isBlocked(key)) {
       // An administrator may have lifted the lockout since (smskit account unlock, possibly
       // from another process): failures before that no longer count.
       if (row?.unlockedAt != null) perAccount.forgetBefore(key, row.unlockedAt);
-      if (perAccount.isBlocked(key)) throw tooMany();
+      if (perAccount.isBlocked(key)) return { outcome: 'locked' };
     }
     const cacheKey = cache.key(key, password);
     let verified = row !== undefined && cache.hit(cacheKey, row.passwordHash);
@@ -172,13 +205,20 @@ function createAuthenticator(options: AccountsOptions, params: ScryptParams, clo
       const matches = await verify(cacheKey, candidate, row?.passwordHash ?? (await standIn.get()));
       verified = matches && row !== undefined;
     }
-    if (!verified || row === undefined) throw failed(key, remoteAddress, row !== undefined);
-    if (row.disabled) throw new SmsRefusal('AccountDisabled', 'this account is disabled');
-    perAccount.reset(key);
-    if (row.lockedUntil != null) recordLockout(key, null);
-    cache.remember(cacheKey, row.passwordHash);
-    return row;
+    if (!verified || row === undefined) return { outcome: 'wrong', exists: row !== undefined };
+    if (row.disabled) return { outcome: 'disabled' };
+    return { outcome: 'signed in', row, cacheKey };
   };
+}
+
+/** Whether a sign-in refused on `kept` could go otherwise on `current`. */
+function differsForSignIn(kept: AccountRow | undefined, current: AccountRow | undefined): boolean {
+  if (kept === undefined || current === undefined) return kept !== current;
+  return (
+    kept.passwordHash !== current.passwordHash ||
+    kept.disabled !== current.disabled ||
+    (kept.unlockedAt ?? null) !== (current.unlockedAt ?? null)
+  );
 }
 
 function newestAccount(rows: readonly AccountRow[]): AccountRow | undefined {

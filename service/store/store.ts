@@ -57,7 +57,11 @@ export interface Store {
    * (`text`) or are deleted with their history and queued callbacks (`messages`). Returns how many.
    */
   pruneOutbox(before: number, mode: PruneMode): Promise<number>;
-  getAccount(email: string): Promise<AccountRow | undefined>;
+  /**
+   * The account row. A running store may answer from rows it keeps between changes, a few
+   * milliseconds behind another process's change (docs/service.md); `fresh` reads it now.
+   */
+  getAccount(email: string, options?: { readonly fresh?: boolean }): Promise<AccountRow | undefined>;
   listAccounts(): Promise<AccountRow[]>;
   insertAccount(row: AccountRow): Promise<void>;
   updateAccount(email: string, change: AccountChange): Promise<boolean>;

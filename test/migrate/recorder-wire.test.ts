@@ -3,6 +3,7 @@
  * breaks off, compression, the Connection header's own list, and the forwarding headers.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -189,7 +190,9 @@ describe('the recorder as an intermediary', () => {
   });
 
   it("passes a slow client's pace on to the upstream instead of holding the answer in memory", async () => {
-    const TOTAL = 64 * 1024 * 1024;
+    // Far above what the socket buffers of both connections hold on any host: a recorder that reads
+    // ahead of its client takes in far more than TOTAL / 4 while the client pauses.
+    const TOTAL = 128 * 1024 * 1024;
     const chunk = Buffer.alloc(64 * 1024, 0x61);
     let handed = 0;
     const origin = await upstream(async (_req, res) => {
@@ -228,5 +231,64 @@ describe('the recorder as an intermediary', () => {
     const rec = await recording(recorder, dir, 1);
     expect(rec.exchanges[0]!.response!.truncated).toBe(true);
     expect(rec.exchanges[0]!.failure).toBeUndefined();
+  });
+
+  /** An upstream that answers every path with TOTAL bytes at its socket's pace, counting what it handed over per path. */
+  async function bigAnswers(total: number): Promise<{ origin: string; handed: Map<string, number> }> {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const handed = new Map<string, number>();
+    const origin = await upstream(async (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total) });
+      while ((handed.get(req.url!) ?? 0) < total && !res.destroyed) {
+        handed.set(req.url!, (handed.get(req.url!) ?? 0) + chunk.length);
+        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    return { origin, handed };
+  }
+
+  it('stops reading the answer when the client goes away, and records the exchange failed', async () => {
+    const TOTAL = 64 * 1024 * 1024;
+    const { origin, handed } = await bigAnswers(TOTAL);
+    const warnings: string[] = [];
+    const { recorder, dir } = await recorderFor(origin, warnings);
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${recorder.url}/big.bin`, (res: IncomingMessage) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => undefined);
+      req.once('error', reject);
+      req.end();
+    });
+    const rec = await recording(recorder, dir, 1);
+    expect(rec.exchanges[0]!.failure).toMatch(
+      /^the client went away after \d+ bytes of the answer; the rest was not read from the upstream$/,
+    );
+    expect(rec.exchanges[0]!.response!.truncated).toBe(true);
+    expect(handed.get('/big.bin')).toBeLessThan(TOTAL / 4);
+    expect(warnings.join('\n')).toContain('record: the answer to /big.bin: the client went away after');
+  });
+
+  it('ends a pipelined exchange whose client left before its answer could start', async () => {
+    const { origin } = await bigAnswers(32 * 1024 * 1024);
+    const { recorder, dir } = await recorderFor(origin);
+    const { port, hostname } = new URL(recorder.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Two requests at once; the client reads nothing, then leaves while the first answer is sent.
+    socket.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n');
+    socket.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    // Both exchanges end, and the recorder closes (it waited for the second answer's room forever).
+    const rec = await recording(recorder, dir, 2);
+    expect(rec.exchanges.map((e) => e.failure)).toEqual([
+      expect.stringMatching(/^the client went away after/),
+      expect.stringMatching(/^the client went away after/),
+    ]);
   });
 });

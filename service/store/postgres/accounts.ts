@@ -64,7 +64,8 @@ export function postgresAccounts(db: Queryable, cache?: (read: AccountReader) =>
   const read = batchedAccountReads(db);
   const kept = cache?.(read);
   return {
-    getAccount: (email: string) => (kept === undefined ? read(email) : kept.get(email)),
+    getAccount: (email: string, fresh?: boolean) =>
+      kept === undefined || fresh === true ? read(email) : kept.get(email),
     close: async () => kept?.close(),
     async listAccounts(): Promise<AccountRow[]> {
       const { rows } = await db.query<AccountColumns>('SELECT * FROM accounts ORDER BY email');

@@ -160,7 +160,8 @@ function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresSto
     onCommitted: (listener) => commits.onCommitted(listener),
     delivery: postgresDeliveryStore(deliveryPool, call),
     callbacks: postgresCallbackStore(postgresCallbacks(callbackPool, pool), call, options),
-    getAccount: (email) => call('cannot read the account', () => accounts.getAccount(email)),
+    getAccount: (email, options) =>
+      call('cannot read the account', () => accounts.getAccount(email, options?.fresh === true)),
     listAccounts: () => call('cannot list accounts', () => accounts.listAccounts()),
     insertAccount: (row) => call('cannot add the account', () => accounts.insertAccount(row)),
     updateAccount: (email, change) => call('cannot update the account', () => accounts.updateAccount(email, change)),

@@ -35,10 +35,11 @@ export class AccountRowCache {
   get(email: string): AccountRow | undefined {
     const now = this.clock();
     if (now - this.checkedAt >= VERSION_CHECK_MS) {
-      this.checkedAt = now;
       const version = this.readVersion();
       if (version !== this.version) this.rows.clear();
       this.version = version;
+      // Only after the read: one that failed (the database busy) leaves the next request to read it.
+      this.checkedAt = now;
     }
     if (this.rows.has(email)) return this.rows.get(email);
     // Read after the version: a change committed between the two is newer than the version kept,

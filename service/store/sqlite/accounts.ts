@@ -18,7 +18,8 @@ export interface AccountChange {
 }
 
 export interface SqliteAccounts {
-  getAccount(email: string): AccountRow | undefined;
+  /** The row kept since the last change seen (./account-cache.ts), or with `fresh` the row as it is now. */
+  getAccount(email: string, fresh?: boolean): AccountRow | undefined;
   listAccounts(): AccountRow[];
   insertAccount(row: AccountRow): void;
   updateAccount(email: string, change: AccountChange): boolean;
@@ -27,20 +28,18 @@ export interface SqliteAccounts {
 export function sqliteAccounts(db: Database.Database): SqliteAccounts {
   const get = db.prepare<[string], AccountColumns>('SELECT * FROM accounts WHERE email = ?');
   const version = db.prepare<[], number>('SELECT version FROM accounts_version').pluck();
-  const kept = new AccountRowCache(
-    () => version.get() ?? 0,
-    (email) => {
-      const record = get.get(email);
-      return record === undefined ? undefined : accountFromRow(record);
-    },
-  );
+  const read = (email: string): AccountRow | undefined => {
+    const record = get.get(email);
+    return record === undefined ? undefined : accountFromRow(record);
+  };
+  const kept = new AccountRowCache(() => version.get() ?? 0, read);
   const all = db.prepare<[], AccountColumns>('SELECT * FROM accounts ORDER BY email');
   const insert = db.prepare(
     `INSERT INTO accounts (email, password_hash, keywords, disabled, created_at, test, callback_url, callback_secret)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return {
-    getAccount: (email) => kept.get(email),
+    getAccount: (email, fresh) => (fresh === true ? read(email) : kept.get(email)),
     listAccounts: () => all.all().map(accountFromRow),
     insertAccount: (row) => {
       kept.forget();

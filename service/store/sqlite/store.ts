@@ -58,7 +58,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     onCommitted: (listener) => commits.onCommitted(listener),
     delivery: writer === undefined ? sqliteDeliveryStore(connection) : threadedDeliveryStore(writer),
     callbacks: sqliteCallbackStore(connection, writer),
-    getAccount: (email) => read('cannot read the account', (c) => c.accounts.getAccount(email)),
+    getAccount: (email, options) =>
+      read('cannot read the account', (c) => c.accounts.getAccount(email, options?.fresh === true)),
     listAccounts: () => read('cannot list accounts', (c) => c.accounts.listAccounts()),
     insertAccount: (row) => read('cannot add the account', (c) => c.accounts.insertAccount(row)),
     updateAccount: (email, change) => read('cannot update the account', (c) => c.accounts.updateAccount(email, change)),

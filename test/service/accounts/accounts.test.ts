@@ -257,6 +257,77 @@ describe('failed-attempt limits', () => {
   });
 });
 
+describe('a refusal on a row the store keeps', () => {
+  const limits = {
+    perAccount: { maxFailures: 1, windowMs: 60_000 },
+    perAddress: { maxFailures: 100, windowMs: 60_000 },
+  };
+
+  /**
+   * The store as a running server sees it a moment after another process changed the account:
+   * its kept row is the one from before the change, `fresh` reads the row as it is now.
+   */
+  function keptFromBefore() {
+    const kept = new Map<string, Awaited<ReturnType<Store['getAccount']>>>();
+    const fresh: string[] = [];
+    const lagging: AccountsOptions['store'] = {
+      getAccount: async (email, options) => {
+        if (options?.fresh === true) {
+          fresh.push(email);
+          return store.getAccount(email);
+        }
+        return kept.has(email) ? kept.get(email) : store.getAccount(email);
+      },
+      listAccounts: () => store.listAccounts(),
+      insertAccount: (row) => store.insertAccount(row),
+      updateAccount: (email, change) => store.updateAccount(email, change),
+    };
+    return {
+      fresh,
+      /** From now on the kept row of `email` is the current one, whatever changes next. */
+      keep: async (email: string) => kept.set(email, await store.getAccount(email)),
+      accounts: createAccounts({ store: lagging, scrypt: FAST, clock, limits }),
+    };
+  }
+
+  it('signs in with a password another process has just set, counting no failure', async () => {
+    const admin = accounts();
+    await admin.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    const t = keptFromBefore();
+    await t.keep('alice@example.com');
+    await admin.setPassword('alice@example.com', 'another password');
+    expect(await refusal(() => t.accounts.authenticate('alice@example.com', 'another password'))).toBe('accepted');
+    expect(t.fresh).toEqual(['alice@example.com']);
+    // No failure was counted (one more would lock the account: maxFailures 1).
+    expect(await refusal(() => t.accounts.authenticate('alice@example.com', 'another password'))).toBe('accepted');
+  });
+
+  it('signs in to an account another process has just enabled', async () => {
+    const admin = accounts();
+    await admin.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    await admin.setDisabled('alice@example.com', true);
+    const t = keptFromBefore();
+    await t.keep('alice@example.com');
+    await admin.setDisabled('alice@example.com', false);
+    expect(await refusal(() => t.accounts.authenticate('alice@example.com', PASSWORD))).toBe('accepted');
+  });
+
+  it('refuses a wrong password on the row read again only once, with one scrypt run', async () => {
+    const admin = accounts();
+    await admin.add({ email: 'alice@example.com', password: PASSWORD, keywords: ['acme'] });
+    const t = keptFromBefore();
+    await t.keep('alice@example.com');
+    vi.mocked(verifyPassword).mockClear();
+    expect(await refusal(() => t.accounts.authenticate('alice@example.com', 'wrong password'))).toBe(
+      'AuthenticationFailed',
+    );
+    // The row as it is now is the one kept: the refusal stands without a second verification.
+    expect(t.fresh).toEqual(['alice@example.com']);
+    expect(vi.mocked(verifyPassword)).toHaveBeenCalledTimes(1);
+    expect(await refusal(() => t.accounts.authenticate('alice@example.com', PASSWORD))).toBe('TooManyAttempts');
+  });
+});
+
 describe('administration', () => {
   const cases: Array<[string, { given: { email: string; password: string; keywords: string[] }; want: string }]> = [
     ['valid', { given: { email: 'carol@example.com', password: PASSWORD, keywords: ['ACME'] }, want: 'ok' }],
