@@ -3,7 +3,8 @@
  * too): writes of one turn share a transaction, yet one write's failure is that write's alone;
  * the event loop runs while the thread commits; close commits what was posted; another thread's
  * writes come on a channel of their own and fail once the writer is gone; a client keeps at most
- * one message with the thread; a send is answered before its batch's delivery changes run.
+ * one message with the thread (until every reply to it has come); a send is answered before its
+ * batch's delivery changes run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,35 +44,45 @@ function fresh() {
 }
 
 describe('the SQLite writer thread', () => {
-  it('isolates a failing write from the others posted in the same turn', async () => {
-    const store = fresh();
-    try {
-      const queued = await store.enqueue(message('first'));
-      // An encoding the schema's CHECK refuses: this insert fails inside the shared transaction.
-      const bad = { ...message('bad'), encoding: 'latin1' } as unknown as NewMessage;
-      const [refused, claimed, accepted] = await Promise.allSettled([
-        store.enqueue(bad),
-        store.delivery.claim(CLAIM_ALL),
-        store.enqueue(message('second')),
-      ]);
-      // The two enqueues of one turn are one insert: both fail together, as a batch always did.
-      expect(refused.status).toBe('rejected');
-      expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(StorageError);
-      expect((refused as PromiseRejectedResult).reason.message).toMatch(
-        /^cannot commit to the outbox: CHECK constraint/,
-      );
-      expect(accepted.status).toBe('rejected');
-      // The claim in the same transaction went through and is committed.
-      expect(claimed).toMatchObject({ status: 'fulfilled', value: [{ id: queued.id, attempt: 1 }] });
-      expect(await store.getMessage(queued.id)).toMatchObject({ state: 'sending' });
-      expect(await store.countOutbox()).toBe(1);
-      // And the next batch is written as if nothing happened.
-      const next = await store.enqueue(message('third'));
-      expect(await store.getMessage(next.id)).toMatchObject({ smsmsg: 'third', state: 'queued' });
-    } finally {
-      await store.close();
-    }
-  });
+  // With every change fsynced a batch is one transaction, so the failure is isolated by running
+  // each write again alone; by default the claim commits in a transaction after the inserts.
+  it.each(['full', 'normal'] as const)(
+    'isolates a failing write from the others posted in the same turn (delivery durability %s)',
+    async (deliveryDurability) => {
+      const store = openSqliteStore({
+        path: join(dir, `writer-${counter++}.db`),
+        writerThread: true,
+        clock: () => T0,
+        deliveryDurability,
+      });
+      try {
+        const queued = await store.enqueue(message('first'));
+        // An encoding the schema's CHECK refuses: this insert fails inside the shared transaction.
+        const bad = { ...message('bad'), encoding: 'latin1' } as unknown as NewMessage;
+        const [refused, claimed, accepted] = await Promise.allSettled([
+          store.enqueue(bad),
+          store.delivery.claim(CLAIM_ALL),
+          store.enqueue(message('second')),
+        ]);
+        // The two enqueues of one turn are one insert: both fail together, as a batch always did.
+        expect(refused.status).toBe('rejected');
+        expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(StorageError);
+        expect((refused as PromiseRejectedResult).reason.message).toMatch(
+          /^cannot commit to the outbox: CHECK constraint/,
+        );
+        expect(accepted.status).toBe('rejected');
+        // The claim, in the same batch, went through and is committed.
+        expect(claimed).toMatchObject({ status: 'fulfilled', value: [{ id: queued.id, attempt: 1 }] });
+        expect(await store.getMessage(queued.id)).toMatchObject({ state: 'sending' });
+        expect(await store.countOutbox()).toBe(1);
+        // And the next batch is written as if nothing happened.
+        const next = await store.enqueue(message('third'));
+        expect(await store.getMessage(next.id)).toMatchObject({ smsmsg: 'third', state: 'queued' });
+      } finally {
+        await store.close();
+      }
+    },
+  );
 
   it('keeps the event loop turning while a large batch commits', async () => {
     const store = openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, maxBatch: 100_000 });
@@ -189,6 +200,36 @@ describe('the SQLite writer thread', () => {
       expect(received[1]!.map((r) => r.args[0])).toEqual([10, 11, 12]);
       answer(received[1]!);
       expect(await Promise.all(later)).toEqual(received[1]!.map((r) => r.seq));
+    } finally {
+      port1.close();
+      port2.close();
+    }
+  });
+
+  it('keeps the next message back until both replies to a split batch have come', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const received: WriteRequest[][] = [];
+    port2.on('message', (text: string) => received.push(JSON.parse(text) as WriteRequest[]));
+    const answer = (requests: readonly WriteRequest[]) =>
+      port2.postMessage(JSON.stringify(requests.map((r): WriteReply => ({ seq: r.seq, value: r.seq }))));
+    const client = connectWriter(port1);
+    try {
+      const insert = client.write('insert', []);
+      const claim = client.write('recoverExpiredLeases', 1);
+      await expect.poll(() => received.length).toBe(1);
+      const [insertRequest, claimRequest] = received[0]!;
+      // The thread answers the acceptance first; a write made then waits for the second reply.
+      answer([insertRequest!]);
+      await insert;
+      const later = client.write('recoverExpiredLeases', 2);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(received).toHaveLength(1);
+      answer([claimRequest!]);
+      await claim;
+      await expect.poll(() => received.length).toBe(2);
+      expect(received[1]!.map((r) => r.args[0])).toEqual([2]);
+      answer(received[1]!);
+      await later;
     } finally {
       port1.close();
       port2.close();
