@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Pool } from 'undici';
 import { sendRequest } from '../lib/payloads.js';
 import { stopChild } from '../lib/procs.js';
 import { limitRow, ratioRow, type Row, type Settings } from '../lib/report.js';
@@ -99,25 +100,35 @@ async function waitUntilFinal(db: string, expected: number, timeoutMs: number): 
   }
 }
 
-/** Sends `count` messages over HTTP POST, `concurrency` at a time; returns how many were acknowledged. */
+/**
+ * Sends `count` messages over HTTP POST, `concurrency` at a time, on as many keep-alive
+ * connections; returns how many were acknowledged. (`fetch` cost this process ~750 µs of CPU a
+ * request, more than the service it loads.)
+ */
 export async function sendCount(origin: string, count: number, concurrency: number): Promise<number> {
   const request = sendRequest('http-post', ACCOUNT_INPUT);
+  const pool = new Pool(origin, { connections: concurrency });
   let next = 0;
   let ok = 0;
   const worker = async (): Promise<void> => {
     while (next < count) {
       next++;
-      const response = await fetch(origin + request.path, {
+      const response = await pool.request({
+        path: request.path,
         method: 'POST',
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
       });
-      await response.text();
-      if (response.status !== 200) throw new Error(`HTTP ${response.status} while filling the queue`);
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode} while filling the queue`);
       ok++;
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await pool.close();
+  }
   return ok;
 }
 

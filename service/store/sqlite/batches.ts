@@ -7,7 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { StorageError } from '../../errors.js';
 import type { PendingWrite, SqliteConnection, WriteOutcome } from './connection.js';
-import type { SerializedStorageError, WriteReply, WriteRequest } from './writer-thread.js';
+import type { SerializedStorageError, WriteReply, WriteRequest } from './writer-protocol.js';
 
 /** Where a request came from, and where its reply goes. */
 export type Asker = Pick<MessagePort, 'postMessage'>;

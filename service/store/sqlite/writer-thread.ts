@@ -5,42 +5,19 @@
  * as one transaction, or acceptance first and the delivery changes after it (./connection.ts
  * `transactionsFor`).
  *
- * Messages in: JSON arrays of `{ seq, op, args }` (an op of ./write-ops.ts), `{ close: true }`, and
- * `{ client: port }`: a MessagePort of another thread (the callback sender's), whose requests join
- * the same batches and whose replies go back on it, not through the event loop.
- * Out: a JSON array of `{ seq, value }` or `{ seq, error }` per transaction and asker, after its
- * COMMIT returned, and `{ failed }` when the database cannot be opened. After `close` the thread commits
- * what it has, closes the connection and its clients' ports, and ends (the event loop's side waits
- * for its exit).
+ * Messages in (./writer-protocol.ts): JSON arrays of `{ seq, op, args }` (an op of
+ * ./write-ops.ts), `{ close: true }`, and `{ client: port }`: a MessagePort of another thread (the
+ * callback sender's), whose requests join the same batches and whose replies go back on it, not
+ * through the event loop. Out: a JSON array of `{ seq, value }` or `{ seq, error }` per
+ * transaction and asker, after its COMMIT returned, and `{ failed }` when the database cannot be
+ * opened. After `close` the thread commits what it has, closes the connection and its clients'
+ * ports, and ends (the event loop's side waits for its exit).
  */
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import type { StorageError } from '../../errors.js';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Batches, serializeError } from './batches.js';
 import { type ConnectionOptions, SqliteConnection } from './connection.js';
 import { toStorageError } from './open.js';
-import type { WriteOp } from './write-ops.js';
-
-export interface WriteRequest {
-  readonly seq: number;
-  readonly op: WriteOp;
-  readonly args: readonly unknown[];
-}
-
-export type WriteReply =
-  | { readonly seq: number; readonly value: unknown }
-  | { readonly seq: number; readonly error: SerializedStorageError };
-
-export interface SerializedStorageError {
-  readonly code: StorageError['code'];
-  readonly message: string;
-  readonly driverCode: string | undefined;
-}
-
-/** The thread could not open the database: every write waiting fails with this. */
-export type WriterNotice = { readonly failed: SerializedStorageError };
-
-/** What the event loop posts besides requests. */
-export type WriterControl = { readonly close: true } | { readonly client: MessagePort };
+import type { WriterControl, WriterNotice } from './writer-protocol.js';
 
 function main(port: NonNullable<typeof parentPort>, options: ConnectionOptions): void {
   let connection: SqliteConnection;

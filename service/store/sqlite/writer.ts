@@ -12,7 +12,13 @@ import { StorageError } from '../../errors.js';
 import { threadEntry } from '../../threads/thread-entry.js';
 import type { ConnectionOptions } from './connection.js';
 import type { WriteOp, WriteOps } from './write-ops.js';
-import type { SerializedStorageError, WriteReply, WriteRequest, WriterControl, WriterNotice } from './writer-thread.js';
+import type {
+  SerializedStorageError,
+  WriteReply,
+  WriteRequest,
+  WriterControl,
+  WriterNotice,
+} from './writer-protocol.js';
 
 type Waiting = { readonly resolve: (value: unknown) => void; readonly reject: (error: StorageError) => void };
 

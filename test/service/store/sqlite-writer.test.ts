@@ -21,7 +21,7 @@ import { type Asker, Batches } from '../../../service/store/sqlite/batches.js';
 import { SqliteConnection } from '../../../service/store/sqlite/connection.js';
 import { toInsertRow } from '../../../service/store/sqlite/outbox.js';
 import { connectWriter } from '../../../service/store/sqlite/writer.js';
-import type { WriteReply, WriteRequest } from '../../../service/store/sqlite/writer-thread.js';
+import type { WriteReply, WriteRequest } from '../../../service/store/sqlite/writer-protocol.js';
 import { message } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'smskit-store-writer-'));
