@@ -21,7 +21,7 @@ import { checkKeyword } from '../accounts/keyword.js';
 import { normalizePhone, type PhoneOptions } from './phone.js';
 import { parsePort } from './port.js';
 import { checkMessage, DEFAULT_MAX_SEGMENTS } from '../sms/segments.js';
-import type { Store } from '../store/index.js';
+import type { AccountRow, Store } from '../store/index.js';
 
 /** Each field of an operation's input as a caller may give it: absent, null (nil) or a value. */
 export type Given<Input> = { readonly [F in keyof Input]?: Input[F] | null | undefined };
@@ -47,7 +47,7 @@ export interface SmsLimits extends PhoneOptions {
 export const DEFAULT_SMS_LIMITS: SmsLimits = { maxSegments: DEFAULT_MAX_SEGMENTS };
 
 export interface SmsServiceOptions {
-  readonly store: Pick<Store, 'enqueue'>;
+  readonly store: Pick<Store, 'enqueue' | 'getAccount'>;
   readonly accounts: Pick<Accounts, 'authenticate'>;
   readonly carriers: CarrierTable;
   readonly limits?: Partial<SmsLimits>;
@@ -91,7 +91,7 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
       const account = await toUnavailable(() =>
         options.accounts.authenticate(fields.emailAddress, fields.password, context.remoteAddress),
       );
-      const keyword = checkKeyword(fields.keyword, account.keywords);
+      const keyword = await allowedKeyword(options.store, fields.keyword, account);
       const smsto = normalizePhone(fields.smsto, limits);
       const carrierCode = resolveCarrier(options.carriers, fields.carrierCode);
       const port = fields.port === undefined ? null : parsePort(fields.port);
@@ -113,6 +113,21 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
       return id;
     },
   };
+}
+
+/**
+ * The keyword, canonical, if the account has it. A refusal is checked again on the row read now:
+ * the row authentication gave may be kept a moment behind a keyword another process just added.
+ */
+async function allowedKeyword(store: Pick<Store, 'getAccount'>, given: string, account: AccountRow): Promise<string> {
+  try {
+    return checkKeyword(given, account.keywords);
+  } catch (error) {
+    if (!(error instanceof SmsRefusal) || error.code !== 'KeywordNotAllowed') throw error;
+    const current = await toUnavailable(() => store.getAccount(account.email, { fresh: true }));
+    if (current === undefined || current.keywords.join(' ') === account.keywords.join(' ')) throw error;
+    return checkKeyword(given, current.keywords);
+  }
 }
 
 /** The fields once present: SMSSend's, and the port for SMSSendToPort. */

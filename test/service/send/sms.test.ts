@@ -177,6 +177,39 @@ const cases: Array<[string, { given: SendRequest; want: Want }]> = [
   ],
 ];
 
+describe('a keyword refused on a kept account row', () => {
+  it('is taken when the row read now has it (another process has just added it), and refused when not', async () => {
+    // The store a moment after another process changed alice's keywords: authentication gets the
+    // row from before the change, a fresh read gets it as it is now.
+    const before = await store.getAccount('alice@example.com');
+    const fresh: string[] = [];
+    const lagging: Pick<Store, 'enqueue' | 'getAccount' | 'listAccounts' | 'insertAccount' | 'updateAccount'> = {
+      enqueue: (message, state) => store.enqueue(message, state),
+      getAccount: async (email, options) => {
+        if (options?.fresh !== true) return email === 'alice@example.com' ? before : store.getAccount(email);
+        fresh.push(email);
+        return store.getAccount(email);
+      },
+      listAccounts: () => store.listAccounts(),
+      insertAccount: (row) => store.insertAccount(row),
+      updateAccount: (email, change) => store.updateAccount(email, change),
+    };
+    const accounts = createAccounts({ store: lagging, scrypt: { logN: 10, r: 8, p: 1 } });
+    const service = createSmsService({ store: lagging, accounts, carriers: createCarrierTable() });
+    await store.updateAccount('alice@example.com', { keywords: ['ACME', 'NEWS', 'PROMO'] });
+    try {
+      const id = await service.send(smsSend({ ...valid, keyword: 'promo' }));
+      expect((await store.getMessage(id))?.keyword).toBe('PROMO');
+      expect(fresh).toEqual(['alice@example.com']);
+      await expect(service.send(smsSend({ ...valid, keyword: 'other' }))).rejects.toMatchObject({
+        code: 'KeywordNotAllowed',
+      });
+    } finally {
+      await store.updateAccount('alice@example.com', { keywords: ['ACME', 'NEWS'] });
+    }
+  });
+});
+
 describe('sms.send', () => {
   it.each(cases)('%s', async (_name, { given, want }) => {
     const before = await store.countOutbox();
