@@ -43,6 +43,20 @@ function fresh() {
   return openSqliteStore({ path: join(dir, `writer-${counter++}.db`), writerThread: true, clock: () => T0 });
 }
 
+/** A client of a writer thread the test plays: what the client posted, and each request answered with its seq. */
+function playedWriter() {
+  const { port1, port2 } = new MessageChannel();
+  const received: WriteRequest[][] = [];
+  port2.on('message', (text: string) => received.push(JSON.parse(text) as WriteRequest[]));
+  const answer = (requests: readonly WriteRequest[]) =>
+    port2.postMessage(JSON.stringify(requests.map((r): WriteReply => ({ seq: r.seq, value: r.seq }))));
+  const close = (): void => {
+    port1.close();
+    port2.close();
+  };
+  return { client: connectWriter(port1), received, answer, close };
+}
+
 describe('the SQLite writer thread', () => {
   // With every change fsynced a batch is one transaction, so the failure is isolated by running
   // each write again alone; by default the claim commits in a transaction after the inserts.
@@ -175,13 +189,7 @@ describe('the SQLite writer thread', () => {
   });
 
   it('keeps one message with the thread: what is written meanwhile goes as one message after its reply', async () => {
-    // The test plays the writer thread on the far end of a channel.
-    const { port1, port2 } = new MessageChannel();
-    const received: WriteRequest[][] = [];
-    port2.on('message', (text: string) => received.push(JSON.parse(text) as WriteRequest[]));
-    const answer = (requests: readonly WriteRequest[]) =>
-      port2.postMessage(JSON.stringify(requests.map((r): WriteReply => ({ seq: r.seq, value: r.seq }))));
-    const client = connectWriter(port1);
+    const { client, received, answer, close } = playedWriter();
     try {
       const first = [client.write('recoverExpiredLeases', 1), client.write('recoverExpiredLeases', 2)];
       await expect.poll(() => received.length).toBe(1);
@@ -201,18 +209,12 @@ describe('the SQLite writer thread', () => {
       answer(received[1]!);
       expect(await Promise.all(later)).toEqual(received[1]!.map((r) => r.seq));
     } finally {
-      port1.close();
-      port2.close();
+      close();
     }
   });
 
   it('keeps the next message back until both replies to a split batch have come', async () => {
-    const { port1, port2 } = new MessageChannel();
-    const received: WriteRequest[][] = [];
-    port2.on('message', (text: string) => received.push(JSON.parse(text) as WriteRequest[]));
-    const answer = (requests: readonly WriteRequest[]) =>
-      port2.postMessage(JSON.stringify(requests.map((r): WriteReply => ({ seq: r.seq, value: r.seq }))));
-    const client = connectWriter(port1);
+    const { client, received, answer, close } = playedWriter();
     try {
       const insert = client.write('insert', []);
       const claim = client.write('recoverExpiredLeases', 1);
@@ -231,8 +233,7 @@ describe('the SQLite writer thread', () => {
       answer(received[1]!);
       await later;
     } finally {
-      port1.close();
-      port2.close();
+      close();
     }
   });
 
