@@ -7,7 +7,8 @@
  *     delivered);
  *   - a receiver that answers after 1 s (callbacks pile up in flight; delivery must not wait).
  * Figures: end-to-end delivered msg/s of each (median over the rounds), their ratios to the
- * baseline, and for the fast receiver the time from the last delivery until the last callback
+ * baseline (judged), the median of each round's ratio to the baseline run before it, and for the
+ * fast receiver the time from the last delivery until the last callback
  * arrived (the queue drains behind delivery, not far behind it).
  */
 import { randomBytes } from 'node:crypto';
@@ -123,7 +124,22 @@ export async function runCallbacksSection(
   const rows: Row[] = [
     ratioRow({ ...base, name: 'delivered, a callback per state change', figure: figure('fast') }, { min: 0.9 }),
     ratioRow({ ...base, name: 'delivered, the receiver answering in 1 s', figure: figure('slow') }, { min: 0.95 }),
+    perRoundRow('a callback per state change / none, per round', rounds.fast, rounds.none),
+    perRoundRow('the receiver answering in 1 s / none, per round', rounds.slow, rounds.none),
     { section: 'callbacks', name: 'last callback after the last delivery', figure: lag, unit: 'ms' },
   ];
   return { rows, figures: { rounds } };
+}
+
+/**
+ * Each round's ratio against the baseline run just before it, their median and range: the
+ * comparison in the same minute, which the machine's drift across a run moves least, beside the
+ * ratio of the medians that the target is judged by.
+ */
+function perRoundRow(name: string, measured: readonly Round[], baseline: readonly Round[]): Row {
+  const ratios = measured
+    .map((r, round) => r.endToEnd / (baseline[round]?.endToEnd ?? Number.NaN))
+    .filter((ratio) => Number.isFinite(ratio));
+  const range = ratios.length === 0 ? '' : `rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`;
+  return { section: 'callbacks', name, figure: median(ratios), unit: 'x', peer: range };
 }
