@@ -73,6 +73,15 @@ const head = (line: string, headers: string, length = Buffer.byteLength(SOAP)): 
   `${line}\r\nHost: x\r\n${headers}Expect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`;
 const statuses = (text: string): number[] => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
 
+/** The service with its SOAP 1.1 binding alone: a SOAPAction it does not know is refused from the head. */
+function listenSoap11Only(): Promise<Listening> {
+  const soap11Only = {
+    ...serviceApiDescriptor,
+    bindings: serviceApiDescriptor.bindings.filter((b) => b.protocol === 'soap11'),
+  };
+  return listen(createRequestListener(soap11Only, echoHandlers, {}), {});
+}
+
 describe('Expect: 100-continue decided by the head', () => {
   it.each([
     [
@@ -176,11 +185,7 @@ describe('Expect: 100-continue decided by the head', () => {
   });
 
   it('a SOAPAction no operation has, where only SOAP 1.1 is served: its fault before the body', async () => {
-    const soap11Only = {
-      ...serviceApiDescriptor,
-      bindings: serviceApiDescriptor.bindings.filter((b) => b.protocol === 'soap11'),
-    };
-    const only = await listen(createRequestListener(soap11Only, echoHandlers, {}), {});
+    const only = await listenSoap11Only();
     try {
       const got = await exchange(
         only.url,
@@ -244,11 +249,7 @@ function endlessBody(url: string, head: string, giveUpMs: number): Promise<{ ans
 
 describe('a body still arriving when the head is refused (no Expect)', () => {
   it('is read on for 1 MiB at most, then its connection is cut off', async () => {
-    const soap11Only = {
-      ...serviceApiDescriptor,
-      bindings: serviceApiDescriptor.bindings.filter((b) => b.protocol === 'soap11'),
-    };
-    const only = await listen(createRequestListener(soap11Only, echoHandlers, {}), {});
+    const only = await listenSoap11Only();
     try {
       const cases: [string, string, RegExp][] = [
         [server.url, 'POST /nothing-here HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n', /^HTTP\/1\.1 404 /],
