@@ -36,8 +36,12 @@ export interface ServeOptions {
     readonly allowPrivate: boolean;
     readonly concurrency: number | undefined;
     readonly perHost: number | undefined;
+    readonly busyDeferMs: number | undefined;
   };
 }
+
+const secondsAsMs = (seconds: number | undefined): number | undefined =>
+  seconds === undefined ? undefined : seconds * 1_000;
 
 function integerIn(args: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
   const value = args[name];
@@ -106,6 +110,7 @@ export function validateServeOptions(args: Record<string, unknown>): ServeOption
       allowPrivate: args['allow-private-callbacks'] === true,
       concurrency: integerIn(args, 'callback-concurrency', 1, 4096),
       perHost: integerIn(args, 'callback-per-host', 1, 1024),
+      busyDeferMs: secondsAsMs(integerIn(args, 'callback-busy-defer', 0, 3_600)),
     },
   });
 }
@@ -153,6 +158,11 @@ function builder(yargs: Argv): Argv {
     .option('callback-per-host', {
       type: 'number',
       describe: 'Callback requests in flight at most to one receiver host (default 8)',
+    })
+    .option('callback-busy-defer', {
+      type: 'number',
+      describe:
+        'While serving and delivery keep the service busy, new callbacks wait up to this many seconds (default 30; 0: never)',
     })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })
@@ -225,6 +235,7 @@ function callbackSettingsOf(flags: ServeOptions['callbacks']) {
     allowPrivate: flags.allowPrivate,
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
     ...(flags.perHost === undefined ? {} : { perHost: flags.perHost }),
+    ...(flags.busyDeferMs === undefined ? {} : { busyDeferMs: flags.busyDeferMs }),
   };
 }
 

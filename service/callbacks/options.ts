@@ -20,6 +20,11 @@ export interface CallbackSenderSettings {
   readonly leaseMs: number;
   /** How often an idle sender looks for due events (ms). */
   readonly idlePollMs: number;
+  /**
+   * While the service's event loop is busy, new claims wait up to this long at a stretch (ms;
+   * 0: never wait). Only where the sender is told the loop's load (serve's sender thread).
+   */
+  readonly busyDeferMs: number;
   readonly budget: CallbackBudget;
 }
 
@@ -32,6 +37,7 @@ export const DEFAULT_CALLBACK_SETTINGS: CallbackSenderSettings = Object.freeze({
   maxResponseBytes: 64 * 1024,
   leaseMs: 30_000,
   idlePollMs: 200,
+  busyDeferMs: 30_000,
   budget: DEFAULT_CALLBACK_BUDGET,
 });
 
@@ -63,6 +69,8 @@ export function callbackSettings(input: CallbackSettingsInput = {}): CallbackSen
     const value = settings[name];
     if (!Number.isInteger(value) || value < 1) throw new Error(`callback setting ${name} must be an integer >= 1`);
   }
+  if (!Number.isInteger(settings.busyDeferMs) || settings.busyDeferMs < 0)
+    throw new Error('callback setting busyDeferMs must be an integer >= 0');
   if (settings.leaseMs <= settings.timeoutMs) throw new Error('callback setting leaseMs must be longer than timeoutMs');
   checkCallbackBudget(settings.budget);
   return Object.freeze(settings);

@@ -2,7 +2,9 @@
  * The callback sender in a worker thread of its own, at the lowest CPU priority (nice 19 on
  * Linux, where a thread's priority is its own): sending callbacks then uses only the CPU that
  * acceptance and delivery leave. On a saturated machine status waits in the queue (durably) and
- * catches up as soon as there is room; on an idle one it goes at once. The store calls go to the
+ * catches up as soon as there is room; on an idle one it goes at once. It also reads how busy the
+ * event loop that serves and delivers is, and holds new claims back while it is (./busy-deferral.ts).
+ * The store calls go to the
  * event loop, or to the store itself (./thread-protocol.ts); the stats are posted when they
  * change, at most every 200 ms.
  */
@@ -10,6 +12,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSenderStore } from '../store/sender-store.js';
+import { loadReader } from '../threads/load-gauge.js';
 import { createCallbackSender, type SenderStore } from './sender.js';
 import type { FromThread, SenderStoreCall, SenderThreadData, ToThread } from './thread-protocol.js';
 
@@ -37,7 +40,12 @@ async function main(port: NonNullable<typeof parentPort>, data: SenderThreadData
   const relay = relayedStore(post);
   // Messages posted meanwhile wait in the port until the listener below is attached.
   const own = data.connection === undefined ? undefined : await openSenderStore(data.connection, { log, lost });
-  const sender = createCallbackSender({ store: own?.calls ?? relay.store, settings: data.settings, log });
+  const sender = createCallbackSender({
+    store: own?.calls ?? relay.store,
+    settings: data.settings,
+    log,
+    serviceLoad: loadReader(data.serviceLoad),
+  });
   let lastStats = '';
   const postStats = (): void => {
     const stats = sender.stats();

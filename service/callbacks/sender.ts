@@ -4,7 +4,9 @@
  * event, so a later state never overtakes an earlier one), sends them under an overall and a
  * per-host limit over one keep-alive agent, and settles the outcomes of ~10 ms in one store call;
  * a settled batch frees those messages' next events, so it claims again at once. With nothing
- * due it looks again every `idlePollMs` (one cheap indexed query). A receiver back after an
+ * due it looks again every `idlePollMs` (one cheap indexed query). Told the service's load, it
+ * holds new claims back while the service is busy, for at most `busyDeferMs` at a stretch
+ * (./busy-deferral.ts). A receiver back after an
  * outage has its account's waiting events brought forward (./recovery.ts). `serve` runs it in a
  * thread of its own (./thread.ts); tests and embedders may run it on their event loop.
  *
@@ -22,12 +24,15 @@ import type { FailureReason } from './post.js';
 import { createEventSender } from './send-event.js';
 import { createCallbackSigner } from './signing.js';
 import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
+import { type BusyDeferral, createBusyDeferral } from './busy-deferral.js';
 import { createGate, createKeyedGates } from './slots.js';
 import { createTrySignals } from './try-signals.js';
 import { createTargetCache } from './target.js';
 
 /** How long outcomes are gathered into one settlement (ms): a small delay on each message's next event. */
 const SETTLE_GATHER_MS = 10;
+/** While holding back for a busy service, how often the sender looks whether it still is (ms). */
+const BUSY_RECHECK_MS = 50;
 
 /** The store calls a sender makes (listing and counting are the operator's). */
 export type SenderStore = SenderCalls;
@@ -40,6 +45,11 @@ export interface CallbackSenderOptions {
   readonly clock?: () => number;
   readonly random?: () => number;
   readonly log?: (line: string) => void;
+  /**
+   * The utilization (0-1) of the event loop that serves and delivers, lately: while it is busy,
+   * new claims wait (settings.busyDeferMs). Without it the sender never waits.
+   */
+  readonly serviceLoad?: () => number;
 }
 
 export type SenderOutcome = 'sent' | 'retried' | 'dead' | 'disabled';
@@ -55,6 +65,8 @@ export interface CallbackSenderStats {
   readonly inFlight: number;
   /** The last failed claim or settle (the store's message), null once one succeeded again. */
   readonly storeError: string | null;
+  /** New claims are being held back while the service is busy. */
+  readonly deferring: boolean;
 }
 
 export interface CallbackSender {
@@ -110,6 +122,7 @@ class SenderLoop {
   /** Accounts whose receiver is back, brought forward after the next settlement. */
   private readonly recovered = new Set<string>();
   private idle: (() => void) | undefined;
+  private readonly deferral: BusyDeferral;
 
   constructor(
     options: CallbackSenderOptions,
@@ -120,6 +133,8 @@ class SenderLoop {
     this.clock = options.clock ?? Date.now;
     this.log = options.log ?? (() => undefined);
     this.recovery = createRecoveryWatch({ clock: this.clock });
+    const load = options.serviceLoad;
+    this.deferral = createBusyDeferral(load ?? (() => 0), load === undefined ? 0 : settings.busyDeferMs, this.clock);
     this.agent = new Agent({
       connections: settings.perHost,
       keepAliveTimeout: 30_000,
@@ -175,6 +190,7 @@ class SenderLoop {
       held: this.held.size,
       inFlight: this.overall.active,
       storeError: this.storeError,
+      deferring: this.deferral.holding,
     };
   }
 
@@ -183,12 +199,12 @@ class SenderLoop {
     return this.settings.concurrency * 2 - this.held.size;
   }
 
-  private later(): void {
+  private later(delayMs = this.settings.idlePollMs): void {
     if (this.closed || this.timer !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.claimTurn();
-    }, this.settings.idlePollMs);
+    }, delayMs);
     this.timer.unref();
   }
 
@@ -198,6 +214,8 @@ class SenderLoop {
     // While many are held, wait for a quarter of the places to free up: fewer, larger claims
     // (each is a query), and the settles that free them wake the loop.
     if (limit <= 0 || (this.held.size > 0 && limit < this.settings.concurrency / 2)) return;
+    // Events already held still go; the settlements' wakes come back here and wait too.
+    if (this.deferral.holdBack()) return this.later(BUSY_RECHECK_MS);
     this.claiming = true;
     this.wokenWhileClaiming = false;
     let events: CallbackEvent[] = [];

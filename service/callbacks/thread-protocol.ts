@@ -17,6 +17,8 @@ export interface SenderThreadData {
   readonly settings: CallbackSettingsInput;
   /** How the thread reaches the store itself (a port is transferred); without it the calls are posted as `call`. */
   readonly connection?: SenderConnection;
+  /** The event loop's load gauge (../threads/load-gauge.ts): the sender holds back while it reads busy. */
+  readonly serviceLoad: SharedArrayBuffer;
 }
 
 export type ToThread =

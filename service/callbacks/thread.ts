@@ -3,13 +3,15 @@
  * asks the store at the sender's idle pace whether a sender is needed (an event pending, or an
  * account with a receiver) and starts the thread at the first yes (a service whose accounts have
  * no receiver never pays for a thread), runs the store calls the thread posts on the service's
- * store (unless the store says how the thread reaches it itself), keeps its latest stats
- * for /metrics and /healthz, and on close() lets it settle what it holds before the store
+ * store (unless the store says how the thread reaches it itself), samples this event loop's
+ * load for it (../threads/load-gauge.ts), keeps its latest stats for /metrics and /healthz, and
+ * on close() lets it settle what it holds before the store
  * closes. A thread that stops unexpectedly is logged and started again after a second: the
  * events it held come back when their leases run out (at least once, as after a crash).
  */
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../threads/thread-entry.js';
+import { type LoadGauge, startLoadGauge } from '../threads/load-gauge.js';
 import type { CallbackStore } from '../store/callbacks.js';
 import { type CallbackSettingsInput, callbackSettings } from './options.js';
 import type { CallbackSender, CallbackSenderStats, SenderStore } from './sender.js';
@@ -32,6 +34,7 @@ const NOT_RUNNING: CallbackSenderStats = Object.freeze({
   held: 0,
   inFlight: 0,
   storeError: null,
+  deferring: false,
 });
 
 export function startCallbackSenderThread(options: CallbackThreadOptions): CallbackSender {
@@ -57,6 +60,8 @@ class SenderThread {
   /** A look failed and was logged: the next failure is not, until one succeeds. */
   private lookFailed = false;
   private readonly log: (line: string) => void;
+  /** This event loop's load, sampled for the thread while one runs. */
+  private gauge: LoadGauge | undefined;
 
   constructor(
     private readonly options: CallbackThreadOptions,
@@ -118,7 +123,12 @@ class SenderThread {
     const entry = threadEntry(import.meta.url, './callback-thread.mjs', './sender-thread.ts');
     // Where the store says how, the thread's store calls go to it directly; else they come to us.
     const connection = this.options.store.senderConnection?.();
-    const data: SenderThreadData = { settings: this.options.settings ?? {}, ...(connection && { connection }) };
+    this.gauge ??= startLoadGauge();
+    const data: SenderThreadData = {
+      settings: this.options.settings ?? {},
+      serviceLoad: this.gauge.buffer,
+      ...(connection && { connection }),
+    };
     const thread = new Worker(entry.source, {
       eval: entry.eval,
       workerData: data,
@@ -134,6 +144,8 @@ class SenderThread {
     thread.once('exit', (code) => {
       if (this.worker === thread) this.worker = undefined;
       this.stats = NOT_RUNNING;
+      this.gauge?.stop();
+      this.gauge = undefined;
       if (this.closing === undefined) this.restartLater(code);
     });
     // The service's servers keep the process alive; the thread alone must not.

@@ -48,6 +48,14 @@ export function addCallbackMetrics(registry: Registry, source: CallbackMetricsSo
     },
   });
   new Gauge({
+    name: 'smskit_callback_sender_deferring',
+    help: 'Whether the sender holds new callbacks back while serving and delivery keep the service busy (1) or not (0).',
+    registers: [registry],
+    collect() {
+      this.set(source.sender()?.stats().deferring === true ? 1 : 0);
+    },
+  });
+  new Gauge({
     name: 'smskit_callback_queue_events',
     help: 'Callback events in the queue: pending (to be sent or retried) and dead (given up; smskit callbacks --retry).',
     labelNames: ['state'],

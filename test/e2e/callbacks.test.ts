@@ -113,6 +113,7 @@ describe('smskit serve posts signed state changes to the account’s receiver', 
     const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`smskit_callback_events_total\\{outcome="sent"\\} ${3 * MESSAGES}\\b`));
     expect(metrics).toMatch(/smskit_callback_queue_events\{state="pending"\} 0/);
+    expect(metrics).toMatch(/^smskit_callback_sender_deferring 0$/m);
     const health = (await (await fetch(`${metricsUrl}/healthz`)).json()) as { callbacks?: unknown };
     expect(health.callbacks).toMatchObject({ sending: true, pending: 0, dead: 0 });
   }, 120_000);

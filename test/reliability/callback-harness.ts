@@ -47,8 +47,15 @@ export function useCallbackHarness(name: string): CallbackHarness {
   return {
     dir: dir.path,
     setUpAccount,
+    // Callbacks go while delivery runs (no holding back while serve is busy), so the kills land
+    // among callbacks in flight, not only among queued ones.
     serve: (db, env = {}) =>
-      startServe({ db, args: ['--routes', routes, '--allow-private-callbacks'], startTimeoutMs: 60_000, env }),
+      startServe({
+        db,
+        args: ['--routes', routes, '--allow-private-callbacks', '--callback-busy-defer', '0'],
+        startTimeoutMs: 60_000,
+        env,
+      }),
   };
 }
 

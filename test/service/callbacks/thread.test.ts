@@ -3,7 +3,7 @@
  * in-memory queue here, its calls answered over the thread's port), the callbacks arrive signed
  * and in order, the stats come back, a failing store call is logged, close settles what it held,
  * the thread starts only once an event is queued, and on Linux it runs at nice 19 while the rest
- * of the process keeps its priority. With a store that says how (SQLite's writer thread, a
+ * of the process keeps its priority, holding new claims back while this event loop is busy. With a store that says how (SQLite's writer thread, a
  * PostgreSQL pool), the thread makes its store calls itself, and on SQLite a sender whose writer
  * went away starts again.
  */
@@ -243,6 +243,36 @@ describe('the callback sender thread', () => {
           .filter((nice) => nice !== 19)
           .every((nice) => nice === before[0]),
       ).toBe(true);
+    },
+    THREAD_TEST_MS,
+  );
+
+  it(
+    'holds new claims back while this event loop is busy, and sends them once it is not',
+    async () => {
+      const secret = newSecret();
+      receiver = await startCallbackReceiver(secret);
+      const store = memoryCallbackStore();
+      store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
+      sender = startCallbackSenderThread({ store, settings: { ...FAST, busyDeferMs: 60_000 } });
+      sender.start();
+      await waitFor('the first event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
+      // Nine tenths of each tenth of a second computing: the loop's load reads ~0.9.
+      const busyFor = async (stop: () => boolean, ms: number): Promise<void> => {
+        const until = performance.now() + ms;
+        while (!stop() && performance.now() < until) {
+          const spin = performance.now() + 90;
+          while (performance.now() < spin);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      await busyFor(() => sender!.stats().deferring, 30_000);
+      expect(sender.stats().deferring).toBe(true);
+      store.add({ messageId: 'SMS-2', state: 'sending', url: receiver.url, secret });
+      await busyFor(() => false, 1_000);
+      expect(receiver.received).toHaveLength(1);
+      await waitFor('the held event sent', () => receiver!.received.length === 2, { timeoutMs: 30_000 });
+      await waitFor('no longer holding back', () => !sender!.stats().deferring);
     },
     THREAD_TEST_MS,
   );
