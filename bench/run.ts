@@ -3,13 +3,14 @@
  * machine, printed as a table and written to bench/results.json (the sections a run leaves out
  * are kept there from earlier runs, marked as such: lib/results.ts). Never part of `npm test`.
  *
- *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,callbacks,store,record,gateway,backlog,fuzz] [--before REF] [--seconds N]
+ *   npm run bench -- [--quick] [--only server,service,client,rich,https,generator,conformance,delivery,callbacks,store,record,gateway,backlog,fuzz] [--before REF] [--seconds N] [--rounds N]
  *
  * --before REF: the server and client sections also run the generated server and client of
  * commit REF (a temporary worktree: lib/before.ts), so a change shows before/after in one run.
  * --quick: one short round per figure (a smoke test of the bench itself, not a measurement).
  * --seconds N: each timed round runs N seconds (default 3). A delivery round starts a fresh
  * `serve`: longer rounds weigh its first second less (the callbacks section at 8 s: 2026-11-29).
+ * --rounds N: interleaved rounds per figure (default 6), e.g. one long round of a section.
  * BENCH_PROFILE=<dir>: the servers (and the rich section's clients) write --cpu-prof profiles there.
  */
 import { execFileSync } from 'node:child_process';
@@ -57,6 +58,7 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
   let quick = false;
   let before: string | undefined;
   let seconds: number | undefined;
+  let rounds: number | undefined;
   let only = new Set<Section>(SECTIONS);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -71,21 +73,27 @@ function parseArgs(argv: readonly string[]): { settings: Settings; only: Set<Sec
       before = arg === '--before' ? argv[++i] : arg.slice('--before='.length);
       if (before === undefined || before === '') usage('--before needs a git ref');
     } else if (arg === '--seconds' || arg.startsWith('--seconds=')) {
-      const value = Number(arg === '--seconds' ? argv[++i] : arg.slice('--seconds='.length));
-      if (!Number.isInteger(value) || value < 1) usage('--seconds needs a whole number of seconds, at least 1');
-      seconds = value;
+      seconds = wholeNumber('--seconds', arg === '--seconds' ? argv[++i] : arg.slice('--seconds='.length));
+    } else if (arg === '--rounds' || arg.startsWith('--rounds=')) {
+      rounds = wholeNumber('--rounds', arg === '--rounds' ? argv[++i] : arg.slice('--rounds='.length));
     } else usage(`unknown argument: ${arg}`);
   }
   const settings: Settings = quick
     ? { rounds: 1, seconds: 1, warmupSeconds: 0.5, connections: 32, runs: 1 }
     : // Six rounds: every order of three sides runs once (lib/stats.ts roundOrder).
-      { rounds: 6, seconds: seconds ?? 3, warmupSeconds: 1, connections: 32, runs: 5 };
+      { rounds: rounds ?? 6, seconds: seconds ?? 3, warmupSeconds: 1, connections: 32, runs: 5 };
   return { settings, only, ...(before === undefined ? {} : { before }) };
+}
+
+function wholeNumber(flag: string, text: string | undefined): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) usage(`${flag} needs a whole number, at least 1`);
+  return value;
 }
 
 function usage(message: string): never {
   process.stderr.write(
-    `bench: ${message}\nusage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}] [--before REF] [--seconds N]\n`,
+    `bench: ${message}\nusage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}] [--before REF] [--seconds N] [--rounds N]\n`,
   );
   process.exit(2);
 }

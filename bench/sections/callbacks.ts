@@ -5,11 +5,13 @@
  *   - no callback URL on the account (the baseline);
  *   - a receiver that answers at once (one signed POST per state change: sending, accepted,
  *     delivered);
- *   - a receiver that answers after 1 s (callbacks pile up in flight; delivery must not wait).
+ *   - a receiver that answers after 1 s (callbacks pile up in flight; delivery must not wait);
+ *   - the fast receiver with `serve --callback-busy-defer 0`: callbacks sent while delivery keeps
+ *     serve busy, as they were before the sender held back (information, not judged).
  * Figures: end-to-end delivered msg/s of each (median over the rounds), their ratios to the
  * baseline (judged), the median of each round's ratio to the baseline run before it, and for the
- * fast receiver the time from the last delivery until the last callback
- * arrived (the queue drains behind delivery, not far behind it).
+ * fast receivers the time from the last delivery until the last callback arrived (held back
+ * during the burst, the queue drains after it).
  */
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
@@ -18,8 +20,10 @@ import { ratioRow, type Row, type Settings } from '../lib/report.js';
 import { ACCOUNT_INPUT, runCli } from '../lib/serve.js';
 import { run } from './delivery.js';
 
-type Mode = 'none' | 'fast' | 'slow';
-const MODES: readonly Mode[] = ['none', 'fast', 'slow'];
+type Mode = 'none' | 'fast' | 'slow' | 'eager';
+const MODES: readonly Mode[] = ['none', 'fast', 'slow', 'eager'];
+/** The fast receiver's modes: each waits for every callback and measures how far behind the last came. */
+const FAST_RECEIVER: ReadonlySet<Mode> = new Set(['fast', 'eager']);
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 interface Receiver {
@@ -71,7 +75,7 @@ interface Round {
 }
 
 async function runMode(mode: Mode, settings: Settings, receivers: Record<'fast' | 'slow', Receiver>): Promise<Round> {
-  const receiver = mode === 'none' ? undefined : receivers[mode];
+  const receiver = mode === 'none' ? undefined : receivers[mode === 'slow' ? 'slow' : 'fast'];
   const before = receiver === undefined ? 0 : (await received(receiver)).received;
   let lastCallbackAt = 0;
   const result = await run(
@@ -79,9 +83,9 @@ async function runMode(mode: Mode, settings: Settings, receivers: Record<'fast' 
     { kind: 'timed', seconds: settings.seconds, connections: settings.connections },
     'normal',
     {
-      serveArgs: ['--allow-private-callbacks'],
+      serveArgs: ['--allow-private-callbacks', ...(mode === 'eager' ? ['--callback-busy-defer', '0'] : [])],
       ...(receiver === undefined ? {} : { ready: (db: string) => receiverOn(db, receiver.url) }),
-      ...(mode === 'fast'
+      ...(FAST_RECEIVER.has(mode)
         ? {
             final: async (acknowledged: number) => {
               lastCallbackAt = await waitForCallbacks(receivers.fast, before + acknowledged * 3, 120_000);
@@ -91,7 +95,10 @@ async function runMode(mode: Mode, settings: Settings, receivers: Record<'fast' 
     },
   );
   const t = result.timeline;
-  return { endToEnd: t.endToEndPerSecond, ...(mode === 'fast' ? { lagMs: lastCallbackAt - t.lastDeliveredAt } : {}) };
+  return {
+    endToEnd: t.endToEndPerSecond,
+    ...(FAST_RECEIVER.has(mode) ? { lagMs: lastCallbackAt - t.lastDeliveredAt } : {}),
+  };
 }
 
 const median = (values: readonly number[]): number => {
@@ -104,7 +111,7 @@ export async function runCallbacksSection(
   log: (line: string) => void,
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const receivers = { fast: await startReceiver(0), slow: await startReceiver(1_000) };
-  const rounds: Record<Mode, Round[]> = { none: [], fast: [], slow: [] };
+  const rounds: Record<Mode, Round[]> = { none: [], fast: [], slow: [], eager: [] };
   try {
     for (let round = 0; round < Math.max(1, settings.rounds); round++) {
       for (const mode of MODES) {
@@ -120,13 +127,27 @@ export async function runCallbacksSection(
   }
   const figure = (mode: Mode) => median(rounds[mode].map((r) => r.endToEnd));
   const base = { section: 'callbacks', unit: 'msg/s', peer: 'no callbacks', peerFigure: figure('none') };
-  const lag = median(rounds.fast.map((r) => r.lagMs ?? Number.NaN));
+  const lag = (mode: Mode) => median(rounds[mode].map((r) => r.lagMs ?? Number.NaN));
   const rows: Row[] = [
     ratioRow({ ...base, name: 'delivered, a callback per state change', figure: figure('fast') }, { min: 0.9 }),
     ratioRow({ ...base, name: 'delivered, the receiver answering in 1 s', figure: figure('slow') }, { min: 0.95 }),
     perRoundRow('a callback per state change / none, per round', rounds.fast, rounds.none),
     perRoundRow('the receiver answering in 1 s / none, per round', rounds.slow, rounds.none),
-    { section: 'callbacks', name: 'last callback after the last delivery', figure: lag, unit: 'ms' },
+    { section: 'callbacks', name: 'last callback after the last delivery', figure: lag('fast'), unit: 'ms' },
+    {
+      ...base,
+      name: 'delivered, a callback per state change, never held back',
+      figure: figure('eager'),
+      ratio: figure('eager') / figure('none'),
+      note: 'serve --callback-busy-defer 0: the callbacks sent during the burst (not judged)',
+    },
+    perRoundRow('never held back / none, per round', rounds.eager, rounds.none),
+    {
+      section: 'callbacks',
+      name: 'last callback after the last delivery, never held back',
+      figure: lag('eager'),
+      unit: 'ms',
+    },
   ];
   return { rows, figures: { rounds } };
 }

@@ -105,15 +105,24 @@ describe('targetsVerdict', () => {
   });
 });
 
-describe('npm run bench -- --seconds', () => {
-  it('refuses a round length that is not a whole number of seconds, with the usage and exit 2', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--seconds', '2.5'], {
+describe('npm run bench -- --seconds, --rounds', () => {
+  const refused = (flag: string, value: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', flag, value], {
       cwd: repoRoot,
       encoding: 'utf8',
       timeout: 30_000,
     });
+
+  it('refuses a round length that is not a whole number of seconds, with the usage and exit 2', () => {
+    const run = refused('--seconds', '2.5');
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('bench: --seconds needs a whole number of seconds, at least 1');
-    expect(run.stderr).toContain('[--seconds N]');
+    expect(run.stderr).toContain('bench: --seconds needs a whole number, at least 1');
+    expect(run.stderr).toContain('[--seconds N] [--rounds N]');
+  });
+
+  it('refuses a number of rounds below 1, with the usage and exit 2', () => {
+    const run = refused('--rounds', '0');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('bench: --rounds needs a whole number, at least 1');
   });
 });
