@@ -4,7 +4,7 @@
  * stretch. Running at nice 19 was not enough: a callback's HTTP exchange costs the machine more
  * than its thread's CPU (the kernel's loopback and socket work, the receiver when it shares the
  * machine, garbage collection on helper threads at normal priority), and on two cores full with
- * delivery a fast receiver took a quarter of the delivered rate. Held back, the events wait in
+ * delivery a fast receiver took a fifth to a quarter of the delivered rate. Held back, the events wait in
  * the queue (durably) and go when the burst ends. The bound keeps status from going stale under
  * load that never ends: once a stretch has lasted `maxMs` the sender sends as before, and a new
  * stretch begins only after the loop has been quiet for QUIET_MS.

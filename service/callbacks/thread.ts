@@ -3,11 +3,11 @@
  * asks the store at the sender's idle pace whether a sender is needed (an event pending, or an
  * account with a receiver) and starts the thread at the first yes (a service whose accounts have
  * no receiver never pays for a thread), runs the store calls the thread posts on the service's
- * store (unless the store says how the thread reaches it itself), samples this event loop's
- * load for it (../threads/load-gauge.ts), keeps its latest stats for /metrics and /healthz, and
- * on close() lets it settle what it holds before the store
- * closes. A thread that stops unexpectedly is logged and started again after a second: the
- * events it held come back when their leases run out (at least once, as after a crash).
+ * store (unless the store says how the thread reaches it itself), samples this event loop's load
+ * for it (../threads/load-gauge.ts), keeps its latest stats for /metrics and /healthz, and on
+ * close() lets it settle what it holds before the store closes. A thread that stops unexpectedly
+ * is logged and started again after a second: the events it held come back when their leases
+ * run out (at least once, as after a crash).
  */
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../threads/thread-entry.js';
