@@ -162,7 +162,7 @@ function builder(yargs: Argv): Argv {
     .option('callback-busy-defer', {
       type: 'number',
       describe:
-        'While serving and delivery keep the service busy, new callbacks wait up to this many seconds (default 30; 0: never)',
+        'While serving and delivery keep the service and the machine busy, new callbacks wait up to this many whole seconds, 0 to 3600 (default 30; 0: never)',
     })
     .option('max-segments', { type: 'number', describe: 'Most SMS segments one message may take (default 10)' })
     .option('max-body-bytes', { type: 'number', describe: 'Largest accepted request body (default 4 MiB)' })

@@ -1,43 +1,67 @@
 /**
  * When the callback sender holds its next claim back: while the event loop that serves and
- * delivers is busy (its utilization at or above BUSY_UTILIZATION), for at most `maxMs` at a
- * stretch. Running at nice 19 was not enough: a callback's HTTP exchange costs the machine more
- * than its thread's CPU (the kernel's loopback and socket work, the receiver when it shares the
- * machine, garbage collection on helper threads at normal priority), and on two cores full with
- * delivery a fast receiver took a fifth to a quarter of the delivered rate. Held back, the events wait in
- * the queue (durably) and go when the burst ends. The bound keeps status from going stale under
- * load that never ends: once a stretch has lasted `maxMs` the sender sends as before, and a new
- * stretch begins only after the loop has been quiet for QUIET_MS.
+ * delivers is busy (its utilization at or above BUSY_LOOP) and the machine has no core to spare
+ * (at or above BUSY_MACHINE of all cores' time), for at most `maxMs` at a stretch. Running at
+ * nice 19 was not enough: a callback's HTTP exchange costs the machine more than its thread's
+ * CPU (the kernel's socket work, garbage collection on helper threads at normal priority, the
+ * receiver when it shares the machine), and on two cores full with delivery a fast receiver
+ * took a fifth to a quarter of the delivered rate. Held back, the events wait in the queue
+ * (durably) and go when the burst ends.
+ *
+ * The bound keeps status from going stale under load that does not end: once a stretch has
+ * lasted `maxMs`, or ends because the loop has been quiet for QUIET_MS, the sender sends as
+ * before until it has caught up (a claim found fewer due events than it asked for); only then
+ * may a new stretch begin. Bursts with short gaps between them therefore cannot hold callbacks
+ * back over and over while the queue grows. Time is a steady clock's (a wall clock stepped back
+ * would stretch the hold).
  */
+import type { LoadSample } from '../threads/load-gauge.js';
 
-export const BUSY_UTILIZATION = 0.6;
-/** A stretch ends after this long below BUSY_UTILIZATION (brief dips in a long burst do not reset it). */
+export const BUSY_LOOP = 0.6;
+export const BUSY_MACHINE = 0.8;
+/** A stretch ends after this long not busy (brief dips in a long burst do not end it). */
 export const QUIET_MS = 1_000;
 
 export interface BusyDeferral {
   /** Whether to hold the next claim back now. */
   holdBack(): boolean;
+  /** A claim found every due event (fewer than it asked for): a new stretch may begin. */
+  caughtUp(): void;
   /** Whether the last answer was to hold back. */
   readonly holding: boolean;
 }
 
-export function createBusyDeferral(load: () => number, maxMs: number, clock: () => number): BusyDeferral {
+export function createBusyDeferral(load: () => LoadSample, maxMs: number, clock: () => number): BusyDeferral {
   let stretchSince: number | undefined;
   let lastBusyAt = Number.NEGATIVE_INFINITY;
+  let mayHold = true;
   let holding = false;
+  const endStretch = (): void => {
+    stretchSince = undefined;
+    mayHold = false;
+  };
+  const answer = (hold: boolean): boolean => {
+    holding = hold;
+    return hold;
+  };
   return {
     holdBack() {
       if (maxMs <= 0) return false;
       const now = clock();
-      if (load() < BUSY_UTILIZATION) {
-        if (now - lastBusyAt >= QUIET_MS) stretchSince = undefined;
-        holding = false;
-        return false;
+      const sample = load();
+      if (sample.loop < BUSY_LOOP || sample.machine < BUSY_MACHINE) {
+        if (stretchSince !== undefined && now - lastBusyAt >= QUIET_MS) endStretch();
+        return answer(false);
       }
       lastBusyAt = now;
+      if (!mayHold) return answer(false);
       stretchSince ??= now;
-      holding = now - stretchSince < maxMs;
-      return holding;
+      if (now - stretchSince < maxMs) return answer(true);
+      endStretch();
+      return answer(false);
+    },
+    caughtUp() {
+      if (stretchSince === undefined) mayHold = true;
     },
     get holding() {
       return holding;

@@ -15,6 +15,7 @@
  * settled before it resolves, so the store can close right after.
  */
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import type { CallbackEvent, CallbackOutcome, SenderCalls } from '../store/callbacks.js';
@@ -25,6 +26,7 @@ import { createEventSender } from './send-event.js';
 import { createCallbackSigner } from './signing.js';
 import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
 import { type BusyDeferral, createBusyDeferral } from './busy-deferral.js';
+import type { LoadSample } from '../threads/load-gauge.js';
 import { createGate, createKeyedGates } from './slots.js';
 import { createTrySignals } from './try-signals.js';
 import { createTargetCache } from './target.js';
@@ -46,10 +48,10 @@ export interface CallbackSenderOptions {
   readonly random?: () => number;
   readonly log?: (line: string) => void;
   /**
-   * The utilization (0-1) of the event loop that serves and delivers, lately: while it is busy,
-   * new claims wait (settings.busyDeferMs). Without it the sender never waits.
+   * How busy the event loop that serves and delivers, and the machine, have been lately: while
+   * both are, new claims wait (settings.busyDeferMs). Without it the sender never waits.
    */
-  readonly serviceLoad?: () => number;
+  readonly serviceLoad?: () => LoadSample;
 }
 
 export type SenderOutcome = 'sent' | 'retried' | 'dead' | 'disabled';
@@ -65,7 +67,7 @@ export interface CallbackSenderStats {
   readonly inFlight: number;
   /** The last failed claim or settle (the store's message), null once one succeeded again. */
   readonly storeError: string | null;
-  /** New claims are being held back while the service is busy. */
+  /** Paused: new claims wait because the service and the machine are busy (events already held still go). */
   readonly deferring: boolean;
 }
 
@@ -134,7 +136,11 @@ class SenderLoop {
     this.log = options.log ?? (() => undefined);
     this.recovery = createRecoveryWatch({ clock: this.clock });
     const load = options.serviceLoad;
-    this.deferral = createBusyDeferral(load ?? (() => 0), load === undefined ? 0 : settings.busyDeferMs, this.clock);
+    this.deferral = createBusyDeferral(
+      load ?? (() => ({ loop: 0, machine: 0 })),
+      load === undefined ? 0 : settings.busyDeferMs,
+      () => performance.now(),
+    );
     this.agent = new Agent({
       connections: settings.perHost,
       keepAliveTimeout: 30_000,
@@ -190,7 +196,7 @@ class SenderLoop {
       held: this.held.size,
       inFlight: this.overall.active,
       storeError: this.storeError,
-      deferring: this.deferral.holding,
+      deferring: this.deferral.holding && !this.closed,
     };
   }
 
@@ -234,6 +240,7 @@ class SenderLoop {
       this.claiming = false;
     }
     if (this.closed) return this.giveBack(events);
+    if (events.length < limit && this.storeError === null) this.deferral.caughtUp();
     for (const event of events) this.held.add(event.seq);
     for (const event of events)
       void this.send(event, now)

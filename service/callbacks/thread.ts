@@ -21,6 +21,11 @@ export interface CallbackThreadOptions {
   readonly store: SenderStore & Pick<CallbackStore, 'callbackSenderNeeded' | 'senderConnection'>;
   readonly settings?: CallbackSettingsInput;
   readonly log?: (line: string) => void;
+  /**
+   * The load the thread reads (../threads/load-gauge.ts layout), kept by the caller: tests write
+   * samples into it. Default: a gauge of this event loop and the machine, one per thread.
+   */
+  readonly loadBuffer?: SharedArrayBuffer;
 }
 
 const RESTART_AFTER_MS = 1_000;
@@ -60,8 +65,6 @@ class SenderThread {
   /** A look failed and was logged: the next failure is not, until one succeeds. */
   private lookFailed = false;
   private readonly log: (line: string) => void;
-  /** This event loop's load, sampled for the thread while one runs. */
-  private gauge: LoadGauge | undefined;
 
   constructor(
     private readonly options: CallbackThreadOptions,
@@ -123,17 +126,25 @@ class SenderThread {
     const entry = threadEntry(import.meta.url, './callback-thread.mjs', './sender-thread.ts');
     // Where the store says how, the thread's store calls go to it directly; else they come to us.
     const connection = this.options.store.senderConnection?.();
-    this.gauge ??= startLoadGauge();
+    // This loop's load, sampled for as long as this thread runs (unless the caller keeps one).
+    const given = this.options.loadBuffer;
+    const gauge: LoadGauge = given === undefined ? startLoadGauge() : { buffer: given, stop: () => undefined };
     const data: SenderThreadData = {
       settings: this.options.settings ?? {},
-      serviceLoad: this.gauge.buffer,
+      serviceLoad: gauge.buffer,
       ...(connection && { connection }),
     };
-    const thread = new Worker(entry.source, {
-      eval: entry.eval,
-      workerData: data,
-      transferList: connection?.kind === 'sqlite-writer' ? [connection.port] : [],
-    });
+    let thread: Worker;
+    try {
+      thread = new Worker(entry.source, {
+        eval: entry.eval,
+        workerData: data,
+        transferList: connection?.kind === 'sqlite-writer' ? [connection.port] : [],
+      });
+    } catch (error) {
+      gauge.stop();
+      throw error;
+    }
     this.worker = thread;
     thread.on('message', (message: FromThread) => {
       if (message.kind === 'call') this.answer(message.id, message.method, message.args);
@@ -144,8 +155,7 @@ class SenderThread {
     thread.once('exit', (code) => {
       if (this.worker === thread) this.worker = undefined;
       this.stats = NOT_RUNNING;
-      this.gauge?.stop();
-      this.gauge = undefined;
+      gauge.stop();
       if (this.closing === undefined) this.restartLater(code);
     });
     // The service's servers keep the process alive; the thread alone must not.

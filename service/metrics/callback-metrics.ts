@@ -49,7 +49,7 @@ export function addCallbackMetrics(registry: Registry, source: CallbackMetricsSo
   });
   new Gauge({
     name: 'smskit_callback_sender_deferring',
-    help: 'Whether the sender holds new callbacks back while serving and delivery keep the service busy (1) or not (0).',
+    help: 'Whether the sender pauses new claims because serving and delivery keep the service and the machine busy (1) or not (0).',
     registers: [registry],
     collect() {
       this.set(source.sender()?.stats().deferring === true ? 1 : 0);

@@ -1,14 +1,26 @@
 /**
- * How busy an event loop has been lately, readable from other threads without a message: the
- * loop samples its own utilization (the share of time it ran callbacks rather than waited for
- * I/O, `performance.eventLoopUtilization`) every `sampleMs` into a SharedArrayBuffer, and a thread
- * reads the last sample with one atomic load. The callback sender's thread uses it to hold back
- * while the loop that serves and delivers has no time to spare.
+ * How busy an event loop and the machine under it have been lately, readable from other threads
+ * without a message: the loop samples, every `sampleMs`, its own utilization (the share of time
+ * it ran callbacks rather than waited for I/O, `performance.eventLoopUtilization`) and the share
+ * of all cores' time that was not idle (`os.cpus()`, ~80 µs a sample) into a SharedArrayBuffer,
+ * and a thread reads the last sample with two atomic loads. The callback sender's thread uses it
+ * to hold back while the loop that serves and delivers has no time to spare and the machine no
+ * core to give it: a busy loop on a machine with idle cores is no reason to wait.
  */
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 /** Samples are stored as thousandths (an Int32Array holds integers). */
 const SCALE = 1_000;
+const LOOP = 0;
+const MACHINE = 1;
+
+export interface LoadSample {
+  /** The loop's utilization over the last sample: 0 (always waiting) to 1 (never waited). */
+  readonly loop: number;
+  /** The machine's CPU time not idle over the last sample, all cores together: 0 to 1. */
+  readonly machine: number;
+}
 
 export interface LoadGauge {
   /** Hand this to the reading thread (`workerData`); it is shared, not copied. */
@@ -16,22 +28,48 @@ export interface LoadGauge {
   stop(): void;
 }
 
-/** Starts sampling this thread's event loop; the timer does not keep the process alive. */
+export function newLoadBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+}
+
+export function writeLoadSample(buffer: SharedArrayBuffer, sample: LoadSample): void {
+  const slots = new Int32Array(buffer);
+  Atomics.store(slots, LOOP, Math.round(sample.loop * SCALE));
+  Atomics.store(slots, MACHINE, Math.round(sample.machine * SCALE));
+}
+
+/** The last sample, from any thread. */
+export function loadReader(buffer: SharedArrayBuffer): () => LoadSample {
+  const slots = new Int32Array(buffer);
+  return () => ({ loop: Atomics.load(slots, LOOP) / SCALE, machine: Atomics.load(slots, MACHINE) / SCALE });
+}
+
+/** Starts sampling this thread's event loop and the machine; the timer does not keep the process alive. */
 export function startLoadGauge(sampleMs = 100): LoadGauge {
-  const buffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-  const sample = new Int32Array(buffer);
-  let last = performance.eventLoopUtilization();
+  const buffer = newLoadBuffer();
+  let lastLoop = performance.eventLoopUtilization();
+  let lastCpu = cpuTimes();
   const timer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    Atomics.store(sample, 0, Math.round(performance.eventLoopUtilization(now, last).utilization * SCALE));
-    last = now;
+    const loop = performance.eventLoopUtilization();
+    const cpu = cpuTimes();
+    const total = cpu.total - lastCpu.total;
+    writeLoadSample(buffer, {
+      loop: performance.eventLoopUtilization(loop, lastLoop).utilization,
+      machine: total > 0 ? 1 - (cpu.idle - lastCpu.idle) / total : 0,
+    });
+    lastLoop = loop;
+    lastCpu = cpu;
   }, sampleMs);
   timer.unref();
   return { buffer, stop: () => clearInterval(timer) };
 }
 
-/** The loop's utilization over its last sample, 0 (idle) to 1 (never waited), from any thread. */
-export function loadReader(buffer: SharedArrayBuffer): () => number {
-  const sample = new Int32Array(buffer);
-  return () => Atomics.load(sample, 0) / SCALE;
+function cpuTimes(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
 }

@@ -1,10 +1,10 @@
 /**
  * Bad input to the service commands gets one line naming what was wrong and what to do, through
  * the shipped CLI: a mistyped flag that left a required one missing, a --limit that is not a
- * number, a database folder that cannot be written.
+ * number, a callback hold that is out of range, a database folder that cannot be written.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,17 @@ describe('bad input to the service commands', () => {
       `smskit: --limit must be a whole number from 1 to 1000000, got "${limit}" (see smskit outbox --help)\n`,
     );
   });
+
+  it.each([['-1'], ['1.5'], ['3601']])(
+    'refuses serve --callback-busy-defer %s before opening the database',
+    (value) => {
+      const db = join(dir, 'never-opened.sqlite');
+      const result = runCli(['serve', '--db', db, '--port', '0', '--callback-busy-defer', value], { cwd: dir });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('--callback-busy-defer must be an integer from 0 to 3600');
+      expect(existsSync(db)).toBe(false);
+    },
+  );
 
   it.skipIf(!readOnlyMount).each([
     ['serve', ['serve', '--port', '0']],

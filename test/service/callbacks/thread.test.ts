@@ -3,9 +3,9 @@
  * in-memory queue here, its calls answered over the thread's port), the callbacks arrive signed
  * and in order, the stats come back, a failing store call is logged, close settles what it held,
  * the thread starts only once an event is queued, and on Linux it runs at nice 19 while the rest
- * of the process keeps its priority, holding new claims back while this event loop is busy. With a store that says how (SQLite's writer thread, a
- * PostgreSQL pool), the thread makes its store calls itself, and on SQLite a sender whose writer
- * went away starts again.
+ * of the process keeps its priority; it holds new claims back while the load it reads is busy.
+ * With a store that says how (SQLite's writer thread, a PostgreSQL pool), the thread makes its
+ * store calls itself, and on SQLite a sender whose writer went away starts again.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallbackSender } from '../../../service/callbacks/sender.js';
 import { startCallbackSenderThread } from '../../../service/callbacks/thread.js';
+import { newLoadBuffer, writeLoadSample } from '../../../service/threads/load-gauge.js';
 import { openSqliteStore, type SqliteStore, type Store } from '../../../service/store/index.js';
 import { openPostgresStore } from '../../../service/store/postgres/store.js';
 import { requirePeer } from '../../helpers/peers.js';
@@ -248,29 +249,22 @@ describe('the callback sender thread', () => {
   );
 
   it(
-    'holds new claims back while this event loop is busy, and sends them once it is not',
+    'holds new claims back while the load it reads says busy, and sends them once it does not',
     async () => {
       const secret = newSecret();
       receiver = await startCallbackReceiver(secret);
       const store = memoryCallbackStore();
       store.add({ messageId: 'SMS-1', state: 'sending', url: receiver.url, secret });
-      sender = startCallbackSenderThread({ store, settings: { ...FAST, busyDeferMs: 60_000 } });
+      const loadBuffer = newLoadBuffer();
+      sender = startCallbackSenderThread({ store, settings: { ...FAST, busyDeferMs: 60_000 }, loadBuffer });
       sender.start();
       await waitFor('the first event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
-      // Nine tenths of each tenth of a second computing: the loop's load reads ~0.9.
-      const busyFor = async (stop: () => boolean, ms: number): Promise<void> => {
-        const until = performance.now() + ms;
-        while (!stop() && performance.now() < until) {
-          const spin = performance.now() + 90;
-          while (performance.now() < spin);
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      };
-      await busyFor(() => sender!.stats().deferring, 30_000);
-      expect(sender.stats().deferring).toBe(true);
+      writeLoadSample(loadBuffer, { loop: 0.95, machine: 0.97 });
+      await waitFor('the thread holding back', () => sender!.stats().deferring, { timeoutMs: 30_000 });
       store.add({ messageId: 'SMS-2', state: 'sending', url: receiver.url, secret });
-      await busyFor(() => false, 1_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).toHaveLength(1);
+      writeLoadSample(loadBuffer, { loop: 0.1, machine: 0.2 });
       await waitFor('the held event sent', () => receiver!.received.length === 2, { timeoutMs: 30_000 });
       await waitFor('no longer holding back', () => !sender!.stats().deferring);
     },
