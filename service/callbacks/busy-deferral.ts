@@ -1,7 +1,9 @@
 /**
  * When the callback sender holds its next claim back: while the event loop that serves and
- * delivers is busy (its utilization at or above BUSY_LOOP) and the machine has no core to spare
- * (at or above BUSY_MACHINE of all cores' time), for at most `maxMs` at a stretch. Running at
+ * delivers is busy (its utilization at or above BUSY_LOOP) and the machine has less than a
+ * core idle (the sender's thread would take it from delivery), for at most `maxMs` at a stretch.
+ * Within a stretch a dip shorter than QUIET_MS holds back too: the tail of a burst (delivery
+ * finishing what acceptance queued) is no time to send the burst's callbacks. Running at
  * nice 19 was not enough: a callback's HTTP exchange costs the machine more than its thread's
  * CPU (the kernel's socket work, garbage collection on helper threads at normal priority, the
  * receiver when it shares the machine), and on two cores full with delivery a fast receiver
@@ -18,7 +20,8 @@
 import type { LoadSample } from '../threads/load-gauge.js';
 
 export const BUSY_LOOP = 0.6;
-export const BUSY_MACHINE = 0.8;
+/** Less idle CPU than this many cores' worth: no core to spare. */
+export const SPARE_CORES = 1;
 /** A stretch ends after this long not busy (brief dips in a long burst do not end it). */
 export const QUIET_MS = 1_000;
 
@@ -49,14 +52,13 @@ export function createBusyDeferral(load: () => LoadSample, maxMs: number, clock:
       if (maxMs <= 0) return false;
       const now = clock();
       const sample = load();
-      if (sample.loop < BUSY_LOOP || sample.machine < BUSY_MACHINE) {
-        if (stretchSince !== undefined && now - lastBusyAt >= QUIET_MS) endStretch();
-        return answer(false);
+      const busy = sample.loop >= BUSY_LOOP && sample.idleCores < SPARE_CORES;
+      if (busy) lastBusyAt = now;
+      if (stretchSince === undefined) {
+        if (!busy || !mayHold) return answer(false);
+        stretchSince = now;
       }
-      lastBusyAt = now;
-      if (!mayHold) return answer(false);
-      stretchSince ??= now;
-      if (now - stretchSince < maxMs) return answer(true);
+      if (now - lastBusyAt < QUIET_MS && now - stretchSince < maxMs) return answer(true);
       endStretch();
       return answer(false);
     },

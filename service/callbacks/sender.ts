@@ -137,7 +137,7 @@ class SenderLoop {
     this.recovery = createRecoveryWatch({ clock: this.clock });
     const load = options.serviceLoad;
     this.deferral = createBusyDeferral(
-      load ?? (() => ({ loop: 0, machine: 0 })),
+      load ?? (() => ({ loop: 0, idleCores: Number.POSITIVE_INFINITY })),
       load === undefined ? 0 : settings.busyDeferMs,
       () => performance.now(),
     );

@@ -259,12 +259,12 @@ describe('the callback sender thread', () => {
       sender = startCallbackSenderThread({ store, settings: { ...FAST, busyDeferMs: 60_000 }, loadBuffer });
       sender.start();
       await waitFor('the first event sent', () => receiver!.received.length === 1, { timeoutMs: 60_000 });
-      writeLoadSample(loadBuffer, { loop: 0.95, machine: 0.97 });
+      writeLoadSample(loadBuffer, { loop: 0.95, idleCores: 0.1 });
       await waitFor('the thread holding back', () => sender!.stats().deferring, { timeoutMs: 30_000 });
       store.add({ messageId: 'SMS-2', state: 'sending', url: receiver.url, secret });
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(receiver.received).toHaveLength(1);
-      writeLoadSample(loadBuffer, { loop: 0.1, machine: 0.2 });
+      writeLoadSample(loadBuffer, { loop: 0.1, idleCores: 1.6 });
       await waitFor('the held event sent', () => receiver!.received.length === 2, { timeoutMs: 30_000 });
       await waitFor('no longer holding back', () => !sender!.stats().deferring);
     },
