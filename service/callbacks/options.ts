@@ -21,8 +21,8 @@ export interface CallbackSenderSettings {
   /** How often an idle sender looks for due events (ms). */
   readonly idlePollMs: number;
   /**
-   * While the service's event loop is busy, new claims wait up to this long at a stretch (ms;
-   * 0: never wait). Only where the sender is told the loop's load (serve's sender thread).
+   * While the service's event loop and the machine are busy, new claims wait up to this long at a
+   * stretch (ms; 0: never wait). Only where the sender is told the load (serve's sender thread).
    */
   readonly busyDeferMs: number;
   readonly budget: CallbackBudget;

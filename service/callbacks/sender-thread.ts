@@ -3,8 +3,8 @@
  * Linux, where a thread's priority is its own): sending callbacks then uses only the CPU that
  * acceptance and delivery leave. On a saturated machine status waits in the queue (durably) and
  * catches up as soon as there is room; on an idle one it goes at once. It also reads how busy the
- * event loop that serves and delivers is, and holds new claims back while it is
- * (./busy-deferral.ts). The store calls go to the event loop, or to the store itself
+ * event loop that serves and delivers and the machine are, and holds new claims back while both
+ * are (./busy-deferral.ts). The store calls go to the event loop, or to the store itself
  * (./thread-protocol.ts); the stats are posted when they change, at most every 200 ms.
  */
 import { readlinkSync } from 'node:fs';

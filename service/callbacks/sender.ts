@@ -5,10 +5,10 @@
  * per-host limit over one keep-alive agent, and settles the outcomes of ~10 ms in one store call;
  * a settled batch frees those messages' next events, so it claims again at once. With nothing
  * due it looks again every `idlePollMs` (one cheap indexed query). Told the service's load, it
- * holds new claims back while the service is busy, for at most `busyDeferMs` at a stretch
- * (./busy-deferral.ts). A receiver back after an outage has its account's waiting events brought
- * forward (./recovery.ts). `serve` runs it in a thread of its own (./thread.ts); tests and
- * embedders may run it on their event loop.
+ * holds new claims back while the service and the machine are busy, at most `busyDeferMs` at a
+ * stretch (./busy-deferral.ts). A receiver back after an outage has its account's waiting events
+ * brought forward (./recovery.ts). `serve` runs it in a thread of its own (./thread.ts); tests
+ * and embedders may run it on their event loop.
  *
  * close(): no new claims; events waiting for a place go back to the queue due at once; requests
  * in flight get `drainMs` to finish, then are cut off and go back too; the last outcomes are
