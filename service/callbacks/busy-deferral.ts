@@ -34,6 +34,13 @@ export interface BusyDeferral {
   readonly holding: boolean;
 }
 
+/** A sender that is not told the service's load never holds back. */
+export const NEVER_DEFER: BusyDeferral = Object.freeze({
+  holdBack: () => false,
+  caughtUp: () => undefined,
+  holding: false,
+});
+
 export function createBusyDeferral(load: () => LoadSample, maxMs: number, clock: () => number): BusyDeferral {
   let stretchSince: number | undefined;
   let lastBusyAt = Number.NEGATIVE_INFINITY;

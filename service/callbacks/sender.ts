@@ -25,7 +25,7 @@ import type { FailureReason } from './post.js';
 import { createEventSender } from './send-event.js';
 import { createCallbackSigner } from './signing.js';
 import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
-import { type BusyDeferral, createBusyDeferral } from './busy-deferral.js';
+import { type BusyDeferral, createBusyDeferral, NEVER_DEFER } from './busy-deferral.js';
 import type { LoadSample } from '../threads/load-gauge.js';
 import { createGate, createKeyedGates } from './slots.js';
 import { createTrySignals } from './try-signals.js';
@@ -135,12 +135,10 @@ class SenderLoop {
     this.clock = options.clock ?? Date.now;
     this.log = options.log ?? (() => undefined);
     this.recovery = createRecoveryWatch({ clock: this.clock });
-    const load = options.serviceLoad;
-    this.deferral = createBusyDeferral(
-      load ?? (() => ({ loop: 0, idleCores: Number.POSITIVE_INFINITY })),
-      load === undefined ? 0 : settings.busyDeferMs,
-      () => performance.now(),
-    );
+    this.deferral =
+      options.serviceLoad === undefined
+        ? NEVER_DEFER
+        : createBusyDeferral(options.serviceLoad, settings.busyDeferMs, () => performance.now());
     this.agent = new Agent({
       connections: settings.perHost,
       keepAliveTimeout: 30_000,
