@@ -8,6 +8,7 @@ import type { AddressInfo, Server } from 'node:net';
 import smpp from 'smpp';
 import { statusCode } from '../smpp/status-codes.js';
 import { batchWrites } from '../smpp/write-batch.js';
+import '../smpp/pdu-codec.js'; // node-smpp's PDU coding, faster (installed on import)
 import { decodeSubmit, type ReceivedMessage, type ReceivedPart, Reassembler } from './decode.js';
 import { ALL_DELIVERED, OUTCOME_RECEIPTS, type OutcomeMix, pickOutcome } from './outcomes.js';
 

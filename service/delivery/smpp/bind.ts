@@ -14,6 +14,7 @@ import type { SmppRouteOptions } from './options.js';
 import { backoffDelay } from './pacing.js';
 import { statusCode, statusName } from './status-codes.js';
 import { batchWrites } from './write-batch.js';
+import './pdu-codec.js'; // node-smpp's PDU coding, faster (installed on import)
 
 export type BindMode = 'transceiver' | 'transmitter' | 'receiver';
 

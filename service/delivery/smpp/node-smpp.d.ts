@@ -12,6 +12,7 @@ declare module 'smpp' {
     /** A decoded PDU: the header fields, then each mandatory field and TLV by its node-smpp name. */
     interface PDU {
       command: string;
+      command_length: number;
       command_id: number;
       command_status: number;
       sequence_number: number;
@@ -24,7 +25,10 @@ declare module 'smpp' {
     interface PDUConstructor {
       new (command: string, options?: Record<string, unknown>): PDU;
       new (buffer: Buffer): PDU;
+      prototype: PDU;
       maxLength: number;
+      /** The rest of a PDU whose length was read from `stream`, or false until it has all arrived. */
+      fromStream(stream: { read(size: number): Buffer | null }, commandLength: number): PDU | false;
     }
 
     interface Session extends EventEmitter {
