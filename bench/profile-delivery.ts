@@ -4,7 +4,8 @@
  * every one is final. Prints the CPU each process spent per delivered message (user + system, from
  * /proc: steadier than a msg/s figure on a shared machine) and the wall-clock rates.
  *   npx tsx bench/profile-delivery.ts [messages] [--profile DIR] [--strace] [--callbacks MS] [--postgres]
- * --profile: the serve process writes a --cpu-prof profile into DIR/serve when it stops.
+ * --profile: the serve process and the simulator write --cpu-prof profiles into DIR/serve and
+ * DIR/smsc when they stop.
  * --strace: counts serve's system calls (all threads) over the measured part, per message: fsyncs,
  * writes to sockets and to the database (strace slows the process: read the counts, not the rates).
  * --callbacks MS: the account has a callback URL (a receiver in its own process answering after
@@ -126,9 +127,9 @@ try {
     cluster = await startPostgresCluster({ settings: { synchronous_commit: 'on', fsync: 'on' } });
     await cluster.createDatabase('profile');
   }
+  if (profileDir !== undefined) process.env.BENCH_PROFILE = profileDir;
   const smsc = await forkBenchSmsc();
   const routes = writeBenchRoutes(dir, await smscPort(smsc));
-  if (profileDir !== undefined) process.env.BENCH_PROFILE = profileDir;
   const service = await startService(
     ['--routes', routes, ...(callbackDelay === undefined ? [] : ['--allow-private-callbacks'])],
     ROUTES_ENV,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ReceivedCount } from '../children/smsc.js';
 import type { SmscStats } from '../../service/delivery/simulator/index.js';
 import { ask, forkChild, nextMessage } from './procs.js';
+import { profileArgs } from './servers.js';
 
 const SMPP_PASSWORD = 'bench123';
 /** The credentials the simulator accepts (for a gateway configured by hand, e.g. Kannel). */
@@ -18,7 +19,7 @@ export const ROUTES_ENV: NodeJS.ProcessEnv = { BENCH_SMPP_PASSWORD: SMPP_PASSWOR
 
 /** Starts the simulator (no throttle); `smscPort` waits for its port. */
 export function forkBenchSmsc(): Promise<ChildProcess> {
-  return forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0']);
+  return forkChild('smsc.ts', ['bench', SMPP_PASSWORD, '0'], profileArgs('smsc'));
 }
 
 export async function smscPort(child: ChildProcess): Promise<number> {
