@@ -36,13 +36,15 @@ const traced = args.includes('--strace');
 const callbackDelay = option('--callbacks');
 const onPostgres = args.includes('--postgres');
 
-/** CPU seconds per thread of a live process (by thread id, from /proc/PID/task; the first is the event loop). */
+/** CPU seconds per thread of a live process (by name and id, from /proc/PID/task; the first is the event loop). */
 function threadCpu(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const name = task === String(pid) ? 'event loop' : `thread ${task}`;
+      // comm names V8's helpers (`V8 DefaultWorke`), libuv's pool (`libuv-worker`) and workers.
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const name = task === String(pid) ? 'event loop' : `${comm} ${task}`;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
       byName.set(name, (byName.get(name) ?? 0) + seconds);

@@ -51,40 +51,46 @@ export interface SegmentSplit {
   readonly segments: readonly string[];
 }
 
-/** Chooses the encoding and cuts `text` into segments (an empty text gives no segments). */
+/**
+ * Chooses the encoding and cuts `text` into segments (an empty text gives no segments). One walk
+ * over the text and a slice per segment: it runs for every message accepted and every message
+ * sent, so it builds nothing per character.
+ */
 export function splitIntoSegments(text: string, port: boolean): SegmentSplit {
   const encoding: Encoding = isGsm7(text) ? 'gsm7' : 'ucs2';
-  const pieces = characters(text, encoding);
-  const units = pieces.reduce((sum, [, cost]) => sum + cost, 0);
+  let units = 0;
+  for (let i = 0; i < text.length; i += pieceLength(text, i)) units += pieceCost(text, i, encoding);
   if (units <= segmentCapacity(encoding, false, port)) {
     return { encoding, units, segments: text === '' ? [] : [text] };
   }
   const capacity = segmentCapacity(encoding, true, port);
   const segments: string[] = [];
-  let current = '';
+  let start = 0;
   let used = 0;
-  for (const [piece, cost] of pieces) {
+  for (let i = 0; i < text.length; i += pieceLength(text, i)) {
+    const cost = pieceCost(text, i, encoding);
     if (used + cost > capacity) {
-      segments.push(current);
-      current = '';
+      segments.push(text.slice(start, i));
+      start = i;
       used = 0;
     }
-    current += piece;
     used += cost;
   }
-  segments.push(current);
+  segments.push(text.slice(start));
   return { encoding, units, segments };
 }
 
-/** The indivisible pieces of `text` with their cost in the chosen encoding. */
-function characters(text: string, encoding: Encoding): Array<[string, number]> {
-  const pieces: Array<[string, number]> = [];
-  if (encoding === 'gsm7') {
-    for (let i = 0; i < text.length; i++) pieces.push([text.charAt(i), septetWidth(text.charAt(i))]);
-    return pieces;
-  }
-  for (const ch of text) pieces.push([ch, ch.length]); // a string iterator yields whole surrogate pairs
-  return pieces;
+/** UTF-16 units of the indivisible piece at `i`: 2 for a surrogate pair, which no cut may separate. */
+function pieceLength(text: string, i: number): 1 | 2 {
+  const code = text.charCodeAt(i);
+  if (code < 0xd800 || code > 0xdbff || i + 1 >= text.length) return 1;
+  const next = text.charCodeAt(i + 1);
+  return next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
+
+/** What the piece at `i` costs: septets in GSM 7-bit (an extension character 2), UTF-16 units in UCS-2. */
+function pieceCost(text: string, i: number, encoding: Encoding): number {
+  return encoding === 'gsm7' ? septetWidth(text.charAt(i)) : pieceLength(text, i);
 }
 
 export interface MessageLimits {
@@ -129,11 +135,8 @@ export function countSegments(
   let characters = 0;
   let segments = 1;
   let used = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const pair = encoding === 'ucs2' && code >= 0xd800 && code <= 0xdbff && i + 1 < text.length;
-    const cost = encoding === 'gsm7' ? septetWidth(text.charAt(i)) : pair ? 2 : 1;
-    if (pair) i++;
+  for (let i = 0; i < text.length; i += pieceLength(text, i)) {
+    const cost = pieceCost(text, i, encoding);
     characters++;
     units += cost;
     if (used + cost > capacity) {

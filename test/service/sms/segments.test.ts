@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SmsRefusal } from '../../../service/errors.js';
 import { isGsm7, septetWidth } from '../../../service/sms/gsm-alphabet.js';
@@ -111,6 +112,38 @@ describe('segment counts at the boundaries', () => {
     }
     expect(checkMessage(given.text, port, { maxSegments: 10 })).toEqual(want);
     expect(countSegments(given.text, port)).toMatchObject({ encoding: want.encoding, segments: want.segments });
+  });
+});
+
+/** Units of `text` in `encoding`: septets, or UTF-16 units. */
+function unitsIn(text: string, encoding: Encoding): number {
+  return encoding === 'gsm7' ? [...text].reduce((sum, ch) => sum + septetWidth(ch), 0) : text.length;
+}
+
+describe('any text splits greedily, whole pieces only', () => {
+  // GSM letters, extension characters (2 septets), Cyrillic (UCS-2), emoji (a surrogate pair).
+  const piece = fc.constantFrom('a', 'Z', ' ', '€', '{', 'ж', '😀', 'é', 'ç');
+  const text = fc.array(piece, { maxLength: 700, size: 'max' }).map((pieces) => pieces.join(''));
+  it('joins back to the text; every segment fits; each full segment could not take the next piece', () => {
+    fc.assert(
+      fc.property(text, fc.boolean(), (given, port) => {
+        const split = splitIntoSegments(given, port);
+        expect(split.segments.join('')).toBe(given);
+        expect(split.units).toBe(unitsIn(given, split.encoding));
+        expect(split.segments.length).toBe(countSegments(given, port).segments);
+        const capacity = segmentCapacity(split.encoding, split.segments.length > 1, port);
+        split.segments.forEach((segment, index) => {
+          expect(segment).not.toMatch(/\p{Cs}/u);
+          expect(unitsIn(segment, split.encoding)).toBeLessThanOrEqual(capacity);
+          const next = split.segments[index + 1];
+          if (next !== undefined) {
+            const firstPiece = [...next][0] as string;
+            expect(unitsIn(segment + firstPiece, split.encoding)).toBeGreaterThan(capacity);
+          }
+        });
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

@@ -481,6 +481,19 @@ function describeChanges(factory: StoreFactory): void {
           attempt: 1,
           route: 'smsc',
         });
+        expect((await store.history(b)).at(-1)).toMatchObject({
+          state: 'queued',
+          attempt: 1,
+          code: 'ESME_RTHROTTLED',
+          text: 'throttled',
+        });
+        expect((await store.history(c)).at(-1)).toMatchObject({
+          state: 'rejected',
+          attempt: 1,
+          route: 'smsc',
+          code: 'ESME_RINVDSTADR',
+          text: 'invalid destination',
+        });
         expect((await store.history(d)).at(-1)).toMatchObject({
           state: 'queued',
           attempt: 0,
