@@ -40,27 +40,38 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** What the outbox says about the run, once every message is final. */
-function timeline(db: string): Timeline {
+/**
+ * What the outbox says about the run, once every message is final: the messages created at
+ * `since` or later (the warm-up's were all final before it).
+ */
+function timeline(db: string, since = 0): Timeline {
   const handle = new Database(db, { readonly: true });
   try {
-    const messages = handle.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox').get()?.n ?? 0;
+    const messages =
+      handle.prepare<[number], { n: number }>('SELECT count(*) AS n FROM outbox WHERE created_at >= ?').get(since)?.n ??
+      0;
     const byState = Object.fromEntries(
       handle
-        .prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
-        .all()
+        .prepare<[number], { state: string; n: number }>(
+          'SELECT state, count(*) AS n FROM outbox WHERE created_at >= ? GROUP BY state',
+        )
+        .all(since)
         .map((r) => [r.state, r.n]),
     );
-    const first = handle.prepare<[], { t: number }>('SELECT min(created_at) AS t FROM outbox').get()?.t ?? 0;
+    const first =
+      handle
+        .prepare<[number], { t: number }>('SELECT min(created_at) AS t FROM outbox WHERE created_at >= ?')
+        .get(since)?.t ?? 0;
     const lastOf = (state: string): number =>
-      handle.prepare<[string], { t: number }>('SELECT max(at) AS t FROM outbox_events WHERE state = ?').get(state)?.t ??
-      0;
+      handle
+        .prepare<[string, number], { t: number }>('SELECT max(at) AS t FROM outbox_events WHERE state = ? AND at >= ?')
+        .get(state, since)?.t ?? 0;
     const latencies = handle
-      .prepare<[], { ms: number }>(
+      .prepare<[number], { ms: number }>(
         `SELECT e.at - o.created_at AS ms FROM outbox o JOIN outbox_events e ON e.message_id = o.id
-         WHERE e.state = 'accepted' ORDER BY ms`,
+         WHERE e.state = 'accepted' AND o.created_at >= ? ORDER BY ms`,
       )
-      .all()
+      .all(since)
       .map((r) => r.ms);
     // The pace once every message is in the queue (the route, not the arrivals, sets it then).
     const lastCreated = handle.prepare<[], { t: number }>('SELECT max(created_at) AS t FROM outbox').get()?.t ?? 0;
@@ -133,7 +144,13 @@ export async function sendCount(origin: string, count: number, concurrency: numb
 }
 
 type Load =
-  | { readonly kind: 'timed'; readonly seconds: number; readonly connections: number }
+  | {
+      readonly kind: 'timed';
+      readonly seconds: number;
+      readonly connections: number;
+      /** The same load for this long first, every message of it final before the measured load starts. */
+      readonly warmupSeconds?: number;
+    }
   | { readonly kind: 'count'; readonly count: number };
 
 export type { Load, Timeline };
@@ -161,6 +178,19 @@ export async function run(
     const load = await startLoadGenerator();
     try {
       await extra.ready?.(service.db);
+      let warmedUp = 0;
+      if (loadSpec.kind === 'timed' && loadSpec.warmupSeconds !== undefined) {
+        const warm = await load.run({
+          url: service.origin,
+          request: sendRequest('http-post', ACCOUNT_INPUT),
+          connections: loadSpec.connections,
+          seconds: loadSpec.warmupSeconds,
+        });
+        warmedUp = warm.ok;
+        await waitUntilFinal(service.db, warmedUp, 120_000);
+      }
+      // Ids and creation times come from the service's clock, the same machine's.
+      const measuredFrom = Date.now();
       const r =
         loadSpec.kind === 'timed'
           ? await load.run({
@@ -176,10 +206,15 @@ export async function run(
               ok: await sendCount(service.origin, loadSpec.count, 16),
             };
       if (r.failures > 0) throw new Error(`${r.failures} failed requests under load`);
-      await waitUntilFinal(service.db, r.ok, 120_000 + (throughput > 0 ? (r.ok / throughput) * 1000 : 0));
+      await waitUntilFinal(service.db, warmedUp + r.ok, 120_000 + (throughput > 0 ? (r.ok / throughput) * 1000 : 0));
       await extra.final?.(r.ok);
       await service.stop();
-      return { acceptedRps: r.rps, acknowledged: r.ok, p99HttpMs: r.p99Ms, timeline: timeline(service.db) };
+      return {
+        acceptedRps: r.rps,
+        acknowledged: r.ok,
+        p99HttpMs: r.p99Ms,
+        timeline: timeline(service.db, measuredFrom),
+      };
     } finally {
       load.child.kill('SIGTERM');
       await service.cleanup();
@@ -196,12 +231,13 @@ async function acceptanceAlone(settings: Settings): Promise<number> {
   const service = await startService([], {}, dir);
   const load = await startLoadGenerator();
   try {
-    const r = await load.run({
+    const spec = {
       url: service.origin,
       request: sendRequest('http-post', ACCOUNT_INPUT),
       connections: settings.connections,
-      seconds: settings.seconds,
-    });
+    };
+    await load.run({ ...spec, seconds: settings.warmupSeconds });
+    const r = await load.run({ ...spec, seconds: settings.seconds });
     if (r.failures > 0) throw new Error(`${r.failures} failed requests under load`);
     return r.rps;
   } finally {
@@ -216,12 +252,18 @@ export async function runDeliverySection(
 ): Promise<{ rows: Row[]; figures: Record<string, unknown> }> {
   const alone = await acceptanceAlone(settings);
   log(`  acceptance without routes: ${Math.round(alone)} msg/s`);
-  const full = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections });
+  const timed = {
+    kind: 'timed',
+    seconds: settings.seconds,
+    connections: settings.connections,
+    warmupSeconds: settings.warmupSeconds,
+  } as const;
+  const full = await run(0, timed);
   const t = full.timeline;
   log(
     `  delivery: ${full.acknowledged} acknowledged at ${Math.round(full.acceptedRps)} msg/s; end to end ${Math.round(t.endToEndPerSecond)} msg/s, accepted ${Math.round(t.acceptedPerSecond)} msg/s, p99 accept→accepted ${t.p99AcceptedMs} ms; states ${JSON.stringify(t.byState)}`,
   );
-  const fsynced = await run(0, { kind: 'timed', seconds: settings.seconds, connections: settings.connections }, 'full');
+  const fsynced = await run(0, timed, 'full');
   const f = fsynced.timeline;
   log(
     `  delivery, stateDurability full: end to end ${Math.round(f.endToEndPerSecond)} msg/s, p99 accept→accepted ${f.p99AcceptedMs} ms`,

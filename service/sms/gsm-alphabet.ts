@@ -16,19 +16,29 @@ export const DEFAULT_ALPHABET =
 /** The extension table (each preceded by ESC on the air): FF ^ { } \ [ ~ ] | €. */
 export const EXTENSION = '\f^{}\\[~]|€';
 
-const SEPTETS = new Map<string, 1 | 2>();
-for (const ch of DEFAULT_ALPHABET) if (ch !== '\u001b') SEPTETS.set(ch, 1);
-for (const ch of EXTENSION) SEPTETS.set(ch, 2);
+/**
+ * Septets per UTF-16 code unit, indexed by the unit: 0 (not GSM 7-bit), 1 or 2. Every character
+ * of both tables is below € (U+20AC), so the table stops there. Checked for every character of
+ * every message accepted and sent, so a typed-array read rather than a Map lookup of a string.
+ */
+const WIDTHS = new Uint8Array(0x20ad);
+for (const ch of DEFAULT_ALPHABET) if (ch !== '\u001b') WIDTHS[ch.charCodeAt(0)] = 1;
+for (const ch of EXTENSION) WIDTHS[ch.charCodeAt(0)] = 2;
+
+/** Septets the UTF-16 unit at `i` of `text` costs in GSM 7-bit (1 or 2), or 0 when it has no GSM 7-bit encoding. */
+export function septetWidthAt(text: string, i: number): 0 | 1 | 2 {
+  return (WIDTHS[text.charCodeAt(i)] ?? 0) as 0 | 1 | 2;
+}
 
 /** Septets `ch` costs in GSM 7-bit (1 or 2), or 0 when it has no GSM 7-bit encoding. */
 export function septetWidth(ch: string): 0 | 1 | 2 {
-  return SEPTETS.get(ch) ?? 0;
+  return ch.length === 1 ? septetWidthAt(ch, 0) : 0;
 }
 
 /** True when every character of `text` is in the GSM 7-bit default alphabet or its extension. */
 export function isGsm7(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
-    if (!SEPTETS.has(text.charAt(i))) return false;
+    if (septetWidthAt(text, i) === 0) return false;
   }
   return true;
 }
@@ -37,17 +47,19 @@ const ESC = 0x1b;
 /** The extension table's codes, in the order of EXTENSION: FF ^ { } \ [ ~ ] | €. */
 const EXTENSION_CODES = [0x0a, 0x14, 0x28, 0x29, 0x2f, 0x3c, 0x3d, 0x3e, 0x40, 0x65];
 
-const CODE_OF = new Map<string, number>();
+/** The septet code of each UTF-16 unit (0x100 marks "ESC first"), NO_CODE where it has none. */
+const NO_CODE = 0xffff;
+const CODE_OF = new Uint16Array(WIDTHS.length).fill(NO_CODE);
 const CHAR_OF: string[] = [];
 const EXTENSION_CHAR_OF = new Map<number, string>();
 for (let code = 0; code < DEFAULT_ALPHABET.length; code++) {
   const ch = DEFAULT_ALPHABET.charAt(code);
   CHAR_OF[code] = ch;
-  if (code !== ESC) CODE_OF.set(ch, code);
+  if (code !== ESC) CODE_OF[ch.charCodeAt(0)] = code;
 }
 for (let i = 0; i < EXTENSION.length; i++) {
   const code = EXTENSION_CODES[i] as number;
-  CODE_OF.set(EXTENSION.charAt(i), 0x100 | code); // 0x100 marks "ESC first"
+  CODE_OF[EXTENSION.charCodeAt(i)] = 0x100 | code;
   EXTENSION_CHAR_OF.set(code, EXTENSION.charAt(i));
 }
 
@@ -56,8 +68,8 @@ export function septetCodes(text: string): Uint8Array {
   const out = new Uint8Array(text.length * 2);
   let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = CODE_OF.get(text.charAt(i));
-    if (code === undefined) throw new RangeError(`character U+${text.charCodeAt(i).toString(16)} is not in GSM 7-bit`);
+    const code = CODE_OF[text.charCodeAt(i)] ?? NO_CODE;
+    if (code === NO_CODE) throw new RangeError(`character U+${text.charCodeAt(i).toString(16)} is not in GSM 7-bit`);
     if (code > 0xff) {
       out[n++] = ESC;
       out[n++] = code & 0x7f;

@@ -17,7 +17,7 @@
  * pair (a character outside the BMP counts as 2 UCS-2 units, as handsets send it).
  */
 import { SmsRefusal } from '../errors.js';
-import { isGsm7, septetWidth } from './gsm-alphabet.js';
+import { isGsm7, septetWidthAt } from './gsm-alphabet.js';
 
 export type Encoding = 'gsm7' | 'ucs2';
 
@@ -90,7 +90,7 @@ function pieceLength(text: string, i: number): 1 | 2 {
 
 /** What the piece at `i` costs: septets in GSM 7-bit (an extension character 2), UTF-16 units in UCS-2. */
 function pieceCost(text: string, i: number, encoding: Encoding): number {
-  return encoding === 'gsm7' ? septetWidth(text.charAt(i)) : pieceLength(text, i);
+  return encoding === 'gsm7' ? septetWidthAt(text, i) : pieceLength(text, i);
 }
 
 export interface MessageLimits {
