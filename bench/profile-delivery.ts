@@ -11,7 +11,13 @@
  * --callbacks MS: the account has a callback URL (a receiver in its own process answering after
  * MS ms); with MS 0 the run also waits for every callback; the receiver's CPU is printed beside.
  * --postgres: the store is PostgreSQL (a throw-away local cluster, as the store section makes),
- * not a SQLite file; the cluster's own CPU is not counted.
+ * not a SQLite file; the cluster's CPU (every postgres process) is printed beside.
+ * --instances N (with --postgres): N services on that database, the messages and the 32
+ * connections split between them, their CPU summed (what the store section's second instance costs).
+ * --statements (with --postgres): the statements that took the server's time over the measured
+ * part, from pg_stat_statements (nested ones too: the apply function's statements are listed),
+ * and the index entries each index returned per message (a plan that scans where it should look up
+ * shows there).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +26,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type PostgresCluster, startPostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { ask, cpuSeconds, forkChild, installCleanup, killAll, nextMessage, stopChild } from './lib/procs.js';
-import { ACCOUNT_INPUT, runCli, startService } from './lib/serve.js';
+import { ACCOUNT_INPUT, type RunningService, runCli, startService } from './lib/serve.js';
 import { forkBenchSmsc, ROUTES_ENV, smscPort, writeBenchRoutes } from './lib/smsc.js';
 import { sendCount } from './sections/delivery.js';
 
@@ -35,6 +41,9 @@ const profileDir = option('--profile');
 const traced = args.includes('--strace');
 const callbackDelay = option('--callbacks');
 const onPostgres = args.includes('--postgres');
+const instances = Number(option('--instances') ?? 1);
+const statements = args.includes('--statements');
+if (instances > 1 && !onPostgres) throw new Error('--instances needs --postgres: SQLite is one instance');
 
 /** CPU seconds per thread of a live process (by name and id, from /proc/PID/task; the first is the event loop). */
 function threadCpu(pid: number): Map<string, number> {
@@ -79,6 +88,49 @@ function perMessage(summary: string, count: number): string {
     lines.push(`${name} ${(calls / count).toFixed(3)}`);
   }
   return lines.join(', ');
+}
+
+/** CPU seconds of every postgres process on the machine (the bench's throw-away cluster). */
+function postgresCpu(): number {
+  let seconds = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) continue;
+      seconds += cpuSeconds(Number(pid)) ?? 0;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return seconds;
+}
+
+/** The statements that took most of the server's time, per message: µs, calls, rows. */
+function topStatements(cluster: PostgresCluster, count: number): string {
+  return cluster.psql(
+    `SELECT round((total_exec_time * 1000 / ${count})::numeric, 1) || ' µs/msg, ' ||
+            round(calls::numeric / ${count}, 3) || ' calls/msg, ' ||
+            round(rows::numeric / greatest(calls, 1), 1) || ' rows/call: ' ||
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 110)
+       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
+      ORDER BY total_exec_time DESC LIMIT 25`,
+    'profile',
+  );
+}
+
+/** Index entries read and scans per message, by index, since `before` (the same query's earlier answer). */
+function indexReads(cluster: PostgresCluster): Map<string, [number, number]> {
+  const rows = cluster.psql(
+    `SELECT indexrelname || ' ' || idx_tup_read || ' ' || idx_scan FROM pg_stat_user_indexes
+     UNION ALL SELECT relname || '(sequential) ' || seq_tup_read || ' ' || seq_scan FROM pg_stat_user_tables`,
+    'profile',
+  );
+  const byIndex = new Map<string, [number, number]>();
+  for (const line of rows.trim().split('\n')) {
+    const [name, read, scans] = line.split(' ');
+    if (name !== undefined) byIndex.set(name, [Number(read), Number(scans)]);
+  }
+  return byIndex;
 }
 
 const OPEN = `SELECT count(*) AS n FROM outbox WHERE state IN ('queued', 'sending', 'accepted')`;
@@ -126,37 +178,53 @@ const dir = mkdtempSync(join(tmpdir(), 'smskit-profile-delivery-'));
 let cluster: PostgresCluster | undefined;
 try {
   if (onPostgres) {
-    cluster = await startPostgresCluster({ settings: { synchronous_commit: 'on', fsync: 'on' } });
+    const tracking = { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' };
+    cluster = await startPostgresCluster({
+      settings: { synchronous_commit: 'on', fsync: 'on', ...(statements ? tracking : {}) },
+    });
     await cluster.createDatabase('profile');
+    if (statements) cluster.psql('CREATE EXTENSION pg_stat_statements', 'profile');
   }
   if (profileDir !== undefined) process.env.BENCH_PROFILE = profileDir;
   const smsc = await forkBenchSmsc();
   const routes = writeBenchRoutes(dir, await smscPort(smsc));
-  const service = await startService(
-    ['--routes', routes, ...(callbackDelay === undefined ? [] : ['--allow-private-callbacks'])],
-    ROUTES_ENV,
-    dir,
-    cluster?.socketUrl('profile'),
-  );
-  service.child.stderr?.pipe(process.stderr);
+  const services: RunningService[] = [];
+  for (let i = 0; i < instances; i++)
+    services.push(
+      await startService(
+        ['--routes', routes, ...(callbackDelay === undefined ? [] : ['--allow-private-callbacks'])],
+        ROUTES_ENV,
+        i === 0 ? dir : mkdtempSync(join(tmpdir(), 'smskit-profile-delivery-instance-')),
+        cluster?.socketUrl('profile'),
+        i === 0,
+      ),
+    );
+  const service = services[0]!;
+  for (const { child } of services) child.stderr?.pipe(process.stderr);
   const receiver = callbackDelay === undefined ? undefined : await startReceiver(service.db, callbackDelay);
   // A warm-up message pays the password check and the bind before the clock starts.
-  await sendCount(service.origin, 1, 1);
+  for (const { origin } of services) await sendCount(origin, 1, 1);
   while ((await openCount(service.db)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const received = async () =>
     receiver === undefined ? 0 : (await ask<{ received: number }>(receiver, {}, 10_000, 'receiver')).received;
   while (receiver !== undefined && (await received()) < (callbackDelay === '0' ? 3 : 1))
     await new Promise((resolve) => setTimeout(resolve, 50));
+  const servesCpu = () => services.reduce((sum, { child }) => sum + (cpuSeconds(child.pid) ?? 0), 0);
   const cpu0 = {
-    serve: cpuSeconds(service.child.pid) ?? 0,
+    serve: servesCpu(),
+    postgres: postgresCpu(),
     smsc: cpuSeconds(smsc.pid) ?? 0,
     receiver: cpuSeconds(receiver?.pid) ?? 0,
   };
   const threads0 = threadCpu(service.child.pid!);
+  if (statements) cluster?.psql('SELECT pg_stat_statements_reset()', 'profile');
+  // The statistics collector reports at most every second: wait for it before and after.
+  if (statements) await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const reads0 = statements && cluster !== undefined ? indexReads(cluster) : undefined;
   const tracer = traced ? traceSyscalls(service.child.pid!, join(dir, 'strace.txt')) : undefined;
   if (tracer !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
   const started = performance.now();
-  await sendCount(service.origin, messages, 32);
+  await Promise.all(services.map(({ origin }) => sendCount(origin, messages / instances, 32 / instances)));
   const accepted = performance.now();
   while ((await openCount(service.db)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();
@@ -166,7 +234,8 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 20));
   const notified = performance.now();
   const syscalls = await tracer?.stop();
-  const serve = (cpuSeconds(service.child.pid) ?? 0) - cpu0.serve;
+  const serve = servesCpu() - cpu0.serve;
+  const postgres = postgresCpu() - cpu0.postgres;
   const simulator = (cpuSeconds(smsc.pid) ?? 0) - cpu0.smsc;
   const receiverCpu = (cpuSeconds(receiver?.pid) ?? 0) - cpu0.receiver;
   const threads = [...threadCpu(service.child.pid!)]
@@ -180,14 +249,34 @@ try {
       (receiver === undefined
         ? ''
         : `every callback received at ${Math.round(messages / ((notified - started) / 1000))} msg/s\n`) +
-      `CPU per message: serve ${cpuPerMessage(serve)} µs, SMSC simulator ${cpuPerMessage(simulator)} µs` +
+      `CPU per message: serve ${cpuPerMessage(serve)} µs${instances > 1 ? ` (${instances} instances)` : ''}, ` +
+      `SMSC simulator ${cpuPerMessage(simulator)} µs` +
+      (onPostgres ? `, postgres ${cpuPerMessage(postgres)} µs` : '') +
       (receiver === undefined ? '\n' : `, callback receiver ${cpuPerMessage(receiverCpu)} µs\n`) +
-      `serve's threads: ${threads.map(([name, seconds]) => `${name} ${cpuPerMessage(seconds)} µs`).join(', ')}\n` +
+      `${instances > 1 ? "the first serve's" : "serve's"} threads: ${threads.map(([name, seconds]) => `${name} ${cpuPerMessage(seconds)} µs`).join(', ')}\n` +
       (syscalls === undefined
         ? ''
         : `system calls per message (serve, all threads): ${perMessage(syscalls, messages)}\n`),
   );
-  await service.cleanup();
+  if (statements && cluster !== undefined) {
+    process.stdout.write(`${topStatements(cluster, messages)}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const reads = [...indexReads(cluster)]
+      .map(([name, [read, scans]]) => {
+        const [read0, scans0] = reads0?.get(name) ?? [0, 0];
+        return [name, (read - read0) / messages, (scans - scans0) / messages] as const;
+      })
+      .filter(([, read]) => read > 0.01)
+      .sort((a, b) => b[1] - a[1]);
+    process.stdout.write(
+      `index entries read per message (scans per message): ${reads.map(([name, read, scans]) => `${name} ${read.toFixed(1)} (${scans.toFixed(2)})`).join(', ')}\n`,
+    );
+  }
+  for (const instance of services) await instance.cleanup();
+  if (process.env.HOLD && cluster) {
+    console.log('HOLD', cluster.dir, cluster.port);
+    await new Promise((r) => setTimeout(r, 600_000));
+  }
   await stopChild(smsc);
   if (receiver !== undefined) await stopChild(receiver);
 } finally {

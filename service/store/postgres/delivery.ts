@@ -26,7 +26,8 @@ type ClaimedRecord = ClaimedColumns;
 
 const EVENT_COLUMNS = 'message_id, at, state, attempt, route, smsc_id, code, text';
 
-export async function claim(db: Queryable, request: ClaimRequest): Promise<ClaimedMessage[]> {
+/** Claims due queued messages from id `floor` up ('' for the whole queue: ./claim-floor.ts says why). */
+export async function claim(db: Queryable, request: ClaimRequest, floor = ''): Promise<ClaimedMessage[]> {
   const only = 'only' in request.carriers;
   const list = only
     ? (request.carriers as { only: readonly string[] }).only
@@ -34,15 +35,17 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
   if (only && list.length === 0) return [];
   const filter = only ? 'carrier_code = ANY($2::text[])' : 'carrier_code <> ALL($2::text[])';
   const { rows } = await db.query<ClaimedRecord>({
-    // Prepared once per connection and carrier filter: a claim is parsed and planned once.
+    // Prepared once per connection and carrier filter: a claim is parsed and planned once. The
+    // rows picked are updated by id (= ANY), never by a join the planner could run as a walk of
+    // the queue's index, dead entries and all.
     name: only ? 'smskit_claim_only' : 'smskit_claim_except',
     text: `WITH picked AS (
-       SELECT id FROM outbox WHERE state = 'queued' AND next_attempt_at <= $1 AND ${filter}
+       SELECT id FROM outbox WHERE state = 'queued' AND id >= $7 AND next_attempt_at <= $1 AND ${filter}
        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED),
      claimed AS (
        UPDATE outbox o SET state = 'sending', attempts = o.attempts + 1, route = $4, lease_owner = $5,
          lease_until = $6, updated_at = $1
-       FROM picked WHERE o.id = picked.id AND o.state = 'queued'
+       WHERE o.id = ANY(ARRAY(SELECT id FROM picked)) AND o.state = 'queued'
        RETURNING o.id, o.created_at, o.smsto, o.carrier_code, o.smsmsg, o.encoding, o.segments, o.port, o.attempts,
          o.possible_duplicate),
      logged AS (
@@ -56,6 +59,7 @@ export async function claim(db: Queryable, request: ClaimRequest): Promise<Claim
       request.route,
       request.owner,
       request.leaseUntil,
+      floor,
     ],
   });
   return rows.map(claimedFromRow);

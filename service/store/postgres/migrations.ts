@@ -9,7 +9,7 @@
  * written to.
  */
 import { StorageError } from '../../errors.js';
-import { APPLY_FUNCTION_V1 } from './apply-function.js';
+import { APPLY_FUNCTION_V1, APPLY_FUNCTION_V2 } from './apply-function.js';
 import { CALLBACK_SCHEMA_V1 } from './callback-schema.js';
 import type { Queryable } from './connect.js';
 
@@ -133,6 +133,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   // queue of state changes to tell it about, filled by a trigger on the history table in the
   // change's own transaction, and the function that records a batch of send outcomes.
   CALLBACK_SCHEMA_V1,
+
+  // The batch function finds the rows it updates by id, whatever the plan it was given when the
+  // outbox was small (./apply-function.ts, KEY_LOOKUPS).
+  APPLY_FUNCTION_V2,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -15,6 +15,7 @@ import type { Store, StoreOptions } from '../store.js';
 import { AccountCache } from './account-cache.js';
 import { postgresAccounts } from './accounts.js';
 import { postgresCallbacks } from './callbacks.js';
+import { ClaimFloors } from './claim-floor.js';
 import { type Call, mappedCall } from './calls.js';
 import { callbackPoolOptions, mappedSenderCalls } from './sender-calls.js';
 import { createPool, inTransaction, withClient } from './connect.js';
@@ -191,20 +192,32 @@ function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresSto
  * deliveryDurability `normal`), but for the upkeep that takes stale leases back.
  */
 function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
+  const floors = new ClaimFloors();
   return {
-    claim: (request) => call('cannot claim messages to send', () => statements.claim(pool, request)),
+    claim: (request) =>
+      call('cannot claim messages to send', async () => {
+        const floor = floors.floorFor(request);
+        const taken = await statements.claim(pool, request, floor);
+        floors.claimed(request, floor, taken);
+        return taken;
+      }),
     apply: (changes) =>
-      call('cannot record delivery states', async () =>
-        changes.length === 0 ? [] : applyTryingOtherIds(pool, changes, statements.applyChanges),
-      ),
+      call('cannot record delivery states', async () => {
+        if (changes.length === 0) return [];
+        const applied = await applyTryingOtherIds(pool, changes, statements.applyChanges);
+        floors.applied(changes);
+        return applied;
+      }),
     renewLeases: (owner, until) => call('cannot renew leases', () => statements.renewLeases(pool, owner, until)),
     recoverExpiredLeases: (now) =>
-      call('cannot take back stale messages', () =>
-        inTransaction(pool, async (db) => {
+      call('cannot take back stale messages', async () => {
+        const recovered = await inTransaction(pool, async (db) => {
           await statements.purgeEarlyReceipts(db, now);
           return statements.recoverExpiredLeases(db, now);
-        }),
-      ),
+        });
+        if (recovered > 0) floors.requeued(now);
+        return recovered;
+      }),
     expireOverdue: (before, now) => call('cannot expire messages', () => statements.expireOverdue(pool, before, now)),
     timeOutReceipts: (request) => call('cannot time out receipts', () => timeOutReceiptsOnPostgres(pool, request)),
   };
