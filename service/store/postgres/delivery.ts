@@ -35,7 +35,7 @@ export async function claim(db: Queryable, request: ClaimRequest, floor = ''): P
   if (only && list.length === 0) return [];
   const filter = only ? 'carrier_code = ANY($2::text[])' : 'carrier_code <> ALL($2::text[])';
   const { rows } = await db.query<ClaimedRecord>({
-    // Prepared once per connection and carrier filter: a claim is parsed and planned once. The
+    // Prepared once per connection and carrier filter: a claim is parsed once (planned per call). The
     // rows picked are updated by id (= ANY), never by a join the planner could run as a walk of
     // the queue's index, dead entries and all.
     name: only ? 'smskit_claim_only' : 'smskit_claim_except',
