@@ -118,7 +118,7 @@ function topStatements(cluster: PostgresCluster, count: number): string {
   );
 }
 
-/** Index entries read and scans per message, by index, since `before` (the same query's earlier answer). */
+/** Index entries read and index scans so far, by index (and rows read by sequential scans, by table). */
 function indexReads(cluster: PostgresCluster): Map<string, [number, number]> {
   const rows = cluster.psql(
     `SELECT indexrelname || ' ' || idx_tup_read || ' ' || idx_scan FROM pg_stat_user_indexes
@@ -273,10 +273,6 @@ try {
     );
   }
   for (const instance of services) await instance.cleanup();
-  if (process.env.HOLD && cluster) {
-    console.log('HOLD', cluster.dir, cluster.port);
-    await new Promise((r) => setTimeout(r, 600_000));
-  }
   await stopChild(smsc);
   if (receiver !== undefined) await stopChild(receiver);
 } finally {

@@ -49,8 +49,9 @@ export class ClaimFloors {
     const lane = this.lanes.get(laneKey(request));
     if (lane === undefined) return;
     if (floor === '' && !lane.putBack) lane.fullScanAt = request.now + FULL_SCAN_EVERY_MS;
+    // From a floor, what a claim takes is at or above it; from the start it may be below.
     const first = taken[0];
-    if (first !== undefined && (floor === '' || first.id > lane.id)) lane.id = first.id;
+    if (first !== undefined) lane.id = first.id;
   }
 
   /** After this instance recorded `changes`: a message put back is looked for from the start when due. */
