@@ -169,7 +169,10 @@ $fn$;`;
  * kept) found the rows through the state index (`state = 'sending'`, `state IN ('accepted',
  * 'unknown')`), which reads every entry of that state since the last VACUUM, dead ones included:
  * thousands per call after a few thousand messages, and more every second. Tested as
- * `(...) IS TRUE` the guard matches no index, so the row is found by its id, as the batch names it.
+ * `(...) IS TRUE` the guard matches no index (PostgreSQL 15's planner takes no BooleanTest of a
+ * comparison as an index condition; test/service/store/postgres-index-reads.test.ts holds it),
+ * so the row is found by its id, as the batch names it. The meaning is the same: state is NOT
+ * NULL, and WHERE treats NULL as false anyway.
  */
 const KEY_LOOKUPS: readonly (readonly [string, string])[] = [
   [

@@ -1,18 +1,24 @@
 /**
  * Where a lane's next claim starts looking in the queue, on PostgreSQL.
  *
- * A message that leaves `queued` leaves a dead entry in the queue's index (`outbox_queued`, in
- * id order) until a VACUUM removes it, and autovacuum looks at a table once a minute at most: a
- * claim that reads the index from its first entry walks past every message claimed since, which
- * at 2,000 msg/s is thousands of entries per claim and grows with the traffic. So each lane
- * remembers the lowest id its last claim took, its floor, and the next claim looks from there.
+ * A message that leaves `queued` leaves a dead entry in the queue's indexes until a VACUUM
+ * removes it, and autovacuum gets to a table once a minute at most, and to a large outbox only
+ * once a fifth of its rows are dead (autovacuum_vacuum_scale_factor): a claim that reads an index
+ * from its first queued entry walks past every message claimed since, thousands per claim at
+ * 2,000 msg/s and more every second. (A scan marks the dead entries it passes so that later scans
+ * skip them, but only those no open transaction can still see and only on index pages no insert
+ * has changed meanwhile: under load, few.) So each lane remembers the lowest id its last claim
+ * took, its floor, and the next claim looks from there.
  *
- * Below the floor a message can be queued again: one this instance put back (a retry, a release
- * at shutdown, a lease taken back), or one another instance accepted with a lower id and
- * committed later. The first kind makes the lane's next claim due at the message's attempt time
- * to read the whole queue; for the second, and for retries another instance scheduled, every
- * lane reads the whole queue at least once a second (FULL_SCAN_EVERY_MS). No message is left
- * behind; one can wait up to a second longer than its attempt time.
+ * Below the floor a message can be queued that the lane has not seen:
+ * - one this instance accepted and committed after a claim took a later one: each committed
+ *   batch lowers every floor to its lowest id, before its messages wake the lanes;
+ * - one this instance put back (a retry, a release at shutdown, a lease taken back): the lane's
+ *   next claim at or after the earliest such attempt time reads the whole queue;
+ * - one another instance accepted or put back (that instance's own lanes see it as above):
+ *   every lane reads the whole queue at least once a second (FULL_SCAN_EVERY_MS).
+ * No message is left behind; another instance's can wait up to a second past its attempt time
+ * (plus the lane's poll interval, when it was idle), should its own instance not send it first.
  */
 import type { ClaimedMessage, ClaimRequest, DeliveryChange } from '../delivery.js';
 
@@ -39,7 +45,8 @@ export class ClaimFloors {
       lane = { id: '', fullScanAt: 0, putBack: false };
       this.lanes.set(key, lane);
     }
-    if (request.now < lane.fullScanAt) return lane.id;
+    // The next full scan is at most a period away: further means the clock stepped back.
+    if (request.now < lane.fullScanAt && lane.fullScanAt - request.now <= FULL_SCAN_EVERY_MS) return lane.id;
     lane.putBack = false;
     return '';
   }
@@ -60,6 +67,14 @@ export class ClaimFloors {
       if (change.kind === 'requeue') this.fullScanBy(change.nextAttemptAt);
       else if (change.kind === 'released') this.fullScanBy(change.at);
     }
+  }
+
+  /** After this instance committed new messages: no lane's floor stays above them. */
+  inserted(ids: readonly string[]): void {
+    let lowest: string | undefined;
+    for (const id of ids) if (lowest === undefined || id < lowest) lowest = id;
+    if (lowest === undefined) return;
+    for (const lane of this.lanes.values()) if (lane.id > lowest) lane.id = lowest;
   }
 
   /** After this instance took back stale leases: their messages are queued again, due now. */

@@ -35,9 +35,11 @@ export async function claim(db: Queryable, request: ClaimRequest, floor = ''): P
   if (only && list.length === 0) return [];
   const filter = only ? 'carrier_code = ANY($2::text[])' : 'carrier_code <> ALL($2::text[])';
   const { rows } = await db.query<ClaimedRecord>({
-    // Prepared once per connection and carrier filter: a claim is parsed once (planned per call). The
-    // rows picked are updated by id (= ANY), never by a join the planner could run as a walk of
-    // the queue's index, dead entries and all.
+    // Prepared once per connection and carrier filter: a claim is parsed once (and planned per
+    // call: the delivery pool's plan_cache_mode). The rows picked are updated by id, and their
+    // guard is written so that no index serves it (as in ./apply-function.ts KEY_LOOKUPS): as
+    // `state = 'queued'` the planner could find them through a state index, reading every
+    // entry of that state since the last VACUUM, dead ones included.
     name: only ? 'smskit_claim_only' : 'smskit_claim_except',
     text: `WITH picked AS (
        SELECT id FROM outbox WHERE state = 'queued' AND id >= $7 AND next_attempt_at <= $1 AND ${filter}
@@ -45,7 +47,7 @@ export async function claim(db: Queryable, request: ClaimRequest, floor = ''): P
      claimed AS (
        UPDATE outbox o SET state = 'sending', attempts = o.attempts + 1, route = $4, lease_owner = $5,
          lease_until = $6, updated_at = $1
-       WHERE o.id = ANY(ARRAY(SELECT id FROM picked)) AND o.state = 'queued'
+       WHERE o.id = ANY(ARRAY(SELECT id FROM picked)) AND (o.state = 'queued') IS TRUE
        RETURNING o.id, o.created_at, o.smsto, o.carrier_code, o.smsmsg, o.encoding, o.segments, o.port, o.attempts,
          o.possible_duplicate),
      logged AS (

@@ -19,6 +19,8 @@ export class PgGroupCommit extends CommitQueue<InsertRow> {
   constructor(
     private readonly pool: Pool,
     options: StoreOptions,
+    /** Told each batch's ids once committed, before anyone waiting on it (./claim-floor.ts). */
+    private readonly inserted: (ids: readonly string[]) => void = () => {},
   ) {
     super(options);
   }
@@ -61,6 +63,7 @@ export class PgGroupCommit extends CommitQueue<InsertRow> {
       this.settle(batch, started, toStorageError(error, 'cannot commit to the outbox'));
       return;
     }
+    this.inserted(batch.map((waiter) => waiter.row.id));
     this.settle(batch, started, undefined);
   }
 }

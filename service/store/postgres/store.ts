@@ -151,7 +151,8 @@ function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresSto
   const accounts = postgresAccounts(pool, (read) => new AccountCache(listenerPool, read));
   const outbox = postgresOutbox(pool);
   const queries = postgresOutboxQueries(pool);
-  const commits = new PgGroupCommit(pool, options);
+  const floors = new ClaimFloors();
+  const commits = new PgGroupCommit(pool, options, (ids) => floors.inserted(ids));
   let closed = false;
   const call = mappedCall(() => closed);
   return {
@@ -159,7 +160,7 @@ function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresSto
     pool,
     enqueue: (message, state) => commits.enqueue(message, state),
     onCommitted: (listener) => commits.onCommitted(listener),
-    delivery: postgresDeliveryStore(deliveryPool, call),
+    delivery: postgresDeliveryStore(deliveryPool, call, floors),
     callbacks: postgresCallbackStore(postgresCallbacks(callbackPool, pool), call, options),
     getAccount: (email, options) =>
       call('cannot read the account', () => accounts.getAccount(email, options?.fresh === true)),
@@ -191,8 +192,7 @@ function postgresStore(pools: Pools, options: PostgresStoreOptions): PostgresSto
  * own transaction (the pool's connections commit without waiting for the WAL flush under
  * deliveryDurability `normal`), but for the upkeep that takes stale leases back.
  */
-function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
-  const floors = new ClaimFloors();
+function postgresDeliveryStore(pool: Pool, call: Call, floors: ClaimFloors): DeliveryStore {
   return {
     claim: (request) =>
       call('cannot claim messages to send', async () => {
@@ -204,9 +204,12 @@ function postgresDeliveryStore(pool: Pool, call: Call): DeliveryStore {
     apply: (changes) =>
       call('cannot record delivery states', async () => {
         if (changes.length === 0) return [];
-        const applied = await applyTryingOtherIds(pool, changes, statements.applyChanges);
-        floors.applied(changes);
-        return applied;
+        try {
+          return await applyTryingOtherIds(pool, changes, statements.applyChanges);
+        } finally {
+          // Also after a failure: a first try may have committed before a retry failed.
+          floors.applied(changes);
+        }
       }),
     renewLeases: (owner, until) => call('cannot renew leases', () => statements.renewLeases(pool, owner, until)),
     recoverExpiredLeases: (now) =>

@@ -69,6 +69,25 @@ describe('claim floors', () => {
     expect(claimAt(floors, 1_020, [])).toBe('');
   });
 
+  it('lowers every floor to the lowest id this instance just committed', () => {
+    const floors = new ClaimFloors();
+    claimAt(floors, 1_000, ['SMS-M'], 'one');
+    claimAt(floors, 1_000, ['SMS-C'], 'two');
+    floors.inserted(['SMS-K', 'SMS-F', 'SMS-Q']);
+    expect(claimAt(floors, 1_010, [], 'one')).toBe('SMS-F');
+    expect(claimAt(floors, 1_010, [], 'two')).toBe('SMS-C');
+    floors.inserted([]);
+    expect(claimAt(floors, 1_020, [], 'one')).toBe('SMS-F');
+  });
+
+  it('reads the whole queue when the clock stepped back, rather than wait for it to catch up', () => {
+    const floors = new ClaimFloors();
+    claimAt(floors, 10_000, ['SMS-M']);
+    expect(claimAt(floors, 10_500, [])).toBe('SMS-M');
+    expect(claimAt(floors, 5_000, [])).toBe('');
+    expect(claimAt(floors, 5_100, [])).toBe('SMS-M');
+  });
+
   it('keeps a floor per lane', () => {
     const floors = new ClaimFloors();
     claimAt(floors, 1_000, ['SMS-M'], 'one');
