@@ -12,7 +12,8 @@
  *
  * Below the floor a message can be queued that the lane has not seen:
  * - one this instance accepted and committed after a claim took a later one: each committed
- *   batch lowers every floor to its lowest id, before its messages wake the lanes;
+ *   batch lowers every floor to its lowest id before its messages wake the lanes, and a claim
+ *   under way meanwhile does not raise the floor above it;
  * - one this instance put back (a retry, a release at shutdown, a lease taken back): the lane's
  *   next claim at or after the earliest such attempt time reads the whole queue;
  * - one another instance accepted or put back (that instance's own lanes see it as above):
@@ -32,6 +33,8 @@ interface LaneFloor {
   fullScanAt: number;
   /** A message was put back since the lane's last full scan began (that scan may not have seen it). */
   putBack: boolean;
+  /** The lowest id this instance committed since the lane's last claim began (that claim may not have seen it). */
+  committedSince: string | undefined;
 }
 
 export class ClaimFloors {
@@ -42,9 +45,10 @@ export class ClaimFloors {
     const key = laneKey(request);
     let lane = this.lanes.get(key);
     if (lane === undefined) {
-      lane = { id: '', fullScanAt: 0, putBack: false };
+      lane = { id: '', fullScanAt: 0, putBack: false, committedSince: undefined };
       this.lanes.set(key, lane);
     }
+    lane.committedSince = undefined;
     // The next full scan is at most a period away: further means the clock stepped back.
     if (request.now < lane.fullScanAt && lane.fullScanAt - request.now <= FULL_SCAN_EVERY_MS) return lane.id;
     lane.putBack = false;
@@ -59,6 +63,7 @@ export class ClaimFloors {
     // From a floor, what a claim takes is at or above it; from the start it may be below.
     const first = taken[0];
     if (first !== undefined) lane.id = first.id;
+    if (lane.committedSince !== undefined && lane.committedSince < lane.id) lane.id = lane.committedSince;
   }
 
   /** After this instance recorded `changes`: a message put back is looked for from the start when due. */
@@ -74,7 +79,10 @@ export class ClaimFloors {
     let lowest: string | undefined;
     for (const id of ids) if (lowest === undefined || id < lowest) lowest = id;
     if (lowest === undefined) return;
-    for (const lane of this.lanes.values()) if (lane.id > lowest) lane.id = lowest;
+    for (const lane of this.lanes.values()) {
+      if (lane.id > lowest) lane.id = lowest;
+      if (lane.committedSince === undefined || lowest < lane.committedSince) lane.committedSince = lowest;
+    }
   }
 
   /** After this instance took back stale leases: their messages are queued again, due now. */

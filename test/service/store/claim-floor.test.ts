@@ -80,6 +80,21 @@ describe('claim floors', () => {
     expect(claimAt(floors, 1_020, [], 'one')).toBe('SMS-F');
   });
 
+  it('keeps the floor below what was committed while a claim ran', () => {
+    const floors = new ClaimFloors();
+    claimAt(floors, 1_000, ['SMS-C']);
+    const floor = floors.floorFor(request(1_010));
+    expect(floor).toBe('SMS-C');
+    // Committed while that claim runs, which then takes later messages only.
+    floors.inserted(['SMS-E']);
+    floors.claimed(request(1_010), floor, taken('SMS-G', 'SMS-H'));
+    expect(claimAt(floors, 1_020, [])).toBe('SMS-E');
+    // Once a claim has begun after it, the floor moves up again.
+    expect(claimAt(floors, 1_030, [])).toBe('SMS-E');
+    expect(claimAt(floors, 1_040, ['SMS-K'])).toBe('SMS-E');
+    expect(claimAt(floors, 1_050, [])).toBe('SMS-K');
+  });
+
   it('reads the whole queue when the clock stepped back, rather than wait for it to catch up', () => {
     const floors = new ClaimFloors();
     claimAt(floors, 10_000, ['SMS-M']);
