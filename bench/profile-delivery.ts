@@ -44,6 +44,8 @@ const onPostgres = args.includes('--postgres');
 const instances = Number(option('--instances') ?? 1);
 const statements = args.includes('--statements');
 if (instances > 1 && !onPostgres) throw new Error('--instances needs --postgres: SQLite is one instance');
+if (!Number.isInteger(instances) || instances < 1 || 32 % instances !== 0 || messages % instances !== 0)
+  throw new Error('--instances must divide the 32 connections and the messages evenly');
 
 /** CPU seconds per thread of a live process (by name and id, from /proc/PID/task; the first is the event loop). */
 function threadCpu(pid: number): Map<string, number> {

@@ -26,6 +26,16 @@ const skip = requirePeer('postgres', 'service/store/postgres').reason;
 let cluster: PostgresCluster | undefined;
 afterAll(() => cluster?.stop());
 
+/** A claim at `now` for route r, every carrier, owner w. */
+const claimAt = (now: number, limit: number): ClaimRequest => ({
+  route: 'r',
+  carriers: { except: [] },
+  limit,
+  owner: 'w',
+  now,
+  leaseUntil: now + 60_000,
+});
+
 /** Index entries read so far from the outbox's indexes (the session's pending counts flushed first). */
 async function entriesRead(client: pg.Client): Promise<number> {
   await client.query('SELECT pg_stat_force_next_flush()');
@@ -57,21 +67,13 @@ describe.skipIf(skip !== undefined)('postgres store: index entries read per call
     await snapshot.query('SELECT count(*) FROM outbox');
     try {
       const now = Date.now();
-      const request: ClaimRequest = {
-        route: 'r',
-        carriers: { except: [] },
-        limit: 100,
-        owner: 'w',
-        now,
-        leaseUntil: now + 60_000,
-      };
       let peer = 0;
       /** Accepts `count` messages, then claims (from `floor`), accepts at the SMSC and delivers them; the entries each step read. */
       const deliver = async (count: number, floor = '') => {
         await Promise.all(Array.from({ length: count }, (_, i) => store.enqueue(message(`m${i}`))));
         let taken: ClaimedMessage[] = [];
         const claimed = await readBy(client, async () => {
-          taken = await claim(client, { ...request, limit: count }, floor);
+          taken = await claim(client, claimAt(now, count), floor);
         });
         const peers = taken.map(() => `P${peer++}`);
         const owned = (id: string) => ({ id, owner: 'w', at: now, attempt: 1, route: 'r' });
@@ -126,14 +128,7 @@ describe.skipIf(skip !== undefined)('postgres store: index entries read per call
       const second = await store.enqueue(message('second'));
       // Later than the messages' own times, so both are due; the lane's floor becomes `second`.
       const t0 = Date.now() + 10_000;
-      const at = (now: number, limit = 1): ClaimRequest => ({
-        route: 'r',
-        carriers: { except: [] },
-        limit,
-        owner: 'w',
-        now,
-        leaseUntil: now + 60_000,
-      });
+      const at = (now: number) => claimAt(now, 1);
       expect((await store.delivery.claim(at(t0))).map((m) => m.id)).toEqual([first.id]);
       expect((await store.delivery.claim(at(t0 + 1))).map((m) => m.id)).toEqual([second.id]);
       const retry: DeliveryChange = {
