@@ -4,6 +4,7 @@
  * every one is final. Prints the CPU each process spent per delivered message (user + system, from
  * /proc: steadier than a msg/s figure on a shared machine) and the wall-clock rates.
  *   npx tsx bench/profile-delivery.ts [messages] [--profile DIR] [--strace] [--callbacks MS] [--postgres]
+ *     [--instances N] [--statements] [--connections N]
  * --profile: the serve process and the simulator write --cpu-prof profiles into DIR/serve and
  * DIR/smsc when they stop.
  * --strace: counts serve's system calls (all threads) over the measured part, per message: fsyncs,
@@ -12,8 +13,11 @@
  * MS ms); with MS 0 the run also waits for every callback; the receiver's CPU is printed beside.
  * --postgres: the store is PostgreSQL (a throw-away local cluster, as the store section makes),
  * not a SQLite file; the cluster's CPU (every postgres process) is printed beside.
- * --instances N (with --postgres): N services on that database, the messages and the 32
- * connections split between them, their CPU summed (what the store section's second instance costs).
+ * --instances N (with --postgres): N services on that database, the messages and the
+ * connections split between them, their CPU summed (what the store section's second instance
+ * costs), and each one's share of a core printed.
+ * --connections N: that many requests at a time instead of 32 (fewer: smaller batches at every
+ * stage, so what a batch costs whatever its size shows as more CPU per message).
  * --statements (with --postgres): the statements that took the server's time over the measured
  * part, from pg_stat_statements (nested ones too: the apply function's statements are listed),
  * and the index entries each index returned per message (a plan that scans where it should look up
@@ -43,9 +47,11 @@ const callbackDelay = option('--callbacks');
 const onPostgres = args.includes('--postgres');
 const instances = Number(option('--instances') ?? 1);
 const statements = args.includes('--statements');
+const connections = Number(option('--connections') ?? 32);
 if (instances > 1 && !onPostgres) throw new Error('--instances needs --postgres: SQLite is one instance');
-if (!Number.isInteger(instances) || instances < 1 || 32 % instances !== 0 || messages % instances !== 0)
-  throw new Error('--instances must divide the 32 connections and the messages evenly');
+if (!Number.isInteger(connections) || connections < 1) throw new Error('--connections must be a whole number above 0');
+if (!Number.isInteger(instances) || instances < 1 || connections % instances !== 0 || messages % instances !== 0)
+  throw new Error(`--instances must divide the ${connections} connections and the messages evenly`);
 
 /** CPU seconds per thread of a live process (by name and id, from /proc/PID/task; the first is the event loop). */
 function threadCpu(pid: number): Map<string, number> {
@@ -211,7 +217,9 @@ try {
     receiver === undefined ? 0 : (await ask<{ received: number }>(receiver, {}, 10_000, 'receiver')).received;
   while (receiver !== undefined && (await received()) < (callbackDelay === '0' ? 3 : 1))
     await new Promise((resolve) => setTimeout(resolve, 50));
-  const servesCpu = () => services.reduce((sum, { child }) => sum + (cpuSeconds(child.pid) ?? 0), 0);
+  const eachServeCpu = () => services.map(({ child }) => cpuSeconds(child.pid) ?? 0);
+  const servesCpu = () => eachServeCpu().reduce((sum, seconds) => sum + seconds, 0);
+  const eachServe0 = eachServeCpu();
   const cpu0 = {
     serve: servesCpu(),
     postgres: postgresCpu(),
@@ -226,7 +234,7 @@ try {
   const tracer = traced ? traceSyscalls(service.child.pid!, join(dir, 'strace.txt')) : undefined;
   if (tracer !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
   const started = performance.now();
-  await Promise.all(services.map(({ origin }) => sendCount(origin, messages / instances, 32 / instances)));
+  await Promise.all(services.map(({ origin }) => sendCount(origin, messages / instances, connections / instances)));
   const accepted = performance.now();
   while ((await openCount(service.db)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();
@@ -237,6 +245,8 @@ try {
   const notified = performance.now();
   const syscalls = await tracer?.stop();
   const serve = servesCpu() - cpu0.serve;
+  const eachServe = eachServeCpu().map((seconds, i) => seconds - eachServe0[i]!);
+  const finishSeconds = (finished - started) / 1000;
   const postgres = postgresCpu() - cpu0.postgres;
   const simulator = (cpuSeconds(smsc.pid) ?? 0) - cpu0.smsc;
   const receiverCpu = (cpuSeconds(receiver?.pid) ?? 0) - cpu0.receiver;
@@ -258,7 +268,11 @@ try {
       `${instances > 1 ? "the first serve's" : "serve's"} threads: ${threads.map(([name, seconds]) => `${name} ${cpuPerMessage(seconds)} µs`).join(', ')}\n` +
       (syscalls === undefined
         ? ''
-        : `system calls per message (serve, all threads): ${perMessage(syscalls, messages)}\n`),
+        : `system calls per message (serve, all threads): ${perMessage(syscalls, messages)}\n`) +
+      (instances > 1
+        ? `each serve's share of a core until all were final (${finishSeconds.toFixed(1)} s): ` +
+          `${eachServe.map((seconds) => `${Math.round((seconds / finishSeconds) * 100)} %`).join(', ')}\n`
+        : ''),
   );
   if (statements && cluster !== undefined) {
     process.stdout.write(`${topStatements(cluster, messages)}\n`);
