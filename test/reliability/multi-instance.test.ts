@@ -3,8 +3,8 @@
  * database deliver to the SMSC simulator behind a small round-robin (the test's own load
  * balancer: the next live instance for each request).
  *
- * - kill -9 (10 runs against the simulator, 4 against Net::SMPP serving the three binds at once):
- *   under load one instance is SIGKILLed, after a seeded number of
+ * - kill -9 (20 runs against the simulator, as on SQLite; 4 against Net::SMPP serving the three
+ *   binds at once): under load one instance is SIGKILLed, after a seeded number of
  *   acknowledgements, the moment the SMSC sees its next submit_sm (each instance sends from its
  *   own source address), before answering it: every kill lands with messages in flight. The
  *   instance is restarted for the next run. At the end every acknowledged message is stored and delivered,
@@ -34,7 +34,7 @@ import { requirePeer } from '../helpers/peers.js';
 import { type CrashSmsc, startNetSmppSmsc, startSimulatorSmsc } from './crash-smsc.js';
 
 const skip = requirePeer('postgres', 'reliability/multi-instance').reason;
-const RUNS = Number(process.env.MULTI_INSTANCE_RUNS ?? 10);
+const RUNS = Number(process.env.MULTI_INSTANCE_RUNS ?? 20);
 const PERL_RUNS = Number(process.env.MULTI_INSTANCE_PERL_RUNS ?? 4);
 const netSmpp =
   skip === undefined ? requirePeer('net-smpp', 'reliability/multi-instance: the Net::SMPP kills') : undefined;
