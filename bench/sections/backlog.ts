@@ -267,23 +267,20 @@ export async function runBacklogSection(
   // A minute of drain: the engine's expiry sweep (every 60 s) falls inside it, as in a real drain.
   const windows = quick ? { drainMs: 8_000, watchMs: 6_000 } : { drainMs: 60_000, watchMs: 20_000 };
   try {
-    const smallDrain = async (): Promise<Drain> => {
-      const { drain: small, db } = await drain({ backlog: SMALL_BACKLOG });
+    /** A drain whose store is not read afterwards (removed at once): a small one, or a large one's start again. */
+    const shortDrain = async (plan: DrainPlan): Promise<Drain> => {
+      const { drain: run, db } = await drain(plan);
       rmSync(dirname(db), { recursive: true, force: true });
+      const rate =
+        plan.filledStore === undefined
+          ? `${run.received} drained at ${Math.round(run.drainPerSecond)} msg/s`
+          : `the first ${SMALL_BACKLOG} at ${Math.round(run.firstSmallPerSecond)} msg/s`;
       log(
-        `  backlog ${SMALL_BACKLOG}: first submit ${small.firstSubmitSeconds.toFixed(2)} s after start; ${small.received} drained at ${Math.round(small.drainPerSecond)} msg/s`,
+        `  backlog ${plan.backlog}${plan.filledStore === undefined ? '' : ' (again)'}: first submit ${run.firstSubmitSeconds.toFixed(2)} s after start; ${rate}`,
       );
-      return small;
+      return run;
     };
-    /** The large backlog again, from the first round's filled store, until its first SMALL_BACKLOG arrived. */
-    const largeStart = async (filledStore: string): Promise<Drain> => {
-      const { drain: start, db } = await drain({ backlog: large, stopAt: SMALL_BACKLOG, filledStore });
-      rmSync(dirname(db), { recursive: true, force: true });
-      log(
-        `  backlog ${large} (again): first submit ${start.firstSubmitSeconds.toFixed(2)} s after start; the first ${SMALL_BACKLOG} at ${Math.round(start.firstSmallPerSecond)} msg/s`,
-      );
-      return start;
-    };
+    const smallDrain = () => shortDrain({ backlog: SMALL_BACKLOG });
     // Small and large alternate, the small first and last, so the machine's drift over the
     // minutes weighs on both sides alike; a rate over ~3 s moves by a fifth from one run to the
     // next here, so the ratio is of medians over the rounds.
@@ -301,7 +298,7 @@ export async function runBacklogSection(
     if (!quick) {
       smalls.push(await smallDrain());
       for (let round = 2; round <= settings.rounds; round++) {
-        starts.push(await largeStart(filledStore));
+        starts.push(await shortDrain({ backlog: large, stopAt: SMALL_BACKLOG, filledStore }));
         smalls.push(await smallDrain());
       }
     }
